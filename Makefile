@@ -1,0 +1,37 @@
+# sdnbench: two commands.
+#   make demo   set up if needed, then run the main job
+#   make test   set up if needed, then run every test
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+SDNBENCH := $(VENV)/bin/sdnbench
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: setup demo test test-rust test-python fuzz bench clean-stale help
+
+help:
+	@echo "make demo   - set up if needed, then run the quick demo scenario"
+	@echo "make test   - set up if needed, then run the Rust and Python test suites"
+	@echo "make setup  - only the idempotent set-up (apt, venv, Rust build, OVS, controllers)"
+
+setup:
+	@scripts/setup.sh
+
+demo: setup
+	$(SDNBENCH) demo
+
+test: setup test-rust test-python
+
+test-rust:
+	@echo "==> cargo test (workspace)"
+	cargo test --release --workspace --quiet
+	@if [ -x scripts/fuzz-ci.sh ]; then scripts/fuzz-ci.sh; fi
+
+test-python:
+	@echo "==> pytest"
+	@# pytest exits 5 when it collected nothing: for us that means a broken suite, so say so.
+	@$(PY) -m pytest -q $(PYTEST_ARGS); rc=$$?; \
+	 if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; exit $$rc
+
+clean-stale: setup
+	$(SDNBENCH) net clean

@@ -1,0 +1,20 @@
+# Debian packages: the network tools, Open vSwitch, Mininet, and what builds the rest.
+set -euo pipefail
+pkgs=(openvswitch-switch openvswitch-testcontroller mininet iperf3 d-itg tcpdump ethtool
+      iputils-ping nftables iproute2 procps python3-venv python3-dev build-essential pkg-config
+      chromium fonts-dejavu-core)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "    apt: all ${#pkgs[@]} packages present"
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "    apt: missing ${missing[*]} and not root: install them as root" >&2
+    exit 1
+fi
+echo "    apt: installing ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,30 @@
+"""``sdnbench doctor``: check this machine, one line per check with a fix for each failure."""
+
+from __future__ import annotations
+
+from .. import doctor
+from ..output import add_json_flag, print_json
+
+_MARK = {doctor.OK: "ok  ", doctor.WARN: "warn", doctor.FAIL: "FAIL"}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("doctor", help="check what this machine can run, with fixes",
+                       description=__doc__)
+    p.add_argument("checks", nargs="*", metavar="CHECK", help="only these checks (default: all)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    results = doctor.run_checks(args.checks or None)
+    if args.json:
+        print_json([c.to_dict() for c in results])
+    else:
+        width = max(len(c.name) for c in results)
+        for c in results:
+            line = f"[{_MARK[c.status]}] {c.name.ljust(width)}  {c.detail}"
+            if c.fix and c.status != doctor.OK:
+                line += f"\n       {'':{width}}  fix: {c.fix}"
+            print(line)
+    return 1 if any(c.status == doctor.FAIL for c in results) else 0
