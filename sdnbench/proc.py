@@ -99,9 +99,9 @@ class Tracked:
                 except subprocess.TimeoutExpired:
                     _signal_group(self.popen.pid, signal.SIGKILL)
                     self.popen.wait(timeout=grace)
-            else:
-                # The leader is gone; members of its group may survive it.
-                _signal_group(self.popen.pid, signal.SIGKILL)
+            # Members of the group may outlive its leader (or ignore SIGTERM): end them too.
+            # While any member lives the group id cannot be reused, so this reaches only ours.
+            _signal_group(self.popen.pid, signal.SIGKILL)
         finally:
             if self._log_file is not None:
                 self._log_file.close()

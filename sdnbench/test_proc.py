@@ -1,0 +1,88 @@
+"""Process groups stop as a whole; SIGTERM runs ``finally``; wait_until polls without sleeping long."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from sdnbench.errors import UserError
+from sdnbench.proc import ProcessSet, spawn, wait_until
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie still answers kill(0); look at its state.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_stop_kills_the_whole_group(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    # The shell forks a grandchild that ignores SIGTERM: the group stop must still end it.
+    script = f"(trap '' TERM; sleep 300) & echo $! > {pidfile}; wait"
+    t = spawn("grp", ["sh", "-c", script], log_path=tmp_path / "log")
+    wait_until(lambda: pidfile.exists() and pidfile.read_text().strip(), 5, "grandchild pid")
+    grandchild = int(pidfile.read_text())
+    assert _alive(grandchild)
+    t.stop(grace=0.5)
+    wait_until(lambda: not _alive(grandchild), 5, "grandchild to die")
+    assert not t.alive()
+
+
+def test_process_set_stops_on_exception():
+    with pytest.raises(RuntimeError):
+        with ProcessSet() as ps:
+            t = ps.spawn("sleeper", ["sleep", "300"])
+            raise RuntimeError("measurement failed")
+    assert not t.alive()
+
+
+def test_missing_command_is_user_error():
+    with pytest.raises(UserError, match="command not found"):
+        spawn("x", ["/nonexistent/tool-xyz"])
+
+
+def test_wait_until_times_out_with_message():
+    with pytest.raises(UserError, match="waiting for the impossible"):
+        wait_until(lambda: False, 0.05, "the impossible")
+
+
+def test_sigterm_runs_finally(tmp_path):
+    marker = tmp_path / "finally-ran"
+    code = textwrap.dedent(f"""
+        import time, pathlib
+        from sdnbench.proc import signals_as_exceptions
+        from sdnbench.errors import Interrupted
+        try:
+            with signals_as_exceptions():
+                try:
+                    print("ready", flush=True)
+                    time.sleep(60)
+                finally:
+                    pathlib.Path({str(marker)!r}).write_text("yes")
+        except Interrupted as e:
+            raise SystemExit(e.exit_code)
+    """)
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=10) == 128 + signal.SIGTERM
+    assert marker.read_text() == "yes"
+
+
+def test_log_tail(tmp_path):
+    t = spawn("echoer", ["sh", "-c", "for i in 1 2 3 4 5; do echo line$i; done"], log_path=tmp_path / "l")
+    wait_until(lambda: not t.alive(), 5, "echoer")
+    t.stop()
+    assert t.log_tail(2).splitlines() == ["line4", "line5"]
+    time.sleep(0)
