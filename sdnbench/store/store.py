@@ -1,0 +1,314 @@
+"""``Store``: the SQLite results store (see the package doc for the API tour).
+
+Invariants:
+- One transaction per finished cell: its ``Result``, every raw series and the cell's status are
+  committed together, so a crash (even SIGKILL) leaves each cell either finished with all its
+  samples or not finished with none.
+- WAL mode with a busy timeout, so a campaign and one-off CLI commands can write the same store.
+- Nothing is ever deleted or overwritten: a finished cell is never run or stored again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Optional, Union
+
+from .. import __version__
+from ..errors import UserError
+from ..machine import machine_info
+from ..paths import default_results_dir
+from ..result import Result
+from . import codec, schema
+
+DB_NAME = "results.sqlite"
+PENDING, RUNNING, OK, FAILED = "pending", "running", "ok", "failed"
+
+
+@dataclass
+class RunInfo:
+    id: int
+    kind: str
+    name: str
+    description: str
+    scenario_text: Optional[str]
+    scenario_path: Optional[str]
+    seed: Optional[int]
+    sdnbench_version: str
+    machine: dict
+    versions: dict
+    created: float
+    finished: Optional[float]
+    status: str
+    counts: dict = field(default_factory=dict)     # cell status -> number of cells
+
+
+@dataclass
+class CellInfo:
+    id: int
+    run_id: int
+    ord: int
+    key: str
+    benchmark: str
+    kind: str
+    params: dict
+    repetition: int
+    status: str
+    error: Optional[str]
+    started: Optional[float]
+    finished: Optional[float]
+    result_id: Optional[int] = None
+
+
+@dataclass
+class CellSpec:
+    """A planned cell: what ``add_cells`` needs. ``key`` identifies it uniquely within a run."""
+
+    key: str
+    benchmark: str
+    kind: str
+    params: dict
+    repetition: int
+
+
+class Store:
+    def __init__(self, directory: Union[str, Path, None] = None, create: bool = True):
+        self.dir = Path(directory) if directory is not None else default_results_dir()
+        self.path = self.dir / DB_NAME
+        if not self.path.exists() and not create:
+            raise UserError(f"no results store at {self.dir} (no {DB_NAME}); run something first "
+                            "or pass --store DIR")
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        except (OSError, sqlite3.Error) as e:
+            raise UserError(f"cannot open the results store {self.path}: {e}")
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        if schema.version(self.conn) > schema.VERSION:
+            raise UserError(f"{self.path} has schema version {schema.version(self.conn)}, newer than "
+                            f"this sdnbench understands ({schema.VERSION}); upgrade sdnbench")
+        schema.migrate(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- transactions -----------------------------------------------------------------------
+    def _tx(self):
+        return _Transaction(self.conn)
+
+    # -- runs -------------------------------------------------------------------------------
+    def create_run(self, kind: str, name: str, description: str = "",
+                   scenario_text: Optional[str] = None, scenario_path: Optional[str] = None,
+                   seed: Optional[int] = None, versions: Optional[dict] = None,
+                   status: str = "running") -> int:
+        with self._tx():
+            cur = self.conn.execute(
+                "INSERT INTO runs (kind, name, description, scenario_text, scenario_path, seed,"
+                " sdnbench_version, machine, versions, created, status)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (kind, name, description, scenario_text, scenario_path, seed, __version__,
+                 _dumps(machine_info()), _dumps(versions or {}), time.time(), status))
+            return cur.lastrowid
+
+    def set_run_status(self, run_id: int, status: str) -> None:
+        with self._tx():
+            self.conn.execute("UPDATE runs SET status=?, finished=? WHERE id=?",
+                              (status, time.time() if status == "done" else None, run_id))
+
+    def runs(self) -> list:
+        rows = self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
+        counts = self._counts()
+        return [_run_info(r, counts.get(r["id"], {})) for r in rows]
+
+    def run(self, ref: Union[int, str]) -> RunInfo:
+        """A run by id, or ``latest``/``last`` for the newest one."""
+        run_id = self.resolve_run(ref)
+        r = self.conn.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
+        return _run_info(r, self._counts(run_id).get(run_id, {}))
+
+    def resolve_run(self, ref: Union[int, str]) -> int:
+        if isinstance(ref, str) and ref.strip().lower() in ("latest", "last"):
+            r = self.conn.execute("SELECT max(id) FROM runs").fetchone()[0]
+            if r is None:
+                raise UserError(f"the store {self.dir} has no runs yet")
+            return r
+        try:
+            run_id = int(ref)
+        except (TypeError, ValueError):
+            raise UserError(f"{ref!r} is not a run id (a number, or `latest`); see `sdnbench results list`")
+        if not self.conn.execute("SELECT 1 FROM runs WHERE id=?", (run_id,)).fetchone():
+            raise UserError(f"no run {run_id} in {self.dir}; see `sdnbench results list --store {self.dir}`")
+        return run_id
+
+    def _counts(self, run_id: Optional[int] = None) -> dict:
+        sql = "SELECT run_id, status, count(*) FROM cells"
+        args: tuple = ()
+        if run_id is not None:
+            sql += " WHERE run_id=?"
+            args = (run_id,)
+        out: dict = {}
+        for rid, status, n in self.conn.execute(sql + " GROUP BY run_id, status", args):
+            out.setdefault(rid, {})[status] = n
+        return out
+
+    # -- cells ------------------------------------------------------------------------------
+    def add_cells(self, run_id: int, cells: list) -> None:
+        """Plan cells (``CellSpec``) in order; all in one transaction. Keys already there are kept."""
+        with self._tx():
+            base = self.conn.execute("SELECT coalesce(max(ord)+1, 0) FROM cells WHERE run_id=?",
+                                     (run_id,)).fetchone()[0]
+            for i, c in enumerate(cells):
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO cells (run_id, ord, key, benchmark, kind, params, repetition)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    (run_id, base + i, c.key, c.benchmark, c.kind, _dumps(c.params), c.repetition))
+
+    def cells(self, run_id: int, status: Optional[str] = None) -> list:
+        sql = ("SELECT cells.*, results.id AS result_id FROM cells"
+               " LEFT JOIN results ON results.cell_id = cells.id WHERE cells.run_id=?")
+        args: list = [run_id]
+        if status is not None:
+            sql += " AND cells.status=?"
+            args.append(status)
+        return [_cell_info(r) for r in self.conn.execute(sql + " ORDER BY cells.ord", args)]
+
+    def mark_running(self, cell_id: int) -> None:
+        with self._tx():
+            self.conn.execute("UPDATE cells SET status=?, started=? WHERE id=? AND status IN (?,?)",
+                              (RUNNING, time.time(), cell_id, PENDING, RUNNING))
+
+    def finish_cell(self, cell_id: int, result: Result) -> int:
+        """Store ``result`` as the outcome of the cell and mark it ok or failed, atomically."""
+        with self._tx():
+            row = self.conn.execute("SELECT run_id, status FROM cells WHERE id=?", (cell_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no cell {cell_id}")
+            if row["status"] in (OK, FAILED):
+                raise RuntimeError(f"cell {cell_id} is already finished ({row['status']})")
+            result_id = self._insert_result(row["run_id"], cell_id, result)
+            status = OK if result.status == "ok" else FAILED
+            self.conn.execute("UPDATE cells SET status=?, error=?, started=coalesce(started, ?),"
+                              " finished=? WHERE id=?",
+                              (status, result.error, result.started, result.finished or time.time(),
+                               cell_id))
+            self._merge_versions(row["run_id"], result)
+            return result_id
+
+    # -- results ----------------------------------------------------------------------------
+    def save_result(self, result: Result, run: Optional[int] = None,
+                    name: Optional[str] = None) -> int:
+        """Save a one-off result (``net run``, ``controller bench`` with ``--store``).
+
+        Without ``run``, it becomes a new run of kind ``single`` with one cell; with ``run``, it is
+        added as a new cell of that run. Returns the result id (for ``load_result``).
+        """
+        if run is None:
+            run = self.create_run("single", name or f"{result.kind}:{result.benchmark}",
+                                  versions=dict(result.versions), status="done")
+        else:
+            run = self.resolve_run(run)
+        n = self.conn.execute("SELECT count(*) FROM cells WHERE run_id=?", (run,)).fetchone()[0]
+        key = _dumps({"single": n, "benchmark": result.benchmark, "params": result.params})
+        self.add_cells(run, [CellSpec(key, result.benchmark, result.kind, dict(result.params), 0)])
+        cell_id = self.conn.execute("SELECT id FROM cells WHERE run_id=? AND key=?",
+                                    (run, key)).fetchone()[0]
+        result_id = self.finish_cell(cell_id, result)
+        return result_id
+
+    def load_result(self, result_id: int) -> Result:
+        r = self.conn.execute("SELECT meta FROM results WHERE id=?", (result_id,)).fetchone()
+        if r is None:
+            raise UserError(f"no result {result_id} in {self.dir}")
+        d = json.loads(r["meta"])
+        d["series"], d["resources"] = [], []
+        for s in self.conn.execute("SELECT * FROM series WHERE result_id=? ORDER BY role, ord",
+                                   (result_id,)):
+            ser = dict(metric=s["metric"], unit=s["unit"],
+                       values=codec.decode(s["dtype"], s["vals"], s["n"]),
+                       labels=json.loads(s["labels"]),
+                       t=codec.decode(s["t_dtype"], s["t"], s["n"]) if s["t"] is not None else None)
+            d["series" if s["role"] == "series" else "resources"].append(ser)
+        return Result.from_dict(d)
+
+    def results(self, run: Union[int, str], status: Optional[str] = None) -> Iterator:
+        """``(CellInfo, Result)`` for every finished cell of a run, in plan order."""
+        run_id = self.resolve_run(run)
+        for cell in self.cells(run_id, status):
+            if cell.result_id is not None:
+                yield cell, self.load_result(cell.result_id)
+
+    def _insert_result(self, run_id: int, cell_id: Optional[int], result: Result) -> int:
+        meta = result.to_dict()
+        meta.pop("series"), meta.pop("resources")
+        cur = self.conn.execute(
+            "INSERT INTO results (run_id, cell_id, kind, benchmark, status, error, meta)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (run_id, cell_id, result.kind, result.benchmark, result.status, result.error,
+             _dumps(meta)))
+        result_id = cur.lastrowid
+        for role, items in (("series", result.series), ("resource", result.resources)):
+            for i, s in enumerate(items):
+                dtype, blob = codec.encode(s.values)
+                t_dtype, t_blob = codec.encode(s.t) if s.t is not None else (None, None)
+                self.conn.execute(
+                    "INSERT INTO series (result_id, role, ord, metric, unit, labels, n, dtype, vals,"
+                    " t_dtype, t) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (result_id, role, i, s.metric, s.unit, _dumps(s.labels), len(s.values), dtype,
+                     blob, t_dtype, t_blob))
+        return result_id
+
+    def _merge_versions(self, run_id: int, result: Result) -> None:
+        r = self.conn.execute("SELECT versions FROM runs WHERE id=?", (run_id,)).fetchone()
+        versions = json.loads(r["versions"])
+        versions.update({k: v for k, v in (result.versions or {}).items() if v})
+        ctl = result.controller or {}
+        if ctl.get("name") and ctl.get("version"):
+            versions[f"controller:{ctl['name']}"] = ctl["version"]
+        self.conn.execute("UPDATE runs SET versions=? WHERE id=?", (_dumps(versions), run_id))
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on any exception, signals included)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, *_) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _run_info(r: sqlite3.Row, counts: dict) -> RunInfo:
+    return RunInfo(id=r["id"], kind=r["kind"], name=r["name"], description=r["description"],
+                   scenario_text=r["scenario_text"], scenario_path=r["scenario_path"], seed=r["seed"],
+                   sdnbench_version=r["sdnbench_version"], machine=json.loads(r["machine"]),
+                   versions=json.loads(r["versions"]), created=r["created"], finished=r["finished"],
+                   status=r["status"], counts=counts)
+
+
+def _cell_info(r: sqlite3.Row) -> CellInfo:
+    return CellInfo(id=r["id"], run_id=r["run_id"], ord=r["ord"], key=r["key"],
+                    benchmark=r["benchmark"], kind=r["kind"], params=json.loads(r["params"]),
+                    repetition=r["repetition"], status=r["status"], error=r["error"],
+                    started=r["started"], finished=r["finished"], result_id=r["result_id"])
