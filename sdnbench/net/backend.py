@@ -1,0 +1,447 @@
+"""The Mininet backend: turns a ``Topology`` into Open vSwitch bridges, host namespaces and veths,
+and always takes them down again.
+
+``MininetNetwork`` is a context manager. Inside the block the network is up (switches connected
+to the controller, or in standalone mode); when the block exits — normally, by an exception, or
+by SIGINT/SIGTERM turned into ``Interrupted`` by ``sdnbench.proc.signals_as_exceptions`` — it
+stops every process it started (by process group), stops Mininet, deletes its nftables table and
+then sweeps its own name prefix (``sdnbench.net.stale``) so that nothing of the run survives.
+
+Layering: topology (pure data) -> this module (processes, names, link shaping) -> measurements,
+which only use ``host_ip``, ``run_in``, ``spawn_in``, ``spawn_root`` and ``switch_ports``.
+
+Refusals happen before anything is built: delay/jitter without netem, loss without nftables, a
+user switch that is not installed, a topology too large for interface names.
+
+Link emulation, per direction and on both ends of every link:
+- bandwidth and queue length with tc htb (+ pfifo), which works without netem;
+- delay and jitter with netem only (refused on kernels without it);
+- loss with netem when the kernel has it, otherwise with an nftables ``numgen random`` drop rule
+  on the sending interface's egress hook (host ends inside the host's namespace, switch ends in
+  the root namespace, in the table ``netdev sdnbench_PREFIX``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .. import doctor, proc
+from ..errors import UserError
+from . import stale
+from .links import LinkParams
+from .topology import Topology
+
+IFNAMSIZ = 15
+
+
+@dataclass
+class Port:
+    """One switch port: its real interface and the logical node at the other end."""
+    intf: str
+    ofport: int
+    peer: str
+
+
+class _RemoteController:
+    """What Mininet's OVSSwitch.start needs of a controller, without a shell or a telnet probe."""
+
+    protocol = "tcp"
+
+    def __init__(self, host: str, port: int) -> None:
+        self.name = "c0"
+        self.host, self.port = host, port
+
+    def IP(self) -> str:  # noqa: N802 (Mininet's name)
+        return self.host
+
+    def start(self) -> None:
+        pass
+
+    def stop(self, *a, **kw) -> None:
+        pass
+
+
+class MininetNetwork:
+    """A running network for ``topology``. Use as ``with MininetNetwork(topo, ...) as net:``.
+
+    controller: ``(host, port)`` of an OpenFlow controller, or None for standalone switches
+        (OVS ``fail_mode=standalone``: a learning bridge without controller).
+    protocols: OpenFlow version(s) for switches that do not name their own, e.g. "OpenFlow13".
+    link: parameters for links that have none of their own.
+    datapath: "auto" (kernel when the module exists, else userspace), "kernel" or "user".
+    switch: "ovs", or "user" for Mininet's CPqD user switch (ofsoftswitch13) when installed.
+    """
+
+    def __init__(self, topology: Topology, controller: Optional[tuple] = None,
+                 protocols: Optional[str] = "OpenFlow13", link: Optional[LinkParams] = None,
+                 datapath: str = "auto", switch: str = "ovs", connect_timeout: float = 30.0,
+                 loss_backend: str = "auto") -> None:
+        if switch not in ("ovs", "user"):
+            raise UserError(f"unknown switch type {switch!r}; use ovs or user")
+        if datapath not in ("auto", "kernel", "user"):
+            raise UserError(f"unknown datapath {datapath!r}; use auto, kernel or user")
+        self.topology = topology.with_link_params(link) if link else topology
+        self.controller = controller
+        self.protocols = protocols
+        self.datapath = datapath
+        self.switch_type = switch
+        self.connect_timeout = connect_timeout
+        self.loss_backend = loss_backend
+        self.prefix: Optional[str] = None
+        self.notes: list = []
+        self.info: dict = {}
+        self.procs = proc.ProcessSet()
+        self._net = None
+        self._real: dict = {}        # logical name -> real name
+        self._ports: dict = {}       # logical switch -> [Port]
+        self._host_intf: dict = {}   # logical host -> real interface name
+        self._ips: dict = {}
+        self._nft_table: Optional[str] = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> "MininetNetwork":
+        self._preflight()
+        self.prefix = stale.claim_prefix({"topology": self.topology.spec})
+        try:
+            self._build()
+        except BaseException:
+            self._teardown()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._teardown()
+
+    def _preflight(self) -> None:
+        """Refuse, in one line, everything this machine cannot do, before building anything."""
+        checks = doctor.require("root", "ovs", "mininet-python", "ethtool")
+        needs_netem = sorted({p for l in self.topology.links for p in l.params.needs_netem()})
+        has_loss = any(l.params.loss_pct for l in self.topology.links)
+        has_tc = any(l.params.bw_mbit or l.params.queue_pkts for l in self.topology.links)
+        netem = True
+        if needs_netem or has_loss or has_tc:
+            tc = doctor.require("tc")["tc"]
+            netem = tc.data.get("qdiscs", {}).get("netem", False)
+        if needs_netem and not netem:
+            what = " and ".join(n.split("_")[0] for n in needs_netem)
+            raise UserError(
+                f"link {what} need the netem qdisc, which this kernel does not have; refusing "
+                f"rather than running without them. Alternatives: drop {what} (bandwidth and "
+                f"queue use htb, loss falls back to nftables), or run on a kernel with sch_netem")
+        self._loss_via_nft = has_loss and (self.loss_backend == "nftables" or not netem)
+        if self._loss_via_nft:
+            doctor.require("nftables")
+        self._netem = netem
+        ovs = checks["ovs"].data
+        datapath = ovs.get("datapath") if self.datapath == "auto" else self.datapath
+        if datapath == "kernel" and not ovs.get("kernel_module"):
+            raise UserError("datapath kernel: the openvswitch kernel module is not available "
+                            "(use --datapath user or auto)")
+        self._dp = datapath
+        if self.switch_type == "user":
+            import shutil
+            if not (shutil.which("ofdatapath") and shutil.which("ofprotocol")):
+                raise UserError("switch user: Mininet's user switch (CPqD ofsoftswitch13: "
+                                "ofdatapath, ofprotocol) is not installed on this machine; use --switch ovs")
+        n_sw, n_h = len(self.topology.switches), len(self.topology.hosts)
+        most_ports = max(len(self.topology.hosts_on(s)) + len(self.topology.switch_links())
+                         for s in self.topology.switch_names())
+        widest = 4 + 1 + len(str(max(n_sw, n_h))) + len("-eth") + len(str(most_ports + 1))
+        if widest > IFNAMSIZ:
+            raise UserError(f"topology {self.topology.spec} is too large: interface names would "
+                            f"exceed {IFNAMSIZ} characters")
+        self.info = {"datapath": self._dp, "switch": self.switch_type,
+                     "ovs_version": ovs.get("version"), "netem": netem,
+                     "loss_backend": ("nftables" if self._loss_via_nft else "netem") if has_loss else None}
+
+    def _build(self) -> None:
+        from mininet.log import setLogLevel
+        from mininet.net import Mininet
+        from mininet.node import Host, OVSSwitch, UserSwitch
+
+        setLogLevel("error")
+        standalone = self.controller is None
+        net = Mininet(topo=None, build=False, controller=None, host=Host,
+                      switch=OVSSwitch, autoSetMacs=False)
+        self._net = net
+        for i, h in enumerate(self.topology.hosts, start=1):
+            real = f"{self.prefix}h{i}"
+            self._real[h.name] = real
+            ip = h.ip or _ip_for(i)
+            self._ips[h.name] = ip.split("/")[0]
+            net.addHost(real, ip=ip if "/" in ip else ip + "/8", mac=h.mac or _mac_for(i))
+        for i, s in enumerate(self.topology.switches, start=1):
+            real = f"{self.prefix}s{i}"
+            self._real[s.name] = real
+            opts = dict(dpid=f"{s.dpid:016x}", protocols=s.protocols or self.protocols)
+            if self.switch_type == "user":
+                net.addSwitch(real, cls=UserSwitch, dpopts="--no-slicing", **opts)
+            else:
+                net.addSwitch(real, cls=OVSSwitch, batch=True,
+                              failMode="standalone" if standalone else "secure",
+                              datapath="user" if self._dp == "user" else "kernel",
+                              stp=False, **opts)
+        for link in self.topology.links:
+            ml = net.addLink(self._real[link.a], self._real[link.b])
+            self._record_link(link, ml)
+        if not standalone:
+            net.controllers.append(_RemoteController(*self.controller))
+        net.build()
+        net.start()
+        self._configure_hosts()
+        self._configure_switch_side()
+        if not standalone:
+            self.wait_connected(self.connect_timeout)
+
+    def _record_link(self, link, ml) -> None:
+        for end, intf, other in ((link.a, ml.intf1, link.b), (link.b, ml.intf2, link.a)):
+            if self.topology.is_switch(end):
+                ofport = intf.node.ports[intf]
+                self._ports.setdefault(end, []).append(Port(intf.name, ofport, other))
+            else:
+                self._host_intf.setdefault(end, intf.name)
+
+    def _teardown(self) -> None:
+        """Stop everything of this run; every step runs even if an earlier one fails."""
+        errors = []
+        for step in (self.procs.stop_all, self._stop_mininet, self._delete_nft, self._sweep):
+            try:
+                step()
+            except Exception as e:  # keep tearing down; report at the end
+                errors.append(f"{step.__name__}: {e}")
+        if self.prefix:
+            stale.release_prefix(self.prefix)
+        if errors:
+            raise RuntimeError("network clean-up: " + "; ".join(errors))
+
+    def _stop_mininet(self) -> None:
+        net, self._net = self._net, None
+        if net is not None:
+            net.stop()
+
+    def _delete_nft(self) -> None:
+        if self._nft_table:
+            table, self._nft_table = self._nft_table, None
+            proc.run(["nft", "delete", "table", "netdev", table], check=False)
+
+    def _sweep(self) -> None:
+        if self.prefix:
+            lo = stale.survey(self.prefix)[self.prefix]
+            if not lo.empty():
+                stale.remove(lo)
+
+    # -- configuration after start -----------------------------------------------------------
+
+    def _configure_hosts(self) -> None:
+        """Per host, in parallel: IPv6 off (no RS/MLD noise in captures), checksum offload off
+        (the userspace datapath stalls TCP/UDP otherwise), host-end shaping and loss."""
+        jobs = []
+        for h in self.topology.hosts:
+            intf = self._host_intf.get(h.name)
+            lines = ["sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"]
+            if intf:
+                lines.append(f"ethtool -K {intf} tx off rx off >/dev/null")
+                params = self._params_at(h.name)
+                lines += [f"tc {c}" for c in _tc_commands(intf, params, self._netem, self._loss_via_nft)]
+                if params.loss_pct and self._loss_via_nft:
+                    lines.append("nft -f - <<'EOF'\n" + _nft_host(intf, params.loss_pct) + "\nEOF")
+            jobs.append((h.name, self.node(h.name).pid, "set -e\n" + "\n".join(lines) + "\n"))
+        procs = []
+        try:
+            for name, pid, script in jobs:
+                procs.append((name, subprocess.Popen(
+                    ["mnexec", "-a", str(pid), "sh", "-c", script], stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, text=True, start_new_session=True)))
+            for name, p in procs:
+                out, _ = p.communicate(timeout=60)
+                if p.returncode != 0:
+                    raise RuntimeError(f"configuring host {name} failed: {out.strip()}")
+        finally:
+            for _, p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+
+    def _params_at(self, host: str) -> LinkParams:
+        for link in self.topology.links:
+            if host in (link.a, link.b):
+                return link.params
+        return LinkParams()
+
+    def _configure_switch_side(self) -> None:
+        tc_lines, nft_chains = [], []
+        for link in self.topology.links:
+            p = link.params
+            for end, other in ((link.a, link.b), (link.b, link.a)):
+                if not self.topology.is_switch(end):
+                    continue
+                intf = self._intf_towards(end, other, link)
+                tc_lines += _tc_commands(intf, p, self._netem, self._loss_via_nft)
+                if p.loss_pct and self._loss_via_nft:
+                    nft_chains.append((intf, p.loss_pct))
+        if tc_lines:
+            with tempfile.NamedTemporaryFile("w", suffix=".tc") as f:
+                f.write("\n".join(tc_lines) + "\n")
+                f.flush()
+                proc.run(["tc", "-batch", f.name], what="tc (switch-side link shaping)")
+        if nft_chains:
+            table = f"sdnbench_{self.prefix}"
+            self._nft_table = table
+            _nft_apply(_nft_root(table, nft_chains))
+
+    def _intf_towards(self, switch: str, other: str, link) -> str:
+        """The switch's port on ``link`` (links are recorded in order, parallel links included)."""
+        idx = [l for l in self.topology.links if {l.a, l.b} == {switch, other}].index(link)
+        ports = [pt for pt in self._ports[switch] if pt.peer == other]
+        return ports[idx].intf
+
+    # -- queries and process helpers for measurements -----------------------------------------
+
+    def node(self, name: str):
+        if self._net is None:
+            raise RuntimeError("network is not running")
+        return self._net.get(self._real[name])
+
+    def real_name(self, name: str) -> str:
+        return self._real[name]
+
+    def host_ip(self, host: str) -> str:
+        return self._ips[host]
+
+    def host_intf(self, host: str) -> str:
+        return self._host_intf[host]
+
+    def switch_ports(self, switch: str) -> list:
+        return list(self._ports.get(switch, []))
+
+    def port_towards(self, switch: str, peer: str) -> Port:
+        for p in self._ports.get(switch, []):
+            if p.peer == peer:
+                return p
+        raise KeyError(f"{switch} has no port towards {peer}")
+
+    def bridge(self, switch: str) -> str:
+        return self._real[switch]
+
+    def spawn_in(self, host: str, name: str, argv: Sequence[str], log_path=None) -> proc.Tracked:
+        """A background process inside ``host``'s namespace, stopped with the network."""
+        pid = self.node(host).pid
+        return self.procs.spawn(name, ["mnexec", "-a", str(pid), *argv], log_path=log_path)
+
+    def spawn_root(self, name: str, argv: Sequence[str], log_path=None) -> proc.Tracked:
+        """A background process in the root namespace (tcpdump on switch ports), stopped with
+        the network."""
+        return self.procs.spawn(name, list(argv), log_path=log_path)
+
+    def run_in(self, host: str, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess:
+        """Run a command inside ``host`` to completion; its process group is killed if the
+        caller is interrupted or the timeout passes."""
+        pid = self.node(host).pid
+        p = subprocess.Popen(["mnexec", "-a", str(pid), *argv], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise UserError(f"{argv[0]} on {host} did not finish within {timeout:g}s")
+        finally:
+            if p.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+    def wait_connected(self, timeout: float) -> None:
+        bridges = [self._real[s] for s in self.topology.switch_names()]
+        host, port = self.controller
+        proc.wait_until(lambda: _all_connected(bridges), timeout,
+                        f"{len(bridges)} switches to connect to the controller at {host}:{port}")
+
+    def describe(self) -> dict:
+        """The topology as realized, for ``Result.topology``."""
+        d = self.topology.to_dict()
+        d.update(prefix=self.prefix, datapath=self._dp, switch=self.switch_type,
+                 protocols=self.protocols, standalone=self.controller is None,
+                 ips=dict(self._ips))
+        return d
+
+
+def _ip_for(i: int) -> str:
+    n = (10 << 24) + i
+    return f"{n >> 24}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}/8"
+
+
+def _mac_for(i: int) -> str:
+    return ":".join(f"{b:02x}" for b in (0, 0, 0, (i >> 16) & 255, (i >> 8) & 255, i & 255))
+
+
+def _tc_commands(intf: str, p: LinkParams, netem: bool, loss_via_nft: bool) -> list:
+    """tc commands (without the leading ``tc``) for one interface's egress."""
+    cmds = []
+    parent = "root"
+    if p.bw_mbit:
+        cmds += [f"qdisc replace dev {intf} root handle 5: htb default 1",
+                 f"class add dev {intf} parent 5: classid 5:1 htb rate {p.bw_mbit:g}mbit burst 15k"]
+        parent = "parent 5:1"
+    netem_opts = []
+    if netem:
+        if p.delay_ms:
+            netem_opts.append(f"delay {p.delay_ms:g}ms" + (f" {p.jitter_ms:g}ms" if p.jitter_ms else ""))
+        if p.loss_pct and not loss_via_nft:
+            netem_opts.append(f"loss {p.loss_pct:g}%")
+    if netem_opts:
+        limit = f" limit {p.queue_pkts}" if p.queue_pkts else ""
+        cmds.append(f"qdisc add dev {intf} {parent} handle 10: netem {' '.join(netem_opts)}{limit}")
+    elif p.queue_pkts:
+        verb = "replace" if parent == "root" else "add"
+        cmds.append(f"qdisc {verb} dev {intf} {parent} handle 10: pfifo limit {p.queue_pkts}")
+    return cmds
+
+
+def _drop_rule(loss_pct: float) -> str:
+    # numgen random mod 1000000 < N drops N in a million: loss to 0.0001%.
+    return f"numgen random mod 1000000 < {round(loss_pct * 10000)} counter drop"
+
+
+def _nft_host(intf: str, loss_pct: float) -> str:
+    return (f"table netdev sdnbench_loss {{\n"
+            f"  chain out {{ type filter hook egress device \"{intf}\" priority 0; {_drop_rule(loss_pct)}; }}\n"
+            f"}}")
+
+
+def _nft_root(table: str, chains: list) -> str:
+    body = "\n".join(
+        f"  chain e{i} {{ type filter hook egress device \"{intf}\" priority 0; {_drop_rule(loss)}; }}"
+        for i, (intf, loss) in enumerate(chains))
+    return f"table netdev {table} {{\n{body}\n}}"
+
+
+def _nft_apply(text: str) -> None:
+    cp = subprocess.run(["nft", "-f", "-"], input=text, capture_output=True, text=True, timeout=30)
+    if cp.returncode != 0:
+        raise RuntimeError(f"nft failed: {cp.stderr.strip()}")
+
+
+def _all_connected(bridges: list) -> bool:
+    cp = subprocess.run(["ovs-vsctl", "--timeout=5", "--format=csv", "--data=bare", "--no-headings",
+                         "--columns=name,controller", "list", "Bridge", *bridges],
+                        capture_output=True, text=True, timeout=10)
+    if cp.returncode != 0:
+        return False
+    uuids = {}
+    for line in cp.stdout.splitlines():
+        name, _, ctl = line.partition(",")
+        uuids[name] = ctl.strip()
+    cp2 = subprocess.run(["ovs-vsctl", "--timeout=5", "--format=csv", "--data=bare", "--no-headings",
+                          "--columns=_uuid,is_connected", "list", "Controller"],
+                         capture_output=True, text=True, timeout=10)
+    connected = {u for u, _, c in (l.partition(",") for l in cp2.stdout.splitlines()) if c.strip() == "true"}
+    return all(uuids.get(b) and all(u in connected for u in uuids[b].split()) for b in bridges)
+
