@@ -1,0 +1,221 @@
+"""Which tables and plots a set of runs calls for: from ``RunData`` to a ``Report``.
+
+One section per measured metric (benchmark × metric × unit). Its layout (x axis, table rows,
+lines) comes from ``observations.layout_for``; then:
+
+- packet size (or another x) and a per-switch factor: the campus study's per-switch tables;
+- an x axis: mean ± stdev against x, boxplots of the repetitions per cell, and a summary table;
+- two set-ups: a gap table and gap bars (campus study tables 3/6/9, figures 7–9);
+- number of switches with repetitions: the per-trial table (RFC 8456 §4.7) and each set-up's
+  best scenario (controller study, table 4);
+- no x but repetitions: min/max/median/stdev per set-up (controller study, table 3);
+- controller latencies: their CDF with p50/p90/p99 marked.
+
+A last section plots the controllers' CPU and memory over time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from typing import Optional
+
+from . import plots
+from .fields import fmt_time, report_fields, run_header
+from .model import Report, Section, Table
+from .observations import (axis_label, cells, group_by_metric, layout_for, line_name,
+                           observations, sort_key)
+from .summary import describe, higher_is_better
+from .tables import (best_scenario_table, col_label, distribution_table, gap_table,
+                     per_row_table, summary_table, trials_table)
+
+SWITCH_COUNT_KEYS = ("switches", "n_switches", "num_switches")
+MAX_TRIAL_COLUMNS = 24   # wider per-trial tables are unreadable; the CSV/JSON keep everything
+
+
+def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
+          with_plots: bool = True) -> Report:
+    runs = list(runs)
+    report = Report(title=title or _default_title(runs), generated=now or time.time(),
+                    runs=[run_header(r) for r in runs])
+    report.sections.append(_runs_section(runs))
+    obs = observations(runs)
+    for (kind, bench, metric, unit), group in group_by_metric(obs).items():
+        section, cell_rows = _metric_section(kind, bench, metric, unit, group, with_plots)
+        report.sections.append(section)
+        report.cells.extend(cell_rows)
+    res = _resources_section(runs, with_plots)
+    if res is not None:
+        report.sections.append(res)
+    return report
+
+
+def _default_title(runs: list) -> str:
+    names = [r.meta.get("scenario") or r.label for r in runs]
+    return "sdnbench report: " + ", ".join(dict.fromkeys(str(n) for n in names))
+
+
+def _runs_section(runs: list) -> Section:
+    s = Section(title="Runs")
+    rows = []
+    for r in runs:
+        h = run_header(r)
+        rows.append([r.label, r.id, r.meta.get("scenario") or "–", fmt_time(h["started"]),
+                     h["results"], h["failed"], h["controller"], h["topology"]])
+    s.tables.append(Table(title="runs in this report",
+                          columns=["run", "id", "scenario", "started", "results", "failed",
+                                   "controller", "topology"], rows=rows, kind="runs"))
+    for r in runs:
+        if any(x.kind == "controller" for x in r.results):
+            s.tables.append(report_fields(r))
+    return s
+
+
+def _metric_section(kind: str, bench: str, metric: str, unit: str, group: list,
+                    with_plots: bool):
+    lay = layout_for(group)
+    keys = lay.lines + [k for k in (lay.row, lay.x) if k]
+    by_key = cells(group, keys)
+    section = Section(title=f"{bench}: {metric.replace('_', ' ')} ({unit})")
+    ylab = plots.ylabel(metric, unit)
+    higher = higher_is_better(metric, unit)
+    max_reps = max(len(c.reps) for c in by_key.values())
+    section.text.append(_describe_layout(lay, len(group), max_reps))
+
+    per_line: "OrderedDict[str, dict]" = OrderedDict()   # line -> x -> per-rep values
+    for c in by_key.values():
+        name = line_name(c.factors, lay.lines)
+        x = c.factors.get(lay.x) if lay.x else "all"
+        vals = c.rep_values if max_reps > 1 or lay.row else c.samples
+        per_line.setdefault(name, {}).setdefault(x, []).extend(vals)
+
+    if lay.row and lay.x:
+        _per_row_tables(section, by_key, lay, metric, unit)
+    section.tables.append(summary_table(list(by_key.values()), keys,
+                                        f"{metric} per cell ({unit})", unit))
+    if lay.x and max_reps > 1 and not lay.row:
+        cols = {f"{name}, {col_label(x, lay.x)}": v
+                for name, d in per_line.items() for x, v in sorted(d.items(), key=lambda kv: sort_key(kv[0]))}
+        if len(cols) <= MAX_TRIAL_COLUMNS:
+            section.tables.append(trials_table(cols, f"{metric} per trial ({unit})", unit,
+                                               note="RFC 8456 §4.7: one row per trial, then "
+                                                    "the average and the variance (n−1)."))
+    if lay.x in SWITCH_COUNT_KEYS and max_reps > 1 and higher is not None:
+        section.tables.append(best_scenario_table(per_line, higher,
+                                                  f"best scenario per set-up: {metric}",
+                                                  "switches", unit))
+    if not lay.x and (max_reps > 1 or len(per_line) > 1):
+        section.tables.append(distribution_table({n: d["all"] for n, d in per_line.items()},
+                                                 f"{metric}: distribution per set-up ({unit})", unit))
+    gap = _gap(per_line) if lay.x else None
+    if gap:
+        (a, am), (b, bm) = gap
+        section.tables.append(gap_table(a, am, b, bm, f"{metric}: average and gap ({unit})",
+                                        lay.x, unit))
+    if with_plots:
+        _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab, max_reps, higher)
+    return section, [_cell_row(kind, c, keys) for c in by_key.values()]
+
+
+def _describe_layout(lay, n_obs: int, max_reps: int) -> str:
+    parts = [f"{n_obs} series"]
+    if lay.x:
+        parts.append(f"x axis: {axis_label(lay.x)}")
+    if lay.row:
+        parts.append(f"one table row per {lay.row}")
+    if lay.lines:
+        parts.append("set-ups told apart by " + ", ".join(lay.lines))
+    parts.append(f"up to {max_reps} repetition(s) per cell")
+    return "; ".join(parts) + "."
+
+
+def _per_row_tables(section: Section, by_key: dict, lay, metric: str, unit: str) -> None:
+    per_setup: "OrderedDict[str, dict]" = OrderedDict()
+    for c in by_key.values():
+        name = line_name(c.factors, lay.lines)
+        per_setup.setdefault(name, {})[(c.factors[lay.row], c.factors[lay.x])] = c.rep_values
+    for name, values in per_setup.items():
+        where = "" if name == "all" else f" on {name}"
+        section.tables.append(per_row_table(values, f"{metric.replace('_', ' ')}{where} ({unit})",
+                                            lay.row, lay.x, unit))
+
+
+def _gap(per_line: dict):
+    if len(per_line) != 2:
+        return None
+    (a, ad), (b, bd) = per_line.items()
+    am = {x: describe(v)["mean"] for x, v in ad.items()}
+    bm = {x: describe(v)["mean"] for x, v in bd.items()}
+    if not set(am) & set(bm):
+        return None
+    return (a, am), (b, bm)
+
+
+def _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab, max_reps,
+                    higher) -> None:
+    xlab = axis_label(lay.x) if lay.x else ""
+    xs = [x for d in per_line.values() for x in d]
+    numeric = xs and all(isinstance(x, (int, float)) and x > 0 for x in xs)
+    # Doubling series (64…8192 bytes, 1…256 switches) read best on a log2 axis, as in the studies.
+    log2 = bool(numeric and max(xs) / min(xs) >= 8)
+    err = ("±1 stdev over " + (f"{lay.row}s × repetitions" if lay.row else "repetitions")
+           if max_reps > 1 or lay.row else "±1 stdev of the samples")
+    what = metric.replace("_", " ")
+    if lay.x:
+        section.figures.append(plots.lines(per_line, f"{what} against {xlab.split(' (')[0]}",
+                                           xlab, ylab, log2_x=log2, err_name=err))
+        reps = "repetitions" if max_reps > 1 or lay.row else "samples"
+        section.figures.append(plots.boxplots(per_line, f"{what}: {reps} per cell", xlab, ylab))
+    if gap:
+        (a, am), (b, bm) = gap
+        section.figures.append(plots.gap_bars(a, am, b, bm, f"{what}: average and gap", xlab, ylab))
+    if kind == "controller" and higher is False:
+        pooled: "OrderedDict[str, list]" = OrderedDict()
+        for o in group:
+            pooled.setdefault(line_name(o.factors, lay.lines) if lay.lines else "all", []).extend(o.values)
+        section.figures.append(plots.cdf(pooled, f"{what}: distribution (CDF)", ylab))
+
+
+def _cell_row(kind: str, c, keys: list) -> dict:
+    d = describe(c.samples)
+    return {"kind": kind, "benchmark": c.benchmark, "metric": c.metric, "unit": c.unit,
+            "factors": {k: c.factors.get(k) for k in keys}, "repetitions": len(c.reps),
+            "rep_values": c.rep_values, **d}
+
+
+def _resources_section(runs: list, with_plots: bool) -> Optional[Section]:
+    """CPU and memory over time: per run and controller, the result sampled the longest."""
+    chosen: "OrderedDict[str, dict]" = OrderedDict()
+    for run in runs:
+        for r in run.results:
+            cpu = next((s for s in r.resources if "cpu" in s.metric), None)
+            rss = next((s for s in r.resources if "rss" in s.metric or "mem" in s.metric), None)
+            if not cpu and not rss:
+                continue
+            ctl = (r.controller or {}).get("spec") or (r.controller or {}).get("name") or "controller"
+            name = ctl if len(runs) == 1 else f"{run.label}: {ctl}"
+            n = len((cpu or rss).values)
+            if name not in chosen or n > chosen[name]["n"]:
+                chosen[name] = {"n": n, "cpu": _ts(cpu), "rss": _ts(rss), "bench": r.benchmark}
+    if not chosen:
+        return None
+    s = Section(title="Controller resources")
+    rows = []
+    for name, d in chosen.items():
+        cpu = describe(d["cpu"][1]) if d["cpu"] else {}
+        rss = describe(d["rss"][1]) if d["rss"] else {}
+        rows.append([name, d["bench"], d["n"], cpu.get("mean"), cpu.get("max"),
+                     (rss.get("max") or 0) / 2**20 if rss else None])
+    s.tables.append(Table(title="controller CPU and memory (longest sampled result)",
+                          columns=["controller", "benchmark", "samples", "CPU mean (%)",
+                                   "CPU max (%)", "RSS max (MiB)"], rows=rows, kind="resources"))
+    if with_plots:
+        s.figures.append(plots.resources(chosen, "controller CPU and memory over time"))
+    return s
+
+
+def _ts(series) -> Optional[tuple]:
+    if series is None:
+        return None
+    t = series.t if series.t is not None else list(range(len(series.values)))
+    return (list(t), [float(v) for v in series.values])

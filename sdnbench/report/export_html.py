@@ -1,0 +1,110 @@
+"""Self-contained HTML: one file, CSS inline, plots as base64 PNG ``data:`` URIs, no script.
+
+The page's Content-Security-Policy forbids every fetch except ``data:`` images, so a report
+cannot reach the network even if something slipped a URL in; the browser check would see the
+blocked fetch as a console error.
+
+Structure the browser check relies on: a ``header#run-meta``; one ``table.report-table`` per
+table (``data-kind`` = the table's kind); one ``figure.plot`` per plot, holding an ``img`` with
+its intrinsic ``width``/``height`` attributes.
+"""
+
+from __future__ import annotations
+
+import base64
+from html import escape
+from pathlib import Path
+
+from .fields import fmt_time
+from .files import write_atomic
+from .model import Report, Table, fmt_number
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+CSS = """
+body{font:15px/1.45 system-ui,-apple-system,"DejaVu Sans",sans-serif;margin:0;color:#111;background:#fff}
+main{max-width:1100px;margin:0 auto;padding:0 1.2em 3em}
+header#run-meta{background:#f2f2f2;border-bottom:1px solid #ccc;padding:1em 1.2em}
+header h1{margin:.1em 0 .4em;font-size:1.5em}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.4em 0}
+dl.meta dt{font-weight:600}dl.meta dd{margin:0}
+h2{border-bottom:2px solid #333;padding-bottom:.2em;margin-top:2em}
+.table-wrap{overflow-x:auto;margin:1em 0}
+table.report-table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9em}
+table.report-table caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
+table.report-table th,table.report-table td{border:1px solid #bbb;padding:.2em .55em;text-align:right}
+table.report-table th:first-child,table.report-table td:first-child{text-align:left}
+table.report-table thead th{background:#e6e6e6}
+table.report-table tbody.summary td{background:#f6f6f6;font-weight:600}
+table.report-table tbody.summary tr:first-child td{border-top:2px solid #333}
+p.note{font-size:.85em;color:#444;margin:.2em 0}
+figure.plot{margin:1.2em 0}
+figure.plot img{display:block;max-width:100%;height:auto;border:1px solid #ddd}
+figure.plot figcaption{font-size:.9em;color:#333}
+.notes li{color:#8a3b00}
+"""
+
+
+def table_html(t: Table) -> str:
+    cols = "".join(f"<th scope=col>{escape(str(c))}</th>" for c in t.columns)
+    body = "".join(_row(r) for r in t.rows)
+    summary = "".join(_row(r) for r in t.summary_rows)
+    note = f'<p class="note">{escape(t.note)}</p>' if t.note else ""
+    return (f'<div class="table-wrap"><table class="report-table" data-kind="{escape(t.kind)}">'
+            f"<caption>{escape(t.title)}</caption><thead><tr>{cols}</tr></thead>"
+            f"<tbody>{body}</tbody>"
+            + (f'<tbody class="summary">{summary}</tbody>' if summary else "")
+            + f"</table>{note}</div>")
+
+
+def _row(r: list) -> str:
+    return "<tr>" + "".join(f"<td>{escape(fmt_number(c))}</td>" for c in r) + "</tr>"
+
+
+def _header(report: Report) -> str:
+    parts = [f'<header id="run-meta"><h1>{escape(report.title)}</h1>',
+             f"<p>Generated {escape(fmt_time(report.generated))} by sdnbench.</p>"]
+    for run in report.runs:
+        items = [("run", f"{run['label']} ({run['id']})"),
+                 ("started", fmt_time(run.get("started"))),
+                 ("finished", fmt_time(run.get("finished"))),
+                 ("results", f"{run['results']} ({run['failed']} failed)"),
+                 ("controller", run["controller"]), ("topology", run["topology"]),
+                 ("machine", run["machine"]),
+                 ("versions", ", ".join(f"{k} {v}" for k, v in sorted(run["versions"].items())) or "–"),
+                 ("sdnbench", run.get("sdnbench_version") or "–")]
+        items += [(k, str(v)) for k, v in sorted((run.get("meta") or {}).items())
+                  if isinstance(v, (str, int, float))]
+        parts.append('<dl class="meta">' + "".join(
+            f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in items) + "</dl>")
+        msgs = [f"failed: {e}" for e in run.get("errors") or []] + list(run.get("notes") or [])
+        if msgs:
+            parts.append('<ul class="notes">' + "".join(f"<li>{escape(m)}</li>" for m in msgs) + "</ul>")
+    parts.append("</header>")
+    return "".join(parts)
+
+
+def render(report: Report) -> str:
+    sections = []
+    for s in report.sections:
+        html = [f'<section><h2>{escape(s.title)}</h2>']
+        html += [f"<p>{escape(p)}</p>" for p in s.text]
+        html += [table_html(t) for t in s.tables]
+        for f in s.figures:
+            data = base64.b64encode(f.png).decode("ascii")
+            html.append(f'<figure class="plot" data-kind="{escape(f.kind)}">'
+                        f'<img src="data:image/png;base64,{data}" width="{f.width_px}" '
+                        f'height="{f.height_px}" alt="{escape(f.alt or f.title)}">'
+                        f"<figcaption>{escape(f.title)}</figcaption></figure>")
+        html.append("</section>")
+        sections.append("".join(html))
+    return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+            '<meta name=viewport content="width=device-width,initial-scale=1">'
+            f"<title>{escape(report.title)}</title><style>{CSS}</style></head><body>"
+            f"{_header(report)}<main>{''.join(sections)}</main></body></html>\n")
+
+
+def write(report: Report, path: Path) -> list:
+    write_atomic(Path(path), render(report).encode("utf-8"))
+    return [Path(path)]

@@ -1,0 +1,208 @@
+"""From ``Result`` objects to observations and cells: the only place that interprets labels.
+
+An *observation* is one ``Series``: its metric, unit, raw values and *factors* (the run, the
+result's scalar parameters, the controller and the series labels, later ones winning).
+A *cell* is one metric under one set of factors with the repetition factor removed: it holds
+the raw samples of every repetition, which is what boxplots and per-trial tables need.
+
+Which factor is the x axis, the table row or the line is decided here from well-known names
+(``size``, ``switches``, ``switch``, ...), so a new benchmark gets sensible reports by labelling
+its series the usual way. Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+# Factors that number repetitions: their values are pooled, never plotted as an axis.
+REP_KEYS = ("rep", "repetition", "trial", "iteration", "repeat")
+# Candidate x axes, most preferred first (packet size for the network studies, number of
+# switches for the controller study, parallel streams for the iperf3 study).
+X_KEYS = ("size", "packet_size", "payload", "frame_size", "length", "bytes", "switches",
+          "n_switches", "num_switches", "macs", "streams", "parallel")
+# Candidate table rows: "one row per switch" in the campus study.
+ROW_KEYS = ("switch",)
+# Factors that never distinguish set-ups (bookkeeping, not experimental conditions).
+IGNORED_KEYS = ("seed", "started", "finished", "pid", "log_dir", "cell", "cell_id", "result_id")
+_FRIENDLY = {"size": "packet size", "packet_size": "packet size", "payload": "payload",
+             "switches": "number of switches", "n_switches": "number of switches",
+             "num_switches": "number of switches", "streams": "parallel streams",
+             "parallel": "parallel streams", "frame_size": "frame size"}
+
+
+@dataclass
+class Observation:
+    run: str
+    kind: str
+    benchmark: str
+    metric: str
+    unit: str
+    factors: dict
+    values: list
+    t: Optional[list] = None
+
+
+@dataclass
+class Cell:
+    """One metric under one set of factors; ``reps`` maps repetition -> raw samples."""
+
+    benchmark: str
+    metric: str
+    unit: str
+    factors: dict
+    reps: "OrderedDict[Any, list]" = field(default_factory=OrderedDict)
+
+    @property
+    def samples(self) -> list:
+        return [v for vs in self.reps.values() for v in vs]
+
+    @property
+    def rep_values(self) -> list:
+        """One value per repetition (the mean of its samples): what a per-trial table shows."""
+        return [sum(vs) / len(vs) for vs in self.reps.values() if vs]
+
+
+def _scalar(v: Any) -> bool:
+    return isinstance(v, (str, int, float, bool)) and not isinstance(v, bytes)
+
+
+def factors_of(run_label: str, result, series) -> dict:
+    f: dict = {"run": run_label}
+    for k, v in (result.params or {}).items():
+        if _scalar(v) and k not in IGNORED_KEYS:
+            f[k] = v
+    if result.controller:
+        c = result.controller
+        f["controller"] = c.get("spec") or c.get("name") or "controller"
+    if result.topology and result.topology.get("spec"):
+        f.setdefault("topology", result.topology["spec"])
+    for k, v in (series.labels or {}).items():
+        if _scalar(v) and k not in IGNORED_KEYS:
+            f[k] = v
+    return f
+
+
+def observations(runs: Iterable) -> list:
+    """Every series of every ok result of every run, as observations (failed results skipped)."""
+    out = []
+    for run in runs:
+        for r in run.results:
+            if r.status != "ok":
+                continue
+            for s in r.series:
+                values = [float(v) for v in s.values if v is not None]
+                if not values:
+                    continue
+                out.append(Observation(run=run.label, kind=r.kind, benchmark=r.benchmark,
+                                       metric=s.metric, unit=s.unit,
+                                       factors=factors_of(run.label, r, s), values=values,
+                                       t=s.t))
+    return out
+
+
+def rep_key(factors: dict) -> Optional[str]:
+    return next((k for k in REP_KEYS if k in factors), None)
+
+
+def group_by_metric(obs: list) -> "OrderedDict[tuple, list]":
+    """Observations grouped by (kind, benchmark, metric, unit), in first-seen order."""
+    groups: OrderedDict = OrderedDict()
+    for o in obs:
+        groups.setdefault((o.kind, o.benchmark, o.metric, o.unit), []).append(o)
+    return groups
+
+
+def varying(obs: list) -> list:
+    """Factor names whose value differs between observations (repetition keys excluded)."""
+    seen: dict = {}
+    for o in obs:
+        for k, v in o.factors.items():
+            seen.setdefault(k, set()).add(_hashable(v))
+    keys = [k for k, vals in seen.items() if len(vals) > 1 and k not in REP_KEYS]
+    # A factor missing from some observations also varies.
+    for o in obs:
+        for k in seen:
+            if k not in o.factors and k not in keys and k not in REP_KEYS:
+                keys.append(k)
+    return keys
+
+
+def _hashable(v: Any) -> Any:
+    return v if isinstance(v, (str, int, float, bool)) or v is None else repr(v)
+
+
+@dataclass
+class Layout:
+    """How one metric group is laid out: x axis, table rows, and the factors naming a line."""
+
+    x: Optional[str]
+    row: Optional[str]
+    lines: list            # factor names that together name a line / set-up
+
+
+def layout_for(obs: list) -> Layout:
+    vary = varying(obs)
+    x = next((k for k in X_KEYS if k in vary), None)
+    row = next((k for k in ROW_KEYS if k in vary and k != x), None)
+    lines = [k for k in vary if k not in (x, row)
+             and not any(_determined_by(obs, k, by) for by in (x, row) if by)]
+    return Layout(x=x, row=row, lines=lines)
+
+
+def _determined_by(obs: list, key: str, by: str) -> bool:
+    """True if ``key`` is just another name for ``by`` (e.g. the host pair of each switch):
+    each value of ``by`` comes with one value of ``key``, so it must not split lines."""
+    seen: dict = {}
+    for o in obs:
+        b, k = _hashable(o.factors.get(by)), _hashable(o.factors.get(key))
+        if seen.setdefault(b, k) != k:
+            return False
+    return True
+
+
+def cells(obs: list, keys: list) -> "OrderedDict[tuple, Cell]":
+    """Cells keyed by the values of ``keys``; each pools the repetitions of its observations.
+
+    Observations with the same key and the same repetition number are concatenated (e.g. the
+    same switch measured from several hosts); a missing repetition number means repetition 0.
+    """
+    out: OrderedDict = OrderedDict()
+    for o in obs:
+        key = tuple(_hashable(o.factors.get(k)) for k in keys)
+        cell = out.get(key)
+        if cell is None:
+            cell = Cell(benchmark=o.benchmark, metric=o.metric, unit=o.unit,
+                        factors={k: o.factors.get(k) for k in keys})
+            out[key] = cell
+        rk = rep_key(o.factors)
+        rep = (o.run, o.factors[rk]) if rk else (o.run, 0)
+        cell.reps.setdefault(rep, []).extend(o.values)
+    return out
+
+
+def line_name(factors: dict, lines: list) -> str:
+    """A legend entry: the values of the line factors ("osken:learning, tree,2,2")."""
+    if not lines:
+        return "all"
+    parts = [str(factors.get(k)) if len(lines) == 1 else f"{k}={factors.get(k)}" for k in lines]
+    return ", ".join(parts)
+
+
+def axis_label(key: Optional[str], unit: Optional[str] = None) -> str:
+    name = _FRIENDLY.get(key or "", key or "")
+    if unit:
+        return f"{name} ({unit})"
+    if key in ("size", "packet_size", "payload", "frame_size", "length", "bytes"):
+        return f"{name} (bytes)"
+    return name
+
+
+def sort_key(v: Any) -> tuple:
+    """Numbers before strings, numbers numerically, strings naturally (s2 before s10)."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, float(v), "")
+    s = str(v)
+    digits = "".join(ch for ch in s if ch.isdigit())
+    return (1, float(digits) if digits else float("inf"), s)
