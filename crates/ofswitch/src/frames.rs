@@ -1,0 +1,152 @@
+//! The Ethernet frames an emulated switch carries in its packet-ins.
+//!
+//! Hosts: switch `s` has `macs` hosts (cbench's `-M`), host `k` (1-based) has MAC
+//! `00:SS:SS:SS:KK:KK` and IPv4 address `10.0.0.0 + k`, and sits behind port `1 + (k-1) % ports`.
+//! Request `j` goes from host `j % macs + 1` to host `(j+1) % macs + 1`, so a learning controller
+//! that has seen every host (the gratuitous-ARP phase) can install a flow for each packet-in,
+//! and the MAC pair cycles like cbench's.
+//!
+//! Frames are UDP/IPv4 with a marker in the payload: `b"SDNB"`, the switch index and the request
+//! sequence number (big endian u32s). A controller that answers with a packet-out carrying the
+//! frame instead of a buffer id is matched through this marker.
+
+pub const MARKER: &[u8; 4] = b"SDNB";
+pub const MARKER_OFFSET: usize = 42; // 14 Ethernet + 20 IPv4 + 8 UDP
+pub const MIN_FRAME: usize = 60;
+
+pub fn host_mac(switch: u32, host: u32) -> [u8; 6] {
+    let s = switch.to_be_bytes();
+    let h = (host as u16).to_be_bytes();
+    [0x00, s[1], s[2], s[3], h[0], h[1]]
+}
+
+pub fn host_ip(host: u32) -> [u8; 4] {
+    (0x0a00_0000u32 | (host & 0x00ff_ffff)).to_be_bytes()
+}
+
+pub fn host_port(host: u32, ports: u32) -> u32 {
+    1 + (host.max(1) - 1) % ports.max(1)
+}
+
+/// (source host, destination host) of request `seq`.
+pub fn hosts_of(seq: u32, macs: u32) -> (u32, u32) {
+    let m = macs.max(1);
+    (seq % m + 1, (seq.wrapping_add(1)) % m + 1)
+}
+
+fn ip_checksum(h: &[u8]) -> u16 {
+    let mut sum: u32 = 0;
+    for c in h.chunks(2) {
+        sum += u16::from_be_bytes([c[0], c[1]]) as u32;
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// A UDP/IPv4 frame of `size` bytes (at least [`MIN_FRAME`]) from `src` to `dst` host.
+pub fn udp_frame(switch: u32, src: u32, dst: u32, seq: u32, size: usize) -> Vec<u8> {
+    let size = size.max(MIN_FRAME);
+    let mut f = Vec::with_capacity(size);
+    f.extend_from_slice(&host_mac(switch, dst));
+    f.extend_from_slice(&host_mac(switch, src));
+    f.extend_from_slice(&0x0800u16.to_be_bytes());
+    let ip_len = (size - 14) as u16;
+    f.extend_from_slice(&[0x45, 0]);
+    f.extend_from_slice(&ip_len.to_be_bytes());
+    f.extend_from_slice(&[0, 0, 0x40, 0, 64, 17, 0, 0]);
+    f.extend_from_slice(&host_ip(src));
+    f.extend_from_slice(&host_ip(dst));
+    let c = ip_checksum(&f[14..34]);
+    f[24..26].copy_from_slice(&c.to_be_bytes());
+    f.extend_from_slice(&[0x30, 0x39, 0x30, 0x3a]); // ports 12345 -> 12346
+    f.extend_from_slice(&(ip_len - 20).to_be_bytes());
+    f.extend_from_slice(&[0, 0]);
+    f.extend_from_slice(MARKER);
+    f.extend_from_slice(&switch.to_be_bytes());
+    f.extend_from_slice(&seq.to_be_bytes());
+    f.resize(size, 0);
+    f
+}
+
+/// Patch the sequence number of a frame made by [`udp_frame`].
+#[inline]
+pub fn set_seq(frame: &mut [u8], seq: u32) {
+    frame[MARKER_OFFSET + 8..MARKER_OFFSET + 12].copy_from_slice(&seq.to_be_bytes());
+}
+
+/// The (switch, seq) marker of a frame, if it is one of ours.
+pub fn marker(frame: &[u8]) -> Option<(u32, u32)> {
+    let m = frame.get(MARKER_OFFSET..MARKER_OFFSET + 12)?;
+    if &m[..4] != MARKER {
+        return None;
+    }
+    Some((
+        u32::from_be_bytes([m[4], m[5], m[6], m[7]]),
+        u32::from_be_bytes([m[8], m[9], m[10], m[11]]),
+    ))
+}
+
+/// A gratuitous ARP request announcing `host` (who-has its own address), padded to 60 bytes.
+pub fn gratuitous_arp(switch: u32, host: u32) -> Vec<u8> {
+    let mac = host_mac(switch, host);
+    let ip = host_ip(host);
+    let mut f = Vec::with_capacity(MIN_FRAME);
+    f.extend_from_slice(&[0xff; 6]);
+    f.extend_from_slice(&mac);
+    f.extend_from_slice(&0x0806u16.to_be_bytes());
+    f.extend_from_slice(&[0, 1, 8, 0, 6, 4, 0, 1]);
+    f.extend_from_slice(&mac);
+    f.extend_from_slice(&ip);
+    f.extend_from_slice(&[0; 6]);
+    f.extend_from_slice(&ip);
+    f.resize(MIN_FRAME, 0);
+    f
+}
+
+pub fn ethertype(frame: &[u8]) -> Option<u16> {
+    frame.get(12..14).map(|b| u16::from_be_bytes([b[0], b[1]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn udp_frame_is_well_formed() {
+        let f = udp_frame(7, 1, 2, 99, 128);
+        assert_eq!(f.len(), 128);
+        assert_eq!(ethertype(&f), Some(0x0800));
+        assert_eq!(ip_checksum(&f[14..34]), 0, "checksum over a header with its checksum is 0");
+        assert_eq!(u16::from_be_bytes([f[16], f[17]]), 114);
+        assert_eq!(marker(&f), Some((7, 99)));
+        let mut f = f;
+        set_seq(&mut f, 5);
+        assert_eq!(marker(&f), Some((7, 5)));
+    }
+
+    #[test]
+    fn small_frames_grow_to_minimum() {
+        assert_eq!(udp_frame(1, 1, 1, 0, 10).len(), MIN_FRAME);
+    }
+
+    #[test]
+    fn hosts_cycle_and_ports_spread() {
+        assert_eq!(hosts_of(0, 3), (1, 2));
+        assert_eq!(hosts_of(2, 3), (3, 1));
+        assert_eq!(host_port(1, 4), 1);
+        assert_eq!(host_port(5, 4), 1);
+        assert_eq!(host_port(6, 4), 2);
+    }
+
+    #[test]
+    fn arp_announces_host() {
+        let f = gratuitous_arp(3, 9);
+        assert_eq!(ethertype(&f), Some(0x0806));
+        assert_eq!(&f[6..12], &host_mac(3, 9));
+        assert_eq!(&f[28..32], &host_ip(9));
+        assert_eq!(&f[38..42], &host_ip(9));
+        assert_eq!(marker(&f), None);
+    }
+}
