@@ -100,7 +100,7 @@ def _metric_section(kind: str, bench: str, metric: str, unit: str, group: list,
             section.tables.append(trials_table(cols, f"{metric} per trial ({unit})", unit,
                                                note="RFC 8456 §4.7: one row per trial, then "
                                                     "the average and the variance (n−1)."))
-    if lay.x in SWITCH_COUNT_KEYS and max_reps > 1 and higher is not None:
+    if lay.x in SWITCH_COUNT_KEYS and max_reps > 1:
         section.tables.append(best_scenario_table(per_line, higher,
                                                   f"best scenario per set-up: {metric}",
                                                   "switches", unit))
@@ -169,7 +169,7 @@ def _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab
     if gap:
         (a, am), (b, bm) = gap
         section.figures.append(plots.gap_bars(a, am, b, bm, f"{what}: average and gap", xlab, ylab))
-    if kind == "controller" and higher is False:
+    if kind == "controller" and not higher:
         pooled: "OrderedDict[str, list]" = OrderedDict()
         for o in group:
             pooled.setdefault(line_name(o.factors, lay.lines) if lay.lines else "all", []).extend(o.values)

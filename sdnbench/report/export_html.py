@@ -26,14 +26,16 @@ body{font:15px/1.45 system-ui,-apple-system,"DejaVu Sans",sans-serif;margin:0;co
 main{max-width:1100px;margin:0 auto;padding:0 1.2em 3em}
 header#run-meta{background:#f2f2f2;border-bottom:1px solid #ccc;padding:1em 1.2em}
 header h1{margin:.1em 0 .4em;font-size:1.5em}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.4em 0}
+div.runs{display:flex;flex-wrap:wrap;gap:.8em}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.4em 0;
+  background:#fff;border:1px solid #ccc;padding:.5em .8em;flex:1 1 30em}
 dl.meta dt{font-weight:600}dl.meta dd{margin:0}
 h2{border-bottom:2px solid #333;padding-bottom:.2em;margin-top:2em}
 .table-wrap{overflow-x:auto;margin:1em 0}
 table.report-table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9em}
 table.report-table caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
-table.report-table th,table.report-table td{border:1px solid #bbb;padding:.2em .55em;text-align:right}
-table.report-table th:first-child,table.report-table td:first-child{text-align:left}
+table.report-table th,table.report-table td{border:1px solid #bbb;padding:.2em .55em;text-align:left}
+table.report-table td.num{text-align:right}
 table.report-table thead th{background:#e6e6e6}
 table.report-table tbody.summary td{background:#f6f6f6;font-weight:600}
 table.report-table tbody.summary tr:first-child td{border-top:2px solid #333}
@@ -58,12 +60,16 @@ def table_html(t: Table) -> str:
 
 
 def _row(r: list) -> str:
-    return "<tr>" + "".join(f"<td>{escape(fmt_number(c))}</td>" for c in r) + "</tr>"
+    return "<tr>" + "".join(
+        f"<td class=num>{escape(fmt_number(c))}</td>"
+        if isinstance(c, (int, float)) and not isinstance(c, bool) else f"<td>{escape(fmt_number(c))}</td>"
+        for c in r) + "</tr>"
 
 
 def _header(report: Report) -> str:
     parts = [f'<header id="run-meta"><h1>{escape(report.title)}</h1>',
-             f"<p>Generated {escape(fmt_time(report.generated))} by sdnbench.</p>"]
+             f"<p>Generated {escape(fmt_time(report.generated))} by sdnbench.</p>",
+             '<div class="runs">']
     for run in report.runs:
         items = [("run", f"{run['label']} ({run['id']})"),
                  ("started", fmt_time(run.get("started"))),
@@ -80,7 +86,7 @@ def _header(report: Report) -> str:
         msgs = [f"failed: {e}" for e in run.get("errors") or []] + list(run.get("notes") or [])
         if msgs:
             parts.append('<ul class="notes">' + "".join(f"<li>{escape(m)}</li>" for m in msgs) + "</ul>")
-    parts.append("</header>")
+    parts.append("</div></header>")
     return "".join(parts)
 
 

@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from .model import Table
 from .observations import sort_key
-from .summary import ALPHA, describe, p_better
+from .summary import ALPHA, best_scenario, describe
 
 
 def _mean(xs: list) -> Optional[float]:
@@ -88,46 +88,26 @@ def distribution_table(columns: dict, title: str, unit: Optional[str] = None) ->
     return Table(title=title, columns=[""] + labels, rows=rows, unit=unit, kind="distribution")
 
 
-def best_scenario(samples: dict, higher: bool) -> dict:
-    """The best condition of one set-up, following the controller study (§4.1):
-
-    rank conditions by median; the best is the top one unless another is not significantly
-    worse (one-sided rank-sum test at ALPHA), in which case those are reported as ties.
-    ``samples`` maps condition -> samples (one per repetition)."""
-    ranked = sorted(samples, key=lambda c: _median(samples[c]), reverse=higher)
-    best = ranked[0]
-    ties, pvalues = [], {}
-    for other in ranked[1:]:
-        p = p_better(samples[best], samples[other], higher)
-        pvalues[other] = p
-        if p is None or p >= ALPHA:
-            ties.append(other)
-    d = describe(samples[best])
-    return {"best": best, "median": d["median"], "peak": d["max"] if higher else d["min"],
-            "ties": ties, "p": pvalues}
-
-
-def _median(xs: list) -> float:
-    return describe(xs)["median"]
-
-
 def best_scenario_table(per_setup: dict, higher: bool, title: str, cond_name: str,
                         unit: Optional[str] = None) -> Table:
-    """``per_setup`` maps set-up -> {condition -> samples}; one row per set-up."""
+    """``per_setup`` maps set-up -> {condition -> per-repetition values}; one row per set-up
+    with its best condition chosen by the controller study's procedure (``sdnbench.stats``)."""
     rows = []
     for setup, samples in per_setup.items():
-        if not samples:
-            continue
         b = best_scenario(samples, higher)
-        ties = ", ".join(f"{t} (p={b['p'][t]:.3g})" if b["p"].get(t) is not None else str(t)
-                         for t in b["ties"]) or "none"
-        rows.append([setup, b["best"], b["median"], b["peak"], ties])
+        if b is None:
+            continue
+        d = describe(samples[b.value])
+        tests = "; ".join(f"{lead} vs {other}: {test} {alt} p={p:.3g}"
+                          for lead, other, test, alt, p in b.p_values() if p is not None)
+        rows.append([setup, b.value, b.median, d["max"] if higher else d["min"], b.decided_by,
+                     ", ".join(str(t) for t in b.tied_with) or "–", tests or "–"])
     peak = "maximum" if higher else "minimum"
     return Table(title=title, columns=["set-up", f"best {cond_name}", "median", peak,
-                                       f"not significantly worse (α={ALPHA})"],
+                                       "decided by", "tied with", "tests"],
                  rows=rows, unit=unit, kind="best",
-                 note="Wilcoxon rank-sum (Mann–Whitney U), one-sided, as in the controller "
-                      "benchmark study; ties are conditions the best one does not beat.")
+                 note=f"The controller benchmark study's procedure (α={ALPHA}): neighbouring "
+                      "conditions compared two-sided, then one-sided, then by median.")
 
 
 def summary_table(cells: list, keys: list, title: str, unit: Optional[str] = None) -> Table:

@@ -1,0 +1,45 @@
+"""``sdnbench report RUN [RUN...]``: tables and plots of stored runs, as md, html, csv or json.
+
+RUN is a run id in the results store (or ``latest``), a Result JSON file, or a directory of
+them. Several runs go into one report and are compared (gap tables and bars for two).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..report.builder import build
+from ..report.export import format_for, write
+from ..report.load import load_runs
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="write a report (md, html, csv, json) of stored runs",
+                       description=__doc__)
+    p.add_argument("runs", nargs="+", metavar="RUN",
+                   help="run id in the store, `latest`, or a Result JSON file/directory")
+    p.add_argument("--format", "-f", choices=["md", "html", "csv", "json"],
+                   help="output format (default: from the -o file name, else md)")
+    p.add_argument("-o", "--output", metavar="PATH",
+                   help="file to write (default: print Markdown/CSV/JSON to stdout)")
+    p.add_argument("--store", metavar="DIR", help="results store directory (default: ./sdnbench-results)")
+    p.add_argument("--title", help="report title")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    runs = load_runs(args.runs, Path(args.store) if args.store else None)
+    if args.output:
+        fmt = format_for(Path(args.output), args.format)
+        report = build(runs, title=args.title, with_plots=fmt in ("md", "html"))
+        paths = write(report, Path(args.output), fmt)
+        print(f"wrote {paths[0]}" + (f" (+{len(paths) - 1} figure files)" if len(paths) > 1 else ""))
+        return 0
+    fmt = args.format or "md"
+    if fmt == "html":
+        from ..errors import UserError
+        raise UserError("an HTML report needs a file: pass -o PATH.html")
+    report = build(runs, title=args.title, with_plots=False)
+    from ..report import export_csv, export_json, export_md
+    print({"md": export_md, "csv": export_csv, "json": export_json}[fmt].render(report), end="")
+    return 0

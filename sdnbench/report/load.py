@@ -1,0 +1,73 @@
+"""RUN arguments to ``RunData``: a run in the results store (an id, or ``latest``), or a Result
+JSON file (``sdnbench.result/1``), or a directory of them. Read-only: the store is opened for
+reading and nothing is written to it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+from ..errors import UserError
+from ..result import Result
+from .model import RunData
+
+
+def load_runs(refs: list, store_dir: Optional[Path] = None) -> list:
+    runs = []
+    store = None
+    try:
+        for ref in refs:
+            p = Path(ref)
+            if p.suffix == ".json" or (p.is_dir() and not (p / "results.sqlite").exists()
+                                       and any(p.glob("*.json"))):
+                runs.append(_from_files(p))
+                continue
+            if store is None:
+                from ..store import Store
+                store = Store(store_dir, create=False)
+            runs.append(_from_store(store, ref))
+    finally:
+        if store is not None:
+            store.close()
+    _unique_labels(runs)
+    return runs
+
+
+def _from_files(p: Path) -> RunData:
+    if p.is_dir():
+        files = sorted(p.glob("*.json"))
+        results = [Result.read_json(f) for f in files]
+        return RunData(id=str(p), label=p.name, results=results, meta={"source": str(p)})
+    if not p.exists():
+        raise UserError(f"{p}: no such file")
+    return RunData(id=str(p), label=p.stem, results=[Result.read_json(p)], meta={"source": str(p)})
+
+
+def _from_store(store, ref) -> RunData:
+    info = store.run(ref)
+    results = []
+    for cell, result in store.results(info.id):
+        # The cell's plan (its parameters and repetition number) is what a report groups by;
+        # the result's own params win where both exist.
+        params = dict(cell.params or {})
+        params.update(result.params or {})
+        params.setdefault("rep", cell.repetition)
+        result.params = params
+        results.append(result)
+    if not results:
+        raise UserError(f"run {info.id} ({info.name}) has no finished results to report yet")
+    meta = {"run": info.id, "name": info.name, "kind": info.kind, "status": info.status,
+            "description": info.description, "seed": info.seed,
+            "scenario": info.name if info.kind == "campaign" else None,
+            "scenario_path": info.scenario_path, "created": info.created,
+            "cells": ", ".join(f"{k}: {v}" for k, v in sorted(info.counts.items()))}
+    return RunData(id=str(info.id), label=info.name or f"run {info.id}", results=results,
+                   meta={k: v for k, v in meta.items() if v not in (None, "")})
+
+
+def _unique_labels(runs: list) -> None:
+    counts = Counter(r.label for r in runs)
+    for r in runs:
+        if counts[r.label] > 1:
+            r.label = f"{r.label}#{r.id}"
