@@ -1,0 +1,186 @@
+"""Start a controller, wait until it speaks OpenFlow, watch it, and always stop it.
+
+``launch(spec)`` is a context manager around one controller:
+
+1. parse the spec and check the OpenFlow version against what the controller speaks;
+2. pick a free port on 127.0.0.1 (or take the one given, refusing one that is already taken,
+   since our readiness probe would otherwise talk to somebody else's controller);
+3. start it in its own process group (``sdnbench.proc.spawn``), output to a log file in the
+   state directory;
+4. poll until it answers an OpenFlow HELLO (``ofhello.probe``), failing at once, with its log
+   tail, if it exits first;
+5. yield a ``Controller``;
+6. on the way out, however the block ended (normally, an exception, Ctrl-C or SIGTERM raised as
+   ``Interrupted``), stop the whole process group and remove the scratch directory.
+
+If the controller died during the block, leaving it raises ``ControllerDied`` (chained to
+whatever the block raised): a failed ping after the controller crashed is the controller's
+fault, not the network's, and the user is told so with the controller's last log lines.
+
+``tcp:HOST:PORT`` controllers are not started or stopped; the HELLO probe still gates the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterator, Optional
+
+from .. import paths
+from ..errors import UserError
+from ..proc import Tracked, spawn, wait_until
+from . import ofhello
+from .plan import HOST, plan_for
+from .resources import ResourceSampler, sample_resources
+from .spec import ControllerSpec, parse_spec, wire_version
+
+TAIL_LINES = 12
+
+
+class ControllerDied(UserError):
+    """The controller under test exited (or stopped answering) during a run."""
+
+    def __init__(self, name: str, how: str, tail: str, log_path: Optional[Path] = None):
+        self.controller = name
+        self.tail = tail
+        where = f" ({log_path})" if log_path else ""
+        lines = "\n".join(f"    {line}" for line in tail.splitlines()) or "    (the log is empty)"
+        super().__init__(f"controller {name} {how}; the last lines of its log{where}:\n{lines}")
+
+
+class Controller:
+    """A running controller under test, as the rest of sdnbench sees it."""
+
+    def __init__(self, spec: ControllerSpec, host: str, port: int, info: dict,
+                 tracked: Optional[Tracked] = None):
+        self.spec = spec
+        self.host = host
+        self.port = port
+        self.info = info
+        self._tracked = tracked
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self._tracked.pid if self._tracked else None
+
+    @property
+    def address(self) -> tuple:
+        return (self.host, self.port)
+
+    @property
+    def api_url(self) -> Optional[str]:
+        """The northbound HTTP API (``osken:topology`` only)."""
+        return self.info.get("api")
+
+    @property
+    def log_path(self) -> Optional[Path]:
+        return self._tracked.log_path if self._tracked else None
+
+    def alive(self) -> bool:
+        if self._tracked is not None:
+            return self._tracked.alive()
+        return ofhello.accepts(self.host, self.port)
+
+    def check_alive(self) -> None:
+        """Raise ``ControllerDied`` (with the log tail) if the controller is gone."""
+        if not self.alive():
+            raise self.died_error("is no longer running")
+
+    def died_error(self, when: str = "died during the run") -> ControllerDied:
+        if self._tracked is None:
+            return ControllerDied(self.spec.text, f"stopped accepting connections on "
+                                  f"{self.host}:{self.port}", "(not started by sdnbench: no log)")
+        code = self._tracked.popen.poll()
+        how = f"(pid {self.pid}) {when}"
+        if code is not None:
+            how += f", exit status {code}" if code >= 0 else f", killed by signal {-code}"
+        return ControllerDied(self.spec.text, how, self.log_tail(TAIL_LINES), self.log_path)
+
+    def log_tail(self, n: int = 20) -> str:
+        return self._tracked.log_tail(n) if self._tracked else ""
+
+    def sample_resources(self, interval: float = 0.5) -> ResourceSampler:
+        return sample_resources(self.pid, interval)
+
+    def __repr__(self) -> str:
+        return f"<Controller {self.spec.text} at {self.host}:{self.port} pid={self.pid}>"
+
+
+@contextlib.contextmanager
+def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
+           log_dir: Optional[Path] = None, timeout: float = 60.0) -> Iterator[Controller]:
+    """Run the controller named by ``spec`` for the duration of the block."""
+    parsed = parse_spec(spec)
+    wire = wire_version(of_version)
+    if parsed.kind == "tcp":
+        yield _attach(parsed, wire, of_version, min(timeout, 10.0))
+        return
+    if port is None:
+        port = ofhello.free_port(HOST)
+    elif ofhello.accepts(HOST, port, timeout=0.5):
+        raise UserError(f"port {port} on {HOST} is already in use; pick another with --port "
+                        "or leave it out to get a free one")
+    runs = paths.runtime_dir("controllers")
+    scratch = Path(tempfile.mkdtemp(prefix=f"{_slug(parsed.text)}-{port}-", dir=runs))
+    try:
+        plan = plan_for(parsed, port, of_version, scratch)
+        for path, text in plan.files.items():
+            Path(path).write_text(text)
+        log_dir = Path(log_dir) if log_dir else runs
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log_path = log_dir / f"{_slug(parsed.text)}-{port}-{time.strftime('%Y%m%dT%H%M%S')}.log"
+        tracked = spawn(parsed.text, plan.argv, log_path=log_path, env=plan.env, cwd=scratch)
+        try:
+            info = plan.info(parsed, of_version, port)
+            ctl = Controller(parsed, HOST, port, dict(info, pid=tracked.pid, log=str(log_path)),
+                             tracked)
+            _wait_ready(ctl, wire, timeout)
+            try:
+                yield ctl
+            except Exception as e:
+                if not tracked.alive():
+                    raise ctl.died_error() from e
+                raise
+            if not tracked.alive():
+                raise ctl.died_error()
+        finally:
+            tracked.stop()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
+    def ready() -> bool:
+        if not ctl.alive():
+            raise ctl.died_error("exited while starting")
+        return ofhello.probe(ctl.host, ctl.port, wire) is not None
+
+    try:
+        wait_until(ready, timeout, f"{ctl.spec.text} to answer an OpenFlow HELLO on {ctl.host}:{ctl.port}")
+    except ControllerDied:
+        raise
+    except UserError as e:
+        raise ControllerDied(ctl.spec.text, f"did not become ready ({e})", ctl.log_tail(TAIL_LINES),
+                             ctl.log_path) from None
+
+
+def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) -> Controller:
+    """A controller someone else runs: check that it answers HELLO, and describe it."""
+    info = {"spec": parsed.text, "name": "external", "version": None, "app": None,
+            "of_version": of_version, "host": parsed.host, "port": parsed.port, "pid": None}
+    ctl = Controller(parsed, parsed.host, parsed.port, info)
+    try:
+        wait_until(lambda: ofhello.probe(parsed.host, parsed.port, wire) is not None, timeout,
+                   f"an OpenFlow HELLO from {parsed.host}:{parsed.port}")
+    except UserError as e:
+        raise UserError(f"{parsed.text}: no OpenFlow controller answering ({e}); start it first, "
+                        "or use a managed spec such as osken:learning") from None
+    return ctl
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:40] or "controller"
