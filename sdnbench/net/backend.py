@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional, Sequence
 
 from .. import doctor, proc
@@ -94,6 +96,7 @@ class MininetNetwork:
         self.connect_timeout = connect_timeout
         self.loss_backend = loss_backend
         self.prefix: Optional[str] = None
+        self.workdir: Optional[Path] = None    # scratch files of this run, removed with it
         self.notes: list = []
         self.info: dict = {}
         self.procs = proc.ProcessSet()
@@ -109,7 +112,9 @@ class MininetNetwork:
     def __enter__(self) -> "MininetNetwork":
         self._preflight()
         self.prefix = stale.claim_prefix({"topology": self.topology.spec})
+        self.workdir = stale.claims_dir() / f"{self.prefix}.d"
         try:
+            self.workdir.mkdir(exist_ok=True)
             self._build()
         except BaseException:
             self._teardown()
@@ -146,7 +151,6 @@ class MininetNetwork:
                             "(use --datapath user or auto)")
         self._dp = datapath
         if self.switch_type == "user":
-            import shutil
             if not (shutil.which("ofdatapath") and shutil.which("ofprotocol")):
                 raise UserError("switch user: Mininet's user switch (CPqD ofsoftswitch13: "
                                 "ofdatapath, ofprotocol) is not installed on this machine; use --switch ovs")
@@ -217,6 +221,7 @@ class MininetNetwork:
             except Exception as e:  # keep tearing down; report at the end
                 errors.append(f"{step.__name__}: {e}")
         if self.prefix:
+            shutil.rmtree(self.workdir, ignore_errors=True)
             stale.release_prefix(self.prefix)
         if errors:
             raise RuntimeError("network clean-up: " + "; ".join(errors))

@@ -224,6 +224,8 @@ def remove(lo: Leftovers) -> None:
         subprocess.run(["ip", "link", "del", link], capture_output=True, timeout=10)
     for family, name in lo.tables:
         subprocess.run(["nft", "delete", "table", family, name], capture_output=True, timeout=10)
+    import shutil
+    shutil.rmtree(claims_dir() / f"{lo.prefix}.d", ignore_errors=True)
     release_prefix(lo.prefix)
 
 
@@ -234,11 +236,9 @@ def clean(only: Optional[str] = None) -> tuple:
         if lo.claimed_by and lo.claimed_by != os.getpid():
             live.append(lo)
             continue
-        if lo.empty():
-            release_prefix(prefix)
-            continue
         remove(lo)
-        removed.append(lo)
+        if not lo.empty():
+            removed.append(lo)
     return removed, live
 
 

@@ -1,0 +1,175 @@
+"""``run_net(params) -> Result``: one network experiment, as the campaign runner and
+``sdnbench net run`` call it.
+
+One controller for the whole call; a freshly built network for every repetition, so each one
+starts with empty flow tables and a first packet that really is the first. Within a repetition
+the first-packet measurement runs first (it needs flows nobody has used yet), then ping, TCP,
+UDP and D-ITG, each over the selected host pairs.
+
+Parameters (all optional except ``topo``)::
+
+    topo: "star,10,4"                 controller: "osken:learning" | "standalone" | any launch spec
+    link: "fast-ethernet"             protocols: "OpenFlow13"      datapath: "auto"   switch: "ovs"
+    pairs: "first-last" | "per-switch" | "all" | "h1-h4,h2-h3"      reps: 1
+    measurements: ["ping", "tcp", "udp", "ditg", "first-packet"]
+    ping: {sizes: [64, ...], count: 10, interval: 0.2}
+    tcp: {duration: 5, interval: 1, window: "1024K", parallel: 1, reverse: false}
+    udp: {duration: 5, interval: 1, rate: "50M", length: 1470}
+    ditg: {protocol: "UDP", sizes: [512], rate: 100, duration_ms: 5000, meter: "rttm",
+           interval_ms: 1000, log_dir: null}
+    first_packet: {count: 20, interval: 0.1}
+
+A measurement that fails marks the result ``failed`` with its error and keeps the samples taken
+so far; the network is taken down either way. ``Interrupted`` (SIGINT/SIGTERM) propagates after
+clean-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+from pathlib import Path
+from typing import Callable, Optional
+
+from .. import doctor
+from ..errors import UserError
+from ..result import Result
+from . import ditg, first_packet, iperf, ping
+from .backend import MininetNetwork
+from .links import PROFILE_NOTES, parse_link
+from .pairs import select_pairs
+from .topology import parse_topology
+
+MEASUREMENTS = ("first-packet", "ping", "tcp", "udp", "ditg")
+STANDALONE = ("standalone", "none")
+_OF = {"OpenFlow10": "1.0", "OpenFlow13": "1.3", "OpenFlow14": "1.4", "OpenFlow15": "1.5"}
+
+
+def normalize(params: dict) -> dict:
+    """Defaults filled in and names checked, before anything starts."""
+    p = dict(params)
+    if not p.get("topo"):
+        raise UserError("net run: a topology is required (topo, e.g. star,10,4)")
+    p.setdefault("controller", "osken:learning")
+    p.setdefault("protocols", "OpenFlow13")
+    p.setdefault("datapath", "auto")
+    p.setdefault("switch", "ovs")
+    p.setdefault("pairs", "first-last")
+    p["reps"] = int(p.get("reps", 1))
+    if p["reps"] < 1:
+        raise UserError("reps must be at least 1")
+    ms = p.get("measurements") or ["ping"]
+    if isinstance(ms, str):
+        ms = [m.strip() for m in ms.split(",") if m.strip()]
+    unknown = [m for m in ms if m not in MEASUREMENTS]
+    if unknown:
+        raise UserError(f"unknown measurement(s) {', '.join(unknown)}; known: {', '.join(MEASUREMENTS)}")
+    p["measurements"] = [m for m in MEASUREMENTS if m in ms]   # canonical order
+    p["ping"] = {"sizes": list(ping.DEFAULT_SIZES), "count": 10, "interval": 0.2, **(p.get("ping") or {})}
+    if isinstance(p["ping"]["sizes"], str):
+        p["ping"]["sizes"] = ping.parse_sizes(p["ping"]["sizes"])
+    p["tcp"] = {"duration": 5, "interval": 1, **(p.get("tcp") or {})}
+    p["udp"] = {"duration": 5, "interval": 1, "rate": "50M", "length": 1470, **(p.get("udp") or {})}
+    p["ditg"] = {"protocol": "UDP", "sizes": [512], "rate": 100, "duration_ms": 5000,
+                 "meter": "rttm", "interval_ms": 1000, **(p.get("ditg") or {})}
+    p["first_packet"] = {"count": 20, "interval": 0.1, **(p.get("first_packet") or {})}
+    return p
+
+
+def _tool_versions(measurements: list) -> dict:
+    names = {"ping": ["ping"], "tcp": ["iperf3"], "udp": ["iperf3"], "ditg": ["ditg"],
+             "first-packet": ["tcpdump", "ping"]}
+    wanted = ["mininet", "ethtool"] + [t for m in measurements for t in names[m]]
+    checks = doctor.require(*dict.fromkeys(wanted))
+    return {name: c.data.get("version") for name, c in checks.items()}
+
+
+@contextlib.contextmanager
+def _controller(spec: str, protocols: str, log_dir: Optional[Path]):
+    if spec in STANDALONE:
+        yield None
+        return
+    from ..controllers import launch
+    of = _OF.get(protocols.split(",")[0], "1.3")
+    with launch(spec, of_version=of, log_dir=log_dir) as ctl:
+        yield ctl
+
+
+def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> Result:
+    p = normalize(params)
+    topo = parse_topology(p["topo"])
+    link = parse_link(p.get("link")) if p.get("link") else None
+    if link:
+        topo = topo.with_link_params(link)
+    pairs = select_pairs(topo, p["pairs"])
+    result = Result(kind="net", benchmark="+".join(p["measurements"]), params=p,
+                    topology=topo.to_dict())
+    for prof in {l.params.profile for l in topo.links if l.params.profile}:
+        if prof in PROFILE_NOTES:
+            result.notes.append(PROFILE_NOTES[prof])
+    result.versions.update(_tool_versions(p["measurements"]))
+    result.counters["pairs"] = len(pairs)
+    with _controller(p["controller"], p["protocols"], p.get("log_dir")) as ctl:
+        result.controller = ctl.info if ctl else {"spec": "standalone", "name": "standalone",
+                                                  "version": None, "app": None}
+        sampler_cm = ctl.sample_resources(0.5) if ctl and ctl.pid else contextlib.nullcontext()
+        with sampler_cm as sampler:
+            try:
+                for rep in range(p["reps"]):
+                    _one_rep(p, topo, pairs, ctl, rep, result, progress)
+            except UserError as e:
+                result.finish("failed", str(e))
+            except Exception as e:
+                traceback.print_exc()
+                result.finish("failed", f"internal error: {type(e).__name__}: {e}")
+        if sampler is not None:
+            result.resources += sampler.series()
+    if result.finished is None:
+        result.finish("ok")
+    return result
+
+
+def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
+             progress: Callable[[str], None]) -> None:
+    address = (ctl.host, ctl.port) if ctl else None
+    tag = f"rep {rep + 1}/{p['reps']}"
+    progress(f"{tag}: starting {topo.summary()}")
+    with MininetNetwork(topo, controller=address, protocols=p["protocols"],
+                        datapath=p["datapath"], switch=p["switch"]) as net:
+        if rep == 0:
+            result.topology = net.describe()
+            result.versions["ovs"] = net.info.get("ovs_version")
+            if net.info.get("loss_backend") == "nftables":
+                result.notes.append("link loss is emulated with nftables (numgen random) on each "
+                                    "sending interface: this kernel has no netem")
+        step = lambda s: progress(f"{tag}: {s}")   # noqa: E731
+        for m in p["measurements"]:
+            _measure(m, p, net, pairs, rep, result, step)
+            if ctl:
+                ctl.check_alive()
+
+
+def _measure(m: str, p: dict, net, pairs: list, rep: int, result: Result, step) -> None:
+    if m == "first-packet":
+        fp = p["first_packet"]
+        first_packet.measure_first_packet(net, result, pairs, int(fp["count"]), float(fp["interval"]),
+                                          rep, step)
+    elif m == "ping":
+        pg = p["ping"]
+        ping.measure_ping(net, result, pairs, [int(s) for s in pg["sizes"]], int(pg["count"]),
+                          float(pg["interval"]), rep, step)
+    elif m in ("tcp", "udp"):
+        o = p[m]
+        opts = iperf.IperfOptions(duration=float(o["duration"]), interval=float(o["interval"]),
+                                  window=o.get("window"), parallel=int(o.get("parallel", 1)),
+                                  reverse=bool(o.get("reverse", False)),
+                                  udp_rate=str(o.get("rate", "50M")), udp_length=o.get("length"))
+        iperf.measure_iperf(net, result, pairs, opts, m == "udp", rep, step)
+    elif m == "ditg":
+        d = p["ditg"]
+        for size in d["sizes"]:
+            opts = ditg.DitgOptions(protocol=str(d["protocol"]).upper(), size=int(size),
+                                    rate=int(d["rate"]), duration_ms=int(d["duration_ms"]),
+                                    meter=str(d["meter"]), interval_ms=int(d["interval_ms"]),
+                                    log_dir=d.get("log_dir"))
+            ditg.measure_ditg(net, result, pairs, opts, rep, net.workdir, step)
