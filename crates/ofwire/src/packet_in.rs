@@ -1,0 +1,236 @@
+//! OFPT_PACKET_IN: the switch hands a frame to the controller.
+//!
+//! 1.0 (§5.4.1): `buffer_id, total_len, in_port:16, reason, pad` then the frame at byte 18.
+//! 1.3 (§7.4.1): `buffer_id, total_len, reason, table_id, cookie, ofp_match, pad[2]`, frame.
+//!
+//! Two levels: `PacketIn` is the owned value; `PacketInRef` borrows the frame and writes a
+//! whole message (header included) into a caller's buffer with no allocation, for the load
+//! engine's hot path. Its 1.3 match is just `in_port`, as Open vSwitch sends for table misses.
+
+use crate::bytes::{Reader, Writer};
+use crate::error::Result;
+use crate::header::{write_header, HEADER_LEN};
+use crate::msg_type::MsgType;
+use crate::oxm::{Oxm, OxmMatch};
+use crate::version::Version;
+use core::fmt;
+
+/// Packet-in reasons (OFPR_*); 1.0 has only the first two.
+pub mod reason {
+    pub const NO_MATCH: u8 = 0;
+    pub const ACTION: u8 = 1;
+    pub const INVALID_TTL: u8 = 2;
+}
+
+/// `buffer_id` meaning "the frame is not buffered, it is all in `data`".
+pub const NO_BUFFER: u32 = 0xffff_ffff;
+
+/// A packet-in. `in_port` is used by 1.0 only; in 1.3 the port is the match's `in_port`
+/// (and `table_id`, `cookie`, `match_` are 1.3 only).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PacketIn {
+    pub buffer_id: u32,
+    pub total_len: u16,
+    pub reason: u8,
+    pub in_port: u16,
+    pub table_id: u8,
+    pub cookie: u64,
+    pub match_: OxmMatch,
+    pub data: Vec<u8>,
+}
+
+impl PacketIn {
+    /// The ingress port whatever the version.
+    pub fn port(&self, v: Version) -> Option<u32> {
+        match v {
+            Version::V10 => Some(self.in_port as u32),
+            Version::V13 => self.match_.in_port(),
+        }
+    }
+
+    /// Parses the body (the bytes after the header).
+    pub fn parse(v: Version, body: &[u8]) -> Result<PacketIn> {
+        let mut r = Reader::new(body);
+        let buffer_id = r.u32()?;
+        let total_len = r.u16()?;
+        match v {
+            Version::V10 => {
+                let in_port = r.u16()?;
+                let reason = r.u8()?;
+                r.skip(1)?;
+                let data = r.rest().to_vec();
+                Ok(PacketIn { buffer_id, total_len, reason, in_port, data, ..Default::default() })
+            }
+            Version::V13 => {
+                let reason = r.u8()?;
+                let table_id = r.u8()?;
+                let cookie = r.u64()?;
+                let (rest, match_) = OxmMatch::parse(r.rest())?;
+                let mut r = Reader::new(rest);
+                r.skip(2)?;
+                let data = r.rest().to_vec();
+                Ok(PacketIn { buffer_id, total_len, reason, in_port: 0, table_id, cookie, match_, data })
+            }
+        }
+    }
+
+    pub fn buffer_len(&self, v: Version) -> usize {
+        match v {
+            Version::V10 => 10 + self.data.len(),
+            Version::V13 => 16 + self.match_.buffer_len() + 2 + self.data.len(),
+        }
+    }
+
+    pub fn emit(&self, v: Version, buf: &mut [u8]) {
+        let mut w = Writer::new(buf);
+        w.u32(self.buffer_id);
+        w.u16(self.total_len);
+        match v {
+            Version::V10 => {
+                w.u16(self.in_port);
+                w.u8(self.reason);
+                w.zeros(1);
+            }
+            Version::V13 => {
+                w.u8(self.reason);
+                w.u8(self.table_id);
+                w.u64(self.cookie);
+                self.match_.emit(w.rest());
+                w.advance(self.match_.buffer_len());
+                w.zeros(2);
+            }
+        }
+        w.bytes(&self.data);
+    }
+}
+
+impl fmt::Display for PacketIn {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "packet_in buffer_id=0x{:x} total_len={} reason={} in_port={} {} data_len={}",
+            self.buffer_id, self.total_len, self.reason, self.in_port, self.match_, self.data.len())
+    }
+}
+
+/// A packet-in that borrows its frame, written straight into a buffer (the hot path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PacketInRef<'a> {
+    pub buffer_id: u32,
+    pub total_len: u16,
+    pub reason: u8,
+    /// 16 bits on the 1.0 wire; the match's in_port in 1.3.
+    pub in_port: u32,
+    pub table_id: u8,
+    pub cookie: u64,
+    pub data: &'a [u8],
+}
+
+// 1.3: ofp_match with one in_port OXM is 4 + 8 = 12 bytes, padded to 16.
+const IN_PORT_MATCH_LEN: usize = 16;
+
+impl<'a> PacketInRef<'a> {
+    /// A table-miss packet-in of an unbuffered frame.
+    pub fn miss(in_port: u32, data: &'a [u8]) -> Self {
+        PacketInRef { buffer_id: NO_BUFFER, total_len: data.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data }
+    }
+
+    /// Size of the whole message, header included.
+    #[inline]
+    pub fn message_len(&self, v: Version) -> usize {
+        match v {
+            Version::V10 => HEADER_LEN + 10 + self.data.len(),
+            Version::V13 => HEADER_LEN + 16 + IN_PORT_MATCH_LEN + 2 + self.data.len(),
+        }
+    }
+
+    /// Writes the whole message into `buf[..message_len(v)]` and returns that length.
+    /// Panics if `buf` is shorter.
+    #[inline]
+    pub fn emit(&self, v: Version, xid: u32, buf: &mut [u8]) -> usize {
+        let len = self.message_len(v);
+        let buf = &mut buf[..len];
+        write_header(buf, v.wire(), MsgType::PacketIn.code(v), len, xid);
+        buf[8..12].copy_from_slice(&self.buffer_id.to_be_bytes());
+        buf[12..14].copy_from_slice(&self.total_len.to_be_bytes());
+        let data_at = match v {
+            Version::V10 => {
+                buf[14..16].copy_from_slice(&(self.in_port as u16).to_be_bytes());
+                buf[16] = self.reason;
+                buf[17] = 0;
+                18
+            }
+            Version::V13 => {
+                buf[14] = self.reason;
+                buf[15] = self.table_id;
+                buf[16..24].copy_from_slice(&self.cookie.to_be_bytes());
+                buf[24..28].copy_from_slice(&[0, 1, 0, 12]);
+                buf[28..32].copy_from_slice(&[0x80, 0x00, 0x00, 0x04]);
+                buf[32..36].copy_from_slice(&self.in_port.to_be_bytes());
+                buf[36..42].fill(0);
+                42
+            }
+        };
+        buf[data_at..].copy_from_slice(self.data);
+        len
+    }
+
+    /// Appends the whole message to `out` (e.g. a reused write buffer).
+    #[inline]
+    pub fn emit_append(&self, v: Version, xid: u32, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + self.message_len(v), 0);
+        self.emit(v, xid, &mut out[start..]);
+    }
+
+    /// The owned value this writes (the same bytes through `PacketIn::emit`).
+    pub fn to_owned(&self, v: Version) -> PacketIn {
+        let match_ = match v {
+            Version::V10 => OxmMatch::default(),
+            Version::V13 => OxmMatch::new(vec![Oxm::in_port(self.in_port)]),
+        };
+        PacketIn {
+            buffer_id: self.buffer_id,
+            total_len: self.total_len,
+            reason: self.reason,
+            in_port: if v == Version::V10 { self.in_port as u16 } else { 0 },
+            table_id: if v == Version::V13 { self.table_id } else { 0 },
+            cookie: if v == Version::V13 { self.cookie } else { 0 },
+            match_,
+            data: self.data.to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{Body, Message};
+
+    #[test]
+    fn fast_emit_matches_repr_in_both_versions() {
+        let frame: Vec<u8> = (0..64).collect();
+        let pi = PacketInRef { buffer_id: 0x100, total_len: 64, reason: reason::ACTION, in_port: 7, table_id: 3, cookie: 0xc0ffee, data: &frame };
+        for v in [Version::V10, Version::V13] {
+            let mut fast = vec![0xa5u8; pi.message_len(v) + 4];
+            let n = pi.emit(v, 42, &mut fast);
+            assert_eq!(n, pi.message_len(v));
+            let msg = Message { version: v.wire(), xid: 42, body: Body::PacketIn(pi.to_owned(v)) };
+            assert_eq!(&fast[..n], &msg.to_vec()[..]);
+            assert_eq!(Message::parse(&fast[..n]).unwrap(), msg);
+            assert_eq!(&fast[n..], &[0xa5; 4]);
+        }
+    }
+
+    #[test]
+    fn layout_1_0() {
+        let pi = PacketInRef::miss(3, &[0xaa, 0xbb]);
+        let mut buf = [0xa5u8; 20];
+        pi.emit(Version::V10, 1, &mut buf);
+        assert_eq!(buf, [1, 10, 0, 20, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff, 0, 2, 0, 3, 0, 0, 0xaa, 0xbb]);
+    }
+
+    #[test]
+    fn truncated_1_3_match() {
+        let body = [0xff, 0xff, 0xff, 0xff, 0, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 12, 0x80, 0];
+        assert!(PacketIn::parse(Version::V13, &body).is_err());
+    }
+}
