@@ -54,14 +54,11 @@ NetworkLike = Union[Mapping, Iterable[int], object]
 def switches_of(network: NetworkLike, ports: Optional[Iterable[int]] = None) -> dict:
     """Normalise what callers have into ``{name: (dpid, ports)}``.
 
-    Accepts a topology object with a ``faucet_switches()`` method or ``switches``/``links``
-    data (``sdnbench.net.topology``), a mapping ``{dpid: ports}`` or ``{name: (dpid, ports)}``,
+    Accepts a ``sdnbench.net.topology.Topology``, a mapping ``{dpid: ports}`` or ``{name: (dpid, ports)}``,
     or a list of DPIDs (then ``ports`` applies to each).
     """
-    if hasattr(network, "faucet_switches"):
-        return dict(network.faucet_switches())
-    if hasattr(network, "switch_ports"):
-        return dict(network.switch_ports())
+    if hasattr(network, "switches") and hasattr(network, "links"):
+        return _from_topology(network)
     if isinstance(network, Mapping):
         out = {}
         for key, value in network.items():
@@ -76,6 +73,21 @@ def switches_of(network: NetworkLike, ports: Optional[Iterable[int]] = None) -> 
         raise UserError("faucet config: a list of DPIDs needs the port numbers too (ports=...)")
     ports = list(ports)
     return {f"s{d}": (int(d), ports) for d in dpids}
+
+
+def _from_topology(topo) -> dict:
+    """Port numbers as Mininet assigns them: each switch numbers its links from 1 in the order
+    the topology lists them (the backend adds links in that order)."""
+    if getattr(topo, "has_loop", lambda: False)():
+        raise UserError(f"faucet config: topology {getattr(topo, 'spec', '')} has a loop; plain L2 "
+                        "on one VLAN would flood forever (Faucet stacking is not generated)")
+    names = {s.name for s in topo.switches}
+    count = {s.name: 0 for s in topo.switches}
+    for link in topo.links:
+        for end in (link.a, link.b):
+            if end in names:
+                count[end] += 1
+    return {s.name: (s.dpid, range(1, count[s.name] + 1)) for s in topo.switches}
 
 
 def faucet_config_for(network: NetworkLike, ports: Optional[Iterable[int]] = None, vid: int = 100,
