@@ -79,9 +79,11 @@ MIGRATIONS = [
     CREATE INDEX series_result ON series(result_id, role, ord);
     """,
     # 1 -> 2: a run's overall status (running / done / interrupted) so `results list` can tell a
-    # finished campaign from one to resume, and an index to find a run's results quickly.
+    # finished campaign from one to resume, the command-line options that changed its schedule
+    # (--quick, --repetitions), and an index to find a run's results quickly.
     """
     ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'done';
+    ALTER TABLE runs ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     CREATE INDEX results_run ON results(run_id);
     """,
 ]

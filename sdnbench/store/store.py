@@ -42,7 +42,8 @@ class RunInfo:
     versions: dict
     created: float
     finished: Optional[float]
-    status: str
+    status: str                                    # running, interrupted or done
+    options: dict = field(default_factory=dict)    # schedule overrides from the command line
     counts: dict = field(default_factory=dict)     # cell status -> number of cells
 
 
@@ -112,14 +113,15 @@ class Store:
     def create_run(self, kind: str, name: str, description: str = "",
                    scenario_text: Optional[str] = None, scenario_path: Optional[str] = None,
                    seed: Optional[int] = None, versions: Optional[dict] = None,
-                   status: str = "running") -> int:
+                   status: str = "running", options: Optional[dict] = None) -> int:
         with self._tx():
             cur = self.conn.execute(
                 "INSERT INTO runs (kind, name, description, scenario_text, scenario_path, seed,"
-                " sdnbench_version, machine, versions, created, status)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                " sdnbench_version, machine, versions, created, status, options)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (kind, name, description, scenario_text, scenario_path, seed, __version__,
-                 _dumps(machine_info()), _dumps(versions or {}), time.time(), status))
+                 _dumps(machine_info()), _dumps(versions or {}), time.time(), status,
+                 _dumps(options or {})))
             return cur.lastrowid
 
     def set_run_status(self, run_id: int, status: str) -> None:
@@ -304,7 +306,7 @@ def _run_info(r: sqlite3.Row, counts: dict) -> RunInfo:
                    scenario_text=r["scenario_text"], scenario_path=r["scenario_path"], seed=r["seed"],
                    sdnbench_version=r["sdnbench_version"], machine=json.loads(r["machine"]),
                    versions=json.loads(r["versions"]), created=r["created"], finished=r["finished"],
-                   status=r["status"], counts=counts)
+                   status=r["status"], options=json.loads(r["options"]), counts=counts)
 
 
 def _cell_info(r: sqlite3.Row) -> CellInfo:

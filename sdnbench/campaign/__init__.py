@@ -1,0 +1,10 @@
+"""Campaigns: a scenario file → a plan of cells → measurements committed one by one to the store.
+
+- ``scenario``: the YAML format and its validation (errors name file, line and field);
+- ``kinds``: benchmark kind → runner (``controller`` → the engine, ``net`` → Mininet, ...);
+- ``plan``: the matrix × repetitions, in a seeded random order, each cell with a stable key;
+- ``runner``: ``start`` (plan into the store) and ``execute`` (measure what is left; resume);
+- ``progress``: the live (TTY) or plain progress display;
+- ``synthetic``: a made-up benchmark kind for testing the machinery;
+- ``examples/``: runnable scenarios.
+"""

@@ -1,0 +1,104 @@
+"""The benchmark kinds a scenario can name, and the runner behind each.
+
+A kind maps to ``module.function(params: dict) -> sdnbench.result.Result`` — one measurement
+with the cell's parameters — plus the ``doctor`` checks it needs before anything runs. Runners are
+imported only when a campaign uses them, so a part missing from this install is a one-line
+``UserError`` naming the kind, not an ImportError.
+
+To plug in a suite (the RFC 8456 suites as ``rfc8456.*``, ``robustness``), add a ``Kind`` to
+``KINDS`` below; nothing else in the campaign changes.
+
+Contract for runners: raise ``UserError`` (or return a Result with ``status="failed"``) for a
+failed measurement — the cell is recorded as failed with that reason and the campaign goes on;
+never swallow ``Interrupted``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..errors import UserError
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    module: str
+    function: str
+    requires: tuple = ()                         # doctor checks
+    description: str = ""
+    validate: Optional[Callable[[str, Any], Optional[str]]] = field(default=None, compare=False)
+
+    def load(self) -> Callable:
+        try:
+            mod = importlib.import_module(self.module)
+        except ModuleNotFoundError as e:
+            if e.name and self.module.startswith(e.name):
+                raise UserError(f"benchmark kind {self.name!r} needs {self.module}.{self.function}, "
+                                "which this sdnbench install does not have yet")
+            raise
+        fn = getattr(mod, self.function, None)
+        if fn is None:
+            raise UserError(f"benchmark kind {self.name!r}: {self.module} has no {self.function}()")
+        return fn
+
+
+def validate_controller_param(name: str, value: Any) -> Optional[str]:
+    """Check a ``controller`` parameter's spec syntax, if the controllers part is installed."""
+    if name != "controller":
+        return None
+    try:
+        from ..controllers.spec import parse_spec
+    except ImportError:
+        return None
+    if not isinstance(value, str):
+        return f"a controller spec is text such as osken:learning, got {value!r}"
+    try:
+        parse_spec(value)
+    except UserError as e:
+        return str(e)
+    return None
+
+
+KINDS: dict = {k.name: k for k in (
+    Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
+         "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
+         validate_controller_param),
+    Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
+         "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
+         validate_controller_param),
+    Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
+         "made-up numbers for testing the campaign machinery (never a measurement)",
+         None),
+)}
+
+
+def get(name: str) -> Kind:
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise UserError(f"unknown benchmark kind {name!r}; known: {', '.join(sorted(KINDS))}")
+
+
+def requirements(scenario) -> list:
+    """The doctor checks a scenario needs: each kind's, plus one per controller kind used
+    (``osken``, ``ryu``, ...) when the doctor knows such a check."""
+    from .. import doctor
+    known = doctor.all_checks()
+    names: list = []
+    for b in scenario.benchmarks:
+        names += [n for n in get(b.kind).requires if n not in names]
+        for spec in _controller_specs(b):
+            kind = spec.partition(":")[0]
+            if kind in known and kind not in names:
+                names.append(kind)
+    return names
+
+
+def _controller_specs(bench) -> list:
+    vals = bench.matrix.get("controller", [])
+    if "controller" in bench.params:
+        vals = [bench.params["controller"]]
+    return [v for v in vals if isinstance(v, str)]

@@ -1,0 +1,136 @@
+"""Run a campaign: plan it into the store, then measure its cells one by one.
+
+Invariants:
+- The whole plan is written (one transaction) before the first measurement; after that the store
+  alone says what is left, so ``resume`` needs nothing but the run id.
+- Each cell is committed with its Result in its own transaction as soon as it ends. SIGKILL
+  loses at most the cell in progress (left ``running``; a resume measures it again). Ctrl-C or
+  SIGTERM (``Interrupted``) marks the run ``interrupted`` and propagates, so every ``finally``
+  in the measurement runs its clean-up first.
+- A cell that fails (a ``UserError`` from the runner, a failed Result, or an unexpected exception)
+  is stored as failed with its reason and the campaign goes on. A failed cell is final: resuming
+  does not repeat it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..errors import CheckFailed, Interrupted, UserError
+from ..result import Result
+from ..store import PENDING, RUNNING, Store
+from . import kinds
+from .plan import Overrides, label, plan
+from .progress import Progress
+from .scenario import Scenario
+
+
+@dataclass
+class Outcome:
+    run_id: int
+    total: int
+    ok: int
+    failed: int
+    measured: int            # cells measured in this session
+
+
+def check_components(scenario: Scenario) -> dict:
+    """``doctor.require`` every check the scenario needs; returns tool versions to record."""
+    from .. import doctor
+    names = kinds.requirements(scenario)
+    if not names:
+        return {}
+    checks = doctor.require(*names)
+    return {n: (c.data.get("version") or c.detail) for n, c in checks.items()}
+
+
+def load_runners(scenario: Scenario) -> dict:
+    """kind -> runner function, resolved before anything runs (a missing part fails here)."""
+    return {b.kind: kinds.get(b.kind).load() for b in scenario.benchmarks}
+
+
+def start(store: Store, scenario: Scenario, overrides: Overrides = Overrides(),
+          versions: Optional[dict] = None) -> int:
+    seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2 ** 31)
+    run_id = store.create_run("campaign", scenario.name, scenario.description, scenario.text,
+                              scenario.source, seed, versions, options=overrides.to_dict())
+    store.add_cells(run_id, plan(scenario, seed, overrides))
+    return run_id
+
+
+def execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
+            progress: Optional[Progress] = None, overrides: Overrides = Overrides(),
+            sleep: Callable[[float], None] = time.sleep) -> Outcome:
+    cells = store.cells(run_id)
+    todo = [c for c in cells if c.status in (PENDING, RUNNING)]
+    progress = progress or Progress(total=len(cells), done=len(cells) - len(todo))
+    benches = {b.name: b for b in scenario.benchmarks}
+    warmed: set = set()
+    store.set_run_status(run_id, "running")
+    try:
+        for i, cell in enumerate(todo):
+            bench = benches[cell.benchmark]
+            name = label(bench, cell.params, cell.repetition)
+            warmup = overrides.warmup if overrides.warmup is not None else bench.warmup
+            combo = json.dumps([cell.benchmark, cell.params], sort_keys=True)
+            if warmup and combo not in warmed:
+                warmed.add(combo)
+                _warm_up(runners[cell.kind], cell.params, warmup, name, progress)
+            progress.begin(name)
+            store.mark_running(cell.id)
+            result = measure(runners[cell.kind], cell.kind, cell.benchmark, cell.params)
+            store.finish_cell(cell.id, result)
+            progress.end(name, result.status == "ok", result.error)
+            pause = overrides.pause if overrides.pause is not None else bench.pause
+            if pause and i + 1 < len(todo):
+                sleep(pause)
+        store.set_run_status(run_id, "done")
+    except (Interrupted, KeyboardInterrupt):
+        store.set_run_status(run_id, "interrupted")
+        raise
+    finally:
+        progress.close()
+    counts = store.run(run_id).counts
+    return Outcome(run_id, len(cells), counts.get("ok", 0), counts.get("failed", 0), len(todo))
+
+
+def measure(fn: Callable, kind: str, benchmark: str, params: dict) -> Result:
+    """One measurement; every failure becomes a failed Result carrying the reason."""
+    started = time.time()
+    try:
+        result = fn(dict(params))
+    except (UserError, CheckFailed) as e:
+        return _failed(kind, benchmark, params, started, str(e))
+    except Exception as e:   # a bug in a runner must not cost the rest of the campaign
+        r = _failed(kind, benchmark, params, started,
+                    f"internal error in the {kind} runner: {type(e).__name__}: {e}")
+        r.notes.append(traceback.format_exc())
+        return r
+    if not isinstance(result, Result):
+        return _failed(kind, benchmark, params, started,
+                       f"internal error: the {kind} runner returned {type(result).__name__}, not a Result")
+    if not result.params:
+        result.params = dict(params)
+    if result.finished is None:
+        result.finish(result.status, result.error)
+    if result.status != "ok" and not result.error:
+        result.error = "failed without a reason"
+    return result
+
+
+def _failed(kind: str, benchmark: str, params: dict, started: float, error: str) -> Result:
+    r = Result(kind=kind, benchmark=benchmark, params=dict(params), started=started)
+    return r.finish("failed", error)
+
+
+def _warm_up(fn: Callable, params: dict, count: int, name: str, progress: Progress) -> None:
+    for k in range(count):
+        progress.note(f"warm-up {k + 1}/{count}: {name.rsplit(' #', 1)[0]} (discarded)")
+        r = measure(fn, "warm-up", "warm-up", params)
+        if r.status != "ok":
+            progress.note(f"warm-up failed (measuring anyway): {r.error}")

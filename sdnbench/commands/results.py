@@ -1,0 +1,204 @@
+"""``sdnbench results list|show|export|best``: what the results store holds.
+
+- ``list``: the runs, with cells ok/failed/left;
+- ``show RUN``: a run's provenance (scenario, seed, machine, versions) and per-configuration
+  statistics (n, mean ± stdev, 95% CI, median, min..max) computed from the raw samples;
+- ``export RUN --format csv|json|parquet``: every raw sample;
+- ``best RUN --vary PARAM``: each configuration's best value of PARAM (e.g. each controller's best
+  switch count), chosen as in the controller study, with the p-values that chose it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from ..compare.core import fmt_num
+from ..compare.samples import PER, build_side, params_key
+from ..errors import UserError
+from ..output import add_json_flag, print_json, table
+from ..stats import best_scenario, higher_is_better, summarize
+from ..stats.significance import TESTS
+from ..store import Store
+from ..store.export import FORMATS, export
+from .run import add_store_flag
+
+
+def register(sub) -> None:
+    p = sub.add_parser("results", help="list, show, export and analyse stored results",
+                       description=__doc__)
+    rs = p.add_subparsers(dest="results_command", metavar="ACTION", parser_class=type(p))
+    lp = rs.add_parser("list", help="the runs in the store")
+    add_store_flag(lp)
+    add_json_flag(lp)
+    lp.set_defaults(func=cmd_list)
+
+    sp = rs.add_parser("show", help="a run's provenance and statistics")
+    sp.add_argument("run", metavar="RUN", help="run id or `latest`")
+    sp.add_argument("--per", choices=PER, default="raw", help="statistics over raw samples or per-repetition means")
+    add_store_flag(sp)
+    add_json_flag(sp)
+    sp.set_defaults(func=cmd_show)
+
+    ep = rs.add_parser("export", help="every raw sample of a run as CSV, JSON or Parquet")
+    ep.add_argument("run", metavar="RUN", help="run id or `latest`")
+    ep.add_argument("--format", choices=FORMATS, default="csv")
+    ep.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: stdout)")
+    add_store_flag(ep)
+    ep.set_defaults(func=cmd_export)
+
+    bp = rs.add_parser("best", help="best scenario per configuration, as in the controller study")
+    bp.add_argument("run", metavar="RUN", help="run id or `latest`")
+    bp.add_argument("--vary", required=True, metavar="PARAM", help="the parameter to choose (e.g. switches)")
+    bp.add_argument("--metric", action="append", metavar="M", help="only these metrics")
+    bp.add_argument("--per", choices=PER, default="rep",
+                    help="test per-repetition means (rep, default, as the study) or raw samples")
+    bp.add_argument("--test", choices=sorted(TESTS), default="auto",
+                    help="auto: Welch's t if both samples pass Shapiro-Wilk, else Mann-Whitney U")
+    add_store_flag(bp)
+    add_json_flag(bp)
+    bp.set_defaults(func=cmd_best)
+    p.set_defaults(func=lambda args: (p.print_help(), 1)[1])
+
+
+def _when(t) -> str:
+    return dt.datetime.fromtimestamp(t, dt.timezone.utc).strftime("%Y-%m-%d %H:%M") if t else "-"
+
+
+def cmd_list(args) -> int:
+    with Store(args.store, create=False) as store:
+        runs = store.runs()
+    if args.json:
+        print_json([{k: v for k, v in vars(r).items() if k != "scenario_text"} for r in runs])
+        return 0
+    if not runs:
+        print("no runs yet")
+        return 0
+    rows = [(r.id, r.kind, r.name, r.status, _when(r.created), r.counts.get("ok", 0),
+             r.counts.get("failed", 0), r.counts.get("pending", 0) + r.counts.get("running", 0),
+             r.seed) for r in runs]
+    print(table(["run", "kind", "name", "status", "created (UTC)", "ok", "failed", "left", "seed"], rows))
+    return 0
+
+
+def cmd_show(args) -> int:
+    with Store(args.store, create=False) as store:
+        info = store.run(args.run)
+        pairs = [(c.params, r) for c, r in store.results(info.id)]
+        failed = store.cells(info.id, "failed")
+    side = build_side(f"run {info.id}", pairs)
+    stats = []
+    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: kv[0]):
+        s = summarize(g.values(args.per))
+        stats.append({"benchmark": bench, "params": g.params, "metric": metric, "unit": g.unit,
+                      "repetitions": side.ok_cells.get((bench, pkey), 0),
+                      "failed": len(side.failures.get((bench, pkey), [])), "summary": s.to_dict()})
+    if args.json:
+        head = {k: v for k, v in vars(info).items()}
+        print_json({"run": head, "statistics": stats,
+                    "failed_cells": [{"params": c.params, "repetition": c.repetition, "error": c.error}
+                                     for c in failed]})
+        return 0
+    _print_header(info)
+    varying = _varying_keys([s["params"] for s in stats])
+    rows = []
+    for s in stats:
+        m = s["summary"]
+        ci = f"{fmt_num(m['ci_low'])}..{fmt_num(m['ci_high'])}" if m["ci_low"] is not None else "-"
+        rows.append([s["benchmark"]] + [str(s["params"].get(k, "-")) for k in varying] +
+                    [f"{s['metric']} ({s['unit']})", s["repetitions"], s["failed"], m["n"],
+                     fmt_num(m["mean"]), fmt_num(m["stdev"]), ci, fmt_num(m["median"]),
+                     f"{fmt_num(m['min'])}..{fmt_num(m['max'])}"])
+    if rows:
+        print()
+        print(table(["benchmark"] + varying + ["metric", "reps", "failed", "n", "mean", "stdev",
+                                               "95% CI", "median", "range"], rows))
+        print(f"(n = {'raw samples' if args.per == 'raw' else 'repetitions'}; stdev with n-1; "
+              "CI: Student's t)")
+    if failed:
+        print(f"\nfailed cells ({len(failed)}):")
+        for c in failed:
+            print(f"  {c.benchmark} {json.dumps(c.params, sort_keys=True)} #{c.repetition + 1}: {c.error}")
+    return 0
+
+
+def _print_header(info) -> None:
+    m = info.machine
+    left = info.counts.get("pending", 0) + info.counts.get("running", 0)
+    print(f"run {info.id}: {info.name} ({info.kind}, {info.status}), created {_when(info.created)} UTC")
+    if info.description:
+        print(f"  {info.description}")
+    print(f"  cells: {info.counts.get('ok', 0)} ok, {info.counts.get('failed', 0)} failed, {left} left;"
+          f" seed {info.seed}; sdnbench {info.sdnbench_version}"
+          + (f"; options {info.options}" if info.options else ""))
+    print(f"  machine: {m.get('hostname')}, {m.get('cpu_model')}, {m.get('cores')} cores, "
+          f"{(m.get('memory_bytes') or 0) / 2**30:.1f} GiB, kernel {m.get('kernel')}")
+    if info.versions:
+        print("  versions: " + ", ".join(f"{k} {v}" for k, v in sorted(info.versions.items())))
+    if info.scenario_path:
+        print(f"  scenario: {info.scenario_path}")
+
+
+def _varying_keys(param_dicts: list) -> list:
+    keys: list = []
+    for p in param_dicts:
+        keys += [k for k in p if k not in keys]
+    return [k for k in keys if len({json.dumps(p.get(k), default=str) for p in param_dicts}) > 1]
+
+
+def cmd_export(args) -> int:
+    with Store(args.store, create=False) as store:
+        run_id = store.resolve_run(args.run)
+        text = export(store, run_id, args.format, args.output)
+    if text is not None:
+        sys.stdout.write(text)
+    else:
+        print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_best(args) -> int:
+    with Store(args.store, create=False) as store:
+        info = store.run(args.run)
+        pairs = [(c.params, r) for c, r in store.results(info.id)]
+    if not any(args.vary in p for p, _ in pairs):
+        raise UserError(f"run {info.id} has no parameter {args.vary!r}; its parameters: "
+                        f"{', '.join(sorted({k for p, _ in pairs for k in p}))}")
+    side = build_side(f"run {info.id}", pairs, drop=[args.vary])
+    full = build_side(f"run {info.id}", pairs)
+    out = []
+    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: kv[0]):
+        if args.metric and metric not in args.metric:
+            continue
+        by_value = {}
+        for (b2, pk2, m2), g2 in full.groups.items():
+            if b2 == bench and m2 == metric and {k: v for k, v in g2.params.items() if k != args.vary} == g.params:
+                by_value[g2.params.get(args.vary)] = g2.values(args.per)
+        for cell, errs in full.failures.items():
+            p = json.loads(cell[1])
+            if cell[0] == bench and {k: v for k, v in p.items() if k != args.vary} == g.params:
+                by_value.setdefault(p.get(args.vary), [])
+        hib = higher_is_better(metric, g.unit)
+        best = best_scenario(by_value, hib, test=args.test)
+        if best is not None:
+            out.append({"benchmark": bench, "params": g.params, "metric": metric, "unit": g.unit,
+                        "higher_is_better": hib, "best": best})
+    if args.json:
+        print_json([{**o, "best": o["best"].to_dict()} for o in out])
+        return 0
+    for o in out:
+        b = o["best"]
+        where = " ".join(f"{k}={v}" for k, v in o["params"].items())
+        print(f"{o['benchmark']} {where} {o['metric']} ({'higher' if o['higher_is_better'] else 'lower'}"
+              f" is better): best {args.vary}={b.value} (median {fmt_num(b.median)} {o['unit']}), "
+              f"decided by {b.decided_by}" + (f", tied with {b.tied_with}" if b.tied_with else ""))
+        for leader, other, test, alt, p in b.p_values():
+            print(f"    {args.vary}={leader} vs {other}: {test} {alt} p={'-' if p is None else f'{p:.4g}'}")
+        if b.skipped:
+            print(f"    no samples (all failed): {args.vary}={b.skipped}")
+    return 0
+
+
+_ = params_key  # re-exported for symmetry with compare; keeps the import used
