@@ -100,6 +100,10 @@ class Controller:
             how += f", exit status {code}" if code >= 0 else f", killed by signal {-code}"
         return ControllerDied(self.spec.text, how, self.log_tail(TAIL_LINES), self.log_path)
 
+    def wait(self) -> Optional[int]:
+        """Block until a controller sdnbench started exits; its exit status (None for tcp:)."""
+        return self._tracked.popen.wait() if self._tracked else None
+
     def log_tail(self, n: int = 20) -> str:
         return self._tracked.log_tail(n) if self._tracked else ""
 

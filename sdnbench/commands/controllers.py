@@ -1,0 +1,87 @@
+"""``sdnbench controllers list|install|start``: the controllers under test.
+
+  sdnbench controllers list [--json]              what runs here, versions, how to get the rest
+  sdnbench controllers install osken|ryu|faucet|all [--force]
+  sdnbench controllers start SPEC [--port P] [--of 1.3]   run in the foreground until Ctrl-C
+
+SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, ovs-testcontroller or tcp:HOST:PORT.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..controllers import DEFAULT_SPEC, envs, launch
+from ..controllers.inventory import inventory
+from ..errors import UserError
+from ..output import add_json_flag, print_json, table
+
+
+def register(sub) -> None:
+    p = sub.add_parser("controllers", help="list, install and start controllers under test",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    csub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    p.set_defaults(func=lambda args: _usage(p))
+
+    lp = csub.add_parser("list", help="controllers available here, versions, and how to get the rest")
+    add_json_flag(lp)
+    lp.set_defaults(func=run_list)
+
+    ip = csub.add_parser("install", help="create or refresh a controller's isolated virtualenv")
+    ip.add_argument("name", choices=[*envs.RECIPES, "all"])
+    ip.add_argument("--force", action="store_true", help="reinstall even if already installed")
+    ip.set_defaults(func=run_install)
+
+    sp = csub.add_parser("start", help="run a controller in the foreground until Ctrl-C")
+    sp.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"controller spec (default {DEFAULT_SPEC})")
+    sp.add_argument("--port", type=int, help="OpenFlow port on 127.0.0.1 (default: a free one)")
+    sp.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"],
+                    help="OpenFlow version (default 1.3)")
+    sp.add_argument("--timeout", type=float, default=60.0, help="seconds to wait until it is ready")
+    add_json_flag(sp)
+    sp.set_defaults(func=run_start)
+
+
+def _usage(parser) -> int:
+    parser.print_help()
+    return 1
+
+
+def run_list(args) -> int:
+    rows = inventory()
+    if args.json:
+        print_json(rows)
+        return 0
+    print(table(["spec", "controller", "status", "version", "OpenFlow", "notes"],
+                [[r["spec"], r["controller"], r["status"], r["version"],
+                  ",".join(r["of_versions"]) or "-", r["how"] or r["summary"]] for r in rows],
+                align="llllll"))
+    return 0
+
+
+def run_install(args) -> int:
+    names = list(envs.RECIPES) if args.name == "all" else [args.name]
+    for name in names:
+        envs.install(name, force=args.force)
+    return 0
+
+
+def run_start(args) -> int:
+    if args.port is not None and not 0 < args.port < 65536:
+        raise UserError(f"--port {args.port}: not a TCP port")
+    if args.spec.startswith("tcp:"):
+        raise UserError(f"{args.spec}: a tcp: controller runs elsewhere; sdnbench only connects to it")
+    with launch(args.spec, port=args.port, of_version=args.of_version, timeout=args.timeout) as ctl:
+        if args.json:
+            print_json(ctl.info)
+        else:
+            i = ctl.info
+            print(f"{i['spec']}: {i['name']} {i['version']} ({i['app']}), OpenFlow {i['of_version']}, "
+                  f"listening on {ctl.host}:{ctl.port}, pid {ctl.pid}")
+            if ctl.api_url:
+                print(f"topology API: {ctl.api_url}/v1/topology")
+            print(f"log: {i['log']}")
+            print("Ctrl-C to stop", flush=True)
+        ctl.wait()
+        ctl.check_alive()
+    return 0

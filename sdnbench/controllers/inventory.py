@@ -1,0 +1,44 @@
+"""What controllers this machine can run, and how to get the rest (for ``controllers list``).
+
+Each row is a spec pattern with its status here: installed (with the recorded version), missing
+(with the command that installs it), or external (reached with ``tcp:HOST:PORT``).
+"""
+
+from __future__ import annotations
+
+from . import envs
+from .catalog import EXTERNAL, OSKEN_APPS, RYU_APPS
+from .plan import ovs_testcontroller_version
+
+
+def inventory() -> list:
+    """Rows: dicts with spec, controller, status, version, of_versions, summary, how."""
+    rows = []
+    osken = envs.manifest("osken")
+    for app in OSKEN_APPS.values():
+        rows.append(_row(f"osken:{app.name}", "os-ken", osken, "osken", app.of_versions, app.summary))
+    ryu = envs.manifest("ryu")
+    for app in RYU_APPS.values():
+        rows.append(_row(f"ryu:{app.name}", "Ryu", ryu, "ryu", app.of_versions, app.summary))
+    faucet = envs.manifest("faucet")
+    rows.append(_row("faucet:CONFIG.yaml", "Faucet", faucet, "faucet", ("1.3",),
+                     "Faucet with a config file (sdnbench writes one per topology: faucet_config_for)"))
+    ovs = ovs_testcontroller_version()
+    rows.append({"spec": "ovs-testcontroller", "controller": "ovs-testcontroller",
+                 "status": "installed" if ovs else "missing", "version": ovs,
+                 "of_versions": ["1.0", "1.3"], "summary": "Open vSwitch's learning-switch test "
+                 "controller (at most 16 switches)",
+                 "how": "" if ovs else "apt-get install openvswitch-testcontroller"})
+    for name, command, spec in EXTERNAL:
+        rows.append({"spec": spec, "controller": name, "status": "external", "version": None,
+                     "of_versions": [], "summary": f"not installable here; start it yourself "
+                     f"({command}), then use {spec}", "how": ""})
+    return rows
+
+
+def _row(spec: str, controller: str, manifest, env: str, of_versions: tuple, summary: str) -> dict:
+    return {"spec": spec, "controller": controller,
+            "status": "installed" if manifest else "missing",
+            "version": manifest["version"] if manifest else None,
+            "of_versions": list(of_versions), "summary": summary,
+            "how": "" if manifest else f"sdnbench controllers install {env}"}
