@@ -170,7 +170,7 @@ def _spawn_chromium(profile: Path, log: Path) -> tuple:
     return Tracked(name="chromium", popen=popen, log_path=log, _log_file=log_file), _Pipe(cmd_w, out_r)
 
 
-def check_page(html: Path, screenshot: Optional[Path] = None, timeout: float = 60.0) -> PageCheck:
+def check_page(html: Path, screenshot: Optional[Path] = None, timeout: float = 120.0) -> PageCheck:
     """Load ``html`` in headless Chromium; return what it rendered and every error it logged."""
     html = Path(html).resolve()
     if not html.exists():
@@ -227,7 +227,7 @@ def _load_and_probe(pipe: _Pipe, url: str, check: PageCheck, screenshot: Optiona
     nav = pipe.call("Page.navigate", {"url": url}, session=session, timeout=timeout)
     if nav.get("errorText"):
         raise UserError(f"chromium could not open {url}: {nav['errorText']}")
-    pipe.wait_event("Page.loadEventFired", timeout)
+    _wait_loaded(pipe, session, url, timeout)
     probe = pipe.call("Runtime.evaluate", {"expression": _PROBE_JS, "returnByValue": True},
                       session=session)["result"]["value"]
     check.title, check.header_chars = probe["title"], probe["header"]
@@ -236,6 +236,24 @@ def _load_and_probe(pipe: _Pipe, url: str, check: PageCheck, screenshot: Optiona
         _screenshot(pipe, session, Path(screenshot))
         check.screenshot = str(screenshot)
     _collect(pipe.events, check)
+
+
+def _wait_loaded(pipe: _Pipe, session: str, url: str, timeout: float) -> None:
+    """Until the load event, or until the document says it is complete (in case the event
+    raced the navigation reply on a busy machine)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            pipe.wait_event("Page.loadEventFired", min(2.0, max(0.1, deadline - time.monotonic())))
+            return
+        except UserError:
+            state = pipe.call("Runtime.evaluate",
+                              {"expression": "[document.readyState, location.href]",
+                               "returnByValue": True}, session=session)
+            if state.get("result", {}).get("value") == ["complete", url]:
+                return
+            if time.monotonic() >= deadline:
+                raise UserError(f"chromium: the report did not finish loading within {timeout:g}s")
 
 
 def _screenshot(pipe: _Pipe, session: str, path: Path) -> None:
