@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -203,6 +204,8 @@ class MininetNetwork:
         self._configure_switch_side()
         if not standalone:
             self.wait_connected(self.connect_timeout)
+        elif self.topology.has_loop() and self.switch_type == "ovs":
+            self._rapid_spanning_tree()
 
     def _record_link(self, link, ml) -> None:
         for end, intf, other in ((link.a, ml.intf1, link.b), (link.b, ml.intf2, link.a)):
@@ -300,6 +303,21 @@ class MininetNetwork:
             table = f"sdnbench_{self.prefix}"
             self._nft_table = table
             _nft_apply(_nft_root(table, nft_chains))
+
+    def _rapid_spanning_tree(self) -> None:
+        """Standalone bridges flood forever around a loop: run RSTP (host ports as edge ports)
+        and wait until every root and designated port forwards."""
+        args = ["ovs-vsctl", "--timeout=20"]
+        for s in self.topology.switch_names():
+            args += ["--", "set", "bridge", self._real[s], "rstp_enable=true"]
+            for port in self._ports.get(s, []):
+                if not self.topology.is_switch(port.peer):
+                    args += ["--", "set", "port", port.intf, "other_config:rstp-port-admin-edge=true"]
+        proc.run(args, what="ovs-vsctl (enable RSTP)")
+        intfs = [p.intf for ports in self._ports.values() for p in ports]
+        proc.wait_until(lambda: _rstp_converged(intfs), 60, "the spanning tree to converge")
+        self.notes.append("standalone switches on a topology with loops: RSTP enabled, so "
+                          "redundant links are blocked")
 
     def _intf_towards(self, switch: str, other: str, link) -> str:
         """The switch's port on ``link`` (links are recorded in order, parallel links included)."""
@@ -432,6 +450,22 @@ def _nft_apply(text: str) -> None:
     cp = subprocess.run(["nft", "-f", "-"], input=text, capture_output=True, text=True, timeout=30)
     if cp.returncode != 0:
         raise RuntimeError(f"nft failed: {cp.stderr.strip()}")
+
+
+def _rstp_converged(intfs: list) -> bool:
+    cp = subprocess.run(["ovs-vsctl", "--timeout=5", "--format=csv", "--no-headings",
+                         "--columns=name,rstp_status", "list", "Port", *intfs],
+                        capture_output=True, text=True, timeout=10)
+    if cp.returncode != 0:
+        return False
+    for line in cp.stdout.splitlines():
+        state = re.search(r"rstp_port_state=(\w+)", line)
+        role = re.search(r"rstp_port_role=(\w+)", line)
+        if not state or not role:
+            return False
+        if role.group(1) in ("Root", "Designated") and state.group(1) != "Forwarding":
+            return False
+    return True
 
 
 def _all_connected(bridges: list) -> bool:

@@ -142,6 +142,12 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
             if net.info.get("loss_backend") == "nftables":
                 result.notes.append("link loss is emulated with nftables (numgen random) on each "
                                     "sending interface: this kernel has no netem")
+        for note in net.notes:
+            if note not in result.notes:
+                result.notes.append(note)
+        if ctl and topo.has_loop() and rep == 0:
+            result.notes.append("the topology has loops: a plain learning-switch controller floods "
+                                "broadcasts around them; use a loop-aware controller")
         step = lambda s: progress(f"{tag}: {s}")   # noqa: E731
         for m in p["measurements"]:
             _measure(m, p, net, pairs, rep, result, step)
