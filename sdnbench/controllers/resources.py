@@ -5,8 +5,8 @@ launched process and all its descendants, since Faucet and ryu-manager may fork 
 
 - ``cpu_percent``: CPU time used by the tree since the previous sample, over the wall time
   between the samples, x100. 100 means one core busy; the maximum is 100 x cores (labels carry
-  ``cores``). A single-threaded controller (os-ken, Ryu, Faucet all run on one eventlet hub) is
-  saturated near 100 whatever the core count.
+  ``cores``). The Python controllers do their work under one interpreter lock (os-ken 4.x on
+  native threads, Ryu and Faucet on eventlet), so they saturate near 100 whatever the cores.
 - ``rss_bytes``: the sum of the tree's resident set sizes (shared pages count once per process).
 - ``threads``: the sum of the tree's thread counts.
 

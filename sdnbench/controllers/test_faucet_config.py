@@ -1,0 +1,59 @@
+"""Generated Faucet configs: one VLAN, every port, DPIDs and port numbers as Mininet assigns them."""
+
+import pytest
+import yaml
+
+from sdnbench.controllers.faucet_config import faucet_config, faucet_config_for, switches_of
+from sdnbench.errors import UserError
+from sdnbench.net.topology import parse_topology
+
+
+def test_linear3_ports_follow_mininet_numbering():
+    sw = switches_of(parse_topology("linear,3"))
+    # s1: h1, s2 | s2: h2, s1, s3 | s3: h3, s2
+    assert {k: (d, list(p)) for k, (d, p) in sw.items()} == {
+        "s1": (1, [1, 2]), "s2": (2, [1, 2, 3]), "s3": (3, [1, 2])}
+
+
+def test_config_shape():
+    cfg = faucet_config({"s1": (1, [1, 2]), "s2": (2, [1])}, vid=200)
+    assert cfg["vlans"]["sdnbench"]["vid"] == 200
+    assert cfg["dps"]["s1"]["dp_id"] == 1
+    assert cfg["dps"]["s1"]["interfaces"] == {
+        1: {"name": "port1", "native_vlan": "sdnbench"}, 2: {"name": "port2", "native_vlan": "sdnbench"}}
+    assert list(cfg["dps"]["s2"]["interfaces"]) == [1]
+
+
+def test_written_yaml_round_trips(tmp_path):
+    path = faucet_config_for(parse_topology("single,3"), path=tmp_path / "f.yaml")
+    data = yaml.safe_load(path.read_text())
+    assert data["dps"]["s1"]["dp_id"] == 1
+    assert sorted(data["dps"]["s1"]["interfaces"]) == [1, 2, 3]
+
+
+def test_other_inputs():
+    assert switches_of({5: [1, 2]}) == {"s5": (5, [1, 2])}
+    assert switches_of({"edge": (7, [3])}) == {"edge": (7, [3])}
+    assert switches_of([1, 2], ports=[1]) == {"s1": (1, [1]), "s2": (2, [1])}
+    with pytest.raises(UserError, match="port numbers"):
+        switches_of([1, 2])
+
+
+@pytest.mark.parametrize("switches,needle", [
+    ({}, "no switches"),
+    ({"a": (1, [1]), "b": (1, [2])}, "share DPID"),
+    ({"a": (1, [])}, "no ports"),
+])
+def test_bad_networks(switches, needle):
+    with pytest.raises(UserError, match=needle):
+        faucet_config(switches)
+
+
+def test_bad_vlan():
+    with pytest.raises(UserError, match="VLAN"):
+        faucet_config({"a": (1, [1])}, vid=5000)
+
+
+def test_loops_are_refused():
+    with pytest.raises(UserError, match="loop"):
+        switches_of(parse_topology("leafspine,2,2,1"))
