@@ -24,8 +24,9 @@ def fmt_duration(seconds: Optional[float]) -> str:
 
 
 class Progress:
-    def __init__(self, total: int, done: int = 0, stream: TextIO = sys.stderr,
+    def __init__(self, total: int, done: int = 0, stream: Optional[TextIO] = None,
                  live: Optional[bool] = None, clock: Callable[[], float] = time.monotonic):
+        stream = stream if stream is not None else sys.stderr
         self.total, self.done, self.stream, self.clock = total, done, stream, clock
         self.live = stream.isatty() if live is None else live
         self.start = clock()

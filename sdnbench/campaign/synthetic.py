@@ -1,4 +1,4 @@
-"""The ``synthetic`` benchmark kind: deterministic made-up samples, for testing campaigns.
+"""The ``synthetic`` benchmark kind: made-up samples (Gaussian noise), for testing campaigns.
 
 It exercises everything around a measurement — planning, progress, the store, resume, failure
 recording, statistics — without controllers or networks, so campaign logic can be tested fast
@@ -31,7 +31,8 @@ def run_synthetic(params: dict) -> Result:
         time.sleep(seconds)
     if params.get("fail"):
         raise UserError(f"synthetic failure ({params.get('fail')})")
-    rng = random.Random(f"{params.get('seed', 0)}:{key}")
+    # Repetitions have identical params, so they must not share a stream: mix in the clock.
+    rng = random.Random(f"{params.get('seed', 0)}:{key}:{time.time_ns()}")
     value, spread = float(params.get("value", 100)), float(params.get("spread", 1))
     r = Result(kind="synthetic", benchmark=str(params.get("benchmark", "synthetic")), params=dict(params))
     r.add(str(params.get("metric", "throughput")), str(params.get("unit", "flows/s")),

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..compare.core import fmt_num
+from ..compare.core import fmt_num, sort_key
 from ..compare.samples import PER, build_side, params_key
 from ..errors import UserError
 from ..output import add_json_flag, print_json, table
@@ -90,7 +90,7 @@ def cmd_show(args) -> int:
         failed = store.cells(info.id, "failed")
     side = build_side(f"run {info.id}", pairs)
     stats = []
-    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: kv[0]):
+    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
         s = summarize(g.values(args.per))
         stats.append({"benchmark": bench, "params": g.params, "metric": metric, "unit": g.unit,
                       "repetitions": side.ok_cells.get((bench, pkey), 0),
@@ -169,7 +169,7 @@ def cmd_best(args) -> int:
     side = build_side(f"run {info.id}", pairs, drop=[args.vary])
     full = build_side(f"run {info.id}", pairs)
     out = []
-    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: kv[0]):
+    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
         if args.metric and metric not in args.metric:
             continue
         by_value = {}

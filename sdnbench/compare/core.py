@@ -56,7 +56,7 @@ class Row:
 def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
             directions: Optional[dict] = None, metrics: Optional[list] = None) -> list:
     rows = []
-    for key in sorted(set(a.groups) | set(b.groups), key=_order):
+    for key in sorted(set(a.groups) | set(b.groups), key=sort_key):
         bench, pkey, metric = key
         if metrics and not any(fnmatch.fnmatchcase(metric, m) for m in metrics):
             continue
@@ -70,7 +70,7 @@ def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
         sb = summarize(gb.values(per)) if gb else None
         errors = {s.name: s.failures[cell][0] for s in (a, b) if cell in s.failures and s.groups.get(key) is None}
         rows.append(_row(bench, g.params, metric, g.unit, hib, sa, sb, ga, gb, per, alpha, errors))
-    for cell in sorted((set(a.failures) | set(b.failures)), key=lambda c: _order(c + ("",))):
+    for cell in sorted((set(a.failures) | set(b.failures)), key=lambda c: sort_key(c + ("",))):
         if any(k[:2] == cell for k in set(a.groups) | set(b.groups)):
             continue              # already shown per metric above
         if (cell in a.failures or cell in a.ok_cells) and (cell in b.failures or cell in b.ok_cells):
@@ -94,7 +94,8 @@ def _row(bench, params, metric, unit, hib, sa, sb, ga, gb, per, alpha, errors) -
     return Row(bench, params, metric, unit, hib, sa, sb, gap, ratio, change, test.p_value, mark, errors)
 
 
-def _order(key: tuple):
+def sort_key(key: tuple):
+    """Order (benchmark, params_key, metric) keys with numeric params in numeric order."""
     bench, pkey, metric = key
     params = json.loads(pkey)
     return (bench, sorted((k, _num(v)) for k, v in params.items()), metric)

@@ -101,7 +101,7 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = ()) -> 
         with Store(store_dir, create=False) as store:
             run_id = store.resolve_run(src)
             items = [(c.params, r) for c, r in store.results(run_id)]
-        text = text if src.lower() not in ("latest", "last") else text.replace(src, f"run {run_id}", 1)
+        text = f"run {run_id}" + text[len(src):]
     if where:
         items = [(p, r) for p, r in items if all(str(p.get(k)) == v for k, v in where.items())]
         if not items:

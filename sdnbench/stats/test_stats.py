@@ -67,6 +67,14 @@ def test_mann_whitney_exact_by_hand():
     assert mann_whitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).p_value == pytest.approx(2 / 252)
 
 
+def test_mann_whitney_is_exact_for_ten_against_ten():
+    # The campus study's 64-byte latencies: prototype ranks sum to 149 -> U = 94; enumerating
+    # all C(20,10) splits gives 60 at least as extreme (both tails): p = 60/184756.
+    r = mann_whitney(PROTOTYPE_64, MININET_64)
+    assert r.statistic == 94 and r.p_value == pytest.approx(60 / 184756)
+    assert mann_whitney([1, 1, 2], [2, 3, 3]).p_value is not None     # ties: normal approximation
+
+
 def test_wilcoxon_signed_rank_exact_by_hand():
     # Differences 1..5, all positive: W+ = 15, W- = 0; P(W- = 0) = 1/2^5, two-sided p = 2/32.
     r = wilcoxon_signed([2, 4, 6, 8, 10], [1, 2, 3, 4, 5])
