@@ -21,6 +21,8 @@ Campaign side (``sdnbench.campaign.runner``): ``create_run`` → ``add_cells`` (
 one transaction) → for each cell ``mark_running`` then ``finish_cell(cell_id, result)`` (the
 result, its samples and the cell status in one transaction) → ``set_run_status(run, "done")``.
 
+Single CLI commands: ``sdnbench.store.cli.add_store_flag(parser)`` and ``save_if_asked(args, result)``.
+
 Layout: ``schema`` (tables and migrations; version in ``PRAGMA user_version``), ``codec``
 (compact lossless sample encoding), ``store`` (the ``Store`` class), ``export`` (CSV/JSON/Parquet).
 """

@@ -146,3 +146,17 @@ def test_parquet_without_pandas_is_a_user_error(tmp_path):
             st.save_result(_result())
             export(st, 1, "parquet", tmp_path / "x.parquet")
             assert (tmp_path / "x.parquet").stat().st_size > 0
+
+
+def test_cli_helper_saves_only_when_asked(tmp_path, capsys):
+    import argparse
+
+    from sdnbench.store.cli import add_store_flag, save_if_asked
+    p = argparse.ArgumentParser()
+    add_store_flag(p)
+    assert save_if_asked(p.parse_args([]), _result()) is None
+    args = p.parse_args(["--store", str(tmp_path)])
+    assert save_if_asked(args, _result()) == 1 and save_if_asked(args, _result()) == 2
+    assert "saved as run 2" in capsys.readouterr().err
+    with Store(tmp_path) as st:
+        assert [r.kind for r in st.runs()] == ["single", "single"]

@@ -1,0 +1,39 @@
+"""``--store DIR`` for single CLI commands (``net run``, ``controller bench``, ...).
+
+    from sdnbench.store.cli import add_store_flag, save_if_asked
+    add_store_flag(parser)                     # in register(); adds --store DIR (default: none)
+    ...
+    save_if_asked(args, result)                # after the measurement; prints "saved as run N"
+
+The result becomes a run of kind ``single`` in the same store campaigns use, so ``sdnbench
+results``, ``compare`` and the reports see it like any other run.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+from ..result import Result
+from .store import Store
+
+
+def add_store_flag(parser, default_off: bool = True) -> None:
+    parser.add_argument(
+        "--store", type=Path, metavar="DIR", default=None,
+        help="also save the result into the results store in DIR (e.g. ./sdnbench-results)"
+        if default_off else "results store directory (default: ./sdnbench-results)")
+
+
+def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[int]:
+    """Save ``result`` if ``--store`` was given; returns the new run id (or None)."""
+    directory = getattr(args, "store", None)
+    if directory is None:
+        return None
+    with Store(directory) as store:
+        result_id = store.save_result(result, name=name)
+        run_id = store.conn.execute("SELECT run_id FROM results WHERE id=?", (result_id,)).fetchone()[0]
+    print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
+          file=sys.stderr)
+    return run_id
