@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..compare.core import fmt_num, sort_key
-from ..compare.samples import PER, build_side, params_key
+from ..compare.samples import PER, build_side, store_pairs
 from ..errors import UserError
 from ..output import add_json_flag, print_json, table
 from ..stats import best_scenario, higher_is_better, summarize
@@ -86,7 +86,7 @@ def cmd_list(args) -> int:
 def cmd_show(args) -> int:
     with Store(args.store, create=False) as store:
         info = store.run(args.run)
-        pairs = [(c.params, r) for c, r in store.results(info.id)]
+        pairs = store_pairs(store, info.id)
         failed = store.cells(info.id, "failed")
     side = build_side(f"run {info.id}", pairs)
     stats = []
@@ -162,7 +162,7 @@ def cmd_export(args) -> int:
 def cmd_best(args) -> int:
     with Store(args.store, create=False) as store:
         info = store.run(args.run)
-        pairs = [(c.params, r) for c, r in store.results(info.id)]
+        pairs = store_pairs(store, info.id)
     if not any(args.vary in p for p, _ in pairs):
         raise UserError(f"run {info.id} has no parameter {args.vary!r}; its parameters: "
                         f"{', '.join(sorted({k for p, _ in pairs for k in p}))}")
@@ -200,5 +200,3 @@ def cmd_best(args) -> int:
             print(f"    no samples (all failed): {args.vary}={b.skipped}")
     return 0
 
-
-_ = params_key  # re-exported for symmetry with compare; keeps the import used

@@ -47,7 +47,7 @@ def test_results_list_and_show(campaign, capsys):
     out = capsys.readouterr().out
     assert "cells: 12 ok, 1 failed, 0 left; seed 5" in out
     assert "broken" in out and "controller crashed" in out
-    rows = [line.split() for line in out.splitlines() if line.startswith("synthetic ")]
+    rows = [line.split() for line in out.splitlines() if line.startswith("thr ")]
     assert [r[1] for r in rows] == ["10", "20", "30"]
     assert all(r[4:7] == ["4", "0", "12"] for r in rows)          # reps, failed, n samples
     assert main(["results", "show", "1", "--store", str(store), "--json", "--per", "rep"]) == 0
@@ -72,7 +72,7 @@ def test_results_best_reports_p_values(campaign, capsys):
     assert main(["results", "best", "1", "--store", str(store), "--vary", "value",
                  "--test", "mann-whitney-u"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("synthetic samples=3 spread=0.5 throughput (higher is better): best value=30")
+    assert out[0].startswith("thr samples=3 spread=0.5 throughput (higher is better): best value=30")
     assert "decided by two-sided" in out[0]
     # 4 repetition means each, no overlap: exact two-sided Mann-Whitney p = 2/C(8,4) = 2/70
     assert out[1].strip() == "value=30 vs 20: mann-whitney-u two-sided p=0.02857"

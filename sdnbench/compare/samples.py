@@ -100,13 +100,23 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = ()) -> 
         from ..store import Store
         with Store(store_dir, create=False) as store:
             run_id = store.resolve_run(src)
-            items = [(c.params, r) for c, r in store.results(run_id)]
+            items = store_pairs(store, run_id)
         text = f"run {run_id}" + text[len(src):]
     if where:
         items = [(p, r) for p, r in items if all(str(p.get(k)) == v for k, v in where.items())]
         if not items:
             raise UserError(f"{text}: no cell has {', '.join(f'{k}={v}' for k, v in where.items())}")
     return build_side(text, items, set(where) | set(ignore))
+
+
+def store_pairs(store, run_id: int) -> list:
+    """(params, Result) for each finished cell of a run, grouped as the plan named them: the
+    cell's parameters and the scenario's benchmark name (as the reports do)."""
+    out = []
+    for cell, r in store.results(run_id):
+        r.benchmark = cell.benchmark or r.benchmark
+        out.append((cell.params, r))
+    return out
 
 
 def _from_files(path: Path) -> list:
