@@ -30,6 +30,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
@@ -167,6 +168,12 @@ class MininetNetwork:
                      "loss_backend": ("nftables" if self._loss_via_nft else "netem") if has_loss else None}
 
     def _build(self) -> None:
+        with warnings.catch_warnings():
+            # Mininet 2.3 compares OVS versions with distutils' deprecated StrictVersion.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self._build_mininet()
+
+    def _build_mininet(self) -> None:
         from mininet.log import setLogLevel
         from mininet.net import Mininet
         from mininet.node import Host, OVSSwitch, UserSwitch
@@ -232,7 +239,9 @@ class MininetNetwork:
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
-            net.stop()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                net.stop()
 
     def _delete_nft(self) -> None:
         if self._nft_table:

@@ -1,0 +1,213 @@
+"""Integration tests on real Mininet + Open vSwitch: every topology kind passes traffic, the
+measurements read plausible values, loss emulation measures what was asked, first packets are
+slower than the next ones, and delay is refused where netem is missing.
+
+Kept small (2-5 hosts, 2-3 s tests) so the suite stays fast; nothing here is timed.
+"""
+
+import statistics
+import textwrap
+
+import pytest
+
+from sdnbench import doctor
+from sdnbench.errors import UserError
+from sdnbench.net import ditg, iperf, stale
+from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.links import parse_link
+from sdnbench.net.runner import run_net
+from sdnbench.net.topology import parse_topology
+from sdnbench.proc import signals_as_exceptions
+from sdnbench.result import Result
+
+pytestmark = pytest.mark.integration
+
+
+def assert_nothing_left(prefix: str) -> None:
+    lo = stale.survey(prefix)[prefix]
+    assert lo.empty(), f"left behind: {lo}"
+    assert prefix not in stale.read_claims()
+    assert not (stale.claims_dir() / f"{prefix}.d").exists()
+
+
+def ping_ok(net, src: str, dst: str) -> bool:
+    cp = net.run_in(src, ["ping", "-n", "-c", "2", "-i", "0.1", "-W", "2", net.host_ip(dst)], timeout=15)
+    return cp.returncode == 0
+
+
+YAML_TOPO = """
+switches: [core, {name: edge, dpid: 0x2a}]
+hosts: [alice, bob]
+links:
+  - [alice, core]
+  - [bob, edge]
+  - [core, edge]
+"""
+
+MININET_TOPO = """
+from mininet.topo import Topo
+
+class Line(Topo):
+    def build(self, n=2):
+        prev = None
+        for i in range(1, n + 1):
+            s = self.addSwitch(f"sw{i}")
+            self.addLink(self.addHost(f"host{i}"), s)
+            if prev:
+                self.addLink(prev, s)
+            prev = s
+
+topos = {"line": Line}
+"""
+
+
+@pytest.fixture
+def topo_file(tmp_path):
+    def make(kind: str) -> str:
+        if kind == "yaml":
+            f = tmp_path / "two.yaml"
+            f.write_text(YAML_TOPO)
+            return str(f)
+        f = tmp_path / "line.py"
+        f.write_text(textwrap.dedent(MININET_TOPO))
+        return f"{f}:line,3"
+    return make
+
+
+@pytest.mark.parametrize("spec", ["single,3", "linear,3", "tree,2,2", "star,3,1",
+                                  "leafspine,2,2,1", "yaml", "mininet-py"])
+def test_each_topology_kind_builds_and_passes_traffic(spec, topo_file):
+    if spec == "yaml":
+        spec = topo_file("yaml")
+    elif spec == "mininet-py":
+        spec = topo_file("py")
+    topo = parse_topology(spec)
+    with signals_as_exceptions(), MininetNetwork(topo, controller=None) as net:
+        hosts = topo.host_names()
+        assert ping_ok(net, hosts[0], hosts[-1])
+        assert ping_ok(net, hosts[-1], hosts[1])
+        # the logical names stay logical; real names carry the run prefix
+        assert net.bridge(topo.switch_names()[0]).startswith(net.prefix)
+        prefix = net.prefix
+    assert_nothing_left(prefix)
+
+
+@pytest.fixture(scope="module")
+def fast_ethernet():
+    """single,2 on 100 Mbit/s links, standalone, shared by the plausibility tests."""
+    topo = parse_topology("single,2")
+    with signals_as_exceptions(), MininetNetwork(topo, controller=None,
+                                                 link=parse_link("fast-ethernet")) as net:
+        yield net
+    assert_nothing_left(net.prefix)
+
+
+def test_tcp_on_fast_ethernet_reads_85_to_100_mbit(fast_ethernet):
+    r = Result(kind="net", benchmark="tcp")
+    iperf.measure_iperf(fast_ethernet, r, [("h1", "h2", None)],
+                        iperf.IperfOptions(duration=3, interval=0.5), udp=False, rep=0)
+    samples = r.find("tcp_throughput")[0].values
+    assert len(samples) >= 5
+    assert 85 <= statistics.fmean(samples) <= 100, samples
+
+
+def test_udp_at_50_mbit_loses_under_one_percent(fast_ethernet):
+    r = Result(kind="net", benchmark="udp")
+    iperf.measure_iperf(fast_ethernet, r, [("h1", "h2", None)],
+                        iperf.IperfOptions(duration=3, interval=0.5, udp_rate="50M", udp_length=1470),
+                        udp=True, rep=0)
+    lost, sent = sum(r.find("udp_lost")[0].values), sum(r.find("udp_packets")[0].values)
+    assert sent > 10_000
+    assert lost / sent < 0.01, (lost, sent)
+    assert 45 <= statistics.fmean(r.find("udp_throughput")[0].values[:-1]) <= 55
+    assert all(j < 10 for j in r.find("udp_jitter")[0].values)
+
+
+def test_ditg_round_trip_is_plausible(fast_ethernet):
+    r = Result(kind="net", benchmark="ditg")
+    opts = ditg.DitgOptions(size=512, rate=100, duration_ms=2000, interval_ms=500)
+    ditg.measure_ditg(fast_ethernet, r, [("h1", "h2", None)], opts, 0, fast_ethernet.workdir)
+    delays = r.find("ditg_delay")[0].values
+    assert 180 <= len(delays) <= 210                      # 100 pkt/s for 2 s, every packet kept
+    assert 0 < statistics.median(delays) < 20             # ms, round trip through one switch
+    assert r.find("ditg_loss")[0].values[0] < 2
+    # 512 B at 100 pkt/s is 409.6 kbit/s
+    assert r.find("ditg_avg_bitrate")[0].values[0] == pytest.approx(409.6, rel=0.1)
+
+
+def test_ditg_one_way_tcp(fast_ethernet):
+    r = Result(kind="net", benchmark="ditg")
+    opts = ditg.DitgOptions(protocol="TCP", size=256, rate=50, duration_ms=1000, meter="owdm",
+                            interval_ms=500)
+    ditg.measure_ditg(fast_ethernet, r, [("h2", "h1", None)], opts, 0, fast_ethernet.workdir)
+    delays = r.find("ditg_delay")[0].values
+    assert 40 <= len(delays) <= 60 and 0 < statistics.median(delays) < 20
+
+
+def test_ping_rtts_per_size(fast_ethernet):
+    from sdnbench.net.ping import measure_ping
+    r = Result(kind="net", benchmark="ping")
+    measure_ping(fast_ethernet, r, [("h1", "h2", None)], [64, 1472, 8192], 4, 0.05, 0)
+    for s in r.find("rtt"):
+        assert len(s.values) == 4 and None not in s.values
+        assert all(0 < v < 50 for v in s.values)
+    assert {s.labels["size"] for s in r.find("rtt")} == {64, 1472, 8192}
+
+
+LOSSY = """
+switches: [s1]
+hosts: [h1, h2]
+links:
+  - [h1, s1]
+  - {a: h2, b: s1, loss: 5}
+"""
+
+
+def test_nftables_loss_of_5_percent_measures_3_to_7(tmp_path):
+    f = tmp_path / "lossy.yaml"
+    f.write_text(LOSSY)
+    topo = parse_topology(str(f))
+    with signals_as_exceptions(), MininetNetwork(topo, controller=None, loss_backend="nftables") as net:
+        assert net.info["loss_backend"] == "nftables"
+        r = Result(kind="net", benchmark="udp")
+        # h1 -> h2 crosses the lossy link once (s1's port towards h2 drops 5% of what it sends)
+        iperf.measure_iperf(net, r, [("h1", "h2", None)],
+                            iperf.IperfOptions(duration=3, interval=1, udp_rate="10M", udp_length=1000),
+                            udp=True, rep=0)
+        prefix = net.prefix
+    lost, sent = sum(r.find("udp_lost")[0].values), sum(r.find("udp_packets")[0].values)
+    assert sent > 3000
+    assert 3.0 <= 100 * lost / sent <= 7.0, (lost, sent)
+    assert_nothing_left(prefix)
+
+
+def test_first_packet_is_slower_than_the_next_ones():
+    r = run_net({"topo": "linear,2", "controller": "osken:learning", "measurements": ["first-packet"],
+                 "first_packet": {"count": 15, "interval": 0.1}})
+    assert r.status == "ok", r.error
+    firsts = r.find("first_packet_time")
+    assert {s.labels["switch"] for s in firsts} == {"s1", "s2"}
+    for s in firsts:
+        nxt = [v for v in r.find("next_packet_time", switch=s.labels["switch"])[0].values if v is not None]
+        assert len(nxt) >= 10
+        assert s.values[0] is not None and s.values[0] > statistics.median(nxt), (s.values, nxt)
+    assert r.controller["spec"] == "osken:learning"
+    assert any(x.metric == "cpu_percent" for x in r.resources)
+    assert_nothing_left(r.topology["prefix"])
+
+
+def test_delay_is_refused_before_anything_is_built_when_netem_is_missing():
+    netem = doctor.require("tc")["tc"].data["qdiscs"]["netem"]
+    topo = parse_topology("single,2")
+    before = set(stale.read_claims())
+    if netem:
+        with MininetNetwork(topo, controller=None, link=parse_link("delay=5")) as net:
+            assert ping_ok(net, "h1", "h2")
+        return
+    with pytest.raises(UserError) as e:
+        with MininetNetwork(topo, controller=None, link=parse_link("bw=10,delay=5,jitter=1")):
+            pass
+    msg = str(e.value)
+    assert "netem" in msg and "delay and jitter" in msg and "nftables" in msg
+    assert "\n" not in msg
+    assert set(stale.read_claims()) == before      # no prefix was even claimed
