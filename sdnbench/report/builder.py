@@ -1,6 +1,6 @@
 """Which tables and plots a set of runs calls for: from ``RunData`` to a ``Report``.
 
-One section per measured metric (benchmark × metric × unit). Its layout (x axis, table rows,
+One section per measured metric (kind × metric × unit; the benchmark is one of its factors). Its layout (x axis, table rows,
 lines) comes from ``observations.layout_for``; then:
 
 - packet size (or another x) and a per-switch factor: the campus study's per-switch tables;
@@ -40,8 +40,8 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
                     runs=[run_header(r) for r in runs])
     report.sections.append(_runs_section(runs))
     obs = observations(runs)
-    for (kind, bench, metric, unit), group in group_by_metric(obs).items():
-        section, cell_rows = _metric_section(kind, bench, metric, unit, group, with_plots)
+    for (kind, metric, unit), group in group_by_metric(obs).items():
+        section, cell_rows = _metric_section(kind, metric, unit, group, with_plots)
         report.sections.append(section)
         report.cells.extend(cell_rows)
     res = _resources_section(runs, with_plots)
@@ -71,12 +71,13 @@ def _runs_section(runs: list) -> Section:
     return s
 
 
-def _metric_section(kind: str, bench: str, metric: str, unit: str, group: list,
-                    with_plots: bool):
+def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: bool):
     lay = layout_for(group)
     keys = lay.lines + [k for k in (lay.row, lay.x) if k]
     by_key = cells(group, keys)
-    section = Section(title=f"{bench}: {metric.replace('_', ' ')} ({unit})")
+    benches = list(dict.fromkeys(o.benchmark for o in group))
+    prefix = f"{benches[0]}: " if len(benches) == 1 else ""
+    section = Section(title=f"{prefix}{metric.replace('_', ' ')} ({unit})")
     ylab = plots.ylabel(metric, unit)
     higher = higher_is_better(metric, unit)
     max_reps = max(len(c.reps) for c in by_key.values())
@@ -107,13 +108,16 @@ def _metric_section(kind: str, bench: str, metric: str, unit: str, group: list,
     if not lay.x and (max_reps > 1 or len(per_line) > 1):
         section.tables.append(distribution_table({n: d["all"] for n, d in per_line.items()},
                                                  f"{metric}: distribution per set-up ({unit})", unit))
+    if not lay.x and len(lay.lines) == 2:
+        section.tables.append(_two_way(by_key, lay, metric, unit))
     gap = _gap(per_line) if lay.x else None
     if gap:
         (a, am), (b, bm) = gap
         section.tables.append(gap_table(a, am, b, bm, f"{metric}: average and gap ({unit})",
                                         lay.x, unit))
     if with_plots:
-        _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab, max_reps, higher)
+        _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, ylab,
+                        max_reps, higher)
     return section, [_cell_row(kind, c, keys) for c in by_key.values()]
 
 
@@ -140,6 +144,25 @@ def _per_row_tables(section: Section, by_key: dict, lay, metric: str, unit: str)
                                             lay.row, lay.x, unit))
 
 
+def _two_way(by_key: dict, lay, metric: str, unit: str):
+    """Two set-up factors and no x axis: one across, one down (flow type × application)."""
+    down, across = lay.lines
+    values: dict = {}
+    for c in by_key.values():
+        values.setdefault((c.factors.get(down), c.factors.get(across)), []).extend(c.rep_values)
+    return per_row_table(values, f"{metric.replace('_', ' ')}: {down} × {across} ({unit})",
+                         down, across, unit, summary=False)
+
+
+def _two_way_data(by_key: dict, lay) -> dict:
+    down, across = lay.lines
+    data: "OrderedDict[str, dict]" = OrderedDict()
+    for c in by_key.values():
+        data.setdefault(str(c.factors.get(across)), {}).setdefault(
+            c.factors.get(down), []).extend(c.rep_values)
+    return data
+
+
 def _gap(per_line: dict):
     if len(per_line) != 2:
         return None
@@ -151,7 +174,7 @@ def _gap(per_line: dict):
     return (a, am), (b, bm)
 
 
-def _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab, max_reps,
+def _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, ylab, max_reps,
                     higher) -> None:
     xlab = axis_label(lay.x) if lay.x else ""
     xs = [x for d in per_line.values() for x in d]
@@ -166,6 +189,10 @@ def _metric_figures(section, kind, metric, unit, lay, per_line, group, gap, ylab
                                            xlab, ylab, log2_x=log2, err_name=err))
         reps = "repetitions" if max_reps > 1 or lay.row else "samples"
         section.figures.append(plots.boxplots(per_line, f"{what}: {reps} per cell", xlab, ylab))
+    if not lay.x and len(lay.lines) == 2:
+        down, across = lay.lines
+        section.figures.append(plots.bars(_two_way_data(by_key, lay), f"{what} per {down} and {across}",
+                                          down, ylab))
     if gap:
         (a, am), (b, bm) = gap
         section.figures.append(plots.gap_bars(a, am, b, bm, f"{what}: average and gap", xlab, ylab))

@@ -52,7 +52,10 @@ def _from_store(store, ref) -> RunData:
         # the result's own params win where both exist.
         params = dict(cell.params or {})
         params.update(result.params or {})
-        params.setdefault("rep", cell.repetition)
+        params["repetition"] = cell.repetition
+        # Sections are named after the scenario's benchmark ("campus-ping"), which says more
+        # than the runner's own name for it ("ping+tcp"); the stored result is not changed.
+        result.benchmark = cell.benchmark or result.benchmark
         result.params = params
         results.append(result)
     if not results:

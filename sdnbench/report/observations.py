@@ -69,7 +69,9 @@ def _scalar(v: Any) -> bool:
 
 
 def factors_of(run_label: str, result, series) -> dict:
-    f: dict = {"run": run_label}
+    # The benchmark is a factor like any other: a scenario that runs the same measurement under
+    # several names (iperf3 forward, reverse, -P 5) compares them in one table.
+    f: dict = {"benchmark": result.benchmark, "run": run_label}
     for k, v in (result.params or {}).items():
         if _scalar(v) and k not in IGNORED_KEYS:
             f[k] = v
@@ -102,15 +104,11 @@ def observations(runs: Iterable) -> list:
     return out
 
 
-def rep_key(factors: dict) -> Optional[str]:
-    return next((k for k in REP_KEYS if k in factors), None)
-
-
 def group_by_metric(obs: list) -> "OrderedDict[tuple, list]":
-    """Observations grouped by (kind, benchmark, metric, unit), in first-seen order."""
+    """Observations grouped by (kind, metric, unit), in first-seen order."""
     groups: OrderedDict = OrderedDict()
     for o in obs:
-        groups.setdefault((o.kind, o.benchmark, o.metric, o.unit), []).append(o)
+        groups.setdefault((o.kind, o.metric, o.unit), []).append(o)
     return groups
 
 
@@ -165,8 +163,8 @@ def _determined_by(obs: list, key: str, by: str) -> bool:
 def cells(obs: list, keys: list) -> "OrderedDict[tuple, Cell]":
     """Cells keyed by the values of ``keys``; each pools the repetitions of its observations.
 
-    Observations with the same key and the same repetition number are concatenated (e.g. the
-    same switch measured from several hosts); a missing repetition number means repetition 0.
+    Observations with the same key and the same repetition numbers are concatenated (e.g. the
+    same switch measured from several hosts).
     """
     out: OrderedDict = OrderedDict()
     for o in obs:
@@ -176,8 +174,9 @@ def cells(obs: list, keys: list) -> "OrderedDict[tuple, Cell]":
             cell = Cell(benchmark=o.benchmark, metric=o.metric, unit=o.unit,
                         factors={k: o.factors.get(k) for k in keys})
             out[key] = cell
-        rk = rep_key(o.factors)
-        rep = (o.run, o.factors[rk]) if rk else (o.run, 0)
+        # A repetition is named by every repetition number it carries: the campaign's (the
+        # store cell's ``repetition``) and the runner's own (a series label ``rep``).
+        rep = (o.run,) + tuple(o.factors[k] for k in REP_KEYS if k in o.factors)
         cell.reps.setdefault(rep, []).extend(o.values)
     return out
 

@@ -142,6 +142,28 @@ def gap_bars(a_name: str, a: dict, b_name: str, b: dict, title: str, xlabel: str
     return _render(fig, title, "gap", f"average {ylabel} of {a_name} and {b_name} and their gap")
 
 
+def bars(data: dict, title: str, xlabel: str, ylabel: str) -> Figure:
+    """``data`` maps a set-up -> {group: samples}: grouped bars of the means with ±1 stdev,
+    one hatch and colour per set-up (the Zodiac FX study's flow types × applications)."""
+    fig, (ax,) = _new()
+    groups = sorted({g for d in data.values() for g in d}, key=sort_key)
+    k = max(len(data), 1)
+    w = 0.8 / k
+    for i, (name, by_g) in enumerate(data.items()):
+        xs = [j - 0.4 + w * (i + 0.5) for j, g in enumerate(groups) if g in by_g]
+        stats = [describe(by_g[g]) for g in groups if g in by_g]
+        ax.bar(xs, [s["mean"] for s in stats], w, yerr=[s["stdev"] or 0 for s in stats],
+               capsize=3, label=name, color=OKABE_ITO[i % len(OKABE_ITO)],
+               hatch=HATCHES[i % len(HATCHES)], edgecolor="#333333")
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([str(g) for g in groups])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize="small", title="error bars: ±1 stdev", title_fontsize="x-small")
+    return _render(fig, title, "bars", f"{ylabel} per {xlabel}, one bar per set-up")
+
+
 def cdf(data: dict, title: str, xlabel: str, percentiles=(50, 90, 99)) -> Figure:
     """Empirical CDF of each set-up's samples, with its percentiles marked."""
     fig, (ax,) = _new()

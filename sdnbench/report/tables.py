@@ -24,11 +24,12 @@ def _mean(xs: list) -> Optional[float]:
 
 
 def per_row_table(values: dict, title: str, row_name: str, col_name: str,
-                  unit: Optional[str] = None) -> Table:
+                  unit: Optional[str] = None, summary: bool = True) -> Table:
     """``values`` maps (row, column) -> per-repetition values; each body cell is their mean.
 
     The avg/stdev/var rows are taken over the rows of each column, as the campus study does
-    (sample statistics, n−1)."""
+    (sample statistics, n−1). Without ``summary`` it is a plain two-way table (the Zodiac FX
+    study's flow type × application table)."""
     rows_k = sorted({r for r, _ in values}, key=sort_key)
     cols_k = sorted({c for _, c in values}, key=sort_key)
     body = []
@@ -36,11 +37,11 @@ def per_row_table(values: dict, title: str, row_name: str, col_name: str,
         body.append([r] + [_mean(values.get((r, c), [])) for c in cols_k])
     stats = [describe([row[i + 1] for row in body if row[i + 1] is not None])
              for i in range(len(cols_k))]
-    summary = [["avg"] + [s["mean"] for s in stats],
-               ["stdev"] + [s["stdev"] for s in stats],
-               ["var"] + [s["var"] for s in stats]]
+    rows = [["avg"] + [s["mean"] for s in stats],
+            ["stdev"] + [s["stdev"] for s in stats],
+            ["var"] + [s["var"] for s in stats]] if summary else []
     return Table(title=title, columns=[row_name] + [col_label(c, col_name) for c in cols_k],
-                 rows=body, summary_rows=summary, unit=unit, kind="per_row")
+                 rows=body, summary_rows=rows, unit=unit, kind="per_row" if summary else "pivot")
 
 
 def col_label(c: Any, col_name: str) -> str:

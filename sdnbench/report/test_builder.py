@@ -54,3 +54,23 @@ def test_cells_cover_every_metric_for_csv_and_json():
     rep = build([controller_run(reps=2, switch_counts=(1,))], now=0, with_plots=False)
     assert {c["metric"] for c in rep.cells} == {"throughput", "latency", "sessions"}
     assert not rep.all_figures()
+
+
+def test_two_set_up_factors_without_x_give_a_two_way_table_and_bars():
+    # The Zodiac FX study's shape: flow type (benchmark) down, application (controller) across.
+    from sdnbench.report.model import RunData
+    from sdnbench.result import Result
+    results = []
+    for bench, base in (("c2s", 50.0), ("s2c", 70.0)):
+        for ctl, factor in (("osken:passthrough", 1.0), ("osken:multitable", 0.2)):
+            for rep in range(2):
+                r = Result(kind="net", benchmark=bench, controller={"spec": ctl},
+                           params={"repetition": rep})
+                r.add("tcp_throughput", "Mbit/s", [base * factor + rep, base * factor - rep], rep=0)
+                results.append(r.finish())
+    rep = build([RunData("1", "zodiac", results)], now=0)
+    sec = _section(rep, "tcp throughput")
+    pivot = next(t for t in sec.tables if t.kind == "pivot")
+    assert pivot.columns == ["benchmark", "osken:multitable", "osken:passthrough"]
+    assert pivot.rows == [["c2s", 10.0, 50.0], ["s2c", 14.0, 70.0]]
+    assert [f.kind for f in sec.figures] == ["bars"]

@@ -4,7 +4,7 @@ from sdnbench.report.observations import (cells, group_by_metric, layout_for, ob
 
 
 def _group(runs, metric):
-    return next(g for (k, b, m, u), g in group_by_metric(observations(runs)).items() if m == metric)
+    return next(g for (k, m, u), g in group_by_metric(observations(runs)).items() if m == metric)
 
 
 def test_campus_layout_is_size_across_switch_down_and_host_names_do_not_split_lines():
@@ -40,3 +40,14 @@ def test_failed_results_are_left_out():
 
 def test_natural_sort_puts_s2_before_s10_and_numbers_first():
     assert sorted(["s10", "s2", 3, "s1"], key=sort_key) == [3, "s1", "s2", "s10"]
+
+
+def test_campaign_repetitions_stay_apart_when_the_runner_numbers_its_own_reps_from_zero():
+    run = campus_run(reps=3)
+    for i, r in enumerate(run.results):     # as loaded from the store: cell repetition i
+        r.params = {"repetition": i}
+        for s in r.series:
+            s.labels["rep"] = 0
+    group = _group([run], "rtt")
+    c = next(iter(cells(group, ["switch", "size"]).values()))
+    assert len(c.reps) == 3
