@@ -431,6 +431,13 @@ impl Switch {
         crate::packet_in::emit(out, self.version, xid, NO_BUFFER, port, frame.len() as u16, frame);
     }
 
+    /// Append an echo request now (capacity tests: prove the session is alive end to end).
+    pub fn echo_now(&mut self, now: u64, out: &mut Vec<u8>) {
+        self.echo_seq = (self.echo_seq + 1) & 0xffff;
+        emit::echo(out, self.version, Kind::EchoRequest, KEEPALIVE_XID | self.echo_seq, &now.to_be_bytes());
+        self.echo_sent_ns = Some(now);
+    }
+
     /// Keep-alive: append an echo request when the controller has been quiet too long; fail when
     /// the last one went unanswered for `echo_timeout_ns`. Returns when to call again.
     pub fn poll(&mut self, now: u64, out: &mut Vec<u8>) -> Result<u64, SwitchError> {
@@ -449,9 +456,8 @@ impl Switch {
         if now < due {
             return Ok(due);
         }
-        self.echo_seq = (self.echo_seq + 1) & 0xffff;
-        emit::echo(out, self.version, Kind::EchoRequest, KEEPALIVE_XID | self.echo_seq, &now.to_be_bytes());
-        self.echo_sent_ns = Some(now);
-        Ok(now + c.echo_timeout_ns)
+        let timeout = c.echo_timeout_ns;
+        self.echo_now(now, out);
+        Ok(now + timeout)
     }
 }

@@ -1,1 +1,113 @@
-fn main() {}
+//! `sdnbench-responder`: the minimal fast OpenFlow "controller" the engine's benchmarks run
+//! against. It answers each packet-in with exactly one flow-mod carrying the packet-in's buffer id,
+//! answers echo requests, and does nothing else.
+//!
+//! One process is one thread with one epoll loop. `--procs N` starts N processes that all listen
+//! on the port with SO_REUSEPORT (the kernel spreads connections over them), because one process
+//! may hold at most its hard file limit (20,000 here) of sessions. Children are in the parent's
+//! process group; stopping the group stops them all, and a child exits when its parent does.
+
+mod conn;
+mod poll;
+
+use std::io;
+
+struct Opts {
+    addr: String,
+    procs: u32,
+    version: u8,
+    child: bool,
+}
+
+fn parse() -> Result<Opts, String> {
+    let mut o = Opts { addr: "127.0.0.1:6653".into(), procs: 1, version: 0x04, child: false };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut v = || it.next().ok_or(format!("{a}: missing value"));
+        match a.as_str() {
+            "--listen" => o.addr = v()?,
+            "--procs" => o.procs = v()?.parse().map_err(|_| "--procs: not a number")?,
+            "--of" => {
+                o.version = match v()?.as_str() {
+                    "1.0" => 0x01,
+                    "1.3" => 0x04,
+                    x => return Err(format!("--of: {x:?} is not 1.0 or 1.3")),
+                }
+            }
+            "--child" => o.child = true,
+            "--version" => {
+                println!("sdnbench-responder {}", env!("CARGO_PKG_VERSION"));
+                std::process::exit(0);
+            }
+            "--help" | "-h" => {
+                println!("usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3]");
+                std::process::exit(0);
+            }
+            x => return Err(format!("unknown option {x:?}")),
+        }
+    }
+    Ok(o)
+}
+
+fn raise_nofile() {
+    unsafe {
+        let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) == 0 {
+            r.rlim_cur = r.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &r);
+        }
+    }
+}
+
+fn main() {
+    let o = match parse() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("sdnbench-responder: {e}");
+            std::process::exit(1);
+        }
+    };
+    raise_nofile();
+    let addr: std::net::SocketAddr = match o.addr.parse() {
+        Ok(a) => a,
+        Err(_) => {
+            eprintln!("sdnbench-responder: --listen: {:?} is not IP:PORT", o.addr);
+            std::process::exit(1);
+        }
+    };
+    let mut children = vec![];
+    if !o.child {
+        // Bind first in the parent so a busy port fails loudly before any child starts.
+        let lfd = match poll::listen(addr) {
+            Ok(fd) => fd,
+            Err(e) => {
+                eprintln!("sdnbench-responder: cannot listen on {addr}: {e}");
+                std::process::exit(1);
+            }
+        };
+        let exe = std::env::current_exe().expect("own binary");
+        for _ in 1..o.procs {
+            let c = std::process::Command::new(&exe)
+                .args(["--child", "--listen", &o.addr, "--of", if o.version == 1 { "1.0" } else { "1.3" }])
+                .spawn();
+            match c {
+                Ok(c) => children.push(c),
+                Err(e) => eprintln!("sdnbench-responder: cannot start a child: {e}"),
+            }
+        }
+        run(lfd, o.version).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+    } else {
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+        }
+        let lfd = poll::listen(addr).unwrap_or_else(|e| {
+            eprintln!("sdnbench-responder: child cannot listen: {e}");
+            std::process::exit(1);
+        });
+        run(lfd, o.version).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+    }
+}
+
+fn run(lfd: i32, version: u8) -> io::Result<()> {
+    poll::serve(lfd, version)
+}

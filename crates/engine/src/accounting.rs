@@ -1,0 +1,253 @@
+//! Per-switch accounting: what was sent, what was answered, what came back, and how it ended.
+//!
+//! The rules (issue: "cbench done right"):
+//! - a request is *answered* by the first flow-mod or packet-out that names it, by buffer id, or
+//!   (for unbuffered packet-ins) by the marker in the frame the packet-out carries;
+//! - every further request-related reply message (flow-mod, packet-out) is *extra*: a controller
+//!   that sends a flow-mod and a packet-out per packet-in scores one answered request and one extra
+//!   message, never two answers;
+//! - a reply that names no request (e.g. a flow-mod without buffer id) is *unmatched* (and extra);
+//!   one naming a request already declared lost is *late*;
+//! - a request unanswered after the timeout, or still in flight when the run or the session
+//!   ends, is *lost*;
+//! - reply messages are counted by type, errors by (type, code), and a session's end is kept
+//!   with its time and reason.
+
+use crate::hist::Hist;
+use crate::outstanding::{Match, Outstanding};
+use ofswitch::{Kind, NO_BUFFER};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    Connecting,
+    Up,
+    Down,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Disconnect {
+    /// Seconds from the start of the measured phase (negative: before it).
+    pub t_s: f64,
+    /// closed | reset | malformed | timeout | refused | protocol
+    pub kind: String,
+    pub reason: String,
+}
+
+#[derive(Debug)]
+pub struct SwitchStats {
+    pub index: u32,
+    pub dpid: u64,
+    pub state: SessionState,
+    pub version: u8,
+    pub handshake_ns: Option<u64>,
+    pub sent: u64,
+    pub answered: u64,
+    pub lost: u64,
+    pub extra: u64,
+    pub unmatched: u64,
+    pub late: u64,
+    /// Flow-mods and packet-outs answering the learning phase (not measured).
+    pub learning_replies: u64,
+    /// Reply messages by wire type code (the version is in `version`).
+    pub replies: [u64; 32],
+    pub errors: BTreeMap<(u16, u16), u64>,
+    pub disconnect: Option<Disconnect>,
+    /// Counter values at each interval boundary (filled by the worker's ticker).
+    pub answered_at: Vec<u64>,
+    pub sent_at: Vec<u64>,
+    /// Latency of answered requests, recorded only while `measuring`.
+    pub hist: Option<Hist>,
+    pub measuring: bool,
+    pub echo_rtt_ns: Vec<u64>,
+}
+
+impl SwitchStats {
+    pub fn new(index: u32, dpid: u64, hist: bool) -> SwitchStats {
+        SwitchStats {
+            index,
+            dpid,
+            state: SessionState::Connecting,
+            version: 0,
+            handshake_ns: None,
+            sent: 0,
+            answered: 0,
+            lost: 0,
+            extra: 0,
+            unmatched: 0,
+            late: 0,
+            learning_replies: 0,
+            replies: [0; 32],
+            errors: BTreeMap::new(),
+            disconnect: None,
+            answered_at: Vec::new(),
+            sent_at: Vec::new(),
+            hist: if hist { Some(Hist::new()) } else { None },
+            measuring: false,
+            echo_rtt_ns: Vec::new(),
+        }
+    }
+
+    /// Count any message from the controller by its type.
+    #[inline]
+    pub fn count_reply(&mut self, type_code: u8) {
+        if let Some(c) = self.replies.get_mut(type_code as usize) {
+            *c += 1;
+        }
+    }
+
+    /// A flow-mod or packet-out arrived. Returns the latency when it answered a request.
+    #[inline]
+    pub fn on_request_reply(
+        &mut self,
+        out: &mut Outstanding,
+        buffer_id: u32,
+        marker_seq: Option<u32>,
+        now_ns: u64,
+    ) -> Option<u64> {
+        let seq = if buffer_id != NO_BUFFER { Some(buffer_id) } else { marker_seq };
+        let Some(seq) = seq else {
+            self.unmatched += 1;
+            self.extra += 1;
+            return None;
+        };
+        match out.answer(seq, now_ns) {
+            Match::Answered(rtt) => {
+                self.answered += 1;
+                if self.measuring {
+                    if let Some(h) = self.hist.as_mut() {
+                        h.record_ns(rtt);
+                    }
+                }
+                Some(rtt)
+            }
+            Match::Again => {
+                self.extra += 1;
+                None
+            }
+            Match::Unknown => {
+                self.late += 1;
+                None
+            }
+        }
+    }
+
+    pub fn on_error(&mut self, ty: u16, code: u16) {
+        *self.errors.entry((ty, code)).or_insert(0) += 1;
+    }
+
+
+    /// The session ended: everything in flight is lost; the first reason wins.
+    pub fn end(&mut self, out: &mut Outstanding, t_s: f64, kind: &str, reason: String) {
+        self.lost += out.abandon() as u64;
+        self.state = SessionState::Down;
+        if self.disconnect.is_none() {
+            self.disconnect = Some(Disconnect { t_s, kind: kind.into(), reason });
+        }
+    }
+
+    /// Reply counts by type name, for export.
+    pub fn replies_by_name(&self) -> BTreeMap<String, u64> {
+        let v = if self.version == 0 { ofswitch::OFP13 } else { self.version };
+        let mut m = BTreeMap::new();
+        for (code, &n) in self.replies.iter().enumerate() {
+            if n > 0 {
+                *m.entry(Kind::from_code(v, code as u8).name().to_string()).or_insert(0) += n;
+            }
+        }
+        m
+    }
+
+    /// Request-related reply messages (flow-mods and packet-outs).
+    #[cfg(test)]
+    pub fn request_replies(&self) -> u64 {
+        self.replies[14] + self.replies[13]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats() -> (SwitchStats, Outstanding) {
+        let mut s = SwitchStats::new(0, 1, true);
+        s.measuring = true;
+        (s, Outstanding::new(1))
+    }
+
+    #[test]
+    fn flow_mod_plus_packet_out_is_one_answer_and_one_extra() {
+        let (mut s, mut o) = stats();
+        for _ in 0..3 {
+            let seq = o.push(0);
+            s.sent += 1;
+            // os-ken OF1.0 simple switch: flow-mod without buffer id, then packet-out with it
+            s.count_reply(14);
+            assert_eq!(s.on_request_reply(&mut o, NO_BUFFER, None, 10), None);
+            s.count_reply(13);
+            assert_eq!(s.on_request_reply(&mut o, seq, None, 10), Some(10));
+        }
+        assert_eq!((s.answered, s.extra, s.unmatched), (3, 3, 3));
+        assert_eq!(s.request_replies(), 6);
+        assert_eq!(s.replies_by_name()["flow_mod"], 3);
+        assert_eq!(s.hist.as_ref().unwrap().count(), 3);
+    }
+
+    #[test]
+    fn two_replies_naming_the_same_request() {
+        let (mut s, mut o) = stats();
+        let seq = o.push(0);
+        assert!(s.on_request_reply(&mut o, seq, None, 5).is_some());
+        assert!(s.on_request_reply(&mut o, NO_BUFFER, Some(seq), 6).is_none());
+        assert_eq!((s.answered, s.extra, s.unmatched), (1, 1, 0));
+    }
+
+    #[test]
+    fn loss_by_timeout_and_late_reply() {
+        let (mut s, mut o) = stats();
+        let a = o.push(0);
+        let b = o.push(100);
+        s.lost += o.expire(50) as u64;
+        assert_eq!(s.lost, 1);
+        s.on_request_reply(&mut o, a, None, 200);
+        assert_eq!(s.late, 1, "the answer to a lost request is late, not answered");
+        s.on_request_reply(&mut o, b, None, 200);
+        assert_eq!(s.answered, 1);
+    }
+
+    #[test]
+    fn disconnect_loses_what_is_in_flight_and_keeps_first_reason() {
+        let (mut s, mut o) = stats();
+        for _ in 0..5 {
+            o.push(0);
+        }
+        s.end(&mut o, 1.5, "closed", "controller closed the connection".into());
+        s.end(&mut o, 2.0, "reset", "later".into());
+        assert_eq!(s.lost, 5);
+        assert_eq!(s.state, SessionState::Down);
+        let d = s.disconnect.unwrap();
+        assert_eq!((d.kind.as_str(), d.t_s), ("closed", 1.5));
+    }
+
+    #[test]
+    fn not_measuring_means_no_latency_samples() {
+        let (mut s, mut o) = stats();
+        s.measuring = false;
+        let seq = o.push(0);
+        s.on_request_reply(&mut o, seq, None, 10);
+        assert_eq!(s.answered, 1);
+        assert_eq!(s.hist.as_ref().unwrap().count(), 0);
+    }
+
+    #[test]
+    fn errors_by_type_and_code() {
+        let (mut s, _) = stats();
+        s.on_error(1, 2);
+        s.on_error(1, 2);
+        s.on_error(3, 0);
+        assert_eq!(s.errors.values().sum::<u64>(), 3);
+        assert_eq!(s.errors[&(1, 2)], 2);
+    }
+}

@@ -1,0 +1,121 @@
+//! cbench-compatible front end: cbench's flags and its output lines, so a script can switch by
+//! changing the binary name (`sdnbench-engine cbench ...`, or a `cbench` symlink to the engine).
+//!
+//! Differences, on purpose: the per-loop counts are *answered requests* (a flow-mod plus a
+//! packet-out for one packet-in counts once), and the engine speaks OpenFlow 1.0 here as cbench
+//! does. `-l` counts all loops including warm-up, as in cbench; `-C` cool-down loops are run and
+//! left out of RESULT. `-i` (delay between connection groups) is accepted and ignored: the engine
+//! paces handshakes with `-I` in-flight handshakes instead.
+
+use crate::config::{Config, Mode};
+use lexopt::prelude::*;
+
+pub struct CbenchArgs {
+    pub cfg: Config,
+    pub cooldown: u32,
+}
+
+fn val(p: &mut lexopt::Parser) -> Result<String, String> {
+    Ok(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string())
+}
+
+fn n<T: std::str::FromStr>(p: &mut lexopt::Parser, flag: &str) -> Result<T, String> {
+    let v = val(p)?;
+    v.parse().map_err(|_| format!("cbench: {flag}: not a number: {v:?}"))
+}
+
+pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
+    let mut c = Config { mode: Mode::Latency, versions: 1 << 1, switches: 16, loops: 16, warmup: 1, macs: 100_000, ..Config::default() };
+    let (mut host, mut port) = ("localhost".to_string(), 6633u16);
+    let mut cooldown = 0;
+    let mut p = lexopt::Parser::from_args(args);
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Short('c') | Long("controller") => host = val(&mut p)?,
+            Short('p') | Long("port") => port = n(&mut p, "-p")?,
+            Short('m') | Long("ms-per-test") => c.loop_ms = n(&mut p, "-m")?,
+            Short('l') | Long("loops") => c.loops = n(&mut p, "-l")?,
+            Short('s') | Long("switches") => c.switches = n(&mut p, "-s")?,
+            Short('M') | Long("mac-addresses") => c.macs = n(&mut p, "-M")?,
+            Short('t') | Long("throughput") => c.mode = Mode::Throughput,
+            Short('w') | Long("warmup") => c.warmup = n(&mut p, "-w")?,
+            Short('C') | Long("cooldown") => cooldown = n(&mut p, "-C")?,
+            Short('i') | Long("connect-delay") => {
+                let _: u64 = n(&mut p, "-i")?;
+            }
+            Short('I') | Long("connect-group-size") => c.connect_parallel = n(&mut p, "-I")?,
+            Short('D') | Long("delay") => c.settle_ms = n(&mut p, "-D")?,
+            Short('o') | Long("dpid-offset") => c.first_dpid = n(&mut p, "-o")?,
+            Short('L') | Long("learn-dst-macs") => c.learn = true,
+            Short('d') | Long("debug") => {}
+            Short('h') | Long("help") => return Err(USAGE.into()),
+            _ => return Err(format!("cbench: {}", arg.unexpected())),
+        }
+    }
+    if c.loops <= c.warmup + cooldown {
+        return Err(format!("cbench: -l {} leaves no test loop after -w {} and -C {cooldown}", c.loops, c.warmup));
+    }
+    c.loops -= c.warmup;
+    c.macs = c.macs.clamp(1, 65_535);
+    let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
+    c.controller = format!("{host}:{port}");
+    crate::cli::validate(&c)?;
+    Ok(CbenchArgs { cfg: c, cooldown })
+}
+
+pub const USAGE: &str = "usage: sdnbench-engine cbench [-c host] [-p port] [-m ms-per-test] [-l loops] [-s switches] \
+[-M macs] [-t] [-w warmup] [-C cooldown] [-i ms] [-I group] [-D ms] [-o dpid-offset]";
+
+pub fn banner(c: &Config, cooldown: u32) -> String {
+    format!(
+        "cbench (sdnbench-engine {}): controller benchmarking tool\n   running in mode '{}'\n   connecting to controller at {}\n   \
+         faking {} switches offset {} :: {} tests each; {} ms per test\n   with {} unique source MACs per switch\n   \
+         ignoring first {} \"warmup\" and last {cooldown} \"cooldown\" loops\n   counting answered requests (one per packet-in), not reply messages",
+        env!("CARGO_PKG_VERSION"), c.mode.name(), c.controller, c.switches, c.first_dpid,
+        c.loops + c.warmup, c.loop_ms, c.macs, c.warmup
+    )
+}
+
+/// cbench's per-loop line: per-switch counts per second, then the total per ms.
+pub fn loop_line(switches: u32, per_switch: &[u64], loop_ms: u64) -> String {
+    let secs = loop_ms as f64 / 1000.0;
+    let mut s = format!("{switches:<3} switches: flows/sec:  ");
+    for c in per_switch {
+        s += &format!("{:.0}   ", *c as f64 / secs);
+    }
+    let total: u64 = per_switch.iter().sum();
+    s += &format!("total = {:.6} per ms", total as f64 / loop_ms as f64);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<CbenchArgs, String> {
+        parse(s.split_whitespace().map(String::from).collect())
+    }
+
+    #[test]
+    fn cbench_flags_map_to_config() {
+        let a = p("-c localhost -p 6653 -m 100 -l 5 -s 4 -M 10 -t -w 1 -C 1 -i 0 -I 2").unwrap();
+        assert_eq!(a.cfg.controller, "127.0.0.1:6653");
+        assert_eq!((a.cfg.loop_ms, a.cfg.loops, a.cfg.warmup, a.cooldown), (100, 4, 1, 1));
+        assert_eq!((a.cfg.switches, a.cfg.macs, a.cfg.connect_parallel), (4, 10, 2));
+        assert_eq!(a.cfg.mode, Mode::Throughput);
+        assert_eq!(a.cfg.versions, 2, "OpenFlow 1.0 like cbench");
+        assert_eq!(p("").unwrap().cfg.mode, Mode::Latency, "cbench's default mode");
+    }
+
+    #[test]
+    fn bad_flags_are_one_line() {
+        assert!(p("-l 1 -w 1").is_err());
+        assert!(p("-x").is_err());
+        assert!(p("-s many").unwrap_err().contains("-s"));
+    }
+
+    #[test]
+    fn loop_line_matches_cbench() {
+        assert_eq!(loop_line(2, &[1000, 3000], 1000), "2   switches: flows/sec:  1000   3000   total = 4.000000 per ms");
+    }
+}

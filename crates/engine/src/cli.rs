@@ -1,0 +1,173 @@
+//! Command-line parsing for `sdnbench-engine [bench] OPTIONS`. Errors are one line.
+
+use crate::config::{Config, Mode};
+use lexopt::prelude::*;
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+sdnbench-engine: emulate OpenFlow switches and measure a controller
+
+usage: sdnbench-engine [bench] [OPTIONS]
+       sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
+       sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
+       sdnbench-engine --version
+
+options:
+  --controller HOST:PORT   controller to load (127.0.0.1:6653)
+  --mode MODE              throughput | latency | fixed-rate | capacity (throughput)
+  --switches N             emulated switches (16)
+  --macs N                 hosts (MAC addresses) per switch (1000)
+  --ports N                ports per switch (4)
+  --loops N                measured loops (10)
+  --loop-ms MS             loop length (1000)
+  --warmup N               leading loops left out of the summary (1)
+  --of VERSIONS            OpenFlow versions offered: 1.0, 1.3 or 1.0,1.3 (1.0,1.3)
+  --frame-size BYTES       frame size in packet-ins; RFC 8456 uses 128, 512, 1508 (128)
+  --window N               requests in flight per switch, throughput mode (256)
+  --rate R                 offered requests/s over all switches, fixed-rate mode (10000)
+  --timeout-ms MS          a request unanswered this long is lost (2000)
+  --no-learn               skip the gratuitous-ARP learning phase
+  --settle-ms MS           pause between learning and measuring (200)
+  --unbuffered             packet-ins without buffer id (the whole frame; matched by marker)
+  --keep-flows             keep flow-mods in each switch's flow table
+  --workers N              worker processes (auto: as the file limit requires)
+  --source-addrs A,B,...   local addresses to connect from (auto on loopback)
+  --strict                 end the run on the first malformed message or lost session
+  --connect-timeout-ms MS  per-session connect + handshake limit (10000)
+  --connect-parallel N     handshakes in progress at once per worker (256)
+  --echo-interval-ms MS    keep-alive echo after this much silence; 0 = off (5000)
+  --hold-ms MS             capacity mode: hold all sessions this long, then count (2000)
+  --first-dpid N           datapath id of the first switch (1)
+  --controller-pid PID     sample this process's CPU and memory
+  --json FILE              write the full result (schema sdnbench.engine/1)
+  --quiet                  no live or summary text
+";
+
+pub struct Args {
+    pub cfg: Config,
+    pub json: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+fn num<T: std::str::FromStr>(p: &mut lexopt::Parser, name: &str) -> Result<T, String> {
+    let v = p.value().map_err(|e| e.to_string())?;
+    let s = v.to_string_lossy().to_string();
+    s.parse().map_err(|_| format!("{name}: not a valid number: {s:?}"))
+}
+
+pub fn versions(s: &str) -> Result<u32, String> {
+    let mut bits = 0;
+    for v in s.split(',') {
+        bits |= match v.trim() {
+            "1.0" | "10" | "OpenFlow10" => 1 << 1,
+            "1.3" | "13" | "OpenFlow13" => 1 << 4,
+            other => return Err(format!("--of: unsupported OpenFlow version {other:?} (1.0 or 1.3)")),
+        };
+    }
+    Ok(bits)
+}
+
+pub fn parse(args: Vec<String>) -> Result<Args, String> {
+    let mut c = Config::default();
+    let mut json = None;
+    let mut quiet = false;
+    let mut p = lexopt::Parser::from_args(args);
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("controller") => c.controller = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
+            Long("mode") => {
+                let m = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.mode = Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity)"))?;
+            }
+            Long("switches") => c.switches = num(&mut p, "--switches")?,
+            Long("macs") => c.macs = num(&mut p, "--macs")?,
+            Long("ports") => c.ports = num(&mut p, "--ports")?,
+            Long("loops") => c.loops = num(&mut p, "--loops")?,
+            Long("loop-ms") => c.loop_ms = num(&mut p, "--loop-ms")?,
+            Long("warmup") => c.warmup = num(&mut p, "--warmup")?,
+            Long("of") => c.versions = versions(&p.value().map_err(|e| e.to_string())?.to_string_lossy())?,
+            Long("frame-size") => c.frame_size = num(&mut p, "--frame-size")?,
+            Long("window") => c.window = num(&mut p, "--window")?,
+            Long("rate") => c.rate = num(&mut p, "--rate")?,
+            Long("timeout-ms") => c.timeout_ms = num(&mut p, "--timeout-ms")?,
+            Long("no-learn") => c.learn = false,
+            Long("settle-ms") => c.settle_ms = num(&mut p, "--settle-ms")?,
+            Long("unbuffered") => c.buffered = false,
+            Long("keep-flows") => c.keep_flows = true,
+            Long("workers") => c.workers = num(&mut p, "--workers")?,
+            Long("source-addrs") => {
+                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.source_addrs = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+            }
+            Long("strict") => c.strict = true,
+            Long("connect-timeout-ms") => c.connect_timeout_ms = num(&mut p, "--connect-timeout-ms")?,
+            Long("connect-parallel") => c.connect_parallel = num(&mut p, "--connect-parallel")?,
+            Long("echo-interval-ms") => c.echo_interval_ms = num(&mut p, "--echo-interval-ms")?,
+            Long("hold-ms") => c.hold_ms = num(&mut p, "--hold-ms")?,
+            Long("first-dpid") => c.first_dpid = num(&mut p, "--first-dpid")?,
+            Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
+            Long("json") => json = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
+            Long("quiet") | Short('q') => quiet = true,
+            Long("help") | Short('h') => return Err(USAGE.into()),
+            _ => return Err(arg.unexpected().to_string()),
+        }
+    }
+    validate(&c)?;
+    Ok(Args { cfg: c, json, quiet })
+}
+
+pub fn validate(c: &Config) -> Result<(), String> {
+    if c.switches == 0 {
+        return Err("--switches must be at least 1".into());
+    }
+    if c.loops == 0 && c.mode != Mode::Capacity {
+        return Err("--loops must be at least 1".into());
+    }
+    if c.loop_ms == 0 {
+        return Err("--loop-ms must be at least 1".into());
+    }
+    if c.macs == 0 || c.macs > 65_535 {
+        return Err("--macs must be between 1 and 65535".into());
+    }
+    if c.ports == 0 || c.ports > 65_000 {
+        return Err("--ports must be between 1 and 65000".into());
+    }
+    if c.frame_size < 60 || c.frame_size > 9000 {
+        return Err("--frame-size must be between 60 and 9000 bytes".into());
+    }
+    if c.mode == Mode::FixedRate && !(c.rate > 0.0 && c.rate.is_finite()) {
+        return Err("--rate must be a positive number".into());
+    }
+    if c.timeout_ms == 0 {
+        return Err("--timeout-ms must be at least 1".into());
+    }
+    crate::limits::resolve(&c.controller)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Result<Args, String> {
+        parse(s.split_whitespace().map(String::from).collect())
+    }
+
+    #[test]
+    fn parses_options() {
+        let a = args("--mode latency --switches 4 --of 1.0 --json out.json --source-addrs 127.0.0.2,127.0.0.3").unwrap();
+        assert_eq!(a.cfg.mode, Mode::Latency);
+        assert_eq!(a.cfg.switches, 4);
+        assert_eq!(a.cfg.versions, 2);
+        assert_eq!(a.cfg.source_addrs.len(), 2);
+        assert_eq!(a.json.unwrap().to_str(), Some("out.json"));
+    }
+
+    #[test]
+    fn bad_input_is_one_line() {
+        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost"] {
+            let e = args(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(!e.trim().contains('\n'), "{bad}: {e}");
+        }
+    }
+}

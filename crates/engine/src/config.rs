@@ -1,0 +1,180 @@
+//! What one engine run does. The same value travels to every worker (as JSON), so a worker on
+//! another machine gets exactly what a local one gets.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// RFC 8456 §5.1.3: keep the controller's input full (a window of requests per switch).
+    Throughput,
+    /// RFC 8456 §5.1.2: one request in flight per switch.
+    Latency,
+    /// Open loop at a fixed offered rate; latency from the scheduled send time.
+    FixedRate,
+    /// RFC 8456 §5.2.1: open sessions one by one until the controller refuses or drops one.
+    Capacity,
+}
+
+impl Mode {
+    pub fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "throughput" => Mode::Throughput,
+            "latency" => Mode::Latency,
+            "fixed-rate" | "rate" => Mode::FixedRate,
+            "capacity" => Mode::Capacity,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Throughput => "throughput",
+            Mode::Latency => "latency",
+            Mode::FixedRate => "fixed-rate",
+            Mode::Capacity => "capacity",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Config {
+    pub mode: Mode,
+    /// Controller address, HOST:PORT.
+    pub controller: String,
+    pub switches: u32,
+    /// Datapath id of the first switch (the others follow).
+    pub first_dpid: u64,
+    /// Hosts (MAC addresses) per switch, as cbench's -M.
+    pub macs: u32,
+    pub ports: u32,
+    pub loops: u32,
+    pub loop_ms: u64,
+    /// Leading loops that are run but left out of the summary (RFC 8456 warm-up).
+    pub warmup: u32,
+    /// Hello bitmap of the OpenFlow versions offered (bit 1 = 1.0, bit 4 = 1.3).
+    pub versions: u32,
+    pub frame_size: usize,
+    /// Requests in flight per switch in throughput mode.
+    pub window: u32,
+    /// Offered requests per second over all switches (fixed-rate mode).
+    pub rate: f64,
+    /// A request unanswered for this long is lost.
+    pub timeout_ms: u64,
+    /// Send a gratuitous ARP for every host before measuring, so a learning controller knows them.
+    pub learn: bool,
+    /// Time after the learning phase before the first measured request.
+    pub settle_ms: u64,
+    /// Buffered packet-ins (buffer id = sequence number); otherwise NO_BUFFER + whole frame.
+    pub buffered: bool,
+    pub keep_flows: bool,
+    pub workers: u32,
+    /// Local addresses to connect from, spread round-robin over the switches.
+    pub source_addrs: Vec<String>,
+    /// End the whole run on the first malformed message or disconnect.
+    pub strict: bool,
+    pub connect_timeout_ms: u64,
+    /// At most this many handshakes in progress at once (per worker).
+    pub connect_parallel: u32,
+    pub echo_interval_ms: u64,
+    /// Keep a latency histogram per switch (memory: ~10 KiB each); off above 1024 switches.
+    pub per_switch_histograms: bool,
+    /// Capacity mode: how long to hold all sessions before counting the survivors.
+    pub hold_ms: u64,
+    /// PID of the controller, to sample its CPU and memory.
+    pub controller_pid: Option<u32>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            mode: Mode::Throughput,
+            controller: "127.0.0.1:6653".into(),
+            switches: 16,
+            first_dpid: 1,
+            macs: 1000,
+            ports: 4,
+            loops: 10,
+            loop_ms: 1000,
+            warmup: 1,
+            versions: (1 << 1) | (1 << 4),
+            frame_size: 128,
+            window: 256,
+            rate: 10_000.0,
+            timeout_ms: 2000,
+            learn: true,
+            settle_ms: 200,
+            buffered: true,
+            keep_flows: false,
+            workers: 0,
+            source_addrs: Vec::new(),
+            strict: false,
+            connect_timeout_ms: 10_000,
+            connect_parallel: 256,
+            echo_interval_ms: 5000,
+            per_switch_histograms: true,
+            hold_ms: 2000,
+            controller_pid: None,
+        }
+    }
+}
+
+impl Config {
+    /// Total run time of the measured phase (warm-up included).
+    pub fn run_ms(&self) -> u64 {
+        (self.warmup as u64 + self.loops as u64) * self.loop_ms
+    }
+
+    pub fn window_per_switch(&self) -> u32 {
+        match self.mode {
+            Mode::Latency => 1,
+            _ => self.window.max(1),
+        }
+    }
+
+}
+
+/// The part of the switches one worker runs: global indexes `lo..hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slice {
+    pub worker: u32,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+/// Split `n` switches over `workers` as evenly as possible.
+pub fn slices(n: u32, workers: u32) -> Vec<Slice> {
+    let w = workers.max(1).min(n.max(1));
+    (0..w)
+        .map(|i| Slice {
+            worker: i,
+            lo: (n as u64 * i as u64 / w as u64) as u32,
+            hi: (n as u64 * (i as u64 + 1) / w as u64) as u32,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_cover_everything_once() {
+        let s = slices(100_001, 7);
+        assert_eq!(s.len(), 7);
+        assert_eq!(s[0].lo, 0);
+        assert_eq!(s[6].hi, 100_001);
+        for w in s.windows(2) {
+            assert_eq!(w[0].hi, w[1].lo);
+        }
+        assert_eq!(slices(2, 8).len(), 2);
+    }
+
+    #[test]
+    fn config_round_trips_as_json() {
+        let c = Config { mode: Mode::FixedRate, rate: 5.5, ..Config::default() };
+        let j = serde_json::to_string(&c).unwrap();
+        let d: Config = serde_json::from_str(&j).unwrap();
+        assert_eq!(d.mode, Mode::FixedRate);
+        assert!(j.contains("\"fixed-rate\""));
+    }
+}

@@ -1,0 +1,296 @@
+//! The coordinator: plans the run, starts the workers together, gathers their events, samples
+//! resources, and merges everything into one `Outcome`. It owns no sockets.
+//!
+//! One worker runs on a thread of this process; more run as child processes speaking the JSON-lines
+//! protocol (`protocol.rs`) on their stdin/stdout, so a worker could equally be remote. Workers
+//! ignore SIGINT/SIGTERM: the coordinator catches them, tells every worker to stop, and still
+//! collects their (partial) reports, so an interrupted run is written, marked "interrupted".
+
+use crate::config::{slices, Config, Slice};
+use crate::limits::{self, Plan};
+use crate::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
+use crate::resources::Sampler;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+pub fn install_signal_handlers() {
+    unsafe {
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+    }
+}
+
+pub fn interrupted() -> bool {
+    SIGNALLED.load(Ordering::SeqCst)
+}
+
+/// Loop totals over all workers.
+#[derive(Clone, Debug, Default)]
+pub struct LoopTotal {
+    pub k: u32,
+    pub answered: u64,
+    pub sent: u64,
+    pub lost: u64,
+    pub up: u32,
+    pub t_s: f64,
+}
+
+pub struct Outcome {
+    pub cfg: Config,
+    pub plan: Plan,
+    pub ready: Vec<Ready>,
+    pub loops: Vec<LoopTotal>,
+    pub reports: Vec<WorkerReport>,
+    pub sampler: Sampler,
+    pub status: &'static str,
+    pub error: Option<String>,
+    pub warnings: Vec<String>,
+    pub started_unix: f64,
+    pub finished_unix: f64,
+    pub nofile: (u64, u64),
+}
+
+enum Handle {
+    Thread(tokio::sync::mpsc::UnboundedSender<Cmd>, std::thread::JoinHandle<()>),
+    Child(Child, Option<ChildStdin>),
+}
+
+impl Handle {
+    fn send(&mut self, cmd: &Cmd) {
+        match self {
+            Handle::Thread(tx, _) => {
+                let _ = tx.send(cmd.clone());
+            }
+            Handle::Child(_, stdin) => {
+                if let Some(s) = stdin {
+                    if writeln!(s, "{}", encode(cmd)).and_then(|_| s.flush()).is_err() {
+                        *stdin = None;
+                    }
+                }
+            }
+        }
+    }
+    fn pid(&self) -> u32 {
+        match self {
+            Handle::Thread(..) => std::process::id(),
+            Handle::Child(c, _) => c.id(),
+        }
+    }
+    fn finish(self) {
+        match self {
+            Handle::Thread(tx, j) => {
+                drop(tx);
+                let _ = j.join();
+            }
+            Handle::Child(mut c, stdin) => {
+                drop(stdin);
+                let deadline = Instant::now() + Duration::from_secs(5);
+                while Instant::now() < deadline {
+                    if let Ok(Some(_)) = c.try_wait() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
+fn spawn_worker(cfg: &Config, slice: Slice, in_thread: bool, tx: mpsc::Sender<(u32, WorkerEvent)>) -> Result<Handle, String> {
+    let w = slice.worker;
+    if in_thread {
+        let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
+        let cfg = cfg.clone();
+        let j = std::thread::Builder::new()
+            .name(format!("worker-{w}"))
+            .spawn(move || crate::worker::run(cfg, slice, crx, &mut |e| drop(tx.send((w, e)))))
+            .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+        return Ok(Handle::Thread(ctx, j));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find my own binary: {e}"))?;
+    let mut child = Command::new(exe)
+        .arg("worker")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start worker process: {e}"))?;
+    let stdout = child.stdout.take().expect("piped");
+    std::thread::spawn(move || {
+        let mut done = false;
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<WorkerEvent>(&line) {
+                Ok(e) => {
+                    done |= matches!(e, WorkerEvent::Done(_));
+                    let _ = tx.send((w, e));
+                }
+                Err(e) => {
+                    let _ = tx.send((w, WorkerEvent::Fatal(format!("worker {w} sent a bad line: {e}"))));
+                }
+            }
+        }
+        if !done {
+            let _ = tx.send((w, WorkerEvent::Fatal(format!("worker {w} exited without a report"))));
+            let _ = tx.send((w, WorkerEvent::Done(Box::default())));
+        }
+    });
+    let mut h = Handle::Child(child, None);
+    if let Handle::Child(c, stdin) = &mut h {
+        *stdin = c.stdin.take();
+    }
+    h.send(&Cmd::Start { config: Box::new(cfg.clone()), slice });
+    Ok(h)
+}
+
+fn unix_now() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
+}
+
+/// Run `cfg` to the end (or to Ctrl-C). `on_loop` sees each loop's totals as they complete
+/// (the live display); `on_ready` the handshake results.
+pub fn run(
+    mut cfg: Config,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Result<Outcome, String> {
+    let started_unix = unix_now();
+    let nofile = limits::raise_nofile();
+    let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
+    cfg.source_addrs = plan.source_addrs.clone();
+    if cfg.switches > 1024 && cfg.per_switch_histograms {
+        cfg.per_switch_histograms = false;
+    }
+    let parts = slices(cfg.switches, plan.workers);
+    let (tx, rx) = mpsc::channel();
+    let mut handles = Vec::new();
+    for s in &parts {
+        handles.push(spawn_worker(&cfg, *s, parts.len() == 1, tx.clone())?);
+    }
+    drop(tx);
+    let n = handles.len();
+    let mut out = Outcome {
+        cfg: cfg.clone(),
+        plan,
+        ready: vec![],
+        loops: vec![],
+        reports: vec![],
+        sampler: Sampler::new(vec![], 0.0),
+        status: "ok",
+        error: None,
+        warnings: vec![],
+        started_unix,
+        finished_unix: 0.0,
+        nofile,
+    };
+    let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
+    if n > 1 {
+        procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
+    }
+    if let Some(pid) = cfg.controller_pid {
+        procs.push(("controller".into(), pid));
+    }
+    let mut stop_sent = false;
+    let mut went = false;
+    let mut pending: std::collections::BTreeMap<u32, (LoopTotal, usize)> = Default::default();
+    let mut go_at = Instant::now();
+    let mut done = 0;
+    while done < n {
+        if interrupted() && !stop_sent {
+            stop_sent = true;
+            out.status = "interrupted";
+            for h in handles.iter_mut() {
+                h.send(&Cmd::Stop);
+            }
+        }
+        let (w, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(x) => x,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match ev {
+            WorkerEvent::Ready(r) => {
+                out.ready.push(r);
+                if out.ready.len() == n && !stop_sent {
+                    out.ready.sort_by_key(|r| r.worker);
+                    on_ready(&out.ready);
+                    go_at = Instant::now();
+                    out.sampler = Sampler::new(procs.clone(), 0.0);
+                    for h in handles.iter_mut() {
+                        h.send(&Cmd::Go);
+                    }
+                    went = true;
+                }
+            }
+            WorkerEvent::Interval(iv) => merge_interval(&mut pending, iv, n, go_at, &mut out, on_loop),
+            WorkerEvent::Done(r) => {
+                done += 1;
+                if r.pid != 0 {
+                    out.reports.push(*r);
+                }
+            }
+            WorkerEvent::Fatal(msg) => {
+                if out.error.is_none() {
+                    out.error = Some(msg);
+                }
+                if out.status == "ok" {
+                    out.status = "failed";
+                }
+                if !stop_sent {
+                    stop_sent = true;
+                    for h in handles.iter_mut() {
+                        h.send(&Cmd::Stop);
+                    }
+                }
+                let _ = w;
+            }
+        }
+    }
+    let up: u32 = out.ready.iter().map(|r| r.up).sum();
+    if (!went || up == 0) && out.status == "ok" {
+        out.status = "failed";
+        let why = out.ready.iter().flat_map(|r| r.failures.keys()).next().cloned();
+        out.error.get_or_insert(format!("no session came up ({})", why.unwrap_or_else(|| "no reason recorded".into())));
+    }
+    for h in handles {
+        h.finish();
+    }
+    out.reports.sort_by_key(|r| r.worker);
+    out.finished_unix = unix_now();
+    out.warnings = crate::export::warnings(&out);
+    Ok(out)
+}
+
+fn merge_interval(
+    pending: &mut std::collections::BTreeMap<u32, (LoopTotal, usize)>,
+    iv: Interval,
+    n: usize,
+    go_at: Instant,
+    out: &mut Outcome,
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) {
+    let e = pending.entry(iv.k).or_insert_with(|| (LoopTotal { k: iv.k, ..Default::default() }, 0));
+    e.0.answered += iv.answered;
+    e.0.sent += iv.sent;
+    e.0.lost += iv.lost;
+    e.0.up += iv.up;
+    e.1 += 1;
+    if e.1 == n {
+        let (mut total, _) = pending.remove(&iv.k).expect("present");
+        total.t_s = go_at.elapsed().as_secs_f64();
+        out.sampler.sample(total.t_s);
+        on_loop(&total);
+        out.loops.push(total);
+    }
+}

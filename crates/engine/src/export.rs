@@ -1,0 +1,217 @@
+//! The engine's JSON result, schema `sdnbench.engine/1` (documented in `crates/engine/SCHEMA.md`,
+//! machine-checked against `crates/engine/schema/engine-result.schema.json` here and in Python).
+//! Exporters only serialize: every number is computed in `summary()` from raw per-loop samples.
+
+use crate::coordinator::Outcome;
+use crate::hist::{Hist, Summary};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const SCHEMA: &str = "sdnbench.engine/1";
+/// A worker this busy (percent of one core) is probably the bottleneck itself.
+pub const BUSY_PERCENT: f64 = 90.0;
+
+/// Mean, sample standard deviation, min and max.
+pub fn mean_sd(v: &[f64]) -> (f64, f64, f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0, 0.0, 0.0);
+    }
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let sd = if v.len() > 1 { (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
+    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    (mean, sd, min, max)
+}
+
+/// Answered requests per second in each measured (post-warm-up) loop.
+pub fn measured_rps(o: &Outcome) -> Vec<f64> {
+    let secs = o.cfg.loop_ms as f64 / 1000.0;
+    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered as f64 / secs).collect()
+}
+
+pub fn merged_hist(o: &Outcome) -> Hist {
+    let mut h = Hist::with_sigfig(3);
+    for r in &o.reports {
+        if let Ok(x) = Hist::from_base64(&r.hist_b64) {
+            h.merge(&x);
+        }
+    }
+    h
+}
+
+/// Mean CPU percent of one sampled process over the measured loops.
+fn measured_cpu(o: &Outcome, label: &str) -> Option<f64> {
+    let s = o.sampler.series.iter().find(|s| s.label == label)?;
+    let skip = o.cfg.warmup as usize;
+    let v: Vec<f64> = s.cpu_percent.iter().skip(skip).cloned().collect();
+    (!v.is_empty()).then(|| mean_sd(&v).0)
+}
+
+/// Engine CPU seconds spent in the measured loops (all its processes).
+pub fn engine_cpu_s(o: &Outcome) -> f64 {
+    let skip = o.cfg.warmup as usize;
+    let dts: Vec<f64> = o.sampler.t_s.windows(2).map(|w| w[1] - w[0]).collect();
+    let first = o.sampler.t_s.first().cloned().unwrap_or(0.0);
+    let mut total = 0.0;
+    for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
+        for (i, cpu) in s.cpu_percent.iter().enumerate().skip(skip) {
+            let dt = if i == 0 { first } else { dts[i - 1] };
+            total += cpu / 100.0 * dt;
+        }
+    }
+    total
+}
+
+pub fn warnings(o: &Outcome) -> Vec<String> {
+    let mut w: Vec<String> = o.plan.notes.clone();
+    for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
+        if o.sampler.series.len() > 2 && s.label == "engine" {
+            continue; // the coordinator only waits when workers are child processes
+        }
+        if let Some(cpu) = measured_cpu(o, &s.label) {
+            if cpu > BUSY_PERCENT {
+                w.push(format!(
+                    "sdnbench-engine ({}) was {cpu:.0}% busy: the figure may measure the engine, not the controller; \
+                     consider --workers {} or fewer switches",
+                    s.label,
+                    o.plan.workers + 1
+                ));
+            }
+        }
+    }
+    let failed: u32 = o.ready.iter().map(|r| r.failed).sum();
+    if failed > 0 {
+        w.push(format!("{failed} of {} sessions failed to connect or handshake", o.cfg.switches));
+    }
+    let down: Vec<String> = o
+        .reports
+        .iter()
+        .flat_map(|r| &r.switches)
+        .filter(|s| s.of_version.is_some() && s.disconnect.is_some())
+        .take(5)
+        .map(|s| format!("switch {} (dpid {})", s.index, s.dpid))
+        .collect();
+    if !down.is_empty() {
+        w.push(format!("sessions lost during the run: {}", down.join(", ")));
+    }
+    if o.status == "interrupted" {
+        w.push("interrupted: results are partial".into());
+    }
+    w
+}
+
+pub fn build(o: &Outcome) -> Value {
+    let sw: Vec<_> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
+    let sum = |f: &dyn Fn(&crate::protocol::SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
+    let mut replies: BTreeMap<String, u64> = BTreeMap::new();
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    for s in &sw {
+        for (k, v) in &s.replies_by_type {
+            *replies.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &s.errors {
+            *errors.entry(k.clone()).or_insert(0) += v;
+        }
+    }
+    let answered = sum(&|s| s.answered);
+    let extra = sum(&|s| s.extra);
+    let disconnects: Vec<Value> = sw
+        .iter()
+        .filter_map(|s| s.disconnect.as_ref().map(|d| json!({"index": s.index, "dpid": s.dpid, "t_s": d.t_s, "kind": d.kind, "reason": d.reason})))
+        .collect();
+    let rps = measured_rps(o);
+    let (mean, sd, min, max) = mean_sd(&rps);
+    let hist = merged_hist(o);
+    let lat: Summary = hist.summary();
+    let measured_answered: u64 = o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered).sum();
+    let cpu_s = engine_cpu_s(o);
+    let up: u32 = o.ready.iter().map(|r| r.up).sum();
+    let hs = o.ready.iter().map(|r| r.handshake_s).fold(0.0, f64::max);
+    let resources: Vec<Value> = o
+        .sampler
+        .series
+        .iter()
+        .map(|s| json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads}))
+        .collect();
+    json!({
+        "schema": SCHEMA,
+        "engine": {"name": "sdnbench-engine", "version": env!("CARGO_PKG_VERSION"), "workers": o.plan.workers,
+                   "pid": std::process::id(), "nofile_soft": o.nofile.0, "nofile_hard": o.nofile.1,
+                   "source_addrs": o.cfg.source_addrs},
+        "params": o.cfg,
+        "status": o.status,
+        "error": o.error,
+        "started_unix": o.started_unix,
+        "finished_unix": o.finished_unix,
+        "handshake": {"sessions_up": up, "sessions_failed": o.cfg.switches.saturating_sub(up),
+                      "duration_s": hs, "rate_per_s": if hs > 0.0 { up as f64 / hs } else { 0.0 },
+                      "failures": o.ready.iter().flat_map(|r| r.failures.iter()).map(|(k, v)| json!({"reason": k, "count": v})).collect::<Vec<_>>()},
+        "loops": {"loop_ms": o.cfg.loop_ms, "warmup": o.cfg.warmup,
+                  "k": o.loops.iter().map(|l| l.k).collect::<Vec<_>>(),
+                  "t_s": o.loops.iter().map(|l| l.t_s).collect::<Vec<_>>(),
+                  "answered": o.loops.iter().map(|l| l.answered).collect::<Vec<_>>(),
+                  "sent": o.loops.iter().map(|l| l.sent).collect::<Vec<_>>(),
+                  "lost_cumulative": o.loops.iter().map(|l| l.lost).collect::<Vec<_>>(),
+                  "sessions_up": o.loops.iter().map(|l| l.up).collect::<Vec<_>>()},
+        "throughput": {"unit": "answered requests/s", "per_loop": rps, "mean": mean, "stdev": sd, "min": min, "max": max},
+        "totals": {"requests_sent": sum(&|s| s.sent), "requests_answered": answered,
+                   "requests_lost": sum(&|s| s.lost), "extra_replies": extra,
+                   "extra_per_answered": if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
+                   "unmatched_replies": sum(&|s| s.unmatched), "late_replies": sum(&|s| s.late),
+                   "learning_replies": sum(&|s| s.learning_replies),
+                   "errors": errors.values().sum::<u64>(), "errors_by_code": errors,
+                   "replies_by_type": replies, "disconnects": disconnects.len()},
+        "disconnects": disconnects,
+        "latency": {"unit": "us", "count": lat.count, "mean": lat.mean_us, "stdev": lat.stdev_us, "min": lat.min_us,
+                    "p50": lat.p50_us, "p90": lat.p90_us, "p99": lat.p99_us, "p99_9": lat.p99_9_us, "max": lat.max_us,
+                    "clamped": hist.clamped, "hdr_v2_base64": hist.to_base64()},
+        "efficiency": {"engine_cpu_s": cpu_s, "measured_answered": measured_answered,
+                       "answered_per_engine_cpu_s": if cpu_s > 0.0 { measured_answered as f64 / cpu_s } else { 0.0 }},
+        "resources": {"t_s": o.sampler.t_s, "processes": resources},
+        "capacity": capacity(o),
+        "switches": sw,
+        "warnings": o.warnings,
+    })
+}
+
+fn capacity(o: &Outcome) -> Value {
+    let caps: Vec<_> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
+    if caps.is_empty() {
+        return Value::Null;
+    }
+    let est: u32 = caps.iter().map(|c| c.established).sum();
+    let t = caps.iter().map(|c| c.establish_s).fold(0.0, f64::max);
+    json!({
+        "attempted": caps.iter().map(|c| c.attempted).sum::<u32>(),
+        "established": est,
+        "held": caps.iter().map(|c| c.held).sum::<u32>(),
+        "hold_ms": o.cfg.hold_ms,
+        "first_failure": caps.iter().find_map(|c| c.first_failure.clone()),
+        "establish_s": t,
+        "rate_per_s": if t > 0.0 { est as f64 / t } else { 0.0 },
+        "session_ms": caps.iter().flat_map(|c| c.session_ms.iter().cloned()).collect::<Vec<f64>>(),
+    })
+}
+
+/// Write atomically: a crash leaves the old file or the new one, never half of one.
+pub fn write(path: &Path, v: &Value) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_vec_pretty(v).expect("json values serialize"))?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_sample_stdev() {
+        let (m, sd, lo, hi) = mean_sd(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+        assert_eq!((m, lo, hi), (5.0, 2.0, 9.0));
+        assert!((sd - 2.138).abs() < 1e-3);
+        assert_eq!(mean_sd(&[]), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(mean_sd(&[3.0]).1, 0.0);
+    }
+}

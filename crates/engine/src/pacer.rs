@@ -1,0 +1,136 @@
+//! When a switch may send its next request. One value per mode, combined with the same loop:
+//! a window (throughput: `window` in flight; latency: one in flight) or a fixed offered rate
+//! (open loop). For the fixed rate every request has a *scheduled* send time, and its latency is
+//! measured from that time, not from when it actually left, so a slow controller cannot hide
+//! its queueing (coordinated omission; oha and wrk2 do the same).
+
+use crate::config::{Config, Mode};
+use crate::outstanding::Outstanding;
+use ofswitch::PacketInGen;
+
+/// A fixed-rate switch never has more than this many requests in flight: past it the controller
+/// is not keeping up, the requests count as lost once they time out, and memory stays bounded.
+const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
+
+#[derive(Clone, Debug)]
+pub enum Pacer {
+    Window { size: u32 },
+    Rate { period_ns: f64, first_ns: u64, sent: u64, started: bool, offset_ns: f64 },
+}
+
+impl Pacer {
+    /// `pos`/`n`: this switch's position among the worker's switches (to stagger the schedule).
+    pub fn for_config(c: &Config, pos: u32, n: u32) -> Pacer {
+        match c.mode {
+            Mode::FixedRate => {
+                let per_switch = (c.rate / c.switches.max(1) as f64).max(1e-9);
+                let period_ns = 1e9 / per_switch;
+                let offset_ns = period_ns * pos as f64 / n.max(1) as f64;
+                Pacer::Rate { period_ns, first_ns: 0, sent: 0, started: false, offset_ns }
+            }
+            _ => Pacer::Window { size: c.window_per_switch() },
+        }
+    }
+
+    /// Append every request due at `now`; returns how many.
+    #[inline]
+    pub fn fill(
+        &mut self,
+        now: u64,
+        out: &mut Outstanding,
+        gen: &mut PacketInGen,
+        wbuf: &mut Vec<u8>,
+        miss: Option<u16>,
+    ) -> u32 {
+        let mut n = 0;
+        match self {
+            Pacer::Window { size } => {
+                while out.pending() < *size {
+                    let seq = out.push(now);
+                    if seq == ofswitch::NO_BUFFER {
+                        out.answer(seq, now); // never used as a buffer id
+                        continue;
+                    }
+                    gen.emit(wbuf, seq, miss);
+                    n += 1;
+                }
+            }
+            Pacer::Rate { period_ns, first_ns, sent, started, offset_ns } => {
+                if !*started {
+                    *first_ns = now + *offset_ns as u64;
+                    *started = true;
+                }
+                loop {
+                    let due = *first_ns + (*sent as f64 * *period_ns) as u64;
+                    if due > now || out.pending() >= MAX_IN_FLIGHT_OPEN_LOOP {
+                        break;
+                    }
+                    *sent += 1;
+                    let seq = out.push(due);
+                    if seq == ofswitch::NO_BUFFER {
+                        out.answer(seq, now);
+                        continue;
+                    }
+                    gen.emit(wbuf, seq, miss);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// When to wake for the next scheduled request (never, for a window).
+    pub fn next_due(&self) -> u64 {
+        match self {
+            Pacer::Window { .. } => u64::MAX,
+            Pacer::Rate { period_ns, first_ns, sent, .. } => *first_ns + (*sent as f64 * *period_ns) as u64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gen() -> PacketInGen {
+        PacketInGen::new(4, 0, 10, 4, 64)
+    }
+
+    #[test]
+    fn window_keeps_exactly_size_in_flight() {
+        let c = Config { window: 8, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128)), 8);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128)), 0);
+        o.answer(3, 1);
+        assert_eq!(p.fill(1, &mut o, &mut g, &mut w, Some(128)), 1);
+        assert_eq!(p.next_due(), u64::MAX);
+    }
+
+    #[test]
+    fn latency_mode_is_one_in_flight() {
+        let c = Config { mode: Mode::Latency, window: 100, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, None), 1);
+        assert_eq!(p.fill(5, &mut o, &mut g, &mut w, None), 0);
+    }
+
+    #[test]
+    fn fixed_rate_schedules_and_measures_from_schedule() {
+        // 2 switches at 2000/s total: 1000/s each, one every 1 ms
+        let c = Config { mode: Mode::FixedRate, rate: 2000.0, switches: 2, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 2);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        assert_eq!(p.fill(1_000_000, &mut o, &mut g, &mut w, None), 1, "the first is due at once");
+        assert_eq!(p.next_due(), 2_000_000);
+        // woken 3.5 ms late: three requests were due, all go out, stamped with their schedule
+        assert_eq!(p.fill(5_500_000, &mut o, &mut g, &mut w, None), 4);
+        assert_eq!(o.answer(2, 5_600_000), crate::outstanding::Match::Answered(3_600_000));
+        // the second switch is staggered by half a period
+        let mut q = Pacer::for_config(&c, 1, 2);
+        q.fill(1_000_000, &mut o, &mut g, &mut w, None);
+        assert_eq!(q.next_due(), 1_500_000);
+    }
+}

@@ -1,0 +1,135 @@
+//! The coordinator ↔ worker protocol: JSON lines.
+//!
+//! A worker reads commands on stdin and writes events on stdout, one JSON object per line, so the
+//! same worker can run under the local coordinator (a child process), over `ssh host
+//! sdnbench-engine worker`, or behind any byte stream. Sequence:
+//!
+//! ```text
+//! coordinator → worker   {"start": {"config": {...}, "slice": {"worker": 0, "lo": 0, "hi": 500}}}
+//! worker → coordinator   {"ready": {...}}            all its sessions up (or failed)
+//! coordinator → worker   {"go": null}                every worker is ready: start loading
+//! worker → coordinator   {"interval": {...}}         one per loop, as it ends
+//! coordinator → worker   {"stop": null}              optional: end early (Ctrl-C)
+//! worker → coordinator   {"done": {...}}             full per-switch report + histogram
+//! worker → coordinator   {"fatal": "..."}            the worker cannot go on (e.g. --strict)
+//! ```
+//! Times inside are relative to the worker's own go, so no clock agreement between machines is
+//! needed; the coordinator's go is the common start (its skew is the delivery latency).
+
+use crate::accounting::Disconnect;
+use crate::config::{Config, Slice};
+use crate::hist::Summary;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const PROTOCOL: &str = "sdnbench.engine.worker/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cmd {
+    Start { config: Box<Config>, slice: Slice },
+    Go,
+    Stop,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerEvent {
+    Ready(Ready),
+    Interval(Interval),
+    Done(Box<WorkerReport>),
+    Fatal(String),
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Ready {
+    pub worker: u32,
+    pub protocol: String,
+    pub pid: u32,
+    pub up: u32,
+    pub failed: u32,
+    /// From the first connect to the last session up.
+    pub handshake_s: f64,
+    /// Why sessions failed, with counts (bounded: one entry per distinct reason).
+    pub failures: BTreeMap<String, u32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Interval {
+    pub worker: u32,
+    /// 1-based loop number.
+    pub k: u32,
+    pub answered: u64,
+    pub sent: u64,
+    pub lost: u64,
+    pub up: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SwitchReport {
+    pub index: u32,
+    pub dpid: u64,
+    pub worker: u32,
+    /// Negotiated OpenFlow version ("1.0", "1.3"), or null if the handshake never finished.
+    pub of_version: Option<String>,
+    pub handshake_ms: Option<f64>,
+    pub sent: u64,
+    pub answered: u64,
+    pub lost: u64,
+    pub extra: u64,
+    pub unmatched: u64,
+    pub late: u64,
+    pub learning_replies: u64,
+    pub errors: BTreeMap<String, u64>,
+    pub replies_by_type: BTreeMap<String, u64>,
+    /// Answered requests in each loop (warm-up loops included, first).
+    pub answered_per_loop: Vec<u64>,
+    pub sent_per_loop: Vec<u64>,
+    pub latency: Option<Summary>,
+    pub echo_rtt_us: Vec<f64>,
+    pub disconnect: Option<Disconnect>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct WorkerReport {
+    pub worker: u32,
+    pub pid: u32,
+    pub switches: Vec<SwitchReport>,
+    /// Merged latency histogram of the worker's measured loops (HdrHistogram V2, base64).
+    pub hist_b64: String,
+    pub hist_clamped: u64,
+    pub stopped_early: bool,
+    pub capacity: Option<crate::capacity::CapacityReport>,
+}
+
+pub fn encode<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("protocol values always serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_one_line_json() {
+        let c = Cmd::Start { config: Box::new(Config::default()), slice: Slice { worker: 1, lo: 0, hi: 4 } };
+        let line = encode(&c);
+        assert!(!line.contains('\n'));
+        assert!(line.starts_with("{\"start\":"));
+        match serde_json::from_str::<Cmd>(&line).unwrap() {
+            Cmd::Start { slice, .. } => assert_eq!(slice.hi, 4),
+            _ => panic!("wrong command"),
+        }
+        assert_eq!(encode(&Cmd::Go), "\"go\"");
+    }
+
+    #[test]
+    fn events_round_trip() {
+        let e = WorkerEvent::Interval(Interval { worker: 2, k: 3, answered: 10, ..Default::default() });
+        let back: WorkerEvent = serde_json::from_str(&encode(&e)).unwrap();
+        match back {
+            WorkerEvent::Interval(i) => assert_eq!((i.worker, i.k, i.answered), (2, 3, 10)),
+            _ => panic!("wrong event"),
+        }
+    }
+}

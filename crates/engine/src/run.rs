@@ -1,0 +1,117 @@
+//! The binary's commands: wire parsing, the coordinator and output together.
+
+use crate::coordinator::{self, LoopTotal};
+use crate::protocol::{encode, Cmd, WorkerEvent};
+use std::io::{BufRead, Write};
+
+/// Exit codes: 0 ok, 1 bad input / cannot run, 2 the run failed or was interrupted (results kept).
+pub fn bench(args: Vec<String>) -> i32 {
+    let a = match crate::cli::parse(args) {
+        Ok(a) => a,
+        Err(e) => return usage_error(&e),
+    };
+    coordinator::install_signal_handlers();
+    let c = &a.cfg;
+    let live = crate::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
+    let outcome = coordinator::run(a.cfg.clone(), &mut |r| live.ready(r), &mut |l| live.on_loop(l));
+    let o = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("sdnbench-engine: {e}");
+            return 1;
+        }
+    };
+    let j = crate::export::build(&o);
+    if let Some(path) = &a.json {
+        if let Err(e) = crate::export::write(path, &j) {
+            eprintln!("sdnbench-engine: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
+    if !a.quiet {
+        print!("{}", crate::output::summary(&o, &j));
+    }
+    if let Some(e) = &o.error {
+        eprintln!("sdnbench-engine: {e}");
+    }
+    if o.status == "ok" { 0 } else { 2 }
+}
+
+fn usage_error(e: &str) -> i32 {
+    if e.starts_with("sdnbench-engine:") || e.starts_with("usage") {
+        eprintln!("{e}");
+        return if e.starts_with("usage") { 0 } else { 1 };
+    }
+    eprintln!("sdnbench-engine: {e}");
+    1
+}
+
+pub fn cbench(args: Vec<String>) -> i32 {
+    let a = match crate::cbench::parse(args) {
+        Ok(a) => a,
+        Err(e) => return usage_error(&e),
+    };
+    coordinator::install_signal_handlers();
+    println!("{}", crate::cbench::banner(&a.cfg, a.cooldown));
+    let switches = a.cfg.switches;
+    let mut on_loop = |l: &LoopTotal| {
+        // cbench prints per-switch numbers; the coordinator sees totals while running, so the
+        // per-switch breakdown is in the JSON. The total per ms is cbench's figure.
+        println!("{}", crate::cbench::loop_line(switches, &[l.answered], a.cfg.loop_ms));
+    };
+    let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("sdnbench-engine: {e}");
+            return 1;
+        }
+    };
+    let mut rps = crate::export::measured_rps(&o);
+    rps.truncate(rps.len().saturating_sub(a.cooldown as usize));
+    println!("{}", crate::output::result_line(switches, &rps));
+    for w in &o.warnings {
+        eprintln!("warning: {w}");
+    }
+    if o.status == "ok" { 0 } else { 2 }
+}
+
+/// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.
+pub fn worker() -> i32 {
+    unsafe {
+        // Ctrl-C reaches the whole process group: the coordinator decides, the worker finishes.
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+        libc::signal(libc::SIGTERM, libc::SIG_IGN);
+    }
+    crate::limits::raise_nofile();
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    if stdin.lock().read_line(&mut first).unwrap_or(0) == 0 {
+        return 1;
+    }
+    let (config, slice) = match serde_json::from_str::<Cmd>(&first) {
+        Ok(Cmd::Start { config, slice }) => (*config, slice),
+        _ => {
+            println!("{}", encode(&WorkerEvent::Fatal("first line must be a start command".into())));
+            return 1;
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<Cmd>(&line) {
+                Ok(c) => {
+                    let _ = tx.send(c);
+                }
+                Err(_) => continue,
+            }
+        }
+        let _ = tx.send(Cmd::Stop);
+    });
+    let mut out = std::io::stdout().lock();
+    crate::worker::run(config, slice, rx, &mut |e| {
+        let _ = writeln!(out, "{}", encode(&e));
+        let _ = out.flush();
+    });
+    0
+}

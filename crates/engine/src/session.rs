@@ -1,0 +1,315 @@
+//! One emulated switch's connection: handshake, learning, load, drain — one loop, one task.
+//!
+//! The loop never blocks on one direction: it reads whatever is there (into the worker's shared
+//! scratch buffer; only a partial trailing message is kept per session), answers through the
+//! switch state machine, generates requests as the pacer allows, and writes what it can. It
+//! sleeps only on socket readiness, the next timer (pacer, keep-alive, phase change, loss
+//! timeout) or a phase change from the worker: no spinning, in any mode.
+//!
+//! A malformed message, a disconnect or a reset ends only this session (recorded in its
+//! `SwitchStats`); with `strict` it also asks the worker to stop the whole run.
+
+use crate::accounting::SwitchStats;
+use crate::config::Mode;
+use crate::outstanding::Outstanding;
+use crate::pacer::Pacer;
+use crate::worker::Shared;
+use ofswitch::{frame_len, Event, PacketInGen, Switch, SwitchConfig, OFP10, NO_BUFFER};
+use std::cell::RefCell;
+use std::io;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use tokio::io::Interest;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::time::sleep_until;
+
+/// Why a session ended (kept in the switch's record).
+pub struct End {
+    pub kind: &'static str,
+    pub reason: String,
+}
+
+impl End {
+    fn new(kind: &'static str, reason: impl Into<String>) -> End {
+        End { kind, reason: reason.into() }
+    }
+    fn io(e: io::Error) -> End {
+        match e.kind() {
+            io::ErrorKind::ConnectionReset => End::new("reset", "connection reset by the controller"),
+            io::ErrorKind::ConnectionRefused => End::new("refused", "connection refused"),
+            _ => End::new("io", e.to_string()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Handshake / learning; waiting for the worker's go.
+    Wait,
+    Load,
+    /// Run over: wait (briefly) for the answers still in flight.
+    Drain,
+}
+
+pub async fn connect(addr: SocketAddr, source: Option<SocketAddr>) -> io::Result<TcpStream> {
+    let sock = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    if let Some(src) = source {
+        sock.bind(src)?;
+    }
+    let s = sock.connect(addr).await?;
+    s.set_nodelay(true)?;
+    Ok(s)
+}
+
+pub struct Session {
+    sh: Rc<Shared>,
+    stats: Rc<RefCell<SwitchStats>>,
+    sw: Switch,
+    gen: PacketInGen,
+    out: Outstanding,
+    pacer: Pacer,
+    partial: Vec<u8>,
+    wbuf: Vec<u8>,
+    index: u32,
+    echoed: bool,
+}
+
+impl Session {
+    pub fn new(sh: Rc<Shared>, stats: Rc<RefCell<SwitchStats>>, index: u32, pos_in_worker: u32) -> Session {
+        let c = &sh.cfg;
+        let dpid = c.first_dpid + index as u64;
+        let mut sc = SwitchConfig::new(dpid);
+        sc.ports = c.ports;
+        sc.versions = c.versions;
+        sc.keep_flows = c.keep_flows;
+        sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
+        sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
+        let pacer = Pacer::for_config(c, pos_in_worker, sh.n_local);
+        let version = if c.versions & (1 << 4) != 0 { 4 } else { OFP10 };
+        Session {
+            gen: PacketInGen::new(version, index, c.macs, c.ports, c.frame_size),
+            sw: Switch::new(sc),
+            out: Outstanding::new(1),
+            pacer,
+            partial: Vec::new(),
+            wbuf: Vec::with_capacity(256),
+            index,
+            echoed: false,
+            stats,
+            sh,
+        }
+    }
+
+    /// Run to the end; the outcome is recorded in the switch's stats.
+    pub async fn run(mut self, stream: io::Result<TcpStream>) {
+        let result = match stream {
+            Ok(s) => self.serve(&s).await,
+            Err(e) => Err(End::io(e)),
+        };
+        let t_s = self.sh.t_rel_s();
+        let mut st = self.stats.borrow_mut();
+        match result {
+            Ok(()) => {
+                st.lost += self.out.abandon() as u64;
+            }
+            Err(end) => {
+                let during_load = self.sh.phase_at(self.sh.now_ns()) != 0;
+                st.end(&mut self.out, t_s, end.kind, end.reason.clone());
+                if self.sh.cfg.strict && during_load {
+                    self.sh.fail(format!("switch {} (dpid {}): {}", self.index, st.dpid, end.reason));
+                }
+            }
+        }
+        drop(st);
+        self.sh.session_finished();
+    }
+
+    fn phase(&self, now: u64) -> Phase {
+        match self.sh.phase_at(now) {
+            0 => Phase::Wait,
+            1 => Phase::Load,
+            _ => Phase::Drain,
+        }
+    }
+
+    async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
+        let started = self.sh.now_ns();
+        self.sw.start(started, &mut self.wbuf);
+        let mut phase_rx = self.sh.phase_rx.clone();
+        let handshake_deadline = started + self.sh.cfg.connect_timeout_ms * 1_000_000;
+        loop {
+            let now = self.sh.now_ns();
+            let phase = self.phase(now);
+            if self.sh.stopped() {
+                return Ok(());
+            }
+            if !self.sw.is_up() && now > handshake_deadline {
+                return Err(End::new("timeout", "no handshake from the controller in time"));
+            }
+            let mut deadline = if self.sw.is_up() { u64::MAX } else { handshake_deadline };
+            match phase {
+                Phase::Wait => {
+                    if self.sh.go_ns() != 0 {
+                        deadline = deadline.min(self.sh.go_ns());
+                    }
+                }
+                Phase::Load => {
+                    let measuring = self.sh.measuring(now);
+                    let mut st = self.stats.borrow_mut();
+                    st.measuring = measuring;
+                    if self.sw.is_up() {
+                        let n = self.pacer.fill(now, &mut self.out, &mut self.gen, &mut self.wbuf, self.sh.miss_send_len());
+                        st.sent += n as u64;
+                        deadline = deadline.min(self.pacer.next_due());
+                    }
+                    deadline = deadline.min(self.sh.end_ns());
+                }
+                Phase::Drain => {
+                    self.stats.borrow_mut().measuring = false;
+                    if self.out.pending() == 0 || now >= self.sh.drain_end_ns() {
+                        return Ok(());
+                    }
+                    deadline = deadline.min(self.sh.drain_end_ns());
+                }
+            }
+            if self.out.pending() > 0 {
+                let lost = self.out.expire(now.saturating_sub(self.sh.timeout_ns()));
+                self.stats.borrow_mut().lost += lost as u64;
+                deadline = deadline.min(now + self.sh.timeout_ns() / 4 + 1);
+            }
+            match self.sw.poll(now, &mut self.wbuf) {
+                Ok(next) => deadline = deadline.min(next),
+                Err(e) => return Err(End::new("timeout", e.to_string())),
+            }
+            self.flush(s)?;
+            let interest = if self.wbuf.is_empty() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
+            let until = self.sh.instant_of(deadline);
+            tokio::select! {
+                r = s.ready(interest) => {
+                    let ready = r.map_err(End::io)?;
+                    if ready.is_readable() || ready.is_read_closed() {
+                        self.read_all(s)?;
+                    }
+                }
+                _ = sleep_until(until) => {}
+                _ = phase_rx.changed() => {}
+            }
+        }
+    }
+
+    fn flush(&mut self, s: &TcpStream) -> Result<(), End> {
+        while !self.wbuf.is_empty() {
+            match s.try_write(&self.wbuf) {
+                Ok(n) => {
+                    self.wbuf.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => return Err(End::io(e)),
+            }
+        }
+        if self.wbuf.is_empty() && self.wbuf.capacity() > 256 * 1024 {
+            self.wbuf.shrink_to(64 * 1024);
+        }
+        Ok(())
+    }
+
+    /// Read until the socket would block (bounded, so one busy session cannot starve others).
+    fn read_all(&mut self, s: &TcpStream) -> Result<(), End> {
+        let scratch_rc = self.sh.scratch.clone();
+        let mut scratch = scratch_rc.borrow_mut();
+        for _ in 0..16 {
+            let keep = self.partial.len();
+            scratch[..keep].copy_from_slice(&self.partial);
+            match s.try_read(&mut scratch[keep..]) {
+                Ok(0) => return Err(End::new("closed", "the controller closed the connection")),
+                Ok(n) => {
+                    let used = self.process(&scratch[..keep + n])?;
+                    self.partial.clear();
+                    self.partial.extend_from_slice(&scratch[used..keep + n]);
+                    if keep + n < scratch.len() {
+                        return Ok(());
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(End::io(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Handle every whole message in `buf`; returns the bytes consumed.
+    fn process(&mut self, buf: &[u8]) -> Result<usize, End> {
+        let now = self.sh.now_ns();
+        let loading = self.sh.phase_at(now) != 0;
+        let mut at = 0;
+        let mut st = self.stats.borrow_mut();
+        let mut merged = self.sh.merged.borrow_mut();
+        while let Some(n) = frame_len(&buf[at..]) {
+            let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
+            if buf.len() - at < n {
+                if n > self.sh.scratch_len() / 2 {
+                    return Err(End::new("malformed", format!("message of {n} bytes is too large")));
+                }
+                break;
+            }
+            let msg = &buf[at..at + n];
+            at += n;
+            let ev = match self.sw.on_message(now, msg, &mut self.wbuf) {
+                Ok(ev) => ev,
+                Err(e) => return Err(End::new("malformed", e.to_string())),
+            };
+            let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { .. });
+            if request_reply && !loading {
+                // answers to the learning phase's ARPs: kept apart from the measured requests
+                st.learning_replies += 1;
+                continue;
+            }
+            st.count_reply(msg[1]);
+            match ev {
+                Event::FlowMod { buffer_id, .. } => {
+                    if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, None, now) {
+                        if st.measuring {
+                            merged.record_ns(rtt);
+                        }
+                    }
+                }
+                Event::PacketOut { buffer_id, marker, .. } => {
+                    let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
+                    let seq = if buffer_id == NO_BUFFER { seq } else { None };
+                    if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, seq, now) {
+                        if st.measuring {
+                            merged.record_ns(rtt);
+                        }
+                    }
+                }
+                Event::Error { ty, code } => st.on_error(ty, code),
+                Event::EchoReply { rtt_ns: Some(rtt), .. } => {
+                    st.echo_rtt_ns.push(rtt);
+                    if self.sh.cfg.mode == Mode::Capacity && !self.echoed {
+                        self.echoed = true;
+                        self.sh.session_up();
+                    }
+                }
+                Event::Connected { version } => {
+                    st.version = version;
+                    st.handshake_ns = Some(now);
+                    st.state = crate::accounting::SessionState::Up;
+                    self.gen.version = version;
+                    if self.sh.cfg.mode == Mode::Capacity {
+                        // up only once an echo went round: the session works end to end
+                        self.sw.echo_now(now, &mut self.wbuf);
+                        continue;
+                    }
+                    if self.sh.cfg.learn {
+                        for h in 1..=self.sh.cfg.macs.min(65_535) {
+                            self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
+                        }
+                    }
+                    self.sh.session_up();
+                }
+                _ => {}
+            }
+        }
+        Ok(at)
+    }
+}

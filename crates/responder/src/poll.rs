@@ -1,0 +1,138 @@
+//! The epoll loop: edge-triggered, one shared read buffer, per-connection leftovers only.
+
+use crate::conn::{Conn, Templates};
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+
+fn check(r: i32) -> io::Result<i32> {
+    if r < 0 { Err(io::Error::last_os_error()) } else { Ok(r) }
+}
+
+/// A non-blocking listening socket with SO_REUSEPORT (IPv4).
+pub fn listen(addr: SocketAddr) -> io::Result<i32> {
+    let SocketAddr::V4(a) = addr else {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "IPv4 only"));
+    };
+    unsafe {
+        let fd = check(libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC, 0))?;
+        let one: libc::c_int = 1;
+        let sz = std::mem::size_of::<libc::c_int>() as u32;
+        check(libc::setsockopt(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, &one as *const _ as *const _, sz))?;
+        check(libc::setsockopt(fd, libc::SOL_SOCKET, libc::SO_REUSEPORT, &one as *const _ as *const _, sz))?;
+        let sin = libc::sockaddr_in {
+            sin_family: libc::AF_INET as u16,
+            sin_port: a.port().to_be(),
+            sin_addr: libc::in_addr { s_addr: u32::from(*a.ip()).to_be() },
+            sin_zero: [0; 8],
+        };
+        check(libc::bind(fd, &sin as *const _ as *const _, std::mem::size_of::<libc::sockaddr_in>() as u32))?;
+        check(libc::listen(fd, 4096))?;
+        Ok(fd)
+    }
+}
+
+fn add(ep: i32, fd: i32, events: u32) -> io::Result<()> {
+    let mut ev = libc::epoll_event { events, u64: fd as u64 };
+    unsafe { check(libc::epoll_ctl(ep, libc::EPOLL_CTL_ADD, fd, &mut ev)) }.map(|_| ())
+}
+
+fn close(ep: i32, conns: &mut HashMap<i32, Conn>, fd: i32) {
+    unsafe {
+        libc::epoll_ctl(ep, libc::EPOLL_CTL_DEL, fd, std::ptr::null_mut());
+        libc::close(fd);
+    }
+    conns.remove(&fd);
+}
+
+/// Write what can be written; false when the connection is dead.
+fn flush(c: &mut Conn) -> bool {
+    while !c.wbuf.is_empty() {
+        let n = unsafe { libc::write(c.fd, c.wbuf.as_ptr() as *const _, c.wbuf.len()) };
+        if n < 0 {
+            return io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock;
+        }
+        c.wbuf.drain(..n as usize);
+    }
+    true
+}
+
+pub fn serve(lfd: i32, version: u8) -> io::Result<()> {
+    let ep = unsafe { check(libc::epoll_create1(libc::EPOLL_CLOEXEC))? };
+    add(ep, lfd, libc::EPOLLIN as u32)?;
+    let mut conns: HashMap<i32, Conn> = HashMap::new();
+    let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; 1024];
+    let mut buf = vec![0u8; 256 * 1024];
+    let t = Templates::new();
+    let et = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLRDHUP | libc::EPOLLET) as u32;
+    loop {
+        let n = unsafe { libc::epoll_wait(ep, events.as_mut_ptr(), events.len() as i32, -1) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        for ev in &events[..n as usize] {
+            let fd = ev.u64 as i32;
+            if fd == lfd {
+                loop {
+                    let c = unsafe { libc::accept4(lfd, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
+                    if c < 0 {
+                        break;
+                    }
+                    let one: libc::c_int = 1;
+                    unsafe {
+                        libc::setsockopt(c, libc::IPPROTO_TCP, libc::TCP_NODELAY, &one as *const _ as *const _, 4);
+                    }
+                    let mut conn = Conn::new(c, version);
+                    if add(ep, c, et).is_err() || !flush(&mut conn) {
+                        unsafe { libc::close(c) };
+                        continue;
+                    }
+                    conns.insert(c, conn);
+                }
+                continue;
+            }
+            let Some(c) = conns.get_mut(&fd) else { continue };
+            let mut dead = false;
+            if ev.events & (libc::EPOLLIN as u32) != 0 {
+                loop {
+                    let keep = c.rbuf.len();
+                    buf[..keep].copy_from_slice(&c.rbuf);
+                    let r = unsafe { libc::read(fd, buf[keep..].as_mut_ptr() as *mut _, buf.len() - keep) };
+                    if r == 0 {
+                        dead = true;
+                        break;
+                    }
+                    if r < 0 {
+                        dead = io::Error::last_os_error().kind() != io::ErrorKind::WouldBlock;
+                        break;
+                    }
+                    let total = keep + r as usize;
+                    match c.process(&buf[..total], &t) {
+                        Ok(used) => {
+                            c.rbuf.clear();
+                            c.rbuf.extend_from_slice(&buf[used..total]);
+                        }
+                        Err(()) => {
+                            dead = true;
+                            break;
+                        }
+                    }
+                    if !flush(c) {
+                        dead = true;
+                        break;
+                    }
+                }
+            }
+            if !dead && !flush(c) {
+                dead = true;
+            }
+            if dead || ev.events & ((libc::EPOLLHUP | libc::EPOLLERR) as u32) != 0 {
+                close(ep, &mut conns, fd);
+            }
+        }
+    }
+}
