@@ -62,13 +62,20 @@ def validate_controller_param(name: str, value: Any) -> Optional[str]:
     return None
 
 
+def validate_net_param(name: str, value: Any) -> Optional[str]:
+    """As for the controller kind, plus the net runner's controller-less modes."""
+    if name == "controller" and value in ("standalone", "none"):
+        return None
+    return validate_controller_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
          validate_controller_param),
     Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
          "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
-         validate_controller_param),
+         validate_net_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),
@@ -84,7 +91,7 @@ def get(name: str) -> Kind:
 
 def requirements(scenario) -> list:
     """The doctor checks a scenario needs: each kind's, plus one per controller kind used
-    (``osken``, ``ryu``, ...) when the doctor knows such a check."""
+    (``controller-osken``, ``controller-ryu``, ``ovs-testcontroller``) when the doctor has it."""
     from .. import doctor
     known = doctor.all_checks()
     names: list = []
@@ -92,8 +99,12 @@ def requirements(scenario) -> list:
         names += [n for n in get(b.kind).requires if n not in names]
         for spec in _controller_specs(b):
             kind = spec.partition(":")[0]
-            if kind in known and kind not in names:
-                names.append(kind)
+            # The controllers part names its checks controller-osken, controller-ryu, ...;
+            # ovs-testcontroller is a plain tool check.
+            for name in (f"controller-{kind}", kind):
+                if name in known and name not in names:
+                    names.append(name)
+                    break
     return names
 
 

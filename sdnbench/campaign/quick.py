@@ -4,6 +4,7 @@ The block sits at the top level of the scenario and overrides it before validati
 
     quick:
       repetitions: 1                     # any top-level default (repetitions, warmup, pause)
+      only: [ping, tcp]                  # keep only these benchmarks (default: all)
       benchmarks:
         ping:                            # by benchmark name
           params: {count: 3}             # merged into the benchmark's params, key by key
@@ -37,9 +38,23 @@ def select(data: Any, quick: bool, source: str = "<scenario>") -> Any:
     for key, value in block.items():
         if key == "benchmarks":
             _benchmarks(out, value, source)
-        else:
+        elif key != "only":
             out[key] = copy.deepcopy(value)
+    if "only" in block:
+        _only(out, block["only"], source)
     return out
+
+
+def _only(out: dict, names: Any, source: str) -> None:
+    if not isinstance(names, list) or not names:
+        raise UserError(f"{source}: quick.only: expected a non-empty list of benchmark names")
+    benches = out.get("benchmarks") if isinstance(out.get("benchmarks"), list) else []
+    have = [b.get("name") or b.get("kind") for b in benches if isinstance(b, dict)]
+    unknown = [n for n in names if n not in have]
+    if unknown:
+        raise UserError(f"{source}: quick.only: no benchmark named {unknown[0]!r} "
+                        f"(have {', '.join(map(str, have))})")
+    out["benchmarks"] = [b for b, n in zip(benches, have) if n in names]
 
 
 def _benchmarks(out: dict, overrides: Any, source: str) -> None:

@@ -46,7 +46,11 @@ def check_components(scenario: Scenario) -> dict:
     if not names:
         return {}
     checks = doctor.require(*names)
-    return {n: (c.data.get("version") or c.detail) for n, c in checks.items()}
+    # Only checks that name a version; the engine's check says it in its detail line.
+    versions = {n: c.data["version"] for n, c in checks.items() if c.data.get("version")}
+    if "engine" in checks:
+        versions["engine"] = checks["engine"].detail
+    return versions
 
 
 def load_runners(scenario: Scenario) -> dict:

@@ -225,9 +225,6 @@ class _Validator:
                 self.fail(mp, f"expected a non-empty list of values, got {_what(vals)}")
             if k in params:
                 self.fail(mp, f"`{k}` is in both params and matrix; keep it in one of them", key=True)
-            for j, v in enumerate(vals):
-                if isinstance(v, (dict, list)):
-                    self.fail(mp + (j,), f"matrix values must be single values, got {_what(v)}")
             if len({_canon(v) for v in vals}) != len(vals):
                 self.fail(mp, "the same value is listed twice")
         bench = Benchmark(

@@ -37,3 +37,10 @@ def test_quick_naming_an_unknown_benchmark_is_a_user_error():
 def test_scenarios_without_a_quick_block_pass_through():
     d = {"name": "x", "benchmarks": []}
     assert select(d, quick=True) is d
+
+
+def test_quick_only_keeps_the_named_benchmarks_in_file_order():
+    d = dict(DATA, quick={"only": ["controller", "ping"]})
+    assert [b.get("name", b["kind"]) for b in select(d, quick=True)["benchmarks"]] == ["ping", "controller"]
+    with pytest.raises(UserError, match="quick.only: no benchmark named 'x'"):
+        select(dict(DATA, quick={"only": ["x"]}), quick=True)

@@ -171,3 +171,10 @@ def test_progress_live_line_rewrites_in_place():
     text = out.getvalue()
     assert "\r\x1b[K[0/2]" in text and "cell one" in text and text.endswith("\n")
     assert text.count("\n") == 1                   # only the final line stays
+
+
+def test_requirements_include_each_controller_kinds_check():
+    from sdnbench.campaign.kinds import requirements
+    sc = parse(TEXT.replace("kind: synthetic", "kind: controller").replace(
+        "      value: [1, 2]\n", "      controller: [osken:learning, ryu:simple_switch_13, ovs-testcontroller]\n"))
+    assert requirements(sc) == ["engine", "controller-osken", "controller-ryu", "ovs-testcontroller"]

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import sys
 
-from ..compare.core import compare, gate, parse_threshold
-from ..compare.render import render
-from ..compare.samples import PER, load_source
 from ..errors import CheckFailed, UserError
 from .run import add_store_flag
 
@@ -34,7 +31,7 @@ def register(sub) -> None:
     p.add_argument("--metric", action="append", metavar="M", help="only these metrics (globs ok)")
     p.add_argument("--ignore", action="append", default=[], metavar="PARAM",
                    help="leave PARAM out when matching cells")
-    p.add_argument("--per", choices=PER, default="raw",
+    p.add_argument("--per", choices=("raw", "rep"), default="raw",
                    help="test on every raw sample (raw, default) or on one mean per repetition (rep)")
     p.add_argument("--higher", action="append", default=[], metavar="M", help="metric M is better higher")
     p.add_argument("--lower", action="append", default=[], metavar="M", help="metric M is better lower")
@@ -44,6 +41,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    # scipy is imported here, not at start-up: every sdnbench command would pay for it otherwise.
+    from ..compare.core import compare, gate, parse_threshold
+    from ..compare.render import render
+    from ..compare.samples import load_source
     thresholds = [parse_threshold(t) for t in args.fail_on]
     side_a = load_source(args.a, args.store, args.ignore)
     side_b = load_source(args.b, args.store, args.ignore)

@@ -15,14 +15,14 @@ import json
 import sys
 from pathlib import Path
 
-from ..compare.core import fmt_num, sort_key
-from ..compare.samples import PER, build_side, store_pairs
 from ..errors import UserError
 from ..output import add_json_flag, print_json, table
-from ..stats import best_scenario, higher_is_better, summarize
-from ..stats.significance import TESTS
 from ..store import Store
 from ..store.export import FORMATS, export
+
+# Statistics (scipy) are imported inside the actions that need them, not at CLI start-up.
+PER = ("raw", "rep")
+TESTS = ("auto", "mann-whitney-u", "welch-t")
 from .run import add_store_flag
 
 
@@ -84,6 +84,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_show(args) -> int:
+    from ..compare.core import fmt_num, sort_key
+    from ..compare.samples import build_side, store_pairs
+    from ..stats import summarize
     with Store(args.store, create=False) as store:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)
@@ -160,6 +163,9 @@ def cmd_export(args) -> int:
 
 
 def cmd_best(args) -> int:
+    from ..compare.core import fmt_num, sort_key
+    from ..compare.samples import build_side, store_pairs
+    from ..stats import best_scenario, higher_is_better
     with Store(args.store, create=False) as store:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)

@@ -100,3 +100,11 @@ def test_quick_runs_one_repetition(tmp_path, capsys):
     f.write_text(SCENARIO)
     assert main(["run", str(f), "--store", str(tmp_path / "st"), "--quick"]) == 0
     assert "run 1 done: 3 ok, 1 failed of 4 cells" in capsys.readouterr().err
+
+
+def test_cli_choice_lists_match_the_modules_they_stand_for():
+    # results.py keeps these as literals so that `sdnbench --help` does not import scipy
+    from sdnbench.commands import results
+    from sdnbench.compare.samples import PER
+    from sdnbench.stats.significance import TESTS
+    assert results.PER == PER and sorted(results.TESTS) == sorted(TESTS)

@@ -79,15 +79,25 @@ def build_side(name: str, results: Iterable, drop: Iterable = ()) -> Side:
 
 
 def parse_source(text: str) -> tuple:
-    """``SOURCE[@k=v,k=v]`` -> (source, {k: v}). Values stay text (matched against str(param))."""
+    """``SOURCE[@k=v,k=v]`` -> (source, {k: v}). Values stay text (matched against str(param)).
+
+    Values may hold commas (topologies: ``topo=linear,2``): a comma starts a new filter only
+    when what follows it has an ``=``."""
     src, sep, filt = text.partition("@")
     where: dict = {}
     if sep:
+        last = None
         for part in filt.split(","):
             k, eq, v = part.partition("=")
-            if not eq or not k.strip():
+            if not eq:
+                if last is None:
+                    raise UserError(f"{text!r}: expected SOURCE@PARAM=VALUE[,PARAM=VALUE...]")
+                where[last] += "," + part
+                continue
+            if not k.strip():
                 raise UserError(f"{text!r}: expected SOURCE@PARAM=VALUE[,PARAM=VALUE...]")
-            where[k.strip()] = v.strip()
+            last = k.strip()
+            where[last] = v.strip()
     return src, where
 
 

@@ -164,6 +164,8 @@ def test_narrowing_a_run_compares_two_configurations_of_it():
 def test_sources_and_thresholds_parse_or_fail_in_one_line():
     assert parse_source("3@controller=ryu:simple_switch_13,switches=4") == \
         ("3", {"controller": "ryu:simple_switch_13", "switches": "4"})
+    assert parse_source("3@topo=linear,2,controller=osken:learning") == \
+        ("3", {"topo": "linear,2", "controller": "osken:learning"})
     with pytest.raises(UserError):
         parse_source("3@controller")
     assert parse_threshold("lat*:5%").metric == "lat*"
