@@ -7,6 +7,7 @@ Invariants:
   loses at most the cell in progress (left ``running``; a resume measures it again). Ctrl-C or
   SIGTERM (``Interrupted``) marks the run ``interrupted`` and propagates, so every ``finally``
   in the measurement runs its clean-up first.
+- One process measures a run at a time (an flock per run in the store directory).
 - A cell that fails (a ``UserError`` from the runner, a failed Result, or an unexpected exception)
   is stored as failed with its reason and the campaign goes on. A failed cell is final: resuming
   does not repeat it.
@@ -14,12 +15,15 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import secrets
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from ..errors import CheckFailed, Interrupted, UserError
 from ..result import Result
@@ -70,6 +74,33 @@ def start(store: Store, scenario: Scenario, overrides: Overrides = Overrides(),
 def execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
             progress: Optional[Progress] = None, overrides: Overrides = Overrides(),
             sleep: Callable[[float], None] = time.sleep) -> Outcome:
+    with run_lock(store, run_id):
+        return _execute(store, run_id, scenario, runners, progress, overrides, sleep)
+
+
+@contextlib.contextmanager
+def run_lock(store: Store, run_id: int) -> Iterator[None]:
+    """One process at a time per run: two resumes of one run would measure cells twice. The
+    lock is an flock, so the kernel releases it when its holder dies, even by SIGKILL."""
+    path = store.dir / f".run-{run_id}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise UserError(f"run {run_id} is being measured by another process (pid {holder}); "
+                            "wait for it or stop it first")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
+             progress: Optional[Progress], overrides: Overrides,
+             sleep: Callable[[float], None]) -> Outcome:
     cells = store.cells(run_id)
     todo = [c for c in cells if c.status in (PENDING, RUNNING)]
     progress = progress or Progress(total=len(cells), done=len(cells) - len(todo))

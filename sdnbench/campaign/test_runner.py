@@ -178,3 +178,24 @@ def test_requirements_include_each_controller_kinds_check():
     sc = parse(TEXT.replace("kind: synthetic", "kind: controller").replace(
         "      value: [1, 2]\n", "      controller: [osken:learning, ryu:simple_switch_13, ovs-testcontroller]\n"))
     assert requirements(sc) == ["engine", "controller-osken", "controller-ryu", "ovs-testcontroller"]
+
+
+def test_a_run_is_measured_by_one_process_at_a_time(tmp_path):
+    import subprocess
+    import sys
+    sc = parse(TEXT)
+    with Store(tmp_path) as st:
+        run_id = runner.start(st, sc)
+        with runner.run_lock(st, run_id):
+            # another process (flock is per open file, so a second process is the real test)
+            code = ("import sys; from sdnbench.store import Store; from sdnbench.campaign import runner\n"
+                    "from sdnbench.errors import UserError\n"
+                    f"st = Store({str(tmp_path)!r})\n"
+                    "try:\n"
+                    f"    runner.run_lock(st, {run_id}).__enter__()\n"
+                    "except UserError as e:\n"
+                    "    print(e); sys.exit(7)\n")
+            cp = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            assert cp.returncode == 7, cp.stderr
+            assert f"is being measured by another process (pid {__import__('os').getpid()})" in cp.stdout
+        runner.execute(st, run_id, sc, {"synthetic": Script()}, quiet(12))
