@@ -211,3 +211,63 @@ def test_delay_is_refused_before_anything_is_built_when_netem_is_missing():
     assert "netem" in msg and "delay and jitter" in msg and "nftables" in msg
     assert "\n" not in msg
     assert set(stale.read_claims()) == before      # no prefix was even claimed
+
+
+PER_SWITCH_OF = """
+switches: [s1, {name: s2, protocols: OpenFlow10}]
+hosts: [h1, h2]
+links: [[h1, s1], [h2, s2], [s1, s2]]
+"""
+
+
+def test_openflow_version_per_switch(tmp_path):
+    import subprocess
+    f = tmp_path / "of.yaml"
+    f.write_text(PER_SWITCH_OF)
+    with signals_as_exceptions(), MininetNetwork(parse_topology(str(f)), controller=None,
+                                                 protocols="OpenFlow13") as net:
+        def protocols(sw):
+            return subprocess.run(["ovs-vsctl", "get", "bridge", net.bridge(sw), "protocols"],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+        assert protocols("s1") == "[OpenFlow13]" and protocols("s2") == "[OpenFlow10]"
+        assert ping_ok(net, "h1", "h2")
+
+
+def test_wifi_g_profile_is_shaped_lossy_and_says_it_is_an_approximation():
+    import subprocess
+    r = run_net({"topo": "single,2", "controller": "standalone", "link": "wifi-g",
+                 "measurements": ["ping"], "ping": {"sizes": [64], "count": 3, "interval": 0.05}})
+    assert r.status == "ok", r.error
+    assert any("802.11g-like approximation" in n for n in r.notes)
+    assert any("nftables" in n for n in r.notes) or doctor.require("tc")["tc"].data["qdiscs"]["netem"]
+    assert all(l["params"]["bw_mbit"] == 22 for l in r.topology["links"])
+    # the queue length and rate are really installed (htb + pfifo) while a network runs
+    with signals_as_exceptions(), MininetNetwork(parse_topology("single,2"), controller=None,
+                                                 link=parse_link("wifi-g")) as net:
+        port = net.port_towards("s1", "h1").intf
+        qd = subprocess.run(["tc", "qdisc", "show", "dev", port], capture_output=True, text=True).stdout
+        assert "htb" in qd and "limit 100" in qd
+        cls = subprocess.run(["tc", "class", "show", "dev", port], capture_output=True, text=True).stdout
+        assert "rate 22Mbit" in cls
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"switch": "user"}, "ofsoftswitch13"),
+    ({"datapath": "kernel"}, "kernel module"),
+])
+def test_unavailable_switches_are_refused_clearly(kw, words):
+    import shutil
+    ovs = doctor.require("ovs")["ovs"].data
+    if kw.get("switch") == "user" and shutil.which("ofdatapath"):
+        words = None                      # installed here: it must build instead
+    if kw.get("datapath") == "kernel" and ovs["kernel_module"]:
+        words = None
+    before = set(stale.read_claims())
+    if words is None:
+        with MininetNetwork(parse_topology("single,2"), controller=None, **kw) as net:
+            assert ping_ok(net, "h1", "h2")
+        return
+    with pytest.raises(UserError, match=words):
+        with MininetNetwork(parse_topology("single,2"), controller=None, **kw):
+            pass
+    assert set(stale.read_claims()) == before
