@@ -1,0 +1,128 @@
+"""Launch, readiness, stop and failure reporting with real controllers (no network needed)."""
+
+import os
+import signal
+import socket
+
+import psutil
+import pytest
+
+from sdnbench.controllers import ControllerDied, launch, ofhello
+from sdnbench.errors import Interrupted, UserError
+from sdnbench.proc import wait_until
+
+pytestmark = pytest.mark.integration
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def _group_empty(pgid: int) -> bool:
+    for p in psutil.process_iter(["pid"]):
+        try:
+            if os.getpgid(p.info["pid"]) == pgid and not _gone(p.info["pid"]):
+                return False
+        except (ProcessLookupError, psutil.Error):
+            continue
+    return True
+
+
+@pytest.mark.parametrize("spec", ["osken:learning", "ovs-testcontroller", "ryu:simple_switch_13"])
+def test_ready_means_it_answers_hello_and_stop_ends_the_group(spec, tmp_path):
+    port = ofhello.free_port()
+    with launch(spec, port=port, log_dir=tmp_path) as ctl:
+        assert (ctl.host, ctl.port) == ("127.0.0.1", port)
+        assert ofhello.probe(ctl.host, ctl.port, 4) is not None
+        info = ctl.info
+        assert info["spec"] == spec and info["of_version"] == "1.3" and info["pid"] == ctl.pid
+        assert info["version"] and info["name"] in ("os-ken", "ovs-testcontroller", "ryu")
+        assert info["log"].startswith(str(tmp_path))
+        # Bound to loopback only: every listening socket of the tree is on 127.0.0.1.
+        listening = [c.laddr for p in [psutil.Process(ctl.pid)] + psutil.Process(ctl.pid).children(True)
+                     for c in p.net_connections("inet") if c.status == psutil.CONN_LISTEN]
+        assert listening and all(a.ip == "127.0.0.1" for a in listening), listening
+        ctl.check_alive()
+        pid = ctl.pid
+    assert _gone(pid) and _group_empty(pid)
+    assert not ofhello.accepts("127.0.0.1", port, timeout=0.5)
+
+
+def test_version_and_app_are_recorded():
+    with launch("osken:passthrough", of_version="1.0") as ctl:
+        assert ctl.info["name"] == "os-ken" and ctl.info["version"].startswith("4.")
+        assert ctl.info["app"] == "passthrough" and ctl.info["of_version"] == "1.0"
+        assert ofhello.probe(ctl.host, ctl.port, 1) == 1          # offers 1.0 only
+
+
+def test_a_taken_port_is_refused():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        with pytest.raises(UserError, match="already in use"):
+            with launch("osken:learning", port=s.getsockname()[1]):
+                pass
+
+
+def test_dying_at_start_reports_the_log_tail():
+    with pytest.raises(ControllerDied) as e:
+        with launch("ryu:no_such_app_module"):
+            pass
+    msg = str(e.value)
+    assert msg.startswith("controller ryu:no_such_app_module (pid ")
+    assert "exited while starting" in msg and "no_such_app_module" in e.value.tail
+
+
+def test_killed_mid_run_is_reported_with_its_log_and_nothing_is_left(tmp_path):
+    with pytest.raises(ControllerDied) as e:
+        with launch("osken:learning", log_dir=tmp_path) as ctl:
+            pid = ctl.pid
+            os.kill(pid, signal.SIGKILL)
+            wait_until(lambda: not ctl.alive(), 10, "the controller to die")
+            with pytest.raises(ControllerDied):
+                ctl.check_alive()
+            raise RuntimeError("a ping timed out")      # what the network layer would see
+    msg = str(e.value)
+    assert "controller osken:learning" in msg and "killed by signal 9" in msg
+    assert "sdnbench launcher: apps learning" in msg               # its last log lines
+    assert isinstance(e.value.__cause__, RuntimeError)             # the symptom stays attached
+    assert _gone(pid) and _group_empty(pid)
+
+
+def test_interrupt_stops_the_controller():
+    with pytest.raises(Interrupted):
+        with launch("osken:hub") as ctl:
+            pid = ctl.pid
+            raise Interrupted(signal.SIGTERM)
+    assert _gone(pid) and _group_empty(pid)
+
+
+def test_tcp_attaches_without_owning_the_process():
+    with launch("ovs-testcontroller") as real:
+        with launch(f"tcp:127.0.0.1:{real.port}") as ext:
+            assert ext.pid is None and ext.info["name"] == "external"
+            ext.check_alive()
+            with ext.sample_resources(0.1) as s:
+                pass
+            assert s.series() == []
+        assert real.alive()                                      # leaving tcp: stops nothing
+
+
+def test_tcp_to_nothing_is_a_user_error():
+    port = ofhello.free_port()
+    with pytest.raises(UserError, match="no OpenFlow controller answering"):
+        with launch(f"tcp:127.0.0.1:{port}", timeout=1.0):
+            pass
+
+
+def test_resources_of_a_running_controller():
+    with launch("osken:learning") as ctl:
+        with ctl.sample_resources(0.05) as s:
+            wait_until(lambda: len(s.series()[0].values) >= 3, 20, "three samples")
+    series = {x.metric: x for x in s.series()}
+    assert series["rss_bytes"].values[0] > 10_000_000          # a Python interpreter with os-ken
+    assert min(series["threads"].values) >= 1
+    assert all(v >= 0 for v in series["cpu_percent"].values)
