@@ -29,6 +29,8 @@ def register(sub) -> None:
                    help="configurations as columns, means/gap as rows (the campus study's Table 3)")
     p.add_argument("--names", metavar="A,B", help="labels for the two sides (default: the sources)")
     p.add_argument("--metric", action="append", metavar="M", help="only these metrics (globs ok)")
+    p.add_argument("--resources", action="store_true",
+                   help="also compare resource use (controller CPU %%, RSS, threads)")
     p.add_argument("--ignore", action="append", default=[], metavar="PARAM",
                    help="leave PARAM out when matching cells")
     p.add_argument("--per", choices=("raw", "rep"), default="raw",
@@ -46,8 +48,8 @@ def run(args) -> int:
     from ..compare.render import render
     from ..compare.samples import load_source
     thresholds = [parse_threshold(t) for t in args.fail_on]
-    side_a = load_source(args.a, args.store, args.ignore)
-    side_b = load_source(args.b, args.store, args.ignore)
+    side_a = load_source(args.a, args.store, args.ignore, args.resources)
+    side_b = load_source(args.b, args.store, args.ignore, args.resources)
     if side_a.name == side_b.name:
         side_b.name += " (B)"
     names = (side_a.name, side_b.name)

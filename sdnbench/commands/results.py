@@ -38,6 +38,7 @@ def register(sub) -> None:
     sp = rs.add_parser("show", help="a run's provenance and statistics")
     sp.add_argument("run", metavar="RUN", help="run id or `latest`")
     sp.add_argument("--per", choices=PER, default="raw", help="statistics over raw samples or per-repetition means")
+    sp.add_argument("--resources", action="store_true", help="also summarize resource use (CPU %%, RSS)")
     add_store_flag(sp)
     add_json_flag(sp)
     sp.set_defaults(func=cmd_show)
@@ -91,7 +92,7 @@ def cmd_show(args) -> int:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)
         failed = store.cells(info.id, "failed")
-    side = build_side(f"run {info.id}", pairs)
+    side = build_side(f"run {info.id}", pairs, resources=args.resources)
     stats = []
     for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
         s = summarize(g.values(args.per))

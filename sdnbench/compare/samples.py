@@ -55,8 +55,9 @@ def params_key(params: dict) -> str:
     return json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def build_side(name: str, results: Iterable, drop: Iterable = ()) -> Side:
-    """``results``: (params, Result) pairs; params named in ``drop`` are left out of the key."""
+def build_side(name: str, results: Iterable, drop: Iterable = (), resources: bool = False) -> Side:
+    """``results``: (params, Result) pairs; params named in ``drop`` are left out of the key.
+    With ``resources``, the resource series (controller CPU %, RSS, threads) count as metrics."""
     drop = set(drop)
     side = Side(name)
     for params, r in results:
@@ -67,7 +68,7 @@ def build_side(name: str, results: Iterable, drop: Iterable = ()) -> Side:
             continue
         side.ok_cells[cell] = side.ok_cells.get(cell, 0) + 1
         per_metric: dict = {}
-        for s in r.series:
+        for s in list(r.series) + (list(r.resources) if resources else []):
             per_metric.setdefault((s.metric, s.unit), []).extend(s.values)
         for (metric, unit), vals in per_metric.items():
             g = side.groups.setdefault((r.benchmark, cell[1], metric), Group(r.benchmark, p, metric, unit))
@@ -101,7 +102,8 @@ def parse_source(text: str) -> tuple:
     return src, where
 
 
-def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = ()) -> Side:
+def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = (),
+                resources: bool = False) -> Side:
     src, where = parse_source(text)
     path = Path(src)
     if path.suffix == ".json" or path.is_dir():
@@ -116,7 +118,7 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = ()) -> 
         items = [(p, r) for p, r in items if all(str(p.get(k)) == v for k, v in where.items())]
         if not items:
             raise UserError(f"{text}: no cell has {', '.join(f'{k}={v}' for k, v in where.items())}")
-    return build_side(text, items, set(where) | set(ignore))
+    return build_side(text, items, set(where) | set(ignore), resources)
 
 
 def store_pairs(store, run_id: int) -> list:

@@ -182,3 +182,13 @@ def test_compare_against_result_files(tmp_path, capsys):
     assert main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
     assert "~ not significant" in capsys.readouterr().out
     assert main(["compare", str(tmp_path / "a.json"), str(tmp_path / "nope.json")]) == 1
+
+
+def test_resources_are_compared_only_when_asked():
+    from sdnbench.result import Series
+    r = Result("controller", "throughput", {"switches": 1})
+    r.add("throughput", "flows/s", [1.0, 2.0])
+    r.resources.append(Series("cpu_percent", "%", [50.0, 60.0]))
+    assert {k[2] for k in build_side("a", [(r.params, r)]).groups} == {"throughput"}
+    assert {k[2] for k in build_side("a", [(r.params, r)], resources=True).groups} == \
+        {"throughput", "cpu_percent"}
