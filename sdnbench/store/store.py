@@ -216,18 +216,18 @@ class Store:
         Without ``run``, it becomes a new run of kind ``single`` with one cell; with ``run``, it is
         added as a new cell of that run. Returns the result id (for ``load_result``).
         """
-        if run is None:
-            run = self.create_run("single", name or f"{result.kind}:{result.benchmark}",
-                                  versions=dict(result.versions), status="done")
-        else:
+        if run is not None:
             run = self.resolve_run(run)
-        n = self.conn.execute("SELECT count(*) FROM cells WHERE run_id=?", (run,)).fetchone()[0]
-        key = _dumps({"single": n, "benchmark": result.benchmark, "params": result.params})
-        self.add_cells(run, [CellSpec(key, result.benchmark, result.kind, dict(result.params), 0)])
-        cell_id = self.conn.execute("SELECT id FROM cells WHERE run_id=? AND key=?",
-                                    (run, key)).fetchone()[0]
-        result_id = self.finish_cell(cell_id, result)
-        return result_id
+        with self._tx():          # all or nothing: never a run or cell without its result
+            if run is None:
+                run = self.create_run("single", name or f"{result.kind}:{result.benchmark}",
+                                      versions=dict(result.versions), status="done")
+            n = self.conn.execute("SELECT count(*) FROM cells WHERE run_id=?", (run,)).fetchone()[0]
+            key = _dumps({"single": n, "benchmark": result.benchmark, "params": result.params})
+            self.add_cells(run, [CellSpec(key, result.benchmark, result.kind, dict(result.params), 0)])
+            cell_id = self.conn.execute("SELECT id FROM cells WHERE run_id=? AND key=?",
+                                        (run, key)).fetchone()[0]
+            return self.finish_cell(cell_id, result)
 
     def load_result(self, result_id: int) -> Result:
         r = self.conn.execute("SELECT meta FROM results WHERE id=?", (result_id,)).fetchone()
@@ -282,15 +282,21 @@ class Store:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on any exception, signals included)."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (or ``ROLLBACK`` on any exception, signals included).
+    Nested inside another one it does nothing: the outermost block commits or rolls back all."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self.outer = False
 
     def __enter__(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.outer = not self.conn.in_transaction
+        if self.outer:
+            self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, *_) -> None:
+        if not self.outer:
+            return
         if exc_type is None:
             self.conn.execute("COMMIT")
         else:

@@ -160,3 +160,16 @@ def test_cli_helper_saves_only_when_asked(tmp_path, capsys):
     assert "saved as run 2" in capsys.readouterr().err
     with Store(tmp_path) as st:
         assert [r.kind for r in st.runs()] == ["single", "single"]
+
+
+def test_save_result_is_all_or_nothing(tmp_path):
+    with Store(tmp_path) as st:
+        bad = _result()
+        bad.series[0].values = [object()]          # cannot be encoded: fails mid-transaction
+        with pytest.raises(TypeError):
+            st.save_result(bad)
+        assert st.runs() == []
+        assert st.conn.execute("SELECT count(*) FROM cells").fetchone()[0] == 0
+        assert not st.conn.in_transaction
+        st.save_result(_result())
+        assert len(st.runs()) == 1
