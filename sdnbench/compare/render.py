@@ -111,7 +111,18 @@ def render(rows: list, fmt: str, names: tuple, sources: tuple, transpose: bool =
     if fmt == "markdown":
         body = _markdown(headers, cells)
         return (f"{cap}\n\n" if cap else "") + body + "\n"
-    return (f"{cap}\n" if cap else "") + table(headers, cells) + "\n" + legend(per) + "\n"
+    return (f"{cap}\n" if cap else "") + table(headers, cells) + "\n" + legend(per) + "\n" + advice(rows, per)
+
+
+def advice(rows: list, per: str) -> str:
+    """Warn when a mark could not have been anything but "~": with 3 samples against 3 the
+    smallest two-sided Mann-Whitney p is 2/C(6,3) = 0.1 (3 against 4: 2/35 = 0.057)."""
+    small = [r for r in rows if r.a and r.b and min(r.a.n, r.b.n) < 4 and r.mark != "failed"]
+    if not small:
+        return ""
+    what = "repetitions" if per == "rep" else "samples"
+    return (f"note: {len(small)} row(s) have fewer than 4 {what} on a side, too few for a "
+            "significant mark; consider more repetitions\n")
 
 
 def _markdown(headers: list, cells: list) -> str:

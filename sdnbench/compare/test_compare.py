@@ -192,3 +192,12 @@ def test_resources_are_compared_only_when_asked():
     assert {k[2] for k in build_side("a", [(r.params, r)]).groups} == {"throughput"}
     assert {k[2] for k in build_side("a", [(r.params, r)], resources=True).groups} == \
         {"throughput", "cpu_percent"}
+
+
+def test_too_few_samples_get_advice(tmp_path, capsys):
+    for name in ("a.json", "b.json"):
+        r = Result("net", "ping", {"size": 64})
+        r.add("rtt", "ms", [1.0, 2.0] if name == "a.json" else [5.0, 6.0])
+        r.finish().write_json(tmp_path / name)
+    assert main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    assert "too few for a significant mark; consider more repetitions" in capsys.readouterr().out
