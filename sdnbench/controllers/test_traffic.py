@@ -113,3 +113,33 @@ def test_faucet_with_a_generated_config():
 def test_ovs_testcontroller():
     with launch("ovs-testcontroller") as ctl, network(ctl) as net:
         _all_pass(ping_all(net))
+
+
+def test_controller_killed_mid_run_is_blamed_and_everything_is_cleaned_up():
+    import os
+    import signal
+    import subprocess
+
+    import psutil
+
+    from sdnbench.controllers import ControllerDied
+
+    with pytest.raises(ControllerDied) as e:
+        with launch("osken:learning") as ctl:
+            pid = ctl.pid
+            with network(ctl) as net:
+                prefix = net.prefix
+                host_pids = [net.node(h).pid for h in net.topology.host_names()]
+                _all_pass(ping_all(net))
+                os.kill(pid, signal.SIGKILL)
+                wait_until(lambda: not ctl.alive(), 10, "the controller to die")
+                ctl.check_alive()                    # what a runner calls between measurements
+    msg = str(e.value)
+    assert msg.startswith("controller osken:learning (pid ") and "killed by signal 9" in msg
+    assert "sdnbench launcher: apps learning" in msg           # its last log lines are quoted
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not any(psutil.pid_exists(p) for p in host_pids)
+    bridges = subprocess.run(["ovs-vsctl", "list-br"], capture_output=True, text=True).stdout.split()
+    assert not [b for b in bridges if b.startswith(prefix)]
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    assert prefix not in links
