@@ -40,7 +40,8 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
                     runs=[run_header(r) for r in runs])
     report.sections.append(_runs_section(runs))
     obs = observations(runs)
-    for (kind, metric, unit), group in group_by_metric(obs).items():
+    for (kind, metric, unit), group in sorted(group_by_metric(obs).items(),
+                                              key=lambda kv: _metric_rank(kv[0][1])):
         section, cell_rows = _metric_section(kind, metric, unit, group, with_plots)
         report.sections.append(section)
         report.cells.extend(cell_rows)
@@ -48,6 +49,21 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
     if res is not None:
         report.sections.append(res)
     return report
+
+
+# The order the studies present their results in: latency first, then throughput, then loss;
+# bookkeeping counters (packets sent, retransmits) last. Others go between, alphabetically.
+_METRIC_ORDER = ("rtt", "latency", "ditg_delay", "delay", "service_time", "first_packet_time",
+                 "next_packet_time", "throughput", "tcp_throughput", "udp_throughput",
+                 "ditg_bitrate", "bitrate", "sessions", "capacity", "udp_jitter", "ditg_jitter",
+                 "jitter", "udp_loss", "ditg_loss", "loss")
+_LAST = ("udp_lost", "udp_packets", "tcp_retransmits")
+
+
+def _metric_rank(metric: str) -> tuple:
+    if metric in _METRIC_ORDER:
+        return (0, _METRIC_ORDER.index(metric), metric)
+    return (2 if metric in _LAST else 1, 0, metric)
 
 
 def _default_title(runs: list) -> str:
@@ -90,7 +106,7 @@ def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: 
         vals = c.rep_values if max_reps > 1 or lay.row else c.samples
         per_line.setdefault(name, {}).setdefault(x, []).extend(vals)
 
-    if lay.row and lay.x:
+    if lay.row:
         _per_row_tables(section, by_key, lay, metric, unit)
     section.tables.append(summary_table(list(by_key.values()), keys,
                                         f"{metric} per cell ({unit})", unit))
@@ -105,7 +121,7 @@ def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: 
         section.tables.append(best_scenario_table(per_line, higher,
                                                   f"best scenario per set-up: {metric}",
                                                   "switches", unit))
-    if not lay.x and (max_reps > 1 or len(per_line) > 1):
+    if not lay.x and not lay.row and (max_reps > 1 or len(per_line) > 1):
         section.tables.append(distribution_table({n: d["all"] for n, d in per_line.items()},
                                                  f"{metric}: distribution per set-up ({unit})", unit))
     if not lay.x and len(lay.lines) == 2:
@@ -137,11 +153,12 @@ def _per_row_tables(section: Section, by_key: dict, lay, metric: str, unit: str)
     per_setup: "OrderedDict[str, dict]" = OrderedDict()
     for c in by_key.values():
         name = line_name(c.factors, lay.lines)
-        per_setup.setdefault(name, {})[(c.factors[lay.row], c.factors[lay.x])] = c.rep_values
+        col = c.factors[lay.x] if lay.x else "mean"
+        per_setup.setdefault(name, {})[(c.factors[lay.row], col)] = c.rep_values
     for name, values in per_setup.items():
         where = "" if name == "all" else f" on {name}"
         section.tables.append(per_row_table(values, f"{metric.replace('_', ' ')}{where} ({unit})",
-                                            lay.row, lay.x, unit))
+                                            lay.row, lay.x or "", unit))
 
 
 def _two_way(by_key: dict, lay, metric: str, unit: str):

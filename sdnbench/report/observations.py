@@ -26,7 +26,7 @@ X_KEYS = ("size", "packet_size", "payload", "frame_size", "length", "bytes", "sw
 ROW_KEYS = ("switch",)
 # Factors that never distinguish set-ups (bookkeeping, not experimental conditions).
 IGNORED_KEYS = ("seed", "started", "finished", "pid", "log_dir", "cell", "cell_id", "result_id")
-_FRIENDLY = {"size": "packet size", "packet_size": "packet size", "payload": "payload",
+_FRIENDLY = {"size": "packet size", "length": "datagram size", "packet_size": "packet size", "payload": "payload",
              "switches": "number of switches", "n_switches": "number of switches",
              "num_switches": "number of switches", "streams": "parallel streams",
              "parallel": "parallel streams", "frame_size": "frame size"}
@@ -75,6 +75,12 @@ def factors_of(run_label: str, result, series) -> dict:
     for k, v in (result.params or {}).items():
         if _scalar(v) and k not in IGNORED_KEYS:
             f[k] = v
+        elif isinstance(v, dict):
+            # One level of nested options, e.g. the Mininet runner's ``udp: {length: 512}``,
+            # becomes ``udp.length``, so a scenario that sweeps it gets it as an axis.
+            for k2, v2 in v.items():
+                if _scalar(v2) and k2 not in IGNORED_KEYS:
+                    f[f"{k}.{k2}"] = v2
     if result.controller:
         c = result.controller
         f["controller"] = c.get("spec") or c.get("name") or "controller"
@@ -142,11 +148,16 @@ class Layout:
 
 def layout_for(obs: list) -> Layout:
     vary = varying(obs)
-    x = next((k for k in X_KEYS if k in vary), None)
-    row = next((k for k in ROW_KEYS if k in vary and k != x), None)
+    x = next((k for name in X_KEYS for k in vary if _base(k) == name), None)
+    row = next((k for name in ROW_KEYS for k in vary if _base(k) == name and k != x), None)
     lines = [k for k in vary if k not in (x, row)
              and not any(_determined_by(obs, k, by) for by in (x, row) if by)]
     return Layout(x=x, row=row, lines=lines)
+
+
+def _base(key: str) -> str:
+    """``udp.length`` -> ``length``: nested options match the well-known names too."""
+    return key.rsplit(".", 1)[-1]
 
 
 def _determined_by(obs: list, key: str, by: str) -> bool:
@@ -190,10 +201,11 @@ def line_name(factors: dict, lines: list) -> str:
 
 
 def axis_label(key: Optional[str], unit: Optional[str] = None) -> str:
-    name = _FRIENDLY.get(key or "", key or "")
+    base = _base(key or "")
+    name = _FRIENDLY.get(base, key or "")
     if unit:
         return f"{name} ({unit})"
-    if key in ("size", "packet_size", "payload", "frame_size", "length", "bytes"):
+    if base in ("size", "packet_size", "payload", "frame_size", "length", "bytes"):
         return f"{name} (bytes)"
     return name
 

@@ -45,6 +45,7 @@ def per_row_table(values: dict, title: str, row_name: str, col_name: str,
 
 
 def col_label(c: Any, col_name: str) -> str:
+    col_name = col_name.rsplit(".", 1)[-1]
     if col_name in ("size", "packet_size", "payload", "frame_size", "length", "bytes"):
         return f"{c} byte"
     if col_name in ("switches", "n_switches", "num_switches"):
