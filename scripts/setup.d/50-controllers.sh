@@ -3,6 +3,4 @@
 # manifest matches its recipe is left alone. Nothing is written to /etc or /var/log.
 set -euo pipefail
 cd "$SDNBENCH_REPO"
-for name in osken ryu faucet; do
-    .venv/bin/python -m sdnbench controllers install "$name" | sed 's/^/    controllers: /'
-done
+.venv/bin/python -m sdnbench controllers install all | sed 's/^/    controllers: /'

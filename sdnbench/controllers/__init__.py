@@ -9,8 +9,9 @@ Public API (what the rest of sdnbench codes against):
         with ctl.sample_resources(0.5) as sampler:              # or sample_resources(ctl.pid, 0.5)
             ...                                                 # run the benchmark
             ctl.check_alive()                                   # ControllerDied with its log tail
-        result.resources += sampler.series()                    # cpu_percent, rss_bytes, threads
-        result.controller = ctl.info                            # spec, name, version, app, ...
+        ctl.record(result, sampler)      # result.controller = ctl.info (spec, name, version, app,
+                                         # of_version, pid, ...); result.resources += cpu_percent,
+                                         # rss_bytes, threads; a note if the CPU saturated
 
 Specs: ``osken:learning`` (the default), ``osken:APP``, ``ryu:APP``, ``faucet:CONFIG.yaml``,
 ``ovs-testcontroller``, ``tcp:HOST:PORT``. See ``spec`` for the grammar, ``plan`` for each
@@ -20,10 +21,11 @@ readiness and stop, ``resources`` for the sampler and ``apps/`` for the os-ken a
 
 from .faucet_config import faucet_config, faucet_config_for
 from .lifecycle import Controller, ControllerDied, launch
-from .resources import ResourceSampler, sample_resources
+from .resources import ResourceSampler, sample_resources, saturation_note
 from .spec import DEFAULT_SPEC, ControllerSpec, parse_spec
 
 __all__ = [
     "DEFAULT_SPEC", "Controller", "ControllerDied", "ControllerSpec", "ResourceSampler",
     "faucet_config", "faucet_config_for", "launch", "parse_spec", "sample_resources",
+    "saturation_note",
 ]

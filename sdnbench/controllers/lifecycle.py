@@ -35,7 +35,7 @@ from ..errors import UserError
 from ..proc import Tracked, spawn, wait_until
 from . import ofhello
 from .plan import HOST, plan_for
-from .resources import ResourceSampler, sample_resources
+from .resources import ResourceSampler, sample_resources, saturation_note
 from .spec import ControllerSpec, parse_spec, wire_version
 
 TAIL_LINES = 12
@@ -109,6 +109,17 @@ class Controller:
 
     def sample_resources(self, interval: float = 0.5) -> ResourceSampler:
         return sample_resources(self.pid, interval)
+
+    def record(self, result, sampler: Optional[ResourceSampler] = None) -> None:
+        """Put this controller's description, and the sampler's series (with a saturation
+        note when it ran hot), into a ``sdnbench.result.Result``."""
+        result.controller = dict(self.info)
+        if sampler is not None:
+            series = sampler.series()
+            result.resources.extend(series)
+            note = saturation_note(series)
+            if note:
+                result.notes.append(note)
 
     def __repr__(self) -> str:
         return f"<Controller {self.spec.text} at {self.host}:{self.port} pid={self.pid}>"

@@ -145,6 +145,24 @@ class ResourceSampler:
         self.stop()
 
 
+SATURATED_PERCENT = 90.0
+
+
+def saturation_note(series: list, threshold: float = SATURATED_PERCENT) -> Optional[str]:
+    """A note for ``Result.notes`` when the controller's CPU reached ``threshold`` % of one core
+    in any interval, so a reader knows the controller may have been the bottleneck."""
+    cpu = [s for s in series if s.metric == "cpu_percent" and s.values]
+    if not cpu:
+        return None
+    peak = max(max(s.values) for s in cpu)
+    busy = sum(1 for s in cpu for v in s.values if v >= threshold)
+    total = sum(len(s.values) for s in cpu)
+    if peak < threshold:
+        return None
+    return (f"controller CPU reached {peak:.0f}% (>= {threshold:.0f}% of one core in {busy} of "
+            f"{total} samples): the controller may have been saturated")
+
+
 def sample_resources(pid: Optional[int], interval: float = 0.5, role: str = "controller") -> ResourceSampler:
     """``with sample_resources(pid, 0.5) as s: ...; s.series()``. ``pid=None`` (a controller
     sdnbench did not start) samples nothing and yields no series."""

@@ -1,5 +1,6 @@
 """Launch, readiness, stop and failure reporting with real controllers (no network needed)."""
 
+import json
 import os
 import signal
 import socket
@@ -10,6 +11,7 @@ import pytest
 from sdnbench.controllers import ControllerDied, launch, ofhello
 from sdnbench.errors import Interrupted, UserError
 from sdnbench.proc import wait_until
+from sdnbench.result import Result
 
 pytestmark = pytest.mark.integration
 
@@ -122,7 +124,12 @@ def test_resources_of_a_running_controller():
     with launch("osken:learning") as ctl:
         with ctl.sample_resources(0.05) as s:
             wait_until(lambda: len(s.series()[0].values) >= 3, 20, "three samples")
-    series = {x.metric: x for x in s.series()}
+        result = Result(kind="net", benchmark="ping")
+        ctl.record(result, s)
+    assert result.controller["spec"] == "osken:learning" and result.controller["pid"] == ctl.pid
+    series = {x.metric: x for x in result.resources}
+    assert set(series) == {"cpu_percent", "rss_bytes", "threads"}
     assert series["rss_bytes"].values[0] > 10_000_000          # a Python interpreter with os-ken
     assert min(series["threads"].values) >= 1
     assert all(v >= 0 for v in series["cpu_percent"].values)
+    assert Result.from_dict(json.loads(json.dumps(result.to_dict()))).resources == result.resources

@@ -77,3 +77,14 @@ def test_no_pid_no_series():
 def test_interval_must_be_positive():
     with pytest.raises(ValueError):
         sample_resources(1, 0)
+
+
+def test_saturation_note():
+    from sdnbench.controllers.resources import saturation_note
+    from sdnbench.result import Series
+    calm = [Series("cpu_percent", "%", [10.0, 35.5]), Series("rss_bytes", "bytes", [1, 2])]
+    assert saturation_note(calm) is None
+    hot = [Series("cpu_percent", "%", [50.0, 99.2, 97.0, 20.0])]
+    note = saturation_note(hot)
+    assert "99%" in note and "2 of 4 samples" in note and "saturated" in note
+    assert saturation_note([]) is None
