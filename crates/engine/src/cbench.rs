@@ -10,6 +10,7 @@
 use crate::config::{Config, Mode};
 use lexopt::prelude::*;
 
+#[derive(Debug)]
 pub struct CbenchArgs {
     pub cfg: Config,
     pub cooldown: u32,

@@ -43,6 +43,7 @@ options:
   --quiet                  no live or summary text
 ";
 
+#[derive(Debug)]
 pub struct Args {
     pub cfg: Config,
     pub json: Option<PathBuf>,

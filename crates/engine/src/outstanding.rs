@@ -10,8 +10,11 @@
 
 use std::collections::VecDeque;
 
-/// Sent time of a request, or `ANSWERED` once matched.
+/// Sent time of a request, or `ANSWERED` once matched, or `LOST` once timed out.
 const ANSWERED: u64 = u64::MAX;
+const LOST: u64 = u64::MAX - 1;
+/// Resolved requests kept at the front so a repeated reply is still recognised.
+const KEEP: usize = 64;
 
 #[derive(Debug, Default)]
 pub struct Outstanding {
@@ -49,7 +52,7 @@ impl Outstanding {
     #[inline]
     pub fn push(&mut self, t_ns: u64) -> u32 {
         let seq = self.next_seq();
-        self.slots.push_back(t_ns.min(ANSWERED - 1));
+        self.slots.push_back(t_ns.min(LOST - 1));
         self.pending += 1;
         seq
     }
@@ -63,35 +66,38 @@ impl Outstanding {
         if *slot == ANSWERED {
             return Match::Again;
         }
+        if *slot == LOST {
+            return Match::Unknown;
+        }
         let rtt = now_ns.saturating_sub(*slot);
         *slot = ANSWERED;
         self.pending -= 1;
-        // Keep answered requests at the front (up to a small tail) so a repeated reply to a
-        // request just answered is still recognised as `Again`.
-        while self.slots.len() > 64 && self.slots.front() == Some(&ANSWERED) {
-            self.slots.pop_front();
-            self.base = self.base.wrapping_add(1);
-        }
+        self.trim();
         Match::Answered(rtt)
     }
 
-    /// Drop requests sent before `deadline_ns` and still unanswered; returns how many were lost.
-    pub fn expire(&mut self, deadline_ns: u64) -> u32 {
-        let mut lost = 0;
-        while let Some(&t) = self.slots.front() {
-            if t == ANSWERED {
-                if self.slots.len() <= 64 {
-                    break;
-                }
-            } else if t >= deadline_ns {
-                break;
-            } else {
-                lost += 1;
-                self.pending -= 1;
-            }
+    fn trim(&mut self) {
+        while self.slots.len() > KEEP && self.slots.front().is_some_and(|&t| t >= LOST) {
             self.slots.pop_front();
             self.base = self.base.wrapping_add(1);
         }
+    }
+
+    /// Mark requests sent before `deadline_ns` and still unanswered as lost; returns how many.
+    pub fn expire(&mut self, deadline_ns: u64) -> u32 {
+        let mut lost = 0;
+        for slot in self.slots.iter_mut() {
+            if *slot >= LOST {
+                continue;
+            }
+            if *slot >= deadline_ns {
+                break;
+            }
+            *slot = LOST;
+            lost += 1;
+        }
+        self.pending -= lost;
+        self.trim();
         lost
     }
 
@@ -148,7 +154,7 @@ mod tests {
             let s = o.push(i);
             assert_eq!(o.answer(s, i + 1), Match::Answered(1));
         }
-        assert!(o.slots.len() <= 65);
+        assert!(o.slots.len() <= KEEP + 1);
         assert_eq!(o.pending(), 0);
     }
 

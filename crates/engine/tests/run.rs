@@ -1,0 +1,251 @@
+//! End-to-end runs of the engine binary against a scripted controller written here (std threads,
+//! no codec): the JSON output matches the checked-in schema, and the accounting rules hold.
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy)]
+struct Script {
+    /// Also send a packet-out naming the same buffer id (os-ken OF1.0 style): one extra reply.
+    packet_out_too: bool,
+    /// Close the connection accepted in this position after `close_after`.
+    close_nth: Option<usize>,
+    close_after: Duration,
+}
+
+fn controller(script: Script) -> (u16, Arc<AtomicUsize>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let acc = accepted.clone();
+    std::thread::spawn(move || {
+        for (i, s) in l.incoming().enumerate() {
+            let Ok(s) = s else { break };
+            acc.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || serve(s, i, script));
+        }
+    });
+    (port, accepted)
+}
+
+fn serve(mut s: TcpStream, nth: usize, script: Script) {
+    s.set_nodelay(true).unwrap();
+    let close_at = (script.close_nth == Some(nth)).then(|| Instant::now() + script.close_after);
+    s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
+    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 65536];
+    loop {
+        if close_at.is_some_and(|t| Instant::now() >= t) {
+            return; // dropping the stream closes it
+        }
+        match s.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => continue,
+            Err(_) => return,
+        }
+        let mut out = Vec::new();
+        let mut at = 0;
+        while buf.len() - at >= 8 {
+            let n = u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize;
+            if buf.len() - at < n {
+                break;
+            }
+            let m = &buf[at..at + n];
+            match m[1] {
+                2 => {
+                    out.extend_from_slice(m);
+                    let l = out.len();
+                    out[l - n + 1] = 3;
+                }
+                10 => {
+                    let bid = &m[8..12];
+                    // OF1.3 flow-mod, 56 bytes, buffer id at 32, empty match
+                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
+                    fm.resize(56, 0);
+                    fm[32..36].copy_from_slice(bid);
+                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
+                    out.extend_from_slice(&fm);
+                    if script.packet_out_too {
+                        let mut po = vec![4, 13, 0, 24, 0, 0, 0, 9];
+                        po.extend_from_slice(bid);
+                        po.extend_from_slice(&[0xff, 0xff, 0xff, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0]);
+                        out.extend_from_slice(&po);
+                    }
+                }
+                _ => {}
+            }
+            at += n;
+        }
+        buf.drain(..at);
+        if s.write_all(&out).is_err() {
+            return;
+        }
+    }
+}
+
+fn engine(port: u16, extra: &[&str], json: &std::path::Path) -> std::process::Output {
+    let mut args = vec![
+        "--controller".to_string(),
+        format!("127.0.0.1:{port}"),
+        "--of".into(),
+        "1.3".into(),
+        "--json".into(),
+        json.display().to_string(),
+        "--quiet".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    Command::new(env!("CARGO_BIN_EXE_sdnbench-engine")).args(&args).output().unwrap()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("sdnbench-engine-test-{}-{name}.json", std::process::id()))
+}
+
+/// The subset of JSON Schema the checked-in schema uses: type (or list), required, properties,
+/// items, enum.
+fn validate(v: &Value, s: &Value, path: &str) -> Result<(), String> {
+    if let Some(t) = s.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(x) => vec![x.as_str()],
+            Value::Array(a) => a.iter().filter_map(|x| x.as_str()).collect(),
+            _ => vec![],
+        };
+        let ok = types.iter().any(|t| match *t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_u64() || v.is_i64(),
+            "number" => v.is_number(),
+            "null" => v.is_null(),
+            "boolean" => v.is_boolean(),
+            _ => false,
+        });
+        if !ok {
+            return Err(format!("{path}: {v} is not {types:?}"));
+        }
+    }
+    if let Some(e) = s.get("enum").and_then(|e| e.as_array()) {
+        if !e.contains(v) {
+            return Err(format!("{path}: {v} not in {e:?}"));
+        }
+    }
+    if let (Some(req), Some(o)) = (s.get("required").and_then(|r| r.as_array()), v.as_object()) {
+        for k in req {
+            let k = k.as_str().unwrap();
+            if !o.contains_key(k) {
+                return Err(format!("{path}: missing {k}"));
+            }
+        }
+    }
+    if let (Some(props), Some(o)) = (s.get("properties").and_then(|p| p.as_object()), v.as_object()) {
+        for (k, sub) in props {
+            if let Some(x) = o.get(k) {
+                validate(x, sub, &format!("{path}.{k}"))?;
+            }
+        }
+    }
+    if let (Some(items), Some(a)) = (s.get("items"), v.as_array()) {
+        for (i, x) in a.iter().enumerate() {
+            validate(x, items, &format!("{path}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+fn schema() -> Value {
+    let p = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/engine-result.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn read(p: &std::path::Path) -> Value {
+    let v = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let _ = std::fs::remove_file(p);
+    v
+}
+
+#[test]
+fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
+    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO });
+    let p = tmp("multi");
+    let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "1", "--macs", "4", "--window", "16"], &p);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = read(&p);
+    validate(&j, &schema(), "$").unwrap();
+    let t = &j["totals"];
+    let answered = t["requests_answered"].as_u64().unwrap();
+    assert!(answered > 0);
+    let fm = t["replies_by_type"]["flow_mod"].as_u64().unwrap();
+    let po = t["replies_by_type"]["packet_out"].as_u64().unwrap();
+    // every answered request got a flow-mod and a packet-out: two messages, one answer, one extra
+    assert_eq!(fm, answered);
+    assert_eq!(po, answered);
+    assert_eq!(t["extra_replies"].as_u64().unwrap(), answered);
+    assert_eq!(t["requests_lost"].as_u64().unwrap(), t["requests_sent"].as_u64().unwrap() - answered);
+    assert_eq!(j["switches"].as_array().unwrap().len(), 3);
+    assert_eq!(j["loops"]["answered"].as_array().unwrap().len(), 3);
+    assert!(j["latency"]["count"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_closed_session_ends_only_itself_and_is_named() {
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300) });
+    let p = tmp("close");
+    let o = engine(port, &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"], &p);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = read(&p);
+    validate(&j, &schema(), "$").unwrap();
+    let d = j["disconnects"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["kind"], "closed");
+    let lost = d[0]["index"].as_u64().unwrap() as usize;
+    for (i, s) in j["switches"].as_array().unwrap().iter().enumerate() {
+        let last = s["answered_per_loop"].as_array().unwrap().last().unwrap();
+        if i == lost {
+            assert!(s["disconnect"].is_object());
+        } else {
+            assert!(last.as_u64().unwrap() > 0, "switch {i} kept working");
+            assert!(s["disconnect"].is_null());
+        }
+    }
+}
+
+#[test]
+fn strict_mode_ends_the_run_on_a_lost_session() {
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300) });
+    let p = tmp("strict");
+    let o = engine(port, &["--switches", "2", "--loops", "5", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--strict"], &p);
+    assert_eq!(o.status.code(), Some(2));
+    let j = read(&p);
+    assert_eq!(j["status"], "failed");
+    assert!(j["error"].as_str().unwrap().contains("closed"), "{}", j["error"]);
+    assert!(j["loops"]["k"].as_array().unwrap().len() < 5);
+}
+
+#[test]
+fn nothing_listening_is_a_failed_run_with_a_reason() {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    drop(l);
+    let p = tmp("refused");
+    let o = engine(port, &["--switches", "2", "--loops", "1", "--loop-ms", "100"], &p);
+    assert_eq!(o.status.code(), Some(2));
+    let j = read(&p);
+    assert_eq!(j["status"], "failed");
+    assert!(j["error"].as_str().unwrap().contains("refused"), "{}", j["error"]);
+}
+
+#[test]
+fn bad_arguments_exit_1_with_one_line() {
+    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine")).args(["--switches", "lots"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+}
