@@ -15,7 +15,9 @@
 
 If the controller died during the block, leaving it raises ``ControllerDied`` (chained to
 whatever the block raised): a failed ping after the controller crashed is the controller's
-fault, not the network's, and the user is told so with the controller's last log lines.
+fault, not the network's, and the user is told so with the controller's last log lines. A
+death the caller already saw (``check_alive`` raised, and the caller handled it, e.g. by
+recording a failed result) is not raised a second time when the block ends normally.
 
 ``tcp:HOST:PORT`` controllers are not started or stopped; the HELLO probe still gates the run.
 """
@@ -62,6 +64,7 @@ class Controller:
         self.port = port
         self.info = info
         self._tracked = tracked
+        self.death_reported = False      # a ControllerDied was raised (or built) for the caller
 
     @property
     def pid(self) -> Optional[int]:
@@ -91,6 +94,7 @@ class Controller:
             raise self.died_error("is no longer running")
 
     def died_error(self, when: str = "died during the run") -> ControllerDied:
+        self.death_reported = True
         if self._tracked is None:
             return ControllerDied(self.spec.text, f"stopped accepting connections on "
                                   f"{self.host}:{self.port}", "(not started by sdnbench: no log)")
@@ -157,10 +161,10 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
             try:
                 yield ctl
             except Exception as e:
-                if not tracked.alive():
+                if not tracked.alive() and not isinstance(e, ControllerDied):
                     raise ctl.died_error() from e
                 raise
-            if not tracked.alive():
+            if not tracked.alive() and not ctl.death_reported:
                 raise ctl.died_error()
         finally:
             tracked.stop()

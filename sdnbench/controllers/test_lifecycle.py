@@ -133,3 +133,20 @@ def test_resources_of_a_running_controller():
     assert min(series["threads"].values) >= 1
     assert all(v >= 0 for v in series["cpu_percent"].values)
     assert Result.from_dict(json.loads(json.dumps(result.to_dict()))).resources == result.resources
+
+
+def test_a_death_the_caller_handled_is_not_raised_again():
+    with launch("osken:learning") as ctl:
+        os.kill(ctl.pid, signal.SIGKILL)
+        wait_until(lambda: not ctl.alive(), 10, "the controller to die")
+        with pytest.raises(ControllerDied):
+            ctl.check_alive()
+        # the caller recorded a failed result and carries on: leaving the block is quiet
+    assert not ctl.alive()
+
+
+def test_an_unnoticed_death_is_raised_on_exit():
+    with pytest.raises(ControllerDied, match="died during the run"):
+        with launch("osken:learning") as ctl:
+            os.kill(ctl.pid, signal.SIGKILL)
+            wait_until(lambda: not ctl.alive(), 10, "the controller to die")
