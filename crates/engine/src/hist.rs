@@ -79,6 +79,11 @@ impl Hist {
         }
     }
 
+    /// Every non-empty bucket as (value in µs, count): the raw distribution, small enough for JSON.
+    pub fn buckets_us(&self) -> Vec<(f64, u64)> {
+        self.h.iter_recorded().map(|v| (v.value_iterated_to() as f64 / 1000.0, v.count_at_value())).collect()
+    }
+
     pub fn to_base64(&self) -> String {
         let mut buf = Vec::new();
         V2Serializer::new().serialize(&self.h, &mut buf).expect("serialize to memory");
@@ -169,6 +174,9 @@ mod tests {
         let back = Hist::from_base64(&m.to_base64()).unwrap();
         assert_eq!(back.count(), 3);
         assert_eq!(back.summary().min_us, m.summary().min_us);
+        let b = m.buckets_us();
+        assert_eq!(b.iter().map(|x| x.1).sum::<u64>(), 3);
+        assert!((b[0].0 - 10.0).abs() < 0.1, "{b:?}");
     }
 
     #[test]

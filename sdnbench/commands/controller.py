@@ -1,0 +1,241 @@
+"""``sdnbench controller``: benchmark an OpenFlow controller with the load engine.
+
+    sdnbench controller bench --controller osken:learning --mode throughput --switches 1,4,16
+    sdnbench controller capacity --controller tcp:127.0.0.1:6653
+    sdnbench controller search --controller ovs-testcontroller --of 1.0 --switches 4
+    sdnbench controller cbench -c 127.0.0.1 -p 6653 -s 16 -l 10 -t      (cbench's flags and RESULT line)
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+from pathlib import Path
+
+from .. import output
+from ..controllers import launch
+from ..errors import UserError
+from ..result import Result, write_json_atomic
+from ..engine import driver
+from ..engine.driver import EngineInterrupted
+from ..engine.params import check
+from ..engine.runner import measure
+from ..engine.search import Trial, search
+
+
+def register(sub) -> None:
+    p = sub.add_parser("controller", help="benchmark a controller with emulated switches (load engine)",
+                       description=__doc__)
+    s = p.add_subparsers(dest="controller_cmd", metavar="COMMAND", required=True)
+
+    b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions")
+    _common(b)
+    b.add_argument("--mode", default="throughput", choices=["throughput", "latency", "fixed-rate"])
+    b.add_argument("--switches", default="1,4,16", help="comma-separated switch counts (1,4,16)")
+    b.add_argument("--macs", type=int, default=1000, help="hosts per switch, cbench's -M (1000)")
+    b.add_argument("--loops", type=int, default=10)
+    b.add_argument("--loop-ms", type=int, default=1000)
+    b.add_argument("--warmup", type=int, default=1)
+    b.add_argument("--reps", type=int, default=3, help="repetitions per switch count (3)")
+    b.add_argument("--frame-size", type=int, help="packet-in frame bytes (RFC 8456: 128, 512, 1508)")
+    b.add_argument("--window", type=int, help="requests in flight per switch (throughput)")
+    b.add_argument("--rate", type=float, help="offered requests/s over all switches (fixed-rate)")
+    b.add_argument("--strict", action="store_true", help="a lost session fails the run")
+    b.set_defaults(func=run_bench)
+
+    c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity")
+    _common(c)
+    c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
+    c.add_argument("--hold-ms", type=int, default=2000, help="hold all sessions this long, then count")
+    c.set_defaults(func=run_capacity)
+
+    r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search")
+    _common(r)
+    r.add_argument("--switches", type=int, default=4)
+    r.add_argument("--macs", type=int, default=1000)
+    r.add_argument("--loops", type=int, default=3)
+    r.add_argument("--loop-ms", type=int, default=1000)
+    r.add_argument("--step", default="10%", help="rate step: absolute or a percentage of the max (10%%)")
+    r.add_argument("--confirm", type=float, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
+    r.add_argument("--max-trials", type=int, default=20)
+    r.set_defaults(func=run_search)
+
+    k = s.add_parser("cbench", help="cbench-compatible: same flags, same RESULT line",
+                     description="Runs `sdnbench-engine cbench` with these arguments (cbench's flags).")
+    k.add_argument("args", nargs="*", help="cbench flags, e.g. -c 127.0.0.1 -p 6653 -s 16 -t "
+                   "(put them after --)")
+    k.set_defaults(func=run_cbench)
+
+
+def _common(p) -> None:
+    p.add_argument("--controller", default="osken:learning", help="controller spec (osken:learning)")
+    p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
+    p.add_argument("--workers", type=int, help="engine worker processes (auto)")
+    output.add_json_flag(p)
+    p.add_argument("--out", type=Path, metavar="FILE", help="write the results (JSON list) to FILE")
+    from ..store.cli import add_store_flag
+    add_store_flag(p)
+
+
+def _switch_counts(text: str) -> list:
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"--switches: not a list of numbers: {text!r}")
+    if not counts or min(counts) < 1:
+        raise UserError("--switches: give at least one count, each 1 or more")
+    return counts
+
+
+def _params(args, **extra) -> dict:
+    p = {"controller": args.controller, "of_version": args.of_version, **extra}
+    if args.workers:
+        p["workers"] = args.workers
+    return {k: v for k, v in p.items() if v is not None}
+
+
+def _save(args, results: list) -> None:
+    if args.out:
+        write_json_atomic(args.out, [r.to_dict() for r in results])
+
+
+def _finish(args, results: list) -> int:
+    _save(args, results)
+    if args.json:
+        output.print_json([r.to_dict() for r in results])
+    if getattr(args, "store", None):
+        from ..store.cli import save_if_asked
+        for r in results:
+            save_if_asked(args, r)
+    return 0 if all(r.status == "ok" for r in results) else 2
+
+
+def _row(r: Result) -> list:
+    thr = r.find("throughput")
+    v = thr[0].values if thr else []
+    c = r.counters
+    mean = statistics.fmean(v) if v else None
+    sd = statistics.stdev(v) if len(v) > 1 else 0.0
+    cpu = [s for s in r.resources if s.metric == "cpu_percent"]
+    ctl_cpu = statistics.fmean(cpu[0].values) if cpu and cpu[0].values else None
+    return [r.params.get("switches"), r.params.get("rep"),
+            f"{mean:,.0f} ± {sd:,.0f}" if mean is not None else "-",
+            c.get("requests_answered"), c.get("requests_lost"),
+            f"{c.get('extra_per_answered', 0):.2f}", f"{c.get('latency_p50_us', 0):.1f}",
+            f"{c.get('latency_p99_us', 0):.1f}", None if ctl_cpu is None else f"{ctl_cpu:.0f}",
+            r.status]
+
+
+HEADERS = ["switches", "rep", "answered/s (mean ± σ)", "answered", "lost", "extra/ans",
+           "p50 µs", "p99 µs", "ctl CPU %", "status"]
+
+
+def run_bench(args) -> int:
+    counts = _switch_counts(args.switches)
+    if args.reps < 1:
+        raise UserError("--reps must be at least 1")
+    base = _params(args, mode=args.mode, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms,
+                   warmup=args.warmup, frame_size=args.frame_size, window=args.window,
+                   rate=args.rate, strict=args.strict or None)
+    check(dict(base, switches=counts[0]))  # fail on bad input before launching anything
+    results: list = []
+    live = sys.stderr.isatty() and not args.json
+    with launch(args.controller, of_version=args.of_version) as ctl:
+        for n in counts:
+            for rep in range(args.reps):
+                p = check(dict(base, switches=n))
+                try:
+                    r = measure(p, ctl, live=live)
+                except EngineInterrupted as e:
+                    results.append(e.result)
+                    _save(args, results)
+                    raise
+                r.params["rep"] = rep
+                results.append(r)
+                _save(args, results)  # rewritten after every run: a later failure loses nothing
+                if not args.json:
+                    print(output.table(HEADERS, [_row(r)]).splitlines()[-1] if len(results) > 1
+                          else output.table(HEADERS, [_row(r)]))
+    if not args.json:
+        _summary(results)
+    return _finish(args, results)
+
+
+def _summary(results: list) -> None:
+    by_n: dict = {}
+    for r in results:
+        by_n.setdefault(r.params.get("switches"), []).extend(
+            [statistics.fmean(s.values) for s in r.find("throughput") if s.values])
+    for n, means in by_n.items():
+        if not means:
+            continue
+        sd = statistics.stdev(means) if len(means) > 1 else 0.0
+        print(f"{n:>5} switches  Throughput (mean ± σ over {len(means)} runs): "
+              f"{statistics.fmean(means):,.0f} ± {sd:,.0f} answered requests/s   "
+              f"Range (min … max): {min(means):,.0f} … {max(means):,.0f}")
+    for r in results:
+        for note in r.notes:
+            print(f"note: {note}", file=sys.stderr)
+
+
+def run_capacity(args) -> int:
+    if args.max < 1:
+        raise UserError("--max must be at least 1")
+    p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
+    with launch(args.controller, of_version=args.of_version) as ctl:
+        r = measure(p, ctl, live=False)
+    c = r.counters
+    if not args.json:
+        print(f"sessions held: {c.get('capacity_held')} (established {c.get('capacity_established')}, "
+              f"attempted {c.get('capacity_attempted')}) in {c.get('capacity_establish_s', 0):.2f} s; "
+              f"stopped by: {c.get('capacity_first_failure') or 'the requested maximum'}")
+    return _finish(args, [r])
+
+
+def run_search(args) -> int:
+    base = _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
+    check(dict(base, mode="throughput"))
+    with launch(args.controller, of_version=args.of_version) as ctl:
+        def trial(rate):
+            p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
+            r = measure(p, ctl)
+            c = r.counters
+            secs = args.loops * args.loop_ms / 1000.0
+            thr = r.find("throughput")
+            apr = statistics.fmean(thr[0].values) if thr and thr[0].values else 0.0
+            sent = c.get("requests_sent", 0)
+            loss = 1 - c.get("requests_answered", 0) / sent if sent else 1.0
+            t = Trial(offered=sent / (secs + args.loop_ms / 1000.0) if rate is None else rate, apr=apr,
+                      loss=max(0.0, loss))
+            if not args.json:
+                print(f"trial: offered {t.offered:,.0f}/s  APR {t.apr:,.0f}/s  loss {t.loss:.4%}")
+            return t
+        res = search(trial, step=args.step, p_pct=args.confirm, max_trials=args.max_trials)
+        info = dict(ctl.info)
+    r = Result(kind="controller", benchmark="rate-search", params=dict(base, step=args.step, confirm=args.confirm))
+    r.controller = info
+    r.add("search_offered", "flows/s", [t.offered for t in res.trials])
+    r.add("search_apr", "flows/s", [t.apr for t in res.trials])
+    r.add("search_loss", "ratio", [t.loss for t in res.trials])
+    r.counters.update({"max_rate": res.max_rate, "loss_free_rate": res.loss_free_rate,
+                       "trials": len(res.trials)})
+    r.counters["markers"] = [t.marker for t in res.trials]
+    if res.stopped:
+        r.notes.append(res.stopped)
+    r.versions["sdnbench-engine"] = driver.version()
+    r.finish()
+    if not args.json:
+        print(output.table(["offered/s", "APR/s", "loss", "marker"],
+                           [[f"{t.offered:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.marker] for t in res.trials]))
+        mx = "-" if res.max_rate is None else f"{res.max_rate:,.0f}"
+        lf = "-" if res.loss_free_rate is None else f"{res.loss_free_rate:,.0f}"
+        print(f"maximum rate {mx}/s, loss-free rate {lf}/s" + (f" ({res.stopped})" if res.stopped else ""))
+    return _finish(args, [r])
+
+
+def run_cbench(args) -> int:
+    argv = [str(driver.binary()), "cbench", *args.args]
+    sys.stdout.flush()
+    os.execv(argv[0], argv)
+    return 0  # not reached

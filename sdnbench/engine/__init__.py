@@ -1,0 +1,9 @@
+"""Controller benchmarks with the Rust load engine (``crates/engine``, binary ``sdnbench-engine``).
+
+- ``params``: the parameter dict (campaign cell / CLI) checked and turned into engine flags;
+- ``driver``: run the binary, read its JSON (schema ``sdnbench.engine/1``, ``crates/engine/SCHEMA.md``);
+- ``convert``: that JSON as a ``sdnbench.result.Result`` (raw per-loop samples per switch,
+  latency samples, counters, resources);
+- ``runner``: ``run_engine(params) -> Result``, launching the controller under test;
+- ``search``: RFC 8456 maximum / loss-free rate search over fixed-rate trials.
+"""

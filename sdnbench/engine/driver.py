@@ -1,0 +1,104 @@
+"""Run the ``sdnbench-engine`` binary and read its JSON (schema ``sdnbench.engine/1``).
+
+The engine is started in its own session, so our Ctrl-C handling decides: on ``Interrupted`` it
+gets SIGINT, writes its partial results, and we read them before re-raising. Its live display
+goes to our stderr when ``live`` is set; otherwise its output is kept for error messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from .. import paths
+from ..errors import Interrupted, UserError
+
+SCHEMA = "sdnbench.engine/1"
+
+
+def binary() -> Path:
+    b = paths.engine_binary()
+    if not b.exists():
+        raise UserError(f"{b} is not built: run `cargo build --release` (or `make setup`)")
+    return b
+
+
+def version() -> str:
+    cp = subprocess.run([str(binary()), "--version"], capture_output=True, text=True, timeout=10)
+    return cp.stdout.strip().split()[-1] if cp.returncode == 0 and cp.stdout.strip() else "unknown"
+
+
+def run(args: list, live: bool = False, timeout: Optional[float] = None) -> dict:
+    """Run the engine with ``args`` (without --json); return its parsed JSON document.
+
+    Exit 0 and 2 both leave a document (2: the run failed or was interrupted; the document says
+    which). Exit 1 is bad input: raised as the engine's one-line message."""
+    with tempfile.TemporaryDirectory(prefix="sdnbench-engine-") as d:
+        out = Path(d) / "result.json"
+        argv = [str(binary()), *args, "--json", str(out)]
+        if not live:
+            argv.append("--quiet")
+        proc = subprocess.Popen(argv, stdout=None if live else subprocess.PIPE,
+                                stderr=None if live else subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except Interrupted:
+            _interrupt(proc)
+            doc = _read(out)
+            if doc is not None:
+                raise EngineInterrupted(doc)
+            raise
+        except subprocess.TimeoutExpired:
+            _interrupt(proc)
+            raise UserError(f"sdnbench-engine did not finish within {timeout:g}s")
+        finally:
+            if proc.poll() is None:
+                _kill(proc)
+        if proc.returncode == 1:
+            msg = (stderr or "").strip().splitlines()
+            raise UserError(msg[-1] if msg else "sdnbench-engine rejected its arguments")
+        doc = _read(out)
+        if doc is None:
+            tail = (stderr or "").strip().splitlines()[-3:]
+            raise RuntimeError(f"sdnbench-engine exited {proc.returncode} without a result: {' | '.join(tail)}")
+        return doc
+
+
+class EngineInterrupted(Interrupted):
+    """Ctrl-C/SIGTERM during a run; carries the engine's partial document."""
+
+    def __init__(self, doc: dict):
+        super().__init__(signal.SIGINT)
+        self.doc = doc
+
+
+def _interrupt(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _read(path: Path) -> Optional[dict]:
+    try:
+        doc = json.loads(path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    if doc.get("schema") != SCHEMA:
+        raise RuntimeError(f"sdnbench-engine wrote schema {doc.get('schema')!r}, expected {SCHEMA!r}")
+    return doc

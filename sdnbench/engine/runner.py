@@ -1,0 +1,47 @@
+"""``run_engine(params) -> Result``: one engine measurement against one controller, for the
+campaign runner and the ``sdnbench controller`` commands.
+
+The controller is launched (``sdnbench.controllers.launch``) for the measurement and always
+stopped; its CPU and memory are sampled by the controllers' sampler, and its PID is given to
+the engine too, so the engine's own JSON carries both sides.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..controllers import launch
+from ..errors import Interrupted
+from ..result import Result
+from . import driver
+from .convert import to_result
+from .params import check, engine_args
+
+
+def measure(p: dict, ctl, live: bool = False) -> Result:
+    """One engine run against a launched controller ``ctl`` (checked params ``p``)."""
+    args = engine_args(p, f"{ctl.host}:{ctl.port}")
+    if ctl.pid:
+        args += ["--controller-pid", str(ctl.pid)]
+    interval = max(0.1, min(1.0, p.get("loop_ms", 1000) / 2000))
+    with ctl.sample_resources(interval) as sampler:
+        try:
+            doc = driver.run(args, live=live)
+        except driver.EngineInterrupted as e:
+            r = to_result(e.doc, p)
+            ctl.record(r, sampler)
+            e.result = r
+            raise
+    r = to_result(doc, p)
+    ctl.check_alive()
+    ctl.record(r, sampler)
+    return r
+
+
+def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
+    p = check(params)
+    with launch(p["controller"], of_version=p["of_version"], port=port) as ctl:
+        return measure(p, ctl, live=live)
+
+
+__all__ = ["run_engine", "measure", "Interrupted"]
