@@ -1,0 +1,125 @@
+"""A scripted OpenFlow "controller" for the engine's tests: it does exactly what a test asks and
+counts what it did, so the engine's accounting can be checked against an independent count.
+
+- answers each packet-in with a flow-mod naming its buffer id (and a packet-out too, if asked),
+  after ``delay_s`` (an injected, known delay);
+- closes the ``close_nth`` accepted connection ``close_after_s`` after accepting it;
+- counts packet-ins received, reply messages sent and distinct requests answered
+  ((connection, buffer id) pairs).
+
+It runs an asyncio loop on a thread, on 127.0.0.1 and a free port. Speaks OF1.0 or OF1.3 (the
+version of its hello; the engine negotiates).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+import threading
+from typing import Optional
+
+NO_BUFFER = 0xFFFFFFFF
+
+
+def _flow_mod(version: int, xid: int, buffer_id: int) -> bytes:
+    if version == 1:
+        body = struct.pack("!I", 0x003FFFFF) + bytes(36) + bytes(8) + struct.pack("!HHHHIHH", 0, 0, 0, 0x8000, buffer_id, 0xFFFF, 0)
+        return struct.pack("!BBHI", 1, 14, 8 + len(body), xid) + body
+    body = bytes(16) + struct.pack("!BBHHHIIIHH", 0, 0, 0, 0, 0x8000, buffer_id, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0)
+    body += struct.pack("!HHI", 1, 4, 0)  # empty OXM match, padded to 8
+    return struct.pack("!BBHI", 4, 14, 8 + len(body), xid) + body
+
+
+def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
+    if version == 1:
+        body = struct.pack("!IHH", buffer_id, 0xFFFF, 0)
+        return struct.pack("!BBHI", 1, 13, 8 + len(body), xid) + body
+    body = struct.pack("!IIH6x", buffer_id, 0xFFFFFFFD, 0)
+    return struct.pack("!BBHI", 4, 13, 8 + len(body), xid) + body
+
+
+class ScriptedController:
+    def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
+                 close_nth: Optional[int] = None, close_after_s: float = 0.0):
+        self.version = version
+        self.delay_s = delay_s
+        self.packet_out_too = packet_out_too
+        self.close_nth = close_nth
+        self.close_after_s = close_after_s
+        self.packet_ins = 0
+        self.replies = 0
+        self.answered_ids: set = set()
+        self.accepted = 0
+        self.closed_peer: Optional[tuple] = None
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._server = None
+
+    def __enter__(self) -> "ScriptedController":
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        self._thread.start()
+        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
+        self._server = fut.result(5)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        async def close():
+            self._server.close()
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nth = self.accepted
+        self.accepted += 1
+        v = self.version
+        hello = struct.pack("!BBHIHHI", 4, 0, 16, 1, 1, 8, 0x12) if v == 4 else struct.pack("!BBHI", 1, 0, 8, 1)
+        writer.write(hello + struct.pack("!BBHI", v, 5, 8, 2))
+        if nth == self.close_nth:
+            self._loop.call_later(self.close_after_s, self._close, writer)
+        try:
+            while True:
+                head = await reader.readexactly(8)
+                ver, ty, length, xid = struct.unpack("!BBHI", head)
+                body = await reader.readexactly(length - 8)
+                if ty == 0:
+                    v = min(v, ver)
+                elif ty == 2:
+                    writer.write(struct.pack("!BBHI", v, 3, length, xid) + body)
+                elif ty == 10:
+                    self.packet_ins += 1
+                    buffer_id = struct.unpack("!I", body[:4])[0]
+                    msg = _flow_mod(v, xid, buffer_id)
+                    n = 1
+                    if self.packet_out_too:
+                        msg += _packet_out(v, xid, buffer_id)
+                        n = 2
+                    if self.delay_s > 0:
+                        self._loop.call_later(self.delay_s, self._send, writer, msg, n, (nth, buffer_id))
+                    else:
+                        self._send(writer, msg, n, (nth, buffer_id))
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    def _send(self, writer: asyncio.StreamWriter, msg: bytes, n: int, request: tuple) -> None:
+        if writer.is_closing():
+            return
+        writer.write(msg)
+        self.replies += n
+        if request[1] != NO_BUFFER:
+            self.answered_ids.add(request)
+
+    def _close(self, writer: asyncio.StreamWriter) -> None:
+        self.closed_peer = writer.get_extra_info("peername")
+        writer.close()
