@@ -105,7 +105,8 @@ class MininetNetwork:
         self._net = None
         self._real: dict = {}        # logical name -> real name
         self._ports: dict = {}       # logical switch -> [Port]
-        self._host_intf: dict = {}   # logical host -> real interface name
+        self._host_intf: dict = {}   # logical host -> its first real interface
+        self._host_links: dict = {}  # logical host -> [(real interface, LinkParams)]
         self._ips: dict = {}
         self._nft_table: Optional[str] = None
 
@@ -221,6 +222,7 @@ class MininetNetwork:
                 self._ports.setdefault(end, []).append(Port(intf.name, ofport, other))
             else:
                 self._host_intf.setdefault(end, intf.name)
+                self._host_links.setdefault(end, []).append((intf.name, link.params))
 
     def _teardown(self) -> None:
         """Stop everything of this run; every step runs even if an earlier one fails."""
@@ -261,14 +263,15 @@ class MininetNetwork:
         (the userspace datapath stalls TCP/UDP otherwise), host-end shaping and loss."""
         jobs = []
         for h in self.topology.hosts:
-            intf = self._host_intf.get(h.name)
             lines = ["sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"]
-            if intf:
+            lossy = []
+            for intf, params in self._host_links.get(h.name, []):
                 lines.append(f"ethtool -K {intf} tx off rx off >/dev/null")
-                params = self._params_at(h.name)
                 lines += [f"tc {c}" for c in _tc_commands(intf, params, self._netem, self._loss_via_nft)]
                 if params.loss_pct and self._loss_via_nft:
-                    lines.append("nft -f - <<'EOF'\n" + _nft_host(intf, params.loss_pct) + "\nEOF")
+                    lossy.append((intf, params.loss_pct))
+            if lossy:
+                lines.append("nft -f - <<'EOF'\n" + _nft_root("sdnbench_loss", lossy) + "\nEOF")
             jobs.append((h.name, self.node(h.name).pid, "set -e\n" + "\n".join(lines) + "\n"))
         procs = []
         try:
@@ -285,12 +288,6 @@ class MininetNetwork:
                 if p.poll() is None:
                     p.kill()
                     p.wait()
-
-    def _params_at(self, host: str) -> LinkParams:
-        for link in self.topology.links:
-            if host in (link.a, link.b):
-                return link.params
-        return LinkParams()
 
     def _configure_switch_side(self) -> None:
         tc_lines, nft_chains = [], []
@@ -440,12 +437,6 @@ def _tc_commands(intf: str, p: LinkParams, netem: bool, loss_via_nft: bool) -> l
 def _drop_rule(loss_pct: float) -> str:
     # numgen random mod 1000000 < N drops N in a million: loss to 0.0001%.
     return f"numgen random mod 1000000 < {round(loss_pct * 10000)} counter drop"
-
-
-def _nft_host(intf: str, loss_pct: float) -> str:
-    return (f"table netdev sdnbench_loss {{\n"
-            f"  chain out {{ type filter hook egress device \"{intf}\" priority 0; {_drop_rule(loss_pct)}; }}\n"
-            f"}}")
 
 
 def _nft_root(table: str, chains: list) -> str:
