@@ -149,7 +149,10 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
         plan = plan_for(parsed, port, of_version, scratch)
         for path, text in plan.files.items():
             Path(path).write_text(text)
-        log_dir = Path(log_dir) if log_dir else runs
+        if log_dir is None:
+            log_dir = runs
+            _prune_logs(runs)
+        log_dir = Path(log_dir)
         log_dir.mkdir(parents=True, exist_ok=True)
         log_path = log_dir / f"{_slug(parsed.text)}-{port}-{time.strftime('%Y%m%dT%H%M%S')}.log"
         tracked = spawn(parsed.text, plan.argv, log_path=log_path, env=plan.env, cwd=scratch)
@@ -199,6 +202,18 @@ def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) 
         raise UserError(f"{parsed.text}: no OpenFlow controller answering ({e}); start it first, "
                         "or use a managed spec such as osken:learning") from None
     return ctl
+
+
+KEEP_LOGS = 200
+
+
+def _prune_logs(directory: Path, keep: int = KEEP_LOGS) -> None:
+    """Keep the newest ``keep`` controller logs in sdnbench's own log directory (never in a
+    ``log_dir`` the caller chose), so the state directory does not grow without bound."""
+    logs = sorted(directory.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in logs[keep:]:
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _slug(text: str) -> str:

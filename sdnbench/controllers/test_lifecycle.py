@@ -150,3 +150,22 @@ def test_an_unnoticed_death_is_raised_on_exit():
         with launch("osken:learning") as ctl:
             os.kill(ctl.pid, signal.SIGKILL)
             wait_until(lambda: not ctl.alive(), 10, "the controller to die")
+
+
+def test_old_logs_are_pruned(tmp_path):
+    from sdnbench.controllers.lifecycle import _prune_logs
+    for i in range(5):
+        p = tmp_path / f"c{i}.log"
+        p.write_text("x")
+        os.utime(p, (1000 + i, 1000 + i))
+    (tmp_path / "keep.yaml").write_text("not a log")
+    _prune_logs(tmp_path, keep=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c3.log", "c4.log", "keep.yaml"]
+
+
+def test_startup_bench_reports_raw_samples_and_ratios(capsys):
+    from sdnbench.controllers import startup_bench
+    assert startup_bench.main(["--runs", "2", "--json", "ovs-testcontroller"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["spec"] for r in rows] == ["ovs-testcontroller"]
+    assert len(rows[0]["samples_s"]) == 2 and rows[0]["ratio_vs_baseline"] == 1.0
