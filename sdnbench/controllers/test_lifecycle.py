@@ -49,7 +49,13 @@ def test_ready_means_it_answers_hello_and_stop_ends_the_group(spec, tmp_path):
         assert listening and all(a.ip == "127.0.0.1" for a in listening), listening
         ctl.check_alive()
         pid = ctl.pid
+        popen = ctl._tracked.popen
     assert _gone(pid) and _group_empty(pid)
+    # SIGTERM was enough: the stop did not have to escalate to SIGKILL (the os-ken launcher
+    # used to hang on its native threads at exit).
+    assert popen.returncode != -signal.SIGKILL
+    if spec.startswith("osken:"):
+        assert popen.returncode == 0
     assert not ofhello.accepts("127.0.0.1", port, timeout=0.5)
 
 

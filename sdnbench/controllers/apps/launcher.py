@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 
 from os_ken.lib import hub
 
@@ -27,6 +28,7 @@ import os_ken.controller.controller  # noqa: E402,F401  (registers the --ofp-* o
 import os_ken.topology.switches  # noqa: E402,F401  (registers --observe-links before parsing)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CLOSE_GRACE = 1.0     # closing is a courtesy: nothing of ours persists across runs
 VERSIONS = {"1.0": ofproto_v1_0.OFP_VERSION, "1.3": ofproto_v1_3.OFP_VERSION}
 
 CONF = cfg.CONF
@@ -63,7 +65,24 @@ def restrict_versions(app_mgr, wanted):
 
 
 def _stop(_signum, _frame):
+    # Once is enough: a repeated SIGTERM must not interrupt the close below.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
+
+
+def _close_and_exit(app_mgr, logger, code):
+    """Close the apps, but never hang on it: os-ken's native hub leaves non-daemon threads
+    (the OpenFlow server, per-switch loops) that would keep the interpreter alive after main
+    returns, so the process ends with ``os._exit`` once the apps had their chance to close."""
+    closer = threading.Thread(target=app_mgr.close, daemon=True)
+    closer.start()
+    closer.join(CLOSE_GRACE)
+    if closer.is_alive():
+        logger.info("sdnbench launcher: apps still closing after %ss; exiting", CLOSE_GRACE)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def main(argv):
@@ -81,14 +100,20 @@ def main(argv):
     services = list(app_mgr.instantiate_apps(**contexts))
     logger.info("sdnbench launcher: apps %s on %s:%s (hub %s)", ",".join(CONF.app),
                 CONF.ofp_listen_host, CONF.ofp_tcp_listen_port, hub.HUB_TYPE)
-    # SIGTERM (how sdnbench stops us) ends the main greenthread's wait like Ctrl-C does.
+    # SIGTERM (how sdnbench stops us) ends the wait below like Ctrl-C does.
     signal.signal(signal.SIGTERM, _stop)
+    code = 0
     try:
         hub.joinall(services)
+        logger.error("sdnbench launcher: every app stopped by itself")
+        code = 1
     except KeyboardInterrupt:
         logger.info("sdnbench launcher: stopping")
+    except BaseException:
+        logger.exception("sdnbench launcher: failed")
+        code = 1
     finally:
-        app_mgr.close()
+        _close_and_exit(app_mgr, logger, code)
 
 
 if __name__ == "__main__":
