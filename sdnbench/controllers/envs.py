@@ -65,7 +65,11 @@ def fix_ryu_eventlet(venv: Path) -> str:
     """Ryu 4.34's wsgi module imports ``eventlet.wsgi.ALREADY_HANDLED``, which newer eventlet
     removed; ryu-manager imports that module at start-up, so it fails before loading any app.
     Newer eventlet's websocket handler flags the request as handled itself and expects an empty
-    body back, so the constant becomes ``[]``. Idempotent: returns what it did."""
+    body back, so the constant becomes ``[]``. Idempotent: returns what it did.
+
+    Pinning an eventlet that still has the constant is not an option: 0.30.2, the last one,
+    fails to import on Python 3.11 ("cannot set 'is_timeout' attribute of immutable type
+    'TimeoutError'")."""
     target = next(venv.glob("lib/python3*/site-packages/ryu/app/wsgi.py"), None)
     if target is None:
         raise UserError(f"{venv}: ryu/app/wsgi.py not found after installing Ryu")
