@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Iterator, Optional
 
+import psutil
+
 from .. import paths
 from ..errors import UserError
 from ..proc import Tracked, spawn, wait_until
@@ -179,7 +181,8 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
     def ready() -> bool:
         if not ctl.alive():
             raise ctl.died_error("exited while starting")
-        return ofhello.probe(ctl.host, ctl.port, wire) is not None
+        # The listener must be ours: on a shared machine another run could hold the port.
+        return ofhello.probe(ctl.host, ctl.port, wire) is not None and _listens(ctl.pid, ctl.port)
 
     try:
         wait_until(ready, timeout, f"{ctl.spec.text} to answer an OpenFlow HELLO on {ctl.host}:{ctl.port}")
@@ -188,6 +191,23 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
     except UserError as e:
         raise ControllerDied(ctl.spec.text, f"did not become ready ({e})", ctl.log_tail(TAIL_LINES),
                              ctl.log_path) from None
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Does a process in ``pid``'s tree listen on TCP ``port``?"""
+    try:
+        root = psutil.Process(pid)
+        procs = [root] + root.children(recursive=True)
+    except psutil.Error:
+        return False
+    for p in procs:
+        try:
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port
+                   for c in p.net_connections("inet")):
+                return True
+        except psutil.Error:
+            continue
+    return False
 
 
 def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) -> Controller:

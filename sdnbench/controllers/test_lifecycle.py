@@ -175,3 +175,14 @@ def test_startup_bench_reports_raw_samples_and_ratios(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["spec"] for r in rows] == ["ovs-testcontroller"]
     assert len(rows[0]["samples_s"]) == 2 and rows[0]["ratio_vs_baseline"] == 1.0
+
+
+def test_listens_checks_the_owner_of_the_port():
+    from sdnbench.controllers.lifecycle import _listens
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        assert _listens(os.getpid(), port)
+        assert not _listens(os.getppid(), port)          # somebody else's listener is not ours
+    assert not _listens(os.getpid(), port)
