@@ -4,6 +4,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 
 import psutil
 import pytest
@@ -184,5 +185,10 @@ def test_listens_checks_the_owner_of_the_port():
         s.listen(1)
         port = s.getsockname()[1]
         assert _listens(os.getpid(), port)
-        assert not _listens(os.getppid(), port)          # somebody else's listener is not ours
+        other = subprocess.Popen(["sleep", "30"])
+        try:
+            assert not _listens(other.pid, port)         # somebody else's listener is not ours
+        finally:
+            other.kill()
+            other.wait()
     assert not _listens(os.getpid(), port)
