@@ -29,6 +29,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -225,22 +226,36 @@ class MininetNetwork:
                 self._host_links.setdefault(end, []).append((intf.name, link.params))
 
     def _teardown(self) -> None:
-        """Stop everything of this run; every step runs even if an earlier one fails."""
+        """Stop everything of this run; every step runs even if an earlier one fails. Errors of
+        the orderly steps only matter if the final sweep could not remove what they left."""
         errors = []
         for step in (self.procs.stop_all, self._stop_mininet, self._delete_nft, self._sweep):
             try:
                 step()
-            except Exception as e:  # keep tearing down; report at the end
-                errors.append(f"{step.__name__}: {e}")
+            except Exception as e:  # keep tearing down; judged by what is left at the end
+                errors.append(f"{step.__name__}: {type(e).__name__}: {e}")
+        left = None
         if self.prefix:
+            lo = stale.survey(self.prefix)[self.prefix]
+            left = None if lo.empty() else lo.describe()
             shutil.rmtree(self.workdir, ignore_errors=True)
-            stale.release_prefix(self.prefix)
-        if errors:
-            raise RuntimeError("network clean-up: " + "; ".join(errors))
+            if left is None:
+                stale.release_prefix(self.prefix)
+        if left:
+            msg = f"network clean-up left {left} ({'; '.join(errors) or 'no error reported'}); " \
+                  "run `sdnbench net clean`"
+            if sys.exc_info()[0] is not None:      # do not mask the exception being handled
+                print(f"sdnbench: warning: {msg}", file=sys.stderr)
+            else:
+                raise RuntimeError(msg)
 
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
+            for node in net.hosts + net.switches:
+                # A node interrupted in the middle of a shell command still "waits" for its
+                # output; Mininet would refuse to send it the next one.
+                node.waiting = False
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 net.stop()
