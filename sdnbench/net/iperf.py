@@ -9,8 +9,9 @@ Series (labels ``src, dst, rep`` + ``switch`` for per-switch pairs; ``t`` = inte
 - UDP: ``udp_throughput`` (Mbit/s, receiver), ``udp_jitter`` (ms), ``udp_lost`` and
   ``udp_packets`` (datagrams per interval), ``udp_loss`` (% per interval).
 
-iperf3 prints a warning line before its JSON when the UDP length exceeds the MSS: the parser
-skips anything before the first line that starts with ``{`` and keeps it as a note.
+iperf3 prints a warning line when the UDP length exceeds the MSS, before its JSON on stdout or on
+stderr: the parser skips anything before the first line that starts with ``{``, and both kinds
+of warning are kept as notes of the result.
 """
 
 from __future__ import annotations
@@ -130,7 +131,11 @@ def _run_iperf_once(net, src: str, dst: str, opts: IperfOptions, udp: bool) -> t
         wait_listening(net, dst, opts.port, "tcp", server)
         cp = net.run_in(src, _client_argv(net.host_ip(dst), opts, udp),
                         timeout=opts.duration + SETUP_GRACE)
-        return parse_iperf(cp.stdout + ("\n" + cp.stderr if not cp.stdout.strip() else ""))
+        if not cp.stdout.strip():
+            raise UserError(f"iperf3 {src}->{dst} printed nothing: {cp.stderr.strip()[-200:]}")
+        doc, warnings = parse_iperf(cp.stdout)
+        # the warning goes to stdout before the JSON or to stderr, depending on the build
+        return doc, warnings + [l.strip() for l in cp.stderr.splitlines() if l.strip()]
     finally:
         server.stop(grace=2)
 

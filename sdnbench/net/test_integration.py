@@ -123,6 +123,24 @@ def test_udp_at_50_mbit_loses_under_one_percent(fast_ethernet):
     assert all(j < 10 for j in r.find("udp_jitter")[0].values)
 
 
+def test_tcp_reverse_with_parallel_streams_shares_the_link(fast_ethernet):
+    r = Result(kind="net", benchmark="tcp")
+    iperf.measure_iperf(fast_ethernet, r, [("h1", "h2", None)],
+                        iperf.IperfOptions(duration=2, interval=0.5, parallel=2, reverse=True,
+                                           window="256K"), udp=False, rep=0)
+    samples = r.find("tcp_throughput")[0].values
+    assert 70 <= statistics.fmean(samples) <= 100, samples      # two streams, one 100 Mbit/s link
+
+
+def test_udp_datagrams_above_the_mss_keep_iperf3s_warning(fast_ethernet):
+    r = Result(kind="net", benchmark="udp")
+    iperf.measure_iperf(fast_ethernet, r, [("h1", "h2", None)],
+                        iperf.IperfOptions(duration=1, interval=0.5, udp_rate="5M", udp_length=8000),
+                        udp=True, rep=0)
+    assert any("warning" in n and "MSS" in n for n in r.notes), r.notes
+    assert sum(r.find("udp_packets")[0].values) > 50
+
+
 def test_ditg_round_trip_is_plausible(fast_ethernet):
     r = Result(kind="net", benchmark="ditg")
     opts = ditg.DitgOptions(size=512, rate=100, duration_ms=2000, interval_ms=500)
