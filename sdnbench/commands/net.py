@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -111,25 +112,42 @@ def params_from_args(args) -> dict:
 
 
 class Progress:
-    """One live line on a terminal (stderr); nothing when stderr is not a terminal."""
+    """One live line on a terminal (stderr), redrawn twice a second so the elapsed time moves
+    during long steps; nothing when stderr is not a terminal."""
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
         self.start = time.monotonic()
         self.width = 0
+        self.text = ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        if self.tty:
+            threading.Thread(target=self._tick, daemon=True).start()
 
     def __call__(self, text: str) -> None:
-        if not self.tty:
+        self.text = text
+        self._draw()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            self._draw()
+
+    def _draw(self) -> None:
+        if not self.tty or not self.text or self._stop.is_set():
             return
-        line = f"[{time.monotonic() - self.start:6.1f}s] {text}"
-        sys.stderr.write("\r" + line.ljust(self.width))
-        sys.stderr.flush()
-        self.width = len(line)
+        with self._lock:
+            line = f"[{time.monotonic() - self.start:6.1f}s] {self.text}"
+            sys.stderr.write("\r" + line.ljust(self.width))
+            sys.stderr.flush()
+            self.width = len(line)
 
     def done(self) -> None:
-        if self.tty and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
+        self._stop.set()
+        with self._lock:
+            if self.tty and self.width:
+                sys.stderr.write("\r" + " " * self.width + "\r")
+                sys.stderr.flush()
 
 
 def _run(args) -> int:

@@ -119,8 +119,8 @@ class Topology:
         }
 
     def summary(self) -> str:
-        return (f"{self.spec}: {len(self.switches)} switches, {len(self.hosts)} hosts, "
-                f"{len(self.links)} links")
+        return (f"{self.spec}: {_count(self.switches, 'switch', 'switches')}, "
+                f"{_count(self.hosts, 'host', 'hosts')}, {_count(self.links, 'link', 'links')}")
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -147,6 +147,10 @@ class Topology:
                 raise UserError(f"topology {self.spec}: link from {l.a} to itself")
         if not self.switches:
             raise UserError(f"topology {self.spec}: no switches")
+
+
+def _count(items: list, one: str, many: str) -> str:
+    return f"{len(items)} {one if len(items) == 1 else many}"
 
 
 # -- builders ---------------------------------------------------------------------------------
