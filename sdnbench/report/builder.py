@@ -31,6 +31,7 @@ from .tables import (best_scenario_table, col_label, distribution_table, gap_tab
 
 SWITCH_COUNT_KEYS = ("switches", "n_switches", "num_switches")
 MAX_TRIAL_COLUMNS = 24   # wider per-trial tables are unreadable; the CSV/JSON keep everything
+MAX_TABLE_ROWS = 64      # per-switch tables of 256 switches belong in the CSV, not on a page
 
 
 def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
@@ -45,6 +46,9 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
         section, cell_rows = _metric_section(kind, metric, unit, group, with_plots)
         report.sections.append(section)
         report.cells.extend(cell_rows)
+    fn = _first_next_section(obs, with_plots)
+    if fn is not None:
+        report.sections.append(fn)
     res = _resources_section(runs, with_plots)
     if res is not None:
         report.sections.append(res)
@@ -63,7 +67,7 @@ _LAST = ("udp_lost", "udp_packets", "tcp_retransmits")
 def _metric_rank(metric: str) -> tuple:
     if metric in _METRIC_ORDER:
         return (0, _METRIC_ORDER.index(metric), metric)
-    return (2 if metric in _LAST else 1, 0, metric)
+    return (2 if metric in _LAST or metric.endswith("_warmup") else 1, 0, metric)
 
 
 def _default_title(runs: list) -> str:
@@ -106,9 +110,13 @@ def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: 
         vals = c.rep_values if max_reps > 1 or lay.row else c.samples
         per_line.setdefault(name, {}).setdefault(x, []).extend(vals)
 
-    if lay.row:
+    n_rows = len({c.factors.get(lay.row) for c in by_key.values()}) if lay.row else 0
+    # Per-switch tables are the campus study's (hosts behind each switch); for the load
+    # engine's emulated switches the per-switch samples stay in the CSV/JSON.
+    if lay.row and kind == "net" and n_rows <= MAX_TABLE_ROWS:
         _per_row_tables(section, by_key, lay, metric, unit)
-    section.tables.append(summary_table(list(by_key.values()), keys,
+    ordered = sorted(by_key.values(), key=lambda c: [sort_key(c.factors.get(k)) for k in keys])
+    section.tables.append(summary_table(ordered, keys,
                                         f"{metric} per cell ({unit})", unit))
     if lay.x and max_reps > 1 and not lay.row:
         cols = {f"{name}, {col_label(x, lay.x)}": v
@@ -121,12 +129,14 @@ def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: 
         section.tables.append(best_scenario_table(per_line, higher,
                                                   f"best scenario per set-up: {metric}",
                                                   "switches", unit))
-    if not lay.x and not lay.row and (max_reps > 1 or len(per_line) > 1):
+    two_way = not lay.x and len(lay.lines) == 2
+    if not lay.x and not lay.row and not two_way and (max_reps > 1 or len(per_line) > 1):
         section.tables.append(distribution_table({n: d["all"] for n, d in per_line.items()},
                                                  f"{metric}: distribution per set-up ({unit})", unit))
     if not lay.x and len(lay.lines) == 2:
         section.tables.append(_two_way(by_key, lay, metric, unit))
-    gap = _gap(per_line) if lay.x else None
+    # A gap compares two set-ups (runs, controllers, datapaths), not two benchmarks.
+    gap = _gap(per_line) if lay.x and lay.lines and lay.lines != ["benchmark"] else None
     if gap:
         (a, am), (b, bm) = gap
         section.tables.append(gap_table(a, am, b, bm, f"{metric}: average and gap ({unit})",
@@ -220,6 +230,39 @@ def _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, yl
         section.figures.append(plots.cdf(pooled, f"{what}: distribution (CDF)", ylab))
 
 
+def _first_next_section(obs: list, with_plots: bool) -> Optional[Section]:
+    """The OVS vs CPqD study's comparison: a flow's first packet (through the controller)
+    against the packets after it (the installed flow), per set-up."""
+    first = [o for o in obs if o.metric == "first_packet_time"]
+    nxt = [o for o in obs if o.metric == "next_packet_time"]
+    if not first or not nxt:
+        return None
+    lines = [k for k in layout_for(first + nxt).lines if k != "benchmark"] or []
+    data: "OrderedDict[str, dict]" = OrderedDict((("first packet", {}), ("next packets", {})))
+    for name, group in (("first packet", first), ("next packets", nxt)):
+        for o in group:
+            data[name].setdefault(line_name(o.factors, lines), []).extend(o.values)
+    rows = []
+    for setup in sorted(data["first packet"], key=sort_key):
+        f, n = describe(data["first packet"][setup]), describe(data["next packets"].get(setup, []))
+        ratio = f["median"] / n["median"] if f["median"] and n["median"] else None
+        rows.append([setup, f["n"], f["median"], n["n"], n["median"], ratio])
+    unit = first[0].unit
+    s = Section(title=f"first packet vs next packets ({unit})",
+                text=["Per-packet service time in the switch, from captures on its ports: the "
+                      "first packet of a flow goes to the controller (packet-in, flow-mod); the "
+                      "next ones match the installed flow."])
+    s.tables.append(Table(title=f"service time: first vs next packets ({unit})",
+                          columns=["set-up", "first n", f"first median ({unit})", "next n",
+                                   f"next median ({unit})", "first / next"],
+                          rows=rows, unit=unit, kind="first_next"))
+    if with_plots:
+        s.figures.append(plots.bars({k: {setup: v for setup, v in d.items()} for k, d in data.items()},
+                                    "service time: first vs next packets", "set-up",
+                                    plots.ylabel("service time", unit)))
+    return s
+
+
 def _cell_row(kind: str, c, keys: list) -> dict:
     d = describe(c.samples)
     return {"kind": kind, "benchmark": c.benchmark, "metric": c.metric, "unit": c.unit,
@@ -232,8 +275,9 @@ def _resources_section(runs: list, with_plots: bool) -> Optional[Section]:
     chosen: "OrderedDict[str, dict]" = OrderedDict()
     for run in runs:
         for r in run.results:
-            cpu = next((s for s in r.resources if "cpu" in s.metric), None)
-            rss = next((s for s in r.resources if "rss" in s.metric or "mem" in s.metric), None)
+            # The controller's own series (its sampler's), not the load engine's.
+            cpu = next((s for s in r.resources if s.metric == "cpu_percent"), None)
+            rss = next((s for s in r.resources if s.metric == "rss_bytes"), None)
             if not cpu and not rss:
                 continue
             ctl = (r.controller or {}).get("spec") or (r.controller or {}).get("name") or "controller"

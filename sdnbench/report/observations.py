@@ -148,10 +148,18 @@ class Layout:
 
 def layout_for(obs: list) -> Layout:
     vary = varying(obs)
-    x = next((k for name in X_KEYS for k in vary if _base(k) == name), None)
-    row = next((k for name in ROW_KEYS for k in vary if _base(k) == name and k != x), None)
-    lines = [k for k in vary if k not in (x, row)
-             and not any(_determined_by(obs, k, by) for by in (x, row) if by)]
+    # An axis needs a value in every observation: an option only some benchmarks set (iperf3's
+    # parallel streams in the -P 5 runs) names those benchmarks rather than spanning an axis.
+    axis = [k for k in vary if all(o.factors.get(k) is not None for o in obs)]
+    x = next((k for name in X_KEYS for k in axis if _base(k) == name), None)
+    row = next((k for name in ROW_KEYS for k in axis if _base(k) == name and k != x), None)
+    lines: list = []
+    for k in vary:
+        if k in (x, row) or any(_determined_by(obs, k, by) for by in (x, row) if by):
+            continue
+        # A factor that only renames one already kept (a benchmark's own options) adds nothing.
+        if not any(_determined_by(obs, k, kept) for kept in lines):
+            lines.append(k)
     return Layout(x=x, row=row, lines=lines)
 
 
