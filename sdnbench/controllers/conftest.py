@@ -16,17 +16,17 @@ def network(ctl, topo: str = "linear,2", of_version: str = "1.3") -> MininetNetw
                           protocols=PROTOCOLS[of_version])
 
 
-def ping(net, src: str, dst: str, count: int = 3) -> int:
+def ping(net, src: str, dst: str, count: int = 3, size: int = 56) -> int:
     """Echo replies ``src`` got from ``dst`` out of ``count``."""
-    cp = net.run_in(src, ["ping", "-n", "-c", str(count), "-i", "0.2", "-W", "2", net.host_ip(dst)],
-                    timeout=30)
+    cp = net.run_in(src, ["ping", "-n", "-c", str(count), "-i", "0.2", "-W", "2", "-s", str(size),
+                          net.host_ip(dst)], timeout=30)
     m = re.search(r"(\d+) received", cp.stdout)
     return int(m.group(1)) if m else 0
 
 
-def ping_all(net, count: int = 3) -> dict:
+def ping_all(net, count: int = 3, size: int = 56) -> dict:
     hosts = net.topology.host_names()
-    return {(a, b): ping(net, a, b, count) for a in hosts for b in hosts if a != b}
+    return {(a, b): ping(net, a, b, count, size) for a in hosts for b in hosts if a != b}
 
 
 def dump_flows(net, switch: str, of_version: str = "1.3") -> list:

@@ -64,10 +64,15 @@ def delete_all_flows(dp) -> None:
 
 
 def table_miss_to_controller(dp, table_id: int = 0) -> None:
-    """OpenFlow 1.3 drops table misses by default (§5.4); send them to us, whole. 1.0 sends
-    misses to the controller already, so this is a no-op there."""
-    if not is_of10(dp):
-        add_flow(dp, 0, {}, [output(dp, dp.ofproto.OFPP_CONTROLLER)], table_id=table_id)
+    """Send table misses to us, whole. OpenFlow 1.3 drops misses by default (§5.4), so we add a
+    table-miss flow. 1.0 sends them already, but a switch may cut them to ``miss_send_len``
+    (128 bytes by default, OpenFlow 1.0 §5.3.2), and if it also keeps no buffer we would
+    packet-out a truncated frame; so ask for whole packets."""
+    ofp = dp.ofproto
+    if is_of10(dp):
+        dp.send_msg(dp.ofproto_parser.OFPSetConfig(dp, ofp.OFPC_FRAG_NORMAL, 0xffff))
+    else:
+        add_flow(dp, 0, {}, [output(dp, ofp.OFPP_CONTROLLER)], table_id=table_id)
 
 
 def packet_out(dp, msg, port_in: int, actions: list) -> None:
