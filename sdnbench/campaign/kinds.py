@@ -62,6 +62,22 @@ def validate_controller_param(name: str, value: Any) -> Optional[str]:
     return None
 
 
+def validate_engine_param(name: str, value: Any) -> Optional[str]:
+    """The controller spec, then the engine's own parameter check, one key at a time."""
+    msg = validate_controller_param(name, value)
+    if msg or name == "controller":
+        return msg
+    try:
+        from ..engine.params import check
+    except ImportError:
+        return None
+    try:
+        check({name: value})
+    except UserError as e:
+        return str(e)
+    return None
+
+
 def validate_net_param(name: str, value: Any) -> Optional[str]:
     """As for the controller kind, plus the net runner's controller-less modes."""
     if name == "controller" and value in ("standalone", "none"):
@@ -72,7 +88,7 @@ def validate_net_param(name: str, value: Any) -> Optional[str]:
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
-         validate_controller_param),
+         validate_engine_param),
     Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
          "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
          validate_net_param),

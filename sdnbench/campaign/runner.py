@@ -50,11 +50,8 @@ def check_components(scenario: Scenario) -> dict:
     if not names:
         return {}
     checks = doctor.require(*names)
-    # Only checks that name a version; the engine's check says it in its detail line.
-    versions = {n: c.data["version"] for n, c in checks.items() if c.data.get("version")}
-    if "engine" in checks:
-        versions["engine"] = checks["engine"].detail
-    return versions
+    # Only checks that name a version (the results add the engine's and the controllers' own).
+    return {n: c.data["version"] for n, c in checks.items() if c.data.get("version")}
 
 
 def load_runners(scenario: Scenario) -> dict:

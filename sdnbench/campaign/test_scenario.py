@@ -97,3 +97,11 @@ def test_load_reads_the_file(tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text(GOOD)
     assert scenario.load(f).source == str(f)
+
+
+def test_engine_parameters_are_checked_by_the_engine_part():
+    with pytest.raises(ScenarioError) as e:
+        parse(GOOD.replace("loops: 3", "lops: 3"), "s.yaml")
+    assert str(e.value) == "s.yaml:10: benchmarks[0].params.lops: unknown engine parameter(s): lops"
+    with pytest.raises(ScenarioError, match=r"^s.yaml:10: benchmarks\[0\].params.mode: mode must be one of"):
+        parse(GOOD.replace("mode: throughput", "mode: fast"), "s.yaml")

@@ -35,6 +35,9 @@ def register(sub) -> None:
                    help="leave PARAM out when matching cells")
     p.add_argument("--per", choices=("raw", "rep"), default="raw",
                    help="test on every raw sample (raw, default) or on one mean per repetition (rep)")
+    p.add_argument("--paired", action="store_true",
+                   help="match samples by repetition, series labels and position (the same switch on "
+                        "both sides) and test with Wilcoxon signed-rank instead of Mann-Whitney U")
     p.add_argument("--higher", action="append", default=[], metavar="M", help="metric M is better higher")
     p.add_argument("--lower", action="append", default=[], metavar="M", help="metric M is better lower")
     p.add_argument("--fail-on", action="append", default=[], metavar="METRIC:PCT",
@@ -60,14 +63,16 @@ def run(args) -> int:
         names = (parts[0], parts[1])
     directions = {m: True for m in args.higher}
     directions.update({m: False for m in args.lower})
-    rows = compare(side_a, side_b, per=args.per, directions=directions, metrics=args.metric)
+    rows = compare(side_a, side_b, per=args.per, directions=directions, metrics=args.metric,
+                   pair=args.paired)
     if not rows:
         raise UserError(f"{args.a} and {args.b} have no configuration and metric in common "
                         "(narrow with @PARAM=VALUE, or --ignore PARAM)")
     # Gate messages and the table both name sides by the labels the reader sees.
     for r in rows:
         r.errors = {names[(side_a.name, side_b.name).index(k)]: v for k, v in r.errors.items()}
-    sys.stdout.write(render(rows, args.fmt, names, (side_a.name, side_b.name), args.transpose, args.per))
+    sys.stdout.write(render(rows, args.fmt, names, (side_a.name, side_b.name), args.transpose,
+                            "paired" if args.paired else args.per))
     if thresholds:
         regressions = gate(rows, thresholds, names[0], names[1])
         if regressions:

@@ -170,9 +170,9 @@ def cmd_best(args) -> int:
     with Store(args.store, create=False) as store:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)
-    if not any(args.vary in p for p, _ in pairs):
+    if not any(args.vary in it[0] for it in pairs):
         raise UserError(f"run {info.id} has no parameter {args.vary!r}; its parameters: "
-                        f"{', '.join(sorted({k for p, _ in pairs for k in p}))}")
+                        f"{', '.join(sorted({k for it in pairs for k in it[0]}))}")
     side = build_side(f"run {info.id}", pairs, drop=[args.vary])
     full = build_side(f"run {info.id}", pairs)
     out = []
@@ -195,14 +195,21 @@ def cmd_best(args) -> int:
     if args.json:
         print_json([{**o, "best": o["best"].to_dict()} for o in out])
         return 0
+    varying = _varying_keys([o["params"] for o in out])
     for o in out:
         b = o["best"]
-        where = " ".join(f"{k}={v}" for k, v in o["params"].items())
-        print(f"{o['benchmark']} {where} {o['metric']} ({'higher' if o['higher_is_better'] else 'lower'}"
+        where = " ".join(f"{k}={o['params'].get(k)}" for k in varying)
+        head = " ".join(x for x in (o["benchmark"], where, o["metric"]) if x)
+        print(f"{head} ({'higher' if o['higher_is_better'] else 'lower'}"
               f" is better): best {args.vary}={b.value} (median {fmt_num(b.median)} {o['unit']}), "
               f"decided by {b.decided_by}" + (f", tied with {b.tied_with}" if b.tied_with else ""))
-        for leader, other, test, alt, p in b.p_values():
-            print(f"    {args.vary}={leader} vs {other}: {test} {alt} p={'-' if p is None else f'{p:.4g}'}")
+        for first, second, test, alt, p in b.p_values():
+            pv = "-" if p is None else f"{p:.4g}"
+            verdict = "" if p is None else (" (different)" if p < 0.05 else " (not different)") \
+                if alt == "two-sided" else ("" if p is None else (" (yes)" if p < 0.05 else " (no)"))
+            question = (f"{first} vs {second}: {test} two-sided" if alt == "two-sided"
+                        else f"{first} better than {second}? {test} one-sided ({alt})")
+            print(f"    {args.vary}={question} p={pv}{verdict}")
         if b.skipped:
             print(f"    no samples (all failed): {args.vary}={b.skipped}")
     return 0

@@ -72,10 +72,10 @@ def test_results_best_reports_p_values(campaign, capsys):
     assert main(["results", "best", "1", "--store", str(store), "--vary", "value",
                  "--test", "mann-whitney-u"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("thr samples=3 spread=0.5 throughput (higher is better): best value=30")
+    assert out[0].startswith("thr throughput (higher is better): best value=30")
     assert "decided by two-sided" in out[0]
     # 4 repetition means each, no overlap: exact two-sided Mann-Whitney p = 2/C(8,4) = 2/70
-    assert out[1].strip() == "value=30 vs 20: mann-whitney-u two-sided p=0.02857"
+    assert out[1].strip() == "value=30 vs 20: mann-whitney-u two-sided p=0.02857 (different)"
     assert main(["results", "best", "1", "--store", str(store), "--vary", "nope"]) == 1
 
 

@@ -3,7 +3,8 @@
 For each configuration and metric present on both sides (or failed on one of them):
 - ``mean_a``/``mean_b`` and their summaries, ``gap = |mean_b − mean_a|`` (the campus study's
   "gap", Table 3), ``ratio = mean_b / mean_a`` and ``change = (mean_b − mean_a) / |mean_a|``;
-- the mark, decided by a two-sided Mann–Whitney U test at α = 0.05 (as asv does):
+- the mark, decided by a two-sided Mann–Whitney U test at α = 0.05 (as asv does; with
+  ``pair``, the Wilcoxon signed-rank test on matched samples):
   ``better`` / ``worse`` when significant (in the metric's direction: higher throughput, lower
   latency), ``not significant`` otherwise, ``failed`` when the cell failed on either side.
 
@@ -17,12 +18,14 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import UserError
-from ..stats import ALPHA, Summary, higher_is_better, mann_whitney, summarize
-from .samples import Side
+from ..stats import (ALPHA, Summary, TestResult, higher_is_better, mann_whitney, summarize,
+                     wilcoxon_signed)
+from .samples import Side, paired
 
 BETTER, WORSE, SAME, FAILED = "better", "worse", "not significant", "failed"
 SYMBOL = {BETTER: "-", WORSE: "+", SAME: "~", FAILED: "!"}   # asv's marks
@@ -54,7 +57,11 @@ class Row:
 
 
 def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
-            directions: Optional[dict] = None, metrics: Optional[list] = None) -> list:
+            directions: Optional[dict] = None, metrics: Optional[list] = None,
+            pair: bool = False) -> list:
+    """Rows for every configuration and metric on both sides. ``pair`` tests the samples that
+    match by repetition, series labels and position with the Wilcoxon signed-rank test
+    (paired data, e.g. each switch of the campus study on both set-ups) instead of Mann–Whitney."""
     rows = []
     for key in sorted(set(a.groups) | set(b.groups), key=sort_key):
         bench, pkey, metric = key
@@ -69,7 +76,7 @@ def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
         sa = summarize(ga.values(per)) if ga else None
         sb = summarize(gb.values(per)) if gb else None
         errors = {s.name: s.failures[cell][0] for s in (a, b) if cell in s.failures and s.groups.get(key) is None}
-        rows.append(_row(bench, g.params, metric, g.unit, hib, sa, sb, ga, gb, per, alpha, errors))
+        rows.append(_row(bench, g.params, metric, g.unit, hib, sa, sb, ga, gb, per, alpha, errors, pair))
     for cell in sorted((set(a.failures) | set(b.failures)), key=lambda c: sort_key(c + ("",))):
         if any(k[:2] == cell for k in set(a.groups) | set(b.groups)):
             continue              # already shown per metric above
@@ -80,18 +87,30 @@ def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
     return rows
 
 
-def _row(bench, params, metric, unit, hib, sa, sb, ga, gb, per, alpha, errors) -> Row:
+def _row(bench, params, metric, unit, hib, sa, sb, ga, gb, per, alpha, errors, pair) -> Row:
     if not sa or not sb or not sa.n or not sb.n:
         return Row(bench, params, metric, unit, hib, sa, sb, None, None, None, None, FAILED, errors)
     gap = abs(sb.mean - sa.mean)
     ratio = sb.mean / sa.mean if sa.mean else None
     change = (sb.mean - sa.mean) / abs(sa.mean) if sa.mean else None
-    test = mann_whitney(ga.values(per), gb.values(per))
+    test = _paired_test(ga, gb) if pair else mann_whitney(ga.values(per), gb.values(per))
     if test.significant(alpha) and sb.mean != sa.mean:
         mark = BETTER if (sb.mean > sa.mean) == hib else WORSE
     else:
         mark = SAME
     return Row(bench, params, metric, unit, hib, sa, sb, gap, ratio, change, test.p_value, mark, errors)
+
+
+def _paired_test(ga, gb) -> TestResult:
+    xa, xb = paired(ga, gb)
+    ok = [(x, y) for x, y in zip(xa, xb) if _finite(x) and _finite(y)]
+    if len(ok) < 2:
+        return TestResult("wilcoxon-signed-rank", None, None, note="fewer than 2 matching pairs")
+    return wilcoxon_signed([x for x, _ in ok], [y for _, y in ok])
+
+
+def _finite(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def sort_key(key: tuple):

@@ -42,7 +42,11 @@ def _fmt_change(x: Optional[float]) -> str:
 
 
 def _fmt_p(x: Optional[float]) -> str:
-    return "-" if x is None else (f"{x:.3g}" if x >= 1e-4 else f"{x:.1e}")
+    if x is None:
+        return "-"
+    if x == 0:
+        return "<1e-300"          # below double precision: scipy returns 0
+    return f"{x:.3g}" if x >= 1e-4 else f"{x:.1e}"
 
 
 def _headers_and_cells(rows: list, names: tuple) -> tuple:
@@ -93,7 +97,9 @@ def caption(rows: list, names: tuple, sources: tuple, fixed: dict) -> str:
 
 
 def legend(per: str) -> str:
-    return (f"gap = |mean B - mean A|, ratio = B/A; mark: two-sided Mann-Whitney U on the {per} "
+    test = ("Wilcoxon signed-rank on the paired" if per == "paired"
+            else f"Mann-Whitney U on the {per}")
+    return (f"gap = |mean B - mean A|, ratio = B/A; mark: two-sided {test} "
             "samples at alpha 0.05: - better, + worse, ~ not significant, ! failed")
 
 

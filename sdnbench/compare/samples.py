@@ -36,6 +36,7 @@ class Group:
     unit: str
     samples: list = field(default_factory=list)      # pooled raw values
     rep_means: list = field(default_factory=list)    # one mean per repetition (Result)
+    keyed: dict = field(default_factory=dict)        # (repetition, labels, index) -> raw value
 
     def values(self, per: str = "raw") -> list:
         return self.samples if per == "raw" else self.rep_means
@@ -51,17 +52,30 @@ class Side:
     ok_cells: dict = field(default_factory=dict)     # (benchmark, params_key) -> count
 
 
+def paired(a: Group, b: Group) -> tuple:
+    """The samples both groups have under the same (repetition, series labels, index), as two
+    aligned lists: the same switch or host pair measured on both sides."""
+    keys = [k for k in a.keyed if k in b.keyed]
+    return [a.keyed[k] for k in keys], [b.keyed[k] for k in keys]
+
+
 def params_key(params: dict) -> str:
     return json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def build_side(name: str, results: Iterable, drop: Iterable = (), resources: bool = False) -> Side:
-    """``results``: (params, Result) pairs; params named in ``drop`` are left out of the key.
-    With ``resources``, the resource series (controller CPU %, RSS, threads) count as metrics."""
+    """``results``: (params, Result) or (params, Result, repetition); params named in ``drop``
+    are left out of the key. With ``resources``, the resource series (controller CPU %, RSS,
+    threads) count as metrics. Without a repetition number, results count in order per cell."""
     drop = set(drop)
     side = Side(name)
-    for params, r in results:
+    seen: dict = {}
+    for item in results:
+        params, r = item[0], item[1]
         p = {k: v for k, v in params.items() if k not in drop}
+        seen_key = (r.benchmark, params_key(p))
+        rep = item[2] if len(item) > 2 else seen.get(seen_key, 0)
+        seen[seen_key] = seen.get(seen_key, 0) + 1
         cell = (r.benchmark, params_key(p))
         if r.status != "ok":
             side.failures.setdefault(cell, []).append(r.error or "failed")
@@ -69,10 +83,15 @@ def build_side(name: str, results: Iterable, drop: Iterable = (), resources: boo
         side.ok_cells[cell] = side.ok_cells.get(cell, 0) + 1
         per_metric: dict = {}
         for s in list(r.series) + (list(r.resources) if resources else []):
-            per_metric.setdefault((s.metric, s.unit), []).extend(s.values)
-        for (metric, unit), vals in per_metric.items():
+            per_metric.setdefault((s.metric, s.unit), []).append(s)
+        for (metric, unit), series in per_metric.items():
             g = side.groups.setdefault((r.benchmark, cell[1], metric), Group(r.benchmark, p, metric, unit))
+            vals = [v for s in series for v in s.values]
             g.samples.extend(vals)
+            for s in series:
+                labels = json.dumps(s.labels, sort_keys=True, default=str)
+                for i, v in enumerate(s.values):
+                    g.keyed[(rep, labels, i)] = v
             x, _ = clean(vals)
             if len(x):
                 g.rep_means.append(float(np.mean(x)))
@@ -115,7 +134,7 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = (),
             items = store_pairs(store, run_id)
         text = f"run {run_id}" + text[len(src):]
     if where:
-        items = [(p, r) for p, r in items if all(str(p.get(k)) == v for k, v in where.items())]
+        items = [it for it in items if all(str(it[0].get(k)) == v for k, v in where.items())]
         if not items:
             raise UserError(f"{text}: no cell has {', '.join(f'{k}={v}' for k, v in where.items())}")
     return build_side(text, items, set(where) | set(ignore), resources)
@@ -127,7 +146,7 @@ def store_pairs(store, run_id: int) -> list:
     out = []
     for cell, r in store.results(run_id):
         r.benchmark = cell.benchmark or r.benchmark
-        out.append((cell.params, r))
+        out.append((cell.params, r, cell.repetition))
     return out
 
 

@@ -201,3 +201,17 @@ def test_too_few_samples_get_advice(tmp_path, capsys):
         r.finish().write_json(tmp_path / name)
     assert main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
     assert "too few for a significant mark; consider more repetitions" in capsys.readouterr().out
+
+
+def test_paired_comparison_uses_wilcoxon_signed_rank_per_switch(tmp_path, capsys):
+    # Each switch is measured on both set-ups: pairs match by the series label switch=N.
+    store = _campus_store(tmp_path)
+    assert main(["compare", "1", "2", "--store", str(store), "--paired", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    from sdnbench.stats import wilcoxon_signed
+    expected = wilcoxon_signed(PROTOTYPE[64], MININET[64]).p_value
+    assert rows[0]["p_value"] == pytest.approx(expected)
+    # 64 bytes: the prototype is slower on all 10 switches: exact p = 2/2^10
+    assert expected == pytest.approx(2 / 1024)
+    assert main(["compare", "1", "2", "--store", str(store), "--paired"]) == 0
+    assert "Wilcoxon signed-rank on the paired samples" in capsys.readouterr().out

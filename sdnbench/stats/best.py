@@ -37,6 +37,7 @@ class Step:
     other: Any
     outcome: str                    # "better", "worse" (the neighbour is better) or "tie"
     tests: list = field(default_factory=list)   # TestResult, in the order they were run
+    pairs: list = field(default_factory=list)   # (first, second) sample of each test
 
 
 @dataclass
@@ -52,9 +53,10 @@ class Best:
         return asdict(self)
 
     def p_values(self) -> list:
-        """(leader, other, test, alternative, p) for every test that was run."""
-        return [(s.leader, s.other, t.test, t.alternative, t.p_value)
-                for s in self.steps for t in s.tests]
+        """(first, second, test, alternative, p) for every test that was run; a one-sided test
+        asks whether ``first`` is better than ``second``."""
+        return [(a, b, t.test, t.alternative, t.p_value)
+                for s in self.steps for t, (a, b) in zip(s.tests, s.pairs)]
 
 
 def best_scenario(samples: dict, higher_is_better: bool, test: str = "auto",
@@ -100,16 +102,17 @@ def best_scenario(samples: dict, higher_is_better: bool, test: str = "auto",
 
 def _compare(leader, other, data, med, sign, run_test, better_alt, alpha) -> Step:
     a, b = data[leader], data[other]
+    fwd_pair, rev_pair = (leader, other), (other, leader)
     two = run_test(a, b, "two-sided")
     if two.significant(alpha):
-        return Step(leader, other, "better" if sign * (med[leader] - med[other]) >= 0 else "worse", [two])
+        return Step(leader, other, "better" if sign * (med[leader] - med[other]) >= 0 else "worse",
+                    [two], [fwd_pair])
     fwd = run_test(a, b, better_alt)
     if fwd.significant(alpha):
-        return Step(leader, other, "better", [two, fwd])
+        return Step(leader, other, "better", [two, fwd], [fwd_pair, fwd_pair])
     rev = run_test(b, a, better_alt)
-    if rev.significant(alpha):
-        return Step(leader, other, "worse", [two, fwd, rev])
-    return Step(leader, other, "tie", [two, fwd, rev])
+    outcome = "worse" if rev.significant(alpha) else "tie"
+    return Step(leader, other, outcome, [two, fwd, rev], [fwd_pair, fwd_pair, rev_pair])
 
 
 def _sort_key(v: Any):

@@ -138,6 +138,9 @@ def test_best_falls_back_to_the_median_like_floodlight_8_vs_16():
     assert best.decided_by == "median" and best.value == 8 and best.tied_with == [16]
     tests = [t for s in best.steps if s.other == 16 for t in s.tests]
     assert [t.alternative for t in tests] == ["two-sided", "greater", "greater"]
+    # the last test asks the reverse question: is 16 better than 8?
+    assert [(a, b, alt) for a, b, _, alt, _ in best.p_values() if 16 in (a, b)] == \
+        [(8, 16, "two-sided"), (8, 16, "greater"), (16, 8, "greater")]
 
 
 def test_best_lower_is_better_moves_to_a_better_neighbour():
