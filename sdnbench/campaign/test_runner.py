@@ -176,6 +176,7 @@ def test_progress_live_line_rewrites_in_place():
 def test_requirements_include_each_controller_kinds_check():
     from sdnbench.campaign.kinds import requirements
     sc = parse(TEXT.replace("kind: synthetic", "kind: controller").replace(
+        "samples: 2", "loops: 2").replace("      spread: [0, 1]\n", "").replace(
         "      value: [1, 2]\n", "      controller: [osken:learning, ryu:simple_switch_13, ovs-testcontroller]\n"))
     assert requirements(sc) == ["engine", "controller-osken", "controller-ryu", "ovs-testcontroller"]
 
