@@ -2,9 +2,10 @@
 
   sdnbench controllers list [--json]              what runs here, versions, how to get the rest
   sdnbench controllers install osken|ryu|faucet|all [--force]
-  sdnbench controllers start SPEC [--port P] [--of 1.3]   run in the foreground until Ctrl-C
+  sdnbench controllers start SPEC [--port P] [--of 1.3] [--topo T]   foreground until Ctrl-C
 
-SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, ovs-testcontroller or tcp:HOST:PORT.
+SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, faucet:auto (with --topo), ovs-testcontroller
+or tcp:HOST:PORT.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def register(sub) -> None:
     sp.add_argument("--port", type=int, help="OpenFlow port on 127.0.0.1 (default: a free one)")
     sp.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"],
                     help="OpenFlow version (default 1.3)")
+    sp.add_argument("--topo", help="the network's topology (e.g. linear,3), for faucet:auto's config")
     sp.add_argument("--timeout", type=float, default=60.0, help="seconds to wait until it is ready")
     add_json_flag(sp)
     sp.set_defaults(func=run_start)
@@ -71,7 +73,8 @@ def run_start(args) -> int:
         raise UserError(f"--port {args.port}: not a TCP port")
     if args.spec.startswith("tcp:"):
         raise UserError(f"{args.spec}: a tcp: controller runs elsewhere; sdnbench only connects to it")
-    with launch(args.spec, port=args.port, of_version=args.of_version, timeout=args.timeout) as ctl:
+    with launch(args.spec, port=args.port, of_version=args.of_version, timeout=args.timeout,
+                topology=args.topo) as ctl:
         if args.json:
             print_json(ctl.info)
         else:

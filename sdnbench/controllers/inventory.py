@@ -22,7 +22,9 @@ def inventory() -> list:
         rows.append(_row(f"ryu:{app.name}", "Ryu", ryu, "ryu", app.of_versions, app.summary))
     faucet = envs.manifest("faucet")
     rows.append(_row("faucet:CONFIG.yaml", "Faucet", faucet, "faucet", ("1.3",),
-                     "Faucet with a config file (sdnbench writes one per topology: faucet_config_for)"))
+                     "Faucet with your config file"))
+    rows.append(_row("faucet:auto", "Faucet", faucet, "faucet", ("1.3",),
+                     "Faucet with a generated config: L2 on one VLAN across every port of the topology"))
     ovs = ovs_testcontroller_version()
     rows.append({"spec": "ovs-testcontroller", "controller": "ovs-testcontroller",
                  "status": "installed" if ovs else "missing", "version": ovs,

@@ -25,6 +25,7 @@ recording a failed result) is not raised a second time when the block ends norma
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 import shutil
 import tempfile
@@ -38,6 +39,7 @@ from .. import paths
 from ..errors import UserError
 from ..proc import Tracked, spawn, wait_until
 from . import ofhello
+from .faucet_config import faucet_config_for
 from .plan import HOST, plan_for
 from .resources import ResourceSampler, sample_resources, saturation_note
 from .spec import ControllerSpec, parse_spec, wire_version
@@ -133,9 +135,13 @@ class Controller:
 
 @contextlib.contextmanager
 def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
-           log_dir: Optional[Path] = None, timeout: float = 60.0) -> Iterator[Controller]:
-    """Run the controller named by ``spec`` for the duration of the block."""
-    parsed = parse_spec(spec)
+           log_dir: Optional[Path] = None, timeout: float = 60.0,
+           topology=None) -> Iterator[Controller]:
+    """Run the controller named by ``spec`` for the duration of the block.
+
+    ``topology`` (a ``sdnbench.net.topology.Topology`` or its spec string) is only needed by
+    ``faucet:auto``, whose config is generated for that network."""
+    parsed = _resolve_auto(parse_spec(spec), topology)
     wire = wire_version(of_version)
     if parsed.kind == "tcp":
         yield _attach(parsed, wire, of_version, min(timeout, 10.0))
@@ -175,6 +181,19 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
             tracked.stop()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _resolve_auto(parsed: ControllerSpec, topology) -> ControllerSpec:
+    """``faucet:auto`` -> ``faucet:<generated config>``, keeping the spec text the user wrote."""
+    if parsed.kind != "faucet" or parsed.app != "auto":
+        return parsed
+    if topology is None:
+        raise UserError("faucet:auto generates Faucet's config from the network, but no topology "
+                        "was given; use faucet:PATH.yaml to run Faucet on its own")
+    if isinstance(topology, str):
+        from ..net.topology import parse_topology
+        topology = parse_topology(topology)
+    return dataclasses.replace(parsed, app=str(faucet_config_for(topology)))
 
 
 def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:

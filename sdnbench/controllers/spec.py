@@ -5,6 +5,7 @@
 | ``osken:APP``        | ``osken``            | os-ken 4.x with an app sdnbench ships (``apps/``)  |
 | ``ryu:APP``          | ``ryu``              | Ryu 4.34's ryu-manager with ``ryu.app.APP``        |
 | ``faucet:PATH.yaml`` | ``faucet``           | Faucet with that config file                       |
+| ``faucet:auto``      | ``faucet``           | Faucet with a config generated for the network     |
 | ``ovs-testcontroller``| ``ovs-testcontroller``| Open vSwitch's test controller (learning switch) |
 | ``tcp:HOST:PORT``    | ``tcp``              | a controller started elsewhere; nothing is run     |
 
@@ -60,8 +61,8 @@ def parse_spec(spec: str) -> ControllerSpec:
         return _parse_ryu(text, rest)
     if kind == "faucet":
         if not rest:
-            raise UserError("faucet needs a config file: faucet:PATH.yaml "
-                            "(sdnbench.controllers.faucet_config_for writes one for a topology)")
+            raise UserError("faucet needs a config: faucet:PATH.yaml, or faucet:auto for one "
+                            "generated from the network's topology")
         return ControllerSpec(text, "faucet", app=rest)
     if kind == "tcp":
         host, port = _parse_host_port(text, rest)

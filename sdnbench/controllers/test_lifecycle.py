@@ -192,3 +192,9 @@ def test_listens_checks_the_owner_of_the_port():
             other.kill()
             other.wait()
     assert not _listens(os.getpid(), port)
+
+
+def test_faucet_auto_needs_a_topology():
+    with pytest.raises(UserError, match="no topology was given"):
+        with launch("faucet:auto"):
+            pass

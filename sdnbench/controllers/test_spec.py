@@ -13,6 +13,7 @@ from sdnbench.errors import UserError
     ("ryu:simple_switch_13", "ryu", "simple_switch_13"),
     ("ryu:ryu.app.simple_switch", "ryu", "ryu.app.simple_switch"),
     ("faucet:/tmp/f.yaml", "faucet", "/tmp/f.yaml"),
+    ("faucet:auto", "faucet", "auto"),
     ("ovs-testcontroller", "ovs-testcontroller", None),
     ("  osken:hub ", "osken", "hub"),
 ])
@@ -36,7 +37,7 @@ def test_tcp_spec_gives_host_and_port():
     ("osken:", "unknown os-ken app"),
     ("ryu:", "bad Ryu app"),
     ("ryu:../evil", "bad Ryu app"),
-    ("faucet:", "needs a config file"),
+    ("faucet:", "faucet:auto"),
     ("tcp:127.0.0.1", "tcp:HOST:PORT"),
     ("tcp:127.0.0.1:0", "tcp:HOST:PORT"),
     ("tcp:127.0.0.1:70000", "tcp:HOST:PORT"),
