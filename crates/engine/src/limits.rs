@@ -13,8 +13,10 @@ use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 
 /// Files a worker keeps for itself (stdio, runtime, /proc reads, slack).
 const RESERVED_FDS: u64 = 64;
-/// Ports left free per source address for everything else on the machine.
-const PORT_SLACK: u64 = 500;
+/// Use at most this share of a source address's ephemeral ports: connect() searches the range for
+/// a free port, and that search (done inside the syscall, stalling the worker) grows long as the
+/// range fills up — measured here: 25,000 per address handshook at ~350/s, 10,000 at ~8,000/s.
+const PORT_SHARE: u64 = 3;
 
 pub fn resolve(addr: &str) -> Result<SocketAddr, String> {
     addr.to_socket_addrs()
@@ -74,7 +76,7 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
     if workers > 1 && cfg.workers == 0 {
         notes.push(format!("{n} switches need {workers} worker processes (at most {per_worker} sessions each)"));
     }
-    let per_addr = ports.saturating_sub(PORT_SLACK).max(1);
+    let per_addr = (ports / PORT_SHARE).max(1);
     let addrs_needed = n.div_ceil(per_addr).max(1);
     let mut source_addrs = cfg.source_addrs.clone();
     let target = resolve(&cfg.controller)?;
@@ -82,7 +84,7 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
         if !target.ip().is_loopback() {
             return Err(format!(
                 "{n} sessions to one controller address need at least {addrs_needed} local source addresses \
-                 ({ports} ephemeral ports each): give them with --source-addrs A,B,..."
+                 (at most {per_addr} sessions each, a third of the {ports} ephemeral ports): give them with --source-addrs A,B,..."
             ));
         }
         source_addrs = (0..addrs_needed).map(|i| format!("127.1.{}.{}", i / 250, 1 + i % 250)).collect();
@@ -90,7 +92,7 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
     } else if !source_addrs.is_empty() && (source_addrs.len() as u64) < addrs_needed {
         return Err(format!(
             "{n} sessions need at least {addrs_needed} source addresses ({ports} ephemeral ports each); \
-             --source-addrs gives {}",
+             --source-addrs gives {} (at most {per_addr} sessions per address)",
             source_addrs.len()
         ));
     }
@@ -121,7 +123,7 @@ mod tests {
     fn hundred_thousand_switches_shard_and_spread() {
         let p = plan(&cfg(100_000), 20_000, 28_232).unwrap();
         assert_eq!(p.workers, 6);
-        assert_eq!(p.source_addrs.len(), 4);
+        assert_eq!(p.source_addrs.len(), 11);
         assert_eq!(p.source_addrs[0], "127.1.0.1");
     }
 
@@ -134,7 +136,7 @@ mod tests {
 
     #[test]
     fn non_loopback_needs_explicit_addresses() {
-        let c = Config { controller: "192.0.2.1:6653".into(), ..cfg(60_000) };
+        let c = Config { controller: "192.0.2.1:6653".into(), ..cfg(15_000) };
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("--source-addrs"));
         let c = Config { source_addrs: vec!["192.0.2.9".into()], ..c };
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("gives 1"));

@@ -54,6 +54,14 @@ enum Phase {
 pub async fn connect(addr: SocketAddr, source: Option<SocketAddr>) -> io::Result<TcpStream> {
     let sock = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
     if let Some(src) = source {
+        // Let connect() pick the port per destination, not bind(): otherwise every bound socket
+        // holds a port of its own and the ports run out long before the 4-tuples do.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            use std::os::fd::AsRawFd;
+            let one: libc::c_int = 1;
+            libc::setsockopt(sock.as_raw_fd(), libc::IPPROTO_IP, libc::IP_BIND_ADDRESS_NO_PORT, &one as *const _ as *const _, 4);
+        }
         sock.bind(src)?;
     }
     let s = sock.connect(addr).await?;

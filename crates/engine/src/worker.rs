@@ -220,8 +220,18 @@ async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, e
             _ = sleep_until(finish_by) => { sh.stop_all(); break; }
         }
     }
-    // Give stopped sessions one turn to record their end.
-    tokio::task::yield_now().await;
+    // Stopped sessions record their end on their next turn: wait for all of them (bounded).
+    let give_up = Instant::now() + Duration::from_secs(5);
+    loop {
+        let notified = sh.changed.notified();
+        if sh.finished.get() >= n {
+            break;
+        }
+        tokio::select! {
+            _ = notified => {}
+            _ = sleep_until(give_up) => break,
+        }
+    }
     if let Some(msg) = sh.fatal.borrow().clone() {
         emit(WorkerEvent::Fatal(msg));
     }
