@@ -98,53 +98,62 @@ def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: 
     benches = list(dict.fromkeys(o.benchmark for o in group))
     prefix = f"{benches[0]}: " if len(benches) == 1 else ""
     section = Section(title=f"{prefix}{metric.replace('_', ' ')} ({unit})")
-    ylab = plots.ylabel(metric, unit)
-    higher = higher_is_better(metric, unit)
     max_reps = max(len(c.reps) for c in by_key.values())
     section.text.append(_describe_layout(lay, len(group), max_reps))
+    per_line = _per_line(by_key, lay, max_reps)
+    # A gap compares two set-ups (runs, controllers, datapaths), not two benchmarks.
+    gap = _gap(per_line) if lay.x and lay.lines and lay.lines != ["benchmark"] else None
+    _metric_tables(section, kind, metric, unit, lay, keys, by_key, per_line, gap, max_reps)
+    if with_plots:
+        _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap,
+                        plots.ylabel(metric, unit), max_reps, higher_is_better(metric, unit))
+    return section, [_cell_row(kind, c, keys) for c in by_key.values()]
 
-    per_line: "OrderedDict[str, dict]" = OrderedDict()   # line -> x -> per-rep values
+
+def _per_line(by_key: dict, lay, max_reps: int) -> "OrderedDict[str, dict]":
+    """line -> x -> values: one per repetition when there are several (or rows to pool),
+    else the raw samples. Lines keep the order runs were given in, else sort naturally."""
+    per_line: "OrderedDict[str, dict]" = OrderedDict()
     for c in by_key.values():
         name = line_name(c.factors, lay.lines)
         x = c.factors.get(lay.x) if lay.x else "all"
         vals = c.rep_values if max_reps > 1 or lay.row else c.samples
         per_line.setdefault(name, {}).setdefault(x, []).extend(vals)
+    if lay.lines != ["run"]:
+        per_line = OrderedDict(sorted(per_line.items(), key=lambda kv: sort_key(kv[0])))
+    return per_line
 
+
+def _metric_tables(section, kind, metric, unit, lay, keys, by_key, per_line, gap,
+                   max_reps) -> None:
     n_rows = len({c.factors.get(lay.row) for c in by_key.values()}) if lay.row else 0
     # Per-switch tables are the campus study's (hosts behind each switch); for the load
     # engine's emulated switches the per-switch samples stay in the CSV/JSON.
     if lay.row and kind == "net" and n_rows <= MAX_TABLE_ROWS:
         _per_row_tables(section, by_key, lay, metric, unit)
     ordered = sorted(by_key.values(), key=lambda c: [sort_key(c.factors.get(k)) for k in keys])
-    section.tables.append(summary_table(ordered, keys,
-                                        f"{metric} per cell ({unit})", unit))
+    section.tables.append(summary_table(ordered, keys, f"{metric} per cell ({unit})", unit))
     if lay.x and max_reps > 1 and not lay.row:
-        cols = {f"{name}, {col_label(x, lay.x)}": v
-                for name, d in per_line.items() for x, v in sorted(d.items(), key=lambda kv: sort_key(kv[0]))}
+        cols = {f"{name}, {col_label(x, lay.x)}": v for name, d in per_line.items()
+                for x, v in sorted(d.items(), key=lambda kv: sort_key(kv[0]))}
         if len(cols) <= MAX_TRIAL_COLUMNS:
             section.tables.append(trials_table(cols, f"{metric} per trial ({unit})", unit,
                                                note="RFC 8456 §4.7: one row per trial, then "
                                                     "the average and the variance (n−1)."))
     if lay.x in SWITCH_COUNT_KEYS and max_reps > 1:
-        section.tables.append(best_scenario_table(per_line, higher,
+        section.tables.append(best_scenario_table(per_line, higher_is_better(metric, unit),
                                                   f"best scenario per set-up: {metric}",
                                                   "switches", unit))
     two_way = not lay.x and len(lay.lines) == 2
     if not lay.x and not lay.row and not two_way and (max_reps > 1 or len(per_line) > 1):
         section.tables.append(distribution_table({n: d["all"] for n, d in per_line.items()},
                                                  f"{metric}: distribution per set-up ({unit})", unit))
-    if not lay.x and len(lay.lines) == 2:
+    if two_way:
         section.tables.append(_two_way(by_key, lay, metric, unit))
-    # A gap compares two set-ups (runs, controllers, datapaths), not two benchmarks.
-    gap = _gap(per_line) if lay.x and lay.lines and lay.lines != ["benchmark"] else None
     if gap:
         (a, am), (b, bm) = gap
         section.tables.append(gap_table(a, am, b, bm, f"{metric}: average and gap ({unit})",
                                         lay.x, unit))
-    if with_plots:
-        _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, ylab,
-                        max_reps, higher)
-    return section, [_cell_row(kind, c, keys) for c in by_key.values()]
 
 
 def _describe_layout(lay, n_obs: int, max_reps: int) -> str:
