@@ -257,7 +257,13 @@ pub fn run(
             }
         }
     }
-    let up: u32 = out.ready.iter().map(|r| r.up).sum();
+    // Capacity workers open their sessions after the go, so their Ready carries no sessions:
+    // count what they established instead.
+    let up: u32 = if cfg.mode == crate::config::Mode::Capacity {
+        out.reports.iter().filter_map(|r| r.capacity.as_ref()).map(|c| c.established).sum()
+    } else {
+        out.ready.iter().map(|r| r.up).sum()
+    };
     if (!went || up == 0) && out.status == "ok" {
         out.status = "failed";
         let why = out.ready.iter().flat_map(|r| r.failures.keys()).next().cloned();

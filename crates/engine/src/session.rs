@@ -276,7 +276,7 @@ impl Session {
             match ev {
                 Event::FlowMod { buffer_id, .. } => {
                     if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, None, now) {
-                        if st.measuring {
+                        if st.measuring && st.hist.is_none() {
                             merged.record_ns(rtt);
                         }
                     }
@@ -285,7 +285,7 @@ impl Session {
                     let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
                     let seq = if buffer_id == NO_BUFFER { seq } else { None };
                     if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, seq, now) {
-                        if st.measuring {
+                        if st.measuring && st.hist.is_none() {
                             merged.record_ns(rtt);
                         }
                     }

@@ -235,7 +235,13 @@ async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, e
     if let Some(msg) = sh.fatal.borrow().clone() {
         emit(WorkerEvent::Fatal(msg));
     }
-    let merged = sh.merged.borrow();
+    // Per-switch histograms (when kept) were not recorded twice: merge them in now.
+    let mut merged = sh.merged.borrow_mut();
+    for st in &stats {
+        if let Some(h) = &st.borrow().hist {
+            merged.merge(h);
+        }
+    }
     let report = WorkerReport {
         worker: slice.worker,
         pid: std::process::id(),

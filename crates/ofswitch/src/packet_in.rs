@@ -38,6 +38,9 @@ pub fn emit(out: &mut Vec<u8>, version: u8, xid: u32, buffer_id: u32, in_port: u
 }
 
 /// Generates the measured packet-ins of one switch.
+///
+/// It keeps the whole message for the current cut (buffered with `miss_send_len` bytes, or
+/// unbuffered) as a template: a request is one copy plus a few patches in the output buffer.
 #[derive(Clone, Debug)]
 pub struct PacketInGen {
     pub version: u8,
@@ -45,46 +48,89 @@ pub struct PacketInGen {
     pub macs: u32,
     pub ports: u32,
     frame: Vec<u8>,
+    tpl: Vec<u8>,
+    tpl_key: (u8, Option<u16>),
+    /// One's-complement sum of the IPv4 header words before the checksum (they never change).
+    fixed_sum: u32,
 }
 
 impl PacketInGen {
     pub fn new(version: u8, switch: u32, macs: u32, ports: u32, frame_size: usize) -> PacketInGen {
-        let frame = frames::udp_frame(switch, 1, 1, 0, frame_size);
-        PacketInGen { version, switch, macs: macs.max(1), ports: ports.max(1), frame }
+        let frame = frames::udp_frame(switch, 0, 0, 0, frame_size);
+        let mut fixed_sum: u32 = 0;
+        for i in (14..24).step_by(2) {
+            fixed_sum += u16::from_be_bytes([frame[i], frame[i + 1]]) as u32;
+        }
+        let mut g = PacketInGen {
+            version,
+            switch,
+            macs: macs.max(1),
+            ports: ports.max(1),
+            frame,
+            tpl: Vec::new(),
+            tpl_key: (0, None),
+            fixed_sum,
+        };
+        g.retemplate(version, Some(128));
+        g
     }
 
     pub fn frame_len(&self) -> usize {
         self.frame.len()
     }
 
+    fn retemplate(&mut self, version: u8, miss_send_len: Option<u16>) {
+        self.tpl.clear();
+        let total = self.frame.len() as u16;
+        match miss_send_len {
+            Some(n) => {
+                let cut = self.frame.len().min(n as usize);
+                emit(&mut self.tpl, version, 0, 0, 0, total, &self.frame[..cut]);
+            }
+            None => emit(&mut self.tpl, version, 0, NO_BUFFER, 0, total, &self.frame),
+        }
+        self.tpl_key = (version, miss_send_len);
+    }
+
     /// Append request `seq`. With `miss_send_len` = None it is unbuffered (buffer id NO_BUFFER,
     /// whole frame); otherwise buffered under `seq` with at most `miss_send_len` bytes of data.
     #[inline]
     pub fn emit(&mut self, out: &mut Vec<u8>, seq: u32, miss_send_len: Option<u16>) {
+        if self.tpl_key != (self.version, miss_send_len) {
+            self.retemplate(self.version, miss_send_len);
+        }
         let (src, dst) = frames::hosts_of(seq, self.macs);
-        let f = &mut self.frame;
+        let v10 = self.version == OFP10;
+        let d = if v10 { 18 } else { 42 };
+        let at = out.len();
+        out.extend_from_slice(&self.tpl);
+        let m = &mut out[at..];
+        m[4..8].copy_from_slice(&seq.to_be_bytes());
+        if miss_send_len.is_some() {
+            m[8..12].copy_from_slice(&seq.to_be_bytes());
+        }
+        let in_port = frames::host_port(src, self.ports);
+        if v10 {
+            m[14..16].copy_from_slice(&(in_port as u16).to_be_bytes());
+        } else {
+            m[32..36].copy_from_slice(&in_port.to_be_bytes());
+        }
+        let f = &mut m[d..];
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
-        f[27..30].copy_from_slice(&frames::host_ip(src)[1..]);
-        f[31..34].copy_from_slice(&frames::host_ip(dst)[1..]);
-        f[24] = 0;
-        f[25] = 0;
-        let mut sum: u32 = 0;
-        for i in (14..34).step_by(2) {
-            sum += u16::from_be_bytes([f[i], f[i + 1]]) as u32;
-        }
+        let (si, di) = (frames::host_ip(src), frames::host_ip(dst));
+        f[27..30].copy_from_slice(&si[1..]);
+        f[31..34].copy_from_slice(&di[1..]);
+        let mut sum = self.fixed_sum
+            + u16::from_be_bytes([f[26], f[27]]) as u32
+            + u16::from_be_bytes([f[28], f[29]]) as u32
+            + u16::from_be_bytes([f[30], f[31]]) as u32
+            + u16::from_be_bytes([f[32], f[33]]) as u32;
         sum = (sum & 0xffff) + (sum >> 16);
         sum = (sum & 0xffff) + (sum >> 16);
         f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
-        frames::set_seq(f, seq);
-        let in_port = frames::host_port(src, self.ports);
-        let total = f.len() as u16;
-        match miss_send_len {
-            Some(n) => {
-                let cut = f.len().min(n as usize);
-                emit(out, self.version, seq, seq, in_port, total, &self.frame[..cut]);
-            }
-            None => emit(out, self.version, seq, NO_BUFFER, in_port, total, &self.frame),
+        if f.len() >= frames::MARKER_OFFSET + 12 {
+            frames::set_seq(f, seq);
         }
     }
 
