@@ -110,11 +110,19 @@ class MininetNetwork:
         self._host_links: dict = {}  # logical host -> [(real interface, LinkParams)]
         self._ips: dict = {}
         self._nft_table: Optional[str] = None
+        self._checked = False
 
     # -- lifecycle ---------------------------------------------------------------------------
 
+    def check(self) -> "MininetNetwork":
+        """Refuse now, in one line, what this machine cannot build (nothing is started)."""
+        if not self._checked:
+            self._preflight()
+            self._checked = True
+        return self
+
     def __enter__(self) -> "MininetNetwork":
-        self._preflight()
+        self.check()
         self.prefix = stale.claim_prefix({"topology": self.topology.spec})
         self.workdir = stale.claims_dir() / f"{self.prefix}.d"
         try:
@@ -140,9 +148,10 @@ class MininetNetwork:
             netem = tc.data.get("qdiscs", {}).get("netem", False)
         if needs_netem and not netem:
             what = " and ".join(n.split("_")[0] for n in needs_netem)
+            verb, it = ("need", "them") if len(needs_netem) > 1 else ("needs", "it")
             raise UserError(
-                f"link {what} need the netem qdisc, which this kernel does not have; refusing "
-                f"rather than running without them. Alternatives: drop {what} (bandwidth and "
+                f"link {what} {verb} the netem qdisc, which this kernel does not have; refusing "
+                f"rather than running without {it}. Alternatives: drop {what} (bandwidth and "
                 f"queue use htb, loss falls back to nftables), or run on a kernel with sch_netem")
         self._loss_via_nft = has_loss and (self.loss_backend == "nftables" or not netem)
         if self._loss_via_nft:

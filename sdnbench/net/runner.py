@@ -109,6 +109,8 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
             result.notes.append(PROFILE_NOTES[prof])
     result.versions.update(_tool_versions(p["measurements"]))
     result.counters["pairs"] = len(pairs)
+    # Refuse what this machine cannot build before a controller is even started.
+    MininetNetwork(topo, protocols=p["protocols"], datapath=p["datapath"], switch=p["switch"]).check()
     with _controller(p["controller"], p["protocols"], p.get("log_dir")) as ctl:
         result.controller = ctl.info if ctl else {"spec": "standalone", "name": "standalone",
                                                   "version": None, "app": None}
