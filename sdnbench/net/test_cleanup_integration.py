@@ -48,7 +48,8 @@ def _running(prefix: str, word: str) -> bool:
                if p.pid in stale.survey(prefix)[prefix].pids)
 
 
-def test_sigterm_mid_run_leaves_nothing():
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_mid_run_leaves_nothing(sig):
     p = _cli("net", "run", "--topo", "star,3,1", "--controller", "standalone", "--tcp",
              "--duration", "60", "--pairs", "all")
     try:
@@ -57,13 +58,13 @@ def test_sigterm_mid_run_leaves_nothing():
                         "the iperf3 client to start")
         assert p.poll() is None, p.communicate()
         assert stale.survey(prefix)[prefix].bridges
-        p.send_signal(signal.SIGTERM)
+        p.send_signal(sig)
         _out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
-    assert p.returncode == 128 + signal.SIGTERM, err
+    assert p.returncode == 128 + sig, err
     assert "interrupted; cleaned up" in err
     assert_nothing_left(prefix)
 
