@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Engine performance figures, each against a baseline measured in the same run.
+
+    .venv/bin/python bench/engine/bench.py efficiency [--peer /path/to/cbench] [--switches 16]
+    .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
+    .venv/bin/python bench/engine/bench.py scale      [--switches 100000]
+    .venv/bin/python bench/engine/bench.py all        [--peer ...]
+
+- efficiency: answered requests per second of engine CPU against the minimal responder
+  (`sdnbench-responder`, one flow-mod per packet-in, OpenFlow 1.0), and, with --peer, the same
+  for cbench (its responses, which equal answered requests against this responder). CPU is the
+  whole process tree's user+system time (getrusage of the child), for both tools alike.
+- latency: one switch in latency mode. The engine's median RTT against a raw blocking
+  ping-pong (`sdnbench-pingpong`, same responder, same packet-in size), and its CPU use as a
+  percentage of one core; with --peer, cbench's latency-mode CPU.
+- scale: N switches held open against a multi-process responder (SO_REUSEPORT): handshake
+  time and rate, sessions up, total engine RSS, at a modest fixed rate so the machine is not
+  saturated by traffic.
+
+Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = REPO / "target" / "release"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Responder:
+    def __init__(self, of: str = "1.0", procs: int = 1):
+        self.port = free_port()
+        self.p = subprocess.Popen([str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
+                                   "--of", of, "--procs", str(procs)], start_new_session=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise SystemExit("responder did not start")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        os.killpg(self.p.pid, signal.SIGTERM)
+        self.p.wait(10)
+
+
+def timed(argv: list) -> tuple:
+    """Run argv to completion; (stdout, cpu seconds of it and its children, wall seconds)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    cp = subprocess.run(argv, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if cp.returncode not in (0, 2):
+        raise SystemExit(f"{argv[0]} failed ({cp.returncode}): {cp.stderr.strip()[-300:]}")
+    return cp.stdout, cpu, wall
+
+
+def engine(args: list) -> tuple:
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "r.json"
+        _, cpu, wall = timed([str(BIN / "sdnbench-engine"), *args, "--json", str(out), "--quiet"])
+        return json.loads(out.read_text()), cpu, wall
+
+
+def cbench_total(stdout: str, loop_ms: int) -> float:
+    """Responses over all loops, from cbench's per-loop 'total = X per ms' lines."""
+    per_ms = [float(x) for x in re.findall(r"total = ([0-9.]+) per ms", stdout)]
+    return sum(per_ms) * loop_ms
+
+
+def efficiency(a) -> dict:
+    n, loops, ms = a.switches, a.loops, a.loop_ms
+    rows = {}
+    with Responder("1.0") as r:
+        for rep in range(a.reps):
+            doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--of", "1.0", "--switches", str(n),
+                                     "--loops", str(loops), "--loop-ms", str(ms), "--warmup", "1",
+                                     "--macs", "1000", "--window", str(a.window)])
+            ans = doc["totals"]["requests_answered"]
+            rows.setdefault("engine", []).append({"answered": ans, "cpu_s": cpu, "wall_s": wall,
+                                                  "per_cpu_s": ans / cpu, "mean_rps": doc["throughput"]["mean"]})
+            if a.peer:
+                out, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(r.port), "-m", str(ms),
+                                        "-l", str(loops + 1), "-s", str(n), "-M", "1000", "-t", "-w", "1"])
+                total = cbench_total(out, ms)
+                rows.setdefault("cbench", []).append({"answered": total, "cpu_s": cpu, "wall_s": wall,
+                                                      "per_cpu_s": total / cpu if cpu else 0.0,
+                                                      "result": next((l for l in out.splitlines() if l.startswith("RESULT")), "")})
+    return summarize("answered requests per engine CPU-second", rows, "per_cpu_s")
+
+
+def latency(a) -> dict:
+    rows = {}
+    with Responder("1.3") as r:
+        for rep in range(a.reps):
+            out, cpu, wall = timed([str(BIN / "sdnbench-pingpong"), "--connect", f"127.0.0.1:{r.port}",
+                                    "--seconds", str(a.seconds)])
+            pp = json.loads(out)
+            rows.setdefault("pingpong", []).append({"p50_us": pp["p50_us"], "cpu_percent": 100 * cpu / wall})
+            doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--mode", "latency", "--switches", "1",
+                                     "--loops", str(int(a.seconds)), "--loop-ms", "1000", "--warmup", "0",
+                                     "--macs", "1", "--no-learn"])
+            eng = next(p for p in doc["resources"]["processes"] if p["label"] == "engine")
+            rows.setdefault("engine", []).append({"p50_us": doc["latency"]["p50"],
+                                                  "p99_us": doc["latency"]["p99"],
+                                                  "cpu_percent": sum(eng["cpu_percent"]) / len(eng["cpu_percent"])})
+            if a.peer:
+                _, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(r.port), "-m", "1000",
+                                      "-l", str(int(a.seconds) + 1), "-s", "1", "-M", "1", "-w", "1"])
+                rows.setdefault("cbench", []).append({"cpu_percent": 100 * cpu / wall})
+    s = summarize("median RTT (us), engine latency mode vs raw ping-pong", rows, "p50_us")
+    s["cpu_percent_of_one_core"] = {k: _mean([x["cpu_percent"] for x in v]) for k, v in rows.items()}
+    return s
+
+
+def scale(a) -> dict:
+    procs = max(1, -(-a.switches // 15000))
+    with Responder("1.3", procs=procs) as r:
+        doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
+                                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", "2",
+                                 "--loop-ms", "1000", "--warmup", "0", "--macs", "1", "--no-learn",
+                                 "--connect-timeout-ms", "60000"])
+    rss = sum(max(p["rss_bytes"] or [0]) for p in doc["resources"]["processes"] if p["label"] != "controller")
+    h = doc["handshake"]
+    return {"figure": "sessions held against the responder", "switches": a.switches,
+            "sessions_up": h["sessions_up"], "sessions_failed": h["sessions_failed"],
+            "disconnects": doc["totals"]["disconnects"], "handshake_s": h["duration_s"],
+            "handshake_rate_per_s": h["rate_per_s"], "engine_rss_total_mib": rss / 2**20,
+            "workers": doc["engine"]["workers"], "source_addrs": len(doc["engine"]["source_addrs"]),
+            "responder_procs": procs, "answered_at_fixed_rate": doc["totals"]["requests_answered"],
+            "engine_cpu_s": cpu, "wall_s": wall, "warnings": doc["warnings"]}
+
+
+def _mean(v):
+    return sum(v) / len(v) if v else 0.0
+
+
+def summarize(figure: str, rows: dict, key: str) -> dict:
+    s = {"figure": figure, "raw": rows, "mean": {k: _mean([x[key] for x in v]) for k, v in rows.items()}}
+    base = "cbench" if "cbench" in rows and key == "per_cpu_s" else "pingpong" if "pingpong" in rows else None
+    if base and "engine" in rows and s["mean"][base]:
+        s["ratio_engine_over_" + base] = s["mean"]["engine"] / s["mean"][base]
+    return s
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["efficiency", "latency", "scale", "all"])
+    ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
+    ap.add_argument("--switches", type=int, default=None)
+    ap.add_argument("--loops", type=int, default=5)
+    ap.add_argument("--loop-ms", type=int, default=1000)
+    ap.add_argument("--window", type=int, default=1024)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=3)
+    ap.add_argument("--rate", type=float, default=20000)
+    a = ap.parse_args()
+    if a.peer and not os.access(a.peer, os.X_OK):
+        print(f"--peer {a.peer}: not an executable", file=sys.stderr)
+        return 1
+    out = {}
+    for w in (["efficiency", "latency", "scale"] if a.what == "all" else [a.what]):
+        a2 = argparse.Namespace(**vars(a))
+        if a2.switches is None:
+            a2.switches = 100_000 if w == "scale" else 16
+        out[w] = {"efficiency": efficiency, "latency": latency, "scale": scale}[w](a2)
+        print(json.dumps({w: out[w]}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
