@@ -169,6 +169,7 @@ def _run(args) -> int:
         print_json(result.to_dict())
     elif args.json:
         result.write_json(Path(args.json))
+        print(f"wrote {args.json}", file=sys.stderr)
     if args.store:
         from ..store import Store
         with Store(args.store) as st:
