@@ -301,7 +301,7 @@ class MininetNetwork:
         try:
             for name, pid, script in jobs:
                 procs.append((name, subprocess.Popen(
-                    ["mnexec", "-a", str(pid), "sh", "-c", script], stdout=subprocess.PIPE,
+                    ["mnexec", "-a", str(pid), "sh", "-c", script], env=self._env(), stdout=subprocess.PIPE,
                     stderr=subprocess.STDOUT, text=True, start_new_session=True)))
             for name, p in procs:
                 out, _ = p.communicate(timeout=60)
@@ -383,21 +383,28 @@ class MininetNetwork:
     def bridge(self, switch: str) -> str:
         return self._real[switch]
 
+    def _env(self) -> dict:
+        """Every process this network starts carries its prefix in the environment, so that
+        ``net clean`` finds it even when its namespace's shell is gone and its command line
+        names nothing of ours (``stale.ENV``)."""
+        return {**os.environ, stale.ENV: self.prefix or ""}
+
     def spawn_in(self, host: str, name: str, argv: Sequence[str], log_path=None) -> proc.Tracked:
         """A background process inside ``host``'s namespace, stopped with the network."""
         pid = self.node(host).pid
-        return self.procs.spawn(name, ["mnexec", "-a", str(pid), *argv], log_path=log_path)
+        return self.procs.spawn(name, ["mnexec", "-a", str(pid), *argv], log_path=log_path,
+                                env=self._env())
 
     def spawn_root(self, name: str, argv: Sequence[str], log_path=None) -> proc.Tracked:
         """A background process in the root namespace (tcpdump on switch ports), stopped with
         the network."""
-        return self.procs.spawn(name, list(argv), log_path=log_path)
+        return self.procs.spawn(name, list(argv), log_path=log_path, env=self._env())
 
     def run_in(self, host: str, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess:
         """Run a command inside ``host`` to completion; its process group is killed if the
         caller is interrupted or the timeout passes."""
         pid = self.node(host).pid
-        p = subprocess.Popen(["mnexec", "-a", str(pid), *argv], stdin=subprocess.DEVNULL,
+        p = subprocess.Popen(["mnexec", "-a", str(pid), *argv], stdin=subprocess.DEVNULL, env=self._env(),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
         try:

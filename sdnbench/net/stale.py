@@ -10,8 +10,9 @@ is written before anything is created and removed after everything is gone, so:
 
 - a prefix whose claim names a live owner belongs to a running network and is never touched;
 - anything else with an sdnbench prefix is a leftover, and ``clean`` removes it: OVS bridges,
-  links in the root namespace, our nftables table, and the processes of those hosts (found by
-  their network namespace or by our interface names in their command line).
+  links in the root namespace, our nftables table, and the processes of that run: found by the
+  ``SDNBENCH_NET=PREFIX`` variable every process it starts carries, by the network namespace of
+  its host shells, or by its interface names in their command line.
 
 Nothing here uses ``mn -c``, ``pkill`` or ``killall``: other users' Mininet networks on the same
 machine are not ours to stop.
@@ -33,6 +34,7 @@ from typing import Optional
 
 from .. import paths
 
+ENV = "SDNBENCH_NET"          # set to the prefix in every process a network starts
 PREFIX_RE = re.compile(r"^sb[a-z0-9]{2}$")
 NAME_RE = re.compile(r"^(sb[a-z0-9]{2})[sh]\d+")
 _ALPHABET = string.ascii_lowercase + string.digits
@@ -132,6 +134,7 @@ class Proc:
     pid: int
     cmdline: str
     netns: Optional[str]
+    tag: Optional[str] = None        # the value of ENV in its environment, if any
 
 
 def processes() -> list:
@@ -145,8 +148,21 @@ def processes() -> list:
             ns = os.readlink(f"/proc/{entry}/ns/net")
         except OSError:
             continue
-        out.append(Proc(int(entry), cmd, ns))
+        out.append(Proc(int(entry), cmd, ns, _tag(entry)))
     return out
+
+
+def _tag(pid: str) -> Optional[str]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            env = f.read()
+    except OSError:
+        return None
+    key = ENV.encode() + b"="
+    for item in env.split(b"\0"):
+        if item.startswith(key):
+            return item[len(key):].decode("ascii", "replace")
+    return None
 
 
 @dataclass
@@ -192,6 +208,8 @@ def survey(only: Optional[str] = None) -> dict:
     for p in procs:
         if p.pid == me:
             continue
+        if p.tag and PREFIX_RE.match(p.tag) and p.pid not in get(p.tag).pids:
+            get(p.tag).pids.append(p.pid)
         for prefix, nss in shells.items():
             if (p.netns in nss and p.netns != root_ns) or re.search(rf"\b{prefix}[sh]\d+-eth", p.cmdline):
                 if p.pid not in get(prefix).pids:

@@ -98,8 +98,8 @@ import sys, time
 from sdnbench.net.backend import MininetNetwork
 from sdnbench.net.topology import parse_topology
 with MininetNetwork(parse_topology("linear,2"), controller=None) as net:
-    net.spawn_in("h2", "iperf3", ["iperf3", "-s"])
-    print(net.prefix, flush=True)
+    server = net.spawn_in("h2", "iperf3", ["iperf3", "-s"])
+    print(net.prefix, server.pid, flush=True)
     time.sleep(600)
 """
 
@@ -107,7 +107,7 @@ with MininetNetwork(parse_topology("linear,2"), controller=None) as net:
 def test_clean_removes_a_killed_run_but_not_a_live_one():
     holder = subprocess.Popen([sys.executable, "-c", HOLD], stdout=subprocess.PIPE, text=True)
     try:
-        dead = holder.stdout.readline().strip()
+        dead, server_pid = holder.stdout.readline().split()
         assert stale.PREFIX_RE.match(dead)
         holder.kill()                     # SIGKILL: no clean-up ran
         holder.wait()
@@ -120,6 +120,8 @@ def test_clean_removes_a_killed_run_but_not_a_live_one():
             assert f"kept {live.prefix}: in use by pid {os.getpid()}" in cp.stdout
             assert ping_ok(live, "h1", "h2")            # the live network was not touched
             assert_nothing_left(dead)
+            # the dead run's server outlived its shells and namespace owner: clean found it anyway
+            assert not os.path.exists(f"/proc/{server_pid}")
         assert_nothing_left(live.prefix)
     finally:
         if holder.poll() is None:
