@@ -43,6 +43,15 @@ def _prefix_of(pid: int) -> str:
     return found["prefix"]
 
 
+def _alive(pid: str) -> bool:
+    """Exists and is not a zombie waiting for its (new) parent to reap it."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _running(prefix: str, word: str) -> bool:
     return any(word in p.cmdline for p in stale.processes()
                if p.pid in stale.survey(prefix)[prefix].pids)
@@ -121,7 +130,7 @@ def test_clean_removes_a_killed_run_but_not_a_live_one():
             assert ping_ok(live, "h1", "h2")            # the live network was not touched
             assert_nothing_left(dead)
             # the dead run's server outlived its shells and namespace owner: clean found it anyway
-            assert not os.path.exists(f"/proc/{server_pid}")
+            proc.wait_until(lambda: not _alive(server_pid), 10, "the orphaned server to die")
         assert_nothing_left(live.prefix)
     finally:
         if holder.poll() is None:
