@@ -41,9 +41,9 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
                     runs=[run_header(r) for r in runs])
     report.sections.append(_runs_section(runs))
     obs = observations(runs)
-    for (kind, metric, unit), group in sorted(group_by_metric(obs).items(),
-                                              key=lambda kv: _metric_rank(kv[0][1])):
-        section, cell_rows = _metric_section(kind, metric, unit, group, with_plots)
+    for (kind, metric, unit, mode), group in sorted(group_by_metric(obs).items(),
+                                                    key=lambda kv: _section_rank(*kv[0])):
+        section, cell_rows = _metric_section(kind, metric, unit, group, with_plots, mode)
         report.sections.append(section)
         report.cells.extend(cell_rows)
     fn = _first_next_section(obs, with_plots)
@@ -62,6 +62,15 @@ _METRIC_ORDER = ("rtt", "latency", "ditg_delay", "delay", "service_time", "first
                  "ditg_bitrate", "bitrate", "sessions", "capacity", "udp_jitter", "ditg_jitter",
                  "jitter", "udp_loss", "ditg_loss", "loss")
 _LAST = ("udp_lost", "udp_packets", "tcp_retransmits")
+
+
+# Each engine mode's own measure comes before what it records on the side.
+_HEADLINE = {"throughput": "throughput", "latency": "latency", "capacity": "sessions"}
+
+
+def _section_rank(kind: str, metric: str, unit: str, mode: Optional[str]) -> tuple:
+    side = mode is not None and _HEADLINE.get(mode) != metric
+    return (side, _metric_rank(metric), mode or "")
 
 
 def _metric_rank(metric: str) -> tuple:
@@ -91,13 +100,15 @@ def _runs_section(runs: list) -> Section:
     return s
 
 
-def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: bool):
+def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: bool,
+                    mode: Optional[str] = None):
     lay = layout_for(group)
     keys = lay.lines + [k for k in (lay.row, lay.x) if k]
     by_key = cells(group, keys)
     benches = list(dict.fromkeys(o.benchmark for o in group))
     prefix = f"{benches[0]}: " if len(benches) == 1 else ""
-    section = Section(title=f"{prefix}{metric.replace('_', ' ')} ({unit})")
+    in_mode = f", {mode} mode" if mode else ""
+    section = Section(title=f"{prefix}{metric.replace('_', ' ')} ({unit}{in_mode})")
     max_reps = max(len(c.reps) for c in by_key.values())
     section.text.append(_describe_layout(lay, len(group), max_reps))
     per_line = _per_line(by_key, lay, max_reps)
@@ -216,7 +227,7 @@ def _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, yl
     xs = [x for d in per_line.values() for x in d]
     numeric = xs and all(isinstance(x, (int, float)) and x > 0 for x in xs)
     # Doubling series (64…8192 bytes, 1…256 switches) read best on a log2 axis, as in the studies.
-    log2 = bool(numeric and max(xs) / min(xs) >= 8)
+    log2 = bool(numeric and (lay.x in SWITCH_COUNT_KEYS or max(xs) / min(xs) >= 8))
     err = ("±1 stdev over " + (f"{lay.row}s × repetitions" if lay.row else "repetitions")
            if max_reps > 1 or lay.row else "±1 stdev of the samples")
     what = metric.replace("_", " ")

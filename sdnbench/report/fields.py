@@ -54,7 +54,7 @@ def _nodes_links(results: list) -> str:
             if isinstance(v, list):
                 v = len(v)
             if v is not None:
-                parts.append(f"{v} {name}")
+                parts.append(f"{v} {name[:-1] if v == 1 else name}")
         text = (f"{t['spec']}: " if t.get("spec") else "") + ", ".join(parts)
         if parts and text not in seen:
             seen.append(text)

@@ -60,10 +60,9 @@ def _from_store(store, ref) -> RunData:
         results.append(result)
     if not results:
         raise UserError(f"run {info.id} ({info.name}) has no finished results to report yet")
-    meta = {"run": info.id, "name": info.name, "kind": info.kind, "status": info.status,
-            "description": info.description, "seed": info.seed,
-            "scenario": info.name if info.kind == "campaign" else None,
-            "scenario_path": info.scenario_path, "created": info.created,
+    meta = {"kind": info.kind, "status": info.status, "description": info.description,
+            "seed": info.seed, "scenario": info.name if info.kind == "campaign" else None,
+            "scenario_path": info.scenario_path,
             "cells": ", ".join(f"{k}: {v}" for k, v in sorted(info.counts.items()))}
     return RunData(id=str(info.id), label=info.name or f"run {info.id}", results=results,
                    meta={k: v for k, v in meta.items() if v not in (None, "")})

@@ -111,10 +111,15 @@ def observations(runs: Iterable) -> list:
 
 
 def group_by_metric(obs: list) -> "OrderedDict[tuple, list]":
-    """Observations grouped by (kind, metric, unit), in first-seen order."""
+    """Observations grouped by (kind, metric, unit, mode), in first-seen order.
+
+    The load engine records latency in throughput mode too (under saturation) and throughput in
+    latency mode (one request outstanding): each mode's numbers answer a different question, so
+    they are never drawn on one axis."""
     groups: OrderedDict = OrderedDict()
     for o in obs:
-        groups.setdefault((o.kind, o.metric, o.unit), []).append(o)
+        mode = o.factors.get("mode") if o.kind == "controller" else None
+        groups.setdefault((o.kind, o.metric, o.unit, mode), []).append(o)
     return groups
 
 

@@ -4,7 +4,7 @@ from sdnbench.report.observations import (cells, group_by_metric, layout_for, ob
 
 
 def _group(runs, metric):
-    return next(g for (k, m, u), g in group_by_metric(observations(runs)).items() if m == metric)
+    return next(g for (k, m, u, mode), g in group_by_metric(observations(runs)).items() if m == metric)
 
 
 def test_campus_layout_is_size_across_switch_down_and_host_names_do_not_split_lines():

@@ -86,9 +86,10 @@ def test_controller_benchmark_quick(tmp_path):
     runs, failed = _run_quick(tmp_path, "controller-benchmark")
     assert failed == []
     k = _kinds(build(runs))
-    assert {"trials", "best"} <= set(k["throughput (flows/s)"][0])
-    assert "boxplot" in k["throughput (flows/s)"][1] and "cdf" in k["latency (us)"][1]
-    assert "distribution" in k["capacity: sessions (switches)"][0]
+    thr, lat = k["throughput: throughput (flows/s, throughput mode)"], k["latency: latency (us, latency mode)"]
+    assert {"trials", "best"} <= set(thr[0]) and {"trials", "best"} <= set(lat[0])
+    assert "boxplot" in thr[1] and "cdf" in lat[1]
+    assert "distribution" in k["capacity: sessions (switches, capacity mode)"][0]
     assert "resources" in k["Controller resources"][1]
 
 
