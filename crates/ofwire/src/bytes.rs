@@ -58,11 +58,12 @@ impl<'a> Reader<'a> {
     pub(crate) fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_be_bytes(self.array()?))
     }
-    /// A fixed-size, NUL-padded string field, kept as the raw bytes up to the first NUL.
+    /// A fixed-size, NUL-padded string field up to the first NUL, read as Latin-1 so that
+    /// every byte value maps to one char and `Writer::string` gives the same bytes back.
     pub(crate) fn string(&mut self, n: usize) -> Result<String> {
         let raw = self.take(n)?;
         let end = raw.iter().position(|&b| b == 0).unwrap_or(n);
-        Ok(String::from_utf8_lossy(&raw[..end]).into_owned())
+        Ok(raw[..end].iter().map(|&b| b as char).collect())
     }
     /// Fails unless the whole slice was consumed.
     pub(crate) fn finish(&self, what: &'static str) -> Result<()> {
@@ -112,11 +113,14 @@ impl<'a> Writer<'a> {
     pub(crate) fn u64(&mut self, v: u64) {
         self.bytes(&v.to_be_bytes())
     }
-    /// A fixed-size string field: the bytes, cut to `n - 1` so a NUL always ends it, then NULs.
+    /// A fixed-size string field as Latin-1 (chars above U+00FF become '?'), cut to `n`
+    /// bytes, NUL-padded. A name of exactly `n` bytes has no NUL, as the parser accepts.
     pub(crate) fn string(&mut self, s: &str, n: usize) {
-        let b = s.as_bytes();
-        let k = b.len().min(n - 1);
-        self.bytes(&b[..k]);
+        let mut k = 0;
+        for c in s.chars().take(n) {
+            self.u8(u8::try_from(u32::from(c)).unwrap_or(b'?'));
+            k += 1;
+        }
         self.zeros(n - k);
     }
     /// The part of the buffer not written yet, for nested `emit` calls; `advance` moves past it.
@@ -134,4 +138,32 @@ impl<'a> Writer<'a> {
 #[inline]
 pub(crate) const fn pad8(n: usize) -> usize {
     (n + 7) & !7
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_round_trip_every_byte() {
+        // Found by the fuzzer: non-UTF-8 names must come back as the same bytes.
+        let raw: Vec<u8> = (1..=255u8).rev().take(31).chain([0]).collect();
+        let s = Reader::new(&raw).string(32).unwrap();
+        let mut out = [0xa5u8; 32];
+        Writer::new(&mut out).string(&s, 32);
+        assert_eq!(&out[..], &raw[..]);
+        let mut out = [0xa5u8; 4];
+        Writer::new(&mut out).string("é€xyz", 4);
+        assert_eq!(out, [0xe9, b'?', b'x', b'y']);
+        Writer::new(&mut out).string("a", 4);
+        assert_eq!(out, [b'a', 0, 0, 0]);
+    }
+
+    #[test]
+    fn reader_reports_what_is_missing() {
+        let mut r = Reader::new(&[1, 2, 3]);
+        assert_eq!(r.u16().unwrap(), 0x0102);
+        assert_eq!(r.u32().unwrap_err(), Error::Truncated { need: 6, have: 3 });
+        assert_eq!(r.finish("x").unwrap_err(), Error::TrailingBytes { what: "x", len: 1 });
+    }
 }

@@ -151,12 +151,12 @@ mod tests {
     }
 
     #[test]
-    fn long_name_is_cut_and_nul_ended() {
+    fn long_name_is_cut_to_the_field() {
         let p = Port { name: "a-very-long-port-name".into(), ..Default::default() };
         let mut buf = vec![0u8; 48];
         p.emit(Version::V10, &mut buf);
-        assert_eq!(buf[8 + 15], 0);
-        assert_eq!(Port::parse(Version::V10, &buf).unwrap().1.name, "a-very-long-por");
+        assert_eq!(&buf[8..24], b"a-very-long-port");
+        assert_eq!(Port::parse(Version::V10, &buf).unwrap().1.name, "a-very-long-port");
         assert!(parse_ports(Version::V10, &buf[..47]).is_err());
     }
 }
