@@ -3,4 +3,5 @@
 
 pub mod describe;
 pub mod describe_stats;
+pub mod pcap;
 pub mod subset;
