@@ -61,6 +61,8 @@ pub struct SwitchStats {
     /// Latency of answered requests, recorded only while `measuring`.
     pub hist: Option<Hist>,
     pub measuring: bool,
+    /// Record the latency of one answered request in this many (by sequence number).
+    pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
 }
 
@@ -86,6 +88,7 @@ impl SwitchStats {
             sent_at: Vec::new(),
             hist: if hist { Some(Hist::new()) } else { None },
             measuring: false,
+            sample_every: 1,
             echo_rtt_ns: Vec::new(),
         }
     }
@@ -118,7 +121,9 @@ impl SwitchStats {
                 self.answered += 1;
                 if self.measuring {
                     if let Some(h) = self.hist.as_mut() {
-                        h.record_ns(rtt);
+                        if self.sample_every <= 1 || seq % self.sample_every == 0 {
+                            h.record_ns(rtt);
+                        }
                     }
                 }
                 Some(rtt)

@@ -32,7 +32,7 @@ impl Pacer {
         }
     }
 
-    /// Append every request due at `now`; returns how many.
+    /// Append the requests due at `now`, at most `max`; returns how many.
     #[inline]
     pub fn fill(
         &mut self,
@@ -41,11 +41,12 @@ impl Pacer {
         gen: &mut PacketInGen,
         wbuf: &mut Vec<u8>,
         miss: Option<u16>,
+        max: u32,
     ) -> u32 {
         let mut n = 0;
         match self {
             Pacer::Window { size } => {
-                while out.pending() < *size {
+                while out.pending() < *size && n < max {
                     let seq = out.push(now);
                     if seq == ofswitch::NO_BUFFER {
                         out.answer(seq, now); // never used as a buffer id
@@ -62,7 +63,7 @@ impl Pacer {
                 }
                 loop {
                     let due = *first_ns + (*sent as f64 * *period_ns) as u64;
-                    if due > now || out.pending() >= MAX_IN_FLIGHT_OPEN_LOOP {
+                    if due > now || out.pending() >= MAX_IN_FLIGHT_OPEN_LOOP || n >= max {
                         break;
                     }
                     *sent += 1;
@@ -101,10 +102,10 @@ mod tests {
         let c = Config { window: 8, ..Config::default() };
         let mut p = Pacer::for_config(&c, 0, 1);
         let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
-        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128)), 8);
-        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128)), 0);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 8);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 0);
         o.answer(3, 1);
-        assert_eq!(p.fill(1, &mut o, &mut g, &mut w, Some(128)), 1);
+        assert_eq!(p.fill(1, &mut o, &mut g, &mut w, Some(128), u32::MAX), 1);
         assert_eq!(p.next_due(), u64::MAX);
     }
 
@@ -113,8 +114,8 @@ mod tests {
         let c = Config { mode: Mode::Latency, window: 100, ..Config::default() };
         let mut p = Pacer::for_config(&c, 0, 1);
         let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
-        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, None), 1);
-        assert_eq!(p.fill(5, &mut o, &mut g, &mut w, None), 0);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, None, u32::MAX), 1);
+        assert_eq!(p.fill(5, &mut o, &mut g, &mut w, None, u32::MAX), 0);
     }
 
     #[test]
@@ -123,14 +124,14 @@ mod tests {
         let c = Config { mode: Mode::FixedRate, rate: 2000.0, switches: 2, ..Config::default() };
         let mut p = Pacer::for_config(&c, 0, 2);
         let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
-        assert_eq!(p.fill(1_000_000, &mut o, &mut g, &mut w, None), 1, "the first is due at once");
+        assert_eq!(p.fill(1_000_000, &mut o, &mut g, &mut w, None, u32::MAX), 1, "the first is due at once");
         assert_eq!(p.next_due(), 2_000_000);
         // woken 3.5 ms late: three requests were due, all go out, stamped with their schedule
-        assert_eq!(p.fill(5_500_000, &mut o, &mut g, &mut w, None), 4);
+        assert_eq!(p.fill(5_500_000, &mut o, &mut g, &mut w, None, u32::MAX), 4);
         assert_eq!(o.answer(2, 5_600_000), crate::outstanding::Match::Answered(3_600_000));
         // the second switch is staggered by half a period
         let mut q = Pacer::for_config(&c, 1, 2);
-        q.fill(1_000_000, &mut o, &mut g, &mut w, None);
+        q.fill(1_000_000, &mut o, &mut g, &mut w, None, u32::MAX);
         assert_eq!(q.next_due(), 1_500_000);
     }
 }

@@ -164,7 +164,9 @@ async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, e
     let mut stats = Vec::with_capacity(n as usize);
     let t_connect = Instant::now();
     for (pos, index) in (slice.lo..slice.hi).enumerate() {
-        let st = Rc::new(RefCell::new(SwitchStats::new(index, sh.cfg.first_dpid + index as u64, per_switch_hist)));
+        let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, per_switch_hist);
+        s.sample_every = crate::session::latency_sample_every(sh.cfg.mode);
+        let st = Rc::new(RefCell::new(s));
         stats.push(st.clone());
         let (sh2, permits) = (sh.clone(), permits.clone());
         tokio::task::spawn_local(async move {

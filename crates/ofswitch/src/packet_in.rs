@@ -52,6 +52,8 @@ pub struct PacketInGen {
     tpl_key: (u8, Option<u16>),
     /// One's-complement sum of the IPv4 header words before the checksum (they never change).
     fixed_sum: u32,
+    /// The last request's (seq, source host, its port), to step hosts without dividing.
+    last: (u32, u32, u32),
 }
 
 impl PacketInGen {
@@ -70,6 +72,7 @@ impl PacketInGen {
             tpl: Vec::new(),
             tpl_key: (0, None),
             fixed_sum,
+            last: (u32::MAX, 0, 0),
         };
         g.retemplate(version, Some(128));
         g
@@ -99,7 +102,15 @@ impl PacketInGen {
         if self.tpl_key != (self.version, miss_send_len) {
             self.retemplate(self.version, miss_send_len);
         }
-        let (src, dst) = frames::hosts_of(seq, self.macs);
+        let (src, in_port) = if seq == self.last.0.wrapping_add(1) && self.last.1 != 0 {
+            // the next request: step the source host (and its port) by one, wrapping
+            if self.last.1 == self.macs { (1, 1) } else { (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 }) }
+        } else {
+            let src = frames::hosts_of(seq, self.macs).0;
+            (src, frames::host_port(src, self.ports))
+        };
+        self.last = (seq, src, in_port);
+        let dst = if src == self.macs { 1 } else { src + 1 };
         let v10 = self.version == OFP10;
         let d = if v10 { 18 } else { 42 };
         let at = out.len();
@@ -109,7 +120,6 @@ impl PacketInGen {
         if miss_send_len.is_some() {
             m[8..12].copy_from_slice(&seq.to_be_bytes());
         }
-        let in_port = frames::host_port(src, self.ports);
         if v10 {
             m[14..16].copy_from_slice(&(in_port as u16).to_be_bytes());
         } else {
@@ -181,6 +191,21 @@ mod tests {
         g.emit(&mut out, 8, None);
         assert_eq!(be32(&out[8..]), NO_BUFFER);
         assert_eq!(out.len(), 42 + 512);
+    }
+
+    #[test]
+    fn stepping_hosts_matches_the_formula() {
+        let mut g = PacketInGen::new(OFP13, 1, 5, 3, 64);
+        let mut out = vec![];
+        for seq in (0..40).chain(100..103).chain([7, 8]) {
+            out.clear();
+            g.emit(&mut out, seq, Some(128));
+            let (src, dst) = frames::hosts_of(seq, 5);
+            assert_eq!(&out[42 + 6..42 + 12], &frames::host_mac(1, src), "seq {seq}");
+            assert_eq!(&out[42..42 + 6], &frames::host_mac(1, dst), "seq {seq}");
+            assert_eq!(be32(&out[32..]), frames::host_port(src, 3), "seq {seq}");
+            assert_eq!(&out[42..], &frames::udp_frame(1, src, dst, seq, 64)[..], "seq {seq}");
+        }
     }
 
     #[test]
