@@ -12,6 +12,7 @@ its series the usual way. Everything here is pure.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
@@ -100,7 +101,9 @@ def observations(runs: Iterable) -> list:
             if r.status != "ok":
                 continue
             for s in r.series:
-                values = [float(v) for v in s.values if v is not None]
+                # A lost probe is None; NaN/inf never reach a table (the store keeps them).
+                values = [float(v) for v in s.values
+                          if isinstance(v, (int, float)) and math.isfinite(v)]
                 if not values:
                     continue
                 out.append(Observation(run=run.label, kind=r.kind, benchmark=r.benchmark,

@@ -51,3 +51,11 @@ def test_campaign_repetitions_stay_apart_when_the_runner_numbers_its_own_reps_fr
     group = _group([run], "rtt")
     c = next(iter(cells(group, ["switch", "size"]).values()))
     assert len(c.reps) == 3
+
+
+def test_lost_and_non_finite_samples_are_left_out():
+    run = campus_run(switches=1, reps=1)
+    run.results[0].series = []
+    run.results[0].add("rtt", "ms", [1.0, None, float("nan"), float("inf"), 3.0], size=64)
+    (o,) = observations([run])
+    assert o.values == [1.0, 3.0]
