@@ -132,7 +132,7 @@ impl Action {
         let mut r = Reader::new(buf);
         let typ = r.u16()?;
         let len = r.u16()? as usize;
-        if len < 4 || len % 8 != 0 {
+        if len < 4 || !len.is_multiple_of(8) {
             return Err(Error::BadLength { what: "action length", len });
         }
         let body = r.take(len - 4)?;

@@ -6,7 +6,8 @@ use core::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The structure needs `need` bytes but only `have` are there.
+    /// The structure being read needs `need` bytes but only `have` are there. Both count
+    /// from the start of the innermost structure (the message, its body, a TLV, ...).
     Truncated { need: usize, have: usize },
     /// A length field (`what`) says `len`, which is impossible here.
     BadLength { what: &'static str, len: usize },

@@ -30,7 +30,7 @@ impl HelloElem {
         let mut body = Reader::new(r.take(len - 4)?);
         let padded = pad8(len).min(buf.len());
         let elem = if typ == OFPHET_VERSIONBITMAP {
-            if (len - 4) % 4 != 0 {
+            if !(len - 4).is_multiple_of(4) {
                 return Err(Error::BadLength { what: "ofp_hello_elem_versionbitmap.length", len });
             }
             let mut words = Vec::with_capacity((len - 4) / 4);

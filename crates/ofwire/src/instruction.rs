@@ -49,7 +49,7 @@ impl Instruction {
         let mut r = Reader::new(buf);
         let typ = r.u16()?;
         let len = r.u16()? as usize;
-        if len < 8 || len % 8 != 0 {
+        if len < 8 || !len.is_multiple_of(8) {
             return Err(Error::BadLength { what: "instruction length", len });
         }
         let body = r.take(len - 4)?;

@@ -105,7 +105,7 @@ impl Oxm {
             let field = OxmField::from_code(code);
             let vlen = match field.value_len() {
                 Some(n) => n,
-                None if hasmask && len % 2 == 0 => len / 2,
+                None if hasmask && len.is_multiple_of(2) => len / 2,
                 None if !hasmask => len,
                 None => return Err(Error::BadOxm { field: code, len }),
             };

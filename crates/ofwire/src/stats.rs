@@ -134,7 +134,7 @@ pub(crate) fn parse_envelope(v: Version, b: &[u8]) -> Result<(u16, u16, &[u8])> 
     Ok((typ, flags, r.rest()))
 }
 
-pub(crate) fn emit_envelope<'a>(v: Version, typ: u16, flags: u16, buf: &'a mut [u8]) -> &'a mut [u8] {
+pub(crate) fn emit_envelope(v: Version, typ: u16, flags: u16, buf: &mut [u8]) -> &mut [u8] {
     let n = envelope_len(v);
     let mut w = Writer::new(buf);
     w.u16(typ);

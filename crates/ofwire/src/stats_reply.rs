@@ -97,7 +97,7 @@ pub enum StatsReplyBody {
 
 /// Parses fixed-size entries filling `b`.
 fn entries<T>(b: &[u8], size: usize, what: &'static str, f: impl Fn(&mut Reader) -> Result<T>) -> Result<Vec<T>> {
-    if b.len() % size != 0 {
+    if !b.len().is_multiple_of(size) {
         return Err(Error::BadLength { what, len: b.len() });
     }
     let mut r = Reader::new(b);

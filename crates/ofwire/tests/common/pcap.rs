@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 /// One direction of a TCP connection: (src ip, src port, dst ip, dst port).
 pub type FlowKey = ([u8; 4], u16, [u8; 4], u16);
 
+/// Per direction: the stream's first sequence number, its segments by offset, first-seen rank.
+type Flow = (u32, BTreeMap<u32, Vec<u8>>, usize);
+
 fn records(file: &[u8]) -> Vec<&[u8]> {
     assert!(file.len() >= 24, "not a pcap file");
     let magic = u32::from_le_bytes(file[0..4].try_into().unwrap());
@@ -38,8 +41,7 @@ fn records(file: &[u8]) -> Vec<&[u8]> {
 
 /// The reassembled payload of every TCP direction in the capture, in first-seen order.
 pub fn tcp_streams(file: &[u8]) -> Vec<(FlowKey, Vec<u8>)> {
-    // Per direction: initial sequence number (from SYN or first segment) and segments.
-    let mut flows: BTreeMap<FlowKey, (u32, BTreeMap<u32, Vec<u8>>, usize)> = BTreeMap::new();
+    let mut flows: BTreeMap<FlowKey, Flow> = BTreeMap::new();
     let mut order = 0;
     for frame in records(file) {
         let p = SlicedPacket::from_ethernet(frame).expect("frame slices");
