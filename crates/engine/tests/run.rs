@@ -250,3 +250,24 @@ fn bad_arguments_exit_1_with_one_line() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(e.trim().lines().count(), 1, "{e}");
 }
+
+#[test]
+fn ctrl_c_writes_partial_results() {
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO });
+    let p = tmp("sigint");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--controller", &format!("127.0.0.1:{port}"), "--switches", "2", "--loops", "100", "--loop-ms", "100",
+               "--warmup", "0", "--macs", "2", "--quiet", "--json", p.to_str().unwrap()])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2));
+    let j = read(&p);
+    validate(&j, &schema(), "$").unwrap();
+    assert_eq!(j["status"], "interrupted");
+    let k = j["loops"]["k"].as_array().unwrap().len();
+    assert!(k > 0 && k < 100, "{k} loops");
+    assert!(j["totals"]["requests_answered"].as_u64().unwrap() > 0);
+}
