@@ -43,10 +43,22 @@ fn up(v: u8, cfg: SwitchConfig) -> Switch {
     s
 }
 
+/// Every reply must also decode with the project's codec (ofwire): two independent readings
+/// of the spec have to agree on what the switch sends.
+fn ofwire_accepts(msgs: &[Vec<u8>]) {
+    for m in msgs {
+        if let Err(e) = ofwire::Message::parse(m) {
+            panic!("ofwire rejects a reply {:02x?}...: {e:?}", &m[..m.len().min(16)]);
+        }
+    }
+}
+
 fn ask(s: &mut Switch, m: &[u8]) -> Vec<Vec<u8>> {
     let mut out = vec![];
     s.on_message(1_000, m, &mut out).unwrap();
-    split(&out)
+    let msgs = split(&out);
+    ofwire_accepts(&msgs);
+    msgs
 }
 
 #[test]
@@ -291,4 +303,25 @@ fn controller_error_is_reported() {
     let mut s = up(OFP10, SwitchConfig::new(1));
     let e = s.on_message(0, &msg(OFP10, Kind::Error, 1, &[0, 1, 0, 2, 9, 9]), &mut vec![]).unwrap();
     assert_eq!(e, Event::Error { ty: 1, code: 2 });
+}
+
+#[test]
+fn packet_ins_and_hellos_decode_with_ofwire() {
+    for v in [OFP10, OFP13] {
+        let mut g = ofswitch::PacketInGen::new(v, 3, 10, 4, 128);
+        let mut out = vec![];
+        g.emit(&mut out, 77, Some(128));
+        g.emit(&mut out, 78, None);
+        g.emit_arp(&mut out, 5, 2);
+        let msgs = split(&out);
+        ofwire_accepts(&msgs);
+        match ofwire::Message::parse(&msgs[0]).unwrap().body {
+            ofwire::Body::PacketIn(p) => assert_eq!(p.buffer_id, 77),
+            other => panic!("not a packet-in: {other:?}"),
+        }
+        let mut s = Switch::new(SwitchConfig::new(1));
+        let mut out = vec![];
+        s.start(0, &mut out);
+        ofwire_accepts(&split(&out));
+    }
 }
