@@ -71,6 +71,24 @@ def main():
         print("%s: %d vectors" % (os.path.relpath(path), len(vectors)))
         total += len(vectors)
     print("total: %d vectors" % total)
+    write_lldp()
+
+
+def write_lldp():
+    """LLDP frames as os-ken's topology discovery (os_ken.topology.switches) sends them."""
+    from os_ken.topology.switches import LLDPPacket
+    frames = []
+    for dpid, port_no, mac, ttl in ((0xab, 3, "02:00:00:00:00:03", 120), (0x0102030405060708, 0xfffffffe, "0a:1b:2c:3d:4e:5f", 1),
+                                    (1, 65534, "02:00:00:00:00:01", 65535)):
+        raw = LLDPPacket.lldp_packet(dpid, port_no, mac, ttl)
+        got_dpid, got_port = LLDPPacket.lldp_parse(raw)
+        frames.append({"dpid": got_dpid, "port_no": got_port, "src_mac": mac.replace(":", ""), "ttl": ttl,
+                       "hex": binascii.hexlify(raw).decode()})
+    path = os.path.join(OUT, "osken_lldp.json")
+    with open(path, "w") as f:
+        json.dump({"generator": "tools/ofvectors/gen_osken.py", "os_ken": os_ken_version(), "frames": frames}, f, indent=1)
+        f.write("\n")
+    print("%s: %d LLDP frames" % (os.path.relpath(path), len(frames)))
 
 
 def os_ken_version():

@@ -123,6 +123,20 @@ mod tests {
     }
 
     #[test]
+    fn vlan_tagged_tcp() {
+        use etherparse::{PacketBuilder, VlanId};
+        let b = PacketBuilder::ethernet2([2, 0, 0, 0, 0, 1], [2, 0, 0, 0, 0, 2])
+            .single_vlan(VlanId::try_new(42).unwrap())
+            .ipv4([10, 0, 0, 1], [10, 0, 0, 2], 64)
+            .tcp(40000, 80, 1, 65535);
+        let mut f = Vec::new();
+        b.write(&mut f, b"GET").unwrap();
+        let p = parse(&f).unwrap();
+        assert_eq!((p.ethertype, p.vlan), (ETHERTYPE_IPV4, Some(42)));
+        assert_eq!(p.payload, Payload::Ipv4 { src: [10, 0, 0, 1], dst: [10, 0, 0, 2], protocol: 6, ports: Some((40000, 80)) });
+    }
+
+    #[test]
     fn short_frames_are_errors() {
         assert!(parse(&[0; 10]).is_err());
         assert!(parse(&[0; 13]).is_err());
