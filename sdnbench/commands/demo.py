@@ -51,7 +51,7 @@ def run(args) -> int:
         store_dir = store.dir
     runs = load_runs([str(run_id)], store_dir)
     report = build(runs, title=f"sdnbench demo (run {run_id})")
-    html = args.output or store_dir / "reports" / f"demo-{run_id}.html"
+    html = Path(args.output or store_dir / "reports" / f"demo-{run_id}.html").resolve()
     write(report, html, "html")
     md = write(report, Path(html).with_suffix(".md"), "md")[0]
     print(f"demo: {outcome.ok} ok, {outcome.failed} failed of {outcome.total} cells")
