@@ -51,6 +51,9 @@ pub struct SwitchStats {
     pub late: u64,
     /// Flow-mods and packet-outs answering the learning phase (not measured).
     pub learning_replies: u64,
+    /// LLDP frames this switch sent to a neighbour (packet-outs) and raised from one (packet-ins).
+    pub lldp_out: u64,
+    pub lldp_in: u64,
     /// Reply messages by wire type code (the version is in `version`).
     pub replies: [u64; 32],
     pub errors: BTreeMap<(u16, u16), u64>,
@@ -81,6 +84,8 @@ impl SwitchStats {
             unmatched: 0,
             late: 0,
             learning_replies: 0,
+            lldp_out: 0,
+            lldp_in: 0,
             replies: [0; 32],
             errors: BTreeMap::new(),
             disconnect: None,

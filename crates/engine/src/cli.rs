@@ -39,6 +39,7 @@ options:
   --hold-ms MS             capacity mode: hold all sessions this long, then count (2000)
   --first-dpid N           datapath id of the first switch (1)
   --controller-pid PID     sample this process's CPU and memory
+  --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
   --json FILE              write the full result (schema sdnbench.engine/1)
   --quiet                  no live or summary text
 ";
@@ -72,6 +73,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let mut c = Config::default();
     let mut json = None;
     let mut quiet = false;
+    let mut links = None;
     let mut p = lexopt::Parser::from_args(args);
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
@@ -107,11 +109,15 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("hold-ms") => c.hold_ms = num(&mut p, "--hold-ms")?,
             Long("first-dpid") => c.first_dpid = num(&mut p, "--first-dpid")?,
             Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
+            Long("links") => links = Some(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string()),
             Long("json") => json = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
             Long("quiet") | Short('q') => quiet = true,
             Long("help") | Short('h') => return Err(USAGE.into()),
             _ => return Err(arg.unexpected().to_string()),
         }
+    }
+    if let Some(l) = links {
+        c.links = crate::config::links_for(&l, c.switches, c.first_dpid)?;
     }
     validate(&c)?;
     Ok(Args { cfg: c, json, quiet })
@@ -141,6 +147,9 @@ pub fn validate(c: &Config) -> Result<(), String> {
     }
     if c.timeout_ms == 0 {
         return Err("--timeout-ms must be at least 1".into());
+    }
+    if !c.links.is_empty() && c.ports < 2 {
+        return Err("--links needs at least 2 ports per switch".into());
     }
     crate::limits::resolve(&c.controller)?;
     Ok(())

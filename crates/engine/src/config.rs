@@ -82,6 +82,10 @@ pub struct Config {
     pub hold_ms: u64,
     /// PID of the controller, to sample its CPU and memory.
     pub controller_pid: Option<u32>,
+    /// Links between emulated switches, (dpid, port, dpid, port): an LLDP packet-out on one end
+    /// comes back as a packet-in on the other (RFC 8456 §5.1.1 topology discovery).
+    #[serde(default)]
+    pub links: Vec<(u64, u32, u64, u32)>,
 }
 
 impl Default for Config {
@@ -114,6 +118,7 @@ impl Default for Config {
             per_switch_histograms: true,
             hold_ms: 2000,
             controller_pid: None,
+            links: Vec::new(),
         }
     }
 }
@@ -134,6 +139,15 @@ impl Config {
 }
 
 /// The part of the switches one worker runs: global indexes `lo..hi`.
+/// Named link layouts: `linear` chains switch i's port 2 to switch i+1's port 1.
+pub fn links_for(spec: &str, switches: u32, first_dpid: u64) -> Result<Vec<(u64, u32, u64, u32)>, String> {
+    match spec {
+        "none" => Ok(vec![]),
+        "linear" => Ok((0..switches.saturating_sub(1) as u64).map(|i| (first_dpid + i, 2, first_dpid + i + 1, 1)).collect()),
+        other => Err(format!("--links: unknown layout {other:?} (linear or none)")),
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slice {
     pub worker: u32,

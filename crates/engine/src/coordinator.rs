@@ -169,6 +169,12 @@ pub fn run(
     let nofile = limits::raise_nofile();
     let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
     cfg.source_addrs = plan.source_addrs.clone();
+    if !cfg.links.is_empty() && plan.workers > 1 {
+        return Err(format!(
+            "--links needs every switch in one worker process, but {} switches need {} workers here",
+            cfg.switches, plan.workers
+        ));
+    }
     if cfg.switches > 1024 && cfg.per_switch_histograms {
         cfg.per_switch_histograms = false;
     }

@@ -80,6 +80,10 @@ pub struct SwitchReport {
     pub unmatched: u64,
     pub late: u64,
     pub learning_replies: u64,
+    #[serde(default)]
+    pub lldp_packet_outs: u64,
+    #[serde(default)]
+    pub lldp_packet_ins: u64,
     pub errors: BTreeMap<String, u64>,
     pub replies_by_type: BTreeMap<String, u64>,
     /// Answered requests in each loop (warm-up loops included, first).

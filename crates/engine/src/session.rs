@@ -114,6 +114,7 @@ pub struct Session {
     wbuf: Vec<u8>,
     index: u32,
     echoed: bool,
+    inbox: Option<Rc<crate::worker::Inbox>>,
 }
 
 impl Session {
@@ -126,6 +127,21 @@ impl Session {
         sc.keep_flows = c.keep_flows;
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
         sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
+        for &(a, pa, b, pb) in &c.links {
+            if a == dpid {
+                sc.links.push((pa, b, pb));
+            }
+            if b == dpid {
+                sc.links.push((pb, a, pa));
+            }
+        }
+        let inbox = if sc.links.is_empty() {
+            None
+        } else {
+            let i = Rc::new(crate::worker::Inbox::default());
+            sh.inboxes.borrow_mut().insert(dpid, i.clone());
+            Some(i)
+        };
         let pacer = Pacer::for_config(c, pos_in_worker, sh.n_local);
         let version = if c.versions & (1 << 4) != 0 { 4 } else { OFP10 };
         Session {
@@ -137,6 +153,7 @@ impl Session {
             wbuf: Vec::with_capacity(256),
             index,
             echoed: false,
+            inbox,
             stats,
             sh,
         }
@@ -225,6 +242,7 @@ impl Session {
                 Ok(next) => deadline = deadline.min(next),
                 Err(e) => return Err(End::new("timeout", e.to_string())),
             }
+            self.links(now);
             self.flush(s)?;
             let interest = if self.wbuf.is_empty() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
@@ -237,6 +255,35 @@ impl Session {
                 }
                 _ = sleep_until(until) => {}
                 _ = phase_rx.changed() => {}
+                _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
+            }
+        }
+    }
+
+    /// LLDP between linked switches: raise what neighbours sent us as packet-ins, and hand what
+    /// our controller sent out of a linked port to the neighbour.
+    fn links(&mut self, _now: u64) {
+        if !self.sw.is_up() {
+            return;
+        }
+        if let Some(inbox) = &self.inbox {
+            let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
+            let mut st = self.stats.borrow_mut();
+            for (port, frame) in frames {
+                self.sw.packet_in_from_link(port, &frame, &mut self.wbuf);
+                st.lldp_in += 1;
+            }
+        }
+        if self.sw.link_out.is_empty() {
+            return;
+        }
+        let out = std::mem::take(&mut self.sw.link_out);
+        self.stats.borrow_mut().lldp_out += out.len() as u64;
+        let boxes = self.sh.inboxes.borrow();
+        for (dpid, port, frame) in out {
+            if let Some(b) = boxes.get(&dpid) {
+                b.frames.borrow_mut().push((port, frame));
+                b.notify.notify_one();
             }
         }
     }
@@ -324,7 +371,7 @@ impl Session {
                 Ok(ev) => ev,
                 Err(e) => return Err(End::new("malformed", e.to_string())),
             };
-            let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { .. });
+            let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
             if request_reply && !loading {
                 // answers to the learning phase's ARPs: kept apart from the measured requests
                 st.learning_replies += 1;

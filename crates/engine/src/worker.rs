@@ -17,6 +17,13 @@ use tokio::time::{sleep_until, Duration, Instant};
 
 const SCRATCH: usize = 256 * 1024;
 
+/// Frames arriving at a switch from a linked neighbour: (local port, frame).
+#[derive(Default)]
+pub struct Inbox {
+    pub frames: RefCell<Vec<(u32, Vec<u8>)>>,
+    pub notify: Notify,
+}
+
 /// State every session of a worker shares (single thread: `Cell`/`RefCell`, no locks).
 pub struct Shared {
     pub cfg: Config,
@@ -32,6 +39,8 @@ pub struct Shared {
     up: Cell<u32>,
     finished: Cell<u32>,
     changed: Notify,
+    /// Inboxes of the switches that have links, by dpid.
+    pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
 }
 
 impl Shared {
@@ -51,6 +60,7 @@ impl Shared {
             up: Cell::new(0),
             finished: Cell::new(0),
             changed: Notify::new(),
+            inboxes: RefCell::new(Default::default()),
         }
     }
 
@@ -327,6 +337,8 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         unmatched: s.unmatched,
         late: s.late,
         learning_replies: s.learning_replies,
+        lldp_packet_outs: s.lldp_out,
+        lldp_packet_ins: s.lldp_in,
         errors: s.errors.iter().map(|((t, c), n)| (format!("{t}.{c}"), *n)).collect(),
         replies_by_type: s.replies_by_name(),
         answered_per_loop: deltas(&s.answered_at),

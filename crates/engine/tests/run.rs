@@ -16,7 +16,11 @@ struct Script {
     /// Close the connection accepted in this position after `close_after`.
     close_nth: Option<usize>,
     close_after: Duration,
+    /// After the features reply, send an LLDP packet-out out of port 2.
+    lldp: bool,
 }
+
+static LLDP_PACKET_INS: AtomicUsize = AtomicUsize::new(0);
 
 fn controller(script: Script) -> (u16, Arc<AtomicUsize>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -60,6 +64,20 @@ fn serve(mut s: TcpStream, nth: usize, script: Script) {
             }
             let m = &buf[at..at + n];
             match m[1] {
+                6 if script.lldp => {
+                    // OF1.3 packet-out: NO_BUFFER, in_port CONTROLLER, output:2, an LLDP frame
+                    let mut po = vec![4, 13, 0, 0, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0, 16, 0, 0, 0, 0, 0, 0];
+                    po.extend_from_slice(&[0, 0, 0, 16, 0, 0, 0, 2, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+                    let mut frame = vec![0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 1, 0x88, 0xcc];
+                    frame.resize(60, 0);
+                    po.extend_from_slice(&frame);
+                    let l = po.len() as u16;
+                    po[2..4].copy_from_slice(&l.to_be_bytes());
+                    out.extend_from_slice(&po);
+                }
+                10 if m.len() >= 42 + 14 && m[42 + 12..42 + 14] == [0x88, 0xcc] => {
+                    LLDP_PACKET_INS.fetch_add(1, Ordering::SeqCst);
+                }
                 2 => {
                     out.extend_from_slice(m);
                     let l = out.len();
@@ -173,7 +191,7 @@ fn read(p: &std::path::Path) -> Value {
 
 #[test]
 fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
-    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO });
+    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO, lldp: false });
     let p = tmp("multi");
     let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "1", "--macs", "4", "--window", "16"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -196,7 +214,7 @@ fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
 
 #[test]
 fn a_closed_session_ends_only_itself_and_is_named() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300) });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300), lldp: false });
     let p = tmp("close");
     let o = engine(port, &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -219,7 +237,7 @@ fn a_closed_session_ends_only_itself_and_is_named() {
 
 #[test]
 fn strict_mode_ends_the_run_on_a_lost_session() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300) });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300), lldp: false });
     let p = tmp("strict");
     let o = engine(port, &["--switches", "2", "--loops", "5", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--strict"], &p);
     assert_eq!(o.status.code(), Some(2));
@@ -253,7 +271,7 @@ fn bad_arguments_exit_1_with_one_line() {
 
 #[test]
 fn ctrl_c_writes_partial_results() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false });
     let p = tmp("sigint");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
         .args(["--controller", &format!("127.0.0.1:{port}"), "--switches", "2", "--loops", "100", "--loop-ms", "100",
@@ -270,4 +288,20 @@ fn ctrl_c_writes_partial_results() {
     let k = j["loops"]["k"].as_array().unwrap().len();
     assert!(k > 0 && k < 100, "{k} loops");
     assert!(j["totals"]["requests_answered"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: true });
+    let p = tmp("lldp");
+    let o = engine(port, &["--switches", "3", "--links", "linear", "--loops", "1", "--loop-ms", "300", "--warmup", "0", "--macs", "2", "--no-learn"], &p);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = read(&p);
+    let sw = j["switches"].as_array().unwrap();
+    let outs: Vec<u64> = sw.iter().map(|s| s["lldp_packet_outs"].as_u64().unwrap()).collect();
+    let ins: Vec<u64> = sw.iter().map(|s| s["lldp_packet_ins"].as_u64().unwrap()).collect();
+    // linear: 1:2 -> 2:1 and 2:2 -> 3:1; switch 3's port 2 leads nowhere
+    assert_eq!(outs, vec![1, 1, 0]);
+    assert_eq!(ins, vec![0, 1, 1]);
+    assert_eq!(LLDP_PACKET_INS.load(Ordering::SeqCst), 2, "the controller saw both");
 }
