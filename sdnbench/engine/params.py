@@ -8,6 +8,7 @@ Keys (all optional except as noted; defaults are the engine's):
 - ``switches``, ``macs``, ``ports``, ``loops``, ``loop_ms``, ``warmup``
 - ``frame_size`` (RFC 8456 §5.1: 128, 512, 1508), ``window``, ``rate``, ``timeout_ms``
 - ``learn`` (bool), ``settle_ms``, ``buffered`` (bool), ``keep_flows`` (bool)
+- ``links`` ("linear": LLDP between neighbouring switches, for discovery tests)
 - ``workers``, ``source_addrs`` (list), ``strict`` (bool), ``connect_parallel``, ``hold_ms``,
   ``echo_interval_ms``, ``connect_timeout_ms``
 """
@@ -32,7 +33,7 @@ _INT = {
 _BOOL_OFF = {"learn": "--no-learn", "buffered": "--unbuffered"}
 _BOOL_ON = {"keep_flows": "--keep-flows", "strict": "--strict"}
 # Keys the driver reads itself (not engine flags), and campaign bookkeeping keys.
-_OWN = {"controller", "of_version", "mode", "rate", "source_addrs", "name", "rep", "repetition"}
+_OWN = {"controller", "of_version", "mode", "rate", "source_addrs", "links", "name", "rep", "repetition"}
 
 
 def check(params: dict) -> dict:
@@ -66,6 +67,8 @@ def check(params: dict) -> dict:
             raise UserError(f"{k} must be true or false, not {p[k]!r}")
     if "source_addrs" in p and not isinstance(p["source_addrs"], (list, tuple)):
         raise UserError("source_addrs must be a list of addresses")
+    if p.get("links", "none") not in ("none", "linear"):
+        raise UserError(f"links must be linear or none, not {p['links']!r}")
     return p
 
 
@@ -95,6 +98,8 @@ def engine_args(p: dict, address: str) -> list:
     for k, flag in _BOOL_ON.items():
         if p.get(k):
             args.append(flag)
+    if p.get("links", "none") != "none":
+        args += ["--links", p["links"]]
     if p.get("source_addrs"):
         args += ["--source-addrs", ",".join(p["source_addrs"])]
     return args

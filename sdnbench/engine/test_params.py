@@ -23,7 +23,7 @@ def test_campaign_bookkeeping_keys_are_accepted():
 @pytest.mark.parametrize("bad", [
     {"mode": "fast"}, {"of_version": "1.5"}, {"switches": 0}, {"switches": "many"},
     {"mode": "fixed-rate"}, {"mode": "fixed-rate", "rate": -1}, {"learn": "yes"}, {"bogus": 1},
-    {"switches": True}, {"source_addrs": "127.0.0.2"},
+    {"switches": True}, {"source_addrs": "127.0.0.2"}, {"links": "mesh"},
 ])
 def test_bad_params_are_user_errors(bad):
     with pytest.raises(UserError):
@@ -33,3 +33,8 @@ def test_bad_params_are_user_errors(bad):
 def test_rate_is_passed_for_fixed_rate():
     a = engine_args(check({"mode": "fixed-rate", "rate": 5000}), "h:1")
     assert a[a.index("--rate") + 1] == "5000.0"
+
+
+def test_links_flag():
+    assert engine_args(check({"links": "linear"}), "h:1")[-2:] == ["--links", "linear"]
+    assert "--links" not in engine_args(check({}), "h:1")

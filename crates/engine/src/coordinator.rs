@@ -42,6 +42,9 @@ pub struct LoopTotal {
     pub lost: u64,
     pub up: u32,
     pub t_s: f64,
+    /// Per-switch answered counts in switch order, when every worker sent them.
+    pub per_switch: Vec<u64>,
+    per_switch_parts: Vec<(u32, Vec<u64>)>,
 }
 
 pub struct Outcome {
@@ -293,6 +296,10 @@ fn merge_interval(
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) {
     let e = pending.entry(iv.k).or_insert_with(|| (LoopTotal { k: iv.k, ..Default::default() }, 0));
+    // keep per-switch counts in worker order (slices are contiguous and ordered by worker)
+    if !iv.per_switch.is_empty() {
+        e.0.per_switch_parts.push((iv.worker, iv.per_switch.clone()));
+    }
     e.0.answered += iv.answered;
     e.0.sent += iv.sent;
     e.0.lost += iv.lost;
@@ -300,6 +307,10 @@ fn merge_interval(
     e.1 += 1;
     if e.1 == n {
         let (mut total, _) = pending.remove(&iv.k).expect("present");
+        if total.per_switch_parts.len() == n {
+            total.per_switch_parts.sort_by_key(|p| p.0);
+            total.per_switch = total.per_switch_parts.drain(..).flat_map(|p| p.1).collect();
+        }
         total.t_s = go_at.elapsed().as_secs_f64();
         out.sampler.sample(total.t_s);
         on_loop(&total);

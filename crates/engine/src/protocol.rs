@@ -63,7 +63,13 @@ pub struct Interval {
     pub sent: u64,
     pub lost: u64,
     pub up: u32,
+    /// Answered requests of each switch in this loop (slice order), for cbench-style lines;
+    /// only sent for small slices (at most `PER_SWITCH_IN_INTERVALS` switches).
+    #[serde(default)]
+    pub per_switch: Vec<u64>,
 }
+
+pub const PER_SWITCH_IN_INTERVALS: usize = 256;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SwitchReport {

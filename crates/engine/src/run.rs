@@ -55,9 +55,10 @@ pub fn cbench(args: Vec<String>) -> i32 {
     println!("{}", crate::cbench::banner(&a.cfg, a.cooldown));
     let switches = a.cfg.switches;
     let mut on_loop = |l: &LoopTotal| {
-        // cbench prints per-switch numbers; the coordinator sees totals while running, so the
-        // per-switch breakdown is in the JSON. The total per ms is cbench's figure.
-        println!("{}", crate::cbench::loop_line(switches, &[l.answered], a.cfg.loop_ms));
+        // cbench's line: each switch's answered requests per second, then the total per ms
+        // (past 256 switches per worker only the total is sent while running).
+        let per = if l.per_switch.is_empty() { vec![l.answered] } else { l.per_switch.clone() };
+        println!("{}", crate::cbench::loop_line(switches, &per, a.cfg.loop_ms));
     };
     let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
         Ok(o) => o,

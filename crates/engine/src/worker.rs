@@ -287,9 +287,13 @@ async fn tick(
             return true;
         }
         let mut iv = Interval { worker, k, ..Default::default() };
+        let per_switch = stats.len() <= crate::protocol::PER_SWITCH_IN_INTERVALS;
         for st in stats {
             let mut s = st.borrow_mut();
             let (a, se) = (s.answered, s.sent);
+            if per_switch {
+                iv.per_switch.push(a - s.answered_at.last().copied().unwrap_or(0));
+            }
             s.answered_at.push(a);
             s.sent_at.push(se);
             iv.answered += a;
