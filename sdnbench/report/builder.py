@@ -228,12 +228,14 @@ def _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, yl
     numeric = xs and all(isinstance(x, (int, float)) and x > 0 for x in xs)
     # Doubling series (64…8192 bytes, 1…256 switches) read best on a log2 axis, as in the studies.
     log2 = bool(numeric and (lay.x in SWITCH_COUNT_KEYS or max(xs) / min(xs) >= 8))
+    per_rep = max_reps > 1 or lay.row
     err = ("±1 stdev over " + (f"{lay.row}s × repetitions" if lay.row else "repetitions")
-           if max_reps > 1 or lay.row else "±1 stdev of the samples")
+           if per_rep else "interquartile range of the samples")
     what = metric.replace("_", " ")
     if lay.x:
         section.figures.append(plots.lines(per_line, f"{what} against {xlab.split(' (')[0]}",
-                                           xlab, ylab, log2_x=log2, err_name=err))
+                                           xlab, ylab, log2_x=log2, err_name=err,
+                                           robust=not per_rep))
         reps = "repetitions" if max_reps > 1 or lay.row else "samples"
         section.figures.append(plots.boxplots(per_line, f"{what}: {reps} per cell", xlab, ylab))
     if not lay.x and len(lay.lines) == 2:

@@ -64,8 +64,10 @@ def _xaxis(ax, xs: list, log2: bool) -> None:
 
 
 def lines(data: dict, title: str, xlabel: str, ylabel: str, log2_x: bool = False,
-          err_name: str = "±1 stdev of the repetitions") -> Figure:
-    """``data`` maps a line name -> {x: samples}; plots the mean with ±1 stdev error bars."""
+          err_name: str = "±1 stdev of the repetitions", robust: bool = False) -> Figure:
+    """``data`` maps a line name -> {x: values}; plots the mean with ±1 stdev error bars (the
+    studies' way, over repetitions), or with ``robust`` the median with the interquartile range
+    (raw samples such as per-packet delays are skewed: a stdev bar would reach below zero)."""
     fig, (ax,) = _new()
     all_x: set = set()
     categorical = any(not isinstance(x, (int, float)) for d in data.values() for x in d)
@@ -73,10 +75,10 @@ def lines(data: dict, title: str, xlabel: str, ylabel: str, log2_x: bool = False
     for i, (name, by_x) in enumerate(data.items()):
         xs = sorted(by_x, key=sort_key)
         all_x.update(xs)
-        stats = [describe(by_x[x]) for x in xs]
         pos = [cats.index(x) for x in xs] if categorical else xs
-        ax.errorbar(pos, [s["mean"] for s in stats], yerr=[s["stdev"] or 0 for s in stats],
-                    label=name, capsize=3, markersize=6, linewidth=1.5, **style(i))
+        y, yerr = centre_and_bars([by_x[x] for x in xs], robust)
+        ax.errorbar(pos, y, yerr=yerr, label=name, capsize=3, markersize=6, linewidth=1.5,
+                    **style(i))
     if categorical:
         ax.set_xticks(range(len(cats)))
         ax.set_xticklabels([str(c) for c in cats])
@@ -85,8 +87,19 @@ def lines(data: dict, title: str, xlabel: str, ylabel: str, log2_x: bool = False
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend(fontsize="small", title=f"error bars: {err_name}", title_fontsize="x-small")
+    ax.legend(fontsize="small", title=f"{'median' if robust else 'mean'}; bars: {err_name}",
+              title_fontsize="x-small")
     return _render(fig, title, "lines", f"{ylabel} against {xlabel}, one line per set-up")
+
+
+def centre_and_bars(groups: list, robust: bool) -> tuple:
+    """Points and error bars for ``lines``: mean ± stdev, or the median with the distances to
+    the first and third quartiles (asymmetric bars)."""
+    if robust:
+        q = np.array([np.percentile(np.asarray(g, dtype=float), [25, 50, 75]) for g in groups])
+        return list(q[:, 1]), [list(q[:, 1] - q[:, 0]), list(q[:, 2] - q[:, 1])]
+    stats = [describe(g) for g in groups]
+    return [s["mean"] for s in stats], [s["stdev"] or 0 for s in stats]
 
 
 def boxplots(data: dict, title: str, xlabel: str, ylabel: str) -> Figure:

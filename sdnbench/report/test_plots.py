@@ -34,3 +34,11 @@ def test_lines_differ_by_more_than_colour():
 
 def test_axis_labels_carry_units():
     assert plots.ylabel("tcp_throughput", "Mbit/s") == "tcp throughput (Mbit/s)"
+
+
+def test_robust_points_are_medians_with_quartile_bars_and_never_dip_below_the_data():
+    skewed = [1.0, 1.0, 2.0, 3.0, 100.0]          # one slow first packet
+    y, (down, up) = plots.centre_and_bars([skewed], robust=True)
+    assert y == [2.0] and down == [1.0] and up == [1.0]
+    y, err = plots.centre_and_bars([skewed], robust=False)
+    assert y == [21.4] and y[0] - err[0] < 0          # what mean ± stdev would have drawn
