@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import CheckFailed, UserError
 from ..report.builder import build
 from ..report.export import format_for, write
 from ..report.load import load_runs
@@ -24,6 +25,9 @@ def register(sub) -> None:
                    help="file to write (default: print Markdown/CSV/JSON to stdout)")
     p.add_argument("--store", metavar="DIR", help="results store directory (default: ./sdnbench-results)")
     p.add_argument("--title", help="report title")
+    p.add_argument("--check", action="store_true",
+                   help="render the HTML in headless Chromium, check every table and plot, and "
+                        "keep a screenshot beside it (exit 2 if something is wrong)")
     p.set_defaults(func=run)
 
 
@@ -34,12 +38,29 @@ def run(args) -> int:
         report = build(runs, title=args.title, with_plots=fmt in ("md", "html"))
         paths = write(report, Path(args.output), fmt)
         print(f"wrote {paths[0]}" + (f" (+{len(paths) - 1} figure files)" if len(paths) > 1 else ""))
+        if args.check:
+            _check(report, paths[0], fmt)
         return 0
     fmt = args.format or "md"
+    if args.check:
+        raise UserError("--check needs an HTML file: pass -o PATH.html")
     if fmt == "html":
-        from ..errors import UserError
         raise UserError("an HTML report needs a file: pass -o PATH.html")
     report = build(runs, title=args.title, with_plots=False)
     from ..report import export_csv, export_json, export_md
     print({"md": export_md, "csv": export_csv, "json": export_json}[fmt].render(report), end="")
     return 0
+
+
+def _check(report, path: Path, fmt: str) -> None:
+    if fmt != "html":
+        raise UserError("--check renders HTML: write the report with -o PATH.html")
+    from ..report.browser import check_page
+    shot = path.with_suffix(".png")
+    page = check_page(path, screenshot=shot)
+    problems = page.problems(expect_tables=len(report.all_tables()),
+                             expect_figures=len(report.all_figures()))
+    print(f"checked in {page.chromium}: {len(page.tables)} tables, {len(page.figures)} plots; "
+          f"screenshot {shot}")
+    if problems:
+        raise CheckFailed(f"{len(problems)} problem(s) in {path}: " + "; ".join(problems[:5]))

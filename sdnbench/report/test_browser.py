@@ -47,3 +47,15 @@ def test_the_check_catches_a_network_fetch_a_broken_image_and_a_missing_table(tm
     text = "\n".join(problems)
     assert "console error" in text and "127.0.0.1:9" in text
     assert "'broken'" in text and "tables, expected" in text
+
+
+def test_report_check_flag_renders_and_keeps_a_screenshot(tmp_path, capsys):
+    from sdnbench.cli import main
+    run = campus_run(switches=2, reps=2)
+    d = tmp_path / "results"
+    for i, r in enumerate(run.results):
+        r.write_json(d / f"{i}.json")
+    out = tmp_path / "r.html"
+    assert main(["report", str(d), "-o", str(out), "--check"]) == 0
+    assert "screenshot" in capsys.readouterr().out and out.with_suffix(".png").stat().st_size > 0
+    assert main(["report", str(d), "-o", str(tmp_path / "r.md"), "--check"]) == 1
