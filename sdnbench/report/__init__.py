@@ -13,7 +13,10 @@ Layering (each layer only reads the one below it; only the exporters and ``load`
 - ``builder``: decides which tables and plots a set of runs calls for; returns a ``Report``.
 - ``export_md``, ``export_csv``, ``export_json``, ``export_html``: one file per format; they only
   serialize a ``Report``.
+- ``fields``: the RFC 8456 §4.8 report fields and each run's metadata header.
 - ``load``: turns RUN arguments (store run ids or Result JSON files) into ``RunData``.
+- ``browser``: renders an HTML report in headless Chromium (CDP over a pipe) and says what a
+  reader would see: tables, plots and their sizes, console errors, network fetches.
 
 Invariant: nothing here changes or deletes a stored result; reports are derived, never stored
 instead of the raw samples.
