@@ -8,7 +8,8 @@
 
 - efficiency: answered requests per second of engine CPU against the minimal responder
   (`sdnbench-responder`, one flow-mod per packet-in, OpenFlow 1.0), and, with --peer, the same
-  for cbench (its responses, which equal answered requests against this responder). CPU is the
+  for cbench (its responses, which equal answered requests against this responder). Both send
+  the same bytes per request (a 64-byte frame, cbench's fixed size; --frame-size). CPU is the
   whole process tree's user+system time (getrusage of the child), for both tools alike.
 - latency: one switch in latency mode. The engine's median RTT against a raw blocking
   ping-pong (`sdnbench-pingpong`, same responder, same packet-in size), and its CPU use as a
@@ -99,7 +100,7 @@ def efficiency(a) -> dict:
         for rep in range(a.reps):
             doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--of", "1.0", "--switches", str(n),
                                      "--loops", str(loops), "--loop-ms", str(ms), "--warmup", "1",
-                                     "--macs", "1000", "--window", str(a.window)])
+                                     "--macs", "1000", "--window", str(a.window), "--frame-size", str(a.frame_size)])
             ans = doc["totals"]["requests_answered"]
             rows.setdefault("engine", []).append({"answered": ans, "cpu_s": cpu, "wall_s": wall,
                                                   "per_cpu_s": ans / cpu, "mean_rps": doc["throughput"]["mean"]})
@@ -176,6 +177,8 @@ def main() -> int:
     ap.add_argument("--loops", type=int, default=5)
     ap.add_argument("--loop-ms", type=int, default=1000)
     ap.add_argument("--window", type=int, default=1024)
+    ap.add_argument("--frame-size", type=int, default=64,
+                    help="engine packet-in frame bytes for efficiency (64: cbench's 82-byte packet-in carries a 64-byte frame)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--rate", type=float, default=20000)
