@@ -1,6 +1,8 @@
 """RUN arguments to ``RunData``: a run in the results store (an id, or ``latest``), or a Result
-JSON file (``sdnbench.result/1``), or a directory of them. Reports only read results: nothing here adds, changes or deletes one (opening the store
-may migrate its schema, which the store does losslessly)."""
+JSON file (``sdnbench.result/1``), or a directory of them.
+
+Reports only read results: nothing here adds, changes or deletes one (opening the store may
+migrate its schema, which the store does losslessly)."""
 
 from __future__ import annotations
 
