@@ -229,7 +229,7 @@ def _metric_figures(section, kind, metric, lay, per_line, by_key, group, gap, yl
     # Doubling series (64…8192 bytes, 1…256 switches) read best on a log2 axis, as in the studies.
     log2 = bool(numeric and (lay.x in SWITCH_COUNT_KEYS or max(xs) / min(xs) >= 8))
     per_rep = max_reps > 1 or lay.row
-    err = ("±1 stdev over " + (f"{lay.row}s × repetitions" if lay.row else "repetitions")
+    err = ("±1 stdev over " + (f"{_plural(lay.row)} × repetitions" if lay.row else "repetitions")
            if per_rep else "interquartile range of the samples")
     what = metric.replace("_", " ")
     if lay.x:
@@ -329,3 +329,7 @@ def _ts(series) -> Optional[tuple]:
         return None
     t = series.t if series.t is not None else list(range(len(series.values)))
     return (list(t), [float(v) for v in series.values])
+
+
+def _plural(word: str) -> str:
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
