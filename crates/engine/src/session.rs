@@ -112,6 +112,7 @@ pub struct Session {
     pacer: Pacer,
     partial: Vec<u8>,
     wbuf: Vec<u8>,
+    wpos: usize,
     index: u32,
     echoed: bool,
     inbox: Option<Rc<crate::worker::Inbox>>,
@@ -151,6 +152,7 @@ impl Session {
             pacer,
             partial: Vec::new(),
             wbuf: Vec::with_capacity(256),
+            wpos: 0,
             index,
             echoed: false,
             inbox,
@@ -197,6 +199,7 @@ impl Session {
         let mut phase_rx = self.sh.phase_rx.clone();
         let handshake_deadline = started + self.sh.cfg.connect_timeout_ms * 1_000_000;
         loop {
+            self.compact();
             let now = self.sh.now_ns();
             let phase = self.phase(now);
             if self.sh.stopped() {
@@ -244,7 +247,7 @@ impl Session {
             }
             self.links(now);
             self.flush(s)?;
-            let interest = if self.wbuf.is_empty() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
+            let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
             tokio::select! {
                 r = s.ready(interest) => {
@@ -288,20 +291,33 @@ impl Session {
         }
     }
 
+    /// Write what the socket takes. Written bytes are skipped by an offset (`wpos`), not moved:
+    /// the buffer is cleared once all of it is out, or compacted once before appending more.
     fn flush(&mut self, s: &TcpStream) -> Result<(), End> {
-        while !self.wbuf.is_empty() {
-            match s.try_write(&self.wbuf) {
-                Ok(n) => {
-                    self.wbuf.drain(..n);
-                }
+        while self.wpos < self.wbuf.len() {
+            match s.try_write(&self.wbuf[self.wpos..]) {
+                Ok(n) => self.wpos += n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) => return Err(End::io(e)),
             }
         }
-        if self.wbuf.is_empty() && self.wbuf.capacity() > 256 * 1024 {
-            self.wbuf.shrink_to(64 * 1024);
+        if self.wpos == self.wbuf.len() {
+            self.wbuf.clear();
+            self.wpos = 0;
+            if self.wbuf.capacity() > 256 * 1024 {
+                self.wbuf.shrink_to(64 * 1024);
+            }
         }
         Ok(())
+    }
+
+    /// Drop what was written once it is most of the buffer (amortized: each byte moves at most
+    /// once more), so a partly written buffer does not grow without bound.
+    fn compact(&mut self) {
+        if self.wpos > 0 && self.wpos >= self.wbuf.len() / 2 {
+            self.wbuf.drain(..self.wpos);
+            self.wpos = 0;
+        }
     }
 
     /// Read until the socket would block (bounded, so one busy session cannot starve others).
