@@ -18,7 +18,10 @@ struct Script {
     close_after: Duration,
     /// After the features reply, send an LLDP packet-out out of port 2.
     lldp: bool,
+    /// The connection (by accept order) that gets a malformed message after its handshake.
+    garbage_nth: Option<usize>,
 }
+
 
 static LLDP_PACKET_INS: AtomicUsize = AtomicUsize::new(0);
 
@@ -64,6 +67,10 @@ fn serve(mut s: TcpStream, nth: usize, script: Script) {
             }
             let m = &buf[at..at + n];
             match m[1] {
+                6 if script.garbage_nth == Some(nth) => {
+                    // a header whose length (4) is shorter than the header itself
+                    out.extend_from_slice(&[4, 2, 0, 4, 0, 0, 0, 66]);
+                }
                 6 if script.lldp => {
                     // OF1.3 packet-out: NO_BUFFER, in_port CONTROLLER, output:2, an LLDP frame
                     let mut po = vec![4, 13, 0, 0, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0, 16, 0, 0, 0, 0, 0, 0];
@@ -191,7 +198,7 @@ fn read(p: &std::path::Path) -> Value {
 
 #[test]
 fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
-    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO, lldp: false });
+    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
     let p = tmp("multi");
     let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "1", "--macs", "4", "--window", "16"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -214,7 +221,7 @@ fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
 
 #[test]
 fn a_closed_session_ends_only_itself_and_is_named() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300), lldp: false });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300), lldp: false, garbage_nth: None });
     let p = tmp("close");
     let o = engine(port, &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -237,7 +244,7 @@ fn a_closed_session_ends_only_itself_and_is_named() {
 
 #[test]
 fn strict_mode_ends_the_run_on_a_lost_session() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300), lldp: false });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300), lldp: false, garbage_nth: None });
     let p = tmp("strict");
     let o = engine(port, &["--switches", "2", "--loops", "5", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--strict"], &p);
     assert_eq!(o.status.code(), Some(2));
@@ -271,7 +278,7 @@ fn bad_arguments_exit_1_with_one_line() {
 
 #[test]
 fn ctrl_c_writes_partial_results() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
     let p = tmp("sigint");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
         .args(["--controller", &format!("127.0.0.1:{port}"), "--switches", "2", "--loops", "100", "--loop-ms", "100",
@@ -292,7 +299,7 @@ fn ctrl_c_writes_partial_results() {
 
 #[test]
 fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: true });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: true, garbage_nth: None });
     let p = tmp("lldp");
     let o = engine(port, &["--switches", "3", "--links", "linear", "--loops", "1", "--loop-ms", "300", "--warmup", "0", "--macs", "2", "--no-learn"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -304,4 +311,19 @@ fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
     assert_eq!(outs, vec![1, 1, 0]);
     assert_eq!(ins, vec![0, 1, 1]);
     assert_eq!(LLDP_PACKET_INS.load(Ordering::SeqCst), 2, "the controller saw both");
+}
+
+#[test]
+fn a_malformed_message_ends_only_its_session() {
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: Some(1) });
+    let p = tmp("malformed");
+    let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--connect-parallel", "1"], &p);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j = read(&p);
+    let d = j["disconnects"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["kind"], "malformed");
+    assert!(d[0]["reason"].as_str().unwrap().contains("length"), "{}", d[0]["reason"]);
+    let up = j["switches"].as_array().unwrap().iter().filter(|s| s["disconnect"].is_null() && s["answered"].as_u64().unwrap() > 0).count();
+    assert_eq!(up, 2);
 }
