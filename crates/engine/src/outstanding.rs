@@ -8,7 +8,6 @@
 //! Invariants: `pending` counts the unanswered requests in the window; every issued sequence
 //! number is resolved exactly once (answered, lost or abandoned).
 
-use std::collections::VecDeque;
 
 /// Sent time of a request, or `ANSWERED` once matched, or `LOST` once timed out.
 const ANSWERED: u64 = u64::MAX;
@@ -16,10 +15,72 @@ const LOST: u64 = u64::MAX - 1;
 /// Resolved requests kept at the front so a repeated reply is still recognised.
 const KEEP: usize = 64;
 
+/// A ring of send times, power-of-two sized (index by mask), grown by doubling when full.
+#[derive(Debug, Default)]
+struct Ring {
+    buf: Vec<u64>,
+    head: usize,
+    len: usize,
+}
+
+impl Ring {
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn get_mut(&mut self, i: usize) -> Option<&mut u64> {
+        if i >= self.len {
+            return None;
+        }
+        let m = self.buf.len() - 1;
+        Some(&mut self.buf[(self.head + i) & m])
+    }
+    #[inline]
+    fn front(&self) -> Option<&u64> {
+        (self.len > 0).then(|| &self.buf[self.head])
+    }
+    #[inline]
+    fn push_back(&mut self, v: u64) {
+        if self.len == self.buf.len() {
+            self.grow();
+        }
+        let m = self.buf.len() - 1;
+        self.buf[(self.head + self.len) & m] = v;
+        self.len += 1;
+    }
+    #[inline]
+    fn pop_front(&mut self) {
+        if self.len > 0 {
+            self.head = (self.head + 1) & (self.buf.len() - 1);
+            self.len -= 1;
+        }
+    }
+    fn grow(&mut self) {
+        let cap = (self.buf.len() * 2).max(16);
+        let mut nb = vec![0; cap];
+        for (i, slot) in nb.iter_mut().enumerate().take(self.len) {
+            *slot = self.buf[(self.head + i) & (self.buf.len() - 1)];
+        }
+        self.buf = nb;
+        self.head = 0;
+    }
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+    /// The elements in order, front first: `buf[head..]` then `buf[..head]`, `len` of them.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut u64> {
+        let (head, len) = (self.head, self.len);
+        let (a, b) = self.buf.split_at_mut(head);
+        b.iter_mut().chain(a.iter_mut()).take(len)
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Outstanding {
     base: u32,
-    slots: VecDeque<u64>,
+    slots: Ring,
     pending: u32,
 }
 
@@ -36,7 +97,7 @@ pub enum Match {
 
 impl Outstanding {
     pub fn new(first_seq: u32) -> Outstanding {
-        Outstanding { base: first_seq, slots: VecDeque::new(), pending: 0 }
+        Outstanding { base: first_seq, slots: Ring::default(), pending: 0 }
     }
 
     pub fn pending(&self) -> u32 {
@@ -156,6 +217,26 @@ mod tests {
         }
         assert!(o.slots.len() <= KEEP + 1);
         assert_eq!(o.pending(), 0);
+    }
+
+    #[test]
+    fn the_ring_grows_with_its_head_anywhere() {
+        let mut o = Outstanding::new(0);
+        for i in 0..100u64 {
+            let s = o.push(i);
+            o.answer(s, i);
+        }
+        // head is now inside the buffer; grow it several times over
+        let first = o.next_seq();
+        for i in 0..1000u64 {
+            o.push(i);
+        }
+        assert_eq!(o.pending(), 1000);
+        for k in 0..1000u32 {
+            assert_eq!(o.answer(first + k, 5000), Match::Answered(5000 - k as u64), "seq {}", first + k);
+        }
+        assert_eq!(o.pending(), 0);
+        assert_eq!(o.expire(u64::MAX), 0);
     }
 
     #[test]
