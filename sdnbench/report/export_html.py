@@ -44,6 +44,7 @@ figure.plot{margin:1.2em 0}
 figure.plot img{display:block;max-width:100%;height:auto;border:1px solid #ddd}
 figure.plot figcaption{font-size:.9em;color:#333}
 .notes li{color:#8a3b00}
+nav ol{columns:2;margin:.5em 0}nav a{color:#0b4f8a}
 """
 
 
@@ -92,8 +93,10 @@ def _header(report: Report) -> str:
 
 def render(report: Report) -> str:
     sections = []
-    for s in report.sections:
-        html = [f'<section><h2>{escape(s.title)}</h2>']
+    toc = "".join(f'<li><a href="#s{i}">{escape(s.title)}</a></li>'
+                  for i, s in enumerate(report.sections, 1))
+    for i, s in enumerate(report.sections, 1):
+        html = [f'<section id="s{i}"><h2>{escape(s.title)}</h2>']
         html += [f"<p>{escape(p)}</p>" for p in s.text]
         html += [table_html(t) for t in s.tables]
         for f in s.figures:
@@ -108,7 +111,8 @@ def render(report: Report) -> str:
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             '<meta name=viewport content="width=device-width,initial-scale=1">'
             f"<title>{escape(report.title)}</title><style>{CSS}</style></head><body>"
-            f"{_header(report)}<main>{''.join(sections)}</main></body></html>\n")
+            f"{_header(report)}<main><nav><h2>Contents</h2><ol>{toc}</ol></nav>"
+            f"{''.join(sections)}</main></body></html>\n")
 
 
 def write(report: Report, path: Path) -> list:

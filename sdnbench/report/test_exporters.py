@@ -61,6 +61,8 @@ def test_html_is_self_contained_with_inline_images_of_the_stated_size(report):
         assert _png_size(base64.b64decode(data)) == (int(w), int(h))
     assert html.count('<table class="report-table"') == len(report.all_tables())
     assert '<header id="run-meta">' in html
+    for i, sec in enumerate(report.sections, 1):     # the contents link to every section
+        assert f'href="#s{i}"' in html and f'<section id="s{i}"><h2>' in html
 
 
 def test_text_from_results_is_escaped_in_html():
