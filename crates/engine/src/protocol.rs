@@ -7,9 +7,9 @@
 //! ```text
 //! coordinator → worker   {"start": {"config": {...}, "slice": {"worker": 0, "lo": 0, "hi": 500}}}
 //! worker → coordinator   {"ready": {...}}            all its sessions up (or failed)
-//! coordinator → worker   {"go": null}                every worker is ready: start loading
+//! coordinator → worker   "go"                        every worker is ready: start loading
 //! worker → coordinator   {"interval": {...}}         one per loop, as it ends
-//! coordinator → worker   {"stop": null}              optional: end early (Ctrl-C)
+//! coordinator → worker   "stop"                      optional: end early (Ctrl-C; EOF means the same)
 //! worker → coordinator   {"done": {...}}             full per-switch report + histogram
 //! worker → coordinator   {"fatal": "..."}            the worker cannot go on (e.g. --strict)
 //! ```
