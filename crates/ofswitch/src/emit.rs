@@ -1,92 +1,48 @@
-//! Byte builders for the messages the emulated switch sends.
+//! The messages the emulated switch sends, as ofwire values.
 //!
-//! Every builder appends one whole message to `out` and returns nothing: the switch writes
-//! straight into the engine's reused output buffer, so no reply allocates. The message length in
-//! the header is patched once the body is written ([`Msg::finish`]).
-//!
-//! These are the switch-side bodies only (features, config, stats replies, ports). Parsing of what
-//! the controller sends is in `switch.rs` and reads fixed offsets defined by OF1.0 §5 / OF1.3 §7.
+//! The switch decides *what* to answer; ofwire's `Repr` types (`Message`, `Body`, ...) decide
+//! the bytes. Every builder appends one whole message to `out`, the engine's reused output
+//! buffer, through [`push`]. Only the packet-in hot path bypasses these values: it writes with
+//! ofwire's zero-copy `PacketInRef` (see `packet_in.rs`).
 
 use crate::consts::*;
+use ofwire::{Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats};
+use ofwire::version::Version;
 
-/// An open message inside `out`: remembers where its header starts.
-pub struct Msg<'a> {
-    out: &'a mut Vec<u8>,
-    start: usize,
+/// The layout version of a wire version byte (1.3 for anything but 1.0, as ofwire's hello).
+#[inline]
+pub fn layout(version: u8) -> Version {
+    Version::from_wire(version).unwrap_or(Version::V13)
 }
 
-impl<'a> Msg<'a> {
-    pub fn begin(out: &'a mut Vec<u8>, version: u8, kind: Kind, xid: u32) -> Msg<'a> {
-        let start = out.len();
-        out.extend_from_slice(&[version, kind.code(version), 0, 0]);
-        out.extend_from_slice(&xid.to_be_bytes());
-        Msg { out, start }
-    }
-    pub fn u8(&mut self, v: u8) -> &mut Self {
-        self.out.push(v);
-        self
-    }
-    pub fn u16(&mut self, v: u16) -> &mut Self {
-        self.out.extend_from_slice(&v.to_be_bytes());
-        self
-    }
-    pub fn u32(&mut self, v: u32) -> &mut Self {
-        self.out.extend_from_slice(&v.to_be_bytes());
-        self
-    }
-    pub fn u64(&mut self, v: u64) -> &mut Self {
-        self.out.extend_from_slice(&v.to_be_bytes());
-        self
-    }
-    pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.out.extend_from_slice(b);
-        self
-    }
-    pub fn zeros(&mut self, n: usize) -> &mut Self {
-        self.out.resize(self.out.len() + n, 0);
-        self
-    }
-    /// A NUL-padded fixed-width string field.
-    pub fn str(&mut self, s: &str, width: usize) -> &mut Self {
-        let b = &s.as_bytes()[..s.len().min(width - 1)];
-        self.out.extend_from_slice(b);
-        self.zeros(width - b.len())
-    }
-    pub fn len(&self) -> usize {
-        self.out.len() - self.start
-    }
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-    pub fn finish(self) {
-        let len = (self.out.len() - self.start) as u16;
-        self.out[self.start + 2..self.start + 4].copy_from_slice(&len.to_be_bytes());
-    }
+/// Append `body` as one message of wire version `version`.
+pub fn push(out: &mut Vec<u8>, version: u8, xid: u32, body: Body) {
+    Message { version, xid, body }.emit_append(out);
 }
 
 /// HELLO; for OF1.3 (and up) with a version bitmap element (OF1.3 §7.5.1).
 pub fn hello(out: &mut Vec<u8>, version: u8, bitmap: u32, xid: u32) {
-    let mut m = Msg::begin(out, version, Kind::Hello, xid);
-    if version >= OFP13 {
-        m.u16(1).u16(8).u32(bitmap);
-    }
-    m.finish();
+    let h = if version >= OFP13 {
+        let versions: Vec<u8> = (0..32u8).filter(|v| bitmap & (1 << v) != 0).collect();
+        Hello::with_versions(&versions)
+    } else {
+        Hello::default()
+    };
+    push(out, version, xid, Body::Hello(h));
 }
 
+/// An error carrying (at most 64 bytes of) the offending message.
 pub fn error(out: &mut Vec<u8>, version: u8, xid: u32, ty: u16, code: u16, offending: &[u8]) {
-    let mut m = Msg::begin(out, version, Kind::Error, xid);
-    m.u16(ty).u16(code).bytes(&offending[..offending.len().min(64)]);
-    m.finish();
+    let data = offending[..offending.len().min(64)].to_vec();
+    push(out, version, xid, Body::Error(ErrorMsg { typ: ty, code, data }));
 }
 
-pub fn echo(out: &mut Vec<u8>, version: u8, kind: Kind, xid: u32, data: &[u8]) {
-    let mut m = Msg::begin(out, version, kind, xid);
-    m.bytes(data);
-    m.finish();
-}
-
-pub fn empty(out: &mut Vec<u8>, version: u8, kind: Kind, xid: u32) {
-    Msg::begin(out, version, kind, xid).finish();
+/// A NUL-terminated fixed-width string field holds at most `width - 1` bytes: cut to that, so
+/// ofwire's writer leaves the terminator.
+fn cstr(s: String, width: usize) -> String {
+    let mut s = s;
+    s.truncate(width - 1);
+    s
 }
 
 /// A port's MAC: locally administered, derived from the datapath id and port number.
@@ -96,19 +52,24 @@ pub fn port_mac(dpid: u64, port: u32) -> [u8; 6] {
 }
 
 const PORT_FEATURES: u32 = 0x0000_0040 | 0x0000_0800; // 1GB_FD | COPPER (same bits in both)
+const PORT_STATE_LIVE: u32 = 4; // OFPPS_LIVE (1.3 only; 1.0 reports 0)
 
-/// ofp_phy_port (OF1.0, 48 bytes).
-pub fn port10(m: &mut Msg, dpid: u64, port: u32) {
-    m.u16(port as u16).bytes(&port_mac(dpid, port)).str(&format!("s{dpid}-eth{port}"), 16);
-    m.u32(0).u32(0).u32(PORT_FEATURES).u32(PORT_FEATURES).u32(PORT_FEATURES).u32(0);
-}
-
-/// ofp_port (OF1.3, 64 bytes).
-pub fn port13(m: &mut Msg, dpid: u64, port: u32) {
-    m.u32(port).zeros(4).bytes(&port_mac(dpid, port)).zeros(2);
-    m.str(&format!("s{dpid}-eth{port}"), 16);
-    m.u32(0).u32(4).u32(PORT_FEATURES).u32(PORT_FEATURES).u32(PORT_FEATURES).u32(0);
-    m.u32(1_000_000).u32(1_000_000);
+/// Port `port` of switch `dpid` (ofp_phy_port in 1.0, ofp_port in 1.3).
+pub fn port(version: u8, dpid: u64, port: u32) -> Port {
+    let v13 = version != OFP10;
+    Port {
+        port_no: port,
+        hw_addr: port_mac(dpid, port),
+        name: cstr(format!("s{dpid}-eth{port}"), 16),
+        config: 0,
+        state: if v13 { PORT_STATE_LIVE } else { 0 },
+        curr: PORT_FEATURES,
+        advertised: PORT_FEATURES,
+        supported: PORT_FEATURES,
+        peer: 0,
+        curr_speed: if v13 { 1_000_000 } else { 0 },
+        max_speed: if v13 { 1_000_000 } else { 0 },
+    }
 }
 
 pub struct Features {
@@ -120,67 +81,54 @@ pub struct Features {
 
 /// FEATURES_REPLY (OF1.0 §5.3.1 with ports inline; OF1.3 §7.3.1 without).
 pub fn features_reply(out: &mut Vec<u8>, version: u8, xid: u32, f: &Features) {
-    let mut m = Msg::begin(out, version, Kind::FeaturesReply, xid);
-    m.u64(f.dpid).u32(f.n_buffers).u8(f.n_tables);
-    if version == OFP10 {
-        // capabilities: FLOW_STATS|TABLE_STATS|PORT_STATS; actions: OUTPUT..SET_TP_DST (0..=11)
-        m.zeros(3).u32(0x7).u32(0xfff);
-        for p in 1..=f.ports {
-            port10(&mut m, f.dpid, p);
-        }
-    } else {
-        m.u8(0).zeros(2).u32(0x7).u32(0);
-    }
-    m.finish();
+    let v10 = version == OFP10;
+    let reply = FeaturesReply {
+        datapath_id: f.dpid,
+        n_buffers: f.n_buffers,
+        n_tables: f.n_tables,
+        // FLOW_STATS|TABLE_STATS|PORT_STATS
+        capabilities: 0x7,
+        // 1.0 actions: OUTPUT..SET_TP_DST (0..=11)
+        actions: if v10 { 0xfff } else { 0 },
+        ports: if v10 { (1..=f.ports).map(|p| port(version, f.dpid, p)).collect() } else { Vec::new() },
+        ..Default::default()
+    };
+    push(out, version, xid, Body::FeaturesReply(reply));
 }
 
-pub fn config_reply(out: &mut Vec<u8>, version: u8, xid: u32, flags: u16, miss_send_len: u16) {
-    let mut m = Msg::begin(out, version, Kind::GetConfigReply, xid);
-    m.u16(flags).u16(miss_send_len);
-    m.finish();
+/// A one-part stats (1.0) / multipart (1.3) reply.
+pub fn stats_reply(out: &mut Vec<u8>, version: u8, xid: u32, body: StatsReplyBody) {
+    push(out, version, xid, Body::StatsReply(StatsReply { flags: 0, body }));
 }
 
-/// The common head of a stats (1.0) / multipart (1.3) reply; the caller appends the body.
-pub fn stats_head<'a>(out: &'a mut Vec<u8>, version: u8, xid: u32, ty: u16) -> Msg<'a> {
-    let mut m = Msg::begin(out, version, Kind::StatsReply, xid);
-    m.u16(ty).u16(0);
-    if version != OFP10 {
-        m.zeros(4);
-    }
-    m
-}
-
-pub fn desc_body(m: &mut Msg, dpid: u64) {
-    m.str("sdnbench", 256).str("emulated switch", 256);
-    m.str(concat!("ofswitch ", env!("CARGO_PKG_VERSION")), 256);
-    m.str(&format!("{dpid:016x}"), 32).str(&format!("emulated dpid {dpid}"), 256);
-}
-
-pub fn port_stats_body(m: &mut Msg, version: u8, port: u32) {
-    if version == OFP10 {
-        m.u16(port as u16).zeros(6);
-    } else {
-        m.u32(port).zeros(4);
-    }
-    m.zeros(12 * 8);
-    if version != OFP10 {
-        m.u32(0).u32(0);
+pub fn desc(dpid: u64) -> DescStats {
+    DescStats {
+        mfr_desc: "sdnbench".into(),
+        hw_desc: "emulated switch".into(),
+        sw_desc: concat!("ofswitch ", env!("CARGO_PKG_VERSION")).into(),
+        serial_num: cstr(format!("{dpid:016x}"), 32),
+        dp_desc: cstr(format!("emulated dpid {dpid}"), 256),
     }
 }
 
-pub fn table_stats_body(m: &mut Msg, version: u8, table: u8, active: u32, lookups: u64) {
-    if version == OFP10 {
-        m.u8(table).zeros(3).str(&format!("table{table}"), 32);
-        m.u32(0x003f_ffff).u32(1_000_000).u32(active).u64(lookups).u64(0);
-    } else {
-        m.u8(table).zeros(3).u32(active).u64(lookups).u64(0);
+pub fn port_stats(port: u32) -> PortStats {
+    PortStats { port_no: port, ..Default::default() }
+}
+
+pub fn table_stats(table: u8, active: u32, lookups: u64) -> TableStats {
+    TableStats {
+        table_id: table,
+        name: cstr(format!("table{table}"), 32),
+        wildcards: 0x003f_ffff,
+        max_entries: 1_000_000,
+        active_count: active,
+        lookup_count: lookups,
+        matched_count: 0,
     }
 }
 
 pub fn role_reply(out: &mut Vec<u8>, version: u8, xid: u32, role: u32, generation: u64) {
-    let mut m = Msg::begin(out, version, Kind::RoleReply, xid);
-    m.u32(role).zeros(4).u64(generation);
-    m.finish();
+    push(out, version, xid, Body::RoleReply(Role { role, generation_id: generation }));
 }
 
 #[cfg(test)]
@@ -192,6 +140,9 @@ mod tests {
         let mut out = vec![];
         hello(&mut out, OFP13, (1 << 1) | (1 << 4), 7);
         assert_eq!(out, [4, 0, 0, 16, 0, 0, 0, 7, 0, 1, 0, 8, 0, 0, 0, 0x12]);
+        out.clear();
+        hello(&mut out, OFP10, 1 << 1, 7);
+        assert_eq!(out, [1, 0, 0, 8, 0, 0, 0, 7]);
     }
 
     #[test]
@@ -201,21 +152,28 @@ mod tests {
         features_reply(&mut out, OFP10, 1, &f);
         assert_eq!(out.len(), 32 + 2 * 48);
         assert_eq!(&out[8..16], &5u64.to_be_bytes());
+        assert_eq!(&out[24..32], &[0, 0, 0, 7, 0, 0, 0x0f, 0xff], "capabilities, actions");
         out.clear();
         features_reply(&mut out, OFP13, 1, &f);
         assert_eq!(out.len(), 32);
     }
 
+    /// The port layouts, byte for byte (OF1.0 §5.2.1 ofp_phy_port, OF1.3 §7.2.1 ofp_port).
     #[test]
-    fn port_sizes() {
-        let mut out = vec![];
-        let mut m = Msg::begin(&mut out, OFP13, Kind::StatsReply, 0);
-        port13(&mut m, 1, 1);
-        assert_eq!(m.len(), 8 + 64);
-        m.finish();
-        let mut out = vec![];
-        let mut m = Msg::begin(&mut out, OFP10, Kind::StatsReply, 0);
-        port10(&mut m, 1, 1);
-        assert_eq!(m.len(), 8 + 48);
+    fn port_bytes() {
+        let mut b = vec![0xa5; 64];
+        port(OFP13, 0x0102_0304_0506, 3).emit(Version::V13, &mut b);
+        let mut want = vec![0, 0, 0, 3, 0, 0, 0, 0, 2, 3, 4, 5, 6, 3, 0, 0];
+        want.extend_from_slice(b"s1108152157446-e");
+        want[31] = 0; // the name is cut to 15 bytes and NUL-terminated
+        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 0, 0]);
+        want.extend_from_slice(&[0, 0x0f, 0x42, 0x40, 0, 0x0f, 0x42, 0x40]);
+        assert_eq!(b, want);
+        let mut b = vec![0xa5; 48];
+        port(OFP10, 1, 2).emit(Version::V10, &mut b);
+        let mut want = vec![0, 2, 2, 0, 0, 0, 1, 2];
+        want.extend_from_slice(b"s1-eth2\0\0\0\0\0\0\0\0\0");
+        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 0, 0]);
+        assert_eq!(b, want);
     }
 }

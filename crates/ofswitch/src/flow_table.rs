@@ -8,6 +8,10 @@
 //! the _STRICT variants also require equal priority.
 
 use crate::consts::*;
+use ofwire::action::{actions_len, emit_actions};
+use ofwire::instruction::{emit_instructions, instructions_len};
+use ofwire::version::Version;
+use ofwire::FlowMod;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -22,6 +26,41 @@ pub struct Entry {
     /// OF1.0 actions or OF1.3 instructions, raw.
     pub body: Vec<u8>,
     pub installed_ns: u64,
+}
+
+impl Entry {
+    /// The entry a flow-mod (already decoded by ofwire) describes. The match and the
+    /// actions/instructions are kept as ofwire re-encodes them, so equal matches compare equal
+    /// byte for byte.
+    pub fn from_flow_mod(v: Version, f: &FlowMod, now: u64) -> Entry {
+        let (r#match, body) = match v {
+            Version::V10 => {
+                let mut m = vec![0; f.match10.buffer_len()];
+                f.match10.emit(&mut m);
+                let mut b = vec![0; actions_len(v, &f.actions)];
+                emit_actions(v, &f.actions, &mut b);
+                (m, b)
+            }
+            Version::V13 => {
+                let mut m = vec![0; f.match_.buffer_len()];
+                f.match_.emit(&mut m);
+                let mut b = vec![0; instructions_len(&f.instructions)];
+                emit_instructions(&f.instructions, &mut b);
+                (m, b)
+            }
+        };
+        Entry {
+            table: if v == Version::V10 { 0 } else { f.table_id },
+            priority: f.priority,
+            cookie: f.cookie,
+            idle_timeout: f.idle_timeout,
+            hard_timeout: f.hard_timeout,
+            flags: f.flags,
+            r#match,
+            body,
+            installed_ns: now,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -1,9 +1,15 @@
 //! An emulated OpenFlow 1.0 / 1.3 switch as a pure state machine, for the load engine.
 //!
-//! Layering: `consts` (numbers), `emit` (reply bodies), `frames` (the Ethernet frames packet-ins
-//! carry), `packet_in` (the load hot path), `flow_table`, `stats`, and `switch` (the state
-//! machine: `on_message(now, msg, out) -> Event`, `poll(now, out)` for keep-alives). Nothing here
-//! does I/O or reads a clock: the engine owns sockets and time.
+//! Every OpenFlow byte goes through the project's codec, `ofwire`: its zero-copy views on the
+//! hot path (header, flow-mod and packet-out buffer ids, packet-in written into a reused buffer)
+//! and its `Repr` values (`Message`, `Body`, stats bodies, ports, ...) for everything else. This
+//! crate decides what the switch says, never how it is encoded.
+//!
+//! Layering: `consts` (message kinds and the codes the switch answers with), `emit` (the reply
+//! values), `frames` (the Ethernet frames packet-ins carry), `packet_in` (the load hot path),
+//! `flow_table`, `stats`, and `switch` (the state machine: `on_message(now, msg, out) -> Event`,
+//! `poll(now, out)` for keep-alives). Nothing here does I/O or reads a clock: the engine owns
+//! sockets and time.
 
 pub mod consts;
 pub mod emit;
