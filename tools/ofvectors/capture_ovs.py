@@ -8,7 +8,9 @@ For each controller (ovs-testcontroller, os-ken's learning app) and each version
 it launches the controller on a free loopback port (sdnbench.controllers.launch), starts
 `tcpdump -i lo --immediate-mode` on that port, creates a userspace-datapath bridge with two
 veth ports whose peers live in network namespaces, pings between them, adds and removes a
-port (port-status), then tears everything down. Everything it creates has a per-run name
+port (port-status), then tears everything down. Then, for each version, it lets ovs-ofctl
+(OVS's own controller side) ask a listening bridge for every kind of statistics and send
+flow, group, meter and port mods, a packet-out and a flow the switch rejects. Everything it creates has a per-run name
 and is removed in `finally`, also on Ctrl-C/SIGTERM; processes are stopped by PID.
 """
 
@@ -42,11 +44,11 @@ class Lab:
         self.made_ns: list[str] = []
         self.made_veths: list[str] = []
 
-    def open(self, protocols: str, port: int) -> None:
+    def open(self, protocols: str, target: str) -> None:
         run(["ovs-vsctl", "--timeout=10", "add-br", self.bridge, "--", "set", "bridge", self.bridge,
              "datapath_type=netdev", f"protocols={protocols}", "fail-mode=secure",
              "other-config:datapath-id=00000000000000a1", "--", "set-controller", self.bridge,
-             f"tcp:127.0.0.1:{port}", "--", "set", "controller", self.bridge, "inactivity_probe=5000"])
+             target, "--", "set", "controller", self.bridge, "inactivity_probe=5000"])
         self.made_bridge = True
         for i, (ns, (out, inside)) in enumerate(zip(self.ns, self.veths), start=1):
             run(["ip", "netns", "add", ns])
@@ -96,7 +98,7 @@ def capture(spec: str, version: str, out: Path, tag: str) -> Path:
         wait_until(lambda: "listening on" in dump.log_tail(5), 10, "tcpdump to start")
         lab = Lab(tag)
         try:
-            lab.open(PROTOCOLS[version], ctl.port)
+            lab.open(PROTOCOLS[version], f"tcp:127.0.0.1:{ctl.port}")
             wait_until(lab.connected, 20, f"{lab.bridge} to connect to {spec}")
             lab.traffic()
             ctl.check_alive()
@@ -108,9 +110,62 @@ def capture(spec: str, version: str, out: Path, tag: str) -> Path:
     return path
 
 
+def ofctl_commands(version: str, bridge: str) -> list[list[str]]:
+    """What ovs-ofctl asks of the switch: stats of every kind, flow/group/meter/port mods,
+    a packet-out, and one flow the switch rejects (an error message)."""
+    frame = "0a1b2c3d4e5f02000000000108004500001c000100004001f96a0a4d00010a4d000208000000000000000000"
+    if version == "1.0":
+        return [["show"], ["dump-desc"],
+                ["add-flow", "priority=100,in_port=1,dl_type=0x0800,nw_dst=10.77.0.2,actions=mod_dl_src:02:00:00:00:00:09,mod_nw_tos:8,enqueue:2:0"],
+                ["add-flow", "priority=50,dl_vlan=10,actions=strip_vlan,mod_tp_dst:80,output:2"],
+                ["dump-flows"], ["dump-aggregate"], ["dump-tables"], ["dump-ports"], ["queue-stats"],
+                ["mod-port", "2", "no-flood"], ["packet-out", "1", "output:2", frame],
+                ["del-flows", "in_port=1"], ["del-flows"]]
+    return [["show"], ["dump-desc"], ["dump-ports-desc"],
+            ["add-meter", "meter=1,kbps,burst,stats,bands=type=drop,rate=1000,burst_size=100"],
+            ["add-group", "group_id=1,type=select,bucket=weight:10,output:1,bucket=weight:20,output:2"],
+            ["add-flow", "table=0,priority=100,in_port=1,ip,nw_dst=10.77.0.0/16,actions=meter:1,push_vlan:0x8100,set_field:4106->vlan_vid,group:1"],
+            ["add-flow", "table=0,priority=10,actions=write_metadata:0x1/0xff,goto_table:1"],
+            ["add-flow", "table=1,priority=10,tcp,tp_dst=80,actions=dec_ttl,output:2"],
+            ["add-flow", "table=0,priority=5,actions=group:99"],
+            # No dump-tables here: in 1.3 ovs-ofctl also fetches table features, megabytes of them.
+            ["dump-flows"], ["dump-aggregate"], ["dump-ports"], ["queue-stats"],
+            ["dump-groups"], ["dump-meters"], ["mod-port", "2", "no-flood"],
+            ["packet-out", "controller", "output:2", frame],
+            ["del-flows"], ["del-groups"], ["del-meters"]]
+
+
+def capture_ofctl(version: str, out: Path, tag: str) -> Path:
+    """ovs-ofctl (Open vSwitch's own controller side) against the switch's passive port."""
+    from sdnbench.controllers.ofhello import free_port
+    name = f"ovs_ofctl_of{version.replace('.', '')}.pcap"
+    path = out / name
+    port = free_port()
+    with ProcessSet() as procs:
+        log = out / (name + ".tcpdump.log")
+        dump = procs.spawn("tcpdump", ["tcpdump", "-i", "lo", "--immediate-mode", "-U", "-s", "0", "-w", str(path),
+                                       f"tcp port {port}"], log_path=log)
+        wait_until(lambda: "listening on" in dump.log_tail(5), 10, "tcpdump to start")
+        lab = Lab(tag)
+        try:
+            lab.open(PROTOCOLS[version], f"ptcp:{port}:127.0.0.1")
+            ofctl = ["ovs-ofctl", "--no-names", "-O", PROTOCOLS[version]] + (["-F", "OpenFlow10"] if version == "1.0" else [])
+            wait_until(lambda: run(ofctl + ["show", f"tcp:127.0.0.1:{port}"], check=False).returncode == 0,
+                       20, f"{lab.bridge} to listen on {port}")
+            for cmd in ofctl_commands(version, lab.bridge):
+                run(ofctl + [cmd[0], f"tcp:127.0.0.1:{port}"] + cmd[1:], check=False, timeout=20)
+        finally:
+            lab.close()
+        dump.stop()
+        log.unlink(missing_ok=True)
+    print(f"{path.relative_to(REPO)}: {path.stat().st_size} bytes (ovs-ofctl, OpenFlow {version})")
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=REPO / "crates" / "ofwire" / "tests" / "pcap")
+    ap.add_argument("--only", choices=["controllers", "ofctl"], help="make only these captures")
     args = ap.parse_args()
     if os.geteuid() != 0:
         print("capture_ovs: needs root (OVS bridges, network namespaces, tcpdump)", file=sys.stderr)
@@ -119,8 +174,10 @@ def main() -> int:
     tag = str(os.getpid() % 100000)
     try:
         with signals_as_exceptions():
-            for spec, version in RUNS:
+            for spec, version in RUNS if args.only != "ofctl" else []:
                 capture(spec, version, args.out, tag)
+            for version in ("1.0", "1.3") if args.only != "controllers" else ():
+                capture_ofctl(version, args.out, tag)
     except UserError as e:
         print(f"capture_ovs: {e}", file=sys.stderr)
         return 1

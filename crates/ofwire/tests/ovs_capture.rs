@@ -68,3 +68,24 @@ fn osken_openflow13() {
     assert_has("osken_of13", &k, HANDSHAKE);
     assert_has("osken_of13", &k, &["flow_mod", "packet_out", "port_status", "echo_request", "echo_reply", "stats_request_port_desc", "stats_reply_port_desc"]);
 }
+
+#[test]
+fn ovs_ofctl_openflow10() {
+    let k = check("ovs_ofctl_of10", include_bytes!("pcap/ovs_ofctl_of10.pcap"), 1);
+    assert_has("ovs_ofctl_of10", &k, &["hello", "features_request", "features_reply", "get_config_request", "get_config_reply"]);
+    assert_has("ovs_ofctl_of10", &k, &["stats_request_desc", "stats_reply_desc", "stats_request_flow", "stats_reply_flow"]);
+    assert_has("ovs_ofctl_of10", &k, &["stats_request_aggregate", "stats_reply_aggregate", "stats_request_table", "stats_reply_table"]);
+    assert_has("ovs_ofctl_of10", &k, &["stats_request_port", "stats_reply_port", "stats_request_queue", "stats_reply_queue"]);
+    assert_has("ovs_ofctl_of10", &k, &["flow_mod", "port_mod", "packet_out", "barrier_request", "barrier_reply"]);
+}
+
+#[test]
+fn ovs_ofctl_openflow13() {
+    let k = check("ovs_ofctl_of13", include_bytes!("pcap/ovs_ofctl_of13.pcap"), 4);
+    assert_has("ovs_ofctl_of13", &k, &["hello", "features_request", "features_reply", "stats_request_port_desc", "stats_reply_port_desc"]);
+    assert_has("ovs_ofctl_of13", &k, &["stats_request_desc", "stats_reply_desc", "stats_request_flow", "stats_reply_flow"]);
+    assert_has("ovs_ofctl_of13", &k, &["stats_request_aggregate", "stats_reply_aggregate", "stats_request_port", "stats_reply_port"]);
+    assert_has("ovs_ofctl_of13", &k, &["stats_request_queue", "stats_reply_queue", "stats_request_unknown", "stats_reply_unknown"]);
+    assert_has("ovs_ofctl_of13", &k, &["flow_mod", "group_mod", "meter_mod", "port_mod", "packet_out", "error"]);
+    assert_has("ovs_ofctl_of13", &k, &["barrier_request", "barrier_reply"]);
+}
