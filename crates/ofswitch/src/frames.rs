@@ -10,9 +10,11 @@
 //! sequence number (big endian u32s). A controller that answers with a packet-out carrying the
 //! frame instead of a buffer id is matched through this marker.
 
+use ofwire::frame::UdpFrameSpec;
+
 pub const MARKER: &[u8; 4] = b"SDNB";
 pub const MARKER_OFFSET: usize = 42; // 14 Ethernet + 20 IPv4 + 8 UDP
-pub const MIN_FRAME: usize = 60;
+pub use ofwire::frame::build::MIN_FRAME;
 
 pub fn host_mac(switch: u32, host: u32) -> [u8; 6] {
     let s = switch.to_be_bytes();
@@ -34,39 +36,25 @@ pub fn hosts_of(seq: u32, macs: u32) -> (u32, u32) {
     (seq % m + 1, (seq.wrapping_add(1)) % m + 1)
 }
 
-fn ip_checksum(h: &[u8]) -> u16 {
-    let mut sum: u32 = 0;
-    for c in h.chunks(2) {
-        sum += u16::from_be_bytes([c[0], c[1]]) as u32;
-    }
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
-/// A UDP/IPv4 frame of `size` bytes (at least [`MIN_FRAME`]) from `src` to `dst` host.
+/// A UDP/IPv4 frame of `size` bytes (at least [`MIN_FRAME`]) from `src` to `dst` host, built by
+/// ofwire's frame builder, with our marker as payload. The UDP checksum is zero ("none", RFC
+/// 768): the load hot path rewrites addresses and marker per request and patches only the IPv4
+/// header checksum.
 pub fn udp_frame(switch: u32, src: u32, dst: u32, seq: u32, size: usize) -> Vec<u8> {
-    let size = size.max(MIN_FRAME);
-    let mut f = Vec::with_capacity(size);
-    f.extend_from_slice(&host_mac(switch, dst));
-    f.extend_from_slice(&host_mac(switch, src));
-    f.extend_from_slice(&0x0800u16.to_be_bytes());
-    let ip_len = (size - 14) as u16;
-    f.extend_from_slice(&[0x45, 0]);
-    f.extend_from_slice(&ip_len.to_be_bytes());
-    f.extend_from_slice(&[0, 0, 0x40, 0, 64, 17, 0, 0]);
-    f.extend_from_slice(&host_ip(src));
-    f.extend_from_slice(&host_ip(dst));
-    let c = ip_checksum(&f[14..34]);
-    f[24..26].copy_from_slice(&c.to_be_bytes());
-    f.extend_from_slice(&[0x30, 0x39, 0x30, 0x3a]); // ports 12345 -> 12346
-    f.extend_from_slice(&(ip_len - 20).to_be_bytes());
-    f.extend_from_slice(&[0, 0]);
-    f.extend_from_slice(MARKER);
-    f.extend_from_slice(&switch.to_be_bytes());
-    f.extend_from_slice(&seq.to_be_bytes());
-    f.resize(size, 0);
+    let spec = UdpFrameSpec {
+        src_mac: host_mac(switch, src),
+        dst_mac: host_mac(switch, dst),
+        src_ip: host_ip(src),
+        dst_ip: host_ip(dst),
+        src_port: 12345,
+        dst_port: 12346,
+        frame_len: size.max(MIN_FRAME),
+    };
+    let mut f = ofwire::frame::udp_frame(&spec);
+    f[40..42].fill(0);
+    f[MARKER_OFFSET..MARKER_OFFSET + 4].copy_from_slice(MARKER);
+    f[MARKER_OFFSET + 4..MARKER_OFFSET + 8].copy_from_slice(&switch.to_be_bytes());
+    set_seq(&mut f, seq);
     f
 }
 
@@ -90,19 +78,7 @@ pub fn marker(frame: &[u8]) -> Option<(u32, u32)> {
 
 /// A gratuitous ARP request announcing `host` (who-has its own address), padded to 60 bytes.
 pub fn gratuitous_arp(switch: u32, host: u32) -> Vec<u8> {
-    let mac = host_mac(switch, host);
-    let ip = host_ip(host);
-    let mut f = Vec::with_capacity(MIN_FRAME);
-    f.extend_from_slice(&[0xff; 6]);
-    f.extend_from_slice(&mac);
-    f.extend_from_slice(&0x0806u16.to_be_bytes());
-    f.extend_from_slice(&[0, 1, 8, 0, 6, 4, 0, 1]);
-    f.extend_from_slice(&mac);
-    f.extend_from_slice(&ip);
-    f.extend_from_slice(&[0; 6]);
-    f.extend_from_slice(&ip);
-    f.resize(MIN_FRAME, 0);
-    f
+    ofwire::frame::gratuitous_arp(host_mac(switch, host), host_ip(host))
 }
 
 pub fn ethertype(frame: &[u8]) -> Option<u16> {
@@ -113,12 +89,34 @@ pub fn ethertype(frame: &[u8]) -> Option<u16> {
 mod tests {
     use super::*;
 
+    fn ip_checksum(h: &[u8]) -> u16 {
+        let mut sum: u32 = h.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]]) as u32).sum();
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        !(sum as u16)
+    }
+
+    /// The exact bytes of a small frame (pinned: the engine's requests must not drift).
+    #[test]
+    fn udp_frame_bytes() {
+        let f = udp_frame(7, 3, 4, 99, 60);
+        let want: [u8; 60] = [
+            0, 0, 0, 7, 0, 4, 0, 0, 0, 7, 0, 3, 8, 0, // Ethernet: dst host 4, src host 3, IPv4
+            0x45, 0, 0, 46, 0, 0, 0x40, 0, 64, 17, 0x26, 0xb9, 10, 0, 0, 3, 10, 0, 0, 4, // IPv4, DF
+            0x30, 0x39, 0x30, 0x3a, 0, 26, 0, 0, // UDP 12345 -> 12346, no checksum
+            b'S', b'D', b'N', b'B', 0, 0, 0, 7, 0, 0, 0, 99, 0, 0, 0, 0, 0, 0,
+        ];
+        assert_eq!(f, want);
+    }
+
     #[test]
     fn udp_frame_is_well_formed() {
         let f = udp_frame(7, 1, 2, 99, 128);
         assert_eq!(f.len(), 128);
         assert_eq!(ethertype(&f), Some(0x0800));
         assert_eq!(ip_checksum(&f[14..34]), 0, "checksum over a header with its checksum is 0");
+        assert_eq!(&f[40..42], &[0, 0], "no UDP checksum: the payload changes per request");
         assert_eq!(u16::from_be_bytes([f[16], f[17]]), 114);
         assert_eq!(marker(&f), Some((7, 99)));
         let mut f = f;

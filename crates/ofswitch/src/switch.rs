@@ -320,7 +320,7 @@ impl Switch {
         let p = packet_out::Packet::new_checked(msg).map_err(|e| codec("packet_out", e))?;
         let data = p.data();
         let mut lldp_sent = 0;
-        if frames::ethertype(data) == Some(ETH_LLDP) && !self.cfg.links.is_empty() {
+        if frames::ethertype(data) == Some(ofwire::frame::ETHERTYPE_LLDP) && !self.cfg.links.is_empty() {
             // actions ofwire cannot read send the frame nowhere, as before: not a session error
             let actions = parse_actions(p.version(), p.actions()).unwrap_or_default();
             for a in &actions {
@@ -376,7 +376,7 @@ impl Switch {
     /// A frame arrives on `port` from a linked neighbour: append an unbuffered packet-in.
     pub fn packet_in_from_link(&mut self, port: u32, frame: &[u8], out: &mut Vec<u8>) {
         let xid = self.next_xid();
-        crate::packet_in::emit(out, self.version, xid, NO_BUFFER, port, frame.len() as u16, frame);
+        ofwire::PacketInRef::miss(port, frame).emit_append(emit::layout(self.version), xid, out);
     }
 
     /// Append an echo request now (capacity tests: prove the session is alive end to end).
