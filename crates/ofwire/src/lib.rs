@@ -2,8 +2,9 @@
 //!
 //! # Layering (after smoltcp's `wire`)
 //! - Zero-copy views for the load engine's hot path: [`header::Header`] (version, type,
-//!   length, xid), [`flow_mod::Packet`] and [`packet_out::Packet`] (buffer_id, xid, ...), and
-//!   [`packet_in::PacketInRef`], which writes a whole packet-in into a reused buffer.
+//!   length, xid), [`flow_mod::Packet`], [`packet_out::Packet`] and [`packet_in::Packet`]
+//!   (buffer_id, xid, in_port, frame, ...), and [`packet_in::PacketInRef`], which writes a
+//!   whole packet-in into a reused buffer.
 //! - Owned values with `parse` / `buffer_len` / `emit` for every message ([`Message`],
 //!   [`Body`]) and for the TLV lists inside them: OXM fields ([`oxm::Oxm`]), actions
 //!   ([`action::Action`]) and instructions ([`instruction::Instruction`]), each with the
@@ -20,6 +21,16 @@
 //!   elements decode to an `Unknown` variant that re-encodes to the same bytes.
 //! - Fields a version lacks are ignored when emitting that version and are zero (or empty)
 //!   after parsing it, so for a value `x` valid in version `v`, `parse(emit(x)) == x`.
+//!
+//! # Coverage
+//! Both versions: hello (1.3 version bitmap; [`version::negotiate`]), error (every type and
+//! code named in [`error_names`]), echo request/reply, vendor/experimenter, features
+//! request/reply (1.0 port list), get-config request/reply, set-config, packet-in (1.3 OXM
+//! match, reason), flow-removed, port-status, packet-out, flow-mod, port-mod, stats (1.0) /
+//! multipart (1.3) request and reply for desc, flow, aggregate, table, port, queue and (1.3)
+//! port-desc, barrier request/reply. 1.3 only: group-mod, meter-mod, role request/reply,
+//! get-async request/reply, set-async. Other message types and stats kinds (table-mod,
+//! queue-get-config, group/meter stats, table features, ...) are kept as bytes.
 
 pub mod action;
 mod bytes;

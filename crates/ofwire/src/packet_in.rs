@@ -6,10 +6,11 @@
 //! Two levels: `PacketIn` is the owned value; `PacketInRef` borrows the frame and writes a
 //! whole message (header included) into a caller's buffer with no allocation, for the load
 //! engine's hot path. Its 1.3 match is just `in_port`, as Open vSwitch sends for table misses.
+//! `Packet<T>` reads a packet-in without copying (after `new_checked` no accessor panics).
 
-use crate::bytes::{Reader, Writer};
-use crate::error::Result;
-use crate::header::{write_header, HEADER_LEN};
+use crate::bytes::{pad8, Reader, Writer};
+use crate::error::{Error, Result};
+use crate::header::{write_header, Header, HEADER_LEN};
 use crate::msg_type::MsgType;
 use crate::oxm::{Oxm, OxmMatch};
 use crate::version::Version;
@@ -200,6 +201,90 @@ impl<'a> PacketInRef<'a> {
     }
 }
 
+/// Zero-copy view of a whole packet-in message (header included).
+#[derive(Debug, Clone)]
+pub struct Packet<T: AsRef<[u8]>> {
+    buffer: T,
+    version: Version,
+    data_at: usize,
+}
+
+impl<T: AsRef<[u8]>> Packet<T> {
+    /// Checks version, type, length and (1.3) that the match and its padding fit.
+    pub fn new_checked(buffer: T) -> Result<Packet<T>> {
+        let h = Header::new_checked(buffer.as_ref())?;
+        h.check_len()?;
+        let version = Version::from_wire(h.version()).ok_or(Error::BadVersion(h.version()))?;
+        if h.msg_type() != MsgType::PacketIn.code(version) {
+            return Err(Error::BadLength { what: "packet-in type", len: h.msg_type() as usize });
+        }
+        let b = buffer.as_ref();
+        let data_at = match version {
+            Version::V10 => 18,
+            Version::V13 => {
+                if b.len() < 28 {
+                    return Err(Error::Truncated { need: 28, have: b.len() });
+                }
+                let mlen = u16::from_be_bytes([b[26], b[27]]) as usize;
+                if mlen < 4 {
+                    return Err(Error::BadLength { what: "ofp_match.length", len: mlen });
+                }
+                24 + pad8(mlen) + 2
+            }
+        };
+        if b.len() < data_at {
+            return Err(Error::Truncated { need: data_at, have: b.len() });
+        }
+        Ok(Packet { buffer, version, data_at })
+    }
+
+    #[inline]
+    fn b(&self) -> &[u8] {
+        self.buffer.as_ref()
+    }
+    #[inline]
+    pub fn version(&self) -> Version {
+        self.version
+    }
+    #[inline]
+    pub fn xid(&self) -> u32 {
+        u32::from_be_bytes([self.b()[4], self.b()[5], self.b()[6], self.b()[7]])
+    }
+    #[inline]
+    pub fn buffer_id(&self) -> u32 {
+        u32::from_be_bytes([self.b()[8], self.b()[9], self.b()[10], self.b()[11]])
+    }
+    #[inline]
+    pub fn total_len(&self) -> u16 {
+        u16::from_be_bytes([self.b()[12], self.b()[13]])
+    }
+    #[inline]
+    pub fn reason(&self) -> u8 {
+        match self.version {
+            Version::V10 => self.b()[16],
+            Version::V13 => self.b()[14],
+        }
+    }
+    /// The ingress port: the 1.0 field, or in 1.3 the match's in_port OXM when it is the
+    /// first field (as switches send it); `None` otherwise (use `PacketIn` for the rest).
+    #[inline]
+    pub fn in_port(&self) -> Option<u32> {
+        let b = self.b();
+        match self.version {
+            Version::V10 => Some(u16::from_be_bytes([b[14], b[15]]) as u32),
+            Version::V13 if u16::from_be_bytes([b[26], b[27]]) >= 12 && b[28..32] == [0x80, 0x00, 0x00, 0x04] => {
+                Some(u32::from_be_bytes([b[32], b[33], b[34], b[35]]))
+            }
+            Version::V13 => None,
+        }
+    }
+    /// The frame.
+    #[inline]
+    pub fn data(&self) -> &[u8] {
+        &self.b()[self.data_at..]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +303,24 @@ mod tests {
             assert_eq!(Message::parse(&fast[..n]).unwrap(), msg);
             assert_eq!(&fast[n..], &[0xa5; 4]);
         }
+    }
+
+    #[test]
+    fn view_reads_what_the_fast_path_wrote() {
+        let frame = [7u8; 60];
+        for v in [Version::V10, Version::V13] {
+            let pi = PacketInRef { buffer_id: 9, total_len: 60, reason: reason::ACTION, in_port: 5, table_id: 0, cookie: 0, data: &frame };
+            let mut buf = Vec::new();
+            pi.emit_append(v, 77, &mut buf);
+            let p = Packet::new_checked(&buf[..]).unwrap();
+            assert_eq!((p.xid(), p.buffer_id(), p.total_len(), p.reason(), p.in_port(), p.data()), (77, 9, 60, 1, Some(5), &frame[..]));
+            assert!(Packet::new_checked(&buf[..buf.len() - 1]).is_err());
+        }
+        // A 1.3 match whose length runs past the message.
+        let mut buf = Vec::new();
+        PacketInRef::miss(1, &[]).emit_append(Version::V13, 1, &mut buf);
+        buf[27] = 200;
+        assert!(matches!(Packet::new_checked(&buf[..]), Err(Error::Truncated { .. })));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 mod strategies;
 
-use ofwire::{flow_mod, packet_out, Body, Header, Message, PacketInRef, Version};
+use ofwire::{flow_mod, packet_in, packet_out, Body, Header, Message, PacketInRef, Version};
 use proptest::prelude::*;
 use strategies::{body, version};
 
@@ -34,6 +34,14 @@ proptest! {
             Body::FlowMod(f) => {
                 let p = flow_mod::Packet::new_checked(&buf[..n]).unwrap();
                 prop_assert_eq!((p.buffer_id(), p.priority(), p.xid()), (f.buffer_id, f.priority, xid));
+            }
+            Body::PacketIn(pi) => {
+                let p = packet_in::Packet::new_checked(&buf[..n]).unwrap();
+                prop_assert_eq!((p.buffer_id(), p.total_len(), p.data()), (pi.buffer_id, pi.total_len, &pi.data[..]));
+                let plain_in_port_first = matches!(pi.match_.fields.first(), Some(ofwire::Oxm::Basic { field: ofwire::OxmField::InPort, mask: None, .. }));
+                if v == Version::V10 || plain_in_port_first {
+                    prop_assert_eq!(p.in_port(), pi.port(v));
+                }
             }
             Body::PacketOut(po) => {
                 let p = packet_out::Packet::new_checked(&buf[..n]).unwrap();

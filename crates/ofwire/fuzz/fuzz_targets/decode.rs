@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ofwire::{flow_mod, frame, frame_len, packet_out, Header, Message};
+use ofwire::{flow_mod, frame, frame_len, packet_in, packet_out, Body, Header, Message};
 
 fuzz_target!(|data: &[u8]| {
     let mut rest = data;
@@ -31,7 +31,14 @@ fn check_one(bytes: &[u8]) {
     if let Ok(p) = packet_out::Packet::new_checked(bytes) {
         let _ = (p.buffer_id(), p.in_port(), p.actions(), p.data());
     }
+    let pin = packet_in::Packet::new_checked(bytes).ok();
+    if let Some(p) = &pin {
+        let _ = (p.buffer_id(), p.total_len(), p.reason(), p.in_port(), p.data());
+    }
     if let Ok(msg) = Message::parse(bytes) {
+        if let (Body::PacketIn(owned), Some(p)) = (&msg.body, &pin) {
+            assert_eq!(p.data(), &owned.data[..], "packet-in view and value disagree on the frame");
+        }
         let n = msg.buffer_len();
         let mut out = vec![0xa5u8; n + 8];
         assert_eq!(msg.emit(&mut out), n);
