@@ -22,14 +22,16 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     exit 1
 fi
 cd "$repo/crates/ofwire/fuzz"
-# Seed the corpus with the checked-in os-ken vectors so the run starts from real messages.
+# Seed the corpus with the checked-in os-ken vectors (messages and LLDP frames) so the run
+# starts from real inputs.
 corpus=corpus/decode
 mkdir -p "$corpus"
 python3 - "$corpus" ../tests/vectors/*.json <<'PY'
 import binascii, hashlib, json, os, sys
 out = sys.argv[1]
 for path in sys.argv[2:]:
-    for v in json.load(open(path))["vectors"]:
+    doc = json.load(open(path))
+    for v in doc.get("vectors", []) + doc.get("frames", []):
         raw = binascii.unhexlify(v["hex"])
         with open(os.path.join(out, hashlib.sha1(raw).hexdigest()), "wb") as f:
             f.write(raw)
