@@ -1,12 +1,16 @@
-//! OpenFlow numbers the emulated switch needs, for 1.0 (wire version 0x01) and 1.3 (0x04).
+//! The message kinds and OpenFlow numbers the emulated switch uses, for 1.0 (0x01) and 1.3 (0x04).
 //!
-//! Message type codes differ between the versions after PORT_MOD, so every type the switch
-//! answers goes through [`Kind::from_code`], which maps a (version, type) pair to one enum.
+//! [`Kind`] names every message the switch and the engine's counters deal with. The type codes
+//! come from ofwire's `MsgType` table; `Kind` adds only the kinds ofwire keeps as raw bytes
+//! (table-mod, queue-get-config) and unknown codes.
 
-pub const OFP10: u8 = 0x01;
-pub const OFP13: u8 = 0x04;
-pub const HEADER_LEN: usize = 8;
-pub const NO_BUFFER: u32 = 0xffff_ffff;
+use ofwire::flow_mod::command;
+use ofwire::stats::kind;
+use ofwire::version::Version;
+use ofwire::MsgType;
+
+pub use ofwire::packet_in::NO_BUFFER;
+pub use ofwire::{HEADER_LEN, OFP10, OFP13};
 
 /// A message type, independent of the wire version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,87 +49,67 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of message type `code` in wire version `version` (1.3 numbering for anything
+    /// but 1.0, as for a hello of a later version). ofwire's table decides; only the kinds it
+    /// keeps as bytes are added here.
     pub fn from_code(version: u8, code: u8) -> Kind {
-        use Kind::*;
-        match (code, version) {
-            (0, _) => Hello,
-            (1, _) => Error,
-            (2, _) => EchoRequest,
-            (3, _) => EchoReply,
-            (4, _) => Experimenter,
-            (5, _) => FeaturesRequest,
-            (6, _) => FeaturesReply,
-            (7, _) => GetConfigRequest,
-            (8, _) => GetConfigReply,
-            (9, _) => SetConfig,
-            (10, _) => PacketIn,
-            (11, _) => FlowRemoved,
-            (12, _) => PortStatus,
-            (13, _) => PacketOut,
-            (14, _) => FlowMod,
-            (15, OFP10) => PortMod,
-            (16, OFP10) => StatsRequest,
-            (17, OFP10) => StatsReply,
-            (18, OFP10) => BarrierRequest,
-            (19, OFP10) => BarrierReply,
-            (20, OFP10) => QueueGetConfigRequest,
-            (21, OFP10) => QueueGetConfigReply,
-            (15, _) => GroupMod,
-            (16, _) => PortMod,
-            (17, _) => TableMod,
-            (18, _) => StatsRequest,
-            (19, _) => StatsReply,
-            (20, _) => BarrierRequest,
-            (21, _) => BarrierReply,
-            (22, _) => QueueGetConfigRequest,
-            (23, _) => QueueGetConfigReply,
-            (24, _) => RoleRequest,
-            (25, _) => RoleReply,
-            (26, _) => GetAsyncRequest,
-            (27, _) => GetAsyncReply,
-            (28, _) => SetAsync,
-            (29, _) => MeterMod,
-            (c, _) => Unknown(c),
+        let v = layout(version);
+        if let Some(t) = MsgType::from_code(v, code) {
+            return Kind::from(t);
+        }
+        // TODO(ofwire): table-mod and queue-get-config request/reply in MsgType.
+        match (v, code) {
+            (Version::V10, 20) | (Version::V13, 22) => Kind::QueueGetConfigRequest,
+            (Version::V10, 21) | (Version::V13, 23) => Kind::QueueGetConfigReply,
+            (Version::V13, 17) => Kind::TableMod,
+            (_, c) => Kind::Unknown(c),
         }
     }
 
-    /// The wire code of a message the switch sends.
+    /// The wire code of this kind in `version` (messages a version lacks get their 1.3 code).
     pub fn code(self, version: u8) -> u8 {
-        use Kind::*;
-        let v10 = version == OFP10;
+        let v = layout(version);
         match self {
-            Hello => 0,
-            Error => 1,
-            EchoRequest => 2,
-            EchoReply => 3,
-            Experimenter => 4,
-            FeaturesRequest => 5,
-            FeaturesReply => 6,
-            GetConfigRequest => 7,
-            GetConfigReply => 8,
-            SetConfig => 9,
-            PacketIn => 10,
-            FlowRemoved => 11,
-            PortStatus => 12,
-            PacketOut => 13,
-            FlowMod => 14,
-            PortMod => if v10 { 15 } else { 16 },
-            GroupMod => 15,
-            TableMod => 17,
-            StatsRequest => if v10 { 16 } else { 18 },
-            StatsReply => if v10 { 17 } else { 19 },
-            BarrierRequest => if v10 { 18 } else { 20 },
-            BarrierReply => if v10 { 19 } else { 21 },
-            QueueGetConfigRequest => if v10 { 20 } else { 22 },
-            QueueGetConfigReply => if v10 { 21 } else { 23 },
-            RoleRequest => 24,
-            RoleReply => 25,
-            GetAsyncRequest => 26,
-            GetAsyncReply => 27,
-            SetAsync => 28,
-            MeterMod => 29,
-            Unknown(c) => c,
+            Kind::QueueGetConfigRequest => if v == Version::V10 { 20 } else { 22 },
+            Kind::QueueGetConfigReply => if v == Version::V10 { 21 } else { 23 },
+            Kind::TableMod => 17,
+            Kind::Unknown(c) => c,
+            k => k.msg_type().expect("every other kind is an ofwire MsgType").code(v),
         }
+    }
+
+    fn msg_type(self) -> Option<MsgType> {
+        use Kind::*;
+        Some(match self {
+            Hello => MsgType::Hello,
+            Error => MsgType::Error,
+            EchoRequest => MsgType::EchoRequest,
+            EchoReply => MsgType::EchoReply,
+            Experimenter => MsgType::Experimenter,
+            FeaturesRequest => MsgType::FeaturesRequest,
+            FeaturesReply => MsgType::FeaturesReply,
+            GetConfigRequest => MsgType::GetConfigRequest,
+            GetConfigReply => MsgType::GetConfigReply,
+            SetConfig => MsgType::SetConfig,
+            PacketIn => MsgType::PacketIn,
+            FlowRemoved => MsgType::FlowRemoved,
+            PortStatus => MsgType::PortStatus,
+            PacketOut => MsgType::PacketOut,
+            FlowMod => MsgType::FlowMod,
+            GroupMod => MsgType::GroupMod,
+            PortMod => MsgType::PortMod,
+            StatsRequest => MsgType::StatsRequest,
+            StatsReply => MsgType::StatsReply,
+            BarrierRequest => MsgType::BarrierRequest,
+            BarrierReply => MsgType::BarrierReply,
+            RoleRequest => MsgType::RoleRequest,
+            RoleReply => MsgType::RoleReply,
+            GetAsyncRequest => MsgType::GetAsyncRequest,
+            GetAsyncReply => MsgType::GetAsyncReply,
+            SetAsync => MsgType::SetAsync,
+            MeterMod => MsgType::MeterMod,
+            TableMod | QueueGetConfigRequest | QueueGetConfigReply | Unknown(_) => return None,
+        })
     }
 
     /// A short snake_case name, used as the key of reply counters in the engine's JSON.
@@ -167,16 +151,59 @@ impl Kind {
     }
 }
 
-// Stats / multipart body types (OF1.0 §5.3.5, OF1.3 §7.3.5).
-pub const ST_DESC: u16 = 0;
-pub const ST_FLOW: u16 = 1;
-pub const ST_AGGREGATE: u16 = 2;
-pub const ST_TABLE: u16 = 3;
-pub const ST_PORT: u16 = 4;
-pub const MP_TABLE_FEATURES: u16 = 12;
-pub const MP_PORT_DESC: u16 = 13;
+impl From<MsgType> for Kind {
+    fn from(t: MsgType) -> Kind {
+        use Kind::*;
+        match t {
+            MsgType::Hello => Hello,
+            MsgType::Error => Error,
+            MsgType::EchoRequest => EchoRequest,
+            MsgType::EchoReply => EchoReply,
+            MsgType::Experimenter => Experimenter,
+            MsgType::FeaturesRequest => FeaturesRequest,
+            MsgType::FeaturesReply => FeaturesReply,
+            MsgType::GetConfigRequest => GetConfigRequest,
+            MsgType::GetConfigReply => GetConfigReply,
+            MsgType::SetConfig => SetConfig,
+            MsgType::PacketIn => PacketIn,
+            MsgType::FlowRemoved => FlowRemoved,
+            MsgType::PortStatus => PortStatus,
+            MsgType::PacketOut => PacketOut,
+            MsgType::FlowMod => FlowMod,
+            MsgType::GroupMod => GroupMod,
+            MsgType::PortMod => PortMod,
+            MsgType::StatsRequest => StatsRequest,
+            MsgType::StatsReply => StatsReply,
+            MsgType::BarrierRequest => BarrierRequest,
+            MsgType::BarrierReply => BarrierReply,
+            MsgType::RoleRequest => RoleRequest,
+            MsgType::RoleReply => RoleReply,
+            MsgType::GetAsyncRequest => GetAsyncRequest,
+            MsgType::GetAsyncReply => GetAsyncReply,
+            MsgType::SetAsync => SetAsync,
+            MsgType::MeterMod => MeterMod,
+        }
+    }
+}
 
-// Error types and codes.
+/// The layout version of a wire version byte: 1.0, or 1.3 for anything else.
+#[inline]
+pub fn layout(version: u8) -> Version {
+    if version == OFP10 { Version::V10 } else { Version::V13 }
+}
+
+// Stats / multipart body types (OF1.0 §5.3.5, OF1.3 §7.3.5).
+pub const ST_DESC: u16 = kind::DESC;
+pub const ST_FLOW: u16 = kind::FLOW;
+pub const ST_AGGREGATE: u16 = kind::AGGREGATE;
+pub const ST_TABLE: u16 = kind::TABLE;
+pub const ST_PORT: u16 = kind::PORT;
+pub const MP_PORT_DESC: u16 = kind::PORT_DESC;
+// TODO(ofwire): OFPMP_TABLE_FEATURES in stats::kind (ofwire keeps its body as Unknown bytes).
+pub const MP_TABLE_FEATURES: u16 = 12;
+
+// Error types and codes the switch sends (OF1.0 §5.4.4, OF1.3 §7.4.4).
+// TODO(ofwire): named constants beside error_names' tables.
 pub const ET_HELLO_FAILED: u16 = 0;
 pub const HFC_INCOMPATIBLE: u16 = 0;
 pub const ET_BAD_REQUEST: u16 = 1;
@@ -185,11 +212,46 @@ pub const BRC_BAD_STAT: u16 = 2;
 pub const BRC_BAD_LEN: u16 = 6;
 pub const BRC_BAD_VERSION: u16 = 0;
 
-// Flow-mod commands.
-pub const FC_ADD: u8 = 0;
-pub const FC_MODIFY: u8 = 1;
-pub const FC_MODIFY_STRICT: u8 = 2;
-pub const FC_DELETE: u8 = 3;
-pub const FC_DELETE_STRICT: u8 = 4;
+// Flow-mod commands, as the 8 bits both versions use.
+pub const FC_ADD: u8 = command::ADD as u8;
+pub const FC_MODIFY: u8 = command::MODIFY as u8;
+pub const FC_MODIFY_STRICT: u8 = command::MODIFY_STRICT as u8;
+pub const FC_DELETE: u8 = command::DELETE as u8;
+pub const FC_DELETE_STRICT: u8 = command::DELETE_STRICT as u8;
 
-pub const ETH_LLDP: u16 = 0x88cc;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes pinned from the specs (OF1.0 §5.1 `ofp_type`, OF1.3 §7.1 `ofp_type`).
+    #[test]
+    fn codes_of_both_versions() {
+        let pinned: [(Kind, u8, u8); 9] = [
+            (Kind::Hello, 0, 0),
+            (Kind::FlowMod, 14, 14),
+            (Kind::PortMod, 15, 16),
+            (Kind::StatsRequest, 16, 18),
+            (Kind::BarrierReply, 19, 21),
+            (Kind::QueueGetConfigRequest, 20, 22),
+            (Kind::QueueGetConfigReply, 21, 23),
+            (Kind::RoleReply, 25, 25),
+            (Kind::MeterMod, 29, 29),
+        ];
+        for (k, c10, c13) in pinned {
+            assert_eq!((k.code(OFP10), k.code(OFP13)), (c10, c13), "{k:?}");
+            assert_eq!(Kind::from_code(OFP13, c13), k);
+            if k != Kind::RoleReply && k != Kind::MeterMod {
+                assert_eq!(Kind::from_code(OFP10, c10), k);
+            }
+        }
+        assert_eq!(Kind::from_code(OFP13, 17), Kind::TableMod);
+        assert_eq!(Kind::from_code(OFP13, 77), Kind::Unknown(77));
+        assert_eq!(Kind::from_code(6, 0), Kind::Hello, "a later version's hello");
+        for c in 0..=40u8 {
+            for v in [OFP10, OFP13] {
+                let k = Kind::from_code(v, c);
+                assert_eq!(k.code(v), c, "{k:?} in {v}");
+            }
+        }
+    }
+}

@@ -7,13 +7,6 @@
 
 use crate::consts::*;
 use ofwire::{Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats};
-use ofwire::version::Version;
-
-/// The layout version of a wire version byte (1.3 for anything but 1.0, as ofwire's hello).
-#[inline]
-pub fn layout(version: u8) -> Version {
-    Version::from_wire(version).unwrap_or(Version::V13)
-}
 
 /// Append `body` as one message of wire version `version`.
 pub fn push(out: &mut Vec<u8>, version: u8, xid: u32, body: Body) {
@@ -134,6 +127,7 @@ pub fn role_reply(out: &mut Vec<u8>, version: u8, xid: u32, role: u32, generatio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ofwire::version::Version;
 
     #[test]
     fn hello13_has_bitmap_and_length() {

@@ -46,7 +46,7 @@ fn flow_stats(v: Version, now: u64, e: &Entry) -> FlowStats {
 
 /// Answer a flow (`ST_FLOW`) or aggregate (`ST_AGGREGATE`) stats request with every entry.
 pub fn flows(sw: &Switch, now: u64, ty: u16, xid: u32, out: &mut Vec<u8>) {
-    let (version, v) = (sw.version, emit::layout(sw.version));
+    let (version, v) = (sw.version, crate::consts::layout(sw.version));
     let entries = &sw.flows.entries;
     if ty == ST_AGGREGATE {
         let a = AggregateStats { packet_count: 0, byte_count: 0, flow_count: entries.len() as u32 };

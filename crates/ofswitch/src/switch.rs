@@ -376,7 +376,7 @@ impl Switch {
     /// A frame arrives on `port` from a linked neighbour: append an unbuffered packet-in.
     pub fn packet_in_from_link(&mut self, port: u32, frame: &[u8], out: &mut Vec<u8>) {
         let xid = self.next_xid();
-        ofwire::PacketInRef::miss(port, frame).emit_append(emit::layout(self.version), xid, out);
+        ofwire::PacketInRef::miss(port, frame).emit_append(crate::consts::layout(self.version), xid, out);
     }
 
     /// Append an echo request now (capacity tests: prove the session is alive end to end).

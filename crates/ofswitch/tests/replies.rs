@@ -325,3 +325,14 @@ fn packet_ins_and_hellos_decode_with_ofwire() {
         ofwire_accepts(&split(&out));
     }
 }
+
+#[test]
+fn messages_of_1_3_only_are_bad_type_on_a_1_0_session() {
+    // OF1.0 has no type 24 (role), 26 (get-async) or 29 (meter-mod): ofwire's type table says
+    // so, and the switch answers OFPBRC_BAD_TYPE (OF1.0 §5.4.4) instead of a 1.3 reply.
+    let mut s = up(OFP10, SwitchConfig::new(3));
+    for code in [24u8, 26, 29] {
+        let r = ask(&mut s, &msg(OFP10, Kind::Unknown(code), 8, &[0; 16]));
+        assert_eq!((r[0][0], r[0][1], be16(&r[0], 8), be16(&r[0], 10)), (OFP10, 1, ET_BAD_REQUEST, BRC_BAD_TYPE), "type {code}");
+    }
+}
