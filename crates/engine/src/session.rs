@@ -14,7 +14,8 @@ use crate::config::Mode;
 use crate::outstanding::Outstanding;
 use crate::pacer::Pacer;
 use crate::worker::Shared;
-use ofswitch::{frame_len, Event, PacketInGen, Switch, SwitchConfig, OFP10, NO_BUFFER};
+use ofswitch::{frame_len, Event, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
+use ofwire::{flow_mod, Header, MsgType};
 use std::cell::RefCell;
 use std::io;
 use std::net::SocketAddr;
@@ -144,7 +145,7 @@ impl Session {
             Some(i)
         };
         let pacer = Pacer::for_config(c, pos_in_worker, sh.n_local);
-        let version = if c.versions & (1 << 4) != 0 { 4 } else { OFP10 };
+        let version = if c.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
         Session {
             gen: PacketInGen::new(version, index, c.macs, c.ports, c.frame_size),
             sw: Switch::new(sc),
@@ -358,6 +359,7 @@ impl Session {
         let mut at = 0;
         let mut st = self.stats.borrow_mut();
         let mut merged = self.sh.merged.borrow_mut();
+        let flow_mod_type = MsgType::FlowMod.code(ofswitch::consts::layout(self.sw.version));
         while let Some(n) = frame_len(&buf[at..]) {
             let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
             if buf.len() - at < n {
@@ -368,13 +370,14 @@ impl Session {
             }
             let msg = &buf[at..at + n];
             at += n;
+            let h = Header::new_unchecked(msg);
             // Hot path: a flow-mod on an up session with no flow table to fill only names a
-            // buffer id (OF1.0 offset 64, OF1.3 offset 32); the state machine has nothing to do.
-            if loading && msg[1] == 14 && msg[0] == self.sw.version && !self.sh.cfg.keep_flows {
-                let off = if msg[0] == OFP10 { 64 } else { 32 };
-                if n >= off + 4 {
-                    let bid = u32::from_be_bytes([msg[off], msg[off + 1], msg[off + 2], msg[off + 3]]);
-                    st.count_reply(14);
+            // buffer id, read through ofwire's zero-copy view; the state machine has nothing to
+            // do. A flow-mod the view rejects goes to the switch, which reports why.
+            if loading && h.msg_type() == flow_mod_type && h.version() == self.sw.version && !self.sh.cfg.keep_flows {
+                if let Ok(fm) = flow_mod::Packet::new_checked(msg) {
+                    let bid = fm.buffer_id();
+                    st.count_reply(flow_mod_type);
                     if let Some(rtt) = st.on_request_reply(&mut self.out, bid, None, now) {
                         if st.measuring && st.hist.is_none() && self.sample(bid) {
                             merged.record_ns(rtt);
@@ -393,7 +396,7 @@ impl Session {
                 st.learning_replies += 1;
                 continue;
             }
-            st.count_reply(msg[1]);
+            st.count_reply(h.msg_type());
             match ev {
                 Event::FlowMod { buffer_id, .. } => {
                     if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, None, now) {
