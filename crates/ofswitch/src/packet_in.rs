@@ -1,9 +1,10 @@
 //! PACKET_IN emission: the hot path of the load engine.
 //!
-//! [`PacketInGen`] keeps one frame per switch and patches only what changes between requests
-//! (the host pair's MAC/IP bytes, the IPv4 checksum and the marker), then has ofwire write the
-//! packet-in around it straight into the engine's output buffer ([`PacketInRef::emit_append`],
-//! ofwire's zero-copy writer). The request's sequence number is its buffer id and its xid.
+//! [`PacketInGen`] keeps one frame per switch. ofwire's zero-copy writer
+//! ([`PacketInRef::emit_append`]) puts the packet-in around it straight into the engine's output
+//! buffer, then only what changes between requests is patched in the copy (the host pair's
+//! MAC/IP bytes, the IPv4 checksum and the marker). The request's sequence number is its buffer
+//! id and its xid.
 
 use crate::consts::*;
 use crate::frames;
@@ -18,7 +19,7 @@ pub struct PacketInGen {
     pub switch: u32,
     pub macs: u32,
     pub ports: u32,
-    /// The current request's frame: patched in place, then copied into the packet-in.
+    /// The frame with host 0 -> 0 and seq 0: copied into each packet-in, then patched there.
     frame: Vec<u8>,
     /// One's-complement sum of the IPv4 header words before the checksum (they never change).
     fixed_sum: u32,
@@ -59,7 +60,33 @@ impl PacketInGen {
         self.last = (seq, src, in_port);
         let dst = if src == self.macs { 1 } else { src + 1 };
         let v = self.layout();
-        let f = &mut self.frame[..];
+        let total_len = self.frame.len() as u16;
+        let (buffer_id, cut) = match miss_send_len {
+            Some(n) => (seq, self.frame.len().min(n as usize)),
+            None => (NO_BUFFER, self.frame.len()),
+        };
+        if cut < frames::MARKER_OFFSET + 12 {
+            // A cut inside the headers (a tiny miss_send_len): patch a whole copy, send its head.
+            let mut f = self.frame.clone();
+            self.patch(&mut f, seq, src, dst);
+            let pi = PacketInRef { buffer_id, total_len, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
+            pi.emit_append(v, seq, out);
+            return;
+        }
+        // ofwire writes the packet-in around the unchanging frame; the per-request bytes are
+        // then patched in the output, where the frame is the message's tail. Patching our own
+        // copy first and having it copied would read back just-stored bytes (a store-forwarding
+        // stall that cost a fifth of the request).
+        let pi = PacketInRef { buffer_id, total_len, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &self.frame[..cut] };
+        pi.emit_append(v, seq, out);
+        let at = out.len() - cut;
+        self.patch(&mut out[at..], seq, src, dst);
+    }
+
+    /// Write request `seq`'s host pair, IPv4 checksum and marker into a copy of the frame
+    /// (at least [`frames::MARKER_OFFSET`] + 12 bytes of it).
+    #[inline]
+    fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32) {
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
         let (si, di) = (frames::host_ip(src), frames::host_ip(dst));
@@ -73,13 +100,6 @@ impl PacketInGen {
         sum = (sum & 0xffff) + (sum >> 16);
         f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
         frames::set_seq(f, seq);
-        let total_len = f.len() as u16;
-        let (buffer_id, data) = match miss_send_len {
-            Some(n) => (seq, &f[..f.len().min(n as usize)]),
-            None => (NO_BUFFER, &f[..]),
-        };
-        let pi = PacketInRef { buffer_id, total_len, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data };
-        pi.emit_append(v, seq, out);
     }
 
     /// Append the gratuitous ARP packet-in announcing `host` (unbuffered).
