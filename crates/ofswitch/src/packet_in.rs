@@ -1,16 +1,70 @@
 //! PACKET_IN emission: the hot path of the load engine.
 //!
-//! [`PacketInGen`] keeps one frame per switch. ofwire's zero-copy writer
-//! ([`PacketInRef::emit_append`]) puts the packet-in around it straight into the engine's output
-//! buffer, then only what changes between requests is patched in the copy (the host pair's
-//! MAC/IP bytes, the IPv4 checksum and the marker). The request's sequence number is its buffer
-//! id and its xid.
+//! [`PacketInGen`] keeps one frame per switch and a packet-in around it written by ofwire's
+//! zero-copy writer ([`PacketInRef`]): a [`Template`]. A request is one copy of the template into
+//! the engine's output buffer, then a few patches in the copy: the xid through ofwire's header
+//! view, the buffer id and in_port where ofwire put them, and what changes in the frame (the host
+//! pair's MAC/IP bytes, the IPv4 checksum and the marker). The request's sequence number is its
+//! buffer id and its xid.
+//!
+//! Why a template instead of one `PacketInRef::emit_append` per request: that call zero-fills,
+//! looks up the type code and writes every field each time, which cost about a tenth of the
+//! engine's answered requests per CPU-second (`bench/engine/bench.py efficiency`).
 
 use crate::consts::*;
 use crate::frames;
 use ofwire::packet_in::reason;
 use ofwire::version::Version;
-use ofwire::PacketInRef;
+use ofwire::{Header, PacketInRef};
+
+/// A packet-in written once by ofwire for one (version, cut, buffered) combination, and the
+/// positions of its per-request fields.
+///
+/// The positions are found by having ofwire write packet-ins that differ in one field only, so
+/// the layout lives in ofwire alone. TODO(ofwire): a mutable packet-in view (`set_buffer_id`,
+/// `set_in_port`, `data_mut`) would replace this probing.
+#[derive(Clone, Debug)]
+struct Template {
+    key: (Version, usize, bool),
+    bytes: Vec<u8>,
+    buffer_id_at: usize,
+    in_port_at: usize,
+    /// 4 bytes of in_port in 1.3 (the OXM), 2 in 1.0.
+    in_port_wide: bool,
+    data_at: usize,
+}
+
+/// The byte range where `a` and `b` differ (both written by ofwire, same length).
+fn changed(a: &[u8], b: &[u8]) -> std::ops::Range<usize> {
+    let first = a.iter().zip(b).position(|(x, y)| x != y).expect("ofwire wrote the field");
+    let last = a.iter().zip(b).rposition(|(x, y)| x != y).expect("ofwire wrote the field");
+    first..last + 1
+}
+
+impl Template {
+    fn new(v: Version, frame: &[u8], cut: usize, buffered: bool) -> Template {
+        let write = |buffer_id: u32, in_port: u32| {
+            let data = &frame[..cut];
+            let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data };
+            let mut b = Vec::with_capacity(pi.message_len(v));
+            pi.emit_append(v, 0, &mut b);
+            b
+        };
+        let base = write(0, 0);
+        let bid = changed(&base, &write(u32::MAX, 0));
+        let port = changed(&base, &write(0, u32::MAX));
+        assert_eq!(bid.len(), 4, "a packet-in's buffer id is 32 bits");
+        assert!(port.len() == 4 || port.len() == 2, "a packet-in's in_port is 16 or 32 bits");
+        Template {
+            key: (v, cut, buffered),
+            bytes: if buffered { base.clone() } else { write(NO_BUFFER, 0) },
+            buffer_id_at: bid.start,
+            in_port_at: port.start,
+            in_port_wide: port.len() == 4,
+            data_at: base.len() - cut,
+        }
+    }
+}
 
 /// Generates the measured packet-ins of one switch.
 #[derive(Clone, Debug)]
@@ -19,8 +73,9 @@ pub struct PacketInGen {
     pub switch: u32,
     pub macs: u32,
     pub ports: u32,
-    /// The frame with host 0 -> 0 and seq 0: copied into each packet-in, then patched there.
+    /// The frame with host 0 -> 0 and seq 0, as the template carries it.
     frame: Vec<u8>,
+    tpl: Template,
     /// One's-complement sum of the IPv4 header words before the checksum (they never change).
     fixed_sum: u32,
     /// The last request's (seq, source host, its port), to step hosts without dividing.
@@ -34,16 +89,12 @@ impl PacketInGen {
         for i in (14..24).step_by(2) {
             fixed_sum += u16::from_be_bytes([frame[i], frame[i + 1]]) as u32;
         }
-        PacketInGen { version, switch, macs: macs.max(1), ports: ports.max(1), frame, fixed_sum, last: (u32::MAX, 0, 0) }
+        let tpl = Template::new(layout(version), &frame, frame.len().min(128), true);
+        PacketInGen { version, switch, macs: macs.max(1), ports: ports.max(1), frame, tpl, fixed_sum, last: (u32::MAX, 0, 0) }
     }
 
     pub fn frame_len(&self) -> usize {
         self.frame.len()
-    }
-
-    #[inline]
-    fn layout(&self) -> Version {
-        if self.version == OFP10 { Version::V10 } else { Version::V13 }
     }
 
     /// Append request `seq`. With `miss_send_len` = None it is unbuffered (buffer id NO_BUFFER,
@@ -59,33 +110,43 @@ impl PacketInGen {
         };
         self.last = (seq, src, in_port);
         let dst = if src == self.macs { 1 } else { src + 1 };
-        let v = self.layout();
-        let total_len = self.frame.len() as u16;
-        let (buffer_id, cut) = match miss_send_len {
-            Some(n) => (seq, self.frame.len().min(n as usize)),
-            None => (NO_BUFFER, self.frame.len()),
+        let v = layout(self.version);
+        let (buffered, cut) = match miss_send_len {
+            Some(n) => (true, self.frame.len().min(n as usize)),
+            None => (false, self.frame.len()),
         };
         if cut < frames::MARKER_OFFSET + 12 {
             // A cut inside the headers (a tiny miss_send_len): patch a whole copy, send its head.
             let mut f = self.frame.clone();
             self.patch(&mut f, seq, src, dst);
-            let pi = PacketInRef { buffer_id, total_len, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
+            let buffer_id = if buffered { seq } else { NO_BUFFER };
+            let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
             pi.emit_append(v, seq, out);
             return;
         }
-        // ofwire writes the packet-in around the unchanging frame; the per-request bytes are
-        // then patched in the output, where the frame is the message's tail. Patching our own
-        // copy first and having it copied would read back just-stored bytes (a store-forwarding
-        // stall that cost a fifth of the request).
-        let pi = PacketInRef { buffer_id, total_len, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &self.frame[..cut] };
-        pi.emit_append(v, seq, out);
-        let at = out.len() - cut;
-        self.patch(&mut out[at..], seq, src, dst);
+        if self.tpl.key != (v, cut, buffered) {
+            self.tpl = Template::new(v, &self.frame, cut, buffered);
+        }
+        let t = &self.tpl;
+        let at = out.len();
+        out.extend_from_slice(&t.bytes);
+        let m = &mut out[at..];
+        Header::new_unchecked(&mut m[..HEADER_LEN]).set_xid(seq);
+        if buffered {
+            m[t.buffer_id_at..t.buffer_id_at + 4].copy_from_slice(&seq.to_be_bytes());
+        }
+        if t.in_port_wide {
+            m[t.in_port_at..t.in_port_at + 4].copy_from_slice(&in_port.to_be_bytes());
+        } else {
+            m[t.in_port_at..t.in_port_at + 2].copy_from_slice(&(in_port as u16).to_be_bytes());
+        }
+        let data_at = t.data_at;
+        self.patch(&mut out[at + data_at..], seq, src, dst);
     }
 
     /// Write request `seq`'s host pair, IPv4 checksum and marker into a copy of the frame
     /// (at least [`frames::MARKER_OFFSET`] + 12 bytes of it).
-    #[inline]
+    #[inline(always)]
     fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32) {
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
@@ -105,7 +166,7 @@ impl PacketInGen {
     /// Append the gratuitous ARP packet-in announcing `host` (unbuffered).
     pub fn emit_arp(&self, out: &mut Vec<u8>, xid: u32, host: u32) {
         let f = frames::gratuitous_arp(self.switch, host);
-        PacketInRef::miss(frames::host_port(host, self.ports), &f).emit_append(self.layout(), xid, out);
+        PacketInRef::miss(frames::host_port(host, self.ports), &f).emit_append(layout(self.version), xid, out);
     }
 }
 
@@ -163,6 +224,26 @@ mod tests {
             assert_eq!(&out[42..42 + 6], &frames::host_mac(1, dst), "seq {seq}");
             assert_eq!(be32(&out[32..]), frames::host_port(src, 3), "seq {seq}");
             assert_eq!(&out[42..], &frames::udp_frame(1, src, dst, seq, 64)[..], "seq {seq}");
+        }
+    }
+
+    /// The copied-and-patched template is byte for byte what ofwire writes for that request.
+    #[test]
+    fn template_equals_ofwire_writer() {
+        for (version, v) in [(OFP10, Version::V10), (OFP13, Version::V13)] {
+            let mut g = PacketInGen::new(version, 9, 7, 3, 200);
+            for (seq, miss) in [(0, Some(128)), (1, Some(128)), (2, None), (50, Some(100)), (51, Some(20)), (52, None)] {
+                let mut out = vec![0xa5];
+                g.emit(&mut out, seq, miss);
+                let (src, dst) = frames::hosts_of(seq, 7);
+                let f = frames::udp_frame(9, src, dst, seq, 200);
+                let cut = miss.map_or(f.len(), |n| f.len().min(n as usize));
+                let buffer_id = if miss.is_some() { seq } else { NO_BUFFER };
+                let pi = PacketInRef { buffer_id, total_len: 200, reason: reason::NO_MATCH, in_port: frames::host_port(src, 3), table_id: 0, cookie: 0, data: &f[..cut] };
+                let mut want = vec![0xa5];
+                pi.emit_append(v, seq, &mut want);
+                assert_eq!(out, want, "version {version} seq {seq} miss {miss:?}");
+            }
         }
     }
 
