@@ -11,7 +11,8 @@ use crate::consts::*;
 use ofwire::action::{actions_len, emit_actions};
 use ofwire::instruction::{emit_instructions, instructions_len};
 use ofwire::version::Version;
-use ofwire::FlowMod;
+use ofwire::match10::wildcards;
+use ofwire::{FlowMod, Match10, OxmMatch};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -82,11 +83,11 @@ pub enum Applied {
 
 fn is_wildcard_all(version: u8, m: &[u8]) -> bool {
     if version == OFP10 {
-        // wildcards field covers all fields (OFPFW_ALL = (1 << 22) - 1)
-        m.len() >= 4 && u32::from_be_bytes([m[0], m[1], m[2], m[3]]) & 0x003f_ffff == 0x003f_ffff
+        // every field wildcarded (OFPFW_ALL)
+        Match10::parse(m).is_ok_and(|(_, m)| m.wildcards & wildcards::ALL == wildcards::ALL)
     } else {
-        // an OXM match with no fields: type 1, length 4
-        m.len() >= 4 && u16::from_be_bytes([m[2], m[3]]) <= 4
+        // an OXM match with no fields
+        OxmMatch::parse(m).is_ok_and(|(_, m)| m.fields.is_empty())
     }
 }
 

@@ -119,7 +119,8 @@ pub fn frame_len(buf: &[u8]) -> Option<Result<usize, SwitchError>> {
     match ofwire::frame_len(buf) {
         Ok(Some(n)) => Some(Ok(n)),
         Ok(None) => None,
-        Err(_) => Some(Err(SwitchError::BadLength(u16::from_be_bytes([buf[2], buf[3]]) as usize))),
+        Err(ofwire::Error::BadLength { len, .. }) => Some(Err(SwitchError::BadLength(len))),
+        Err(e) => Some(Err(codec("header", e))),
     }
 }
 
@@ -200,7 +201,7 @@ impl Switch {
         let (ver, xid) = (h.version(), h.xid());
         let kind = Kind::from_code(ver, h.msg_type());
         if kind == Kind::Hello {
-            return self.on_hello(msg, out);
+            return self.on_hello(ver, xid, h.payload(), out);
         }
         if ver != self.version || self.state == State::Hello {
             emit::error(out, self.version, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
@@ -237,7 +238,7 @@ impl Switch {
                 self.miss_send_len = c.miss_send_len;
             }
             Kind::BarrierRequest => emit::push(out, v, xid, Body::BarrierReply),
-            Kind::StatsRequest => self.on_stats(now, msg, out)?,
+            Kind::StatsRequest => self.on_stats(now, xid, msg, out)?,
             Kind::RoleRequest => {
                 let r = Role::parse(fixed(body, Role::LEN)).map_err(|e| codec("role_request", e))?;
                 if r.role != 0 {
@@ -273,15 +274,13 @@ impl Switch {
         Ok(Event::Control(kind))
     }
 
-    fn on_hello(&mut self, msg: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
-        let theirs = msg[0];
+    fn on_hello(&mut self, theirs: u8, xid: u32, body: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
         // A hello with elements we cannot read still negotiates, by header versions alone.
-        let hello = Hello::parse(&msg[HEADER_LEN..]).unwrap_or_default();
+        let hello = Hello::parse(body).unwrap_or_default();
         let bitmap = hello.version_bitmap().and_then(|b| b.first().copied()).unwrap_or(0);
         let ours: Vec<u8> = [OFP10, OFP13].into_iter().filter(|v| self.cfg.versions & (1 << v) != 0).collect();
         let our_hello = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
         let Ok(version) = ofwire::negotiate(&ours, our_hello, theirs, &hello) else {
-            let xid = u32::from_be_bytes([msg[4], msg[5], msg[6], msg[7]]);
             emit::error(out, theirs.min(self.version), xid, ET_HELLO_FAILED, HFC_INCOMPATIBLE, b"no common version");
             return Err(SwitchError::NoCommonVersion { theirs, bitmap });
         };
@@ -337,7 +336,7 @@ impl Switch {
         Ok(Event::PacketOut { buffer_id: p.buffer_id(), marker: frames::marker(data), lldp_sent })
     }
 
-    fn on_stats(&mut self, now: u64, msg: &[u8], out: &mut Vec<u8>) -> Result<(), SwitchError> {
+    fn on_stats(&mut self, now: u64, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Result<(), SwitchError> {
         let v = self.version;
         let body_at = if v == OFP10 { 12 } else { 16 };
         if msg.len() < body_at {
@@ -345,7 +344,7 @@ impl Switch {
         }
         // TODO(ofwire): a zero-copy stats envelope view (type, flags). The request bodies are not
         // decoded: the switch answers by type, as a lenient real switch does.
-        let (ty, xid) = (u16::from_be_bytes([msg[8], msg[9]]), u32::from_be_bytes([msg[4], msg[5], msg[6], msg[7]]));
+        let ty = u16::from_be_bytes([msg[HEADER_LEN], msg[HEADER_LEN + 1]]);
         let (dpid, ports) = (self.cfg.dpid, self.cfg.ports);
         let body = match ty {
             ST_DESC => StatsReplyBody::Desc(emit::desc(dpid)),
