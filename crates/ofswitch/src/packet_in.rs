@@ -2,8 +2,8 @@
 //!
 //! [`PacketInGen`] keeps one frame per switch and a packet-in around it written by ofwire's
 //! zero-copy writer ([`PacketInRef`]): a [`Template`]. A request is one copy of the template into
-//! the engine's output buffer, then a few patches in the copy: the xid through ofwire's header
-//! view, the buffer id and in_port where ofwire put them, and what changes in the frame (the host
+//! the engine's output buffer, then a few patches in the copy through ofwire's mutable
+//! packet-in view (xid, buffer id, in_port, and in `data_mut` what changes in the frame: the host
 //! pair's MAC/IP bytes, the IPv4 checksum and the marker). The request's sequence number is its
 //! buffer id and its xid.
 //!
@@ -13,56 +13,25 @@
 
 use crate::consts::*;
 use crate::frames;
-use ofwire::packet_in::reason;
+use ofwire::packet_in::{self, reason};
 use ofwire::version::Version;
-use ofwire::{Header, PacketInRef};
+use ofwire::PacketInRef;
 
-/// A packet-in written once by ofwire for one (version, cut, buffered) combination, and the
-/// positions of its per-request fields.
-///
-/// The positions are found by having ofwire write packet-ins that differ in one field only, so
-/// the layout lives in ofwire alone. TODO(ofwire): a mutable packet-in view (`set_buffer_id`,
-/// `set_in_port`, `data_mut`) would replace this probing.
+/// A packet-in written once by ofwire for one (version, cut, buffered) combination; requests
+/// patch a copy of it through ofwire's mutable packet-in view, so the layout lives in ofwire.
 #[derive(Clone, Debug)]
 struct Template {
     key: (Version, usize, bool),
     bytes: Vec<u8>,
-    buffer_id_at: usize,
-    in_port_at: usize,
-    /// 4 bytes of in_port in 1.3 (the OXM), 2 in 1.0.
-    in_port_wide: bool,
-    data_at: usize,
-}
-
-/// The byte range where `a` and `b` differ (both written by ofwire, same length).
-fn changed(a: &[u8], b: &[u8]) -> std::ops::Range<usize> {
-    let first = a.iter().zip(b).position(|(x, y)| x != y).expect("ofwire wrote the field");
-    let last = a.iter().zip(b).rposition(|(x, y)| x != y).expect("ofwire wrote the field");
-    first..last + 1
 }
 
 impl Template {
     fn new(v: Version, frame: &[u8], cut: usize, buffered: bool) -> Template {
-        let write = |buffer_id: u32, in_port: u32| {
-            let data = &frame[..cut];
-            let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data };
-            let mut b = Vec::with_capacity(pi.message_len(v));
-            pi.emit_append(v, 0, &mut b);
-            b
-        };
-        let base = write(0, 0);
-        let bid = changed(&base, &write(u32::MAX, 0));
-        let port = changed(&base, &write(0, u32::MAX));
-        assert_eq!(bid.len(), 4, "a packet-in's buffer id is 32 bits");
-        assert!(port.len() == 4 || port.len() == 2, "a packet-in's in_port is 16 or 32 bits");
-        Template {
-            key: (v, cut, buffered),
-            bytes: if buffered { base.clone() } else { write(NO_BUFFER, 0) },
-            buffer_id_at: bid.start,
-            in_port_at: port.start,
-            in_port_wide: port.len() == 4,
-            data_at: base.len() - cut,
-        }
+        let buffer_id = if buffered { 0 } else { NO_BUFFER };
+        let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: reason::NO_MATCH, in_port: 0, table_id: 0, cookie: 0, data: &frame[..cut] };
+        let mut bytes = Vec::with_capacity(pi.message_len(v));
+        pi.emit_append(v, 0, &mut bytes);
+        Template { key: (v, cut, buffered), bytes }
     }
 }
 
@@ -127,21 +96,17 @@ impl PacketInGen {
         if self.tpl.key != (v, cut, buffered) {
             self.tpl = Template::new(v, &self.frame, cut, buffered);
         }
-        let t = &self.tpl;
         let at = out.len();
-        out.extend_from_slice(&t.bytes);
-        let m = &mut out[at..];
-        Header::new_unchecked(&mut m[..HEADER_LEN]).set_xid(seq);
+        out.extend_from_slice(&self.tpl.bytes);
+        let mut p = packet_in::Packet::new_unchecked(&mut out[at..]);
+        p.set_xid(seq);
         if buffered {
-            m[t.buffer_id_at..t.buffer_id_at + 4].copy_from_slice(&seq.to_be_bytes());
+            p.set_buffer_id(seq);
         }
-        if t.in_port_wide {
-            m[t.in_port_at..t.in_port_at + 4].copy_from_slice(&in_port.to_be_bytes());
-        } else {
-            m[t.in_port_at..t.in_port_at + 2].copy_from_slice(&(in_port as u16).to_be_bytes());
-        }
-        let data_at = t.data_at;
-        self.patch(&mut out[at + data_at..], seq, src, dst);
+        // 1.0 ports are 16-bit by construction (host_port < ports) and ofwire's writer puts
+        // the 1.3 in_port first in the match, so this cannot fail.
+        p.set_in_port(in_port).expect("the template has an in_port ofwire can patch");
+        self.patch(p.data_mut(), seq, src, dst);
     }
 
     /// Write request `seq`'s host pair, IPv4 checksum and marker into a copy of the frame

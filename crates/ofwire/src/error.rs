@@ -23,6 +23,9 @@ pub enum Error {
     NoCommonVersion,
     /// A frame inside a packet-in/out that is not what it claims (etherparse's reason or ours).
     BadFrame(&'static str),
+    /// A setter found no `what` at the fixed place it writes (e.g. a 1.3 packet-in whose
+    /// match does not start with in_port); the buffer is left unchanged.
+    NoField(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -36,6 +39,7 @@ impl fmt::Display for Error {
             Error::TrailingBytes { what, len } => write!(f, "{len} unexpected bytes after {what}"),
             Error::NoCommonVersion => write!(f, "no OpenFlow version in common"),
             Error::BadFrame(why) => write!(f, "bad frame: {why}"),
+            Error::NoField(what) => write!(f, "no {what} at its fixed place"),
         }
     }
 }

@@ -6,7 +6,15 @@
 //! Two levels: `PacketIn` is the owned value; `PacketInRef` borrows the frame and writes a
 //! whole message (header included) into a caller's buffer with no allocation, for the load
 //! engine's hot path. Its 1.3 match is just `in_port`, as Open vSwitch sends for table misses.
-//! `Packet<T>` reads a packet-in without copying (after `new_checked` no accessor panics).
+//! `Packet<T>` reads a packet-in without copying (after `new_checked` no accessor panics) and,
+//! on a mutable buffer, patches one in place: `set_xid`, `set_buffer_id`, `set_in_port`,
+//! `data_mut`. The setters never change a length, so a message that passed `new_checked`
+//! still does after any of them.
+//!
+//! In 1.3 the in_port has no fixed place of its own: `in_port()` and `set_in_port` use the
+//! match's first OXM when it is an unmasked `in_port` (bytes 28..36: class 0x8000, field 0,
+//! length 4, then the value), which is what `PacketInRef` writes and what switches send for
+//! a table miss. Any other match reads as `None` and makes `set_in_port` an error.
 
 use crate::bytes::{pad8, Reader, Writer};
 use crate::error::{Error, Result};
@@ -128,6 +136,22 @@ pub struct PacketInRef<'a> {
 // 1.3: ofp_match with one in_port OXM is 4 + 8 = 12 bytes, padded to 16.
 const IN_PORT_MATCH_LEN: usize = 16;
 
+mod field {
+    pub type Field = core::ops::Range<usize>;
+    pub const XID: Field = 4..8;
+    pub const BUFFER_ID: Field = 8..12;
+    pub const TOTAL_LEN: Field = 12..14;
+    pub const IN_PORT_10: Field = 14..16;
+    pub const REASON_10: usize = 16;
+    pub const DATA_10: usize = 18;
+    pub const REASON_13: usize = 14;
+    pub const MATCH_LEN_13: Field = 26..28;
+    /// The first OXM's header when it is an unmasked in_port (class 0x8000, field 0, len 4).
+    pub const FIRST_OXM_13: Field = 28..32;
+    pub const IN_PORT_OXM: [u8; 4] = [0x80, 0x00, 0x00, 0x04];
+    pub const IN_PORT_13: Field = 32..36;
+}
+
 impl<'a> PacketInRef<'a> {
     /// A table-miss packet-in of an unbuffered frame.
     pub fn miss(in_port: u32, data: &'a [u8]) -> Self {
@@ -209,7 +233,34 @@ pub struct Packet<T: AsRef<[u8]>> {
     data_at: usize,
 }
 
+/// Where the frame starts: fixed in 1.0, after the padded match in 1.3.
+#[inline]
+fn data_offset(version: Version, b: &[u8]) -> usize {
+    match version {
+        Version::V10 => field::DATA_10,
+        Version::V13 => {
+            let mlen = u16::from_be_bytes([b[field::MATCH_LEN_13.start], b[field::MATCH_LEN_13.start + 1]]) as usize;
+            24 + pad8(mlen) + 2
+        }
+    }
+}
+
 impl<T: AsRef<[u8]>> Packet<T> {
+    /// Wraps a packet-in without checking it, for a message this program wrote itself (e.g. a
+    /// template copied from `PacketInRef`). The version is 1.0 if the header says so and 1.3
+    /// otherwise. Accessors may panic on a buffer `new_checked` would refuse.
+    #[inline]
+    pub fn new_unchecked(buffer: T) -> Packet<T> {
+        let b = buffer.as_ref();
+        let version = if b[0] == Version::V10.wire() { Version::V10 } else { Version::V13 };
+        let data_at = data_offset(version, b);
+        Packet { buffer, version, data_at }
+    }
+
+    pub fn into_inner(self) -> T {
+        self.buffer
+    }
+
     /// Checks version, type, length and (1.3) that the match and its padding fit.
     pub fn new_checked(buffer: T) -> Result<Packet<T>> {
         let h = Header::new_checked(buffer.as_ref())?;
@@ -219,19 +270,16 @@ impl<T: AsRef<[u8]>> Packet<T> {
             return Err(Error::BadLength { what: "packet-in type", len: h.msg_type() as usize });
         }
         let b = buffer.as_ref();
-        let data_at = match version {
-            Version::V10 => 18,
-            Version::V13 => {
-                if b.len() < 28 {
-                    return Err(Error::Truncated { need: 28, have: b.len() });
-                }
-                let mlen = u16::from_be_bytes([b[26], b[27]]) as usize;
-                if mlen < 4 {
-                    return Err(Error::BadLength { what: "ofp_match.length", len: mlen });
-                }
-                24 + pad8(mlen) + 2
+        if version == Version::V13 {
+            if b.len() < 28 {
+                return Err(Error::Truncated { need: 28, have: b.len() });
             }
-        };
+            let mlen = u16::from_be_bytes([b[26], b[27]]) as usize;
+            if mlen < 4 {
+                return Err(Error::BadLength { what: "ofp_match.length", len: mlen });
+            }
+        }
+        let data_at = data_offset(version, b);
         if b.len() < data_at {
             return Err(Error::Truncated { need: data_at, have: b.len() });
         }
@@ -265,6 +313,13 @@ impl<T: AsRef<[u8]>> Packet<T> {
             Version::V13 => self.b()[14],
         }
     }
+    /// Whether a 1.3 match starts with an unmasked in_port OXM (see the module doc).
+    #[inline]
+    fn has_in_port_13(&self) -> bool {
+        let b = self.b();
+        u16::from_be_bytes([b[field::MATCH_LEN_13.start], b[field::MATCH_LEN_13.start + 1]]) >= 12
+            && b[field::FIRST_OXM_13] == field::IN_PORT_OXM
+    }
     /// The ingress port: the 1.0 field, or in 1.3 the match's in_port OXM when it is the
     /// first field (as switches send it); `None` otherwise (use `PacketIn` for the rest).
     #[inline]
@@ -272,9 +327,7 @@ impl<T: AsRef<[u8]>> Packet<T> {
         let b = self.b();
         match self.version {
             Version::V10 => Some(u16::from_be_bytes([b[14], b[15]]) as u32),
-            Version::V13 if u16::from_be_bytes([b[26], b[27]]) >= 12 && b[28..32] == [0x80, 0x00, 0x00, 0x04] => {
-                Some(u32::from_be_bytes([b[32], b[33], b[34], b[35]]))
-            }
+            Version::V13 if self.has_in_port_13() => Some(u32::from_be_bytes([b[32], b[33], b[34], b[35]])),
             Version::V13 => None,
         }
     }
@@ -282,6 +335,54 @@ impl<T: AsRef<[u8]>> Packet<T> {
     #[inline]
     pub fn data(&self) -> &[u8] {
         &self.b()[self.data_at..]
+    }
+}
+
+impl<T: AsRef<[u8]> + AsMut<[u8]>> Packet<T> {
+    #[inline]
+    pub fn set_xid(&mut self, xid: u32) {
+        self.buffer.as_mut()[field::XID].copy_from_slice(&xid.to_be_bytes())
+    }
+    #[inline]
+    pub fn set_buffer_id(&mut self, id: u32) {
+        self.buffer.as_mut()[field::BUFFER_ID].copy_from_slice(&id.to_be_bytes())
+    }
+    #[inline]
+    pub fn set_total_len(&mut self, len: u16) {
+        self.buffer.as_mut()[field::TOTAL_LEN].copy_from_slice(&len.to_be_bytes())
+    }
+    #[inline]
+    pub fn set_reason(&mut self, r: u8) {
+        let at = match self.version {
+            Version::V10 => field::REASON_10,
+            Version::V13 => field::REASON_13,
+        };
+        self.buffer.as_mut()[at] = r
+    }
+    /// Writes the ingress port: the 16-bit 1.0 field, or in 1.3 the value of the match's
+    /// leading in_port OXM (see the module doc). Errors, leaving the buffer as it was, when a
+    /// 1.0 port does not fit 16 bits or a 1.3 match does not start with in_port.
+    #[inline]
+    pub fn set_in_port(&mut self, port: u32) -> Result<()> {
+        match self.version {
+            Version::V10 => {
+                let p = u16::try_from(port).map_err(|_| Error::BadLength { what: "1.0 in_port", len: port as usize })?;
+                self.buffer.as_mut()[field::IN_PORT_10].copy_from_slice(&p.to_be_bytes());
+            }
+            Version::V13 => {
+                if !self.has_in_port_13() {
+                    return Err(Error::NoField("in_port OXM"));
+                }
+                self.buffer.as_mut()[field::IN_PORT_13].copy_from_slice(&port.to_be_bytes());
+            }
+        }
+        Ok(())
+    }
+    /// The frame, to patch in place (its length is fixed by the message's).
+    #[inline]
+    pub fn data_mut(&mut self) -> &mut [u8] {
+        let at = self.data_at;
+        &mut self.buffer.as_mut()[at..]
     }
 }
 
@@ -321,6 +422,48 @@ mod tests {
         PacketInRef::miss(1, &[]).emit_append(Version::V13, 1, &mut buf);
         buf[27] = 200;
         assert!(matches!(Packet::new_checked(&buf[..]), Err(Error::Truncated { .. })));
+    }
+
+    /// Every setter writes exactly its field: a template written with one set of values and
+    /// patched to another equals what the writer produces for the other directly.
+    #[test]
+    fn setters_turn_one_message_into_another() {
+        let (f1, f2) = ([1u8; 40], [2u8; 40]);
+        let a = PacketInRef { buffer_id: 1, total_len: 100, reason: reason::NO_MATCH, in_port: 3, table_id: 0, cookie: 0, data: &f1 };
+        let b = PacketInRef { buffer_id: 0xfedc_ba98, total_len: 200, reason: reason::ACTION, in_port: 0xbeef, data: &f2, ..a };
+        for v in [Version::V10, Version::V13] {
+            let mut buf = vec![0xa5u8; a.message_len(v) + 3];
+            let n = a.emit(v, 5, &mut buf);
+            let mut p = Packet::new_checked(&mut buf[..n]).unwrap();
+            p.set_xid(0x0102_0304);
+            p.set_buffer_id(b.buffer_id);
+            p.set_total_len(b.total_len);
+            p.set_reason(b.reason);
+            p.set_in_port(b.in_port).unwrap();
+            p.data_mut().copy_from_slice(&f2);
+            let mut want = vec![0xa5u8; b.message_len(v) + 3];
+            b.emit(v, 0x0102_0304, &mut want);
+            assert_eq!(buf, want, "{v:?}");
+            let p = Packet::new_unchecked(&buf[..n]);
+            assert_eq!((p.version(), p.in_port(), p.buffer_id()), (v, Some(0xbeef), 0xfedc_ba98));
+        }
+    }
+
+    #[test]
+    fn set_in_port_refuses_what_it_cannot_place() {
+        let mut buf = vec![0xa5u8; 64];
+        let n = PacketInRef::miss(3, &[9; 8]).emit(Version::V10, 1, &mut buf);
+        let mut p = Packet::new_checked(&mut buf[..n]).unwrap();
+        assert_eq!(p.set_in_port(0x1_0000), Err(Error::BadLength { what: "1.0 in_port", len: 0x1_0000 }));
+        assert_eq!(p.in_port(), Some(3));
+        // 1.3 with an eth_type first instead of in_port: same length, no in_port to patch.
+        let n = PacketInRef::miss(3, &[9; 8]).emit(Version::V13, 1, &mut buf);
+        buf[28..36].copy_from_slice(&[0x80, 0x00, 0x0a, 0x02, 0x08, 0x00, 0, 0]);
+        let before = buf.clone();
+        let mut p = Packet::new_checked(&mut buf[..n]).unwrap();
+        assert_eq!(p.in_port(), None);
+        assert_eq!(p.set_in_port(7), Err(Error::NoField("in_port OXM")));
+        assert_eq!(buf, before);
     }
 
     #[test]
