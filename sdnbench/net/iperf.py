@@ -52,16 +52,54 @@ def parse_iperf(text: str) -> tuple:
     raise UserError(f"iperf3 printed no JSON: {text.strip()[:200]!r}")
 
 
-def receiver_intervals(doc: dict, reverse: bool) -> list:
-    """The receiving side's interval sums: the server's unless the test ran reversed."""
+def receiver_intervals(doc: dict, reverse: bool, nominal: Optional[float] = None) -> list:
+    """The receiving side's interval sums: the server's unless the test ran reversed.
+
+    With ``nominal`` (the ``-i`` interval), an interval shorter than half of it is merged into
+    its neighbour: the receiver's last interval often lasts a few milliseconds and holds the
+    datagrams still queued at the end, which as a rate of its own reads far above the link
+    (e.g. 1 Gbit/s on a 100 Mbit/s link). Merging keeps every byte and datagram counted."""
     if reverse:
-        return [i["sum"] for i in doc.get("intervals", [])]
-    server = doc.get("server_output_json") or {}
-    return [i["sum"] for i in server.get("intervals", [])]
+        sums = [i["sum"] for i in doc.get("intervals", [])]
+    else:
+        server = doc.get("server_output_json") or {}
+        sums = [i["sum"] for i in server.get("intervals", [])]
+    if not nominal:
+        return sums
+    return merge_short_intervals(sums, nominal / 2)
 
 
-def tcp_samples(doc: dict, reverse: bool) -> dict:
-    recv = receiver_intervals(doc, reverse)
+def merge_short_intervals(sums: list, shortest: float) -> list:
+    out: list = []
+    for s in sums:
+        if out and s.get("seconds", shortest) < shortest:
+            out[-1] = _merge(out[-1], s)
+        elif out and out[-1].get("seconds", shortest) < shortest:
+            out[-1] = _merge(out[-1], s)
+        else:
+            out.append(dict(s))
+    return out
+
+
+def _merge(a: dict, b: dict) -> dict:
+    m = dict(a)
+    m["end"] = b.get("end", a.get("end"))
+    m["seconds"] = a.get("seconds", 0) + b.get("seconds", 0)
+    m["bytes"] = a.get("bytes", 0) + b.get("bytes", 0)
+    if m["seconds"] > 0:
+        m["bits_per_second"] = m["bytes"] * 8 / m["seconds"]
+    for k in ("packets", "lost_packets", "retransmits"):
+        if k in a or k in b:
+            m[k] = a.get(k, 0) + b.get(k, 0)
+    if "lost_percent" in m:
+        m["lost_percent"] = 100.0 * m["lost_packets"] / m["packets"] if m.get("packets") else 0.0
+    if "jitter_ms" in b:
+        m["jitter_ms"] = b["jitter_ms"]   # iperf3's jitter is a running estimate: keep the later
+    return m
+
+
+def tcp_samples(doc: dict, reverse: bool, nominal: Optional[float] = None) -> dict:
+    recv = receiver_intervals(doc, reverse, nominal)
     sender = doc.get("intervals", []) if not reverse else \
         (doc.get("server_output_json") or {}).get("intervals", [])
     return {
@@ -72,8 +110,8 @@ def tcp_samples(doc: dict, reverse: bool) -> dict:
     }
 
 
-def udp_samples(doc: dict, reverse: bool) -> dict:
-    recv = receiver_intervals(doc, reverse)
+def udp_samples(doc: dict, reverse: bool, nominal: Optional[float] = None) -> dict:
+    recv = receiver_intervals(doc, reverse, nominal)
     return {
         "t": [round(s["end"], 6) for s in recv],
         "throughput": [s["bits_per_second"] / 1e6 for s in recv],
@@ -165,7 +203,7 @@ def measure_iperf(net, result, pairs: list, opts: IperfOptions, udp: bool, rep: 
         if switch:
             labels["switch"] = switch
         if udp:
-            s = udp_samples(doc, opts.reverse)
+            s = udp_samples(doc, opts.reverse, opts.interval)
             result.add("udp_throughput", "Mbit/s", s["throughput"], t=s["t"], **labels)
             result.add("udp_jitter", "ms", s["jitter"], t=s["t"], **labels)
             result.add("udp_lost", "datagrams", s["lost"], t=s["t"], **labels)
@@ -174,7 +212,7 @@ def measure_iperf(net, result, pairs: list, opts: IperfOptions, udp: bool, rep: 
             _count(result, "udp_datagrams", sum(s["packets"]))
             _count(result, "udp_lost", sum(s["lost"]))
         else:
-            s = tcp_samples(doc, opts.reverse)
+            s = tcp_samples(doc, opts.reverse, opts.interval)
             result.add("tcp_throughput", "Mbit/s", s["throughput"], t=s["t"], **labels)
             result.add("tcp_retransmits", "segments", s["retransmits"], t=s["retransmits_t"], **labels)
             _count(result, "tcp_retransmits", sum(s["retransmits"]))

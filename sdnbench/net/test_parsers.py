@@ -138,3 +138,20 @@ def test_pcap_microseconds_and_truncated_tail():
     assert pcap.echoes(data + b"\x01\x02\x03") == pcap.echoes(data)
     with pytest.raises(pcap.PcapError, match="not a pcap"):
         pcap.echoes(b"\x00" * 40)
+
+
+def test_iperf_short_trailing_interval_is_merged_not_read_as_a_rate():
+    # A 100 Mbit/s UDP test whose receiver closes with a 4 ms interval holding 0.5 MB still queued:
+    # read alone it would claim 1000 Mbit/s.
+    full = {"start": 0.0, "end": 1.0, "seconds": 1.0, "bytes": 12_500_000, "bits_per_second": 100e6,
+            "jitter_ms": 0.1, "lost_packets": 10, "packets": 1000, "lost_percent": 1.0}
+    tail = {"start": 1.0, "end": 1.004, "seconds": 0.004, "bytes": 500_000, "bits_per_second": 1000e6,
+            "jitter_ms": 0.3, "lost_packets": 0, "packets": 40, "lost_percent": 0.0}
+    doc = {"intervals": [], "server_output_json": {"intervals": [{"sum": full}, {"sum": tail}]}}
+    raw = iperf.udp_samples(doc, reverse=False)
+    assert raw["throughput"] == [100.0, 1000.0]
+    s = iperf.udp_samples(doc, reverse=False, nominal=1.0)
+    assert s["t"] == [1.004]
+    assert s["throughput"] == [pytest.approx(13_000_000 * 8 / 1.004 / 1e6)]
+    assert s["packets"] == [1040] and s["lost"] == [10]
+    assert s["loss"] == [pytest.approx(100 * 10 / 1040)] and s["jitter"] == [0.3]
