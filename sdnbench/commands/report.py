@@ -9,9 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import CheckFailed, UserError
-from ..report.builder import build
-from ..report.export import format_for, write
-from ..report.load import load_runs
 
 
 def register(sub) -> None:
@@ -32,6 +29,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    # Imported here: matplotlib and scipy cost a second, which every other command would pay.
+    from ..report.builder import build
+    from ..report.export import format_for, write
+    from ..report.load import load_runs
+
     runs = load_runs(args.runs, Path(args.store) if args.store else None)
     if args.output:
         fmt = format_for(Path(args.output), args.format)
