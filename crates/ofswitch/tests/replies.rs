@@ -281,7 +281,7 @@ fn keepalive_echo_and_timeout() {
     assert_eq!(s.poll(150, &mut out), Ok(1150));
     assert_eq!(out[1], 2, "an echo request");
     let xid = be32(&out, 4);
-    let e = s.on_message(400, &msg(OFP13, Kind::EchoReply, xid, &out[8..].to_vec()), &mut vec![]).unwrap();
+    let e = s.on_message(400, &msg(OFP13, Kind::EchoReply, xid, &out[8..]), &mut vec![]).unwrap();
     assert_eq!(e, Event::EchoReply { xid, rtt_ns: Some(250) });
     out.clear();
     s.poll(600, &mut out).unwrap();

@@ -5,8 +5,9 @@
 //! command:8, idle, hard, priority, buffer_id, out_port:32, out_group, flags, pad[2]`, then
 //! an OXM match and instructions.
 //!
-//! `Packet<T>` is the zero-copy view (after `new_checked` no accessor panics); `FlowMod` is
-//! the value. Fields a version lacks are ignored when writing that version and zero/empty
+//! `Packet<T>` is the zero-copy view (after `new_checked` no accessor panics; on a mutable
+//! buffer `set_xid` and `set_buffer_id` patch a written flow-mod, e.g. a template, in place);
+//! `FlowMod` is the value. Fields a version lacks are ignored when writing that version and zero/empty
 //! when reading it.
 
 use crate::action::{actions_len, emit_actions, parse_actions, Action};
@@ -50,6 +51,19 @@ pub struct Packet<T: AsRef<[u8]>> {
 }
 
 impl<T: AsRef<[u8]>> Packet<T> {
+    /// Wraps a flow-mod without checking it, for one this program wrote itself. The version
+    /// is 1.0 if the header says so and 1.3 otherwise; accessors may panic on a buffer
+    /// `new_checked` would refuse.
+    #[inline]
+    pub fn new_unchecked(buffer: T) -> Packet<T> {
+        let version = if buffer.as_ref()[0] == Version::V10.wire() { Version::V10 } else { Version::V13 };
+        Packet { buffer, version }
+    }
+
+    pub fn into_inner(self) -> T {
+        self.buffer
+    }
+
     /// Checks version, type, the header length against the buffer, and the fixed part.
     pub fn new_checked(buffer: T) -> Result<Packet<T>> {
         let h = Header::new_checked(buffer.as_ref())?;
@@ -106,6 +120,24 @@ impl<T: AsRef<[u8]>> Packet<T> {
         match self.version {
             Version::V10 => self.u16_at(field10::PRIORITY),
             Version::V13 => self.u16_at(field13::PRIORITY),
+        }
+    }
+}
+
+impl<T: AsRef<[u8]> + AsMut<[u8]>> Packet<T> {
+    #[inline]
+    fn set_u32_at(&mut self, at: usize, v: u32) {
+        self.buffer.as_mut()[at..at + 4].copy_from_slice(&v.to_be_bytes())
+    }
+    #[inline]
+    pub fn set_xid(&mut self, xid: u32) {
+        self.set_u32_at(4, xid)
+    }
+    #[inline]
+    pub fn set_buffer_id(&mut self, id: u32) {
+        match self.version {
+            Version::V10 => self.set_u32_at(field10::BUFFER_ID, id),
+            Version::V13 => self.set_u32_at(field13::BUFFER_ID, id),
         }
     }
 }
@@ -258,6 +290,22 @@ mod tests {
             let p = Packet::new_checked(&bytes[..]).unwrap();
             assert_eq!((p.xid(), p.buffer_id(), p.priority(), p.command()), (77, 0x2a, 0x8000, 0));
             assert_eq!(Message::parse(&bytes).unwrap(), msg);
+        }
+    }
+
+    #[test]
+    fn setters_patch_a_template_into_the_message_written_directly() {
+        for v in [Version::V10, Version::V13] {
+            let mut tpl = Message::new(v, 1, Body::FlowMod(sample())).to_vec();
+            tpl.push(0xa5);
+            let n = tpl.len() - 1;
+            let mut p = Packet::new_checked(&mut tpl[..n]).unwrap();
+            p.set_xid(0xdead_beef);
+            p.set_buffer_id(0x0102_0304);
+            let mut want = Message::new(v, 0xdead_beef, Body::FlowMod(FlowMod { buffer_id: 0x0102_0304, ..sample() })).to_vec();
+            want.push(0xa5);
+            assert_eq!(tpl, want, "{v:?}");
+            assert_eq!(Packet::new_unchecked(&tpl[..n]).version(), v);
         }
     }
 

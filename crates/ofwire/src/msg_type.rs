@@ -73,7 +73,7 @@ impl MsgType {
     /// A direct `match` rather than a scan of `TABLE`: every checked view calls this or
     /// `code` on its hot path. The test below holds both to `TABLE`.
     #[inline]
-    pub fn from_code(v: Version, code: u8) -> Option<MsgType> {
+    pub const fn from_code(v: Version, code: u8) -> Option<MsgType> {
         use MsgType::*;
         Some(match (code, v) {
             (0, _) => Hello,
@@ -114,7 +114,7 @@ impl MsgType {
 
     /// The code in version `v`; messages that version lacks are given their 1.3 code.
     #[inline]
-    pub fn code(self, v: Version) -> u8 {
+    pub const fn code(self, v: Version) -> u8 {
         use MsgType::*;
         match (self, v) {
             (PortMod, Version::V10) => 15,

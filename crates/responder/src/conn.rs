@@ -1,31 +1,36 @@
 //! One controller-side connection: frame the stream, answer, no allocation per message.
+//!
+//! The bytes are read and written through ofwire: `frame_len` splits the stream, the header
+//! view picks the message, the packet-in view gives its xid and buffer id, and the reply is a
+//! flow-mod ofwire wrote once (a template) patched through the flow-mod view's setters.
 
-/// Flow-mod templates; the buffer id and xid are patched per reply.
-/// OF1.0: all-wildcard match, ADD, priority 0x8000, one output action (port 1). 80 bytes.
-fn flow_mod10() -> Vec<u8> {
-    let mut m = vec![0x01, 14, 0, 80, 0, 0, 0, 0];
-    m.extend_from_slice(&0x003f_ffffu32.to_be_bytes());
-    m.resize(8 + 40, 0);
-    m.extend_from_slice(&[0; 8]); // cookie
-    m.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0]); // ADD, idle, hard, priority
-    m.extend_from_slice(&[0, 0, 0, 0]); // buffer id at 64
-    m.extend_from_slice(&[0xff, 0xff, 0, 0]); // out_port NONE, flags
-    m.extend_from_slice(&[0, 0, 0, 8, 0, 1, 0, 0]); // output to port 1
-    m
-}
+use ofwire::{flow_mod, frame_len, packet_in, Action, Body, FlowMod, Header, Hello, Instruction, Match10, Message, MsgType, OxmMatch, Version};
 
-/// OF1.3: empty match, apply-actions(output port 1). 80 bytes; buffer id at 32.
-fn flow_mod13() -> Vec<u8> {
-    let mut m = vec![0x04, 14, 0, 80, 0, 0, 0, 0];
-    m.extend_from_slice(&[0; 16]); // cookie, mask
-    m.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0]); // table, ADD, idle, hard, priority
-    m.extend_from_slice(&[0, 0, 0, 0]); // buffer id at 32
-    m.extend_from_slice(&[0xff; 8]); // out_port, out_group ANY
-    m.extend_from_slice(&[0, 0, 0, 0]); // flags, pad
-    m.extend_from_slice(&[0, 1, 0, 4, 0, 0, 0, 0]); // match: OXM, no fields
-    m.extend_from_slice(&[0, 4, 0, 24, 0, 0, 0, 0]); // APPLY_ACTIONS
-    m.extend_from_slice(&[0, 0, 0, 16, 0, 0, 0, 1, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
-    m
+// Codes 0..=14 are the same in 1.0 and 1.3 (tested in ofwire), so one constant serves both.
+const HELLO: u8 = MsgType::Hello.code(Version::V13);
+const ECHO_REQUEST: u8 = MsgType::EchoRequest.code(Version::V13);
+const ECHO_REPLY: u8 = MsgType::EchoReply.code(Version::V13);
+const PACKET_IN: u8 = MsgType::PacketIn.code(Version::V13);
+
+/// The flow-mod answering every packet-in, buffer id and xid 0 (patched per reply): ADD,
+/// priority 0x8000, everything wildcarded, output to port 1.
+fn flow_mod(v: Version) -> Vec<u8> {
+    let output = Action::Output { port: 1, max_len: if v == Version::V10 { 0 } else { 0xffff } };
+    let mut fm = FlowMod { priority: 0x8000, ..Default::default() };
+    match v {
+        Version::V10 => {
+            fm.match10 = Match10::all();
+            fm.out_port = 0xffff; // OFPP_NONE
+            fm.actions = vec![output];
+        }
+        Version::V13 => {
+            fm.match_ = OxmMatch::default();
+            fm.out_port = 0xffff_ffff; // OFPP_ANY
+            fm.out_group = 0xffff_ffff; // OFPG_ANY
+            fm.instructions = vec![Instruction::ApplyActions(vec![output])];
+        }
+    }
+    Message::new(v, 0, Body::FlowMod(fm)).to_vec()
 }
 
 pub struct Conn {
@@ -42,7 +47,7 @@ pub struct Templates {
 
 impl Templates {
     pub fn new() -> Templates {
-        Templates { fm10: flow_mod10(), fm13: flow_mod13() }
+        Templates { fm10: flow_mod(Version::V10), fm13: flow_mod(Version::V13) }
     }
 }
 
@@ -54,43 +59,40 @@ impl Conn {
     }
 
     fn hello(&mut self) {
-        if self.version >= 4 {
-            self.wbuf.extend_from_slice(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
-        } else {
-            self.wbuf.extend_from_slice(&[self.version, 0, 0, 8, 0, 0, 0, 1]);
-        }
+        // 1.3 and later advertise 1.0 and 1.3 in a version bitmap; 1.0's hello is bare.
+        let hello = if self.version >= 4 { Hello::with_versions(&[1, 4]) } else { Hello::default() };
+        Message { version: self.version.min(4), xid: 1, body: Body::Hello(hello) }.emit_append(&mut self.wbuf);
     }
 
     /// Handle whole messages in `buf`; returns bytes consumed. Err on a malformed stream.
     pub fn process(&mut self, buf: &[u8], t: &Templates) -> Result<usize, ()> {
         let mut at = 0;
-        while buf.len() - at >= 8 {
-            let m = &buf[at..];
-            let n = u16::from_be_bytes([m[2], m[3]]) as usize;
-            if n < 8 {
-                return Err(());
-            }
-            if m.len() < n {
+        while let Some(n) = frame_len(&buf[at..]).map_err(|_| ())? {
+            if buf.len() - at < n {
                 break;
             }
-            match m[1] {
-                0 => {
-                    // hello: agree on the lower version, then ask for features
+            let m = &buf[at..at + n];
+            match Header::new_unchecked(m).msg_type() {
+                HELLO => {
+                    // agree on the lower version, then ask for features
                     self.version = self.version.min(m[0]);
-                    self.wbuf.extend_from_slice(&[self.version, 5, 0, 8, 0, 0, 0, 2]);
+                    Message { version: self.version, xid: 2, body: Body::FeaturesRequest }.emit_append(&mut self.wbuf);
                 }
-                2 => {
-                    self.wbuf.extend_from_slice(&m[..n]);
-                    let at = self.wbuf.len() - n;
-                    self.wbuf[at + 1] = 3;
-                }
-                10 if n >= 12 => {
-                    let tpl = if self.version == 1 { &t.fm10 } else { &t.fm13 };
-                    let off = if self.version == 1 { 64 } else { 32 };
+                ECHO_REQUEST => {
                     let s = self.wbuf.len();
-                    self.wbuf.extend_from_slice(tpl);
-                    self.wbuf[s + 4..s + 8].copy_from_slice(&m[4..8]);
-                    self.wbuf[s + off..s + off + 4].copy_from_slice(&m[8..12]);
+                    self.wbuf.extend_from_slice(m);
+                    Header::new_unchecked(&mut self.wbuf[s..]).set_msg_type(ECHO_REPLY);
+                }
+                PACKET_IN => {
+                    // A packet-in ofwire refuses gets no answer, as a real controller's would not.
+                    if let Ok(pi) = packet_in::Packet::new_checked(m) {
+                        let tpl = if self.version == 1 { &t.fm10 } else { &t.fm13 };
+                        let s = self.wbuf.len();
+                        self.wbuf.extend_from_slice(tpl);
+                        let mut fm = flow_mod::Packet::new_unchecked(&mut self.wbuf[s..]);
+                        fm.set_xid(pi.xid());
+                        fm.set_buffer_id(pi.buffer_id());
+                    }
                 }
                 _ => {}
             }
@@ -103,39 +105,60 @@ impl Conn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ofwire::PacketInRef;
 
     #[test]
     fn one_flow_mod_per_packet_in_with_its_buffer_id() {
         let t = Templates::new();
-        for (v, off) in [(1u8, 64usize), (4, 32)] {
-            let mut c = Conn::new(3, v);
+        for v in [Version::V10, Version::V13] {
+            let mut c = Conn::new(3, v.wire());
             c.wbuf.clear();
-            let mut pi = vec![v, 10, 0, 20, 0, 0, 0, 9, 0, 0, 0, 42];
-            pi.resize(20, 0);
-            let mut two = pi.clone();
-            two.extend_from_slice(&pi);
-            two.extend_from_slice(&pi[..5]);
-            assert_eq!(c.process(&two, &t), Ok(40));
+            let frame = [7u8; 20];
+            let pi = PacketInRef { buffer_id: 42, ..PacketInRef::miss(1, &frame) };
+            let mut two = vec![];
+            pi.emit_append(v, 9, &mut two);
+            let one = two.len();
+            pi.emit_append(v, 10, &mut two);
+            two.extend_from_within(..5);
+            assert_eq!(c.process(&two, &t), Ok(2 * one));
             assert_eq!(c.wbuf.len(), 160);
-            assert_eq!(&c.wbuf[off..off + 4], &[0, 0, 0, 42]);
-            assert_eq!(&c.wbuf[4..8], &[0, 0, 0, 9]);
-            assert_eq!(c.wbuf[0], v);
+            for (i, xid) in [(0, 9), (80, 10)] {
+                let fm = flow_mod::Packet::new_checked(&c.wbuf[i..i + 80]).unwrap();
+                assert_eq!((fm.version(), fm.xid(), fm.buffer_id(), fm.priority()), (v, xid, 42, 0x8000));
+            }
         }
     }
 
     #[test]
-    fn echo_and_bad_length() {
+    fn echo_hello_and_bad_length() {
         let t = Templates::new();
         let mut c = Conn::new(3, 4);
+        assert_eq!(c.wbuf, [4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
         c.wbuf.clear();
         assert_eq!(c.process(&[4, 2, 0, 10, 0, 0, 0, 5, 7, 7], &t), Ok(10));
         assert_eq!(c.wbuf, vec![4, 3, 0, 10, 0, 0, 0, 5, 7, 7]);
+        c.wbuf.clear();
+        assert_eq!(c.process(&[1, 0, 0, 8, 0, 0, 0, 1], &t), Ok(8));
+        assert_eq!((c.version, &c.wbuf[..]), (1, &[1, 5, 0, 8, 0, 0, 0, 2][..]));
         assert!(c.process(&[4, 2, 0, 3, 0, 0, 0, 5], &t).is_err());
+        assert_eq!(Conn::new(3, 1).wbuf, [1, 0, 0, 8, 0, 0, 0, 1]);
     }
 
+    /// ofwire writes exactly the flow-mods this responder used to write by hand.
     #[test]
-    fn templates_have_their_stated_length() {
-        assert_eq!(flow_mod10().len(), 80);
-        assert_eq!(flow_mod13().len(), 80);
+    fn templates_equal_the_former_hand_written_bytes() {
+        let mut fm10 = vec![0x01, 14, 0, 80, 0, 0, 0, 0, 0x00, 0x3f, 0xff, 0xff];
+        fm10.resize(8 + 40, 0);
+        fm10.extend_from_slice(&[0; 8]);
+        fm10.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0]);
+        fm10.extend_from_slice(&[0, 0, 0, 8, 0, 1, 0, 0]);
+        assert_eq!(flow_mod(Version::V10), fm10);
+        let mut fm13 = vec![0x04, 14, 0, 80, 0, 0, 0, 0];
+        fm13.extend_from_slice(&[0; 16]);
+        fm13.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0]);
+        fm13.extend_from_slice(&[0xff; 8]);
+        fm13.extend_from_slice(&[0, 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 4, 0, 24, 0, 0, 0, 0]);
+        fm13.extend_from_slice(&[0, 0, 0, 16, 0, 0, 0, 1, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(flow_mod(Version::V13), fm13);
     }
 }
