@@ -5,6 +5,7 @@
 //! (table-mod, queue-get-config) and unknown codes.
 
 use ofwire::flow_mod::command;
+use ofwire::error_names::{bad_request, error_type, hello_failed};
 use ofwire::stats::kind;
 use ofwire::version::Version;
 use ofwire::MsgType;
@@ -199,18 +200,17 @@ pub const ST_AGGREGATE: u16 = kind::AGGREGATE;
 pub const ST_TABLE: u16 = kind::TABLE;
 pub const ST_PORT: u16 = kind::PORT;
 pub const MP_PORT_DESC: u16 = kind::PORT_DESC;
-// TODO(ofwire): OFPMP_TABLE_FEATURES in stats::kind (ofwire keeps its body as Unknown bytes).
-pub const MP_TABLE_FEATURES: u16 = 12;
+pub const MP_TABLE_FEATURES: u16 = kind::TABLE_FEATURES;
 
-// Error types and codes the switch sends (OF1.0 §5.4.4, OF1.3 §7.4.4).
-// TODO(ofwire): named constants beside error_names' tables.
-pub const ET_HELLO_FAILED: u16 = 0;
-pub const HFC_INCOMPATIBLE: u16 = 0;
-pub const ET_BAD_REQUEST: u16 = 1;
-pub const BRC_BAD_TYPE: u16 = 1;
-pub const BRC_BAD_STAT: u16 = 2;
-pub const BRC_BAD_LEN: u16 = 6;
-pub const BRC_BAD_VERSION: u16 = 0;
+// Error types and codes the switch sends (OF1.0 §5.4.4, OF1.3 §7.4.4), named by ofwire.
+pub const ET_HELLO_FAILED: u16 = error_type::HELLO_FAILED;
+pub const HFC_INCOMPATIBLE: u16 = hello_failed::INCOMPATIBLE;
+pub const ET_BAD_REQUEST: u16 = error_type::BAD_REQUEST;
+pub const BRC_BAD_TYPE: u16 = bad_request::BAD_TYPE;
+pub const BRC_BAD_STAT: u16 = bad_request::BAD_STAT;
+pub const BRC_BAD_EXPERIMENTER: u16 = bad_request::BAD_EXPERIMENTER;
+pub const BRC_BAD_LEN: u16 = bad_request::BAD_LEN;
+pub const BRC_BAD_VERSION: u16 = bad_request::BAD_VERSION;
 
 // Flow-mod commands, as the 8 bits both versions use.
 pub const FC_ADD: u8 = command::ADD as u8;

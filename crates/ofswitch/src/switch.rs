@@ -268,7 +268,7 @@ impl Switch {
                 return Ok(Event::Error { ty: e.typ, code: e.code });
             }
             Kind::SetAsync | Kind::PortMod | Kind::TableMod | Kind::GroupMod | Kind::MeterMod => {}
-            Kind::Experimenter => emit::error(out, v, xid, ET_BAD_REQUEST, 3, msg),
+            Kind::Experimenter => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER, msg),
             _ => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_TYPE, msg),
         }
         Ok(Event::Control(kind))
@@ -338,13 +338,9 @@ impl Switch {
 
     fn on_stats(&mut self, now: u64, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Result<(), SwitchError> {
         let v = self.version;
-        let body_at = if v == OFP10 { 12 } else { 16 };
-        if msg.len() < body_at {
-            return Err(SwitchError::Truncated { kind: "stats_request", need: body_at, have: msg.len() });
-        }
-        // TODO(ofwire): a zero-copy stats envelope view (type, flags). The request bodies are not
-        // decoded: the switch answers by type, as a lenient real switch does.
-        let ty = u16::from_be_bytes([msg[HEADER_LEN], msg[HEADER_LEN + 1]]);
+        // The request bodies are not decoded: the switch answers by type, as a lenient real
+        // switch does.
+        let ty = ofwire::stats::Packet::new_checked(msg).map_err(|e| codec("stats_request", e))?.stats_type();
         let (dpid, ports) = (self.cfg.dpid, self.cfg.ports);
         let body = match ty {
             ST_DESC => StatsReplyBody::Desc(emit::desc(dpid)),

@@ -2,6 +2,32 @@
 
 use crate::version::Version;
 
+/// Error types (OFPET_*) whose number is the same in 1.0 and 1.3.
+pub mod error_type {
+    pub const HELLO_FAILED: u16 = 0;
+    pub const BAD_REQUEST: u16 = 1;
+    pub const BAD_ACTION: u16 = 2;
+}
+
+/// OFPET_HELLO_FAILED codes (OFPHFC_*), both versions.
+pub mod hello_failed {
+    pub const INCOMPATIBLE: u16 = 0;
+    pub const EPERM: u16 = 1;
+}
+
+/// OFPET_BAD_REQUEST codes (OFPBRC_*) whose number is the same in 1.0 and 1.3 (1.3 renames
+/// BAD_STAT to BAD_MULTIPART and BAD_VENDOR to BAD_EXPERIMENTER).
+pub mod bad_request {
+    pub const BAD_VERSION: u16 = 0;
+    pub const BAD_TYPE: u16 = 1;
+    pub const BAD_STAT: u16 = 2;
+    pub const BAD_EXPERIMENTER: u16 = 3;
+    pub const EPERM: u16 = 5;
+    pub const BAD_LEN: u16 = 6;
+    pub const BUFFER_EMPTY: u16 = 7;
+    pub const BUFFER_UNKNOWN: u16 = 8;
+}
+
 type Table = &'static [(&'static str, &'static [&'static str])];
 
 const V10: Table = &[
@@ -60,6 +86,28 @@ pub fn codes_per_type(v: Version) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The named constants are where the spec's names sit in both versions' tables.
+    #[test]
+    fn constants_name_the_tables_entries() {
+        let pinned: [(u16, u16, &str, &str, &str); 10] = [
+            (error_type::HELLO_FAILED, hello_failed::INCOMPATIBLE, "OFPET_HELLO_FAILED", "OFPHFC_INCOMPATIBLE", "OFPHFC_INCOMPATIBLE"),
+            (error_type::HELLO_FAILED, hello_failed::EPERM, "OFPET_HELLO_FAILED", "OFPHFC_EPERM", "OFPHFC_EPERM"),
+            (error_type::BAD_REQUEST, bad_request::BAD_VERSION, "OFPET_BAD_REQUEST", "OFPBRC_BAD_VERSION", "OFPBRC_BAD_VERSION"),
+            (error_type::BAD_REQUEST, bad_request::BAD_TYPE, "OFPET_BAD_REQUEST", "OFPBRC_BAD_TYPE", "OFPBRC_BAD_TYPE"),
+            (error_type::BAD_REQUEST, bad_request::BAD_STAT, "OFPET_BAD_REQUEST", "OFPBRC_BAD_STAT", "OFPBRC_BAD_MULTIPART"),
+            (error_type::BAD_REQUEST, bad_request::BAD_EXPERIMENTER, "OFPET_BAD_REQUEST", "OFPBRC_BAD_VENDOR", "OFPBRC_BAD_EXPERIMENTER"),
+            (error_type::BAD_REQUEST, bad_request::EPERM, "OFPET_BAD_REQUEST", "OFPBRC_EPERM", "OFPBRC_EPERM"),
+            (error_type::BAD_REQUEST, bad_request::BAD_LEN, "OFPET_BAD_REQUEST", "OFPBRC_BAD_LEN", "OFPBRC_BAD_LEN"),
+            (error_type::BAD_REQUEST, bad_request::BUFFER_UNKNOWN, "OFPET_BAD_REQUEST", "OFPBRC_BUFFER_UNKNOWN", "OFPBRC_BUFFER_UNKNOWN"),
+            (error_type::BAD_ACTION, 0, "OFPET_BAD_ACTION", "OFPBAC_BAD_TYPE", "OFPBAC_BAD_TYPE"),
+        ];
+        for (t, c, tname, c10, c13) in pinned {
+            assert_eq!(error_name(Version::V10, t, c), (tname, c10));
+            assert_eq!(error_name(Version::V13, t, c), (tname, c13));
+        }
+        assert_eq!(error_name(Version::V13, error_type::BAD_REQUEST, bad_request::BUFFER_EMPTY).1, "OFPBRC_BUFFER_EMPTY");
+    }
 
     #[test]
     fn known_and_unknown() {

@@ -3,11 +3,14 @@
 //! (vendor, group, meter, table-features, ...) are kept as `Unknown` bytes.
 //!
 //! Envelope: `type:16, flags:16` (+ `pad[4]` in 1.3), then the kind's body. Reply entries
-//! live in `stats_reply.rs`.
+//! live in `stats_reply.rs`. `Packet<T>` reads a request's or reply's envelope without
+//! decoding the body (after `new_checked` no accessor panics), for answering by type.
 
 use crate::bytes::{Reader, Writer};
 use crate::error::{Error, Result};
+use crate::header::{Header, HEADER_LEN};
 use crate::match10::{Match10, MATCH10_LEN};
+use crate::msg_type::MsgType;
 use crate::oxm::OxmMatch;
 use crate::stats_reply::StatsReplyBody;
 use crate::version::Version;
@@ -20,6 +23,8 @@ pub mod kind {
     pub const TABLE: u16 = 3;
     pub const PORT: u16 = 4;
     pub const QUEUE: u16 = 5;
+    /// 1.3 only; its request and reply bodies are kept as `Unknown` bytes.
+    pub const TABLE_FEATURES: u16 = 12;
     pub const PORT_DESC: u16 = 13;
 }
 
@@ -143,6 +148,53 @@ pub(crate) fn emit_envelope(v: Version, typ: u16, flags: u16, buf: &mut [u8]) ->
         w.zeros(4);
     }
     &mut buf[n..]
+}
+
+/// Zero-copy view of a whole stats/multipart request or reply (header included).
+#[derive(Debug, Clone)]
+pub struct Packet<T: AsRef<[u8]>> {
+    buffer: T,
+    version: Version,
+}
+
+impl<T: AsRef<[u8]>> Packet<T> {
+    /// Checks version, type (request or reply), the header length against the buffer, and
+    /// that the envelope is there.
+    pub fn new_checked(buffer: T) -> Result<Packet<T>> {
+        let h = Header::new_checked(buffer.as_ref())?;
+        h.check_len()?;
+        let version = Version::from_wire(h.version()).ok_or(Error::BadVersion(h.version()))?;
+        let t = h.msg_type();
+        if t != MsgType::StatsRequest.code(version) && t != MsgType::StatsReply.code(version) {
+            return Err(Error::BadLength { what: "stats type", len: t as usize });
+        }
+        let (need, have) = (HEADER_LEN + envelope_len(version), buffer.as_ref().len());
+        if have < need {
+            return Err(Error::Truncated { need, have });
+        }
+        Ok(Packet { buffer, version })
+    }
+
+    #[inline]
+    pub fn version(&self) -> Version {
+        self.version
+    }
+    /// The kind (`kind::*`).
+    #[inline]
+    pub fn stats_type(&self) -> u16 {
+        let b = self.buffer.as_ref();
+        u16::from_be_bytes([b[HEADER_LEN], b[HEADER_LEN + 1]])
+    }
+    #[inline]
+    pub fn flags(&self) -> u16 {
+        let b = self.buffer.as_ref();
+        u16::from_be_bytes([b[HEADER_LEN + 2], b[HEADER_LEN + 3]])
+    }
+    /// The kind's body, undecoded.
+    #[inline]
+    pub fn body(&self) -> &[u8] {
+        &self.buffer.as_ref()[HEADER_LEN + envelope_len(self.version)..]
+    }
 }
 
 fn no_body(b: &[u8], body: StatsRequestBody) -> Result<StatsRequestBody> {
@@ -270,6 +322,25 @@ impl StatsReply {
 mod tests {
     use super::*;
     use crate::oxm::Oxm;
+
+    #[test]
+    fn envelope_view_reads_what_the_writer_wrote() {
+        use crate::message::{Body, Message};
+        let port = StatsRequest { flags: 1, body: StatsRequestBody::Port { port_no: 7 } };
+        for v in [Version::V10, Version::V13] {
+            let bytes = Message::new(v, 3, Body::StatsRequest(port.clone())).to_vec();
+            let p = Packet::new_checked(&bytes[..]).unwrap();
+            let body_len = bytes.len() - HEADER_LEN - envelope_len(v);
+            assert_eq!((p.version(), p.stats_type(), p.flags(), p.body().len()), (v, kind::PORT, 1, body_len));
+            assert_eq!(&p.body()[..2], if v == Version::V10 { &[0, 7] } else { &[0, 0] });
+            let short = [v.wire(), bytes[1], 0, 10, 0, 0, 0, 3, 0, 4];
+            assert_eq!(Packet::new_checked(&short[..]).unwrap_err(), Error::Truncated { need: 8 + envelope_len(v), have: 10 });
+        }
+        let reply = Message::new(Version::V13, 4, Body::StatsReply(StatsReply { flags: 0, body: StatsReplyBody::Unknown { typ: kind::TABLE_FEATURES, data: vec![] } })).to_vec();
+        assert_eq!(Packet::new_checked(&reply[..]).unwrap().stats_type(), kind::TABLE_FEATURES);
+        let hello = [4u8, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+        assert!(matches!(Packet::new_checked(&hello[..]), Err(Error::BadLength { what: "stats type", .. })));
+    }
 
     #[test]
     fn requests_round_trip() {
