@@ -222,28 +222,11 @@ async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, e
     }
     // Let sessions drain (they end by themselves at drain end), or stop now.
     let finish_by = sh.instant_of(sh.drain_end_ns()) + Duration::from_millis(500);
-    loop {
-        let notified = sh.changed.notified();
-        if sh.finished.get() >= n {
-            break;
-        }
-        tokio::select! {
-            _ = notified => {}
-            _ = sleep_until(finish_by) => { sh.stop_all(); break; }
-        }
+    if !all_finished_by(&sh, n, finish_by).await {
+        sh.stop_all();
     }
     // Stopped sessions record their end on their next turn: wait for all of them (bounded).
-    let give_up = Instant::now() + Duration::from_secs(5);
-    loop {
-        let notified = sh.changed.notified();
-        if sh.finished.get() >= n {
-            break;
-        }
-        tokio::select! {
-            _ = notified => {}
-            _ = sleep_until(give_up) => break,
-        }
-    }
+    all_finished_by(&sh, n, Instant::now() + Duration::from_secs(5)).await;
     if let Some(msg) = sh.fatal.borrow().clone() {
         emit(WorkerEvent::Fatal(msg));
     }
@@ -267,6 +250,20 @@ async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, e
 }
 
 /// Snapshot every switch at each loop boundary. Returns true when stopped early.
+/// Waits until all `n` sessions have finished (true) or `deadline` passes (false).
+async fn all_finished_by(sh: &Shared, n: u32, deadline: Instant) -> bool {
+    loop {
+        let notified = sh.changed.notified();
+        if sh.finished.get() >= n {
+            return true;
+        }
+        tokio::select! {
+            _ = notified => {}
+            _ = sleep_until(deadline) => return sh.finished.get() >= n,
+        }
+    }
+}
+
 async fn tick(
     sh: &Shared,
     stats: &[Rc<RefCell<SwitchStats>>],
