@@ -1,0 +1,214 @@
+//! Flow insertion latency and rate, and barrier honesty (OFLOPS' add-flow test).
+//!
+//! Workload: N flows, each matching one destination MAC and forwarding to the destination
+//! port, are sent (a) back to back with no barrier, (b) each followed by a barrier that is
+//! awaited before the next flow ("barrier" mode: a careful controller), or (c) back to back
+//! with one barrier after the last ("barrier honesty"). Meanwhile probes for every flow whose
+//! flow-mod has been written but which has not yet been seen forwarding are sent round-robin on
+//! the source port and captured on the destination port.
+//!
+//! Figures, per flow: insertion latency = kernel receive time of the flow's first forwarded
+//! probe - time its flow-mod was written; probe gap = tx time of that probe - tx time of the
+//! flow's previous (unforwarded) probe, the resolution of that latency (the flow became active
+//! in that window, plus the probe's transit). Barrier gap = first forwarded - barrier reply
+//! (> 0: the switch confirmed flows that did not forward yet). Rate = flows forwarded /
+//! (last first-forward - first flow-mod written).
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ofcontroller::build::{FlowSpec, Next};
+use serde_json::json;
+
+use super::{Bench, TestOut};
+use crate::clock::{ms, now_ns};
+use crate::dataplane::{next_seq, Capture, Rx};
+use crate::packet::PacketSocket;
+use crate::probe::{self, Probe};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    NoBarrier,
+    BarrierEach,
+    BarrierAfter,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::NoBarrier => "none",
+            Mode::BarrierEach => "each",
+            Mode::BarrierAfter => "after",
+        }
+    }
+}
+
+pub fn run(b: &mut Bench, barrier_test: bool) -> Result<Vec<TestOut>, String> {
+    let mut outs = Vec::new();
+    for n in b.opts.flows.clone() {
+        if barrier_test {
+            outs.push(one(b, n, Mode::BarrierAfter)?);
+        } else {
+            outs.push(one(b, n, Mode::NoBarrier)?);
+            if b.opts.barrier {
+                outs.push(one(b, n, Mode::BarrierEach)?);
+            }
+        }
+    }
+    Ok(outs)
+}
+
+struct Prober {
+    sock: Arc<PacketSocket>,
+    tag: u8,
+    seen: Arc<Vec<AtomicBool>>,
+    written: Arc<AtomicU32>,
+    stop: Arc<AtomicBool>,
+    pps: u64,
+}
+
+impl Prober {
+    /// Round-robin over flows written but not yet seen; returns probes sent.
+    fn run(self) -> u64 {
+        let n = self.seen.len();
+        let mut last_tx = vec![0u64; n];
+        let (mut lo, mut i, mut sent) = (0usize, 0usize, 0u64);
+        let mut frame = [0u8; probe::LEN];
+        let start = Instant::now();
+        let interval_ns = 1_000_000_000u64.checked_div(self.pps).unwrap_or(0);
+        while !self.stop.load(Ordering::Relaxed) {
+            let hi = self.written.load(Ordering::Acquire) as usize;
+            while lo < hi && self.seen[lo].load(Ordering::Acquire) {
+                lo += 1;
+            }
+            if lo >= hi {
+                std::thread::sleep(Duration::from_micros(50));
+                continue;
+            }
+            if i < lo || i >= hi {
+                i = lo;
+            }
+            if !self.seen[i].load(Ordering::Acquire) {
+                let due = Duration::from_nanos(interval_ns * sent);
+                let el = start.elapsed();
+                if due > el {
+                    std::thread::sleep((due - el).min(Duration::from_micros(200)));
+                    continue;
+                }
+                let tx = now_ns();
+                Probe { flow: i as u32, seq: next_seq(), tx, prev_tx: last_tx[i] }.emit(self.tag, &mut frame);
+                if self.sock.send(&frame).is_ok() {
+                    last_tx[i] = tx;
+                    sent += 1;
+                }
+            }
+            i += 1;
+        }
+        sent
+    }
+}
+
+fn one(b: &mut Bench, n: u32, mode: Mode) -> Result<TestOut, String> {
+    b.reset()?;
+    // Probes that arrive before their flow hit this drop entry, not the controller.
+    b.install(&[FlowSpec::miss(0, Next::Drop)])?;
+    let seen: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|_| AtomicBool::new(false)).collect());
+    let written = Arc::new(AtomicU32::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let cap = Capture::start(b.dst().sock.clone(), true, Some(seen.clone()));
+    let prober = Prober {
+        sock: b.src().sock.clone(),
+        tag: b.src().tag,
+        seen: seen.clone(),
+        written: written.clone(),
+        stop: stop.clone(),
+        pps: b.opts.probe_pps,
+    };
+    let sender = std::thread::spawn(move || prober.run());
+    let specs = b.dst_flows(n, 0, Next::Output(b.dst().port_no));
+    let bodies = specs.iter().map(|s| b.flow(s)).collect::<Result<Vec<_>, _>>()?;
+    let mut sent_at = vec![0u64; n as usize];
+    let mut barrier_rtt = Vec::new();
+    let mut barrier_reply = None;
+    let timeout = b.opts.timeout;
+    if mode == Mode::BarrierEach {
+        for (i, body) in bodies.into_iter().enumerate() {
+            let (_, t) = b.s.send(body)?;
+            sent_at[i] = t;
+            written.store(i as u32 + 1, Ordering::Release);
+            let (s, r) = b.s.barrier(timeout)?;
+            barrier_rtt.push(ms(s, r));
+        }
+    } else {
+        for (i, (_, t)) in b.s.send_many(bodies)?.into_iter().enumerate() {
+            sent_at[i] = t;
+        }
+        written.store(n, Ordering::Release);
+        if mode == Mode::BarrierAfter {
+            barrier_reply = Some(b.s.barrier(timeout)?.1);
+        }
+    }
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline && !seen.iter().all(|s| s.load(Ordering::Acquire)) {
+        b.s.pump(Duration::from_millis(5))?;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let probes_sent = sender.join().map_err(|_| "prober thread panicked")?;
+    let rxs = cap.stop()?;
+    let errors = b.s.take_flow_mod_errors();
+    Ok(summarise(b, n, mode, &sent_at, &rxs, barrier_rtt, barrier_reply, probes_sent, errors.len()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn summarise(
+    b: &Bench, n: u32, mode: Mode, sent_at: &[u64], rxs: &[Rx], barrier_rtt: Vec<f64>,
+    barrier_reply: Option<u64>, probes_sent: u64, errors: usize,
+) -> TestOut {
+    let mut first: Vec<Option<Rx>> = vec![None; n as usize];
+    for r in rxs {
+        if let Some(slot) = first.get_mut(r.probe.flow as usize) {
+            if slot.is_none() {
+                *slot = Some(*r);
+            }
+        }
+    }
+    let test = if mode == Mode::BarrierAfter { "barrier" } else { "insertion" };
+    let mut out = TestOut::new(test, json!({"flows": n, "barrier": mode.name(), "probe_pps": b.opts.probe_pps}));
+    let labels = json!({"flows": n, "barrier": mode.name()});
+    let fwd: Vec<(usize, Rx)> = first.iter().enumerate().filter_map(|(i, r)| r.map(|r| (i, r))).collect();
+    let latency = fwd.iter().map(|(i, r)| ms(sent_at[*i], r.at)).collect();
+    let gap = fwd
+        .iter()
+        .map(|(i, r)| ms(if r.probe.prev_tx > 0 { r.probe.prev_tx } else { sent_at[*i] }, r.probe.tx))
+        .collect();
+    out.series("insertion_latency", "ms", latency, labels.clone());
+    out.series("probe_gap", "ms", gap, labels.clone());
+    if !barrier_rtt.is_empty() {
+        out.series("barrier_rtt", "ms", barrier_rtt, labels.clone());
+    }
+    let first_sent = sent_at.iter().copied().min().unwrap_or(0);
+    let last_fwd = fwd.iter().map(|(_, r)| r.at).max();
+    if let Some(last) = last_fwd {
+        let span = ms(first_sent, last) / 1e3;
+        out.series("insertion_rate", "flows/s", vec![fwd.len() as f64 / span.max(1e-9)], labels.clone());
+    }
+    if let Some(reply) = barrier_reply {
+        out.series("barrier_reply", "ms", vec![ms(first_sent, reply)], labels.clone());
+        out.series("barrier_gap", "ms", fwd.iter().map(|(_, r)| ms(reply, r.at)).collect(), labels.clone());
+        out.count("forwarded_after_barrier", fwd.iter().filter(|(_, r)| r.at > reply).count());
+        if let Some(last) = last_fwd {
+            out.series("all_forwarding", "ms", vec![ms(first_sent, last)], labels);
+        }
+    }
+    out.count("flows", n);
+    out.count("forwarded", fwd.len());
+    out.count("never_forwarded", n as usize - fwd.len());
+    out.count("flow_mod_errors", errors);
+    out.count("probes_sent", probes_sent);
+    out.count("probes_received", rxs.len());
+    if fwd.len() < n as usize {
+        out.notes.push(format!("{} of {n} flows never forwarded within {}s", n as usize - fwd.len(), b.opts.timeout.as_secs()));
+    }
+    out
+}
