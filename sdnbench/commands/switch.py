@@ -1,0 +1,142 @@
+"""``sdnbench switch``: measure an OpenFlow switch, with sdnbench as its controller and traffic.
+
+    sdnbench switch bench --target ovs --test insertion,barrier --flows 1,100,10000 --barrier
+    sdnbench switch bench --target ovs --test packet-in,packet-out,first-packet --reps 200
+    sdnbench switch bench --target ovs --test capacity --table-limit 5000
+    sdnbench switch bench --target ovs --test stats,pipeline --tables 4 --of 1.3
+    sdnbench switch bench --target remote:6653,eth1,eth2 --test insertion   (a switch that connects to us)
+
+Targets: ``ovs`` (Open vSwitch, userspace datapath here, kernel datapath where the module is
+loaded), ``ovs-netdev``/``ovs-system``, ``cpqd`` (ofsoftswitch13 where installed),
+``remote:PORT,IF1,IF2`` (sdnbench listens on 127.0.0.1:PORT; IF1 sends probes into the switch,
+IF2 captures them). Every test is confirmed on the data plane by probe frames sdnbench sends and
+captures with kernel timestamps. See ``crates/switchbench/SCHEMA.md`` for every figure.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from .. import output
+from ..errors import UserError
+from ..result import write_json_atomic
+from ..store.cli import add_store_flag
+from ..switchtest import runner
+from ..switchtest.driver import SwitchbenchInterrupted
+
+
+def register(sub) -> None:
+    p = sub.add_parser("switch", help="benchmark an OpenFlow switch (sdnbench as controller and traffic)",
+                       description=__doc__)
+    s = p.add_subparsers(dest="switch_cmd", metavar="COMMAND", required=True)
+    b = s.add_parser("bench", help="flow insertion, barriers, packet-in/out, capacity, stats, first packet, "
+                                   "pipeline depth", description=__doc__)
+    b.add_argument("--target", default="ovs", help="ovs | ovs-netdev | ovs-system | cpqd | remote:PORT,IF1,IF2")
+    b.add_argument("--test", default="insertion",
+                   help=f"comma-separated tests: {','.join(runner.TESTS)} (insertion)")
+    b.add_argument("--flows", default="1,100", help="flow counts for insertion/barrier (1,100); "
+                                                    "stats uses the largest, pipeline the first")
+    b.add_argument("--barrier", action="store_true", help="insertion also with a barrier after every flow-mod")
+    b.add_argument("--tables", type=int, default=4, help="pipeline depths 1..N (4)")
+    b.add_argument("--reps", type=int, default=100, help="samples per latency figure (100)")
+    b.add_argument("--duration", type=float, default=2.0, help="seconds per throughput phase (2)")
+    b.add_argument("--max-flows", type=int, default=100_000, help="capacity: stop here (100000)")
+    b.add_argument("--batch", type=int, default=1000, help="capacity: flows per barrier (1000)")
+    b.add_argument("--table-limit", type=int, help="OVS: make table 0 refuse flows beyond N")
+    b.add_argument("--probe-pps", type=int, default=20_000, help="insertion probe rate (20000; 0 = flat out)")
+    b.add_argument("--of", default="1.3", choices=["1.0", "1.3"])
+    b.add_argument("--accept-timeout", type=float, default=30.0, help="seconds to wait for the switch (30)")
+    b.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
+    add_store_flag(b)
+    b.set_defaults(func=run_bench)
+
+
+def _ints(flag: str, text: str) -> list:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"{flag}: want comma-separated integers, got {text!r}")
+
+
+def params_from_args(args) -> dict:
+    return {"tests": [t.strip() for t in args.test.split(",") if t.strip()],
+            "flows": _ints("--flows", args.flows), "barrier": args.barrier, "tables": args.tables,
+            "reps": args.reps, "duration": args.duration, "max_flows": args.max_flows, "batch": args.batch,
+            "table_limit": args.table_limit, "probe_pps": args.probe_pps, "of": args.of,
+            "accept_timeout": args.accept_timeout}
+
+
+def run_bench(args) -> int:
+    params = runner.check(params_from_args(args))
+    if args.store is not None:
+        args.store.mkdir(parents=True, exist_ok=True)
+    try:
+        results = runner.run(args.target, params, progress=lambda m: print(m, file=sys.stderr))
+    except SwitchbenchInterrupted as e:
+        partial = getattr(e, "results", None)
+        if partial:
+            _save(args, partial)
+        raise
+    _save(args, results)
+    if args.json:
+        output.print_json([r.to_dict() for r in results])
+    else:
+        _print(results)
+    failed = [r for r in results if r.status != "ok"]
+    for r in failed:
+        print(f"sdnbench: {r.benchmark} failed: {r.error}", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _save(args, results: list) -> None:
+    if args.output:
+        write_json_atomic(Path(args.output), [r.to_dict() for r in results])
+        print(f"wrote {args.output}", file=sys.stderr)
+    if args.store is not None and results:
+        from ..store import Store
+        with Store(args.store) as st:
+            first = st.save_result(results[0], name=f"switch:{results[0].topology.get('target')}")
+            run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (first,)).fetchone()[0]
+            for r in results[1:]:
+                st.save_result(r, run=run_id)
+        print(f"saved as run {run_id} in {args.store} (see `sdnbench results show {run_id} --store {args.store}`)",
+              file=sys.stderr)
+
+
+HEADERS = ["test", "metric", "labels", "n", "median", "p95", "max", "unit"]
+
+
+def rows(results: list) -> list:
+    out = []
+    for r in results:
+        for s in r.series:
+            v = sorted(s.values)
+            if not v:
+                out.append([r.benchmark, s.metric, _labels(s.labels), 0, None, None, None, s.unit])
+                continue
+            p95 = v[min(len(v) - 1, int(round(0.95 * (len(v) - 1))))]
+            out.append([r.benchmark, s.metric, _labels(s.labels), len(v), statistics.median(v), p95, v[-1], s.unit])
+    return out
+
+
+def _labels(labels: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in labels.items()) or "-"
+
+
+def _print(results: list) -> None:
+    if results:
+        ident = results[0].topology.get("switch", {})
+        print(f"switch: {ident.get('manufacturer')} / {ident.get('hardware')} / {ident.get('software')} "
+              f"(dpid {ident.get('datapath_id')}, {ident.get('n_tables')} tables), "
+              f"OpenFlow {results[0].topology.get('of_version')}")
+    print(output.table(HEADERS, rows(results)))
+    for r in results:
+        if r.counters:
+            print(f"{r.benchmark} {json.dumps(r.params.get('flows', ''))}: "
+                  + ", ".join(f"{k}={v}" for k, v in r.counters.items()))
+        for n in r.notes:
+            print(f"  note: {n}")

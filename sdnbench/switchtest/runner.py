@@ -1,0 +1,100 @@
+"""One ``switch bench`` run: build the target, start ``sdnbench-switch`` listening on a loopback
+port, point the switch at it, run the tests, tear everything down, convert to Results.
+
+``params`` is pure data (``check`` validates it; ``binary_args`` is the one mapping to the
+binary's flags), so campaigns and the CLI share it.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Optional
+
+from ..errors import UserError
+from . import convert, driver
+from .targets import parse_target
+
+TESTS = ("insertion", "barrier", "packet-in", "packet-out", "capacity", "stats", "first-packet", "pipeline")
+
+DEFAULTS = {"tests": ["insertion"], "flows": [1, 100], "barrier": False, "tables": 4, "reps": 100,
+            "duration": 2.0, "batch": 1000, "max_flows": 100_000, "table_limit": None,
+            "probe_pps": 20_000, "of": "1.3", "timeout": 10.0, "accept_timeout": 30.0,
+            "stats_interval_ms": 0}
+
+
+def check(params: dict) -> dict:
+    p = {**DEFAULTS, **{k: v for k, v in params.items() if v is not None}}
+    bad = [t for t in p["tests"] if t not in TESTS]
+    if bad or not p["tests"]:
+        raise UserError(f"--test: unknown {', '.join(bad) or 'nothing'} (known: {','.join(TESTS)})")
+    if p["of"] not in ("1.0", "1.3"):
+        raise UserError(f"--of: want 1.0 or 1.3, got {p['of']!r}")
+    if "pipeline" in p["tests"] and p["of"] == "1.0" and p["tables"] > 1:
+        raise UserError("--test pipeline with --tables > 1 needs --of 1.3 (OpenFlow 1.0 has one table)")
+    if not p["flows"] or any(not isinstance(f, int) or f < 1 or f > 1 << 24 for f in p["flows"]):
+        raise UserError(f"--flows: want positive counts up to 16777216, got {p['flows']}")
+    if not 1 <= p["tables"] <= 254 or p["reps"] < 1 or p["duration"] <= 0:
+        raise UserError("--tables must be 1..254, --reps and --duration positive")
+    if p["table_limit"] is not None and p["table_limit"] < 1:
+        raise UserError("--table-limit must be positive")
+    return p
+
+
+def binary_args(p: dict, specs: list, port: int) -> list:
+    args = ["--listen", f"127.0.0.1:{port}", "--of", p["of"], "--test", ",".join(p["tests"]),
+            "--flows", ",".join(str(f) for f in p["flows"]), "--tables", str(p["tables"]),
+            "--reps", str(p["reps"]), "--duration", str(p["duration"]), "--batch", str(p["batch"]),
+            "--max-flows", str(p["max_flows"]), "--probe-pps", str(p["probe_pps"]),
+            "--timeout", str(p["timeout"]), "--accept-timeout", str(p["accept_timeout"]),
+            "--stats-interval-ms", str(p["stats_interval_ms"])]
+    if p["barrier"]:
+        args.append("--barrier")
+    for s in specs:
+        args += ["--if", s]
+    return args
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(target_spec: str, params: dict, target=None, progress=None) -> list:
+    """Runs the tests of ``params`` against ``target_spec`` (or an already built ``target``)."""
+    p = check(params)
+    target = target or parse_target(target_spec)
+    port = getattr(target, "port", None) or free_port()
+    say = progress or (lambda _msg: None)
+    with target:
+        if p["table_limit"] is not None:
+            target.set_flow_limit(p["table_limit"])
+        with driver.Switchbench(binary_args(p, target.probe_specs, port)) as sb:
+            say(f"sdnbench-switch listening on {sb.address}; waiting for the switch")
+            target.attach(sb.address)
+            try:
+                doc = sb.wait(timeout=_budget(p))
+            except driver.SwitchbenchInterrupted as e:
+                if e.doc is not None:
+                    e.results = convert.to_results(e.doc, target.describe(), _recorded(p, target_spec),
+                                                   _versions())
+                raise
+        described = target.describe()
+    return convert.to_results(doc, described, _recorded(p, target_spec), _versions())
+
+
+def _recorded(p: dict, target_spec: str) -> dict:
+    return {"target_spec": target_spec, "tests": list(p["tests"]), "flow_counts": list(p["flows"]),
+            "with_barrier": p["barrier"], "table_limit": p["table_limit"], "max_flows": p["max_flows"]}
+
+
+def _versions() -> dict:
+    from .. import __version__
+    return {"sdnbench": __version__}
+
+
+def _budget(p: dict) -> Optional[float]:
+    """A generous wall-clock limit for the whole run, so a wedged switch cannot hang us."""
+    per_test = p["timeout"] * 4 + p["duration"] * 3 * max(p["tables"], 1) + p["reps"] * 0.05
+    flows = sum(p["flows"]) * (2 if p["barrier"] else 1) * 0.002 + p["max_flows"] * 0.0005
+    return p["accept_timeout"] + 30 + len(p["tests"]) * per_test * max(len(p["flows"]), 1) + flows
