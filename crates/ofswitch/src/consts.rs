@@ -1,8 +1,6 @@
 //! The message kinds and OpenFlow numbers the emulated switch uses, for 1.0 (0x01) and 1.3 (0x04).
 //!
-//! [`Kind`] names every message the switch and the engine's counters deal with. The type codes
-//! come from ofwire's `MsgType` table; `Kind` adds only the kinds ofwire keeps as raw bytes
-//! (table-mod, queue-get-config) and unknown codes.
+//! Message kinds are ofwire's [`MsgType`] (one table for the whole project).
 
 use ofwire::flow_mod::command;
 use ofwire::error_names::{bad_request, error_type, hello_failed};
@@ -13,177 +11,16 @@ use ofwire::MsgType;
 pub use ofwire::packet_in::NO_BUFFER;
 pub use ofwire::{HEADER_LEN, OFP10, OFP13};
 
-/// A message type, independent of the wire version.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    Hello,
-    Error,
-    EchoRequest,
-    EchoReply,
-    Experimenter,
-    FeaturesRequest,
-    FeaturesReply,
-    GetConfigRequest,
-    GetConfigReply,
-    SetConfig,
-    PacketIn,
-    FlowRemoved,
-    PortStatus,
-    PacketOut,
-    FlowMod,
-    GroupMod,
-    PortMod,
-    TableMod,
-    StatsRequest,
-    StatsReply,
-    BarrierRequest,
-    BarrierReply,
-    QueueGetConfigRequest,
-    QueueGetConfigReply,
-    RoleRequest,
-    RoleReply,
-    GetAsyncRequest,
-    GetAsyncReply,
-    SetAsync,
-    MeterMod,
-    Unknown(u8),
-}
+/// Compatibility name for the engine, which calls `Kind::from_code(version, code).name()`.
+/// The switch has no message-type enum of its own any more: this returns ofwire's [`MsgType`]
+/// (total, with `TableMod`, `QueueGetConfig*` and `Unknown(code)`). New code should call
+/// `MsgType::from_wire(version, code)` directly; this shim goes once the engine does.
+pub struct Kind;
 
 impl Kind {
-    /// The kind of message type `code` in wire version `version` (1.3 numbering for anything
-    /// but 1.0, as for a hello of a later version). ofwire's table decides; only the kinds it
-    /// keeps as bytes are added here.
-    pub fn from_code(version: u8, code: u8) -> Kind {
-        let v = layout(version);
-        if let Some(t) = MsgType::from_code(v, code) {
-            return Kind::from(t);
-        }
-        // TODO(ofwire): table-mod and queue-get-config request/reply in MsgType.
-        match (v, code) {
-            (Version::V10, 20) | (Version::V13, 22) => Kind::QueueGetConfigRequest,
-            (Version::V10, 21) | (Version::V13, 23) => Kind::QueueGetConfigReply,
-            (Version::V13, 17) => Kind::TableMod,
-            (_, c) => Kind::Unknown(c),
-        }
-    }
-
-    /// The wire code of this kind in `version` (messages a version lacks get their 1.3 code).
-    pub fn code(self, version: u8) -> u8 {
-        let v = layout(version);
-        match self {
-            Kind::QueueGetConfigRequest => if v == Version::V10 { 20 } else { 22 },
-            Kind::QueueGetConfigReply => if v == Version::V10 { 21 } else { 23 },
-            Kind::TableMod => 17,
-            Kind::Unknown(c) => c,
-            k => k.msg_type().expect("every other kind is an ofwire MsgType").code(v),
-        }
-    }
-
-    fn msg_type(self) -> Option<MsgType> {
-        use Kind::*;
-        Some(match self {
-            Hello => MsgType::Hello,
-            Error => MsgType::Error,
-            EchoRequest => MsgType::EchoRequest,
-            EchoReply => MsgType::EchoReply,
-            Experimenter => MsgType::Experimenter,
-            FeaturesRequest => MsgType::FeaturesRequest,
-            FeaturesReply => MsgType::FeaturesReply,
-            GetConfigRequest => MsgType::GetConfigRequest,
-            GetConfigReply => MsgType::GetConfigReply,
-            SetConfig => MsgType::SetConfig,
-            PacketIn => MsgType::PacketIn,
-            FlowRemoved => MsgType::FlowRemoved,
-            PortStatus => MsgType::PortStatus,
-            PacketOut => MsgType::PacketOut,
-            FlowMod => MsgType::FlowMod,
-            GroupMod => MsgType::GroupMod,
-            PortMod => MsgType::PortMod,
-            StatsRequest => MsgType::StatsRequest,
-            StatsReply => MsgType::StatsReply,
-            BarrierRequest => MsgType::BarrierRequest,
-            BarrierReply => MsgType::BarrierReply,
-            RoleRequest => MsgType::RoleRequest,
-            RoleReply => MsgType::RoleReply,
-            GetAsyncRequest => MsgType::GetAsyncRequest,
-            GetAsyncReply => MsgType::GetAsyncReply,
-            SetAsync => MsgType::SetAsync,
-            MeterMod => MsgType::MeterMod,
-            TableMod | QueueGetConfigRequest | QueueGetConfigReply | Unknown(_) => return None,
-        })
-    }
-
-    /// A short snake_case name, used as the key of reply counters in the engine's JSON.
-    pub fn name(self) -> &'static str {
-        use Kind::*;
-        match self {
-            Hello => "hello",
-            Error => "error",
-            EchoRequest => "echo_request",
-            EchoReply => "echo_reply",
-            Experimenter => "experimenter",
-            FeaturesRequest => "features_request",
-            FeaturesReply => "features_reply",
-            GetConfigRequest => "get_config_request",
-            GetConfigReply => "get_config_reply",
-            SetConfig => "set_config",
-            PacketIn => "packet_in",
-            FlowRemoved => "flow_removed",
-            PortStatus => "port_status",
-            PacketOut => "packet_out",
-            FlowMod => "flow_mod",
-            GroupMod => "group_mod",
-            PortMod => "port_mod",
-            TableMod => "table_mod",
-            StatsRequest => "stats_request",
-            StatsReply => "stats_reply",
-            BarrierRequest => "barrier_request",
-            BarrierReply => "barrier_reply",
-            QueueGetConfigRequest => "queue_get_config_request",
-            QueueGetConfigReply => "queue_get_config_reply",
-            RoleRequest => "role_request",
-            RoleReply => "role_reply",
-            GetAsyncRequest => "get_async_request",
-            GetAsyncReply => "get_async_reply",
-            SetAsync => "set_async",
-            MeterMod => "meter_mod",
-            Unknown(_) => "unknown",
-        }
-    }
-}
-
-impl From<MsgType> for Kind {
-    fn from(t: MsgType) -> Kind {
-        use Kind::*;
-        match t {
-            MsgType::Hello => Hello,
-            MsgType::Error => Error,
-            MsgType::EchoRequest => EchoRequest,
-            MsgType::EchoReply => EchoReply,
-            MsgType::Experimenter => Experimenter,
-            MsgType::FeaturesRequest => FeaturesRequest,
-            MsgType::FeaturesReply => FeaturesReply,
-            MsgType::GetConfigRequest => GetConfigRequest,
-            MsgType::GetConfigReply => GetConfigReply,
-            MsgType::SetConfig => SetConfig,
-            MsgType::PacketIn => PacketIn,
-            MsgType::FlowRemoved => FlowRemoved,
-            MsgType::PortStatus => PortStatus,
-            MsgType::PacketOut => PacketOut,
-            MsgType::FlowMod => FlowMod,
-            MsgType::GroupMod => GroupMod,
-            MsgType::PortMod => PortMod,
-            MsgType::StatsRequest => StatsRequest,
-            MsgType::StatsReply => StatsReply,
-            MsgType::BarrierRequest => BarrierRequest,
-            MsgType::BarrierReply => BarrierReply,
-            MsgType::RoleRequest => RoleRequest,
-            MsgType::RoleReply => RoleReply,
-            MsgType::GetAsyncRequest => GetAsyncRequest,
-            MsgType::GetAsyncReply => GetAsyncReply,
-            MsgType::SetAsync => SetAsync,
-            MsgType::MeterMod => MeterMod,
-        }
+    #[inline]
+    pub const fn from_code(version: u8, code: u8) -> MsgType {
+        MsgType::from_wire(version, code)
     }
 }
 
@@ -212,6 +49,34 @@ pub const BRC_BAD_EXPERIMENTER: u16 = bad_request::BAD_EXPERIMENTER;
 pub const BRC_BAD_LEN: u16 = bad_request::BAD_LEN;
 pub const BRC_BAD_VERSION: u16 = bad_request::BAD_VERSION;
 
+// Codes ofwire does not name yet (OF1.0 §5.4.4 `ofp_error_type`, OF1.3 §7.4.4).
+pub const BRC_BUFFER_UNKNOWN: u16 = 8;
+/// OFPBRC_IS_SLAVE (1.3 only).
+pub const BRC_IS_SLAVE: u16 = 10;
+pub const ET_BAD_ACTION: u16 = 2;
+pub const BAC_BAD_OUT_PORT: u16 = 4;
+/// OFPET_FLOW_MOD_FAILED: type 3 in 1.0, 5 in 1.3.
+pub const ET_FLOW_MOD_FAILED10: u16 = 3;
+pub const ET_FLOW_MOD_FAILED13: u16 = 5;
+pub const FMF10_ALL_TABLES_FULL: u16 = 0;
+pub const FMF10_OVERLAP: u16 = 1;
+pub const FMF10_BAD_COMMAND: u16 = 4;
+pub const FMF13_TABLE_FULL: u16 = 1;
+pub const FMF13_BAD_TABLE_ID: u16 = 2;
+pub const FMF13_OVERLAP: u16 = 3;
+pub const FMF13_BAD_COMMAND: u16 = 6;
+/// OFPET_BAD_MATCH (1.3) / OFPBMC_BAD_FIELD.
+pub const ET_BAD_MATCH13: u16 = 4;
+pub const BMC_BAD_FIELD: u16 = 6;
+/// OFPET_PORT_MOD_FAILED: type 4 in 1.0, 7 in 1.3; OFPPMFC_BAD_PORT = 0.
+pub const ET_PORT_MOD_FAILED10: u16 = 4;
+pub const ET_PORT_MOD_FAILED13: u16 = 7;
+pub const PMF_BAD_PORT: u16 = 0;
+/// OFPET_ROLE_REQUEST_FAILED (1.3): STALE, BAD_ROLE.
+pub const ET_ROLE_REQUEST_FAILED: u16 = 11;
+pub const RRF_STALE: u16 = 0;
+pub const RRF_BAD_ROLE: u16 = 2;
+
 // Flow-mod commands, as the 8 bits both versions use.
 pub const FC_ADD: u8 = command::ADD as u8;
 pub const FC_MODIFY: u8 = command::MODIFY as u8;
@@ -223,35 +88,10 @@ pub const FC_DELETE_STRICT: u8 = command::DELETE_STRICT as u8;
 mod tests {
     use super::*;
 
-    /// The codes pinned from the specs (OF1.0 §5.1 `ofp_type`, OF1.3 §7.1 `ofp_type`).
     #[test]
-    fn codes_of_both_versions() {
-        let pinned: [(Kind, u8, u8); 9] = [
-            (Kind::Hello, 0, 0),
-            (Kind::FlowMod, 14, 14),
-            (Kind::PortMod, 15, 16),
-            (Kind::StatsRequest, 16, 18),
-            (Kind::BarrierReply, 19, 21),
-            (Kind::QueueGetConfigRequest, 20, 22),
-            (Kind::QueueGetConfigReply, 21, 23),
-            (Kind::RoleReply, 25, 25),
-            (Kind::MeterMod, 29, 29),
-        ];
-        for (k, c10, c13) in pinned {
-            assert_eq!((k.code(OFP10), k.code(OFP13)), (c10, c13), "{k:?}");
-            assert_eq!(Kind::from_code(OFP13, c13), k);
-            if k != Kind::RoleReply && k != Kind::MeterMod {
-                assert_eq!(Kind::from_code(OFP10, c10), k);
-            }
-        }
-        assert_eq!(Kind::from_code(OFP13, 17), Kind::TableMod);
-        assert_eq!(Kind::from_code(OFP13, 77), Kind::Unknown(77));
-        assert_eq!(Kind::from_code(6, 0), Kind::Hello, "a later version's hello");
-        for c in 0..=40u8 {
-            for v in [OFP10, OFP13] {
-                let k = Kind::from_code(v, c);
-                assert_eq!(k.code(v), c, "{k:?} in {v}");
-            }
-        }
+    fn kind_shim_is_msg_type() {
+        assert_eq!(Kind::from_code(OFP13, 17), MsgType::TableMod);
+        assert_eq!(Kind::from_code(OFP10, 20).name(), "queue_get_config_request");
+        assert_eq!(Kind::from_code(OFP13, 77), MsgType::Unknown(77));
     }
 }

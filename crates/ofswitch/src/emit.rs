@@ -69,7 +69,8 @@ pub struct Features {
     pub dpid: u64,
     pub n_buffers: u32,
     pub n_tables: u8,
-    pub ports: u32,
+    /// The 1.0 reply lists the ports; 1.3 ignores this.
+    pub ports: Vec<Port>,
 }
 
 /// FEATURES_REPLY (OF1.0 §5.3.1 with ports inline; OF1.3 §7.3.1 without).
@@ -83,7 +84,7 @@ pub fn features_reply(out: &mut Vec<u8>, version: u8, xid: u32, f: &Features) {
         capabilities: 0x7,
         // 1.0 actions: OUTPUT..SET_TP_DST (0..=11)
         actions: if v10 { 0xfff } else { 0 },
-        ports: if v10 { (1..=f.ports).map(|p| port(version, f.dpid, p)).collect() } else { Vec::new() },
+        ports: if v10 { f.ports.clone() } else { Vec::new() },
         ..Default::default()
     };
     push(out, version, xid, Body::FeaturesReply(reply));
@@ -141,7 +142,7 @@ mod tests {
 
     #[test]
     fn features_reply_sizes() {
-        let f = Features { dpid: 5, n_buffers: 256, n_tables: 1, ports: 2 };
+        let f = Features { dpid: 5, n_buffers: 256, n_tables: 1, ports: (1..=2).map(|p| port(OFP10, 5, p)).collect() };
         let mut out = vec![];
         features_reply(&mut out, OFP10, 1, &f);
         assert_eq!(out.len(), 32 + 2 * 48);

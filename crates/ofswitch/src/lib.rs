@@ -11,14 +11,28 @@
 //! `poll(now, out)` for keep-alives). Nothing here does I/O or reads a clock: the engine owns
 //! sockets and time.
 
+pub mod channel;
 pub mod consts;
+mod control;
 pub mod emit;
+pub mod flow_match;
 pub mod flow_table;
+pub mod forward;
+pub mod frame_edit;
 pub mod frames;
+mod fxhash;
+pub mod key;
 pub mod packet_in;
+pub mod pipeline;
+pub mod ports;
+pub mod profile;
 pub mod stats;
 pub mod switch;
 
 pub use consts::{Kind, NO_BUFFER, OFP10, OFP13};
 pub use packet_in::PacketInGen;
-pub use switch::{frame_len, Event, State, Switch, SwitchConfig, SwitchError};
+pub use profile::{Profile, UnknownProfile};
+pub use switch::{frame_len, Counters, Event, State, Switch, SwitchConfig, SwitchError};
+pub use channel::{Async, Channel};
+pub use forward::Received;
+pub use ofwire::MsgType;

@@ -13,6 +13,7 @@
 
 use crate::consts::*;
 use crate::frames;
+use crate::profile::{cbench_frame_patch, Profile, CBENCH_FRAME};
 use ofwire::packet_in::{self, reason};
 use ofwire::version::Version;
 use ofwire::PacketInRef;
@@ -35,31 +36,63 @@ impl Template {
     }
 }
 
-/// Generates the measured packet-ins of one switch.
+/// Generates the measured packet-ins of one switch, for one traffic [`Profile`].
 #[derive(Clone, Debug)]
 pub struct PacketInGen {
     pub version: u8,
     pub switch: u32,
     pub macs: u32,
     pub ports: u32,
-    /// The frame with host 0 -> 0 and seq 0, as the template carries it.
+    pub profile: Profile,
+    /// The datapath id (cbench writes its low byte into both MACs). Default: `switch + 1`.
+    pub dpid: u64,
+    /// The frame with host 0 -> 0 and seq 0 (cbench: its frame for mac 0), as the template
+    /// carries it.
     frame: Vec<u8>,
     tpl: Template,
     /// One's-complement sum of the IPv4 header words before the checksum (they never change).
     fixed_sum: u32,
+    /// The 24-bit host number of host 0 of this switch (unique addresses, see `frames`).
+    ip_base: u32,
     /// The last request's (seq, source host, its port), to step hosts without dividing.
     last: (u32, u32, u32),
 }
 
 impl PacketInGen {
+    /// The `unique-pairs` generator (the engine's historical traffic).
     pub fn new(version: u8, switch: u32, macs: u32, ports: u32, frame_size: usize) -> PacketInGen {
-        let frame = frames::udp_frame(switch, 0, 0, 0, frame_size);
+        PacketInGen::with_profile(Profile::UniquePairs, version, switch, macs, ports, frame_size)
+    }
+
+    /// A generator for `profile`. `frame_size` is ignored by `cbench` (its frame is 64 bytes).
+    pub fn with_profile(profile: Profile, version: u8, switch: u32, macs: u32, ports: u32, frame_size: usize) -> PacketInGen {
+        let macs = macs.max(1);
+        let dpid = switch as u64 + 1;
+        let frame = match profile {
+            Profile::Cbench => {
+                let mut f = CBENCH_FRAME.to_vec();
+                cbench_frame_patch(&mut f, dpid, 0);
+                f
+            }
+            _ => frames::udp_frame(switch, macs, 0, 0, 0, frame_size),
+        };
         let mut fixed_sum: u32 = 0;
         for i in (14..24).step_by(2) {
             fixed_sum += u16::from_be_bytes([frame[i], frame[i + 1]]) as u32;
         }
         let tpl = Template::new(layout(version), &frame, frame.len().min(128), true);
-        PacketInGen { version, switch, macs: macs.max(1), ports: ports.max(1), frame, tpl, fixed_sum, last: (u32::MAX, 0, 0) }
+        let ip_base = frames::ip_base(switch, macs);
+        PacketInGen { version, switch, macs, ports: ports.max(1), profile, dpid, frame, tpl, fixed_sum, ip_base, last: (u32::MAX, 0, 0) }
+    }
+
+    /// Set the datapath id (cbench profile: its low byte is in the frame).
+    pub fn with_dpid(mut self, dpid: u64) -> PacketInGen {
+        self.dpid = dpid;
+        if self.profile == Profile::Cbench {
+            cbench_frame_patch(&mut self.frame, dpid, 0);
+            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len().min(128), true);
+        }
+        self
     }
 
     pub fn frame_len(&self) -> usize {
@@ -68,16 +101,10 @@ impl PacketInGen {
 
     /// Append request `seq`. With `miss_send_len` = None it is unbuffered (buffer id NO_BUFFER,
     /// whole frame); otherwise buffered under `seq` with at most `miss_send_len` bytes of data.
+    /// The xid is `seq`.
     #[inline]
     pub fn emit(&mut self, out: &mut Vec<u8>, seq: u32, miss_send_len: Option<u16>) {
-        let (src, in_port) = if seq == self.last.0.wrapping_add(1) && self.last.1 != 0 {
-            // the next request: step the source host (and its port) by one, wrapping
-            if self.last.1 == self.macs { (1, 1) } else { (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 }) }
-        } else {
-            let src = frames::hosts_of(seq, self.macs).0;
-            (src, frames::host_port(src, self.ports))
-        };
-        self.last = (seq, src, in_port);
+        let (src, in_port) = self.source(seq);
         let dst = if src == self.macs { 1 } else { src + 1 };
         let v = layout(self.version);
         let (buffered, cut) = match miss_send_len {
@@ -85,9 +112,10 @@ impl PacketInGen {
             None => (false, self.frame.len()),
         };
         if cut < frames::MARKER_OFFSET + 12 {
-            // A cut inside the headers (a tiny miss_send_len): patch a whole copy, send its head.
+            // A cut inside the patched bytes (a tiny miss_send_len): patch a whole copy, send
+            // its head.
             let mut f = self.frame.clone();
-            self.patch(&mut f, seq, src, dst);
+            self.patch(&mut f, seq, src, dst, buffered);
             let buffer_id = if buffered { seq } else { NO_BUFFER };
             let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
             pi.emit_append(v, seq, out);
@@ -106,16 +134,45 @@ impl PacketInGen {
         // 1.0 ports are 16-bit by construction (host_port < ports) and ofwire's writer puts
         // the 1.3 in_port first in the match, so this cannot fail.
         p.set_in_port(in_port).expect("the template has an in_port ofwire can patch");
-        self.patch(p.data_mut(), seq, src, dst);
+        self.patch(p.data_mut(), seq, src, dst, buffered);
     }
 
-    /// Write request `seq`'s host pair, IPv4 checksum and marker into a copy of the frame
-    /// (at least [`frames::MARKER_OFFSET`] + 12 bytes of it).
+    /// Request `seq`'s source host and in_port. cbench: request `seq` is cbench's request
+    /// with xid `seq` (its first has xid 1 and MAC index 0): MAC index `(seq - 1) % macs`, port 1.
     #[inline(always)]
-    fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32) {
+    fn source(&mut self, seq: u32) -> (u32, u32) {
+        if self.profile == Profile::Cbench {
+            return (seq.wrapping_sub(1) % self.macs, 1);
+        }
+        let (src, in_port) = if seq == self.last.0.wrapping_add(1) && self.last.1 != 0 {
+            // the next request: step the source host (and its port) by one, wrapping
+            if self.last.1 == self.macs { (1, 1) } else { (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 }) }
+        } else {
+            let src = frames::hosts_of(seq, self.macs).0;
+            (src, frames::host_port(src, self.ports))
+        };
+        self.last = (seq, src, in_port);
+        (src, in_port)
+    }
+
+    /// Write request `seq`'s varying bytes into a copy of the frame (at least
+    /// [`frames::MARKER_OFFSET`] + 12 bytes of it).
+    #[inline(always)]
+    fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32, buffered: bool) {
+        if self.profile == Profile::Cbench {
+            cbench_frame_patch(f, self.dpid, src);
+            if !buffered {
+                // unbuffered replies are matched by the marker (cbench itself never sends
+                // unbuffered packet-ins): it replaces 12 bytes of cbench's payload
+                f[frames::MARKER_OFFSET..frames::MARKER_OFFSET + 4].copy_from_slice(frames::MARKER);
+                f[frames::MARKER_OFFSET + 4..frames::MARKER_OFFSET + 8].copy_from_slice(&self.switch.to_be_bytes());
+                frames::set_seq(f, seq);
+            }
+            return;
+        }
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
-        let (si, di) = (frames::host_ip(src), frames::host_ip(dst));
+        let (si, di) = (frames::host_ip_at(self.ip_base, src), frames::host_ip_at(self.ip_base, dst));
         f[27..30].copy_from_slice(&si[1..]);
         f[31..34].copy_from_slice(&di[1..]);
         // Sum the addresses from registers, not by reading back the bytes just stored (that
@@ -125,12 +182,16 @@ impl PacketInGen {
         sum = (sum & 0xffff) + (sum >> 16);
         sum = (sum & 0xffff) + (sum >> 16);
         f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+        if self.profile == Profile::NewFlows {
+            // the UDP port pair is the request number: a 5-tuple never seen before
+            f[34..38].copy_from_slice(&seq.to_be_bytes());
+        }
         frames::set_seq(f, seq);
     }
 
     /// Append the gratuitous ARP packet-in announcing `host` (unbuffered).
     pub fn emit_arp(&self, out: &mut Vec<u8>, xid: u32, host: u32) {
-        let f = frames::gratuitous_arp(self.switch, host);
+        let f = frames::gratuitous_arp(self.switch, self.macs, host);
         PacketInRef::miss(frames::host_port(host, self.ports), &f).emit_append(layout(self.version), xid, out);
     }
 }
@@ -159,7 +220,7 @@ mod tests {
         assert_eq!(&data[0..6], &frames::host_mac(3, 3));
         assert_eq!(u16::from_be_bytes([out[14], out[15]]), 2);
         // the patched frame equals a freshly built one
-        assert_eq!(data, &frames::udp_frame(3, 2, 3, 41, 128)[..]);
+        assert_eq!(data, &frames::udp_frame(3, 10, 2, 3, 41, 128)[..]);
     }
 
     #[test]
@@ -188,7 +249,7 @@ mod tests {
             assert_eq!(&out[42 + 6..42 + 12], &frames::host_mac(1, src), "seq {seq}");
             assert_eq!(&out[42..42 + 6], &frames::host_mac(1, dst), "seq {seq}");
             assert_eq!(be32(&out[32..]), frames::host_port(src, 3), "seq {seq}");
-            assert_eq!(&out[42..], &frames::udp_frame(1, src, dst, seq, 64)[..], "seq {seq}");
+            assert_eq!(&out[42..], &frames::udp_frame(1, 5, src, dst, seq, 64)[..], "seq {seq}");
         }
     }
 
@@ -201,7 +262,7 @@ mod tests {
                 let mut out = vec![0xa5];
                 g.emit(&mut out, seq, miss);
                 let (src, dst) = frames::hosts_of(seq, 7);
-                let f = frames::udp_frame(9, src, dst, seq, 200);
+                let f = frames::udp_frame(9, 7, src, dst, seq, 200);
                 let cut = miss.map_or(f.len(), |n| f.len().min(n as usize));
                 let buffer_id = if miss.is_some() { seq } else { NO_BUFFER };
                 let pi = PacketInRef { buffer_id, total_len: 200, reason: reason::NO_MATCH, in_port: frames::host_port(src, 3), table_id: 0, cookie: 0, data: &f[..cut] };
@@ -219,5 +280,64 @@ mod tests {
         g.emit_arp(&mut out, 1, 3);
         assert_eq!(out.len(), 42 + 60);
         assert_eq!(frames::ethertype(&out[42..]), Some(0x0806));
+    }
+
+    /// The packet-in cbench sends, byte for byte: the `fake[]` array of `make_packet_in` in
+    /// cbench/fakeswitch.c (github.com/mininet/oflops) with its patches applied for switch id
+    /// (dpid) 1, xid 1, buffer id 1 and MAC index 0, then MAC index 0x01020304 (copied as a
+    /// little-endian int into source MAC bytes 1..=4).
+    #[test]
+    fn cbench_profile_is_cbench_bytes() {
+        let want: [u8; 82] = [
+            0x01, 0x0a, 0x00, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, // header, buffer id
+            0x00, 0x40, 0x00, 0x01, 0x00, 0x00, // total_len 64, in_port 1, reason NO_MATCH, pad
+            0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
+            0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0xff, 0xf7, 0x2c,
+            0xc0, 0xa8, 0x00, 0x28, 0xc0, 0xa8, 0x01, 0x28, 0x7a, 0x18, 0x58,
+            0x6b, 0x11, 0x08, 0x97, 0xf5, 0x19, 0xe2, 0x65, 0x7e, 0x07, 0xcc,
+            0x31, 0xc3, 0x11, 0xc7, 0xc4, 0x0c, 0x8b, 0x95, 0x51, 0x51, 0x33,
+            0x54, 0x51, 0xd5, 0x00, 0x36,
+        ];
+        // engine switch index 0 is dpid 1; -M large enough for the second MAC index
+        let mut g = PacketInGen::with_profile(Profile::Cbench, OFP10, 0, 0x0200_0000, 4, 128);
+        let mut out = vec![];
+        g.emit(&mut out, 1, Some(128));
+        assert_eq!(out, want);
+        out.clear();
+        g.emit(&mut out, 0x0102_0305, Some(0xffff));
+        let mut want2 = want;
+        want2[4..8].copy_from_slice(&0x0102_0305u32.to_be_bytes());
+        want2[8..12].copy_from_slice(&0x0102_0305u32.to_be_bytes());
+        want2[18 + 6..18 + 12].copy_from_slice(&[0x00, 0x04, 0x03, 0x02, 0x01, 0x01]);
+        assert_eq!(out, want2);
+        // MAC index cycles through -M; dpid's low byte in both MACs
+        let mut g = PacketInGen::with_profile(Profile::Cbench, OFP10, 4, 3, 4, 128).with_dpid(0x105);
+        out.clear();
+        g.emit(&mut out, 8, Some(128));
+        assert_eq!(&out[18..30], &[0x80, 0, 0, 0, 0, 0x05, 0, 1, 0, 0, 0, 0x05], "(8 - 1) % 3 = 1");
+        // unbuffered: the marker (cbench never sends these) identifies the reply
+        out.clear();
+        g.emit(&mut out, 9, None);
+        assert_eq!(frames::marker(&out[18..]), Some((4, 9)));
+        assert_eq!(out.len(), 82);
+    }
+
+    #[test]
+    fn new_flows_never_repeat_a_five_tuple() {
+        let mut g = PacketInGen::with_profile(Profile::NewFlows, OFP13, 2, 3, 2, 64);
+        let mut seen = std::collections::HashSet::new();
+        let mut out = vec![];
+        for seq in 0..1000 {
+            out.clear();
+            g.emit(&mut out, seq, Some(128));
+            let k = crate::key::Key::of_frame(1, &out[42..]);
+            use crate::key::at;
+            let tuple = (k.u32_at(at::IP_SRC), k.u32_at(at::IP_DST), k.u16_at(at::TP_SRC), k.u16_at(at::TP_DST));
+            assert!(seen.insert(tuple), "seq {seq}");
+            assert_eq!(frames::marker(&out[42..]), Some((2, seq)));
+            let (src, dst) = frames::hosts_of(seq, 3);
+            assert_eq!(k.get::<4>(at::IP_SRC), frames::host_ip(2, src, 3));
+            assert_eq!(k.get::<4>(at::IP_DST), frames::host_ip(2, dst, 3));
+        }
     }
 }

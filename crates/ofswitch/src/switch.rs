@@ -1,22 +1,28 @@
-//! The emulated switch: `on_message(now, msg, out) -> Event`, no I/O.
+//! The emulated switch: `on_message_from(now, channel, msg, outs) -> Event`, no I/O.
 //!
 //! Invariants:
 //! - `msg` is exactly one OpenFlow message (its header length equals `msg.len()`); the caller
 //!   frames the stream with [`crate::frame_len`].
-//! - Replies are appended to `out`, never written elsewhere; the switch allocates only for the
-//!   flow table and LLDP frames.
+//! - `outs[ch]` is channel `ch`'s output buffer. Replies go to the asking channel's buffer;
+//!   asynchronous messages (packet-in, flow-removed, port-status) to the buffers of the
+//!   channels that should get them (see [`crate::channel`]); a channel without a buffer in
+//!   `outs` is skipped. `on_message(now, msg, out)` is channel 0 with one buffer.
+//! - Frames the switch transmits are appended to `tx` as (port, frame); the engine drains it.
+//!   The switch knows ports, never links or hosts.
 //! - A message the switch cannot parse is answered with an OpenFlow error and reported as
 //!   `Err`, so the engine can end (only) this session unless it was told to be lenient.
 //! - Time is passed in (`now`, nanoseconds on any monotonic clock): keep-alives are decided by
 //!   [`Switch::poll`], which the engine calls whenever it wakes.
 
+use crate::channel::{Channel, ROLE_EQUAL};
 use crate::consts::*;
 use crate::emit;
-use crate::flow_table::{Applied, Entry, FlowTable};
-use crate::frames;
-use ofwire::action::parse_actions;
-use ofwire::{flow_mod, packet_out, Action, AsyncConfig, Body, ErrorMsg, FlowMod, Header, Hello, Role, StatsReplyBody};
+use crate::flow_table::{Applied, FlowTable};
+use crate::ports::Ports;
+use ofwire::{Body, ErrorMsg, Header, Hello, MsgType};
 use ofwire::SwitchConfig as SwitchConfig13;
+
+pub use crate::channel::State;
 
 #[derive(Clone, Debug)]
 pub struct SwitchConfig {
@@ -36,6 +42,9 @@ pub struct SwitchConfig {
     /// (local port, neighbour dpid, neighbour port): LLDP sent out of the port comes back as a
     /// packet-in on the neighbour.
     pub links: Vec<(u32, u64, u32)>,
+    /// Run packet-outs through their actions onto ports (`Switch::tx`). Off for plain load
+    /// tests, where a packet-out is only accounted (as before forwarding existed).
+    pub forward: bool,
 }
 
 impl SwitchConfig {
@@ -51,30 +60,26 @@ impl SwitchConfig {
             echo_interval_ns: 5_000_000_000,
             echo_timeout_ns: 15_000_000_000,
             links: Vec::new(),
+            forward: false,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
-    /// Our hello is out; waiting for the controller's.
-    Hello,
-    /// Version agreed; waiting for the features request.
-    Features,
-    /// Features reply sent: the session is up.
-    Up,
 }
 
 /// What a message meant, for the engine's accounting. Replies are already in `out`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A control message, handled (and answered if it asks for an answer).
-    Control(Kind),
+    Control(MsgType),
     /// The features reply went out: the handshake is complete.
     Connected { version: u8 },
     FlowMod { buffer_id: u32, applied: Option<Applied> },
     /// `marker` is (switch, seq) when the packet-out carries one of our frames.
-    PacketOut { buffer_id: u32, marker: Option<(u32, u32)>, lldp_sent: usize },
+    /// `lldp_sent`: frames handed to linked neighbours through the old `links` path; `sent`:
+    /// frames queued on `tx` (with `forward`).
+    PacketOut { buffer_id: u32, marker: Option<(u32, u32)>, lldp_sent: usize, sent: usize },
+    /// A request refused with an OpenFlow error (already in the output): e.g. a slave's
+    /// flow-mod (IS_SLAVE), a full table, an unsupported match field.
+    Refused { kind: MsgType, ty: u16, code: u16 },
     EchoReply { xid: u32, rtt_ns: Option<u64> },
     Error { ty: u16, code: u16 },
 }
@@ -126,282 +131,308 @@ pub fn frame_len(buf: &[u8]) -> Option<Result<usize, SwitchError>> {
 
 /// A message body cut to its fixed size, when it is at least that long (a short one is left
 /// whole, for ofwire to report as truncated).
-fn fixed(body: &[u8], len: usize) -> &[u8] {
+pub(crate) fn fixed(body: &[u8], len: usize) -> &[u8] {
     &body[..len.min(body.len())]
 }
 
 /// An ofwire decoding error, named after the message it was found in.
-fn codec(kind: &'static str, e: ofwire::Error) -> SwitchError {
+pub(crate) fn codec(kind: &'static str, e: ofwire::Error) -> SwitchError {
     match e {
         ofwire::Error::Truncated { need, have } => SwitchError::Truncated { kind, need, have },
         e => SwitchError::Malformed { kind, error: e },
     }
 }
 
-const KEEPALIVE_XID: u32 = 0xffff_0000;
+
+/// Counters of the forwarding side (frames, not messages). Invariant (tested):
+/// `frames_in = dropped_in + looked_up`, where `looked_up` frames each end matched, missed or
+/// dropped by a 1.3 table miss.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub frames_in: u64,
+    /// Frames that arrived on a port that is down or does not exist.
+    pub dropped_in: u64,
+    pub looked_up: u64,
+    pub missed: u64,
+    /// 1.3 misses without a table-miss entry.
+    pub dropped_miss: u64,
+    /// Frames queued on `tx`.
+    pub frames_out: u64,
+    /// Outputs to a port that is down, to a port that does not exist, or to a reserved port
+    /// not emulated (LOCAL, NORMAL, ...).
+    pub dropped_out_down: u64,
+    pub dropped_out_no_port: u64,
+    pub dropped_out_unsupported: u64,
+    /// Packet-in messages written (one per receiving channel) and flow-removed / port-status
+    /// messages written.
+    pub packet_ins: u64,
+    pub flow_removed: u64,
+    pub port_status: u64,
+    /// Flow entries left out of flow stats replies: too big for any OpenFlow message.
+    pub oversize_entries: u64,
+}
 
 pub struct Switch {
     pub cfg: SwitchConfig,
+    /// Channel 0's handshake state and version (the engine's single-controller view).
     pub state: State,
     pub version: u8,
     pub flows: FlowTable,
+    pub ports: Ports,
+    pub channels: Vec<Channel>,
     pub miss_send_len: u16,
     pub config_flags: u16,
-    pub role: u32,
-    pub generation_id: u64,
+    /// The last generation id a MASTER/SLAVE role request carried (OF1.3 §6.3.5).
+    pub generation_id: Option<u64>,
     /// LLDP frames to deliver: (neighbour dpid, neighbour port, frame). The engine drains it.
     pub link_out: Vec<(u64, u32, Vec<u8>)>,
-    last_rx_ns: u64,
-    echo_sent_ns: Option<u64>,
-    echo_seq: u32,
+    /// Frames to transmit: (port, frame). The engine drains it.
+    pub tx: Vec<(u32, Vec<u8>)>,
+    pub counters: Counters,
     xid: u32,
 }
 
 impl Switch {
     pub fn new(cfg: SwitchConfig) -> Switch {
-        let flows = FlowTable::with_capacity(cfg.max_flows);
+        let flows = FlowTable::new(cfg.n_tables, cfg.max_flows);
         let version = if cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let ports = Ports::new(cfg.ports);
         Switch {
             cfg,
             state: State::Hello,
             version,
             flows,
+            ports,
+            channels: vec![Channel::new(version)],
             miss_send_len: 128,
             config_flags: 0,
-            role: 0,
-            generation_id: 0,
+            generation_id: None,
             link_out: Vec::new(),
-            last_rx_ns: 0,
-            echo_sent_ns: None,
-            echo_seq: 0,
+            tx: Vec::new(),
+            counters: Counters::default(),
             xid: 1,
         }
     }
 
-    fn next_xid(&mut self) -> u32 {
+    pub(crate) fn next_xid(&mut self) -> u32 {
         self.xid = self.xid.wrapping_add(1) & 0x7fff_ffff;
         self.xid
     }
 
-    /// The switch speaks first: append its hello.
+    /// Channel 0's role (compatibility; see `channels`).
+    pub fn role(&self) -> u32 {
+        self.channels[0].role
+    }
+
+    /// Add a controller channel (in the Hello state); returns its index.
+    pub fn add_channel(&mut self) -> usize {
+        let v = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        self.channels.push(Channel::new(v));
+        self.channels.len() - 1
+    }
+
+    /// The switch speaks first on channel 0: append its hello.
     pub fn start(&mut self, now: u64, out: &mut Vec<u8>) {
-        self.last_rx_ns = now;
+        self.start_channel(now, 0, out);
+    }
+
+    /// The switch speaks first on channel `ch` (a new connection: its state starts over).
+    pub fn start_channel(&mut self, now: u64, ch: usize, out: &mut Vec<u8>) {
+        let v = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        self.channels[ch] = Channel::new(v);
+        self.channels[ch].last_rx_ns = now;
+        self.sync0();
         let xid = self.next_xid();
-        emit::hello(out, self.version, self.cfg.versions, xid);
+        emit::hello(out, v, self.cfg.versions, xid);
+    }
+
+    /// Mirror channel 0 into the single-controller fields.
+    fn sync0(&mut self) {
+        self.state = self.channels[0].state;
+        self.version = self.channels[0].version;
     }
 
     pub fn is_up(&self) -> bool {
         self.state == State::Up
     }
 
-    /// Handle one whole message from the controller.
+    /// Channels that receive `what` now (up, and allowed by role and async config): where the
+    /// engine sends packet-ins and the like.
+    pub fn async_channels(&self, what: crate::channel::Async) -> impl Iterator<Item = usize> + '_ {
+        self.channels.iter().enumerate().filter(move |(_, c)| c.wants(what)).map(|(i, _)| i)
+    }
+
+    /// Handle one whole message from the controller on channel 0.
     pub fn on_message(&mut self, now: u64, msg: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
+        self.on_message_from(now, 0, msg, std::slice::from_mut(out))
+    }
+
+    /// Handle one whole message from the controller on channel `ch`; `outs[ch]` must exist.
+    pub fn on_message_from(&mut self, now: u64, ch: usize, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
+        let r = self.dispatch(now, ch, msg, outs);
+        self.sync0();
+        r
+    }
+
+    fn dispatch(&mut self, now: u64, ch: usize, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
         let h = Header::new_checked(msg).map_err(|e| codec("header", e))?;
-        self.last_rx_ns = now;
+        self.channels[ch].last_rx_ns = now;
         let (ver, xid) = (h.version(), h.xid());
-        let kind = Kind::from_code(ver, h.msg_type());
-        if kind == Kind::Hello {
-            return self.on_hello(ver, xid, h.payload(), out);
+        let kind = MsgType::from_wire(ver, h.msg_type());
+        let c = &self.channels[ch];
+        let v = c.version;
+        if kind == MsgType::Hello {
+            return self.on_hello(ch, ver, xid, h.payload(), &mut outs[ch]);
         }
-        if ver != self.version || self.state == State::Hello {
-            emit::error(out, self.version, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
-            return Err(SwitchError::WrongVersion { got: ver, want: self.version });
+        if ver != v || c.state == State::Hello {
+            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
+            return Err(SwitchError::WrongVersion { got: ver, want: v });
         }
-        let v = self.version;
+        if c.is_slave() && is_state_change(kind) {
+            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_IS_SLAVE, msg);
+            return Ok(Event::Refused { kind, ty: ET_BAD_REQUEST, code: BRC_IS_SLAVE });
+        }
         let body = h.payload();
         match kind {
-            Kind::FlowMod => return self.on_flow_mod(now, msg),
-            Kind::PacketOut => return self.on_packet_out(msg),
-            Kind::EchoRequest => emit::push(out, v, xid, Body::EchoReply(body.to_vec())),
-            Kind::EchoReply => return Ok(self.on_echo_reply(now, xid)),
-            Kind::FeaturesRequest => {
-                let f = emit::Features {
-                    dpid: self.cfg.dpid,
-                    n_buffers: self.cfg.n_buffers,
-                    n_tables: self.cfg.n_tables,
-                    ports: self.cfg.ports,
-                };
-                emit::features_reply(out, v, xid, &f);
-                if self.state != State::Up {
-                    self.state = State::Up;
-                    return Ok(Event::Connected { version: v });
-                }
+            MsgType::FlowMod => return self.on_flow_mod(now, ch, msg, outs),
+            MsgType::PacketOut => return self.on_packet_out(now, msg, outs),
+            MsgType::PortMod => return self.on_port_mod(now, ch, msg, outs),
+            MsgType::RoleRequest => return self.on_role_request(ch, xid, msg, &mut outs[ch]),
+            MsgType::SetAsync | MsgType::GetAsyncRequest => return self.on_async(ch, kind, xid, body, &mut outs[ch]),
+            MsgType::StatsRequest => self.on_stats(now, v, xid, msg, &mut outs[ch])?,
+            MsgType::EchoReply => {
+                let rtt_ns = self.channels[ch].on_echo_reply(now, xid);
+                return Ok(Event::EchoReply { xid, rtt_ns });
             }
-            Kind::GetConfigRequest => {
+            MsgType::FeaturesRequest => return Ok(self.on_features(ch, xid, &mut outs[ch])),
+            _ => return self.on_simple(ch, kind, xid, msg, &mut outs[ch]),
+        }
+        Ok(Event::Control(kind))
+    }
+
+    /// Messages answered from the channel's or switch's config alone.
+    fn on_simple(&mut self, ch: usize, kind: MsgType, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
+        let v = self.channels[ch].version;
+        let body = &msg[HEADER_LEN..];
+        match kind {
+            MsgType::EchoRequest => emit::push(out, v, xid, Body::EchoReply(body.to_vec())),
+            MsgType::GetConfigRequest => {
                 let c = SwitchConfig13 { flags: self.config_flags, miss_send_len: self.miss_send_len };
                 emit::push(out, v, xid, Body::GetConfigReply(c));
             }
-            Kind::SetConfig => {
+            MsgType::SetConfig => {
                 // lenient like a real switch: bytes after the fixed body are ignored
                 let c = SwitchConfig13::parse(fixed(body, SwitchConfig13::LEN)).map_err(|e| codec("set_config", e))?;
                 self.config_flags = c.flags;
                 self.miss_send_len = c.miss_send_len;
             }
-            Kind::BarrierRequest => emit::push(out, v, xid, Body::BarrierReply),
-            Kind::StatsRequest => self.on_stats(now, xid, msg, out)?,
-            Kind::RoleRequest => {
-                let r = Role::parse(fixed(body, Role::LEN)).map_err(|e| codec("role_request", e))?;
-                if r.role != 0 {
-                    self.role = r.role;
-                    self.generation_id = r.generation_id;
-                }
-                emit::role_reply(out, v, xid, self.role, self.generation_id);
-            }
-            Kind::GetAsyncRequest => {
-                let a = AsyncConfig { packet_in_mask: [0x7, 0x7], port_status_mask: [0x7, 0x7], flow_removed_mask: [0xf, 0xf] };
-                emit::push(out, v, xid, Body::GetAsyncReply(a));
-            }
-            Kind::QueueGetConfigRequest => {
-                // TODO(ofwire): queue-get-config request/reply values; until then the reply (the
-                // port asked about, no queues) is an Unknown body that ofwire frames.
+            MsgType::BarrierRequest => emit::push(out, v, xid, Body::BarrierReply),
+            MsgType::QueueGetConfigRequest => {
+                // the port asked about, no queues; ofwire frames it as an Unknown body
                 let port_len = if v == OFP10 { 2 } else { 4 };
                 if body.len() < port_len {
                     return Err(SwitchError::Truncated { kind: "queue_get_config", need: HEADER_LEN + port_len, have: msg.len() });
                 }
                 let mut data = body[..port_len].to_vec();
                 data.resize(8, 0);
-                let msg_type = Kind::QueueGetConfigReply.code(v);
+                let msg_type = MsgType::QueueGetConfigReply.code(layout(v));
                 emit::push(out, v, xid, Body::Unknown { msg_type, data });
             }
-            Kind::Error => {
+            MsgType::Error => {
                 let e = ErrorMsg::parse(body).map_err(|e| codec("error", e))?;
                 return Ok(Event::Error { ty: e.typ, code: e.code });
             }
-            Kind::SetAsync | Kind::PortMod | Kind::TableMod | Kind::GroupMod | Kind::MeterMod => {}
-            Kind::Experimenter => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER, msg),
+            MsgType::TableMod | MsgType::GroupMod | MsgType::MeterMod => {}
+            MsgType::Experimenter => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER, msg),
             _ => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_TYPE, msg),
         }
         Ok(Event::Control(kind))
     }
 
-    fn on_hello(&mut self, theirs: u8, xid: u32, body: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
+    fn on_features(&mut self, ch: usize, xid: u32, out: &mut Vec<u8>) -> Event {
+        let v = self.channels[ch].version;
+        let ports = if v == OFP10 { (1..=self.cfg.ports).map(|p| self.ports.describe(v, self.cfg.dpid, p)).collect() } else { Vec::new() };
+        let f = emit::Features { dpid: self.cfg.dpid, n_buffers: self.cfg.n_buffers, n_tables: self.cfg.n_tables, ports };
+        emit::features_reply(out, v, xid, &f);
+        let c = &mut self.channels[ch];
+        if c.state != State::Up {
+            c.state = State::Up;
+            return Event::Connected { version: v };
+        }
+        Event::Control(MsgType::FeaturesRequest)
+    }
+
+    fn on_hello(&mut self, ch: usize, theirs: u8, xid: u32, body: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {
         // A hello with elements we cannot read still negotiates, by header versions alone.
         let hello = Hello::parse(body).unwrap_or_default();
         let bitmap = hello.version_bitmap().and_then(|b| b.first().copied()).unwrap_or(0);
         let ours: Vec<u8> = [OFP10, OFP13].into_iter().filter(|v| self.cfg.versions & (1 << v) != 0).collect();
         let our_hello = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let c = &mut self.channels[ch];
         let Ok(version) = ofwire::negotiate(&ours, our_hello, theirs, &hello) else {
-            emit::error(out, theirs.min(self.version), xid, ET_HELLO_FAILED, HFC_INCOMPATIBLE, b"no common version");
+            emit::error(out, theirs.min(c.version), xid, ET_HELLO_FAILED, HFC_INCOMPATIBLE, b"no common version");
             return Err(SwitchError::NoCommonVersion { theirs, bitmap });
         };
-        self.version = version;
-        if self.state == State::Hello {
-            self.state = State::Features;
+        c.version = version;
+        c.role = ROLE_EQUAL;
+        if c.state == State::Hello {
+            c.state = State::Features;
         }
-        Ok(Event::Control(Kind::Hello))
+        Ok(Event::Control(MsgType::Hello))
     }
 
-    fn on_echo_reply(&mut self, now: u64, xid: u32) -> Event {
-        let rtt_ns = match self.echo_sent_ns {
-            Some(t) if xid & 0xffff_0000 == KEEPALIVE_XID => {
-                self.echo_sent_ns = None;
-                Some(now.saturating_sub(t))
-            }
-            _ => None,
-        };
-        Event::EchoReply { xid, rtt_ns }
-    }
-
-    fn on_flow_mod(&mut self, now: u64, msg: &[u8]) -> Result<Event, SwitchError> {
-        let p = flow_mod::Packet::new_checked(msg).map_err(|e| codec("flow_mod", e))?;
-        let buffer_id = p.buffer_id();
-        if !self.cfg.keep_flows {
-            return Ok(Event::FlowMod { buffer_id, applied: None });
-        }
-        let v = p.version();
-        let f = FlowMod::parse(v, &msg[HEADER_LEN..]).map_err(|e| codec("flow_mod", e))?;
-        let e = Entry::from_flow_mod(v, &f, now);
-        let applied = self.flows.apply(self.version, f.command as u8, e);
-        Ok(Event::FlowMod { buffer_id, applied: Some(applied) })
-    }
-
-    fn on_packet_out(&mut self, msg: &[u8]) -> Result<Event, SwitchError> {
-        let p = packet_out::Packet::new_checked(msg).map_err(|e| codec("packet_out", e))?;
-        let data = p.data();
-        let mut lldp_sent = 0;
-        if frames::ethertype(data) == Some(ofwire::frame::ETHERTYPE_LLDP) && !self.cfg.links.is_empty() {
-            // actions ofwire cannot read send the frame nowhere, as before: not a session error
-            let actions = parse_actions(p.version(), p.actions()).unwrap_or_default();
-            for a in &actions {
-                if let Action::Output { port, .. } = a {
-                    for &(p, nd, np) in &self.cfg.links {
-                        if p == *port {
-                            self.link_out.push((nd, np, data.to_vec()));
-                            lldp_sent += 1;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(Event::PacketOut { buffer_id: p.buffer_id(), marker: frames::marker(data), lldp_sent })
-    }
-
-    fn on_stats(&mut self, now: u64, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Result<(), SwitchError> {
-        let v = self.version;
-        // The request bodies are not decoded: the switch answers by type, as a lenient real
-        // switch does.
-        let ty = ofwire::stats::Packet::new_checked(msg).map_err(|e| codec("stats_request", e))?.stats_type();
-        let (dpid, ports) = (self.cfg.dpid, self.cfg.ports);
-        let body = match ty {
-            ST_DESC => StatsReplyBody::Desc(emit::desc(dpid)),
-            ST_FLOW | ST_AGGREGATE => {
-                crate::stats::flows(self, now, ty, xid, out);
-                return Ok(());
-            }
-            ST_TABLE => StatsReplyBody::Table(
-                (0..self.cfg.n_tables)
-                    .map(|t| {
-                        let active = self.flows.entries.iter().filter(|e| e.table == t).count() as u32;
-                        emit::table_stats(t, active, self.flows.lookups)
-                    })
-                    .collect(),
-            ),
-            ST_PORT => StatsReplyBody::Port((1..=ports).map(emit::port_stats).collect()),
-            MP_PORT_DESC if v != OFP10 => StatsReplyBody::PortDesc((1..=ports).map(|p| emit::port(v, dpid, p)).collect()),
-            MP_TABLE_FEATURES if v != OFP10 => StatsReplyBody::Unknown { typ: ty, data: Vec::new() },
-            _ => {
-                emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_STAT, msg);
-                return Ok(());
-            }
-        };
-        emit::stats_reply(out, v, xid, body);
-        Ok(())
-    }
-
-    /// A frame arrives on `port` from a linked neighbour: append an unbuffered packet-in.
+    /// A frame arrives on `port` from a linked neighbour: append an unbuffered packet-in
+    /// (the old LLDP path, channel 0 only).
     pub fn packet_in_from_link(&mut self, port: u32, frame: &[u8], out: &mut Vec<u8>) {
         let xid = self.next_xid();
         ofwire::PacketInRef::miss(port, frame).emit_append(crate::consts::layout(self.version), xid, out);
     }
 
-    /// Append an echo request now (capacity tests: prove the session is alive end to end).
+    /// Append an echo request on channel 0 now (capacity tests: prove the session is alive).
     pub fn echo_now(&mut self, now: u64, out: &mut Vec<u8>) {
-        self.echo_seq = (self.echo_seq + 1) & 0xffff;
-        let xid = KEEPALIVE_XID | self.echo_seq;
-        emit::push(out, self.version, xid, Body::EchoRequest(now.to_be_bytes().to_vec()));
-        self.echo_sent_ns = Some(now);
+        self.echo_on(now, 0, out);
     }
 
-    /// Keep-alive: append an echo request when the controller has been quiet too long; fail when
-    /// the last one went unanswered for `echo_timeout_ns`. Returns when to call again.
+    /// Append an echo request on channel `ch` now.
+    pub fn echo_on(&mut self, now: u64, ch: usize, out: &mut Vec<u8>) {
+        let c = &mut self.channels[ch];
+        let xid = c.next_echo(now);
+        emit::push(out, c.version, xid, Body::EchoRequest(now.to_be_bytes().to_vec()));
+    }
+
+    /// Channel 0's keep-alive and the flow timeouts (see [`Switch::poll_channel`] and
+    /// [`Switch::expire`]). Returns when to call again.
     pub fn poll(&mut self, now: u64, out: &mut Vec<u8>) -> Result<u64, SwitchError> {
-        let c = &self.cfg;
-        if c.echo_interval_ns == 0 || self.state != State::Up {
+        let t = self.expire(now, std::slice::from_mut(out));
+        Ok(self.poll_channel(now, 0, out)?.min(t))
+    }
+
+    /// Keep-alive of channel `ch`: append an echo request when the controller has been quiet
+    /// too long; fail when the last one went unanswered for `echo_timeout_ns`. Returns when to
+    /// call again.
+    pub fn poll_channel(&mut self, now: u64, ch: usize, out: &mut Vec<u8>) -> Result<u64, SwitchError> {
+        let (interval, timeout) = (self.cfg.echo_interval_ns, self.cfg.echo_timeout_ns);
+        let c = &self.channels[ch];
+        if interval == 0 || c.state != State::Up {
             return Ok(u64::MAX);
         }
-        if let Some(sent) = self.echo_sent_ns {
+        if let Some(sent) = c.echo_sent_ns {
             let waited = now.saturating_sub(sent);
-            if waited >= c.echo_timeout_ns {
+            if waited >= timeout {
                 return Err(SwitchError::KeepaliveTimeout { waited_ns: waited });
             }
-            return Ok(sent + c.echo_timeout_ns);
+            return Ok(sent + timeout);
         }
-        let due = self.last_rx_ns + c.echo_interval_ns;
+        let due = c.last_rx_ns + interval;
         if now < due {
             return Ok(due);
         }
-        let timeout = c.echo_timeout_ns;
-        self.echo_now(now, out);
+        self.echo_on(now, ch, out);
         Ok(now + timeout)
     }
+}
+
+/// Messages that change the switch's state: refused from a slave (OF1.3 §6.3.5).
+fn is_state_change(k: MsgType) -> bool {
+    matches!(k, MsgType::FlowMod | MsgType::PacketOut | MsgType::PortMod | MsgType::GroupMod | MsgType::MeterMod | MsgType::TableMod)
 }

@@ -3,10 +3,11 @@
 
 use ofswitch::consts::*;
 use ofswitch::flow_table::Applied;
-use ofswitch::{frames, Event, Kind, Switch, SwitchConfig, SwitchError};
+use ofswitch::{frames, Event, Switch, SwitchConfig, SwitchError};
+use ofwire::MsgType as Kind;
 
 fn msg(v: u8, kind: Kind, xid: u32, body: &[u8]) -> Vec<u8> {
-    let mut m = vec![v, kind.code(v)];
+    let mut m = vec![v, kind.code(layout(v))];
     m.extend_from_slice(&((8 + body.len()) as u16).to_be_bytes());
     m.extend_from_slice(&xid.to_be_bytes());
     m.extend_from_slice(body);
@@ -92,20 +93,20 @@ fn features_config_barrier_echo_both_versions() {
         cfg.ports = 3;
         let mut s = up(v, cfg);
         let r = ask(&mut s, &msg(v, Kind::FeaturesRequest, 5, &[]));
-        assert_eq!(r[0][1], Kind::FeaturesReply.code(v));
+        assert_eq!(r[0][1], Kind::FeaturesReply.code(layout(v)));
         assert_eq!(be32(&r[0], 4), 5);
         assert_eq!(&r[0][8..16], &0xabcu64.to_be_bytes());
         assert_eq!(r[0].len(), if v == OFP10 { 32 + 3 * 48 } else { 32 });
 
         assert!(ask(&mut s, &msg(v, Kind::SetConfig, 6, &[0, 0, 0, 200])).is_empty());
         let r = ask(&mut s, &msg(v, Kind::GetConfigRequest, 7, &[]));
-        assert_eq!((r[0][1], be16(&r[0], 10)), (Kind::GetConfigReply.code(v), 200));
+        assert_eq!((r[0][1], be16(&r[0], 10)), (Kind::GetConfigReply.code(layout(v)), 200));
 
         let r = ask(&mut s, &msg(v, Kind::BarrierRequest, 8, &[]));
-        assert_eq!((r[0][1], be32(&r[0], 4)), (Kind::BarrierReply.code(v), 8));
+        assert_eq!((r[0][1], be32(&r[0], 4)), (Kind::BarrierReply.code(layout(v)), 8));
 
         let r = ask(&mut s, &msg(v, Kind::EchoRequest, 9, b"ping"));
-        assert_eq!((r[0][1], &r[0][8..]), (Kind::EchoReply.code(v), &b"ping"[..]));
+        assert_eq!((r[0][1], &r[0][8..]), (Kind::EchoReply.code(layout(v)), &b"ping"[..]));
     }
 }
 
@@ -131,8 +132,12 @@ fn stats_and_multipart_replies() {
         assert_eq!(&r[0][head..head + 8], b"sdnbench");
         let r = ask(&mut s, &stats(v, ST_TABLE, &[]));
         assert_eq!(r[0].len(), head + if v == OFP10 { 64 } else { 24 });
-        let r = ask(&mut s, &stats(v, ST_PORT, &[0; 8]));
+        let any: &[u8] = if v == OFP10 { &[0xff, 0xff, 0, 0, 0, 0, 0, 0] } else { &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0] };
+        let r = ask(&mut s, &stats(v, ST_PORT, any));
         assert_eq!(r[0].len(), head + 2 * if v == OFP10 { 104 } else { 112 });
+        let one: &[u8] = if v == OFP10 { &[0, 2, 0, 0, 0, 0, 0, 0] } else { &[0, 0, 0, 2, 0, 0, 0, 0] };
+        let r = ask(&mut s, &stats(v, ST_PORT, one));
+        assert_eq!(r[0].len(), head + if v == OFP10 { 104 } else { 112 }, "one port asked, one port answered");
         let r = ask(&mut s, &stats(v, ST_FLOW, &[0; 48]));
         assert_eq!(r[0].len(), head, "no flows kept");
         let r = ask(&mut s, &stats(v, ST_AGGREGATE, &[0; 48]));
@@ -178,6 +183,7 @@ fn flow_mod13(cmd: u8, prio: u16, buffer_id: u32, in_port: u32) -> Vec<u8> {
     b[17] = cmd;
     b[22..24].copy_from_slice(&prio.to_be_bytes());
     b[24..28].copy_from_slice(&buffer_id.to_be_bytes());
+    b[28..36].fill(0xff); // out_port ANY, out_group ANY
     b.extend_from_slice(&[0, 1, 0, 12, 0x80, 0, 0, 4]);
     b.extend_from_slice(&in_port.to_be_bytes());
     b.extend_from_slice(&[0; 4]);
@@ -247,14 +253,14 @@ fn packet_out_buffer_marker_and_lldp_link() {
         let mut s = up(v, cfg);
         let mut out = vec![];
         let e = s.on_message(0, &packet_out(v, 42, 1, &[]), &mut out).unwrap();
-        assert_eq!(e, Event::PacketOut { buffer_id: 42, marker: None, lldp_sent: 0 });
-        let f = frames::udp_frame(1, 1, 2, 1234, 64);
+        assert_eq!(e, Event::PacketOut { buffer_id: 42, marker: None, lldp_sent: 0, sent: 0 });
+        let f = frames::udp_frame(1, 10, 1, 2, 1234, 64);
         let e = s.on_message(0, &packet_out(v, NO_BUFFER, 1, &f), &mut out).unwrap();
-        assert_eq!(e, Event::PacketOut { buffer_id: NO_BUFFER, marker: Some((1, 1234)), lldp_sent: 0 });
+        assert_eq!(e, Event::PacketOut { buffer_id: NO_BUFFER, marker: Some((1, 1234)), lldp_sent: 0, sent: 0 });
         let mut lldp = vec![0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 1, 0x88, 0xcc];
         lldp.resize(60, 0);
         let e = s.on_message(0, &packet_out(v, NO_BUFFER, 2, &lldp), &mut out).unwrap();
-        assert_eq!(e, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 1 });
+        assert_eq!(e, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 1, sent: 0 });
         assert_eq!(s.link_out, vec![(9, 3, lldp.clone())]);
         // the neighbour turns it into a packet-in on its port 3
         let mut n = up(v, SwitchConfig::new(9));

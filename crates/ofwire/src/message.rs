@@ -136,6 +136,9 @@ impl Body {
             T::GetAsyncRequest => empty(b, Body::GetAsyncRequest)?,
             T::GetAsyncReply => Body::GetAsyncReply(AsyncConfig::parse(b)?),
             T::SetAsync => Body::SetAsync(AsyncConfig::parse(b)?),
+            T::TableMod | T::QueueGetConfigRequest | T::QueueGetConfigReply | T::Unknown(_) => {
+                Body::Unknown { msg_type: t.code(v), data: b.to_vec() }
+            }
         })
     }
 

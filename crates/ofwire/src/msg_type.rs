@@ -1,4 +1,9 @@
 //! Message type codes (`ofp_header.type`), which differ between 1.0 and 1.3 after type 14.
+//!
+//! [`MsgType`] names every message type of both versions. [`MsgType::from_code`] answers only
+//! for the kinds this crate decodes into a `Body` (the others are kept as bytes);
+//! [`MsgType::of`] / [`MsgType::from_wire`] are total: table-mod, queue-get-config and codes no
+//! version defines come back as `TableMod`, `QueueGetConfig*` and `Unknown(code)`.
 
 use crate::version::Version;
 
@@ -32,6 +37,14 @@ pub enum MsgType {
     GetAsyncReply,
     SetAsync,
     MeterMod,
+    /// OF1.3 table-mod (type 17; 1.0 has none). Kept as bytes by this crate.
+    TableMod,
+    /// Queue-get-config request (1.0: 20, 1.3: 22). Kept as bytes by this crate.
+    QueueGetConfigRequest,
+    /// Queue-get-config reply (1.0: 21, 1.3: 23). Kept as bytes by this crate.
+    QueueGetConfigReply,
+    /// A code the version does not define (or one this table does not name).
+    Unknown(u8),
 }
 
 // (kind, 1.0 code, 1.3 code); 0xff where the version has no such message. The reference the
@@ -112,11 +125,40 @@ impl MsgType {
         })
     }
 
+    /// The kind named by `code` in version `v`, total: kinds kept as bytes and undefined codes
+    /// included.
+    #[inline]
+    pub const fn of(v: Version, code: u8) -> MsgType {
+        if let Some(t) = MsgType::from_code(v, code) {
+            return t;
+        }
+        match (code, v) {
+            (20, Version::V10) | (22, Version::V13) => MsgType::QueueGetConfigRequest,
+            (21, Version::V10) | (23, Version::V13) => MsgType::QueueGetConfigReply,
+            (17, Version::V13) => MsgType::TableMod,
+            (c, _) => MsgType::Unknown(c),
+        }
+    }
+
+    /// [`MsgType::of`] for a wire version byte: 1.0 numbering for 0x01, 1.3 numbering for any
+    /// other (as for a later version's hello).
+    #[inline]
+    pub const fn from_wire(version: u8, code: u8) -> MsgType {
+        let v = if version == crate::version::OFP10 { Version::V10 } else { Version::V13 };
+        MsgType::of(v, code)
+    }
+
     /// The code in version `v`; messages that version lacks are given their 1.3 code.
     #[inline]
     pub const fn code(self, v: Version) -> u8 {
         use MsgType::*;
         match (self, v) {
+            (QueueGetConfigRequest, Version::V10) => 20,
+            (QueueGetConfigReply, Version::V10) => 21,
+            (QueueGetConfigRequest, _) => 22,
+            (QueueGetConfigReply, _) => 23,
+            (TableMod, _) => 17,
+            (Unknown(c), _) => c,
             (PortMod, Version::V10) => 15,
             (StatsRequest, Version::V10) => 16,
             (StatsReply, Version::V10) => 17,
@@ -149,6 +191,44 @@ impl MsgType {
             (GetAsyncReply, _) => 27,
             (SetAsync, _) => 28,
             (MeterMod, _) => 29,
+        }
+    }
+
+    /// A short snake_case name (the key of reply counters in the engine's JSON).
+    pub const fn name(self) -> &'static str {
+        use MsgType::*;
+        match self {
+            Hello => "hello",
+            Error => "error",
+            EchoRequest => "echo_request",
+            EchoReply => "echo_reply",
+            Experimenter => "experimenter",
+            FeaturesRequest => "features_request",
+            FeaturesReply => "features_reply",
+            GetConfigRequest => "get_config_request",
+            GetConfigReply => "get_config_reply",
+            SetConfig => "set_config",
+            PacketIn => "packet_in",
+            FlowRemoved => "flow_removed",
+            PortStatus => "port_status",
+            PacketOut => "packet_out",
+            FlowMod => "flow_mod",
+            GroupMod => "group_mod",
+            PortMod => "port_mod",
+            TableMod => "table_mod",
+            StatsRequest => "stats_request",
+            StatsReply => "stats_reply",
+            BarrierRequest => "barrier_request",
+            BarrierReply => "barrier_reply",
+            QueueGetConfigRequest => "queue_get_config_request",
+            QueueGetConfigReply => "queue_get_config_reply",
+            RoleRequest => "role_request",
+            RoleReply => "role_reply",
+            GetAsyncRequest => "get_async_request",
+            GetAsyncReply => "get_async_reply",
+            SetAsync => "set_async",
+            MeterMod => "meter_mod",
+            Unknown(_) => "unknown",
         }
     }
 }
@@ -188,5 +268,31 @@ mod tests {
                 assert_eq!(MsgType::from_code(v, code), want, "code {code} in {v:?}");
             }
         }
+    }
+
+    /// `of` is total and inverse to `code` for every code of both versions; the kinds kept as
+    /// bytes have the spec's codes (OF1.0 §5.1, OF1.3 §7.1 `ofp_type`).
+    #[test]
+    fn total_and_round_trips() {
+        assert_eq!(MsgType::of(Version::V13, 17), MsgType::TableMod);
+        assert_eq!(MsgType::of(Version::V10, 17), MsgType::StatsReply);
+        assert_eq!(MsgType::of(Version::V10, 20), MsgType::QueueGetConfigRequest);
+        assert_eq!(MsgType::of(Version::V13, 23), MsgType::QueueGetConfigReply);
+        assert_eq!(MsgType::of(Version::V13, 77), MsgType::Unknown(77));
+        assert_eq!(MsgType::of(Version::V10, 24), MsgType::Unknown(24));
+        assert_eq!(MsgType::from_wire(6, 0), MsgType::Hello, "a later version's hello");
+        assert_eq!(MsgType::from_wire(1, 16), MsgType::StatsRequest);
+        assert_eq!(MsgType::from_wire(4, 16), MsgType::PortMod);
+        for v in [Version::V10, Version::V13] {
+            for c in 0..=255u8 {
+                let t = MsgType::of(v, c);
+                assert_eq!(t.code(v), c, "{t:?} in {v:?}");
+                assert!(!t.name().is_empty());
+                if MsgType::from_code(v, c).is_some() {
+                    assert!(!matches!(t, MsgType::Unknown(_) | MsgType::TableMod | MsgType::QueueGetConfigRequest | MsgType::QueueGetConfigReply));
+                }
+            }
+        }
+        assert_eq!(MsgType::StatsRequest.name(), "stats_request");
     }
 }

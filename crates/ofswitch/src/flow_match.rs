@@ -1,0 +1,378 @@
+//! OpenFlow matches as (value, mask) [`Key`]s, and back.
+//!
+//! An OF1.0 `ofp_match` (wildcard bits, nw_src/nw_dst prefix lengths) and an OF1.3 OXM list
+//! both become a [`FlowMatch`]: a value already ANDed with its mask. The match is reported back
+//! (flow stats, flow-removed) by rebuilding the wire form from the mask, so the table keeps one
+//! fact per entry and no wire bytes.
+//!
+//! Prerequisites are normalised, not rejected: a field whose prerequisite is absent (nw_src
+//! without dl_type IPv4/ARP, tp_src without ip_proto TCP/UDP/SCTP/ICMP) is dropped from the mask,
+//! as OVS does for OF1.0. OXM fields a frame here cannot carry (metadata, IPv6, MPLS, ...) are an
+//! error: [`Unsupported`] (answered as OFPET_BAD_MATCH / OFPBMC_BAD_FIELD).
+
+use crate::key::{at, Key, KEY_LEN, VID_PRESENT};
+use ofwire::match10::wildcards as w;
+use ofwire::{Match10, Oxm, OxmField, OxmMatch};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FlowMatch {
+    pub value: Key,
+    pub mask: Key,
+}
+
+/// An OXM field the switch cannot match on (its code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub u8);
+
+impl Default for FlowMatch {
+    fn default() -> FlowMatch {
+        FlowMatch::all()
+    }
+}
+
+impl FlowMatch {
+    /// The match-everything entry (all wildcards).
+    pub fn all() -> FlowMatch {
+        FlowMatch { value: Key::default(), mask: Key::default() }
+    }
+
+    /// Whether a frame's key matches.
+    #[inline]
+    pub fn matches(&self, k: &Key) -> bool {
+        k.and(&self.mask) == self.value
+    }
+
+    /// Whether every frame `other` matches is also matched by `self` (OF "non-strict" match:
+    /// `self` is the flow-mod's match, `other` an entry's).
+    pub fn covers(&self, other: &FlowMatch) -> bool {
+        self.mask.subset_of(&other.mask) && other.value.and(&self.mask) == self.value
+    }
+
+    /// Whether some frame could match both (for OFPFF_CHECK_OVERLAP).
+    pub fn overlaps(&self, other: &FlowMatch) -> bool {
+        (0..KEY_LEN).all(|i| (self.value.0[i] ^ other.value.0[i]) & self.mask.0[i] & other.mask.0[i] == 0)
+    }
+
+    fn put(&mut self, at: usize, value: &[u8], mask: &[u8]) {
+        for i in 0..value.len() {
+            self.mask.0[at + i] = mask[i];
+            self.value.0[at + i] = value[i] & mask[i];
+        }
+    }
+
+    fn put_exact(&mut self, at: usize, value: &[u8]) {
+        for (i, b) in value.iter().enumerate() {
+            self.mask.0[at + i] = 0xff;
+            self.value.0[at + i] = *b;
+        }
+    }
+
+    fn clear(&mut self, at: usize, len: usize) {
+        self.mask.0[at..at + len].fill(0);
+        self.value.0[at..at + len].fill(0);
+    }
+
+    fn exact_u16(&self, at: usize) -> Option<u16> {
+        (self.mask.u16_at(at) == 0xffff).then(|| self.value.u16_at(at))
+    }
+
+    /// Drop fields whose prerequisites are not in the match.
+    fn normalise(&mut self) {
+        let ty = self.exact_u16(at::ETH_TYPE);
+        if ty != Some(0x0800) && ty != Some(0x0806) {
+            self.clear(at::IP_DSCP, 2);
+            self.clear(at::IP_SRC, 8);
+        }
+        if ty != Some(0x0806) {
+            self.clear(at::ARP_OP, 14);
+        }
+        if ty == Some(0x0806) {
+            self.clear(at::IP_DSCP, 1);
+        }
+        let proto = (self.mask.0[at::IP_PROTO] == 0xff).then_some(self.value.0[at::IP_PROTO]);
+        if ty != Some(0x0800) || !matches!(proto, Some(1 | 6 | 17 | 132)) {
+            self.clear(at::TP_SRC, 4);
+        }
+    }
+
+    pub fn from_match10(m: &Match10) -> FlowMatch {
+        let mut f = FlowMatch::all();
+        let wc = m.wildcards;
+        let on = |bit: u32| wc & bit == 0;
+        if on(w::IN_PORT) {
+            f.put_exact(at::IN_PORT, &(m.in_port as u32).to_be_bytes());
+        }
+        if on(w::DL_VLAN) {
+            // OFP_VLAN_NONE (0xffff): untagged
+            let vid = if m.dl_vlan == 0xffff { 0 } else { (m.dl_vlan & 0x0fff) | VID_PRESENT };
+            f.put(at::VLAN_VID, &vid.to_be_bytes(), &0x1fffu16.to_be_bytes());
+        }
+        if on(w::DL_SRC) {
+            f.put_exact(at::ETH_SRC, &m.dl_src);
+        }
+        if on(w::DL_DST) {
+            f.put_exact(at::ETH_DST, &m.dl_dst);
+        }
+        if on(w::DL_TYPE) {
+            f.put_exact(at::ETH_TYPE, &m.dl_type.to_be_bytes());
+        }
+        if on(w::DL_VLAN_PCP) {
+            f.put_exact(at::VLAN_PCP, &[m.dl_vlan_pcp & 7]);
+        }
+        if on(w::NW_TOS) {
+            f.put_exact(at::IP_DSCP, &[m.nw_tos >> 2]);
+        }
+        if on(w::NW_PROTO) {
+            f.put_exact(at::IP_PROTO, &[m.nw_proto]);
+        }
+        for (shift, at, v) in [(w::NW_SRC_SHIFT, at::IP_SRC, m.nw_src), (w::NW_DST_SHIFT, at::IP_DST, m.nw_dst)] {
+            let bits = (wc >> shift) & 0x3f;
+            if bits < 32 {
+                let mask = u32::MAX << bits;
+                f.put(at, &v.to_be_bytes(), &mask.to_be_bytes());
+            }
+        }
+        if on(w::TP_SRC) {
+            f.put_exact(at::TP_SRC, &m.tp_src.to_be_bytes());
+        }
+        if on(w::TP_DST) {
+            f.put_exact(at::TP_DST, &m.tp_dst.to_be_bytes());
+        }
+        f.normalise();
+        f
+    }
+
+    pub fn to_match10(&self) -> Match10 {
+        let (v, m) = (&self.value, &self.mask);
+        let mut r = Match10 { wildcards: w::ALL, ..Default::default() };
+        let mut set = |bit: u32, present: bool| {
+            if present {
+                r.wildcards &= !bit;
+            }
+        };
+        set(w::IN_PORT, m.u32_at(at::IN_PORT) != 0);
+        set(w::DL_VLAN, m.u16_at(at::VLAN_VID) != 0);
+        set(w::DL_SRC, m.get::<6>(at::ETH_SRC) != [0; 6]);
+        set(w::DL_DST, m.get::<6>(at::ETH_DST) != [0; 6]);
+        set(w::DL_TYPE, m.u16_at(at::ETH_TYPE) != 0);
+        set(w::DL_VLAN_PCP, m.0[at::VLAN_PCP] != 0);
+        set(w::NW_TOS, m.0[at::IP_DSCP] != 0);
+        set(w::NW_PROTO, m.0[at::IP_PROTO] != 0);
+        set(w::TP_SRC, m.u16_at(at::TP_SRC) != 0);
+        set(w::TP_DST, m.u16_at(at::TP_DST) != 0);
+        r.in_port = v.u32_at(at::IN_PORT) as u16;
+        let vid = v.u16_at(at::VLAN_VID);
+        r.dl_vlan = if vid & VID_PRESENT == 0 { 0xffff } else { vid & 0x0fff };
+        r.dl_src = v.get(at::ETH_SRC);
+        r.dl_dst = v.get(at::ETH_DST);
+        r.dl_type = v.u16_at(at::ETH_TYPE);
+        r.dl_vlan_pcp = v.0[at::VLAN_PCP];
+        r.nw_tos = v.0[at::IP_DSCP] << 2;
+        r.nw_proto = v.0[at::IP_PROTO];
+        r.nw_src = v.u32_at(at::IP_SRC);
+        r.nw_dst = v.u32_at(at::IP_DST);
+        r.tp_src = v.u16_at(at::TP_SRC);
+        r.tp_dst = v.u16_at(at::TP_DST);
+        let src_bits = 32 - m.u32_at(at::IP_SRC).count_ones().min(32);
+        let dst_bits = 32 - m.u32_at(at::IP_DST).count_ones().min(32);
+        r.wildcards = (r.wildcards & !(w::NW_SRC_MASK | w::NW_DST_MASK)) | (src_bits << w::NW_SRC_SHIFT) | (dst_bits << w::NW_DST_SHIFT);
+        r
+    }
+
+    pub fn from_oxm(m: &OxmMatch) -> Result<FlowMatch, Unsupported> {
+        let mut f = FlowMatch::all();
+        for o in &m.fields {
+            let Oxm::Basic { field, value, mask } = o else {
+                return Err(Unsupported(0xff));
+            };
+            let Some(at) = oxm_at(*field) else {
+                return Err(Unsupported(field.code()));
+            };
+            let len = value.len();
+            // 1-byte fields sit in the low byte of 2-byte key slots for ICMP type/code
+            let at = if matches!(field, OxmField::Icmpv4Type | OxmField::Icmpv4Code) { at + 1 } else { at };
+            let full = vec![0xff; len];
+            let mask = mask.as_deref().unwrap_or(&full);
+            if *field == OxmField::VlanVid {
+                let vid = u16::from_be_bytes([value[0], value[1]]);
+                let mk = u16::from_be_bytes([mask[0], mask[1]]);
+                // OFPVID_NONE without mask: untagged; otherwise the 13 bits as given
+                let mk = if mk == 0xffff { 0x1fff } else { mk & 0x1fff };
+                f.put(at, &(vid & 0x1fff).to_be_bytes(), &mk.to_be_bytes());
+                continue;
+            }
+            f.put(at, value, mask);
+        }
+        f.normalise();
+        Ok(f)
+    }
+
+    pub fn to_oxm(&self) -> OxmMatch {
+        let (v, m) = (&self.value, &self.mask);
+        let ty = v.u16_at(at::ETH_TYPE);
+        let proto = v.0[at::IP_PROTO];
+        let mut fields = Vec::new();
+        let push = |fields: &mut Vec<Oxm>, field: OxmField, at: usize, len: usize| {
+            let mk = &m.0[at..at + len];
+            if mk.iter().all(|b| *b == 0) {
+                return;
+            }
+            let val = &v.0[at..at + len];
+            if mk.iter().all(|b| *b == 0xff) {
+                fields.push(Oxm::basic(field, val));
+            } else {
+                fields.push(Oxm::masked(field, val, mk));
+            }
+        };
+        push(&mut fields, OxmField::InPort, at::IN_PORT, 4);
+        push(&mut fields, OxmField::EthDst, at::ETH_DST, 6);
+        push(&mut fields, OxmField::EthSrc, at::ETH_SRC, 6);
+        push(&mut fields, OxmField::EthType, at::ETH_TYPE, 2);
+        if m.u16_at(at::VLAN_VID) == 0x1fff {
+            fields.push(Oxm::basic(OxmField::VlanVid, &v.0[at::VLAN_VID..at::VLAN_VID + 2]));
+        } else {
+            push(&mut fields, OxmField::VlanVid, at::VLAN_VID, 2);
+        }
+        push(&mut fields, OxmField::VlanPcp, at::VLAN_PCP, 1);
+        push(&mut fields, OxmField::IpDscp, at::IP_DSCP, 1);
+        if ty == 0x0806 {
+            push(&mut fields, OxmField::ArpOp, at::ARP_OP, 2);
+            push(&mut fields, OxmField::ArpSpa, at::IP_SRC, 4);
+            push(&mut fields, OxmField::ArpTpa, at::IP_DST, 4);
+            push(&mut fields, OxmField::ArpSha, at::ARP_SHA, 6);
+            push(&mut fields, OxmField::ArpTha, at::ARP_THA, 6);
+        } else {
+            push(&mut fields, OxmField::IpProto, at::IP_PROTO, 1);
+            push(&mut fields, OxmField::Ipv4Src, at::IP_SRC, 4);
+            push(&mut fields, OxmField::Ipv4Dst, at::IP_DST, 4);
+        }
+        let (s, d) = match proto {
+            6 => (OxmField::TcpSrc, OxmField::TcpDst),
+            17 => (OxmField::UdpSrc, OxmField::UdpDst),
+            132 => (OxmField::SctpSrc, OxmField::SctpDst),
+            _ => (OxmField::Icmpv4Type, OxmField::Icmpv4Code),
+        };
+        if proto == 1 {
+            push(&mut fields, s, at::TP_SRC + 1, 1);
+            push(&mut fields, d, at::TP_DST + 1, 1);
+        } else {
+            push(&mut fields, s, at::TP_SRC, 2);
+            push(&mut fields, d, at::TP_DST, 2);
+        }
+        OxmMatch::new(fields)
+    }
+}
+
+/// Where an OXM basic field lives in the key.
+fn oxm_at(f: OxmField) -> Option<usize> {
+    use OxmField::*;
+    Some(match f {
+        InPort => at::IN_PORT,
+        EthDst => at::ETH_DST,
+        EthSrc => at::ETH_SRC,
+        EthType => at::ETH_TYPE,
+        VlanVid => at::VLAN_VID,
+        VlanPcp => at::VLAN_PCP,
+        IpDscp => at::IP_DSCP,
+        IpProto => at::IP_PROTO,
+        Ipv4Src | ArpSpa => at::IP_SRC,
+        Ipv4Dst | ArpTpa => at::IP_DST,
+        TcpSrc | UdpSrc | SctpSrc | Icmpv4Type => at::TP_SRC,
+        TcpDst | UdpDst | SctpDst | Icmpv4Code => at::TP_DST,
+        ArpOp => at::ARP_OP,
+        ArpSha => at::ARP_SHA,
+        ArpTha => at::ARP_THA,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frames;
+
+    fn udp_key(src: u32, dst: u32) -> Key {
+        Key::of_frame(1, &frames::udp_frame(0, 10, src, dst, 0, 64))
+    }
+
+    #[test]
+    fn of10_prefix_and_wildcards() {
+        let mut m = Match10 { wildcards: w::ALL & !w::DL_TYPE, dl_type: 0x0800, ..Default::default() };
+        m.wildcards = (m.wildcards & !w::NW_DST_MASK) | (8 << w::NW_DST_SHIFT);
+        m.nw_dst = u32::from_be_bytes([10, 0, 0, 99]);
+        let f = FlowMatch::from_match10(&m);
+        assert!(f.matches(&udp_key(1, 2)), "10.0.0.0/24 holds host 2");
+        let mut m2 = m.clone();
+        m2.nw_dst = u32::from_be_bytes([10, 0, 1, 0]);
+        assert!(!FlowMatch::from_match10(&m2).matches(&udp_key(1, 2)));
+        assert!(FlowMatch::from_match10(&Match10::all()).matches(&udp_key(1, 2)));
+        let back = f.to_match10();
+        assert_eq!(FlowMatch::from_match10(&back), f);
+        assert_eq!((back.wildcards & w::NW_DST_MASK) >> w::NW_DST_SHIFT, 8);
+    }
+
+    #[test]
+    fn of10_exact_from_frame_round_trips() {
+        let k = udp_key(3, 4);
+        let m = Match10 {
+            wildcards: 0,
+            in_port: 1,
+            dl_src: k.get(at::ETH_SRC),
+            dl_dst: k.get(at::ETH_DST),
+            dl_vlan: 0xffff,
+            dl_type: 0x0800,
+            nw_proto: 17,
+            nw_src: k.u32_at(at::IP_SRC),
+            nw_dst: k.u32_at(at::IP_DST),
+            tp_src: 12345,
+            tp_dst: 12346,
+            ..Default::default()
+        };
+        let f = FlowMatch::from_match10(&m);
+        assert!(f.matches(&k));
+        assert!(!f.matches(&udp_key(3, 5)));
+        assert_eq!(f.to_match10(), m);
+    }
+
+    #[test]
+    fn oxm_round_trip_and_prereq() {
+        let k = udp_key(3, 4);
+        let m = OxmMatch::new(vec![
+            Oxm::in_port(1),
+            Oxm::eth_type(0x0800),
+            Oxm::basic(OxmField::IpProto, &[17]),
+            Oxm::masked(OxmField::Ipv4Src, &[10, 0, 0, 0], &[255, 255, 255, 0]),
+            Oxm::basic(OxmField::UdpDst, &12346u16.to_be_bytes()),
+        ]);
+        let f = FlowMatch::from_oxm(&m).unwrap();
+        assert!(f.matches(&k));
+        assert_eq!(f.to_oxm(), m);
+        // a port without its ip_proto prerequisite is dropped
+        let loose = OxmMatch::new(vec![Oxm::basic(OxmField::TcpDst, &[0, 80])]);
+        assert_eq!(FlowMatch::from_oxm(&loose).unwrap(), FlowMatch::all());
+        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::Metadata, &[0; 8])]);
+        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(2)));
+    }
+
+    #[test]
+    fn vlan_none_and_present() {
+        let untagged = OxmMatch::new(vec![Oxm::basic(OxmField::VlanVid, &[0, 0])]);
+        let f = FlowMatch::from_oxm(&untagged).unwrap();
+        assert!(f.matches(&udp_key(1, 2)));
+        let any_tag = OxmMatch::new(vec![Oxm::masked(OxmField::VlanVid, &[0x10, 0], &[0x10, 0])]);
+        assert!(!FlowMatch::from_oxm(&any_tag).unwrap().matches(&udp_key(1, 2)));
+        assert_eq!(f.to_oxm(), untagged);
+    }
+
+    #[test]
+    fn covers_and_overlaps() {
+        let all = FlowMatch::all();
+        let k = udp_key(3, 4);
+        let exact = FlowMatch { value: k, mask: Key::FULL };
+        assert!(all.covers(&exact));
+        assert!(!exact.covers(&all));
+        assert!(all.overlaps(&exact));
+        let other = FlowMatch { value: udp_key(3, 5), mask: Key::FULL };
+        assert!(!exact.overlaps(&other));
+    }
+}

@@ -1,0 +1,157 @@
+//! The OpenFlow pipeline: a frame runs through the flow tables and comes out as outputs.
+//!
+//! OF1.0: one table, the entry's actions in order. OF1.3 (§5.1): starting at table 0, the
+//! matched entry's instructions run in the spec's order whatever their order on the wire:
+//! apply-actions (now, on the frame), clear-actions, write-actions (into the action set),
+//! goto-table (only to a later table; anything else ends the pipeline). When no goto is left
+//! the action set runs: its rewrites in the order written, then its output.
+//!
+//! Outputs are [`Out`]s with the port number as given (physical, FLOOD, ALL, IN_PORT,
+//! CONTROLLER, TABLE ...); the switch resolves them against its ports. Group, meter, queue and
+//! MPLS/PBB actions are not emulated: they are ignored (their outputs are not taken).
+
+use crate::flow_match::FlowMatch;
+use crate::flow_table::FlowTable;
+use crate::frame_edit;
+use crate::key::Key;
+use ofwire::{Action, Instruction};
+
+/// The reserved port number for CONTROLLER in both versions, as the pipeline uses them (1.0
+/// port numbers are widened to the 1.3 ones by [`widen_port`]).
+pub use ofwire::port::ports;
+
+/// OFPP_TABLE and OFPP_NORMAL (1.3 numbering; ofwire does not name them).
+pub const PORT_TABLE: u32 = 0xffff_fff9;
+pub const PORT_NORMAL: u32 = 0xffff_fffa;
+
+/// Packet-in reasons.
+pub const REASON_NO_MATCH: u8 = 0;
+pub const REASON_ACTION: u8 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// Send `frame` out of `port` (a 1.3-width port number, reserved ports included).
+    Port { port: u32, frame: Vec<u8> },
+    /// A packet-in: `max_len` bytes of the frame at most (0xffff: all).
+    Controller { frame: Vec<u8>, max_len: u16, reason: u8, table: u8, cookie: u64 },
+}
+
+/// 1.0 port numbers as 1.3 ones: the reserved range 0xff00.. moves to 0xffffff00.. .
+#[inline]
+pub fn widen_port(v10: bool, port: u32) -> u32 {
+    if v10 && port >= ports::MAX10 as u32 {
+        port | 0xffff_0000
+    } else {
+        port
+    }
+}
+
+/// How a frame left the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// An entry matched in every table visited.
+    Matched,
+    /// No entry matched in `table` (1.0: a packet-in; 1.3: drop).
+    Miss { table: u8 },
+}
+
+pub struct Run<'a> {
+    pub v10: bool,
+    pub in_port: u32,
+    pub now: u64,
+    pub outs: &'a mut Vec<Out>,
+}
+
+impl Run<'_> {
+    /// Run `frame` from table `table`.
+    pub fn frame(&mut self, ft: &mut FlowTable, frame: &[u8], table: u8) -> Verdict {
+        let mut frame = frame.to_vec();
+        let mut key = Key::of_frame(self.in_port, &frame);
+        let mut set: Vec<Action> = Vec::new();
+        let mut table = table;
+        loop {
+            let Some(slot) = ft.lookup(table, &key, self.now, frame.len()) else {
+                return Verdict::Miss { table };
+            };
+            let e = ft.get(slot);
+            // table-miss entry (priority 0, match all): its packet-ins say NO_MATCH (1.3 §6.4)
+            let reason = if e.priority == 0 && e.m == FlowMatch::all() { REASON_NO_MATCH } else { REASON_ACTION };
+            let ctx = (table, e.cookie, reason);
+            if self.v10 {
+                let actions = e.actions.clone();
+                self.actions(&mut frame, &actions, ctx);
+                return Verdict::Matched;
+            }
+            let ins = e.instructions.clone();
+            let mut goto = None;
+            let mut changed = false;
+            for i in &ins {
+                if let Instruction::ApplyActions(a) = i {
+                    changed |= self.actions(&mut frame, a, ctx);
+                }
+            }
+            for i in &ins {
+                match i {
+                    Instruction::ClearActions => set.clear(),
+                    Instruction::GotoTable(t) => goto = Some(*t),
+                    _ => {}
+                }
+            }
+            for i in &ins {
+                if let Instruction::WriteActions(a) = i {
+                    for x in a {
+                        write_action(&mut set, x);
+                    }
+                }
+            }
+            match goto {
+                Some(t) if t > table && (t as usize) < ft.n_tables() as usize => {
+                    table = t;
+                    if changed {
+                        key = Key::of_frame(self.in_port, &frame);
+                    }
+                }
+                _ => {
+                    let (outs, rest): (Vec<Action>, Vec<Action>) = set.into_iter().partition(|a| matches!(a, Action::Output { .. }));
+                    self.actions(&mut frame, &rest, ctx);
+                    self.actions(&mut frame, &outs, ctx);
+                    return Verdict::Matched;
+                }
+            }
+        }
+    }
+
+    /// Run an action list on `frame`; returns whether a rewrite changed it.
+    pub fn actions(&mut self, frame: &mut Vec<u8>, actions: &[Action], ctx: (u8, u64, u8)) -> bool {
+        let mut changed = false;
+        for a in actions {
+            match a {
+                Action::Output { port, max_len } => self.output(frame, widen_port(self.v10, *port), *max_len, ctx),
+                Action::Enqueue { port, .. } => self.output(frame, widen_port(self.v10, *port as u32), 0, ctx),
+                a => changed |= frame_edit::apply(frame, a),
+            }
+        }
+        changed
+    }
+
+    fn output(&mut self, frame: &[u8], port: u32, max_len: u16, (table, cookie, reason): (u8, u64, u8)) {
+        if port == ports::CONTROLLER13 {
+            self.outs.push(Out::Controller { frame: frame.to_vec(), max_len, reason, table, cookie });
+        } else {
+            self.outs.push(Out::Port { port, frame: frame.to_vec() });
+        }
+    }
+}
+
+/// Write-actions into the action set: one action of each kind (set-field: of each field),
+/// the newest replacing the older (OF1.3 §5.10).
+fn write_action(set: &mut Vec<Action>, a: &Action) {
+    let same = |x: &Action| match (x, a) {
+        (Action::SetField(p), Action::SetField(q)) => p.field() == q.field(),
+        _ => std::mem::discriminant(x) == std::mem::discriminant(a),
+    };
+    match set.iter_mut().find(|x| same(x)) {
+        Some(x) => *x = a.clone(),
+        None => set.push(a.clone()),
+    }
+}

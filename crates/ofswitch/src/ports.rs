@@ -1,0 +1,107 @@
+//! The switch's ports: numbers 1..=n, link state, configuration and counters.
+//!
+//! Counters obey, per port: `rx_packets` counts frames accepted on the port, `rx_dropped`
+//! frames that arrived while the port was down (not in `rx_packets`); `tx_packets` frames sent,
+//! `tx_dropped` frames the switch wanted to send while it was down (not in `tx_packets`).
+
+use crate::emit;
+use ofwire::Port;
+
+/// OFPPC_PORT_DOWN (config) and OFPPS_LINK_DOWN (state): bit 0 in both versions.
+pub const PC_PORT_DOWN: u32 = 1;
+pub const PS_LINK_DOWN: u32 = 1;
+/// OFPPS_LIVE (1.3).
+pub const PS_LIVE: u32 = 4;
+/// OFPPC_NO_FLOOD (1.0 only).
+pub const PC_NO_FLOOD10: u32 = 1 << 4;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortCounters {
+    pub rx_packets: u64,
+    pub tx_packets: u64,
+    pub rx_bytes: u64,
+    pub tx_bytes: u64,
+    pub rx_dropped: u64,
+    pub tx_dropped: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortState {
+    pub no: u32,
+    /// Link up (the emulated cable is there).
+    pub link_up: bool,
+    /// OFPPC_* bits the controller set (port-mod).
+    pub config: u32,
+    pub counters: PortCounters,
+}
+
+impl PortState {
+    /// Frames pass: the link is up and the controller did not take the port down.
+    pub fn is_up(&self) -> bool {
+        self.link_up && self.config & PC_PORT_DOWN == 0
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Ports {
+    pub list: Vec<PortState>,
+}
+
+impl Ports {
+    pub fn new(n: u32) -> Ports {
+        Ports { list: (1..=n).map(|no| PortState { no, link_up: true, config: 0, counters: PortCounters::default() }).collect() }
+    }
+
+    pub fn get(&self, no: u32) -> Option<&PortState> {
+        self.list.get((no as usize).wrapping_sub(1))
+    }
+
+    pub fn get_mut(&mut self, no: u32) -> Option<&mut PortState> {
+        self.list.get_mut((no as usize).wrapping_sub(1))
+    }
+
+    /// The port as OpenFlow describes it (features reply, port-desc, port-status).
+    pub fn describe(&self, version: u8, dpid: u64, no: u32) -> Port {
+        let mut p = emit::port(version, dpid, no);
+        if let Some(s) = self.get(no) {
+            p.config = s.config;
+            if !s.link_up {
+                p.state = PS_LINK_DOWN;
+            }
+        }
+        p
+    }
+
+    /// Count a frame arriving on `no`; false (and counted as dropped) when the port is down
+    /// or does not exist.
+    pub fn rx(&mut self, no: u32, len: usize) -> bool {
+        match self.get_mut(no) {
+            Some(p) if p.is_up() => {
+                p.counters.rx_packets += 1;
+                p.counters.rx_bytes += len as u64;
+                true
+            }
+            Some(p) => {
+                p.counters.rx_dropped += 1;
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Count a frame leaving on `no`; false when the port is down or does not exist.
+    pub fn tx(&mut self, no: u32, len: usize) -> bool {
+        match self.get_mut(no) {
+            Some(p) if p.is_up() => {
+                p.counters.tx_packets += 1;
+                p.counters.tx_bytes += len as u64;
+                true
+            }
+            Some(p) => {
+                p.counters.tx_dropped += 1;
+                false
+            }
+            None => false,
+        }
+    }
+}

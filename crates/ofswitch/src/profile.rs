@@ -1,0 +1,107 @@
+//! Traffic profiles: which frames the measured packet-ins carry, and so what a controller must
+//! do per request. Chosen by name (`--traffic NAME`); the name is recorded with every result.
+//!
+//! | profile        | frame | what a learning controller does per request |
+//! |----------------|-------|---------------------------------------------|
+//! | `cbench`       | cbench's own 64-byte frame: IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>` that is never learned, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`) | learn the source MAC, miss the destination, and flood: a packet-out (and no flow-mod for an L2 learning switch). Comparable with published cbench numbers. |
+//! | `unique-pairs` | UDP between two hosts of the switch that were announced by gratuitous ARP (learning phase); the (source, destination) pair steps through the hosts | look up a known destination and install a flow for the pair: flow-mod (+ packet-out). |
+//! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    Cbench,
+    #[default]
+    UniquePairs,
+    NewFlows,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 3] = [Profile::Cbench, Profile::UniquePairs, Profile::NewFlows];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Cbench => "cbench",
+            Profile::UniquePairs => "unique-pairs",
+            Profile::NewFlows => "new-flows",
+        }
+    }
+
+    /// Whether the learning phase (gratuitous ARP per host) is part of this profile.
+    pub fn learns_hosts(self) -> bool {
+        self != Profile::Cbench
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown profile name; its message lists the known ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let known: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+        write!(f, "unknown traffic profile {:?} (known: {})", self.0, known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<Profile, UnknownProfile> {
+        Profile::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| UnknownProfile(s.to_string()))
+    }
+}
+
+/// cbench's Ethernet frame (64 bytes) as `make_packet_in` in cbench/fakeswitch.c (mininet/oflops)
+/// fills it before the per-request patches: destination MAC byte 5 and source MAC bytes 1..=5
+/// are patched by [`cbench_frame_patch`].
+pub const CBENCH_FRAME: [u8; 64] = [
+    0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x08, 0x00, // Ethernet
+    0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0xff, 0xf7, 0x2c, // IPv4, proto 0xff
+    0xc0, 0xa8, 0x00, 0x28, 0xc0, 0xa8, 0x01, 0x28, // 192.168.0.40 -> 192.168.1.40
+    0x7a, 0x18, 0x58, 0x6b, 0x11, 0x08, 0x97, 0xf5, 0x19, 0xe2, 0x65, 0x7e, 0x07, 0xcc, 0x31, 0xc3, // payload
+    0x11, 0xc7, 0xc4, 0x0c, 0x8b, 0x95, 0x51, 0x51, 0x33, 0x54, 0x51, 0xd5, 0x00, 0x36,
+];
+
+/// cbench's per-request frame patches (fakeswitch.c `make_packet_in`): the MAC index `mac` is
+/// copied as a 4-byte little-endian int (x86) into source MAC bytes 1..=4, and the low byte of
+/// the switch's dpid into byte 5 of both MACs.
+#[inline]
+pub fn cbench_frame_patch(frame: &mut [u8], dpid: u64, mac: u32) {
+    frame[5] = dpid as u8;
+    frame[7..11].copy_from_slice(&mac.to_le_bytes());
+    frame[11] = dpid as u8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_unknown_lists_known() {
+        for p in Profile::ALL {
+            assert_eq!(p.name().parse::<Profile>(), Ok(p));
+        }
+        let e = "cbnech".parse::<Profile>().unwrap_err().to_string();
+        assert_eq!(e, "unknown traffic profile \"cbnech\" (known: cbench, unique-pairs, new-flows)");
+        assert_eq!(Profile::default(), Profile::UniquePairs);
+    }
+
+    #[test]
+    fn cbench_frame_is_a_valid_ipv4_frame() {
+        let ip = &CBENCH_FRAME[14..34];
+        let sum: u32 = ip.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]]) as u32).sum();
+        assert_eq!(((sum & 0xffff) + (sum >> 16)) as u16, 0xffff, "cbench's IPv4 checksum holds");
+        assert_eq!(ip[9], 0xff);
+        assert_eq!(u16::from_be_bytes([ip[2], ip[3]]) as usize, 64 - 14);
+    }
+}
