@@ -11,7 +11,7 @@ import socket
 from typing import Optional
 
 from ..errors import UserError
-from . import convert, driver
+from . import convert, driver, invariants
 from .targets import parse_target
 
 TESTS = ("insertion", "barrier", "packet-in", "packet-out", "capacity", "stats", "first-packet", "pipeline")
@@ -80,7 +80,10 @@ def run(target_spec: str, params: dict, target=None, progress=None) -> list:
                                                    _versions())
                 raise
         described = target.describe()
-    return convert.to_results(doc, described, _recorded(p, target_spec), _versions())
+    results = convert.to_results(doc, described, _recorded(p, target_spec), _versions())
+    for r in results:
+        r.notes += [f"invariant broken: {v}" for v in invariants.violations(r)]
+    return results
 
 
 def _recorded(p: dict, target_spec: str) -> dict:

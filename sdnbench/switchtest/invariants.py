@@ -1,0 +1,46 @@
+"""The written invariants of ``switch bench`` results (``crates/switchbench/SCHEMA.md``).
+
+``violations(result)`` lists every broken one; the runner attaches them to the result as notes
+and the tests assert there are none.
+"""
+
+from __future__ import annotations
+
+from ..result import Result
+
+LATENCIES = {"insertion_latency", "probe_gap", "packet_in_latency", "packet_out_latency", "first_packet",
+             "next_packet", "controller_reaction", "stats_latency", "stats_latency_under_load",
+             "forwarding_latency", "barrier_rtt", "barrier_reply", "capacity_batch", "pipeline_ready",
+             "all_forwarding"}
+
+
+def violations(r: Result) -> list:
+    if r.status != "ok":
+        return []
+    c, out = r.counters, []
+    for s in r.series:
+        if s.metric in LATENCIES and any(v < 0 for v in s.values):
+            out.append(f"{s.metric} {s.labels}: negative time {min(s.values):.3f}")
+    if r.benchmark in ("insertion", "barrier"):
+        if c.get("forwarded", 0) + c.get("never_forwarded", 0) != c.get("flows"):
+            out.append(f"forwarded {c.get('forwarded')} + never_forwarded {c.get('never_forwarded')} != flows {c.get('flows')}")
+        n_lat = sum(len(s.values) for s in r.find("insertion_latency"))
+        if n_lat != c.get("forwarded"):
+            out.append(f"{n_lat} insertion latencies for {c.get('forwarded')} forwarded flows")
+        if c.get("probes_received", 0) > c.get("probes_sent", 0):
+            out.append("more probes received than sent")
+    if r.benchmark in ("packet-in", "packet-out"):
+        n = sum(len(s.values) for s in r.series)
+        if n + c.get("lost", 0) != c.get("sent"):
+            out.append(f"{n} latencies + {c.get('lost')} lost != {c.get('sent')} sent")
+    if r.benchmark == "capacity":
+        if c.get("sample_forwarded", 0) > c.get("sample_size", 0):
+            out.append("more sample flows forwarded than probed")
+        if c.get("verdict") == "refused-when-full" and not c.get("refusal"):
+            out.append("verdict refused-when-full without a refusal")
+    if r.benchmark in ("stats", "pipeline"):
+        for label in ("", "_none", "_flow"):
+            sent, rx = c.get(f"probes_sent{label}"), c.get(f"probes_received{label}")
+            if sent is not None and rx is not None and rx > sent:
+                out.append(f"probes_received{label} {rx} > probes_sent{label} {sent}")
+    return out

@@ -1,0 +1,94 @@
+"""Unit tests of the switch-test logic: parameters, the binary's flags, targets' bad input,
+conversion to Result, the invariants, and the scripted switch's flow-mod reader."""
+
+import struct
+
+import pytest
+
+from ..errors import UserError
+from ..result import Result
+from . import convert, invariants, runner
+from .scripted_switch import parse_flow_mod
+from .targets import RemoteTarget, parse_target
+
+
+def test_check_fills_defaults_and_refuses_bad_input():
+    p = runner.check({"tests": ["stats"], "flows": [1, 100]})
+    assert p["tables"] == 4 and p["of"] == "1.3"
+    for bad in ({"tests": ["warp"]}, {"tests": []}, {"flows": [0]}, {"of": "2.0"},
+                {"tests": ["pipeline"], "of": "1.0", "tables": 2}, {"table_limit": 0}, {"reps": 0}):
+        with pytest.raises(UserError):
+            runner.check(bad)
+
+
+def test_binary_args_carry_every_option_once():
+    p = runner.check({"tests": ["insertion", "barrier"], "flows": [1, 10], "barrier": True})
+    args = runner.binary_args(p, ["n1:p1", "n2:p2"], 7000)
+    assert args[:2] == ["--listen", "127.0.0.1:7000"]
+    assert args[args.index("--test") + 1] == "insertion,barrier"
+    assert args[args.index("--flows") + 1] == "1,10"
+    assert "--barrier" in args and args.count("--if") == 2
+    flags = [a for a in args if a.startswith("--")]
+    assert len(flags) == len(set(flags)) + 1          # only --if repeats
+
+
+def test_target_specs():
+    with pytest.raises(UserError, match="remote:PORT,IF1,IF2"):
+        parse_target("remote:6653,eth9")
+    with pytest.raises(UserError, match="want ovs"):
+        parse_target("hp-procurve")
+    with pytest.raises(UserError, match="does not exist"):
+        parse_target("remote:6653,sbtnone0,sbtnone1")
+    assert isinstance(parse_target("remote:6653,lo,lo"), RemoteTarget)
+
+
+DOC = {
+    "schema": "sdnbench.switch/1", "listen": "127.0.0.1:1", "of_version": "1.3",
+    "switch": {"datapath_id": "00000000000000aa", "n_tables": 254, "n_buffers": 0,
+               "desc": {"manufacturer": "Acme", "hardware": "Box", "software": "9.9", "serial": "S1",
+                        "datapath": "dp"}},
+    "ports": [{"if": "a", "port_no": 1}, {"if": "b", "port_no": 2}],
+    "tests": [
+        {"test": "insertion", "params": {"flows": 2, "barrier": "none"},
+         "series": [{"metric": "insertion_latency", "unit": "ms", "labels": {"flows": 2}, "values": [1.0, 2.0]}],
+         "counters": {"flows": 2, "forwarded": 2, "never_forwarded": 0, "probes_sent": 9, "probes_received": 3},
+         "notes": []},
+        {"test": "pipeline", "error": "nothing forwarded"},
+    ],
+}
+
+
+def test_conversion_keeps_raw_series_identity_and_failures():
+    rs = convert.to_results(DOC, {"target": "remote"}, {"target_spec": "remote:1,a,b"}, {"sdnbench": "0"})
+    assert [r.benchmark for r in rs] == ["insertion", "pipeline"]
+    ins, pipe = rs
+    assert ins.find("insertion_latency")[0].values == [1.0, 2.0]
+    assert ins.topology["switch"]["manufacturer"] == "Acme" and ins.topology["switch"]["serial"] == "S1"
+    assert ins.versions["switch"] == "Box 9.9" and ins.kind == "switch" and ins.params["flows"] == 2
+    assert (pipe.status, pipe.error) == ("failed", "nothing forwarded")
+    assert Result.from_dict(ins.to_dict()).topology == ins.topology
+    assert invariants.violations(ins) == []
+
+
+def test_invariants_catch_inconsistent_counters():
+    rs = convert.to_results(DOC, {"target": "x"}, {}, {})
+    bad = rs[0]
+    bad.counters["never_forwarded"] = 1
+    bad.series[0].values[0] = -1.0
+    found = invariants.violations(bad)
+    assert any("!= flows" in v for v in found) and any("negative" in v for v in found)
+    pin = Result(kind="switch", benchmark="packet-in", counters={"sent": 3, "lost": 0})
+    pin.add("packet_in_latency", "ms", [0.1, 0.2])
+    assert invariants.violations(pin) == ["2 latencies + 0 lost != 3 sent"]
+
+
+def test_scripted_switch_reads_an_ofwire_flow_mod():
+    # 1.3 flow-mod as ofcontroller writes it: eth_dst match, apply-actions output:2.
+    oxm = struct.pack("!HBB6s", 0x8000, 3 << 1, 6, bytes.fromhex("02db00000007"))
+    match = struct.pack("!HH", 1, 4 + len(oxm)) + oxm
+    match += b"\0" * ((len(match) + 7) // 8 * 8 - len(match))
+    action = struct.pack("!HHIH6x", 0, 16, 2, 0xFFFF)
+    instr = struct.pack("!HH4x", 4, 8 + len(action)) + action
+    fixed = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, 0, 0, 0, 100, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    cmd, table, prio, dst, act = parse_flow_mod(fixed + match + instr)
+    assert (cmd, table, prio, dst, act) == (0, 0, 100, bytes.fromhex("02db00000007"), ("out", 2))
