@@ -37,8 +37,10 @@ pub struct Capture {
 }
 
 impl Capture {
-    /// Captures probes on `sock`; `seen[flow]` is set for every flow that came out.
-    pub fn start(sock: Arc<PacketSocket>, keep: bool, seen: Option<Arc<Vec<AtomicBool>>>) -> Capture {
+    /// Captures probes on `sock`; `seen[flow]` is set for every flow that came out. Probes
+    /// sent before `since` (ns; stragglers of an earlier phase with the same flow ids) are
+    /// ignored.
+    pub fn start(sock: Arc<PacketSocket>, keep: bool, seen: Option<Arc<Vec<AtomicBool>>>, since: u64) -> Capture {
         let stop = Arc::new(AtomicBool::new(false));
         let count = Arc::new(AtomicU64::new(0));
         let (tx, rx) = mpsc::channel();
@@ -49,7 +51,7 @@ impl Capture {
                 let Some((n, at)) = sock.recv(&mut buf).map_err(|e| format!("capture on {}: {e}", sock.spec))? else {
                     continue;
                 };
-                let Some(p) = Probe::parse(&buf[..n]) else { continue };
+                let Some(p) = Probe::parse(&buf[..n]).filter(|p| p.tx >= since) else { continue };
                 c.fetch_add(1, Ordering::Relaxed);
                 if let Some(seen) = &seen {
                     if let Some(f) = seen.get(p.flow as usize) {

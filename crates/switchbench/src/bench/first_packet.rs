@@ -27,7 +27,7 @@ const MAX_NEXT_TRIES: u32 = 20;
 pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     b.reset()?;
     b.install(&[FlowSpec::miss(0, Next::Controller)])?;
-    let cap = Capture::start(b.dst().sock.clone(), true, None);
+    let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
     let (v, out_port, reps) = (b.v(), b.dst().port_no, b.opts.reps);
     let (mut first, mut next, mut pin, mut ctl) = (vec![], vec![], vec![], vec![]);
     let (mut lost, mut to_controller) = (0, 0);

@@ -113,10 +113,11 @@ fn one(b: &mut Bench, n: u32, mode: Mode) -> Result<TestOut, String> {
     b.reset()?;
     // Probes that arrive before their flow hit this drop entry, not the controller.
     b.install(&[FlowSpec::miss(0, Next::Drop)])?;
+    let started = now_ns();
     let seen: Arc<Vec<AtomicBool>> = Arc::new((0..n).map(|_| AtomicBool::new(false)).collect());
     let written = Arc::new(AtomicU32::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let cap = Capture::start(b.dst().sock.clone(), true, Some(seen.clone()));
+    let cap = Capture::start(b.dst().sock.clone(), true, Some(seen.clone()), started);
     let prober = Prober {
         sock: b.src().sock.clone(),
         tag: b.src().tag,

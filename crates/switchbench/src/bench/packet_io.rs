@@ -51,7 +51,7 @@ pub fn packet_in(b: &mut Bench) -> Result<Vec<TestOut>, String> {
 pub fn packet_out(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     b.reset()?;
     b.install(&[FlowSpec::miss(0, Next::Drop)])?;
-    let cap = Capture::start(b.dst().sock.clone(), true, None);
+    let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
     let (reps, v, port, tag) = (b.opts.reps, b.v(), b.dst().port_no, b.src().tag);
     let mut lat = Vec::new();
     let mut lost = 0;

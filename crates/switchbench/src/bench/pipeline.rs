@@ -15,7 +15,7 @@ use ofwire::Version;
 use serde_json::json;
 
 use super::{Bench, TestOut, PRIORITY};
-use crate::clock::ms;
+use crate::clock::{ms, now_ns};
 use crate::dataplane::{blast, next_seq, send_probe, Capture};
 use crate::probe::flow_mac;
 
@@ -43,7 +43,7 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     let labels = json!({"tables": d, "flows": m});
     let mut out = TestOut::new("pipeline", json!({"tables": d, "flows": m, "reps": b.opts.reps,
         "duration_s": b.opts.duration.as_secs_f64()}));
-    let cap = Capture::start(b.dst().sock.clone(), true, None);
+    let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
     match warm_up(b, &cap)? {
         Some(t) => out.series("pipeline_ready", "ms", vec![t], labels.clone()),
         None => {
@@ -62,7 +62,7 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     cap.stop()?;
     out.count("latency_lost", b.opts.reps as usize - lat.len());
     out.series("forwarding_latency", "ms", lat, labels.clone());
-    let cap = Capture::start(b.dst().sock.clone(), false, None);
+    let cap = Capture::start(b.dst().sock.clone(), false, None, now_ns());
     let sent = blast(&b.src().sock, b.src().tag, m, b.opts.duration, 0, &AtomicBool::new(false));
     std::thread::sleep(Duration::from_millis(100));
     let rx = cap.count.load(Ordering::Relaxed);

@@ -17,7 +17,7 @@ use ofwire::{Body, StatsReplyBody};
 use serde_json::json;
 
 use super::{Bench, TestOut};
-use crate::clock::ms;
+use crate::clock::{ms, now_ns};
 use crate::dataplane::{blast, Capture, Sent};
 
 pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
@@ -86,7 +86,7 @@ fn one_request(b: &mut Bench, kind: StatsKind) -> Result<(f64, usize), String> {
 
 /// Blasts probes for --duration; with `poll`, flow stats are requested meanwhile.
 fn forwarding(b: &mut Bench, flows: u32, poll: bool) -> Result<(Sent, u64, Vec<f64>), String> {
-    let cap = Capture::start(b.dst().sock.clone(), false, None);
+    let cap = Capture::start(b.dst().sock.clone(), false, None, now_ns());
     let stop = Arc::new(AtomicBool::new(false));
     let (sock, tag, dur, st) = (b.src().sock.clone(), b.src().tag, b.opts.duration, stop.clone());
     let sender = std::thread::spawn(move || blast(&sock, tag, flows, dur, 0, &st));

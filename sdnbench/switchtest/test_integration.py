@@ -1,0 +1,124 @@
+"""Integration: ``switch bench`` against real Open vSwitch (userspace datapath here), the
+remote mode with an OVS bridge standing in for hardware, bad input, and clean-up after Ctrl-C.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .. import proc
+from ..errors import UserError
+from ..proc import signals_as_exceptions
+from ..store import Store
+from . import invariants, runner
+from .targets import OvsTarget
+
+pytestmark = pytest.mark.integration
+
+QUICK = {"reps": 10, "duration": 0.3, "flows": [1, 20], "tables": 2, "timeout": 5, "accept_timeout": 15}
+
+
+def leftovers(prefix: str) -> list:
+    links = [n for n in os.listdir("/sys/class/net") if n.startswith(prefix)]
+    ns = [n for n in (os.listdir("/var/run/netns") if os.path.exists("/var/run/netns") else [])
+          if n.startswith(prefix)]
+    brs = [b for b in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout.split() if b.startswith(prefix)]
+    return links + ns + brs
+
+
+def test_every_test_against_ovs_userspace(tmp_path):
+    tests = list(runner.TESTS)
+    with signals_as_exceptions():
+        rs = runner.run("ovs", {**QUICK, "tests": tests, "barrier": True, "table_limit": 150,
+                                "max_flows": 400, "batch": 50})
+    assert leftovers(f"sbt{os.getpid() % 100000}") == []
+    assert {r.benchmark for r in rs} == set(tests)
+    for r in rs:
+        assert r.status == "ok", (r.benchmark, r.error)
+        assert invariants.violations(r) == [], r.benchmark
+        assert r.topology["switch"]["hardware"] == "Open vSwitch"
+    by = {r.benchmark: r for r in rs if r.benchmark != "insertion"}
+    ins = [r for r in rs if r.benchmark == "insertion"]
+    assert sorted((r.params["flows"], r.params["barrier"]) for r in ins) == [(1, "each"), (1, "none"),
+                                                                             (20, "each"), (20, "none")]
+    assert all(r.counters["never_forwarded"] == 0 for r in ins)
+    cap = by["capacity"].counters
+    assert cap["verdict"] == "refused-when-full" and "TABLE_FULL" in cap["refusal"], cap
+    assert cap["accepted"] == cap["table_flows"] <= 150 and cap["sample_forwarded"] == cap["sample_size"]
+    depths = sorted(r.params["tables"] for r in rs if r.benchmark == "pipeline")
+    assert depths == [1, 2]
+    assert {s.labels["kind"] for s in by["stats"].find("stats_latency")} == {"desc", "flow", "aggregate", "table", "port"}
+    assert by["stats"].counters["flow_stats_entries"] >= 20
+    assert by["packet-in"].counters["lost"] == 0 and by["packet-out"].counters["lost"] == 0
+    assert len(by["first-packet"].find("first_packet")[0].values) == 10
+    with Store(tmp_path / "store") as st:
+        rid = st.save_result(rs[0])
+        back = st.load_result(rid)
+    assert back.topology["switch"]["manufacturer"] == rs[0].topology["switch"]["manufacturer"]
+    assert back.find("insertion_latency")[0].values == rs[0].find("insertion_latency")[0].values
+
+
+def test_remote_mode_with_an_ovs_bridge_as_the_hardware():
+    port = runner.free_port()
+    hw = OvsTarget(datapath="netdev", netns=False)   # its data ports cabled to interfaces here
+    with signals_as_exceptions(), hw:
+        hw.attach(f"127.0.0.1:{port}")              # the switch is told our address beforehand
+        spec = f"remote:{port},{hw.wiring.probe_ifs[0]},{hw.wiring.probe_ifs[1]}"
+        rs = runner.run(spec, {**QUICK, "tests": ["insertion", "packet-out"], "flows": [10]})
+    assert [r.status for r in rs] == ["ok", "ok"]
+    assert rs[0].topology["target"] == "remote" and rs[0].topology["switch"]["hardware"] == "Open vSwitch"
+    assert [p["port_no"] for p in rs[0].topology["ports"]] == [1, 2]
+    assert rs[0].counters["forwarded"] == 10
+
+
+def cli(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "sdnbench", "switch", "bench", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_switch_that_never_connects_is_one_line_naming_the_port():
+    port = runner.free_port()
+    cp = cli("--target", f"remote:{port},lo,lo", "--accept-timeout", "1")
+    assert cp.returncode == 1, cp.stderr
+    lines = cp.stderr.strip().splitlines()
+    assert len([ln for ln in lines if "error" in ln]) == 1 and "Traceback" not in cp.stderr
+    assert f"127.0.0.1:{port}" in lines[-1] and f"ovs-vsctl set-controller BRIDGE tcp:127.0.0.1:{port}" in lines[-1]
+
+
+def test_missing_or_down_interfaces_are_refused_before_starting():
+    cp = cli("--target", "remote:6999,sbtnone0,lo")
+    assert cp.returncode == 1 and "interface sbtnone0 does not exist" in cp.stderr
+    name = f"sbt{os.getpid() % 100000}d"
+    proc.run(["ip", "link", "add", name, "type", "veth", "peer", "name", name + "x"], timeout=10)
+    try:
+        cp = cli("--target", f"remote:6999,lo,{name}")
+        assert cp.returncode == 1 and f"interface {name} is down" in cp.stderr, cp.stderr
+    finally:
+        proc.run(["ip", "link", "del", name], timeout=10, check=False)
+    if not os.path.exists("/sys/module/openvswitch"):
+        with pytest.raises(UserError, match="kernel module is not loaded"):
+            OvsTarget(datapath="system")
+
+
+def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge():
+    p = subprocess.Popen([sys.executable, "-m", "sdnbench", "switch", "bench", "--target", "ovs",
+                          "--test", "stats", "--duration", "20", "--reps", "5"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    prefix = f"sbt{p.pid % 100000}"
+    try:
+        proc.wait_until(lambda: f"{prefix}br" in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout,
+                        timeout=30, what="the bridge of the run")
+        time.sleep(1.5)                                   # into the run, past the handshake
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    assert leftovers(prefix) == []
