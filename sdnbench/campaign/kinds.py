@@ -85,6 +85,15 @@ def validate_net_param(name: str, value: Any) -> Optional[str]:
     return validate_controller_param(name, value)
 
 
+def validate_switch_param(name: str, value: Any) -> Optional[str]:
+    """A switch-under-test cell parameter, checked by the switch test's own rules."""
+    try:
+        from ..switchtest.cell import validate_param
+    except ImportError:
+        return None
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -92,6 +101,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
          "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
          validate_net_param),
+    Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs"),
+         "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
+         validate_switch_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

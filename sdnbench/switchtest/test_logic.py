@@ -92,3 +92,25 @@ def test_scripted_switch_reads_an_ofwire_flow_mod():
     fixed = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, 0, 0, 0, 100, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
     cmd, table, prio, dst, act = parse_flow_mod(fixed + match + instr)
     assert (cmd, table, prio, dst, act) == (0, 0, 100, bytes.fromhex("02db00000007"), ("out", 2))
+
+
+def test_switch_cells_validate_and_merge_without_summing_counters():
+    from .cell import merge, validate_param
+    assert validate_param("test", "pipeline") is None and validate_param("flows", [1, 100]) is None
+    assert "unknown switch test" in validate_param("test", "warp")
+    assert "unknown switch parameter" in validate_param("colour", "blue")
+    assert validate_param("flows", [0]) is not None
+    a, b = convert.to_results(DOC, {"target": "x"}, {}, {})[0], convert.to_results(DOC, {"target": "x"}, {}, {})[0]
+    b.params["flows"] = 7
+    m = merge("insertion", {"test": "insertion"}, [a, b])
+    assert m.status == "ok" and len(m.series) == 2
+    assert m.counters["forwarded[flows=2,barrier=none]"] == 2 and "forwarded[flows=7,barrier=none]" in m.counters
+
+
+def test_the_scenarios_switch_cells_validate():
+    from pathlib import Path
+    from ..campaign.scenario import load
+    root = Path(__file__).resolve().parents[2] / "scenarios"
+    for name, cell in (("ovs-cpqd.yaml", "sut-ovs"), ("zodiac-pipeline.yaml", "sut-pipeline")):
+        sc = load(root / name)
+        assert any(b.name == cell and b.kind == "switch" for b in sc.benchmarks)
