@@ -49,10 +49,15 @@ impl Switch {
         let p = packet_out::Packet::new_checked(msg).map_err(|e| codec("packet_out", e))?;
         let data = p.data();
         let (buffer_id, marker) = (p.buffer_id(), frames::marker(data));
+        let lldp_link = frames::ethertype(data) == Some(ofwire::frame::ETHERTYPE_LLDP) && !self.cfg.links.is_empty();
+        if !lldp_link && !self.cfg.forward {
+            // the load engine's hot path: the packet-out is only accounted
+            return Ok(Event::PacketOut { buffer_id, marker, lldp_sent: 0, sent: 0 });
+        }
         // actions ofwire cannot read send the frame nowhere, as before: not a session error
         let actions = parse_actions(p.version(), p.actions()).unwrap_or_default();
         let mut lldp_sent = 0;
-        if frames::ethertype(data) == Some(ofwire::frame::ETHERTYPE_LLDP) && !self.cfg.links.is_empty() {
+        if lldp_link {
             for a in &actions {
                 if let Action::Output { port, .. } = a {
                     for &(lp, nd, np) in &self.cfg.links {

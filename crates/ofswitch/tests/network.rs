@@ -198,3 +198,32 @@ fn unsupported_match_field_is_refused_not_fatal() {
     assert!(s.flows.is_empty());
     let _: Option<SwitchError> = None;
 }
+
+/// Regression (issue 12 item 7): a flow entry whose stats record is bigger than one soft-sized
+/// part (64,984 bytes) used to loop forever emitting empty parts. It goes alone in its part.
+#[test]
+fn flow_stats_of_a_huge_entry_terminate() {
+    let (mut s, mut outs) = switch(V13, 1, 2, |_| {});
+    let huge = vec![Instruction::ApplyActions(vec![output(1); 4_070])];
+    s.on_message(0, &flow_mod(V13, add13(0, 1, OxmMatch::default(), huge)), &mut outs[0]).unwrap();
+    s.on_message(0, &flow_mod(V13, add13(0, 2, OxmMatch::new(vec![Oxm::in_port(1)]), vec![])), &mut outs[0]).unwrap();
+    assert!(outs[0].is_empty() && s.flows.len() == 2);
+    let req = ofwire::FlowStatsRequest { table_id: 0xff, out_port: 0xffff_ffff, out_group: 0xffff_ffff, ..Default::default() };
+    let body = ofwire::StatsRequestBody::Flow(req);
+    s.on_message(0, &message(V13, 8, Body::StatsRequest(ofwire::StatsRequest { flags: 0, body })), &mut outs[0]).unwrap();
+    let parts: Vec<(u16, usize)> = decode(&outs[0])
+        .into_iter()
+        .map(|m| match m.body {
+            Body::StatsReply(r) => match r.body {
+                ofwire::StatsReplyBody::Flow(f) => (r.flags, f.len()),
+                b => panic!("{b:?}"),
+            },
+            b => panic!("{b:?}"),
+        })
+        .collect();
+    assert!(outs[0].len() > 65_000);
+    assert_eq!(parts.iter().map(|p| p.1).sum::<usize>(), 2);
+    assert!(parts.iter().all(|p| p.1 > 0), "no empty parts: {parts:?}");
+    assert_eq!(parts.last().unwrap().0, 0, "the last part ends the reply");
+    assert!(parts[..parts.len() - 1].iter().all(|p| p.0 == 1), "the others say MORE");
+}
