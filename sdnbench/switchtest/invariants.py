@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..result import Result
 
-LATENCIES = {"insertion_latency", "probe_gap", "packet_in_latency", "packet_out_latency", "first_packet",
+LATENCIES = {"insertion_latency", "insertion_latency_lower", "probe_gap", "packet_in_latency", "packet_out_latency", "first_packet",
              "next_packet", "controller_reaction", "stats_latency", "stats_latency_under_load",
              "forwarding_latency", "barrier_rtt", "barrier_reply", "capacity_batch", "pipeline_ready",
              "all_forwarding"}
@@ -27,6 +27,9 @@ def violations(r: Result) -> list:
         n_lat = sum(len(s.values) for s in r.find("insertion_latency"))
         if n_lat != c.get("forwarded"):
             out.append(f"{n_lat} insertion latencies for {c.get('forwarded')} forwarded flows")
+        for up, low in zip(r.find("insertion_latency"), r.find("insertion_latency_lower")):
+            if any(lo > hi + 1e-9 for lo, hi in zip(low.values, up.values)):
+                out.append(f"insertion_latency_lower above insertion_latency {up.labels}")
         if c.get("probes_received", 0) > c.get("probes_sent", 0):
             out.append("more probes received than sent")
     if r.benchmark in ("packet-in", "packet-out"):
