@@ -5,6 +5,7 @@
     sdnbench switch bench --target ovs --test capacity --table-limit 5000
     sdnbench switch bench --target ovs --test stats,pipeline --tables 4 --of 1.3
     sdnbench switch bench --target remote:6653,eth1,eth2 --test insertion   (a switch that connects to us)
+    sdnbench switch clean [--dry-run]     (leftovers of switch runs killed with kill -9; never `mn -c`)
 
 Targets: ``ovs`` (Open vSwitch, userspace datapath here, kernel datapath where the module is
 loaded), ``ovs-netdev``/``ovs-system``, ``cpqd`` (ofsoftswitch13 where installed),
@@ -53,6 +54,25 @@ def register(sub) -> None:
     b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
     add_store_flag(b)
     b.set_defaults(func=run_bench)
+    c = s.add_parser("clean", help="remove namespaces, veths and bridges left by switch runs that were killed")
+    c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
+    c.set_defaults(func=run_clean)
+
+
+def run_clean(args) -> int:
+    from ..switchtest import wiring
+    items = wiring.stale()
+    for kind, name in items:
+        print(f"{'would remove' if args.dry_run else 'removing'} {kind} {name}")
+    if not args.dry_run:
+        wiring.sweep(items)
+        still = set(wiring.stale())
+        left = [n for item in items if item in still for n in [item[1]]]
+        if left:
+            raise UserError(f"could not remove {', '.join(left)}")
+    if not items:
+        print("nothing left by earlier switch runs")
+    return 0
 
 
 def _ints(flag: str, text: str) -> list:

@@ -16,6 +16,7 @@ from ..proc import signals_as_exceptions
 from ..store import Store
 from . import invariants, runner
 from .targets import OvsTarget
+from .wiring import run_prefix
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +36,7 @@ def test_every_test_against_ovs_userspace(tmp_path):
     with signals_as_exceptions():
         rs = runner.run("ovs", {**QUICK, "tests": tests, "barrier": True, "table_limit": 150,
                                 "max_flows": 400, "batch": 50})
-    assert leftovers(f"sbt{os.getpid() % 100000}") == []
+    assert leftovers(run_prefix()) == []
     assert {r.benchmark for r in rs} == set(tests)
     for r in rs:
         assert r.status == "ok", (r.benchmark, r.error)
@@ -92,8 +93,8 @@ def test_a_switch_that_never_connects_is_one_line_naming_the_port():
 def test_missing_or_down_interfaces_are_refused_before_starting():
     cp = cli("--target", "remote:6999,sbtnone0,lo")
     assert cp.returncode == 1 and "interface sbtnone0 does not exist" in cp.stderr
-    name = f"sbt{os.getpid() % 100000}d"
-    proc.run(["ip", "link", "add", name, "type", "veth", "peer", "name", name + "x"], timeout=10)
+    name = run_prefix() + "dd"
+    proc.run(["ip", "link", "add", name, "type", "veth", "peer", "name", name[:-2] + "de"], timeout=10)
     try:
         cp = cli("--target", f"remote:6999,lo,{name}")
         assert cp.returncode == 1 and f"interface {name} is down" in cp.stderr, cp.stderr
@@ -108,7 +109,7 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge():
     p = subprocess.Popen([sys.executable, "-m", "sdnbench", "switch", "bench", "--target", "ovs",
                           "--test", "stats", "--duration", "20", "--reps", "5"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    prefix = f"sbt{p.pid % 100000}"
+    prefix = run_prefix(p.pid)
     try:
         proc.wait_until(lambda: f"{prefix}br" in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout,
                         timeout=30, what="the bridge of the run")
@@ -122,3 +123,23 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge():
     assert p.returncode == 130, err
     assert "Traceback" not in err
     assert leftovers(prefix) == []
+
+
+def test_clean_removes_only_leftovers_of_dead_runs():
+    dead = next(pid for pid in range(4_194_000, 4_194_304) if not os.path.exists(f"/proc/{pid}"))
+    gone, alive = run_prefix(dead), run_prefix()
+    proc.run(["ip", "link", "add", gone + "s1", "type", "veth", "peer", "name", gone + "p1"], timeout=10)
+    proc.run(["ip", "link", "add", alive + "s7", "type", "veth", "peer", "name", alive + "p7"], timeout=10)
+    try:
+        cp = subprocess.run([sys.executable, "-m", "sdnbench", "switch", "clean", "--dry-run"],
+                            capture_output=True, text=True, timeout=60)
+        assert cp.returncode == 0 and gone + "s1" in cp.stdout and alive not in cp.stdout
+        assert os.path.exists(f"/sys/class/net/{gone}s1")
+        cp = subprocess.run([sys.executable, "-m", "sdnbench", "switch", "clean"],
+                            capture_output=True, text=True, timeout=60)
+        assert cp.returncode == 0, cp.stderr
+        assert not os.path.exists(f"/sys/class/net/{gone}s1") and not os.path.exists(f"/sys/class/net/{gone}p1")
+        assert os.path.exists(f"/sys/class/net/{alive}s7")
+    finally:
+        for n in (gone + "s1", alive + "s7"):
+            proc.run(["ip", "link", "del", n], timeout=10, check=False)

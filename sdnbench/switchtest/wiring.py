@@ -21,8 +21,52 @@ from typing import Optional
 from .. import proc
 
 
-def run_prefix() -> str:
-    return f"sbt{os.getpid() % 100000}"
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def run_prefix(pid: Optional[int] = None) -> str:
+    """``sbt`` + the run's PID in base 36 (at most 5 digits for Linux's largest PID), so names
+    stay within 15 characters and a leftover names the process that made it."""
+    n, digits = pid if pid is not None else os.getpid(), ""
+    while True:
+        n, r = divmod(n, 36)
+        digits = _DIGITS[r] + digits
+        if n == 0:
+            return f"sbt{digits}"
+
+
+def _pid_of(name: str) -> Optional[int]:
+    """The PID in a name made from ``run_prefix`` plus a two-character suffix (s1, p2, n1, br)."""
+    if not name.startswith("sbt") or len(name) < 6 or name[-2:-1] not in "spnbd":
+        return None
+    try:
+        return int(name[3:-2], 36)
+    except ValueError:
+        return None
+
+
+def stale() -> list:
+    """(kind, name) of switch-test leftovers whose making process is gone (after kill -9)."""
+    def dead(name: str) -> bool:
+        pid = _pid_of(name)
+        return pid is not None and not os.path.exists(f"/proc/{pid}")
+    out = [("link", n) for n in sorted(os.listdir("/sys/class/net")) if dead(n)]
+    netns_dir = Path("/var/run/netns")
+    if netns_dir.exists():
+        out += [("netns", n) for n in sorted(os.listdir(netns_dir)) if dead(n)]
+    cp = proc.run(["ovs-vsctl", "--timeout=5", "list-br"], timeout=10, check=False)
+    out += [("bridge", b) for b in cp.stdout.split() if dead(b)]
+    return out
+
+
+def sweep(items: list) -> None:
+    for kind, name in items:
+        if kind == "bridge":
+            proc.run(["ovs-vsctl", "--if-exists", "del-br", name], timeout=30, check=False)
+        elif kind == "netns":
+            _ip("netns", "del", name, check=False)
+        else:
+            _ip("link", "del", name, check=False)
 
 
 def _ip(*argv: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -34,9 +78,12 @@ def _quiet(argv: list) -> None:
 
 
 class Wiring:
-    """``n`` veth pairs: switch ends ``PREFIXs1..`` here, probe ends ``PREFIXp1..``."""
+    """``n`` (at most 9) veth pairs: switch ends ``PREFIXs1..`` here, probe ends ``PREFIXp1..``,
+    namespaces ``PREFIXn1..``."""
 
     def __init__(self, n: int = 2, netns: bool = True, prefix: Optional[str] = None) -> None:
+        if not 1 <= n <= 9:
+            raise ValueError("1 to 9 ports")
         self.prefix = prefix or run_prefix()
         self.n = n
         self.use_netns = netns
