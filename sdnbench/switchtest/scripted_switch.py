@@ -9,7 +9,12 @@ flow table keyed on destination MAC. What it does late, it does exactly that lat
 - a barrier is answered ``barrier_delay`` after it arrived, whether or not the flows before it
   are in force yet (so barrier gap = install_delay - barrier_delay);
 - a packet-out's frame leaves ``packet_out_delay`` after it arrived;
-- a table miss reaches the controller as a packet-in ``packet_in_delay`` after the frame came in.
+- a table miss reaches the controller as a packet-in ``packet_in_delay`` after the frame came in;
+- a forwarded frame leaves ``forward_delay`` after it came in;
+- a stats reply leaves ``stats_delay`` after its request arrived;
+- with ``table_limit`` N, a flow-mod adding an (N+1)th flow is refused with
+  OFPET_FLOW_MOD_FAILED/OFPFMFC_TABLE_FULL, or, with ``silent_overflow``, accepted and dropped
+  (the silent failure the capacity test must catch).
 
 Only what the tests use is implemented: eth_dst matches (or match-all), apply-actions output
 (to a port or the controller), goto-table is followed through the same table (one lookup), and
@@ -65,10 +70,14 @@ def parse_flow_mod(body: bytes) -> tuple:
 
 class ScriptedSwitch:
     def __init__(self, ports: list, install_delay: float = 0.0, barrier_delay: float = 0.0,
-                 packet_out_delay: float = 0.0, packet_in_delay: float = 0.0) -> None:
+                 packet_out_delay: float = 0.0, packet_in_delay: float = 0.0, forward_delay: float = 0.0,
+                 stats_delay: float = 0.0, table_limit: Optional[int] = None, silent_overflow: bool = False) -> None:
         self.ports = ports                      # interface names; port number = index + 1
         self.install_delay, self.barrier_delay = install_delay, barrier_delay
         self.packet_out_delay, self.packet_in_delay = packet_out_delay, packet_in_delay
+        self.forward_delay, self.stats_delay = forward_delay, stats_delay
+        self.table_limit, self.silent_overflow = table_limit, silent_overflow
+        self._accepted = 0
         self.table: dict = {}                   # eth_dst (or None = match-all) -> action
         self._timers: list = []
         self._cv = threading.Condition()
@@ -166,19 +175,28 @@ class ScriptedSwitch:
         elif typ == BARRIER_REQ:
             self._later(self.barrier_delay, lambda: self._send(_msg(BARRIER_REP, xid)))
         elif typ == FLOW_MOD:
-            self._flow_mod(body)
+            self._flow_mod(xid, body)
         elif typ == PACKET_OUT:
             self._packet_out(body)
         elif typ == MP_REQ:
-            self._multipart(xid, struct.unpack_from("!H", body, 0)[0])
+            kind = struct.unpack_from("!H", body, 0)[0]
+            self._later(self.stats_delay, lambda: self._multipart(xid, kind))
 
-    def _flow_mod(self, body: bytes) -> None:
+    def _flow_mod(self, xid: int, body: bytes) -> None:
         command, _table, _prio, dst, action = parse_flow_mod(body)
         if command == 3:                           # delete (all: the tests only delete all)
             self.table.clear()
+            self._accepted = 0
             return
         if action[0] == "goto":                    # one table stands for the whole pipeline
             return
+        if self.table_limit is not None and dst not in self.table:
+            self._accepted += 1
+            if self._accepted > self.table_limit:
+                if not self.silent_overflow:       # OFPET_FLOW_MOD_FAILED / OFPFMFC_TABLE_FULL
+                    head = _msg(FLOW_MOD, xid, body)[:64]
+                    self._send(_msg(ERROR, xid, struct.pack("!HH", 5, 1) + head))
+                return
         self._later(self.install_delay, lambda: self.table.__setitem__(dst, action))
 
     def _packet_out(self, body: bytes) -> None:
@@ -219,7 +237,8 @@ class ScriptedSwitch:
             if port == CONTROLLER:
                 self._later(self.packet_in_delay, lambda f=frame, p=i + 1: self._packet_in(p, f))
             elif 1 <= port <= len(self._raw):
-                self._raw[port - 1].send(frame)
+                out = self._raw[port - 1]
+                self._later(self.forward_delay, lambda o=out, f=frame: o.send(f))
 
     def _packet_in(self, in_port: int, frame: bytes) -> None:
         match = struct.pack("!HHHBBI", 1, 12, 0x8000, 0, 4, in_port) + b"\0" * 4

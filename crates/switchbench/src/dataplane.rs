@@ -4,6 +4,7 @@
 //! Raw samples first: a capture with `keep` set hands every probe with its kernel receive time
 //! to the test; without it, it only counts (throughput runs would otherwise hold millions).
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
@@ -78,6 +79,23 @@ impl Capture {
                 Err(_) => return None,
             }
         }
+    }
+
+    /// Waits up to `timeout` for the probes with `seqs`; returns those that came.
+    pub fn collect(&self, seqs: &HashSet<u64>, timeout: Duration) -> HashSet<u64> {
+        let deadline = Instant::now() + timeout;
+        let mut got = HashSet::new();
+        while got.len() < seqs.len() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(r) if seqs.contains(&r.probe.seq) => {
+                    got.insert(r.probe.seq);
+                }
+                Ok(_) => continue,
+                Err(_) => break,
+            }
+        }
+        got
     }
 
     pub fn stop(mut self) -> Result<Vec<Rx>, String> {

@@ -112,14 +112,14 @@ fn sample(b: &mut Bench, accepted: u32) -> Result<(u32, u32), String> {
         if round > 0 {
             std::thread::sleep(Duration::from_millis(100));
         }
-        let mut still = Vec::new();
+        let mut sent = HashMap::new();
         for &f in &missing {
             let seq = next_seq();
             send_probe(&b.src().sock, b.src().tag, f, seq)?;
-            if cap.wait_seq(seq, Duration::from_millis(200)).is_none() {
-                still.push(f);
-            }
+            sent.insert(seq, f);
         }
+        let got = cap.collect(&sent.keys().copied().collect(), Duration::from_millis(300));
+        let still: Vec<u32> = sent.iter().filter(|(s, _)| !got.contains(s)).map(|(_, f)| *f).collect();
         missing = still;
         if missing.is_empty() {
             break;
