@@ -105,9 +105,10 @@ def test_missing_or_down_interfaces_are_refused_before_starting():
             OvsTarget(datapath="system")
 
 
-def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge():
+def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_tests(tmp_path):
+    out = tmp_path / "partial.json"
     p = subprocess.Popen([sys.executable, "-m", "sdnbench", "switch", "bench", "--target", "ovs",
-                          "--test", "stats", "--duration", "20", "--reps", "5"],
+                          "--test", "packet-in,stats", "--duration", "20", "--reps", "5", "-o", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     prefix = run_prefix(p.pid)
     try:
@@ -123,6 +124,9 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge():
     assert p.returncode == 130, err
     assert "Traceback" not in err
     assert leftovers(prefix) == []
+    import json
+    kept = json.loads(out.read_text())
+    assert [r["benchmark"] for r in kept] == ["packet-in"] and kept[0]["status"] == "ok"
 
 
 def test_clean_removes_only_leftovers_of_dead_runs():

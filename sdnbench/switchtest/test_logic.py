@@ -32,6 +32,13 @@ def test_binary_args_carry_every_option_once():
     assert len(flags) == len(set(flags)) + 1          # only --if repeats
 
 
+def test_cpqd_is_refused_clearly_where_it_is_not_installed(monkeypatch):
+    from . import targets
+    monkeypatch.setattr(targets.shutil, "which", lambda _b: None)
+    with pytest.raises(UserError, match="CPqD user switch is not installed.*ofsoftswitch13"):
+        parse_target("cpqd")
+
+
 def test_target_specs():
     with pytest.raises(UserError, match="remote:PORT,IF1,IF2"):
         parse_target("remote:6653,eth9")
