@@ -189,6 +189,14 @@ impl PacketInGen {
         frames::set_seq(f, seq);
     }
 
+    /// Append cbench's `-L` packet-in (see [`crate::profile::cbench_learn_frame`]) for this
+    /// switch's dpid: it teaches the controller the MAC every `cbench` request goes to.
+    pub fn emit_cbench_learn(&self, out: &mut Vec<u8>, xid: u32) {
+        let f = crate::profile::cbench_learn_frame(self.dpid);
+        let pi = PacketInRef { buffer_id: NO_BUFFER, total_len: 64, reason: reason::NO_MATCH, in_port: 2, table_id: 0, cookie: 0, data: &f };
+        pi.emit_append(layout(self.version), xid, out);
+    }
+
     /// Append the gratuitous ARP packet-in announcing `host` (unbuffered).
     pub fn emit_arp(&self, out: &mut Vec<u8>, xid: u32, host: u32) {
         let f = frames::gratuitous_arp(self.switch, self.macs, host);
@@ -339,5 +347,23 @@ mod tests {
             assert_eq!(k.get::<4>(at::IP_SRC), frames::host_ip(2, src, 3));
             assert_eq!(k.get::<4>(at::IP_DST), frames::host_ip(2, dst, 3));
         }
+    }
+
+    /// cbench `-L`: `fakeswitch_learn_dstmac` in cbench/fakeswitch.c builds an 84-byte
+    /// packet-in (xid from its counter, buffer -1, total_len 64, in_port 2) around its
+    /// gratuitous ARP reply, re-addressed to 80:00:00:00:00:<id> / 192.168.<id>.40.
+    #[test]
+    fn cbench_learn_packet_in_bytes() {
+        let mut want = vec![0x01, 0x0a, 0x00, 0x54, 0x00, 0x00, 0x00, 0x01, 0xff, 0xff, 0xff, 0xff, 0x00, 0x40, 0x00, 0x02, 0x00, 0x00];
+        want.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06]);
+        want.extend_from_slice(&[0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x02]);
+        want.extend_from_slice(&[0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0xc0, 0xa8, 0x01, 0x28]);
+        want.extend_from_slice(&[0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0xc0, 0xa8, 0x01, 0x28]);
+        want.extend_from_slice(&[0; 22 + 2]);
+        assert_eq!(want.len(), 84);
+        let g = PacketInGen::with_profile(Profile::Cbench, OFP10, 0, 10, 4, 64);
+        let mut out = vec![];
+        g.emit_cbench_learn(&mut out, 1);
+        assert_eq!(out, want);
     }
 }

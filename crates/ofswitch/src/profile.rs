@@ -82,6 +82,27 @@ pub fn cbench_frame_patch(frame: &mut [u8], dpid: u64, mac: u32) {
     frame[11] = dpid as u8;
 }
 
+/// The frame of cbench's `-L` (learn destination MAC) packet-in, `fakeswitch_learn_dstmac` in
+/// cbench/fakeswitch.c: a gratuitous ARP reply (64 bytes, from wireshark) re-addressed to MAC
+/// `80:00:00:00:00:<dpid>` and IPv4 192.168.<dpid>.40, so the controller learns the destination
+/// MAC of every later request. cbench sends it in a packet-in of `sizeof(struct ofp_packet_in)`
+/// (20) + 64 bytes: the data is this frame plus 2 zero bytes (total_len says 64), unbuffered,
+/// in_port 2, reason NO_MATCH. Returned with those 2 bytes.
+pub fn cbench_learn_frame(dpid: u64) -> [u8; 66] {
+    let id = dpid as u8;
+    let mac = [0x80, 0, 0, 0, 0, id];
+    let ip = [192, 168, id, 40];
+    let mut f = [0u8; 66];
+    f[0..6].copy_from_slice(&[0xff; 6]);
+    f[6..12].copy_from_slice(&mac);
+    f[12..22].copy_from_slice(&[0x08, 0x06, 0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x02]);
+    f[22..28].copy_from_slice(&mac);
+    f[28..32].copy_from_slice(&ip);
+    f[32..38].copy_from_slice(&mac);
+    f[38..42].copy_from_slice(&ip);
+    f
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
