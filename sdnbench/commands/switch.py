@@ -41,7 +41,7 @@ def register(sub) -> None:
     b.add_argument("--flows", default="1,100", help="flow counts for insertion/barrier (1,100); "
                                                     "stats uses the largest, pipeline the first")
     b.add_argument("--barrier", action="store_true", help="insertion also with a barrier after every flow-mod")
-    b.add_argument("--tables", type=int, default=4, help="pipeline depths 1..N (4)")
+    b.add_argument("--tables", default="4", help="pipeline depths: N for 1..N, or A..B (4)")
     b.add_argument("--reps", type=int, default=100, help="samples per latency figure (100)")
     b.add_argument("--duration", type=float, default=2.0, help="seconds per throughput phase (2)")
     b.add_argument("--max-flows", type=int, default=100_000, help="capacity: stop here (100000)")

@@ -22,6 +22,19 @@ DEFAULTS = {"tests": ["insertion"], "flows": [1, 100], "barrier": False, "tables
             "stats_interval_ms": 0}
 
 
+def table_range(value) -> tuple:
+    """``4`` or ``"4"`` -> (1, 4); ``"2..4"`` -> (2, 4)."""
+    text = str(value)
+    a, _, b = text.partition("..") if ".." in text else ("1", "", text)
+    try:
+        lo, hi = int(a), int(b)
+    except ValueError:
+        raise UserError(f"--tables: want N or A..B, got {value!r}")
+    if not 1 <= lo <= hi <= 254:
+        raise UserError(f"--tables: want N or A..B with 1 <= A <= B <= 254, got {value!r}")
+    return lo, hi
+
+
 def check(params: dict) -> dict:
     p = {**DEFAULTS, **{k: v for k, v in params.items() if v is not None}}
     bad = [t for t in p["tests"] if t not in TESTS]
@@ -29,12 +42,14 @@ def check(params: dict) -> dict:
         raise UserError(f"--test: unknown {', '.join(bad) or 'nothing'} (known: {','.join(TESTS)})")
     if p["of"] not in ("1.0", "1.3"):
         raise UserError(f"--of: want 1.0 or 1.3, got {p['of']!r}")
-    if "pipeline" in p["tests"] and p["of"] == "1.0" and p["tables"] > 1:
+    lo, hi = table_range(p["tables"])
+    p["tables"] = hi if lo == 1 else f"{lo}..{hi}"
+    if "pipeline" in p["tests"] and p["of"] == "1.0" and hi > 1:
         raise UserError("--test pipeline with --tables > 1 needs --of 1.3 (OpenFlow 1.0 has one table)")
     if not p["flows"] or any(not isinstance(f, int) or f < 1 or f > 1 << 24 for f in p["flows"]):
         raise UserError(f"--flows: want positive counts up to 16777216, got {p['flows']}")
-    if not 1 <= p["tables"] <= 254 or p["reps"] < 1 or p["duration"] <= 0:
-        raise UserError("--tables must be 1..254, --reps and --duration positive")
+    if p["reps"] < 1 or p["duration"] <= 0:
+        raise UserError("--reps and --duration must be positive")
     if p["table_limit"] is not None and p["table_limit"] < 1:
         raise UserError("--table-limit must be positive")
     return p
@@ -98,6 +113,6 @@ def _versions() -> dict:
 
 def _budget(p: dict) -> Optional[float]:
     """A generous wall-clock limit for the whole run, so a wedged switch cannot hang us."""
-    per_test = p["timeout"] * 4 + p["duration"] * 3 * max(p["tables"], 1) + p["reps"] * 0.05
+    per_test = p["timeout"] * 4 + p["duration"] * 3 * table_range(p["tables"])[1] + p["reps"] * 0.05
     flows = sum(p["flows"]) * (2 if p["barrier"] else 1) * 0.002 + p["max_flows"] * 0.0005
     return p["accept_timeout"] + 30 + len(p["tests"]) * per_test * max(len(p["flows"]), 1) + flows

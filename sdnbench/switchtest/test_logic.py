@@ -15,8 +15,11 @@ from .targets import RemoteTarget, parse_target
 def test_check_fills_defaults_and_refuses_bad_input():
     p = runner.check({"tests": ["stats"], "flows": [1, 100]})
     assert p["tables"] == 4 and p["of"] == "1.3"
+    assert runner.check({"tables": "2..4"})["tables"] == "2..4" and runner.check({"tables": "1..3"})["tables"] == 3
+    assert runner.table_range("7") == (1, 7)
     for bad in ({"tests": ["warp"]}, {"tests": []}, {"flows": [0]}, {"of": "2.0"},
-                {"tests": ["pipeline"], "of": "1.0", "tables": 2}, {"table_limit": 0}, {"reps": 0}):
+                {"tests": ["pipeline"], "of": "1.0", "tables": 2}, {"table_limit": 0}, {"reps": 0},
+                {"tables": "3..2"}, {"tables": 0}, {"tables": "x"}):
         with pytest.raises(UserError):
             runner.check(bad)
 

@@ -18,7 +18,7 @@ usage: sdnbench-switch --if [NETNS:]IF --if [NETNS:]IF --test LIST [options]
   --flows LIST           flow counts for insertion/barrier (default 1,100); stats uses the largest,
                          pipeline the first
   --barrier              insertion also with a barrier after every flow-mod
-  --tables N             pipeline depths 1..N (default 4)
+  --tables N|A..B        pipeline depths 1..N or A..B (default 1..4)
   --reps N               samples per latency figure (default 100)
   --duration S           seconds per throughput phase (default 2)
   --batch N              capacity: flows per barrier (default 1000)
@@ -67,6 +67,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
         opts: Opts {
             flows: vec![1, 100],
             barrier: false,
+            tables_from: 1,
             tables: 4,
             reps: 100,
             duration: Duration::from_secs(2),
@@ -114,7 +115,11 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 }
             }
             "--flows" => c.opts.flows = list(&flag, &v)?,
-            "--tables" => c.opts.tables = num(&flag, &v)?,
+            "--tables" => {
+                let (a, b) = v.split_once("..").unwrap_or(("1", v.as_str()));
+                c.opts.tables_from = num(&flag, a)?;
+                c.opts.tables = num(&flag, b)?;
+            }
             "--reps" => c.opts.reps = num(&flag, &v)?,
             "--duration" => c.opts.duration = Duration::from_secs_f64(num(&flag, &v)?),
             "--batch" => c.opts.batch = num(&flag, &v)?,
@@ -133,8 +138,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     if c.tests.is_empty() {
         return Err(format!("give --test with one or more of {}", TESTS.join(",")));
     }
-    if !(1..=254).contains(&c.opts.tables) {
-        return Err("--tables: want 1 to 254".into());
+    if !(1..=254).contains(&c.opts.tables) || !(1..=c.opts.tables).contains(&c.opts.tables_from) {
+        return Err("--tables: want N or A..B with 1 <= A <= B <= 254".into());
     }
     if c.opts.reps == 0 || c.opts.max_flows == 0 || c.opts.max_flows > 1 << 24 {
         return Err("--reps and --max-flows must be positive (--max-flows at most 16777216)".into());
@@ -167,5 +172,8 @@ mod tests {
         assert!(parse(args("--if a --if b --test stats --flows 1,0")).unwrap_err().contains("--flows"));
         assert!(parse(args("--if a --if b --test stats --of 2.0")).unwrap_err().contains("--of"));
         assert!(parse(args("--if a --if b --test pipeline --tables 0")).unwrap_err().contains("--tables"));
+        assert!(parse(args("--if a --if b --test pipeline --tables 3..2")).unwrap_err().contains("--tables"));
+        let c = parse(args("--if a --if b --test pipeline --tables 2..5")).unwrap();
+        assert_eq!((c.opts.tables_from, c.opts.tables), (2, 5));
     }
 }

@@ -35,6 +35,8 @@ pub const PRIORITY: u16 = 100;
 pub struct Opts {
     pub flows: Vec<u32>,
     pub barrier: bool,
+    /// Pipeline depths `tables_from..=tables`.
+    pub tables_from: u8,
     pub tables: u8,
     pub reps: u32,
     pub duration: Duration,

@@ -1,4 +1,4 @@
-//! Forwarding latency and throughput through pipelines of 1..N tables chained by goto-table
+//! Forwarding latency and throughput through pipelines of A..B tables chained by goto-table
 //! (the Zodiac FX study's pipeline-depth question).
 //!
 //! Workload per depth d: table t < d-1 matches each of M destination MACs and goes to table
@@ -25,7 +25,7 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     }
     let m = b.opts.flows.first().copied().unwrap_or(1).max(1);
     let mut outs = Vec::new();
-    for d in 1..=b.opts.tables {
+    for d in b.opts.tables_from..=b.opts.tables {
         outs.push(depth(b, d, m)?);
     }
     Ok(outs)
