@@ -162,14 +162,24 @@ fn one(b: &mut Bench, n: u32, mode: Mode) -> Result<TestOut, String> {
     let probes_sent = sender.join().map_err(|_| "prober thread panicked")?;
     let rxs = cap.stop()?;
     let errors = b.s.take_flow_mod_errors();
-    Ok(summarise(b, n, mode, &sent_at, &rxs, barrier_rtt, barrier_reply, probes_sent, errors.len()))
+    let run = Run { mode, probe_pps: b.opts.probe_pps, timeout: b.opts.timeout, sent_at, barrier_rtt, barrier_reply };
+    Ok(summarise(&run, &rxs, probes_sent, errors.len()))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn summarise(
-    b: &Bench, n: u32, mode: Mode, sent_at: &[u64], rxs: &[Rx], barrier_rtt: Vec<f64>,
-    barrier_reply: Option<u64>, probes_sent: u64, errors: usize,
-) -> TestOut {
+/// What one insertion run recorded on the control side.
+struct Run {
+    mode: Mode,
+    probe_pps: u64,
+    timeout: Duration,
+    /// When each flow's flow-mod was written, by flow id.
+    sent_at: Vec<u64>,
+    barrier_rtt: Vec<f64>,
+    barrier_reply: Option<u64>,
+}
+
+/// The figures of a run from its control-side record and the probes captured (pure).
+fn summarise(run: &Run, rxs: &[Rx], probes_sent: u64, errors: usize) -> TestOut {
+    let (mode, sent_at, n) = (run.mode, &run.sent_at, run.sent_at.len() as u32);
     let mut first: Vec<Option<Rx>> = vec![None; n as usize];
     for r in rxs {
         if let Some(slot) = first.get_mut(r.probe.flow as usize) {
@@ -179,7 +189,7 @@ fn summarise(
         }
     }
     let test = if mode == Mode::BarrierAfter { "barrier" } else { "insertion" };
-    let mut out = TestOut::new(test, json!({"flows": n, "barrier": mode.name(), "probe_pps": b.opts.probe_pps}));
+    let mut out = TestOut::new(test, json!({"flows": n, "barrier": mode.name(), "probe_pps": run.probe_pps}));
     let labels = json!({"flows": n, "barrier": mode.name()});
     let fwd: Vec<(usize, Rx)> = first.iter().enumerate().filter_map(|(i, r)| r.map(|r| (i, r))).collect();
     let latency = fwd.iter().map(|(i, r)| ms(sent_at[*i], r.at)).collect();
@@ -192,8 +202,8 @@ fn summarise(
     out.series("insertion_latency", "ms", latency, labels.clone());
     out.series("insertion_latency_lower", "ms", lower, labels.clone());
     out.series("probe_gap", "ms", gap, labels.clone());
-    if !barrier_rtt.is_empty() {
-        out.series("barrier_rtt", "ms", barrier_rtt, labels.clone());
+    if !run.barrier_rtt.is_empty() {
+        out.series("barrier_rtt", "ms", run.barrier_rtt.clone(), labels.clone());
     }
     let first_sent = sent_at.iter().copied().min().unwrap_or(0);
     let last_fwd = fwd.iter().map(|(_, r)| r.at).max();
@@ -201,7 +211,7 @@ fn summarise(
         let span = ms(first_sent, last) / 1e3;
         out.series("insertion_rate", "flows/s", vec![fwd.len() as f64 / span.max(1e-9)], labels.clone());
     }
-    if let Some(reply) = barrier_reply {
+    if let Some(reply) = run.barrier_reply {
         out.series("barrier_reply", "ms", vec![ms(first_sent, reply)], labels.clone());
         out.series("barrier_gap", "ms", fwd.iter().map(|(_, r)| ms(reply, r.at)).collect(), labels.clone());
         out.count("forwarded_after_barrier", fwd.iter().filter(|(_, r)| r.at > reply).count());
@@ -216,7 +226,51 @@ fn summarise(
     out.count("probes_sent", probes_sent);
     out.count("probes_received", rxs.len());
     if fwd.len() < n as usize {
-        out.notes.push(format!("{} of {n} flows never forwarded within {}s", n as usize - fwd.len(), b.opts.timeout.as_secs()));
+        let missing = n as usize - fwd.len();
+        out.notes.push(format!("{missing} of {n} flows never forwarded within {}s", run.timeout.as_secs_f64()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    fn rx(flow: u32, tx: u64, prev_tx: u64, at: u64) -> Rx {
+        Rx { probe: Probe { flow, seq: 0, tx, prev_tx }, at }
+    }
+
+    fn series<'a>(out: &'a TestOut, metric: &str) -> &'a serde_json::Value {
+        &out.series.iter().find(|s| s["metric"] == metric).expect(metric)["values"]
+    }
+
+    #[test]
+    fn figures_come_from_the_first_forwarded_probe_of_each_flow() {
+        // Flow-mods written at 0 and 1 ms; flow 0 forwarded at 10 ms (its probe left at 9 ms,
+        // the one before at 7 ms), flow 1 at 21 ms; a later probe of flow 0 does not count;
+        // flow 2 never forwards. The barrier was answered at 5 ms.
+        let run = Run {
+            mode: Mode::BarrierAfter,
+            probe_pps: 1000,
+            timeout: Duration::from_secs(1),
+            sent_at: vec![0, MS, 2 * MS],
+            barrier_rtt: vec![],
+            barrier_reply: Some(5 * MS),
+        };
+        let rxs = [rx(0, 9 * MS, 7 * MS, 10 * MS), rx(1, 20 * MS, 0, 21 * MS), rx(0, 30 * MS, 9 * MS, 31 * MS)];
+        let out = summarise(&run, &rxs, 12, 0);
+        assert_eq!(out.test, "barrier");
+        assert_eq!(series(&out, "insertion_latency"), &serde_json::json!([10.0, 20.0]));
+        assert_eq!(series(&out, "insertion_latency_lower"), &serde_json::json!([7.0, 0.0]));
+        assert_eq!(series(&out, "probe_gap"), &serde_json::json!([2.0, 19.0]));
+        assert_eq!(series(&out, "barrier_gap"), &serde_json::json!([5.0, 16.0]));
+        assert_eq!(series(&out, "all_forwarding"), &serde_json::json!([21.0]));
+        assert_eq!(series(&out, "insertion_rate"), &serde_json::json!([2.0 / 0.021]));
+        assert_eq!(out.counters["forwarded"], 2);
+        assert_eq!(out.counters["never_forwarded"], 1);
+        assert_eq!(out.counters["forwarded_after_barrier"], 2);
+        assert_eq!(out.notes.len(), 1);
+    }
 }
