@@ -22,8 +22,10 @@ def identity(doc: dict) -> dict:
 
 def to_results(doc: dict, target: dict, params: dict, versions: dict) -> list:
     ident = identity(doc)
-    topology = {"kind": "switch-under-test", **target, "switch": ident, "ports": doc.get("ports", []),
-                "of_version": doc.get("of_version")}
+    what = " ".join(str(ident[k]) for k in ("hardware", "software") if ident.get(k))
+    spec = f"{target.get('target')} ({what})" if what else str(target.get("target"))
+    topology = {"kind": "switch-under-test", "spec": spec, **target, "switch": ident,
+                "ports": doc.get("ports", []), "of_version": doc.get("of_version")}
     vers = dict(versions)
     if ident.get("software"):
         vers["switch"] = f"{ident.get('hardware') or ''} {ident['software']}".strip()

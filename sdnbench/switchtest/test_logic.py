@@ -75,6 +75,7 @@ def test_conversion_keeps_raw_series_identity_and_failures():
     assert ins.find("insertion_latency")[0].values == [1.0, 2.0]
     assert ins.topology["switch"]["manufacturer"] == "Acme" and ins.topology["switch"]["serial"] == "S1"
     assert ins.versions["switch"] == "Box 9.9" and ins.kind == "switch" and ins.params["flows"] == 2
+    assert ins.topology["spec"] == "remote (Box 9.9)"
     assert (pipe.status, pipe.error) == ("failed", "nothing forwarded")
     assert Result.from_dict(ins.to_dict()).topology == ins.topology
     assert invariants.violations(ins) == []
