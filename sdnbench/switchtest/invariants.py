@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..result import Result
 
 LATENCIES = {"insertion_latency", "insertion_latency_lower", "probe_gap", "packet_in_latency", "packet_out_latency", "first_packet",
-             "next_packet", "controller_reaction", "stats_latency", "stats_latency_under_load",
+             "next_packet", "controller_reaction", "stats_latency", "stats_latency_under_load", "echo_rtt",
              "forwarding_latency", "barrier_rtt", "barrier_reply", "capacity_batch", "pipeline_ready",
              "all_forwarding"}
 

@@ -1,8 +1,8 @@
 //! Stats request latency, and forwarding throughput while stats are polled.
 //!
-//! Workload: N flows installed (the largest --flows value). Latency: `reps` requests of each
-//! kind (desc, flow, aggregate, table, port), one at a time; latency = last reply part read -
-//! request written. Cost: probes blasted over the N flows for --duration with no polling (the
+//! Workload: N flows installed (the largest --flows value). Latency: `reps` echo requests (the
+//! control channel's round trip, the baseline), then `reps` requests of each kind (desc, flow,
+//! aggregate, table, port), one at a time; latency = last reply part read - request written. Cost: probes blasted over the N flows for --duration with no polling (the
 //! baseline, same run), then again while flow-stats requests are sent one after another (the
 //! next when the previous is answered, at most one per --stats-interval); the figure is the
 //! forwarding rate (probes received per second) of each phase and their ratio.
@@ -28,6 +28,15 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     b.install(&specs)?;
     let mut out = TestOut::new("stats", json!({"flows": n, "reps": b.opts.reps,
         "duration_s": b.opts.duration.as_secs_f64(), "stats_interval_ms": b.opts.stats_interval.as_secs_f64() * 1e3}));
+    // The control channel's own round trip, the baseline every stats latency sits on.
+    let mut echo = Vec::new();
+    for _ in 0..b.opts.reps {
+        let (xid, _) = b.s.send(Body::EchoRequest(b"sdnbench".to_vec()))?;
+        if let Event::Reply { sent_at, replied_at, .. } = b.s.reply(xid, b.opts.timeout)? {
+            echo.push(ms(sent_at, replied_at));
+        }
+    }
+    out.series("echo_rtt", "ms", echo, json!({"flows": n}));
     for kind in StatsKind::ALL {
         let mut lat = Vec::new();
         let mut entries = 0usize;
