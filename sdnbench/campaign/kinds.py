@@ -101,7 +101,7 @@ KINDS: dict = {k.name: k for k in (
     Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
          "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
          validate_net_param),
-    Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs"),
+    Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
          "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
          validate_switch_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),

@@ -28,6 +28,7 @@ usage: sdnbench-switch --if [NETNS:]IF --if [NETNS:]IF --test LIST [options]
   --timeout S            longest wait for a reply or a flow to forward (default 10)
   --accept-timeout S     how long to wait for the switch to connect (default 30)
   --json FILE            write the JSON document here (default stdout), rewritten after every test
+  --version              print the version
 ";
 
 #[derive(Debug)]
@@ -89,6 +90,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
         if flag == "--barrier" {
             c.opts.barrier = true;
             continue;
+        }
+        if flag == "--version" {
+            println!("sdnbench-switch {}", env!("CARGO_PKG_VERSION"));
+            std::process::exit(0);
         }
         if flag == "--help" || flag == "-h" {
             print!("{USAGE}");
