@@ -113,12 +113,10 @@ impl Drop for Capture {
     }
 }
 
-/// Sends one probe now; returns its tx time.
+/// Sends one probe now; returns its kernel transmit time (see `PacketSocket::send_stamped`).
 pub fn send_probe(sock: &PacketSocket, src_port: u8, flow: u32, seq: u64) -> Result<u64, String> {
-    let tx = now_ns();
-    let p = Probe { flow, seq, tx, prev_tx: 0 };
-    sock.send(&p.to_vec(src_port)).map_err(|e| format!("sending on {}: {e}", sock.spec))?;
-    Ok(tx)
+    let p = Probe { flow, seq, tx: now_ns(), prev_tx: 0 };
+    sock.send_stamped(&p.to_vec(src_port)).map_err(|e| format!("sending on {}: {e}", sock.spec))
 }
 
 /// What a blast sent.

@@ -39,14 +39,24 @@ impl std::fmt::Display for IfSpec {
 }
 
 /// A raw socket bound to one interface; sends whole frames, receives frames the interface
-/// received (not its own transmissions) with their kernel timestamps.
+/// received (not its own transmissions) with their kernel timestamps. A second, send-only
+/// socket (protocol 0: it receives nothing) asks the kernel for software transmit timestamps
+/// (SO_TIMESTAMPING), for the one-at-a-time latency probes.
 #[derive(Debug)]
 pub struct PacketSocket {
     fd: OwnedFd,
+    stamped: OwnedFd,
     pub spec: IfSpec,
 }
 
 const ETH_P_ALL: u16 = 0x0003;
+
+/// Sends whose transmit time had to be taken in userspace (no kernel stamp came): reported in
+/// the document so a reader knows which clock a latency started on.
+pub static TX_STAMP_FALLBACKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_TSONLY
+/// (linux/net_tstamp.h).
+const TX_STAMPS: u32 = (1 << 1) | (1 << 4) | (1 << 11);
 
 fn check(r: libc::c_int, what: &str) -> io::Result<libc::c_int> {
     if r < 0 {
@@ -64,7 +74,14 @@ fn setsockopt<T>(fd: i32, level: i32, name: i32, v: T, what: &str) -> io::Result
     check(r, what).map(|_| ())
 }
 
-fn open_here(name: &str) -> io::Result<OwnedFd> {
+fn open_here(name: &str) -> io::Result<(OwnedFd, OwnedFd)> {
+    let fd = open_one(name, ETH_P_ALL)?;
+    let stamped = open_one(name, 0)?;
+    setsockopt(stamped.as_raw_fd(), libc::SOL_SOCKET, libc::SO_TIMESTAMPING, TX_STAMPS, "SO_TIMESTAMPING")?;
+    Ok((fd, stamped))
+}
+
+fn open_one(name: &str, protocol: u16) -> io::Result<OwnedFd> {
     let cname = CString::new(name).map_err(|_| io::Error::other("interface name has a NUL"))?;
     // SAFETY: plain libc calls on values we own; the fd is wrapped at once.
     let ifindex = unsafe { libc::if_nametoindex(cname.as_ptr()) };
@@ -72,13 +89,13 @@ fn open_here(name: &str) -> io::Result<OwnedFd> {
         return Err(io::Error::new(io::ErrorKind::NotFound, format!("no interface {name}")));
     }
     let raw = check(
-        unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, (ETH_P_ALL).to_be() as i32) },
+        unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, protocol.to_be() as i32) },
         "socket(AF_PACKET)",
     )?;
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
     let mut sll: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
     sll.sll_family = libc::AF_PACKET as u16;
-    sll.sll_protocol = ETH_P_ALL.to_be();
+    sll.sll_protocol = protocol.to_be();
     sll.sll_ifindex = ifindex as i32;
     let r = unsafe {
         libc::bind(raw, &sll as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32)
@@ -93,7 +110,7 @@ fn open_here(name: &str) -> io::Result<OwnedFd> {
     Ok(fd)
 }
 
-fn open_in(netns: &str, name: &str) -> io::Result<OwnedFd> {
+fn open_in(netns: &str, name: &str) -> io::Result<(OwnedFd, OwnedFd)> {
     let path = format!("/var/run/netns/{netns}");
     let ns = std::fs::File::open(&path)
         .map_err(|e| io::Error::new(e.kind(), format!("network namespace {netns} ({path}): {e}")))?;
@@ -113,8 +130,30 @@ impl PacketSocket {
             Some(ns) => open_in(ns, &spec.name),
             None => open_here(&spec.name),
         };
-        let fd = fd.map_err(|e| format!("interface {spec}: {e}"))?;
-        Ok(PacketSocket { fd, spec: spec.clone() })
+        let (fd, stamped) = fd.map_err(|e| format!("interface {spec}: {e}"))?;
+        Ok(PacketSocket { fd, stamped, spec: spec.clone() })
+    }
+
+    /// Sends one frame and returns when the kernel handed it to the device (its software
+    /// transmit timestamp, ns), or the time just before `send` if no timestamp came in 5 ms.
+    pub fn send_stamped(&self, frame: &[u8]) -> io::Result<u64> {
+        let fd = self.stamped.as_raw_fd();
+        while tx_timestamp(fd).is_some() {} // stale stamps of earlier sends
+        let before = crate::clock::now_ns();
+        // SAFETY: the frame slice outlives the call.
+        let r = unsafe { libc::send(fd, frame.as_ptr() as *const libc::c_void, frame.len(), 0) };
+        if r < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
+        while std::time::Instant::now() < deadline {
+            if let Some(Some(ts)) = tx_timestamp(fd) {
+                return Ok(ts);
+            }
+            std::thread::yield_now();
+        }
+        TX_STAMP_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(before)
     }
 
     pub fn send(&self, frame: &[u8]) -> io::Result<()> {
@@ -155,6 +194,37 @@ impl PacketSocket {
             return Ok(Some((n as usize, timestamp(&hdr).unwrap_or_else(crate::clock::now_ns))));
         }
     }
+}
+
+/// Reads one message from the socket's error queue: None when the queue is empty, else the
+/// transmit timestamp it carried (if any).
+fn tx_timestamp(fd: i32) -> Option<Option<u64>> {
+    let mut control = [0u64; 32];
+    let mut data = [0u8; 64];
+    let mut iov = libc::iovec { iov_base: data.as_mut_ptr() as *mut libc::c_void, iov_len: data.len() };
+    let mut hdr: libc::msghdr = unsafe { std::mem::zeroed() };
+    hdr.msg_iov = &mut iov;
+    hdr.msg_iovlen = 1;
+    hdr.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+    hdr.msg_controllen = std::mem::size_of_val(&control);
+    // SAFETY: hdr points at locals that live across the call.
+    let n = unsafe { libc::recvmsg(fd, &mut hdr, libc::MSG_ERRQUEUE | libc::MSG_DONTWAIT) };
+    if n < 0 {
+        return None;
+    }
+    // SAFETY: CMSG_* walk the control buffer recvmsg filled, within msg_controllen.
+    unsafe {
+        let mut c = libc::CMSG_FIRSTHDR(&hdr);
+        while !c.is_null() {
+            if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SCM_TIMESTAMPING {
+                // struct scm_timestamping { struct timespec ts[3]; }: ts[0] is the software stamp.
+                let ts = std::ptr::read_unaligned(libc::CMSG_DATA(c) as *const libc::timespec);
+                return Some(Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64));
+            }
+            c = libc::CMSG_NXTHDR(&hdr, c);
+        }
+    }
+    Some(None)
 }
 
 fn timestamp(hdr: &libc::msghdr) -> Option<u64> {

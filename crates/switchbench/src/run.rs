@@ -106,6 +106,7 @@ pub fn run(c: &Cli) -> Result<(), String> {
         };
         doc["tests"].as_array_mut().expect("tests is an array").extend(entries);
         doc["finished_ns"] = json!(now_ns());
+        doc["tx_stamp_fallbacks"] = json!(crate::packet::TX_STAMP_FALLBACKS.load(std::sync::atomic::Ordering::Relaxed));
         write(c, &doc)?;
     }
     if c.json.is_none() {
