@@ -29,13 +29,17 @@ def to_results(doc: dict, target: dict, params: dict, versions: dict) -> list:
     vers = dict(versions)
     if ident.get("software"):
         vers["switch"] = f"{ident.get('hardware') or ''} {ident['software']}".strip()
+    clock_note = []
+    if doc.get("tx_stamp_fallbacks"):
+        clock_note = [f"{doc['tx_stamp_fallbacks']} probe sends got no kernel transmit stamp and were timed "
+                      "in userspace just before send"]
     results = []
     for t in doc.get("tests", []):
         r = Result(kind="switch", benchmark=t["test"],
                    params={**params, "target": target.get("target"), "of": doc.get("of_version"),
                            **t.get("params", {})},
                    counters=dict(t.get("counters", {})), topology=topology, versions=vers,
-                   notes=list(t.get("notes", [])))
+                   notes=list(t.get("notes", [])) + clock_note)
         for s in t.get("series", []):
             r.add(s["metric"], s["unit"], s["values"], **s.get("labels", {}))
         if "error" in t:

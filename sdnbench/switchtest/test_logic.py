@@ -78,7 +78,9 @@ def test_conversion_keeps_raw_series_identity_and_failures():
     assert ins.topology["spec"] == "remote (Box 9.9)"
     assert (pipe.status, pipe.error) == ("failed", "nothing forwarded")
     assert Result.from_dict(ins.to_dict()).topology == ins.topology
-    assert invariants.violations(ins) == []
+    assert invariants.violations(ins) == [] and ins.notes == []
+    late = convert.to_results({**DOC, "tx_stamp_fallbacks": 3}, {"target": "x"}, {}, {})
+    assert all("3 probe sends got no kernel transmit stamp" in r.notes[-1] for r in late)
 
 
 def test_invariants_catch_inconsistent_counters():
