@@ -50,6 +50,8 @@ def register(sub) -> None:
     b.add_argument("--probe-pps", type=int, default=20_000, help="insertion probe rate (20000; 0 = flat out)")
     b.add_argument("--of", default="1.3", choices=["1.0", "1.3"])
     b.add_argument("--accept-timeout", type=float, default=30.0, help="seconds to wait for the switch (30)")
+    b.add_argument("--timeout", type=float, default=10.0,
+                   help="longest wait for a reply, or for every flow to forward (10)")
     b.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
     add_store_flag(b)
@@ -87,7 +89,7 @@ def params_from_args(args) -> dict:
             "flows": _ints("--flows", args.flows), "barrier": args.barrier, "tables": args.tables,
             "reps": args.reps, "duration": args.duration, "max_flows": args.max_flows, "batch": args.batch,
             "table_limit": args.table_limit, "probe_pps": args.probe_pps, "of": args.of,
-            "accept_timeout": args.accept_timeout}
+            "accept_timeout": args.accept_timeout, "timeout": args.timeout}
 
 
 def run_bench(args) -> int:
