@@ -99,26 +99,46 @@ fn table(case: Case, n: usize) -> FlowTable {
     t
 }
 
+/// Resident set size of this process (Linux), for the memory cost per entry.
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
+    pages * 4096
+}
+
 fn benches(c: &mut Criterion) {
     for case in [Case::Exact, Case::L2, Case::Prefix32] {
         let mut g = c.benchmark_group(format!("flow_table/{}", case.name()));
         g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
         g.throughput(Throughput::Elements(1));
         for n in SIZES {
+            let before = rss_bytes();
             let mut t = table(case, n);
+            if n == 1_000_000 {
+                let per = (rss_bytes().saturating_sub(before)) as f64 / n as f64;
+                eprintln!("flow_table/{}: {n} entries, {per:.0} bytes of RSS per entry", case.name());
+            }
             let mut next = n as u64;
             g.bench_with_input(BenchmarkId::new("insert", n), &n, |b, _| {
                 b.iter_custom(|iters| {
-                    let fresh: Vec<Entry> = (0..iters).map(|j| entry(case, next + j)).collect();
-                    let start = Instant::now();
-                    for e in fresh.iter().cloned() {
-                        add(&mut t, e);
+                    // batches of at most 1,000 entries, removed again untimed: the table stays
+                    // at n (+ < 1,000) entries however many iterations criterion asks for
+                    let mut took = Duration::ZERO;
+                    let mut left = iters;
+                    while left > 0 {
+                        let k = left.min(1_000);
+                        let fresh: Vec<Entry> = (0..k).map(|j| entry(case, next + j)).collect();
+                        let start = Instant::now();
+                        for e in fresh.iter().cloned() {
+                            add(&mut t, e);
+                        }
+                        took += start.elapsed();
+                        for e in fresh {
+                            delete_strict(&mut t, e);
+                        }
+                        next += k;
+                        left -= k;
                     }
-                    let took = start.elapsed();
-                    for e in fresh {
-                        delete_strict(&mut t, e);
-                    }
-                    next += iters;
                     took
                 })
             });

@@ -295,7 +295,8 @@ impl FlowTable {
         self.serial = self.serial.wrapping_add(1);
         e.serial = self.serial;
         let t = &self.tables[ti];
-        let existing = t.by_mask.get(&e.m.mask).and_then(|&i| t.subs[i].map.get(&e.m.value)).and_then(|b| match b {
+        let si = t.by_mask.get(&e.m.mask).copied();
+        let existing = si.and_then(|i| t.subs[i].map.get(&e.m.value)).and_then(|b| match b {
             Bucket::One(p, s) => (*p == e.priority).then_some(*s),
             Bucket::Many(v) => v.iter().find(|(p, _)| *p == e.priority).map(|x| x.1),
         });
@@ -323,16 +324,17 @@ impl FlowTable {
         };
         let (prio, m) = (e.priority, e.m);
         self.slots[slot as usize] = Some(e);
-        self.index(ti, m, prio, slot);
+        self.index(ti, si, m, prio, slot);
         self.arm(slot);
         Applied::Added
     }
 
-    fn index(&mut self, ti: usize, m: FlowMatch, prio: u16, slot: u32) {
+    /// Put `slot` into table `ti`'s index; `si` is its mask's subtable, if there is one.
+    fn index(&mut self, ti: usize, si: Option<usize>, m: FlowMatch, prio: u16, slot: u32) {
         let t = &mut self.tables[ti];
         t.len += 1;
-        let si = match t.by_mask.get(&m.mask) {
-            Some(&i) => i,
+        let si = match si {
+            Some(i) => i,
             None => {
                 t.subs.push(Subtable { mask: m.mask, max_priority: prio, map: FxHashMap::default() });
                 t.by_mask.insert(m.mask, t.subs.len() - 1);
@@ -340,11 +342,12 @@ impl FlowTable {
             }
         };
         let s = &mut t.subs[si];
-        match s.map.get_mut(&m.value) {
-            None => {
-                s.map.insert(m.value, Bucket::One(prio, slot));
+        match s.map.entry(m.value) {
+            std::collections::hash_map::Entry::Vacant(x) => {
+                x.insert(Bucket::One(prio, slot));
             }
-            Some(b) => {
+            std::collections::hash_map::Entry::Occupied(mut x) => {
+                let b = x.get_mut();
                 let mut v = match b {
                     Bucket::One(p, x) => vec![(*p, *x)],
                     Bucket::Many(v) => std::mem::take(v),
