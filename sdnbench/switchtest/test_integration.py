@@ -148,3 +148,17 @@ def test_clean_removes_only_leftovers_of_dead_runs():
     finally:
         for n in (gone + "s1", alive + "s7"):
             proc.run(["ip", "link", "del", n], timeout=10, check=False)
+
+
+def test_openflow_10_against_ovs():
+    with signals_as_exceptions():
+        rs = runner.run("ovs", {**QUICK, "of": "1.0", "tables": 1, "flows": [20], "table_limit": 60,
+                                "max_flows": 200, "batch": 25,
+                                "tests": ["insertion", "packet-in", "first-packet", "capacity", "pipeline"]})
+    for r in rs:
+        assert r.status == "ok" and invariants.violations(r) == [], (r.benchmark, r.error)
+        assert r.topology["of_version"] == "1.0"
+    by = {r.benchmark: r for r in rs}
+    assert by["insertion"].counters["forwarded"] == 20
+    assert by["capacity"].counters["accepted"] == 60
+    assert by["capacity"].counters["refusal"] == "OFPET_FLOW_MOD_FAILED/OFPFMFC_ALL_TABLES_FULL"
