@@ -165,7 +165,10 @@ pub struct TableCounters {
 }
 
 pub struct FlowTable {
+    /// Tables 0..=highest touched: created when first used, so a switch can offer 254 tables
+    /// (as OVS does) at no cost until a controller uses them.
     tables: Vec<Table>,
+    n_tables: u8,
     slots: Vec<Option<Entry>>,
     free: Vec<u32>,
     timeouts: BinaryHeap<Reverse<(u64, u32, u32)>>,
@@ -177,7 +180,8 @@ pub struct FlowTable {
 impl FlowTable {
     pub fn new(n_tables: u8, max_entries: usize) -> FlowTable {
         FlowTable {
-            tables: (0..n_tables.max(1)).map(|_| Table::default()).collect(),
+            tables: vec![Table::default()],
+            n_tables: n_tables.max(1),
             slots: Vec::new(),
             free: Vec::new(),
             timeouts: BinaryHeap::new(),
@@ -192,7 +196,18 @@ impl FlowTable {
     }
 
     pub fn n_tables(&self) -> u8 {
-        self.tables.len() as u8
+        self.n_tables
+    }
+
+    /// Table `t`, created (with the ones before it) on first use; `None` beyond `n_tables`.
+    fn table_mut(&mut self, t: u8) -> Option<&mut Table> {
+        if t >= self.n_tables {
+            return None;
+        }
+        while self.tables.len() <= t as usize {
+            self.tables.push(Table::default());
+        }
+        Some(&mut self.tables[t as usize])
     }
 
     pub fn len(&self) -> usize {
@@ -219,7 +234,7 @@ impl FlowTable {
     /// The highest-priority entry of `table` matching `key`; counts the lookup, and on a hit
     /// the entry's packets/bytes and last use. Returns its slot.
     pub fn lookup(&mut self, table: u8, key: &Key, now: u64, bytes: usize) -> Option<u32> {
-        let t = self.tables.get_mut(table as usize)?;
+        let t = self.table_mut(table)?;
         t.lookups += 1;
         let mut best: Option<(u16, u32)> = None;
         for s in &t.subs {
@@ -248,7 +263,7 @@ impl FlowTable {
     /// `removed` (reason DELETE).
     pub fn apply(&mut self, req: FlowModReq, now: u64, removed: &mut Vec<(Entry, u8)>) -> Applied {
         let all = req.table == 0xff;
-        if !all && req.table as usize >= self.tables.len() {
+        if !all && self.table_mut(req.table).is_none() {
             return Applied::BadTable;
         }
         match req.command {
@@ -516,5 +531,26 @@ fn push_bucket(b: &Bucket, out: &mut Vec<u32>) {
     match b {
         Bucket::One(_, s) => out.push(*s),
         Bucket::Many(v) => out.extend(v.iter().map(|x| x.1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 254 tables cost nothing until used; a table beyond `n_tables` is refused.
+    #[test]
+    fn tables_are_created_on_first_use() {
+        let mut t = FlowTable::new(254, 0);
+        assert_eq!(t.tables.len(), 1);
+        let mut removed = Vec::new();
+        let add = |table| FlowModReq { command: 0, table, entry: Entry { table, ..Default::default() }, ..Default::default() };
+        assert_eq!(t.apply(add(200), 0, &mut removed), Applied::Added);
+        assert_eq!(t.tables.len(), 201);
+        assert_eq!(t.apply(add(254), 0, &mut removed), Applied::BadTable);
+        assert_eq!(t.lookup(253, &Key::default(), 0, 0), None);
+        assert_eq!(t.counters(253).lookups, 1);
+        assert_eq!(t.lookup(200, &Key::default(), 0, 0).map(|s| t.get(s).table), Some(200));
+        t.check().unwrap();
     }
 }
