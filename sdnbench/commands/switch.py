@@ -48,6 +48,7 @@ def register(sub) -> None:
     b.add_argument("--batch", type=int, default=1000, help="capacity: flows per barrier (1000)")
     b.add_argument("--table-limit", type=int, help="OVS: make table 0 refuse flows beyond N")
     b.add_argument("--probe-pps", type=int, default=20_000, help="insertion probe rate (20000; 0 = flat out)")
+    b.add_argument("--frame-size", type=int, default=60, help="bytes per probe frame, 60..1514 (60)")
     b.add_argument("--of", default="1.3", choices=["1.0", "1.3"])
     b.add_argument("--accept-timeout", type=float, default=30.0, help="seconds to wait for the switch (30)")
     b.add_argument("--timeout", type=float, default=10.0,
@@ -89,7 +90,7 @@ def params_from_args(args) -> dict:
             "flows": _ints("--flows", args.flows), "barrier": args.barrier, "tables": args.tables,
             "reps": args.reps, "duration": args.duration, "max_flows": args.max_flows, "batch": args.batch,
             "table_limit": args.table_limit, "probe_pps": args.probe_pps, "of": args.of,
-            "accept_timeout": args.accept_timeout, "timeout": args.timeout}
+            "accept_timeout": args.accept_timeout, "timeout": args.timeout, "frame_size": args.frame_size}
 
 
 def run_bench(args) -> int:

@@ -19,7 +19,7 @@ TESTS = ("insertion", "barrier", "packet-in", "packet-out", "capacity", "stats",
 DEFAULTS = {"tests": ["insertion"], "flows": [1, 100], "barrier": False, "tables": 4, "reps": 100,
             "duration": 2.0, "batch": 1000, "max_flows": 100_000, "table_limit": None,
             "probe_pps": 20_000, "of": "1.3", "timeout": 10.0, "accept_timeout": 30.0,
-            "stats_interval_ms": 0}
+            "stats_interval_ms": 0, "frame_size": 60}
 
 
 def table_range(value) -> tuple:
@@ -50,6 +50,8 @@ def check(params: dict) -> dict:
         raise UserError(f"--flows: want positive counts up to 16777216, got {p['flows']}")
     if p["reps"] < 1 or p["duration"] <= 0:
         raise UserError("--reps and --duration must be positive")
+    if not 60 <= p["frame_size"] <= 1514:
+        raise UserError(f"--frame-size: want 60 to 1514 bytes, got {p['frame_size']}")
     if p["table_limit"] is not None and p["table_limit"] < 1:
         raise UserError("--table-limit must be positive")
     return p
@@ -61,7 +63,7 @@ def binary_args(p: dict, specs: list, port: int) -> list:
             "--reps", str(p["reps"]), "--duration", str(p["duration"]), "--batch", str(p["batch"]),
             "--max-flows", str(p["max_flows"]), "--probe-pps", str(p["probe_pps"]),
             "--timeout", str(p["timeout"]), "--accept-timeout", str(p["accept_timeout"]),
-            "--stats-interval-ms", str(p["stats_interval_ms"])]
+            "--stats-interval-ms", str(p["stats_interval_ms"]), "--frame-size", str(p["frame_size"])]
     if p["barrier"]:
         args.append("--barrier")
     for s in specs:
@@ -103,7 +105,8 @@ def run(target_spec: str, params: dict, target=None, progress=None) -> list:
 
 def _recorded(p: dict, target_spec: str) -> dict:
     return {"target_spec": target_spec, "tests": list(p["tests"]), "flow_counts": list(p["flows"]),
-            "with_barrier": p["barrier"], "table_limit": p["table_limit"], "max_flows": p["max_flows"]}
+            "with_barrier": p["barrier"], "table_limit": p["table_limit"], "max_flows": p["max_flows"],
+            "frame_size": p["frame_size"]}
 
 
 def _versions() -> dict:

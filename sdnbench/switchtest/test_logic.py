@@ -19,7 +19,7 @@ def test_check_fills_defaults_and_refuses_bad_input():
     assert runner.table_range("7") == (1, 7)
     for bad in ({"tests": ["warp"]}, {"tests": []}, {"flows": [0]}, {"of": "2.0"},
                 {"tests": ["pipeline"], "of": "1.0", "tables": 2}, {"table_limit": 0}, {"reps": 0},
-                {"tables": "3..2"}, {"tables": 0}, {"tables": "x"}):
+                {"tables": "3..2"}, {"tables": 0}, {"tables": "x"}, {"frame_size": 59}, {"frame_size": 1515}):
         with pytest.raises(UserError):
             runner.check(bad)
 

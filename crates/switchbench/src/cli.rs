@@ -27,6 +27,7 @@ usage: sdnbench-switch --if [NETNS:]IF --if [NETNS:]IF --test LIST [options]
   --stats-interval-ms N  stats: least time between polls under load (default 0)
   --timeout S            longest wait for a reply or a flow to forward (default 10)
   --accept-timeout S     how long to wait for the switch to connect (default 30)
+  --frame-size N         bytes per probe frame, 60 to 1514 (default 60)
   --json FILE            write the JSON document here (default stdout), rewritten after every test
   --version              print the version
 ";
@@ -40,6 +41,7 @@ pub struct Cli {
     pub opts: Opts,
     pub accept_timeout: Duration,
     pub json: Option<String>,
+    pub frame_size: usize,
 }
 
 pub const TESTS: [&str; 8] =
@@ -80,6 +82,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
         },
         accept_timeout: Duration::from_secs(30),
         json: None,
+        frame_size: crate::probe::LEN,
     };
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         let flag = match &arg {
@@ -134,6 +137,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             "--timeout" => c.opts.timeout = Duration::from_secs_f64(num(&flag, &v)?),
             "--accept-timeout" => c.accept_timeout = Duration::from_secs_f64(num(&flag, &v)?),
             "--json" => c.json = Some(v),
+            "--frame-size" => c.frame_size = num(&flag, &v)?,
             _ => return Err(format!("unknown option {flag} (see --help)")),
         }
     }
@@ -145,6 +149,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     }
     if !(1..=254).contains(&c.opts.tables) || !(1..=c.opts.tables).contains(&c.opts.tables_from) {
         return Err("--tables: want N or A..B with 1 <= A <= B <= 254".into());
+    }
+    if !(crate::probe::LEN..=crate::probe::MAX_LEN).contains(&c.frame_size) {
+        return Err(format!("--frame-size: want {} to {} bytes", crate::probe::LEN, crate::probe::MAX_LEN));
     }
     if c.opts.reps == 0 || c.opts.max_flows == 0 || c.opts.max_flows > 1 << 24 {
         return Err("--reps and --max-flows must be positive (--max-flows at most 16777216)".into());

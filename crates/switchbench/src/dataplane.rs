@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::clock::now_ns;
+use crate::bench::DataPort;
 use crate::packet::PacketSocket;
 use crate::probe::{self, Probe};
 
@@ -113,10 +114,12 @@ impl Drop for Capture {
     }
 }
 
-/// Sends one probe now; returns its kernel transmit time (see `PacketSocket::send_stamped`).
-pub fn send_probe(sock: &PacketSocket, src_port: u8, flow: u32, seq: u64) -> Result<u64, String> {
+/// Sends one probe now on `port`; returns its kernel transmit time (see
+/// `PacketSocket::send_stamped`).
+pub fn send_probe(port: &DataPort, flow: u32, seq: u64) -> Result<u64, String> {
     let p = Probe { flow, seq, tx: now_ns(), prev_tx: 0 };
-    sock.send_stamped(&p.to_vec(src_port)).map_err(|e| format!("sending on {}: {e}", sock.spec))
+    let sock = &port.sock;
+    sock.send_stamped(&p.to_vec(port.tag, port.frame_size)).map_err(|e| format!("sending on {}: {e}", sock.spec))
 }
 
 /// What a blast sent.
@@ -129,11 +132,12 @@ pub struct Sent {
 
 /// Sends probes cycling over flows `0..flows` for `duration` (or until `stop`), at most `pps`
 /// frames per second (0: as fast as possible). Send errors (a full queue) are counted.
-pub fn blast(sock: &PacketSocket, src_port: u8, flows: u32, duration: Duration, pps: u64, stop: &AtomicBool) -> Sent {
+pub fn blast(port: &DataPort, flows: u32, duration: Duration, pps: u64, stop: &AtomicBool) -> Sent {
+    let (sock, src_port) = (&port.sock, port.tag);
     let start = Instant::now();
     let t0 = now_ns();
     let mut sent = Sent::default();
-    let mut frame = [0u8; probe::LEN];
+    let mut frame = vec![0u8; port.frame_size.max(probe::LEN)];
     let interval_ns = 1_000_000_000u64.checked_div(pps).unwrap_or(0);
     let mut flow = 0u32;
     while start.elapsed() < duration && !stop.load(Ordering::Relaxed) {

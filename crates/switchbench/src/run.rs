@@ -90,11 +90,11 @@ pub fn run(c: &Cli) -> Result<(), String> {
     let ports = socks
         .into_iter()
         .enumerate()
-        .map(|(i, s)| DataPort { sock: Arc::new(s), port_no: 0, tag: i as u8 + 1 })
+        .map(|(i, s)| DataPort { sock: Arc::new(s), port_no: 0, tag: i as u8 + 1, frame_size: c.frame_size })
         .collect();
     let mut b = Bench { s, ports, opts: c.opts.clone() };
     let of = if b.v() == Version::V10 { "1.0" } else { "1.3" };
-    let mut doc = json!({"schema": SCHEMA, "listen": addr.to_string(), "of_version": of,
+    let mut doc = json!({"schema": SCHEMA, "listen": addr.to_string(), "of_version": of, "frame_size": c.frame_size,
         "started_ns": now_ns(), "switch": describe(&mut b)?, "ports": [], "tests": []});
     b.discover_ports()?;
     doc["ports"] = b.ports.iter().map(|p| json!({"if": p.sock.spec.to_string(), "port_no": p.port_no})).collect();

@@ -115,7 +115,7 @@ fn sample(b: &mut Bench, accepted: u32) -> Result<(u32, u32), String> {
         let mut sent = HashMap::new();
         for &f in &missing {
             let seq = next_seq();
-            send_probe(&b.src().sock, b.src().tag, f, seq)?;
+            send_probe(b.src(), f, seq)?;
             sent.insert(seq, f);
         }
         let got = cap.collect(&sent.keys().copied().collect(), Duration::from_millis(300));

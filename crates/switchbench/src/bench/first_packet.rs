@@ -34,7 +34,7 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     for k in 0..reps {
         let flow = 0x10_0000 + k;
         let s1 = next_seq();
-        let t1 = send_probe(&b.src().sock, b.src().tag, flow, s1)?;
+        let t1 = send_probe(b.src(), flow, s1)?;
         let got = b.s.wait_for(WAIT, |e| match e {
             Event::PacketIn { at, packet_in, .. } => Probe::parse(&packet_in.data)
                 .filter(|p| p.seq == s1 && p.flow == flow)
@@ -90,7 +90,7 @@ fn next_forwarded(b: &mut Bench, cap: &Capture, flow: u32) -> Result<Option<(u64
     let mut missed = 0;
     for _ in 0..MAX_NEXT_TRIES {
         let seq = next_seq();
-        let tx = send_probe(&b.src().sock, b.src().tag, flow, seq)?;
+        let tx = send_probe(b.src(), flow, seq)?;
         let deadline = Instant::now() + WAIT;
         while Instant::now() < deadline {
             if let Some(r) = cap.wait_seq(seq, Duration::from_millis(5)) {

@@ -63,6 +63,7 @@ pub fn run(b: &mut Bench, barrier_test: bool) -> Result<Vec<TestOut>, String> {
 struct Prober {
     sock: Arc<PacketSocket>,
     tag: u8,
+    frame_size: usize,
     seen: Arc<Vec<AtomicBool>>,
     written: Arc<AtomicU32>,
     stop: Arc<AtomicBool>,
@@ -77,7 +78,7 @@ impl Prober {
         let n = self.seen.len();
         let mut last_tx = vec![0u64; n];
         let (mut lo, mut i, mut sent) = (0usize, 0usize, 0u64);
-        let mut frame = [0u8; probe::LEN];
+        let mut frame = vec![0u8; self.frame_size.max(probe::LEN)];
         let start = Instant::now();
         let interval_ns = 1_000_000_000u64.checked_div(self.pps).unwrap_or(0);
         while !self.stop.load(Ordering::Relaxed) {
@@ -125,6 +126,7 @@ fn one(b: &mut Bench, n: u32, mode: Mode) -> Result<TestOut, String> {
     let prober = Prober {
         sock: b.src().sock.clone(),
         tag: b.src().tag,
+        frame_size: b.src().frame_size,
         seen: seen.clone(),
         written: written.clone(),
         stop: stop.clone(),

@@ -47,11 +47,14 @@ pub struct Opts {
     pub stats_interval: Duration,
 }
 
+#[derive(Clone)]
 pub struct DataPort {
     pub sock: Arc<PacketSocket>,
     pub port_no: u32,
     /// The probe source-MAC tag of this port (its position on the command line).
     pub tag: u8,
+    /// Bytes per probe frame sent from this port (--frame-size).
+    pub frame_size: usize,
 }
 
 pub struct Bench {
@@ -146,7 +149,7 @@ impl Bench {
             let mut found = None;
             for _ in 0..20 {
                 let seq = crate::dataplane::next_seq();
-                crate::dataplane::send_probe(&self.ports[i].sock, self.ports[i].tag, flow, seq)?;
+                crate::dataplane::send_probe(&self.ports[i], flow, seq)?;
                 found = self.s.wait_for(Duration::from_millis(250), |e| match e {
                     Event::PacketIn { packet_in, .. } => Probe::parse(&packet_in.data)
                         .filter(|p| p.flow == flow)

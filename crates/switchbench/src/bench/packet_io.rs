@@ -28,7 +28,7 @@ pub fn packet_in(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     let mut lost = 0;
     for _ in 0..reps {
         let (flow, seq) = (HARNESS_FLOW + 0x100, next_seq());
-        let tx = send_probe(&b.src().sock, b.src().tag, flow, seq)?;
+        let tx = send_probe(b.src(), flow, seq)?;
         let at = b.s.wait_for(WAIT, |e| match e {
             Event::PacketIn { at, packet_in, .. } => {
                 Probe::parse(&packet_in.data).filter(|p| p.flow == flow && p.seq == seq).map(|_| *at)
@@ -52,12 +52,12 @@ pub fn packet_out(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     b.reset()?;
     b.install(&[FlowSpec::miss(0, Next::Drop)])?;
     let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
-    let (reps, v, port, tag) = (b.opts.reps, b.v(), b.dst().port_no, b.src().tag);
+    let (reps, v, port, tag, size) = (b.opts.reps, b.v(), b.dst().port_no, b.src().tag, b.src().frame_size);
     let mut lat = Vec::new();
     let mut lost = 0;
     for _ in 0..reps {
         let seq = next_seq();
-        let frame = Probe { flow: HARNESS_FLOW + 0x200, seq, tx: 0, prev_tx: 0 }.to_vec(tag);
+        let frame = Probe { flow: HARNESS_FLOW + 0x200, seq, tx: 0, prev_tx: 0 }.to_vec(tag, size);
         let (_, sent) = b.s.send(build::packet_out(v, port, &frame))?;
         match cap.wait_seq(seq, WAIT) {
             Some(r) => lat.push(ms(sent, r.at)),

@@ -42,7 +42,7 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     b.install(&specs)?;
     let labels = json!({"tables": d, "flows": m});
     let mut out = TestOut::new("pipeline", json!({"tables": d, "flows": m, "reps": b.opts.reps,
-        "duration_s": b.opts.duration.as_secs_f64()}));
+        "duration_s": b.opts.duration.as_secs_f64(), "frame_size": b.src().frame_size}));
     let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
     match warm_up(b, &cap)? {
         Some(t) => out.series("pipeline_ready", "ms", vec![t], labels.clone()),
@@ -54,7 +54,7 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     let mut lat = Vec::new();
     for k in 0..b.opts.reps {
         let seq = next_seq();
-        let tx = send_probe(&b.src().sock, b.src().tag, k % m, seq)?;
+        let tx = send_probe(b.src(), k % m, seq)?;
         if let Some(r) = cap.wait_seq(seq, Duration::from_secs(1)) {
             lat.push(ms(tx, r.at));
         }
@@ -63,12 +63,14 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     out.count("latency_lost", b.opts.reps as usize - lat.len());
     out.series("forwarding_latency", "ms", lat, labels.clone());
     let cap = Capture::start(b.dst().sock.clone(), false, None, now_ns());
-    let sent = blast(&b.src().sock, b.src().tag, m, b.opts.duration, 0, &AtomicBool::new(false));
+    let sent = blast(b.src(), m, b.opts.duration, 0, &AtomicBool::new(false));
     std::thread::sleep(Duration::from_millis(100));
     let rx = cap.count.load(Ordering::Relaxed);
     cap.stop()?;
     b.s.pump(Duration::ZERO)?;
-    out.series("forwarding_rate", "frames/s", vec![rx as f64 / (sent.elapsed_ns as f64 / 1e9)], labels);
+    let rate = rx as f64 / (sent.elapsed_ns as f64 / 1e9);
+    out.series("forwarding_rate", "frames/s", vec![rate], labels.clone());
+    out.series("forwarding_bitrate", "Mbit/s", vec![rate * b.src().frame_size as f64 * 8.0 / 1e6], labels);
     out.count("probes_sent", sent.frames);
     out.count("probes_received", rx);
     Ok(out)
@@ -81,7 +83,7 @@ fn warm_up(b: &mut Bench, cap: &Capture) -> Result<Option<f64>, String> {
     let start = crate::clock::now_ns();
     for _ in 0..200 {
         let seq = next_seq();
-        send_probe(&b.src().sock, b.src().tag, 0, seq)?;
+        send_probe(b.src(), 0, seq)?;
         if let Some(r) = cap.wait_seq(seq, Duration::from_millis(10)) {
             return Ok(Some(ms(start, r.at)));
         }

@@ -27,7 +27,7 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     specs.extend(b.dst_flows(n, 0, Next::Output(b.dst().port_no)));
     b.install(&specs)?;
     let mut out = TestOut::new("stats", json!({"flows": n, "reps": b.opts.reps,
-        "duration_s": b.opts.duration.as_secs_f64(), "stats_interval_ms": b.opts.stats_interval.as_secs_f64() * 1e3}));
+        "duration_s": b.opts.duration.as_secs_f64(), "stats_interval_ms": b.opts.stats_interval.as_secs_f64() * 1e3, "frame_size": b.src().frame_size}));
     // The control channel's own round trip, the baseline every stats latency sits on.
     let mut echo = Vec::new();
     for _ in 0..b.opts.reps {
@@ -56,6 +56,8 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
         let secs = sent.elapsed_ns as f64 / 1e9;
         let labels = json!({"polling": label, "flows": n});
         out.series("forwarding_rate", "frames/s", vec![*rx as f64 / secs], labels.clone());
+        let bits = *rx as f64 * b.src().frame_size as f64 * 8.0 / secs / 1e6;
+        out.series("forwarding_bitrate", "Mbit/s", vec![bits], labels.clone());
         out.count(&format!("probes_sent_{label}"), sent.frames);
         out.count(&format!("probes_received_{label}"), *rx);
         if !lat.is_empty() {
@@ -97,8 +99,8 @@ fn one_request(b: &mut Bench, kind: StatsKind) -> Result<(f64, usize), String> {
 fn forwarding(b: &mut Bench, flows: u32, poll: bool) -> Result<(Sent, u64, Vec<f64>), String> {
     let cap = Capture::start(b.dst().sock.clone(), false, None, now_ns());
     let stop = Arc::new(AtomicBool::new(false));
-    let (sock, tag, dur, st) = (b.src().sock.clone(), b.src().tag, b.opts.duration, stop.clone());
-    let sender = std::thread::spawn(move || blast(&sock, tag, flows, dur, 0, &st));
+    let (port, dur, st) = (b.src().clone(), b.opts.duration, stop.clone());
+    let sender = std::thread::spawn(move || blast(&port, flows, dur, 0, &st));
     let mut lat = Vec::new();
     let start = Instant::now();
     while start.elapsed() < dur {
