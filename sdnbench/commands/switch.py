@@ -16,7 +16,6 @@ captures with kernel timestamps. See ``crates/switchbench/SCHEMA.md`` for every 
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -159,7 +158,8 @@ def _print(results: list) -> None:
     print(output.table(HEADERS, rows(results)))
     for r in results:
         if r.counters:
-            print(f"{r.benchmark} {json.dumps(r.params.get('flows', ''))}: "
+            which = _labels({k: r.params[k] for k in ("flows", "barrier", "tables") if k in r.params})
+            print(f"{r.benchmark}" + (f" ({which})" if which != "-" else "") + ": "
                   + ", ".join(f"{k}={v}" for k, v in r.counters.items()))
         for n in r.notes:
             print(f"  note: {n}")
