@@ -63,7 +63,12 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     out.count("latency_lost", b.opts.reps as usize - lat.len());
     out.series("forwarding_latency", "ms", lat, labels.clone());
     let cap = Capture::start(b.dst().sock.clone(), false, None, now_ns());
-    let sent = blast(b.src(), m, b.opts.duration, 0, &AtomicBool::new(false));
+    let (port, dur) = (b.src().clone(), b.opts.duration);
+    let sender = std::thread::spawn(move || blast(&port, m, dur, 0, &AtomicBool::new(false)));
+    while !sender.is_finished() {
+        b.s.pump(Duration::from_millis(20))?; // keep answering the switch's echo requests
+    }
+    let sent = sender.join().map_err(|_| "blaster panicked")?;
     std::thread::sleep(Duration::from_millis(100));
     let rx = cap.count.load(Ordering::Relaxed);
     cap.stop()?;
