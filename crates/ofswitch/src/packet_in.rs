@@ -160,15 +160,7 @@ impl PacketInGen {
     #[inline(always)]
     fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32, buffered: bool) {
         if self.profile == Profile::Cbench {
-            cbench_frame_patch(f, self.dpid, src);
-            if !buffered {
-                // unbuffered replies are matched by the marker (cbench itself never sends
-                // unbuffered packet-ins): it replaces 12 bytes of cbench's payload
-                f[frames::MARKER_OFFSET..frames::MARKER_OFFSET + 4].copy_from_slice(frames::MARKER);
-                f[frames::MARKER_OFFSET + 4..frames::MARKER_OFFSET + 8].copy_from_slice(&self.switch.to_be_bytes());
-                frames::set_seq(f, seq);
-            }
-            return;
+            return self.patch_cbench(f, seq, src, buffered);
         }
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
@@ -187,6 +179,19 @@ impl PacketInGen {
             f[34..38].copy_from_slice(&seq.to_be_bytes());
         }
         frames::set_seq(f, seq);
+    }
+
+    /// cbench's patches: its MAC pattern only (see `profile`).
+    #[inline(never)]
+    fn patch_cbench(&self, f: &mut [u8], seq: u32, mac: u32, buffered: bool) {
+        cbench_frame_patch(f, self.dpid, mac);
+        if !buffered {
+            // unbuffered replies are matched by the marker (cbench itself never sends
+            // unbuffered packet-ins): it replaces 12 bytes of cbench's payload
+            f[frames::MARKER_OFFSET..frames::MARKER_OFFSET + 4].copy_from_slice(frames::MARKER);
+            f[frames::MARKER_OFFSET + 4..frames::MARKER_OFFSET + 8].copy_from_slice(&self.switch.to_be_bytes());
+            frames::set_seq(f, seq);
+        }
     }
 
     /// Append cbench's `-L` packet-in (see [`crate::profile::cbench_learn_frame`]) for this
