@@ -302,7 +302,7 @@ mod tests {
         m.nw_dst = u32::from_be_bytes([10, 0, 0, 99]);
         let f = FlowMatch::from_match10(&m);
         assert!(f.matches(&udp_key(1, 2)), "10.0.0.0/24 holds host 2");
-        let mut m2 = m.clone();
+        let mut m2 = m;
         m2.nw_dst = u32::from_be_bytes([10, 0, 1, 0]);
         assert!(!FlowMatch::from_match10(&m2).matches(&udp_key(1, 2)));
         assert!(FlowMatch::from_match10(&Match10::all()).matches(&udp_key(1, 2)));
@@ -377,7 +377,9 @@ mod tests {
     }
 
     /// OF1.0 matching as the spec words it (§5.2.3), on the frame's fields directly: the
-    /// reference the key/mask conversion is checked against.
+    /// reference the key/mask conversion is checked against (written as "wildcarded, or
+    /// prerequisite absent, or equal", as the spec reads, not simplified).
+    #[allow(clippy::nonminimal_bool)]
     fn reference10(m: &Match10, k: &Key) -> bool {
         let wc = m.wildcards;
         let on = |bit: u32| wc & bit == 0;

@@ -148,7 +148,7 @@ struct Table {
 
 impl Table {
     fn reindex(&mut self) {
-        self.subs.sort_by(|a, b| b.max_priority.cmp(&a.max_priority));
+        self.subs.sort_by_key(|s| std::cmp::Reverse(s.max_priority));
         self.by_mask.clear();
         for (i, s) in self.subs.iter().enumerate() {
             self.by_mask.insert(s.mask, i);

@@ -122,13 +122,9 @@ pub fn apply(frame: &mut Vec<u8>, a: &Action) -> bool {
             true
         }
         Action::SetVlanVid(v) => set_vid(frame, *v),
-        Action::SetVlanPcp(p) => {
-            if frame.len() >= 18 && frame[12..14] == [0x81, 0x00] {
-                frame[14] = (frame[14] & 0x1f) | (p << 5);
-                true
-            } else {
-                false
-            }
+        Action::SetVlanPcp(p) if frame.len() >= 18 && frame[12..14] == [0x81, 0x00] => {
+            frame[14] = (frame[14] & 0x1f) | (p << 5);
+            true
         }
         Action::StripVlan | Action::PopVlan => pop_vlan(frame),
         Action::PushVlan(tpid) => push_vlan(frame, *tpid),

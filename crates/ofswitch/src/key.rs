@@ -77,8 +77,8 @@ impl Key {
     #[inline]
     pub fn and(&self, mask: &Key) -> Key {
         let mut k = [0u8; KEY_LEN];
-        for i in 0..KEY_LEN {
-            k[i] = self.0[i] & mask.0[i];
+        for (o, (a, b)) in k.iter_mut().zip(self.0.iter().zip(mask.0.iter())) {
+            *o = a & b;
         }
         Key(k)
     }

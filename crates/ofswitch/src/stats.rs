@@ -121,7 +121,7 @@ impl Switch {
                     Some(StatsRequestBody::Port { port_no }) if port_no != pn::NONE10 as u32 && port_no != pn::ANY13 => Some(port_no),
                     _ => None,
                 };
-                StatsReplyBody::Port(self.ports.list.iter().filter(|p| want.is_none_or(|w| w == p.no)).map(|p| port_stats(p)).collect())
+                StatsReplyBody::Port(self.ports.list.iter().filter(|p| want.is_none_or(|w| w == p.no)).map(port_stats).collect())
             }
             MP_PORT_DESC if version != OFP10 => StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect()),
             MP_TABLE_FEATURES if version != OFP10 => StatsReplyBody::Unknown { typ: ty, data: Vec::new() },

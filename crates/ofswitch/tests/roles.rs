@@ -30,8 +30,8 @@ fn equal_channels_all_get_packet_ins() {
     let (mut s, mut outs) = switch(V13, 3, 2, |_| {});
     miss_to_controller(&mut s, &mut outs, 0);
     s.receive_frame(0, 1, &frame(), &mut outs);
-    for ch in 0..3 {
-        assert_eq!(packet_ins(&outs[ch]).len(), 1, "channel {ch}");
+    for (ch, out) in outs.iter().enumerate() {
+        assert_eq!(packet_ins(out).len(), 1, "channel {ch}");
     }
     assert_eq!(s.async_channels(Async::PacketIn(0)).collect::<Vec<_>>(), vec![0, 1, 2]);
 }
