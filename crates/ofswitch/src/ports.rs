@@ -1,5 +1,9 @@
 //! The switch's ports: numbers 1..=n, link state, configuration and counters.
 //!
+//! Of the OFPPC_* configuration bits a port-mod sets, PORT_DOWN (frames neither enter nor
+//! leave) and, in 1.0, NO_FLOOD (left out of FLOOD) are honoured; the others (NO_RECV, NO_FWD,
+//! NO_PACKET_IN, ...) are stored and reported, not emulated.
+//!
 //! Counters obey, per port: `rx_packets` counts frames accepted on the port, `rx_dropped`
 //! frames that arrived while the port was down (not in `rx_packets`); `tx_packets` frames sent,
 //! `tx_dropped` frames the switch wanted to send while it was down (not in `tx_packets`).
