@@ -74,7 +74,7 @@ impl Switch {
             let v10 = p.version() == Version::V10;
             let in_port = widen_port(v10, p.in_port());
             let mut o = Vec::new();
-            let mut frame = data.to_vec();
+            let mut frame = std::borrow::Cow::Borrowed(data);
             Run { v10, in_port, now, outs: &mut o }.actions(&mut frame, &actions, (0, 0, crate::pipeline::REASON_ACTION));
             let before = self.counters.frames_out;
             for out in o {

@@ -39,11 +39,13 @@ impl Switch {
     /// Run `frame` through the tables from table 0 and resolve the outputs.
     pub(crate) fn pipeline(&mut self, now: u64, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {
         let v10 = self.version == OFP10;
-        let mut o = Vec::new();
+        // the outputs' list is reused from frame to frame (no allocation for it per frame)
+        let mut o = std::mem::take(&mut self.scratch);
         let verdict = Run { v10, in_port, now, outs: &mut o }.frame(&mut self.flows, frame, 0);
-        for out in o {
+        for out in o.drain(..) {
             self.resolve(in_port, out, outs);
         }
+        self.scratch = o;
         match verdict {
             Verdict::Matched => Received::Matched,
             Verdict::Miss { .. } if v10 => {

@@ -110,6 +110,28 @@ fn set_field(frame: &mut Vec<u8>, o: &Oxm) -> bool {
     }
 }
 
+/// Whether `apply` does anything for this action (the pipeline copies a frame only then).
+pub fn rewrites(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::SetDlSrc(_)
+            | Action::SetDlDst(_)
+            | Action::SetVlanVid(_)
+            | Action::SetVlanPcp(_)
+            | Action::StripVlan
+            | Action::PopVlan
+            | Action::PushVlan(_)
+            | Action::SetNwSrc(_)
+            | Action::SetNwDst(_)
+            | Action::SetNwTos(_)
+            | Action::SetNwTtl(_)
+            | Action::DecNwTtl
+            | Action::SetTpSrc(_)
+            | Action::SetTpDst(_)
+            | Action::SetField(_)
+    )
+}
+
 /// Apply one non-output action to `frame`. Returns whether the frame changed.
 pub fn apply(frame: &mut Vec<u8>, a: &Action) -> bool {
     match a {

@@ -15,6 +15,7 @@ use crate::flow_table::FlowTable;
 use crate::frame_edit;
 use crate::key::Key;
 use ofwire::{Action, Instruction};
+use std::borrow::Cow;
 
 /// The reserved port number for CONTROLLER in both versions, as the pipeline uses them (1.0
 /// port numbers are widened to the 1.3 ones by [`widen_port`]).
@@ -65,7 +66,8 @@ pub struct Run<'a> {
 impl Run<'_> {
     /// Run `frame` from table `table`.
     pub fn frame(&mut self, ft: &mut FlowTable, frame: &[u8], table: u8) -> Verdict {
-        let mut frame = frame.to_vec();
+        // copied only when an action rewrites it
+        let mut frame = Cow::Borrowed(frame);
         let mut key = Key::of_frame(self.in_port, &frame);
         let mut set: Vec<Action> = Vec::new();
         let mut table = table;
@@ -78,26 +80,25 @@ impl Run<'_> {
             let reason = if e.priority == 0 && e.m == FlowMatch::all() { REASON_NO_MATCH } else { REASON_ACTION };
             let ctx = (table, e.cookie, reason);
             if self.v10 {
-                let actions = e.actions.clone();
-                self.actions(&mut frame, &actions, ctx);
+                self.actions(&mut frame, &e.actions, ctx);
                 return Verdict::Matched;
             }
-            let ins = e.instructions.clone();
+            let ins = &e.instructions;
             let mut goto = None;
             let mut changed = false;
-            for i in &ins {
+            for i in ins {
                 if let Instruction::ApplyActions(a) = i {
                     changed |= self.actions(&mut frame, a, ctx);
                 }
             }
-            for i in &ins {
+            for i in ins {
                 match i {
                     Instruction::ClearActions => set.clear(),
                     Instruction::GotoTable(t) => goto = Some(*t),
                     _ => {}
                 }
             }
-            for i in &ins {
+            for i in ins {
                 if let Instruction::WriteActions(a) = i {
                     for x in a {
                         write_action(&mut set, x);
@@ -122,13 +123,14 @@ impl Run<'_> {
     }
 
     /// Run an action list on `frame`; returns whether a rewrite changed it.
-    pub fn actions(&mut self, frame: &mut Vec<u8>, actions: &[Action], ctx: (u8, u64, u8)) -> bool {
+    pub fn actions(&mut self, frame: &mut Cow<'_, [u8]>, actions: &[Action], ctx: (u8, u64, u8)) -> bool {
         let mut changed = false;
         for a in actions {
             match a {
                 Action::Output { port, max_len } => self.output(frame, widen_port(self.v10, *port), *max_len, ctx),
                 Action::Enqueue { port, .. } => self.output(frame, widen_port(self.v10, *port as u32), 0, ctx),
-                a => changed |= frame_edit::apply(frame, a),
+                a if frame_edit::rewrites(a) => changed |= frame_edit::apply(frame.to_mut(), a),
+                _ => {}
             }
         }
         changed

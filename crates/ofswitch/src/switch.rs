@@ -189,6 +189,7 @@ pub struct Switch {
     /// Frames to transmit: (port, frame). The engine drains it.
     pub tx: Vec<(u32, Vec<u8>)>,
     pub counters: Counters,
+    pub(crate) scratch: Vec<crate::pipeline::Out>,
     xid: u32,
 }
 
@@ -210,6 +211,7 @@ impl Switch {
             link_out: Vec::new(),
             tx: Vec::new(),
             counters: Counters::default(),
+            scratch: Vec::new(),
             xid: 1,
         }
     }
