@@ -227,3 +227,33 @@ fn flow_stats_of_a_huge_entry_terminate() {
     assert_eq!(parts.last().unwrap().0, 0, "the last part ends the reply");
     assert!(parts[..parts.len() - 1].iter().all(|p| p.0 == 1), "the others say MORE");
 }
+
+/// What the engine does with `tx` for a link: two switches, port 2 of A cabled to port 1 of B.
+/// The controller's LLDP packet-out on A arrives at B's controller as a packet-in from port 1
+/// (discovery), and host traffic crosses the link through both flow tables.
+#[test]
+fn two_switches_over_a_link_as_the_engine_wires_them() {
+    let (mut a, mut outs_a) = switch(V10, 1, 2, |c| c.dpid = 1);
+    let (mut b, mut outs_b) = switch(V10, 1, 2, |c| c.dpid = 2);
+    let carry = |from: &mut ofswitch::Switch, to: &mut ofswitch::Switch, outs: &mut Vec<Vec<u8>>| {
+        for (port, frame) in std::mem::take(&mut from.tx) {
+            if port == 2 {
+                to.receive_frame(0, 1, &frame, outs);
+            }
+        }
+    };
+    let lldp = ofwire::frame::lldp_frame([2, 0, 0, 0, 0, 1], &ofwire::frame::Lldp::for_port(1, 2));
+    let po = message(V10, 3, Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port: 0xffff, actions: vec![output(2)], data: lldp.clone() }));
+    a.on_message(0, &po, &mut outs_a[0]).unwrap();
+    carry(&mut a, &mut b, &mut outs_b);
+    assert_eq!(packet_ins(&outs_b[0]), vec![(1, 0, lldp)], "B's controller sees A's LLDP on B:1");
+    // h1 behind A:1 -> h2 behind B:2
+    let to_b = Match10 { wildcards: w::ALL & !w::DL_DST, dl_dst: frames::host_mac(0, 2), ..Default::default() };
+    a.on_message(0, &flow_mod(V10, add10(5, to_b, vec![output(2)])), &mut outs_a[0]).unwrap();
+    b.on_message(0, &flow_mod(V10, add10(5, to_b, vec![output(2)])), &mut outs_b[0]).unwrap();
+    outs_b[0].clear();
+    a.receive_frame(0, 1, &udp(1, 2), &mut outs_a);
+    carry(&mut a, &mut b, &mut outs_b);
+    assert_eq!(b.tx, vec![(2, udp(1, 2))], "delivered to the host port of B");
+    assert!(outs_a[0].is_empty() && outs_b[0].is_empty(), "no packet-ins on the way");
+}
