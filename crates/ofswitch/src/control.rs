@@ -26,9 +26,8 @@ impl Switch {
         let wire = self.channels[ch].version;
         let req = match flow_mod_req(v, &f) {
             Ok(r) => r,
-            Err(field) => {
+            Err(_field) => {
                 // 1.0 matches always convert; this is a 1.3 OXM field the switch cannot match
-                let _ = field;
                 emit::error(&mut outs[ch], wire, xid, ET_BAD_MATCH13, BMC_BAD_FIELD, msg);
                 return Ok(Event::Refused { kind: MsgType::FlowMod, ty: ET_BAD_MATCH13, code: BMC_BAD_FIELD });
             }
@@ -45,6 +44,10 @@ impl Switch {
         Ok(Event::FlowMod { buffer_id, applied: Some(applied) })
     }
 
+    /// A packet-out's actions run on its frame (with `forward`; OFPP_TABLE runs the pipeline).
+    /// One that names a buffer and carries no frame sends nothing: the switch keeps no packet
+    /// buffers (its own packet-ins are unbuffered; the engine's buffered load packet-ins are
+    /// accounted by buffer id, not forwarded).
     pub(crate) fn on_packet_out(&mut self, now: u64, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
         let p = packet_out::Packet::new_checked(msg).map_err(|e| codec("packet_out", e))?;
         let data = p.data();
@@ -180,14 +183,13 @@ fn flow_mod_req(v: Version, f: &FlowMod) -> Result<FlowModReq, u8> {
 
 /// The OpenFlow error a refused flow-mod is answered with.
 fn flow_mod_error(v: Version, a: Applied) -> Option<(u16, u16)> {
-    let v10 = v == Version::V10;
-    let (ty, c10, c13) = match a {
-        Applied::TableFull => (0, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL),
-        Applied::Overlap => (0, FMF10_OVERLAP, FMF13_OVERLAP),
-        Applied::BadTable => (0, FMF10_BAD_COMMAND, FMF13_BAD_TABLE_ID),
-        Applied::BadCommand => (0, FMF10_BAD_COMMAND, FMF13_BAD_COMMAND),
+    // (1.0 code, 1.3 code); 1.0 has no table ids, so a bad one is a bad command there
+    let (c10, c13) = match a {
+        Applied::TableFull => (FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL),
+        Applied::Overlap => (FMF10_OVERLAP, FMF13_OVERLAP),
+        Applied::BadTable => (FMF10_BAD_COMMAND, FMF13_BAD_TABLE_ID),
+        Applied::BadCommand => (FMF10_BAD_COMMAND, FMF13_BAD_COMMAND),
         _ => return None,
     };
-    let _ = ty;
-    Some(if v10 { (ET_FLOW_MOD_FAILED10, c10) } else { (ET_FLOW_MOD_FAILED13, c13) })
+    Some(if v == Version::V10 { (ET_FLOW_MOD_FAILED10, c10) } else { (ET_FLOW_MOD_FAILED13, c13) })
 }
