@@ -28,7 +28,24 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports bad usage as a ``UserError`` (exit 1, one line)."""
 
     def error(self, message: str):  # type: ignore[override]
+        old = _old_json_file(message)
+        if old:
+            raise UserError(f"--json no longer takes a file: use -o {old} (--json prints JSON on stdout)")
         raise UserError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+_ARGV: list = []
+
+
+def _old_json_file(message: str) -> str:
+    """The FILE of an old-style ``--json FILE``, when that is what argparse could not place."""
+    if not message.startswith("unrecognized arguments:"):
+        return ""
+    extra = message.split(":", 1)[1].split()
+    for i, a in enumerate(_ARGV[:-1]):
+        if a == "--json" and _ARGV[i + 1] in extra:
+            return _ARGV[i + 1]
+    return ""
 
 
 def build_parser() -> Parser:
@@ -47,6 +64,7 @@ def build_parser() -> Parser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
+    _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
     try:
         with signals_as_exceptions():
             args = parser.parse_args(argv)

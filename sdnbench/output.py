@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 
 def print_json(data: Any) -> None:
@@ -50,3 +51,115 @@ def _numeric(s: str) -> bool:
 
 def add_json_flag(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+
+
+# --- the one CLI convention (shared flag helpers) ------------------------------------------------
+# --json            JSON on stdout (never a file)
+# -o/--output FILE  a file; its format from the extension unless --format names one
+# --of VERSIONS     OpenFlow versions (1.0, 1.3, ...), in every half
+# --store DIR       the results store (one definition: add_store_flag)
+# Old spellings stay as hidden flags that refuse with a line naming the new one.
+
+FILE_MODE = 0o644
+RENAMED = {"--out": "-o/--output FILE", "--protocols": "--of (e.g. --of 1.0,1.3)"}
+
+
+def add_output_flags(parser, formats: Sequence[str], what: str = "the result") -> None:
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help=f"write {what} to FILE; format from its extension "
+                             f"({', '.join(formats)}) unless --format")
+    parser.add_argument("--format", choices=list(formats),
+                        help="file format for -o (default: from the extension)")
+
+
+def add_store_flag(parser, help: str = "") -> None:
+    from pathlib import Path
+
+    from .paths import default_results_dir
+    parser.add_argument("--store", type=Path, metavar="DIR", default=None,
+                        help=help or f"results store directory (default: ./{default_results_dir()}, "
+                                     "or $SDNBENCH_RESULTS)")
+
+
+def add_renamed_flags(parser, *old: str) -> None:
+    """Hidden old spellings that stop with one line naming the new flag."""
+    for flag in old:
+        parser.add_argument(flag, nargs="?", action=_Renamed, help=argparse.SUPPRESS)
+
+
+def _renamed_error(flag: str):
+    from .errors import UserError
+    return UserError(f"{flag} is renamed: use {RENAMED[flag]}")
+
+
+class _Renamed(argparse.Action):
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise _renamed_error(option_string)
+
+
+def output_format(path: str, given: Optional[str], formats: Sequence[str]) -> str:
+    """The format of an output file: ``--format`` if given, else the file's extension."""
+    from .errors import UserError
+
+    if given:
+        return given
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    ext = {"htm": "html", "markdown": "md", "pq": "parquet"}.get(ext, ext)
+    if ext in formats:
+        return ext
+    raise UserError(f"-o {path}: cannot tell the format from the extension; name a file ending in "
+                    f"{', '.join('.' + f for f in formats)} or give --format")
+
+
+def check_writable(path: str) -> None:
+    """Before anything is measured: the output's directory exists (created if missing) and a
+    file can be written there. Raises UserError naming the problem."""
+    import os
+    from pathlib import Path
+
+    from .errors import UserError
+
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"-o {path}: is a directory; give a file name")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"-o {path}: cannot create its directory: {e.strerror}")
+    if not os.access(p.parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise UserError(f"-o {path}: not writable")
+
+
+def write_file(path, data: bytes) -> None:
+    """Write atomically (temp file + rename) with mode 0644, whatever the umask says."""
+    import os
+    from pathlib import Path
+
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.chmod(tmp, FILE_MODE)
+    os.replace(tmp, p)
+
+
+def write_or_beside(path, data: bytes) -> str:
+    """Write ``data`` to ``path``; if that fails, to a file beside it (or in the working directory,
+    then /tmp) so a measurement is never lost. Returns where it went."""
+    import os
+    import time
+    from pathlib import Path
+
+    p = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    tries = [p, p.with_name(f"{p.name}.{stamp}.{os.getpid()}.saved"),
+             Path.cwd() / f"sdnbench-saved-{stamp}-{os.getpid()}{p.suffix or '.json'}",
+             Path("/tmp") / f"sdnbench-saved-{stamp}-{os.getpid()}{p.suffix or '.json'}"]
+    last: Optional[OSError] = None
+    for t in tries:
+        try:
+            write_file(t, data)
+            return str(t)
+        except OSError as e:
+            last = e
+    raise last  # type: ignore[misc]

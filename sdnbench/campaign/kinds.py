@@ -30,6 +30,8 @@ class Kind:
     requires: tuple = ()                         # doctor checks
     description: str = ""
     validate: Optional[Callable[[str, Any], Optional[str]]] = field(default=None, compare=False)
+    # whole-cell check (all parameters of one cell): [(field, message)], empty when fine
+    check_cell: Optional[Callable[[dict], list]] = field(default=None, compare=False)
 
     def load(self) -> Callable:
         try:
@@ -79,10 +81,19 @@ def validate_engine_param(name: str, value: Any) -> Optional[str]:
 
 
 def validate_net_param(name: str, value: Any) -> Optional[str]:
-    """As for the controller kind, plus the net runner's controller-less modes."""
-    if name == "controller" and value in ("standalone", "none"):
-        return None
-    return validate_controller_param(name, value)
+    """One key of the net parameter model (``sdnbench.net.params``)."""
+    from ..net.params import check_one
+    return check_one(name, value)
+
+
+def check_net_cell(params: dict) -> list:
+    """Every problem of one net cell's parameters (the same model ``net run`` uses)."""
+    from ..net.params import NetParamsError, check
+    try:
+        check(params)
+    except NetParamsError as e:
+        return e.problems
+    return []
 
 
 def validate_switch_param(name: str, value: Any) -> Optional[str]:
@@ -100,7 +111,7 @@ KINDS: dict = {k.name: k for k in (
          validate_engine_param),
     Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
          "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)",
-         validate_net_param),
+         validate_net_param, check_net_cell),
     Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
          "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
          validate_switch_param),

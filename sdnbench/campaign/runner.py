@@ -121,7 +121,8 @@ def _execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
             pause = overrides.pause if overrides.pause is not None else bench.pause
             if pause and i + 1 < len(todo):
                 sleep(pause)
-        store.set_run_status(run_id, "done")
+        failed = store.run(run_id).counts.get("failed", 0)
+        store.set_run_status(run_id, "failed" if failed else "done")
     except (Interrupted, KeyboardInterrupt):
         store.set_run_status(run_id, "interrupted")
         raise
@@ -152,7 +153,17 @@ def measure(fn: Callable, kind: str, benchmark: str, params: dict) -> Result:
         result.finish(result.status, result.error)
     if result.status != "ok" and not result.error:
         result.error = "failed without a reason"
+    if result.status == "ok" and measured_nothing(result):
+        result.status, result.error = "failed", "measured nothing (no sample, no counter)"
     return result
+
+
+def measured_nothing(result: Result) -> bool:
+    """True when a result carries no sample (every one lost) and no counter: never an ok run."""
+    samples = [v for s in result.series for v in s.values]
+    if samples:
+        return all(v is None for v in samples)
+    return not any(v for v in result.counters.values() if isinstance(v, (int, float)))
 
 
 def _failed(kind: str, benchmark: str, params: dict, started: float, error: str) -> Result:

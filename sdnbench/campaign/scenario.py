@@ -87,7 +87,12 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     if kinds is None:
         from .kinds import KINDS as kinds  # noqa: N811  (late: kinds imports nothing from here)
     sc = v.scenario(data, kinds)
+    if v.errors:      # every parameter problem at once, each with its file:line
+        raise ScenarioError("\n".join(dict.fromkeys(v.errors)))
     sc.source, sc.text = source, text
+    if Path(source).is_file():
+        from .paths import resolve_paths
+        resolve_paths(sc, Path(source).resolve().parent)
     return sc
 
 
@@ -134,6 +139,15 @@ def field_name(path: tuple) -> str:
 class _Validator:
     def __init__(self, source: str, lines: dict):
         self.source, self.lines = source, lines
+        self.errors: list = []          # parameter problems, collected (structure fails at once)
+        self.noted: list = []           # (their paths)
+
+    def note(self, path: tuple, message: str) -> None:
+        self.noted.append(path)
+        try:
+            self.fail(path, message)
+        except ScenarioError as e:
+            self.errors.append(str(e))
 
     def fail(self, path: tuple, message: str, key: bool = False):
         line = self.lines.get(path + ("<key>",)) if key else None
@@ -237,6 +251,9 @@ class _Validator:
         validate = getattr(kinds[kind], "validate", None)
         if validate is not None:
             self.kind_params(bench, path, validate)
+        check_cell = getattr(kinds[kind], "check_cell", None)
+        if check_cell is not None:
+            self.cells(bench, path, check_cell)
         return bench
 
     def kind_params(self, bench: Benchmark, path: tuple, validate) -> None:
@@ -244,12 +261,28 @@ class _Validator:
         for name, value in bench.params.items():
             msg = validate(name, value)
             if msg:
-                self.fail(path + ("params", name), msg)
+                self.note(path + ("params", name), msg)
         for name, values in bench.matrix.items():
             for j, value in enumerate(values):
                 msg = validate(name, value)
                 if msg:
-                    self.fail(path + ("matrix", name, j), msg)
+                    self.note(path + ("matrix", name, j), msg)
+
+    def cells(self, bench: Benchmark, path: tuple, check_cell) -> None:
+        """Whole-cell checks (combinations, e.g. pairs that the topology does not have), for
+        every matrix combination (the first 256), pointing at the benchmark's params."""
+        import itertools
+
+        names = list(bench.matrix)
+        bad = {p[len(path) + 1] for p in self.noted if p[:len(path)] == path and len(p) > len(path) + 1}
+        for combo in itertools.islice(itertools.product(*(bench.matrix[n] for n in names)), 256):
+            for field_, msg in check_cell({**bench.params, **dict(zip(names, combo))}) or []:
+                top = field_.split(".")[0]
+                if top in bad or (top == "pairs" and "topo" in bad):
+                    continue       # already reported for its own line
+                where = (path + ("matrix", top) if top in bench.matrix else
+                         path + ("params", top) if top in bench.params else path)
+                self.note(where, f"{field_}: {msg}" if where == path else msg)
 
 
 def _canon(v: Any) -> str:

@@ -1,7 +1,7 @@
 """``sdnbench net``: network experiments on Mininet + Open vSwitch.
 
     sdnbench net run --topo star,10,4 --controller osken:learning --ping-sizes 64,128,...,8192 \\
-        --pairs per-switch --tcp --udp --reps 3 --json out.json
+        --pairs per-switch --tcp --udp --reps 3 -o out.json --store results
     sdnbench net topo tree,2,2          # what a topology spec builds
     sdnbench net clean                  # remove what dead sdnbench runs left (never `mn -c`)
 """
@@ -14,7 +14,9 @@ import time
 from pathlib import Path
 
 from ..errors import UserError
-from ..output import print_json, table
+from ..net.params import DEFAULT_OF
+from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_store_flag,
+                      check_writable, output_format, print_json, table, write_or_beside)
 
 
 def register(sub) -> None:
@@ -49,7 +51,9 @@ def _register_run(nsub) -> None:
                         "tcp:HOST:PORT) or `standalone` (no controller; default: %(default)s)")
     r.add_argument("--link", help="link profile (fast-ethernet, gigabit, wifi-g) and/or "
                                   "bw=MBIT,loss=PCT,queue=PKTS,delay=MS,jitter=MS")
-    r.add_argument("--protocols", default="OpenFlow13", help="OpenFlow version(s) of the switches")
+    r.add_argument("--of", default=DEFAULT_OF, metavar="VERSIONS",
+                   help="OpenFlow versions the switches offer; they negotiate with the controller "
+                        "(default: %(default)s)")
     r.add_argument("--datapath", default="auto", choices=("auto", "kernel", "user"))
     r.add_argument("--switch", default="ovs", choices=("ovs", "user"),
                    help="ovs, or user for Mininet's CPqD user switch (ofsoftswitch13)")
@@ -84,28 +88,28 @@ def _register_run(nsub) -> None:
     g.add_argument("--first-packet", action="store_true",
                    help="per-switch service time of a flow's first packet vs the next ones")
     g.add_argument("--fp-count", type=int, default=20, help="packets per pair")
-    r.add_argument("--json", metavar="FILE", help="write the result as JSON to FILE (- for stdout)")
-    r.add_argument("--store", metavar="DIR", help="also save the result into the results store DIR")
+    add_json_flag(r)
+    add_output_flags(r, ("json",))
+    add_store_flag(r, help="also save the result into the results store in DIR")
+    add_renamed_flags(r, "--protocols", "--out")
     r.set_defaults(func=_run)
 
 
 def params_from_args(args) -> dict:
     ms = [m for m, on in (("first-packet", args.first_packet), ("ping", args.ping or args.ping_sizes),
                           ("tcp", args.tcp), ("udp", args.udp), ("ditg", args.ditg)) if on]
-    from ..net.ping import parse_sizes
     return {
         "topo": args.topo, "controller": args.controller, "link": args.link,
-        "protocols": args.protocols, "datapath": args.datapath, "switch": args.switch,
+        "of": args.of, "datapath": args.datapath, "switch": args.switch,
         "pairs": args.pairs, "reps": args.reps, "measurements": ms or ["ping"],
-        "ping": {"sizes": parse_sizes(args.ping_sizes or "default"), "count": args.ping_count,
+        "ping": {"sizes": args.ping_sizes, "count": args.ping_count,
                  "interval": args.ping_interval},
         "tcp": {"duration": args.duration, "interval": args.interval, "window": args.window,
                 "parallel": args.parallel, "reverse": args.reverse},
         "udp": {"duration": args.duration, "interval": args.interval, "rate": args.udp_rate,
                 "length": args.udp_length, "reverse": args.reverse},
         "ditg": {"protocol": args.ditg_protocol, "rate": args.ditg_rate,
-                 "sizes": [int(s) for s in args.ditg_sizes.split(",") if s.strip()],
-                 "duration_ms": int(args.ditg_duration * 1000), "meter": args.ditg_meter,
+                 "sizes": args.ditg_sizes, "duration_ms": round(args.ditg_duration * 1000), "meter": args.ditg_meter,
                  "log_dir": args.ditg_log},
         "first_packet": {"count": args.fp_count, "interval": 0.1},
     }
@@ -152,30 +156,24 @@ class Progress:
 
 def _run(args) -> int:
     from ..net import summary
+    from ..net.params import check
     from ..net.runner import run_net
 
-    try:
-        params = params_from_args(args)
-    except ValueError as e:
-        raise UserError(f"net run: {e}")
+    params = check(params_from_args(args), flags=True)      # every problem, before anything starts
+    fmt = output_format(args.output, args.format, ("json",)) if args.output else None
+    if args.output:
+        check_writable(args.output)
     if args.store:
-        _check_store(args.store)
+        _open_store(args.store)
     progress = Progress()
     try:
         result = run_net(params, progress=progress)
     finally:
         progress.done()
-    if args.json == "-":
+    saved = _save(result, args, fmt)
+    out = sys.stderr if args.json else sys.stdout
+    if args.json:
         print_json(result.to_dict())
-    elif args.json:
-        result.write_json(Path(args.json))
-        print(f"wrote {args.json}", file=sys.stderr)
-    if args.store:
-        from ..store import Store
-        with Store(args.store) as st:
-            rid = st.save_result(result)
-        print(f"saved as result {rid} in {args.store}", file=sys.stderr)
-    out = sys.stderr if args.json == "-" else sys.stdout
     print(f"{result.topology.get('spec') if result.topology else params['topo']} with "
           f"{(result.controller or {}).get('spec')}: {result.benchmark}, {params['reps']} rep(s)", file=out)
     rows = summary.rows(result)
@@ -183,17 +181,54 @@ def _run(args) -> int:
         print(table(summary.HEADERS, rows), file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
+    return _verdict(result, saved)
+
+
+def _verdict(result, saved: bool) -> int:
+    """0 only when the run finished and measured something; otherwise 2 with one line."""
+    measured = sum(1 for s in result.series for v in s.values if v is not None)
     if result.status != "ok":
-        raise UserError(f"net run failed: {result.error}"
-                        + (" (partial samples were saved)" if args.json or args.store else ""))
+        print(f"sdnbench: net run failed: {result.error}"
+              + (" (the samples taken were saved)" if saved and measured else ""), file=sys.stderr)
+        return 2
+    if measured == 0:
+        print("sdnbench: net run measured nothing (every sample was lost)", file=sys.stderr)
+        return 2
     return 0
 
 
-def _check_store(directory: str) -> None:
-    try:
-        import sdnbench.store  # noqa: F401
-    except ImportError:
-        raise UserError("--store: the results store is not part of this install")
+def _open_store(directory) -> None:
+    """Open (or create) the store before anything is measured; one line if it cannot be."""
+    from ..store import Store
+
+    with Store(directory):
+        pass
+
+
+def _save(result, args, fmt) -> bool:
+    """Write the -o file and the store entry; a destination that fails at the end gets the data
+    beside it, and the line says where."""
+    import json
+
+    data = (json.dumps(result.to_dict(), indent=2) + "\n").encode()
+    saved = False
+    if args.output:
+        where = write_or_beside(args.output, data)
+        print(f"wrote {where}" + ("" if where == args.output else f" (could not write {args.output})"),
+              file=sys.stderr)
+        saved = True
+    if args.store:
+        from ..store import Store
+        try:
+            with Store(args.store) as st:
+                rid = st.save_result(result)
+            print(f"saved as result {rid} in {args.store}", file=sys.stderr)
+        except Exception as e:   # the measurement must survive a store failure
+            where = write_or_beside(f"{args.store}.result.json", data)
+            print(f"sdnbench: could not save into the store {args.store} ({e}); the result is in {where}",
+                  file=sys.stderr)
+        saved = True
+    return saved
 
 
 def _topo(args) -> int:

@@ -14,7 +14,7 @@ from ..campaign import runner, scenario as scenario_mod
 from ..campaign.plan import Overrides, label, plan
 from ..errors import UserError
 from ..output import add_json_flag, print_json
-from ..paths import default_results_dir
+from ..output import add_store_flag as output_add_store_flag
 from ..store import Store
 
 
@@ -32,8 +32,8 @@ def register(sub) -> None:
 
 
 def add_store_flag(p) -> None:
-    p.add_argument("--store", type=Path, metavar="DIR", default=None,
-                   help=f"results store directory (default: ./{default_results_dir()}, or $SDNBENCH_RESULTS)")
+    """Kept for importers; the one definition is ``sdnbench.output.add_store_flag``."""
+    output_add_store_flag(p)
 
 
 def run(args) -> int:
@@ -78,7 +78,7 @@ def _resume(args) -> int:
         if left == 0:
             print(f"run {info.id} is complete ({info.counts.get('ok', 0)} ok, "
                   f"{info.counts.get('failed', 0)} failed); nothing to resume", file=sys.stderr)
-            return 0
+            return 2 if info.counts.get("failed", 0) or not info.counts.get("ok", 0) else 0
         runners = runner.load_runners(sc)
         runner.check_components(sc)
         print(f"run {info.id}: resuming {sc.name}, {left} of {sum(info.counts.values())} cells left",
@@ -121,6 +121,7 @@ def _report(outcome, store_dir, as_json: bool) -> int:
     if as_json:
         print_json(vars(outcome))
     failed = f", {outcome.failed} failed" if outcome.failed else ""
-    print(f"run {outcome.run_id} done: {outcome.ok} ok{failed} of {outcome.total} cells; "
+    state = "done" if not outcome.failed and outcome.ok else "FAILED"
+    print(f"run {outcome.run_id} {state}: {outcome.ok} ok{failed} of {outcome.total} cells; "
           f"see `sdnbench results show {outcome.run_id} --store {store_dir}`", file=sys.stderr)
-    return 0
+    return 0 if state == "done" else 2

@@ -3,7 +3,12 @@
 import pytest
 
 from sdnbench.cli import build_parser, main
-from sdnbench.commands.net import params_from_args
+from sdnbench.commands.net import params_from_args as _raw
+from sdnbench.net.params import check
+
+
+def params_from_args(args):
+    return check(_raw(args), flags=True)
 
 
 def parse(*argv):
@@ -13,7 +18,7 @@ def parse(*argv):
 def test_issue_example_maps_to_run_net_params():
     args = parse("--topo", "star,10,4", "--controller", "osken:learning", "--ping-sizes",
                  "64,128,...,8192", "--pairs", "per-switch", "--tcp", "--udp", "--reps", "3",
-                 "--json", "out.json")
+                 "-o", "out.json")
     p = params_from_args(args)
     assert p["topo"] == "star,10,4" and p["pairs"] == "per-switch" and p["reps"] == 3
     assert p["measurements"] == ["ping", "tcp", "udp"]

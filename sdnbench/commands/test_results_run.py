@@ -29,11 +29,11 @@ def campaign(tmp_path, capsys):
     f = tmp_path / "s.yaml"
     f.write_text(SCENARIO)
     store = tmp_path / "store"
-    assert main(["run", str(f), "--store", str(store)]) == 0
+    assert main(["run", str(f), "--store", str(store)]) == 2      # one cell failed: exit 2
     err = capsys.readouterr().err
     assert "run 1: cli test, 13 cells, seed 5" in err
     assert "FAILED broken #1" in err and "controller crashed" in err
-    assert "run 1 done: 12 ok, 1 failed of 13 cells" in err
+    assert "run 1 FAILED: 12 ok, 1 failed of 13 cells" in err
     return f, store
 
 
@@ -41,7 +41,7 @@ def test_results_list_and_show(campaign, capsys):
     _, store = campaign
     assert main(["results", "list", "--store", str(store)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[2].split()[:9] == ["1", "campaign", "cli", "test", "done"] + out[2].split()[5:9]
+    assert out[2].split()[:9] == ["1", "campaign", "cli", "test", "failed"] + out[2].split()[5:9]
     assert out[2].split()[-4:] == ["12", "1", "0", "5"]
     assert main(["results", "show", "latest", "--store", str(store)]) == 0
     out = capsys.readouterr().out
@@ -84,7 +84,7 @@ def test_dry_run_and_resume_errors(campaign, capsys, tmp_path):
     assert main(["run", str(f), "--dry-run"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "cli test: 13 cells, order random, seed 5" and len(out) == 14
-    assert main(["run", "--resume", "1", "--store", str(store)]) == 0
+    assert main(["run", "--resume", "1", "--store", str(store)]) == 2   # complete, with a failed cell
     assert "complete" in capsys.readouterr().err
     f.write_text(SCENARIO.replace("seed: 5", "seed: 6"))
     assert main(["run", str(f), "--resume", "1", "--store", str(store)]) == 1
@@ -98,8 +98,8 @@ def test_dry_run_and_resume_errors(campaign, capsys, tmp_path):
 def test_quick_runs_one_repetition(tmp_path, capsys):
     f = tmp_path / "s.yaml"
     f.write_text(SCENARIO)
-    assert main(["run", str(f), "--store", str(tmp_path / "st"), "--quick"]) == 0
-    assert "run 1 done: 3 ok, 1 failed of 4 cells" in capsys.readouterr().err
+    assert main(["run", str(f), "--store", str(tmp_path / "st"), "--quick"]) == 2   # `broken` fails
+    assert "run 1 FAILED: 3 ok, 1 failed of 4 cells" in capsys.readouterr().err
 
 
 def test_cli_choice_lists_match_the_modules_they_stand_for():

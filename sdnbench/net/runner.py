@@ -40,40 +40,15 @@ from .links import PROFILE_NOTES, parse_link
 from .pairs import select_pairs
 from .topology import parse_topology
 
-MEASUREMENTS = ("first-packet", "ping", "tcp", "udp", "ditg")
-STANDALONE = ("standalone", "none")
-_OF = {"OpenFlow10": "1.0", "OpenFlow13": "1.3", "OpenFlow14": "1.4", "OpenFlow15": "1.5"}
+from .params import MEASUREMENTS, STANDALONE, NetParamsError, check as check_params  # noqa: F401
 
 
 def normalize(params: dict) -> dict:
-    """Defaults filled in and names checked, before anything starts."""
-    p = dict(params)
-    if not p.get("topo"):
-        raise UserError("net run: a topology is required (topo, e.g. star,10,4)")
-    p.setdefault("controller", "osken:learning")
-    p.setdefault("protocols", "OpenFlow13")
-    p.setdefault("datapath", "auto")
-    p.setdefault("switch", "ovs")
-    p.setdefault("pairs", "first-last")
-    p["reps"] = int(p.get("reps", 1))
-    if p["reps"] < 1:
-        raise UserError("reps must be at least 1")
-    ms = p.get("measurements") or ["ping"]
-    if isinstance(ms, str):
-        ms = [m.strip() for m in ms.split(",") if m.strip()]
-    unknown = [m for m in ms if m not in MEASUREMENTS]
-    if unknown:
-        raise UserError(f"unknown measurement(s) {', '.join(unknown)}; known: {', '.join(MEASUREMENTS)}")
-    p["measurements"] = [m for m in MEASUREMENTS if m in ms]   # canonical order
-    p["ping"] = {"sizes": list(ping.DEFAULT_SIZES), "count": 10, "interval": 0.2, **(p.get("ping") or {})}
-    if isinstance(p["ping"]["sizes"], str):
-        p["ping"]["sizes"] = ping.parse_sizes(p["ping"]["sizes"])
-    p["tcp"] = {"duration": 5, "interval": 1, **(p.get("tcp") or {})}
-    p["udp"] = {"duration": 5, "interval": 1, "rate": "50M", "length": 1470, **(p.get("udp") or {})}
-    p["ditg"] = {"protocol": "UDP", "sizes": [512], "rate": 100, "duration_ms": 5000,
-                 "meter": "rttm", "interval_ms": 1000, **(p.get("ditg") or {})}
-    p["first_packet"] = {"count": 20, "interval": 0.1, **(p.get("first_packet") or {})}
-    return p
+    """Defaults filled in and every field checked (``net.params``), before anything starts."""
+    try:
+        return check_params(params)
+    except NetParamsError as e:
+        raise UserError(f"net run: {e}")
 
 
 def _tool_versions(measurements: list) -> dict:
@@ -85,13 +60,13 @@ def _tool_versions(measurements: list) -> dict:
 
 
 @contextlib.contextmanager
-def _controller(spec: str, protocols: str, log_dir: Optional[Path]):
+def _controller(spec: str, of: str, log_dir: Optional[Path]):
     if spec in STANDALONE:
         yield None
         return
     from ..controllers import launch
-    of = _OF.get(protocols.split(",")[0], "1.3")
-    with launch(spec, of_version=of, log_dir=log_dir) as ctl:
+    # the controller app for the highest version offered; the switches negotiate down to it
+    with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir) as ctl:
         yield ctl
 
 
@@ -111,7 +86,7 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
     result.counters["pairs"] = len(pairs)
     # Refuse what this machine cannot build before a controller is even started.
     MininetNetwork(topo, protocols=p["protocols"], datapath=p["datapath"], switch=p["switch"]).check()
-    with _controller(p["controller"], p["protocols"], p.get("log_dir")) as ctl:
+    with _controller(p["controller"], p["of"], p.get("log_dir")) as ctl:
         result.controller = ctl.info if ctl else {"spec": "standalone", "name": "standalone",
                                                   "version": None, "app": None}
         sampler_cm = ctl.sample_resources(0.5) if ctl and ctl.pid else contextlib.nullcontext()
@@ -136,8 +111,7 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
     address = (ctl.host, ctl.port) if ctl else None
     tag = f"rep {rep + 1}/{p['reps']}"
     progress(f"{tag}: starting {topo.summary()}")
-    with MininetNetwork(topo, controller=address, protocols=p["protocols"],
-                        datapath=p["datapath"], switch=p["switch"]) as net:
+    with _network(topo, address, p) as net:
         if rep == 0:
             result.topology = net.describe()
             result.versions["ovs"] = net.info.get("ovs_version")
@@ -155,6 +129,42 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
             _measure(m, p, net, pairs, rep, result, step)
             if ctl:
                 ctl.check_alive()
+
+
+@contextlib.contextmanager
+def _network(topo, address, p: dict):
+    """The Mininet network of one repetition; when its switches do not connect, the line names
+    the cause a probe HELLO finds (a controller that speaks none of the offered versions)."""
+    net = MininetNetwork(topo, controller=address, protocols=p["protocols"],
+                         datapath=p["datapath"], switch=p["switch"])
+    try:
+        net.__enter__()
+    except UserError as e:
+        cause = version_mismatch(address, p["of"]) if address and "to connect" in str(e) else None
+        raise UserError(f"{e}: {cause}" if cause else str(e)) from None
+    try:
+        yield net
+    except BaseException:
+        net.__exit__(*__import__("sys").exc_info())
+        raise
+    net.__exit__(None, None, None)
+
+
+def version_mismatch(address: tuple, of: str) -> Optional[str]:
+    """Say HELLO to the controller with the highest offered version; name the mismatch if its
+    answer is a version the switches were not allowed to use."""
+    from ..controllers.ofhello import probe
+
+    offered = of.split(",")
+    wire = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
+    got = probe(address[0], address[1], wire[offered[-1]], timeout=2.0)
+    if got is None:
+        return f"the controller at {address[0]}:{address[1]} did not answer a HELLO"
+    if got >= wire[offered[0]]:
+        return None        # the versions overlap: the cause is elsewhere
+    answered = {v: k for k, v in wire.items()}.get(got, f"wire version {got}")
+    return (f"the controller answered HELLO with {answered} only and the switches were forced to "
+            f"{of}; use --of {answered}")
 
 
 def _measure(m: str, p: dict, net, pairs: list, rep: int, result: Result, step) -> None:

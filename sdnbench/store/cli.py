@@ -20,10 +20,10 @@ from .store import Store
 
 
 def add_store_flag(parser, default_off: bool = True) -> None:
-    parser.add_argument(
-        "--store", type=Path, metavar="DIR", default=None,
-        help="also save the result into the results store in DIR (e.g. ./sdnbench-results)"
-        if default_off else "results store directory (default: ./sdnbench-results)")
+    """``--store DIR`` (the one definition is ``sdnbench.output.add_store_flag``)."""
+    from ..output import add_store_flag as add
+    add(parser, help="also save the result into the results store in DIR (e.g. ./sdnbench-results)"
+        if default_off else "")
 
 
 def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[int]:

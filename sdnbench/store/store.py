@@ -42,7 +42,7 @@ class RunInfo:
     versions: dict
     created: float
     finished: Optional[float]
-    status: str                                    # running, interrupted or done
+    status: str                                    # running, interrupted, done or failed (some cells failed)
     options: dict = field(default_factory=dict)    # schedule overrides from the command line
     counts: dict = field(default_factory=dict)     # cell status -> number of cells
 
@@ -127,7 +127,7 @@ class Store:
     def set_run_status(self, run_id: int, status: str) -> None:
         with self._tx():
             self.conn.execute("UPDATE runs SET status=?, finished=? WHERE id=?",
-                              (status, time.time() if status == "done" else None, run_id))
+                              (status, time.time() if status in ("done", FAILED) else None, run_id))
 
     def runs(self) -> list:
         rows = self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
@@ -213,21 +213,35 @@ class Store:
                     name: Optional[str] = None) -> int:
         """Save a one-off result (``net run``, ``controller bench`` with ``--store``).
 
-        Without ``run``, it becomes a new run of kind ``single`` with one cell; with ``run``, it is
-        added as a new cell of that run. Returns the result id (for ``load_result``).
+        Without ``run``, it becomes a new run of kind ``single``; with ``run``, its cells are
+        added to that run. Repetitions are stored as repetitions: a result whose series carry a
+        ``rep`` label (``net run --reps N``) becomes N cells, repetition 0..N-1, with the same
+        parameters. Returns the id of the first result (for ``load_result``).
         """
+        return self.save_results([result], run=run, name=name)[0]
+
+    def save_results(self, results: list, run: Optional[int] = None,
+                     name: Optional[str] = None) -> list:
+        """Several one-off results as cells of one run, all or nothing. A ``rep`` parameter
+        (``controller bench``) or ``rep`` label (``net run``) becomes the cell's repetition."""
         if run is not None:
             run = self.resolve_run(run)
+        parts = [p for r in results for p in split_repetitions(r)]
+        first = results[0]
+        ids = []
         with self._tx():          # all or nothing: never a run or cell without its result
             if run is None:
-                run = self.create_run("single", name or f"{result.kind}:{result.benchmark}",
-                                      versions=dict(result.versions), status="done")
-            n = self.conn.execute("SELECT count(*) FROM cells WHERE run_id=?", (run,)).fetchone()[0]
-            key = _dumps({"single": n, "benchmark": result.benchmark, "params": result.params})
-            self.add_cells(run, [CellSpec(key, result.benchmark, result.kind, dict(result.params), 0)])
-            cell_id = self.conn.execute("SELECT id FROM cells WHERE run_id=? AND key=?",
-                                        (run, key)).fetchone()[0]
-            return self.finish_cell(cell_id, result)
+                run = self.create_run("single", name or f"{first.kind}:{first.benchmark}",
+                                      versions=dict(first.versions),
+                                      status="done" if all(r.status == OK for r in results) else FAILED)
+            for rep, part in parts:
+                n = self.conn.execute("SELECT count(*) FROM cells WHERE run_id=?", (run,)).fetchone()[0]
+                key = _dumps({"single": n, "benchmark": part.benchmark, "params": part.params, "rep": rep})
+                self.add_cells(run, [CellSpec(key, part.benchmark, part.kind, dict(part.params), rep)])
+                cell_id = self.conn.execute("SELECT id FROM cells WHERE run_id=? AND key=?",
+                                            (run, key)).fetchone()[0]
+                ids.append(self.finish_cell(cell_id, part))
+        return ids
 
     def load_result(self, result_id: int) -> Result:
         r = self.conn.execute("SELECT meta FROM results WHERE id=?", (result_id,)).fetchone()
@@ -320,3 +334,28 @@ def _cell_info(r: sqlite3.Row) -> CellInfo:
                     benchmark=r["benchmark"], kind=r["kind"], params=json.loads(r["params"]),
                     repetition=r["repetition"], status=r["status"], error=r["error"],
                     started=r["started"], finished=r["finished"], result_id=r["result_id"])
+
+
+def split_repetitions(result: Result) -> list:
+    """``[(repetition, Result)]``: one part per repetition of ``result``, params without the
+    repetition itself (so all repetitions of a condition share one parameter set). Resources
+    (sampled over the whole call) stay with the first part."""
+    import copy
+
+    params = {k: v for k, v in result.params.items() if k not in ("rep", "reps")}
+    reps = sorted({s.labels["rep"] for s in result.series if "rep" in s.labels},
+                  key=lambda x: (str(type(x)), x))
+    if len(reps) <= 1:
+        part = copy.copy(result)
+        part.params = params
+        rep = result.params.get("rep", reps[0] if reps else 0)
+        return [(int(rep) if isinstance(rep, int) else 0, part)]
+    out = []
+    for i, rep in enumerate(reps):
+        part = copy.copy(result)
+        part.params = params
+        part.series = [s for s in result.series if s.labels.get("rep") == rep]
+        part.resources = result.resources if i == 0 else []
+        part.notes = list(result.notes)
+        out.append((int(rep), part))
+    return out
