@@ -3,6 +3,8 @@
 Invariants:
 - Every long-lived child is started in its own session (``start_new_session=True``), so it and
   everything it forks form one process group that ``Tracked.stop`` ends as a whole.
+- Every such child dies with sdnbench (``PR_SET_PDEATHSIG``) and is recorded with its start time
+  (``sdnbench.procreg``) until it is stopped, so ``net clean`` can end it after a kill -9.
 - Nothing here ever signals a process that sdnbench did not start: stops go by PID or by the
   process group of a child we spawned. No ``pkill``, no ``killall``, no ``mn -c``.
 - ``signals_as_exceptions`` turns SIGTERM and SIGHUP (and SIGINT) into ``Interrupted``, because a
@@ -15,11 +17,13 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
+from . import procreg
 from .errors import Interrupted, UserError
 
 _HANDLED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -103,6 +107,8 @@ class Tracked:
             # While any member lives the group id cannot be reused, so this reaches only ours.
             _signal_group(self.popen.pid, signal.SIGKILL)
         finally:
+            if self.popen.returncode is not None:
+                procreg.forget(self.popen.pid)
             if self._log_file is not None:
                 self._log_file.close()
                 self._log_file = None
@@ -124,11 +130,15 @@ def spawn(name: str, argv: Sequence[str], log_path: Optional[Path] = None,
         popen = subprocess.Popen(
             list(argv), stdin=subprocess.DEVNULL,
             stdout=log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-            env=env, cwd=cwd, start_new_session=True)
+            env=env, cwd=cwd, start_new_session=True,
+            # PDEATHSIG follows the spawning *thread*: only a main-thread child may use it
+            preexec_fn=procreg.die_with_parent if threading.current_thread() is threading.main_thread()
+            else None)
     except FileNotFoundError:
         if log_file:
             log_file.close()
         raise UserError(f"{name}: command not found: {argv[0]} (run `sdnbench doctor`)")
+    procreg.record(popen.pid, name, list(argv))
     return Tracked(name=name, popen=popen, log_path=log_path, _log_file=log_file)
 
 

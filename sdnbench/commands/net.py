@@ -250,22 +250,29 @@ def _topo(args) -> int:
 
 
 def _clean(args) -> int:
+    from .. import procreg
     from ..net import stale
 
+    orphans, dead = procreg.orphans()
     if args.dry_run:
         found = stale.survey()
         for lo in found.values():
             state = f"in use by pid {lo.claimed_by}" if lo.claimed_by else "leftover"
             if not lo.empty() or lo.claimed_by:
                 print(f"{lo.describe()} [{state}]")
-        if not any(not lo.empty() for lo in found.values()):
+        for o in orphans:
+            print(f"{o.describe()} [leftover]")
+        if not any(not lo.empty() for lo in found.values()) and not orphans:
             print("nothing to clean")
         return 0
+    procreg.reap(orphans, dead)
+    for o in orphans:
+        print(f"stopped {o.describe()}")
     removed, live = stale.clean()
     for lo in removed:
         print(f"removed {lo.describe()}")
     for lo in live:
         print(f"kept {lo.prefix}: in use by pid {lo.claimed_by}")
-    if not removed:
+    if not removed and not orphans:
         print("nothing to clean")
     return 0

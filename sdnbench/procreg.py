@@ -1,0 +1,147 @@
+"""What a run started, recorded where ``sdnbench net clean`` finds it after a kill -9.
+
+Every child ``sdnbench.proc.spawn`` starts (controllers, tools) is listed in one file per
+sdnbench process: ``<state>/run/procs/<pid>-<start>.json`` = ``{"owner": {pid, start},
+"children": [{pid, start, name, argv}]}``, written before ``spawn`` returns and updated when a
+child is stopped. PIDs are stored with their start time (``/proc/PID/stat`` field 22), so a
+reused PID is never mistaken for ours.
+
+``orphans()`` lists the children of owners that are gone (dead, or their PID now belongs to a
+different process); ``reap(orphans)`` ends their process groups (each child leads its own
+session, see ``proc.spawn``) and removes the record. A live owner's children are never touched.
+
+Children also get ``PR_SET_PDEATHSIG`` (SIGKILL when sdnbench dies), so in the common case there
+is nothing left to reap; the record covers what that cannot reach (grandchildren in the
+child's group, a parent thread that ended first).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+PR_SET_PDEATHSIG = 1
+_lock = threading.Lock()
+_libc = None
+
+
+def start_time(pid: int) -> Optional[str]:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def die_with_parent() -> None:
+    """``preexec_fn``: SIGKILL this child when the process that started it dies."""
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _dir() -> Path:
+    from .paths import runtime_dir
+    return runtime_dir("procs")
+
+
+def _own_file() -> Path:
+    pid = os.getpid()
+    return _dir() / f"{pid}-{start_time(pid)}.json"
+
+
+def _read(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _write(path: Path, data: dict) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def record(pid: int, name: str, argv: list) -> None:
+    """Add a child we just started to this process's record."""
+    with _lock:
+        path = _own_file()
+        data = _read(path) or {"owner": {"pid": os.getpid(), "start": start_time(os.getpid())},
+                               "children": []}
+        data["children"].append({"pid": pid, "start": start_time(pid), "name": name,
+                                 "argv": [str(a) for a in argv][:8]})
+        _write(path, data)
+
+
+def forget(pid: int) -> None:
+    """A child was stopped and reaped: drop it (and the file when none is left)."""
+    with _lock:
+        path = _own_file()
+        data = _read(path)
+        if not data:
+            return
+        data["children"] = [c for c in data["children"] if c["pid"] != pid]
+        if data["children"]:
+            _write(path, data)
+        else:
+            path.unlink(missing_ok=True)
+
+
+@dataclass
+class Orphan:
+    pid: int
+    name: str
+    owner: int
+    record: Path
+
+    def describe(self) -> str:
+        return f"process {self.pid} ({self.name}) left by dead sdnbench pid {self.owner}"
+
+
+def _alive(entry: dict) -> bool:
+    return bool(entry.get("pid")) and start_time(entry["pid"]) == entry.get("start")
+
+
+def orphans() -> tuple:
+    """``(orphans, dead_records)``: live children of dead owners, and records of dead owners."""
+    found, dead = [], []
+    for path in sorted(_dir().glob("*.json")):
+        data = _read(path)
+        if not data or _alive(data.get("owner", {})):
+            continue
+        dead.append(path)
+        for c in data.get("children", []):
+            if _alive(c):
+                found.append(Orphan(c["pid"], c.get("name", "?"), data["owner"].get("pid"), path))
+    return found, dead
+
+
+def reap(found: list, dead: list) -> None:
+    """End each orphan's process group (SIGTERM, then SIGKILL), then drop the dead records."""
+    import time
+
+    for o in found:
+        _group(o.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and any(start_time(o.pid) for o in found):
+        time.sleep(0.05)
+    for o in found:
+        _group(o.pid, signal.SIGKILL)
+    for path in dead:
+        path.unlink(missing_ok=True)
+
+
+def _group(pid: int, sig: int) -> None:
+    for send in (lambda: os.killpg(pid, sig), lambda: os.kill(pid, sig)):
+        try:
+            send()
+        except (ProcessLookupError, PermissionError):
+            pass
