@@ -26,10 +26,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import re
 import shutil
+import signal
+import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -163,12 +168,15 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
         log_dir = Path(log_dir)
         log_dir.mkdir(parents=True, exist_ok=True)
         log_path = log_dir / f"{_slug(parsed.text)}-{port}-{time.strftime('%Y%m%dT%H%M%S')}.log"
-        tracked = spawn(parsed.text, plan.argv, log_path=log_path, env=plan.env, cwd=scratch)
+        tracked = spawn(parsed.text, plan.argv, log_path=log_path, env=plan.env,
+                        cwd=plan.cwd or scratch)
         try:
             info = plan.info(parsed, of_version, port)
             ctl = Controller(parsed, HOST, port, dict(info, pid=tracked.pid, log=str(log_path)),
                              tracked)
             _wait_ready(ctl, wire, timeout)
+            if plan.ready_url:
+                _wait_http(ctl, plan.ready_url, timeout)
             try:
                 yield ctl
             except Exception as e:
@@ -178,7 +186,7 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
             if not tracked.alive() and not ctl.death_reported:
                 raise ctl.died_error()
         finally:
-            tracked.stop()
+            _stop(tracked, plan.stop_signal, plan.grace)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -205,6 +213,38 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
 
     try:
         wait_until(ready, timeout, f"{ctl.spec.text} to answer an OpenFlow HELLO on {ctl.host}:{ctl.port}")
+    except ControllerDied:
+        raise
+    except UserError as e:
+        raise ControllerDied(ctl.spec.text, f"did not become ready ({e})", ctl.log_tail(TAIL_LINES),
+                             ctl.log_path) from None
+
+
+def _stop(tracked: Tracked, sig: int, grace: float) -> None:
+    """Ask with ``sig`` (a ``cmd:`` controller's ``stop=``), then SIGTERM/SIGKILL as usual."""
+    if sig != signal.SIGTERM and tracked.alive():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(tracked.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            tracked.popen.wait(timeout=grace)
+    tracked.stop(grace)
+
+
+def _wait_http(ctl: Controller, url: str, timeout: float) -> None:
+    """A northbound API is ready when the URL answers at all (any HTTP status)."""
+    def ready() -> bool:
+        if not ctl.alive():
+            raise ctl.died_error("exited while starting")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+        except urllib.error.HTTPError:
+            return True
+        except OSError:
+            return False
+        return True
+
+    try:
+        wait_until(ready, timeout, f"{url} to answer")
     except ControllerDied:
         raise
     except UserError as e:

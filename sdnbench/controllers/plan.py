@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import re
 import shutil
 import subprocess
@@ -40,12 +41,18 @@ class LaunchPlan:
     env: dict
     files: dict = field(default_factory=dict)     # path -> text, written before start
     api_port: Optional[int] = None                # the topology app's HTTP API
+    stop_signal: int = signal.SIGTERM             # what asks it to stop (cmd: may change it)
+    grace: float = 5.0                            # seconds between that signal and SIGKILL
+    cwd: Optional[Path] = None                    # default: the launch's scratch directory
+    ready_url: Optional[str] = None               # also wait for this HTTP URL to answer
 
     def info(self, spec: ControllerSpec, of_version: str, port: int) -> dict:
         d = {"spec": spec.text, "name": self.name, "version": self.version, "app": self.app,
              "of_version": of_version, "host": HOST, "port": port}
         if self.api_port:
             d["api"] = f"http://{HOST}:{self.api_port}"
+        if spec.kind == "cmd":
+            d["command"] = " ".join(self.argv)
         return d
 
 
@@ -60,11 +67,14 @@ def plan_for(spec: ControllerSpec, port: int, of_version: str, scratch: Path) ->
         return _faucet(spec, port, scratch)
     if spec.kind == "ovs-testcontroller":
         return _ovs_testcontroller(port, of_version, scratch)
+    if spec.kind == "cmd":
+        from .cmdplan import cmd_plan
+        return cmd_plan(spec, port)
     raise ValueError(f"no launch plan for {spec.kind}")
 
 
 def _check_of_version(spec: ControllerSpec, of_version: str) -> None:
-    speaks = of_versions_for(spec.kind, spec.app)
+    speaks = spec.command.of_versions if spec.command else of_versions_for(spec.kind, spec.app)
     if speaks and of_version not in speaks:
         raise UserError(f"{spec.text} speaks OpenFlow {' and '.join(speaks)} only, "
                         f"not {of_version} (use --of {speaks[-1]})")

@@ -8,6 +8,7 @@
 | ``faucet:auto``      | ``faucet``           | Faucet with a config generated for the network     |
 | ``ovs-testcontroller``| ``ovs-testcontroller``| Open vSwitch's test controller (learning switch) |
 | ``tcp:HOST:PORT``    | ``tcp``              | a controller started elsewhere; nothing is run     |
+| ``cmd:COMMAND;opts`` | ``cmd``              | any controller, by its command line (``cmdspec``)  |
 
 Parsing is pure: it checks the shape of the string and the names it can check without touching
 the machine (app names, OpenFlow versions). Whether a controller is installed is the launcher's
@@ -22,9 +23,10 @@ from typing import Optional
 
 from ..errors import UserError
 from .catalog import OSKEN_APPS, RYU_APPS
+from .cmdspec import Command, parse_command
 
 DEFAULT_SPEC = "osken:learning"
-KINDS = ("osken", "ryu", "faucet", "ovs-testcontroller", "tcp")
+KINDS = ("osken", "ryu", "faucet", "ovs-testcontroller", "tcp", "cmd")
 OF_VERSIONS = {"1.0": 0x01, "1.3": 0x04}
 
 _RYU_APP = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -37,6 +39,7 @@ class ControllerSpec:
     app: Optional[str] = None       # osken/ryu app, or the faucet config path
     host: Optional[str] = None      # tcp: only
     port: Optional[int] = None      # tcp: only
+    command: Optional[Command] = None   # cmd: only
 
     @property
     def name(self) -> str:
@@ -54,7 +57,7 @@ def parse_spec(spec: str) -> ControllerSpec:
     kind, sep, rest = text.partition(":")
     if not sep or kind not in KINDS:
         raise UserError(f"unknown controller spec {text!r}: expected one of osken:APP, ryu:APP, "
-                        "faucet:CONFIG.yaml, ovs-testcontroller, tcp:HOST:PORT")
+                        "faucet:CONFIG.yaml, ovs-testcontroller, tcp:HOST:PORT, cmd:COMMAND")
     if kind == "osken":
         return _parse_osken(text, rest)
     if kind == "ryu":
@@ -64,6 +67,8 @@ def parse_spec(spec: str) -> ControllerSpec:
             raise UserError("faucet needs a config: faucet:PATH.yaml, or faucet:auto for one "
                             "generated from the network's topology")
         return ControllerSpec(text, "faucet", app=rest)
+    if kind == "cmd":
+        return ControllerSpec(text, "cmd", command=parse_command(text, rest))
     if kind == "tcp":
         host, port = _parse_host_port(text, rest)
         return ControllerSpec(text, "tcp", host=host, port=port)

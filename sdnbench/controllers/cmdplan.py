@@ -1,0 +1,63 @@
+"""The launch plan of a ``cmd:`` controller: its argv, environment and directory, checked.
+
+A ``cmd:`` controller is the user's own program, so it keeps the caller's environment (JAVA_HOME,
+PYTHONPATH of their installation) plus the ``env=`` options, and runs in ``cwd=`` when given.
+A program that cannot be found is refused here, with the command, before anything starts.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Optional
+
+from ..errors import UserError
+from .cmdspec import expand, fill
+from .ofhello import free_port
+from .spec import ControllerSpec
+
+HOST = "127.0.0.1"
+
+
+def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None):
+    from .plan import LaunchPlan
+    c = spec.command
+    environ = dict(os.environ if environ is None else environ)
+    http_port = free_port(HOST)
+    argv = [fill(expand(spec.text, a, environ), HOST, port, http_port) for a in c.argv]
+    cwd = _cwd(spec, environ)
+    env = dict(environ, PYTHONUNBUFFERED="1")
+    env.update((k, fill(expand(spec.text, v, environ), HOST, port, http_port)) for k, v in c.env)
+    argv[0] = _program(spec, argv[0], cwd, env.get("PATH", ""))
+    url = fill(expand(spec.text, c.http, environ), HOST, port, http_port) if c.http else None
+    plan = LaunchPlan(c.label or Path(c.argv[0]).name, c.version or "unknown", None, argv, env,
+                      stop_signal=c.stop_signal, grace=c.grace, cwd=cwd, ready_url=url)
+    if url:
+        plan.api_port = http_port if str(http_port) in url else None
+    return plan
+
+
+def _cwd(spec: ControllerSpec, environ: dict) -> Optional[Path]:
+    if not spec.command.cwd:
+        return None
+    cwd = Path(expand(spec.text, spec.command.cwd, environ)).expanduser().resolve()
+    if not cwd.is_dir():
+        raise UserError(f"{spec.text}: cwd={cwd} is not a directory")
+    return cwd
+
+
+def _program(spec: ControllerSpec, program: str, cwd: Optional[Path], path: str) -> str:
+    """The program as an absolute path; relative names are looked up in cwd, then on PATH."""
+    if "/" in program:
+        candidate = Path(program).expanduser()
+        if not candidate.is_absolute() and cwd is not None:
+            candidate = cwd / candidate
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate.absolute())   # not resolve(): a venv python is a symlink
+    else:
+        found = shutil.which(program, path=path)
+        if found:
+            return found
+    where = "" if "/" in program else " on PATH"
+    raise UserError(f"{spec.text}: no such program {program!r}{where} (nothing was started)")
