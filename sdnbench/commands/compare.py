@@ -3,7 +3,9 @@
 A and B are each a run id in the store (or `latest`), optionally narrowed with
 @PARAM=VALUE[,PARAM=VALUE] (e.g. `4@controller=osken:learning 4@controller=ryu:simple_switch_13`
 compares two controllers of one run), a Result .json file, or a directory of them.
-With --fail-on METRIC:PCT it exits 2 when B is worse than A by more than PCT percent.
+Cells that only one side has are listed (in every format), never silently dropped.
+With --fail-on METRIC:PCT it exits 2 when B is significantly worse than A (mark +) by more than
+PCT percent, as asv does; --fail-on-any counts any change beyond PCT, significant or not.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 import sys
 
 from ..errors import CheckFailed, UserError
-from .run import add_store_flag
+from ..output import add_output_flags, add_store_flag, check_writable, output_format, write_or_beside
+
+FORMATS = ("txt", "md", "csv", "json")
+_FMT = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
 
 
 def register(sub) -> None:
@@ -41,16 +46,25 @@ def register(sub) -> None:
     p.add_argument("--higher", action="append", default=[], metavar="M", help="metric M is better higher")
     p.add_argument("--lower", action="append", default=[], metavar="M", help="metric M is better lower")
     p.add_argument("--fail-on", action="append", default=[], metavar="METRIC:PCT",
-                   help="exit 2 if METRIC (glob) is worse in B by more than PCT%% of A, or a cell failed in B")
+                   help="exit 2 if METRIC (glob) is significantly worse in B by more than PCT%% of A, "
+                        "or a cell failed in B")
+    p.add_argument("--fail-on-any", action="store_true",
+                   help="with --fail-on: count every change beyond PCT, significant or not")
+    add_output_flags(p, FORMATS, "the comparison")
     p.set_defaults(func=run, fmt="table")
 
 
 def run(args) -> int:
     # scipy is imported here, not at start-up: every sdnbench command would pay for it otherwise.
-    from ..compare.core import compare, gate, parse_threshold
+    from ..compare.core import compare, gate, parse_threshold, unmatched
     from ..compare.render import render
     from ..compare.samples import load_source
     thresholds = [parse_threshold(t) for t in args.fail_on]
+    if args.fail_on_any and not thresholds:
+        raise UserError("--fail-on-any goes with --fail-on METRIC:PCT")
+    fmt = _FMT[output_format(args.output, args.format, FORMATS)] if args.output else args.fmt
+    if args.output:
+        check_writable(args.output)
     side_a = load_source(args.a, args.store, args.ignore, args.resources)
     side_b = load_source(args.b, args.store, args.ignore, args.resources)
     if side_a.name == side_b.name:
@@ -65,16 +79,26 @@ def run(args) -> int:
     directions.update({m: False for m in args.lower})
     rows = compare(side_a, side_b, per=args.per, directions=directions, metrics=args.metric,
                    pair=args.paired)
+    only = unmatched(side_a, side_b)
     if not rows:
         raise UserError(f"{args.a} and {args.b} have no configuration and metric in common "
-                        "(narrow with @PARAM=VALUE, or --ignore PARAM)")
+                        f"({len(only)} cell(s) on one side only; narrow with @PARAM=VALUE, or "
+                        "--ignore PARAM)")
     # Gate messages and the table both name sides by the labels the reader sees.
     for r in rows:
         r.errors = {names[(side_a.name, side_b.name).index(k)]: v for k, v in r.errors.items()}
-    sys.stdout.write(render(rows, args.fmt, names, (side_a.name, side_b.name), args.transpose,
-                            "paired" if args.paired else args.per))
+    text = render(rows, fmt, names, (side_a.name, side_b.name), args.transpose,
+                  "paired" if args.paired else args.per, only)
+    if args.output:
+        where = write_or_beside(args.output, text.encode())
+        print(f"wrote {where}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if only and (args.output or fmt != "table"):
+        print(f"note: {len(only)} cell(s) on one side only, not compared (listed in the output)",
+              file=sys.stderr)
     if thresholds:
-        regressions = gate(rows, thresholds, names[0], names[1])
+        regressions = gate(rows, thresholds, names[0], names[1], any_change=args.fail_on_any)
         if regressions:
             for line in regressions:
                 print(f"regression: {line}", file=sys.stderr)

@@ -87,6 +87,29 @@ def compare(a: Side, b: Side, per: str = "raw", alpha: float = ALPHA,
     return rows
 
 
+@dataclass
+class Unmatched:
+    """A cell (benchmark + parameters) that only one side has: nothing to compare it with."""
+    side: str
+    benchmark: str
+    params: dict
+
+    def to_dict(self) -> dict:
+        return dict(vars(self))
+
+
+def unmatched(a: Side, b: Side) -> list:
+    """The cells present on one side only (measured or failed), in order, A's first."""
+    def cells(s: Side) -> set:
+        return {k[:2] for k in s.groups} | set(s.failures) | set(s.ok_cells)
+    ca, cb = cells(a), cells(b)
+    out = []
+    for side, mine, other in ((a, ca, cb), (b, cb, ca)):
+        for cell in sorted(mine - other, key=lambda c: sort_key(c + ("",))):
+            out.append(Unmatched(side.name, cell[0], json.loads(cell[1])))
+    return out
+
+
 def _row(bench, params, metric, unit, hib, sa, sb, ga, gb, per, alpha, errors, pair) -> Row:
     if not sa or not sb or not sa.n or not sb.n:
         return Row(bench, params, metric, unit, hib, sa, sb, None, None, None, None, FAILED, errors)
@@ -146,8 +169,13 @@ def parse_threshold(text: str) -> Threshold:
     return Threshold(metric.strip(), value)
 
 
-def gate(rows: list, thresholds: list, name_a: str = "A", name_b: str = "B") -> list:
-    """The regressions beyond the thresholds, as one-line descriptions (empty: the gate passes)."""
+def gate(rows: list, thresholds: list, name_a: str = "A", name_b: str = "B",
+         any_change: bool = False) -> list:
+    """The regressions beyond the thresholds, as one-line descriptions (empty: the gate passes).
+
+    As asv does, a row counts only when it is significantly worse (mark ``+``) AND worse by more
+    than the threshold; ``any_change`` (``--fail-on-any``) counts every change beyond the
+    threshold, significant or not. A cell that failed in B only always counts."""
     out = []
     for row in rows:
         for th in thresholds:
@@ -158,12 +186,14 @@ def gate(rows: list, thresholds: list, name_a: str = "A", name_b: str = "B") -> 
                 if name_b in row.errors and name_a not in row.errors:
                     out.append(f"{where}: failed on {name_b}: {row.errors[name_b]}")
                 break
-            if row.change is None:
+            if row.change is None or (row.mark != WORSE and not any_change):
                 continue
             worse = -row.change if row.higher_is_better else row.change
             if worse * 100 > th.percent:
+                sig = "" if row.p_value is None else f", p = {row.p_value:.2g}"
                 out.append(f"{where} {row.metric}: {worse * 100:.1f}% worse "
-                           f"({fmt_num(row.a.mean)} -> {fmt_num(row.b.mean)} {row.unit}; limit {th.percent:g}%)")
+                           f"({fmt_num(row.a.mean)} -> {fmt_num(row.b.mean)} {row.unit}{sig}; "
+                           f"limit {th.percent:g}%)")
                 break
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Optional
+from typing import Optional, Sequence
 
 from ..output import table
 from .core import SYMBOL, Row, fmt_num
@@ -104,20 +104,38 @@ def legend(per: str) -> str:
 
 
 def render(rows: list, fmt: str, names: tuple, sources: tuple, transpose: bool = False,
-           per: str = "raw") -> str:
+           per: str = "raw", only: Sequence = ()) -> str:
+    """``only``: the cells one side has and the other not (``core.unmatched``), shown in every
+    format, named by the side labels the reader sees."""
+    label = dict(zip(sources, names))
     if fmt == "json":
         return json.dumps({"a": sources[0], "b": sources[1], "names": list(names), "per": per,
-                           "rows": [r.to_dict() for r in rows]}, indent=1, default=str) + "\n"
+                           "rows": [r.to_dict() for r in rows],
+                           "unmatched": [dict(u.to_dict(), side=label.get(u.side, u.side)) for u in only]},
+                          indent=1, default=str) + "\n"
     if fmt == "csv":
-        return _csv(rows)
+        return _csv(rows, only, label)
+    tail = _unmatched_lines(only, label, fmt == "markdown")
     if not rows:
-        return "nothing in common to compare\n"
+        return "nothing in common to compare\n" + tail
     headers, cells, fixed = (_transposed if transpose else _headers_and_cells)(rows, names)
     cap = caption(rows, names, sources, fixed)
     if fmt == "markdown":
         body = _markdown(headers, cells)
-        return (f"{cap}\n\n" if cap else "") + body + "\n"
-    return (f"{cap}\n" if cap else "") + table(headers, cells) + "\n" + legend(per) + "\n" + advice(rows, per)
+        return (f"{cap}\n\n" if cap else "") + body + "\n" + tail
+    return ((f"{cap}\n" if cap else "") + table(headers, cells) + "\n" + legend(per) + "\n"
+            + advice(rows, per) + tail)
+
+
+def _unmatched_lines(only: Sequence, label: dict, markdown: bool) -> str:
+    if not only:
+        return ""
+    head = f"{len(only)} cell(s) on one side only, not compared:"
+    lines = [f"only in {label.get(u.side, u.side)}: {u.benchmark} "
+             + " ".join(f"{k}={v}" for k, v in u.params.items()) for u in only]
+    if markdown:
+        return f"\n{head}\n\n" + "".join(f"- {line.strip()}\n" for line in lines)
+    return head + "\n" + "".join(f"  {line.strip()}\n" for line in lines)
 
 
 def advice(rows: list, per: str) -> str:
@@ -144,7 +162,7 @@ CSV_FIELDS = ["benchmark", "params", "metric", "unit", "n_a", "mean_a", "stdev_a
               "stdev_b", "gap", "ratio", "change", "p_value", "mark", "higher_is_better"]
 
 
-def _csv(rows: list) -> str:
+def _csv(rows: list, only: Sequence = (), label: Optional[dict] = None) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_FIELDS)
@@ -154,6 +172,9 @@ def _csv(rows: list) -> str:
                     r.b.n if r.b else 0, _opt(r.b and r.b.mean), _opt(r.b and r.b.stdev),
                     _opt(r.gap), _opt(r.ratio), _opt(r.change), _opt(r.p_value), r.mark,
                     r.higher_is_better])
+    for u in only:      # cells one side only has: mark "only in NAME", no numbers
+        w.writerow([u.benchmark, json.dumps(u.params, sort_keys=True), "-", "", "", "", "", "", "",
+                    "", "", "", "", "", f"only in {(label or {}).get(u.side, u.side)}", ""])
     return buf.getvalue()
 
 
