@@ -1,0 +1,53 @@
+//! The emulated network: switches joined by links (also across worker processes), hosts on edge
+//! ports, scheduled port and link changes, and the counters that prove frames were carried.
+//!
+//! # Parts
+//! - `spec`: the network JSON (field `network` of the config; written by `sdnbench/net/topology.py`)
+//!   and its validation, one line per mistake naming the field.
+//! - `size`: does it fit (open files per worker, memory), checked before anything starts.
+//! - `model`: switches by index, per port its peer (switch port over link `l`, host, nothing),
+//!   the owning worker of each switch (the same slices as unconnected switches).
+//! - `router`: a worker's frames from `Switch::tx` → link delay → a `Route` (switch port or host);
+//!   counters with invariants (`NetCounters::check`), LLDP per link per direction, the
+//!   transport's own delay (a histogram).
+//! - `wire`: binary records for frames between workers; `transport`: the Unix-socket mesh.
+//! - `events`: the schedule of down/up changes and the record of when each was applied.
+//! - `hosts`: frames injected at and delivered to hosts, per flow, first-delivery times.
+//!
+//! # How a frame travels, and what it costs
+//! ```text
+//!  controller ──packet-out──► Switch (ofswitch) ──tx (port, frame)──► Router.transmit
+//!        ▲                                                               │ link delay (FIFO)
+//!        │ packet-in                                                     ▼
+//!  Switch.receive_frame ◄── Router.arrive ◄── same worker: the peer's inbox (a Vec, no copy)
+//!                                         ◄── other worker: wire records over a Unix socket
+//! ```
+//! Same worker: a frame is moved (not copied) into the peer session's inbox and the session is
+//! woken: one `Vec` push and one wake-up. Another worker: one 28-byte header plus the frame,
+//! appended to that peer's outgoing buffer; each worker writes each buffer once per turn of its
+//! loop, so a burst of LLDP (10,000 switches probing every few seconds) costs one `write` per
+//! peer worker per turn, not one per frame. Workers form a full mesh of Unix stream sockets
+//! (`w` workers: `w − 1` outgoing and `w − 1` incoming per worker), which stays within a
+//! machine; the JSON-lines coordinator protocol carries control only. Frame timestamps use
+//! CLOCK_MONOTONIC, shared by the processes of one machine; the transport's own delay is
+//! measured per frame at arrival and reported separately for same-worker and cross-worker links.
+
+pub mod events;
+pub mod hosts;
+pub mod model;
+pub mod router;
+pub mod size;
+pub mod spec;
+pub mod transport;
+pub mod wire;
+
+pub use model::{Model, Peer};
+pub use router::{NetCounters, Route, Router};
+pub use spec::NetworkSpec;
+
+/// CLOCK_MONOTONIC in ns: the clock frames are stamped with (the same in every local worker).
+pub fn mono_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}

@@ -1,0 +1,277 @@
+//! Where a transmitted frame goes, after how long, and what got counted on the way.
+//!
+//! A worker owns one `Router`. Its switches' transmitted frames (`Switch::tx`) come in through
+//! `transmit`; after the link delay (`due`) they leave as a `Route`: to a switch port (this
+//! worker's, or another worker's through the transport) or to a host. The receiving worker calls
+//! `arrive` just before `Switch::receive_frame`, which is where the frame is counted as having
+//! crossed and where the transport's own delay is measured (arrival − transmit − link delay).
+//!
+//! The delay is the same for every link, so the delay line is a FIFO (`VecDeque`), O(1) per frame.
+//!
+//! # Invariants (summed over all workers, after every worker stopped and drained its transport)
+//! - `tx_linked == rx_linked + dropped_down + in_transit` (`tx_linked`: every frame sent on a
+//!   port that has a link, up or down; `dropped_down`: the link was down at transmit or arrival)
+//! - `lldp[l][d]` counts LLDP frames that crossed link `l` in direction `d` (0: a→b), so
+//!   `sum(lldp) <= rx_linked`.
+//! - frames on a port without a peer are `dropped_unlinked`, never `tx_linked`.
+
+use super::model::{Model, Peer};
+use crate::hist::Hist;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+pub const ETH_LLDP: u16 = 0x88cc;
+/// Broadcast domain discovery (Floodlight's BDDP), counted with LLDP.
+pub const ETH_BDDP: u16 = 0x8942;
+
+/// A frame on its way over a link to a switch port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub to: u32,
+    pub port: u32,
+    pub link: u32,
+    pub dir: u8,
+    /// When it was transmitted (monotonic ns, comparable across the workers of one machine).
+    pub sent_ns: u64,
+    pub data: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    Switch(Frame),
+    Host { host: u32, data: Vec<u8> },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NetCounters {
+    pub tx_linked: u64,
+    pub rx_linked: u64,
+    pub dropped_down: u64,
+    pub dropped_unlinked: u64,
+    pub in_transit: u64,
+    pub to_hosts: u64,
+    /// LLDP/BDDP that crossed each link, per direction.
+    pub lldp: Vec<[u64; 2]>,
+}
+
+impl NetCounters {
+    pub fn merge(&mut self, o: &NetCounters) {
+        self.tx_linked += o.tx_linked;
+        self.rx_linked += o.rx_linked;
+        self.dropped_down += o.dropped_down;
+        self.dropped_unlinked += o.dropped_unlinked;
+        self.in_transit += o.in_transit;
+        self.to_hosts += o.to_hosts;
+        if self.lldp.len() < o.lldp.len() {
+            self.lldp.resize(o.lldp.len(), [0; 2]);
+        }
+        for (a, b) in self.lldp.iter_mut().zip(&o.lldp) {
+            a[0] += b[0];
+            a[1] += b[1];
+        }
+    }
+
+    /// The written invariants; `Err` names the first one broken.
+    pub fn check(&self) -> Result<(), String> {
+        let right = self.rx_linked + self.dropped_down + self.in_transit;
+        if self.tx_linked != right {
+            return Err(format!(
+                "tx_linked {} != rx_linked {} + dropped_down {} + in_transit {}",
+                self.tx_linked, self.rx_linked, self.dropped_down, self.in_transit
+            ));
+        }
+        let lldp: u64 = self.lldp.iter().map(|d| d[0] + d[1]).sum();
+        if lldp > self.rx_linked {
+            return Err(format!("lldp {lldp} > rx_linked {}", self.rx_linked));
+        }
+        Ok(())
+    }
+
+    /// Links whose LLDP crossed in both directions.
+    pub fn links_probed_both_ways(&self) -> usize {
+        self.lldp.iter().filter(|d| d[0] > 0 && d[1] > 0).count()
+    }
+}
+
+pub struct Router {
+    pub model: Arc<Model>,
+    up: Vec<bool>,
+    line: VecDeque<(u64, Route)>,
+    pub counters: NetCounters,
+    /// Arrival − transmit − link delay, per frame that crossed (ns): the transport's own delay.
+    pub transport: Hist,
+}
+
+pub fn is_lldp(frame: &[u8]) -> bool {
+    frame.len() >= 14 && matches!(u16::from_be_bytes([frame[12], frame[13]]), ETH_LLDP | ETH_BDDP)
+}
+
+impl Router {
+    pub fn new(model: Arc<Model>) -> Router {
+        let links = model.links.len();
+        Router {
+            up: vec![true; links],
+            line: VecDeque::new(),
+            counters: NetCounters { lldp: vec![[0; 2]; links], ..Default::default() },
+            transport: Hist::with_sigfig(3),
+            model,
+        }
+    }
+
+    pub fn link_up(&self, link: u32) -> bool {
+        self.up[link as usize]
+    }
+
+    pub fn set_link(&mut self, link: u32, up: bool) {
+        self.up[link as usize] = up;
+    }
+
+    /// Switch `from` transmitted `data` on `port` at `now`. It leaves through `due` once the
+    /// link delay has passed (at once with no delay: call `due(now, ..)` right after).
+    pub fn transmit(&mut self, now: u64, from: u32, port: u32, data: Vec<u8>) {
+        let route = match self.model.peer(from, port) {
+            Peer::None => {
+                self.counters.dropped_unlinked += 1;
+                return;
+            }
+            Peer::Host(host) => Route::Host { host, data },
+            Peer::Switch { index, port, link, dir } => {
+                self.counters.tx_linked += 1;
+                if !self.up[link as usize] {
+                    self.counters.dropped_down += 1;
+                    return;
+                }
+                Route::Switch(Frame { to: index, port, link, dir, sent_ns: now, data })
+            }
+        };
+        self.line.push_back((now + self.model.link_delay_ns, route));
+    }
+
+    /// Move the frames whose delay has passed to `out`; returns when the next one is due
+    /// (`u64::MAX`: none waiting).
+    pub fn due(&mut self, now: u64, out: &mut Vec<Route>) -> u64 {
+        while let Some((at, _)) = self.line.front() {
+            if *at > now {
+                return *at;
+            }
+            let (_, r) = self.line.pop_front().unwrap();
+            if let Route::Host { .. } = r {
+                self.counters.to_hosts += 1;
+            }
+            out.push(r);
+        }
+        u64::MAX
+    }
+
+    /// A frame reaches its switch (this worker owns `f.to`). False: the link went down while
+    /// the frame was on it, and it is dropped (counted).
+    pub fn arrive(&mut self, now: u64, f: &Frame) -> bool {
+        if !self.up[f.link as usize] {
+            self.counters.dropped_down += 1;
+            return false;
+        }
+        self.counters.rx_linked += 1;
+        if is_lldp(&f.data) {
+            self.counters.lldp[f.link as usize][f.dir as usize] += 1;
+        }
+        let extra = now.saturating_sub(f.sent_ns).saturating_sub(self.model.link_delay_ns);
+        self.transport.record_ns(extra.max(1));
+        true
+    }
+
+    /// At stop: what is still on the delay line counts as in transit.
+    pub fn stop(&mut self) -> &NetCounters {
+        let on_line = self.line.iter().filter(|(_, r)| matches!(r, Route::Switch(_))).count() as u64;
+        self.counters.in_transit += on_line;
+        self.line.clear();
+        &self.counters
+    }
+
+    pub fn waiting(&self) -> usize {
+        self.line.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::model::tests::ring;
+
+    fn lldp() -> Vec<u8> {
+        let mut f = vec![0u8; 60];
+        f[0..6].copy_from_slice(&[0x01, 0x80, 0xc2, 0, 0, 0x0e]);
+        f[12..14].copy_from_slice(&ETH_LLDP.to_be_bytes());
+        f
+    }
+
+    fn router(n: u64, delay_us: u64) -> Router {
+        let mut s = ring(n);
+        s.link_delay_us = delay_us;
+        Router::new(Arc::new(Model::new(&s, 1)))
+    }
+
+    /// Deliver everything due at `now` as the engine would, returning the switch frames.
+    fn step(r: &mut Router, now: u64) -> Vec<Frame> {
+        let mut out = vec![];
+        r.due(now, &mut out);
+        out.into_iter()
+            .filter_map(|x| match x {
+                Route::Switch(f) => r.arrive(now, &f).then_some(f),
+                Route::Host { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_frame_crosses_to_the_peer_port_after_the_delay() {
+        let mut r = router(3, 50);
+        r.transmit(1_000, 0, 2, lldp());
+        assert!(step(&mut r, 50_999).is_empty());
+        let got = step(&mut r, 51_000);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].to, got[0].port, got[0].link, got[0].dir), (1, 1, 0, 0));
+        // back the other way: link 0, direction 1
+        r.transmit(60_000, 1, 1, lldp());
+        let got = step(&mut r, 200_000);
+        assert_eq!((got[0].to, got[0].port, got[0].dir), (0, 2, 1));
+        assert_eq!(r.counters.lldp[0], [1, 1]);
+        assert_eq!(r.counters.links_probed_both_ways(), 1);
+        // the transport's own delay: 0 and 90 µs late here
+        assert_eq!(r.transport.count(), 2);
+        r.stop();
+        r.counters.check().unwrap();
+    }
+
+    #[test]
+    fn the_invariant_holds_with_drops_and_frames_in_transit() {
+        let mut r = router(4, 10);
+        for i in 0..4 {
+            r.transmit(0, i, 2, lldp()); // linked
+            r.transmit(0, i, 3, vec![0; 60]); // host port
+        }
+        r.transmit(0, 0, 4, lldp()); // no such port: unlinked
+        r.set_link(1, false);
+        r.transmit(0, 1, 2, lldp()); // link 1 is down now: dropped at transmit
+        assert_eq!(step(&mut r, 10_000).len(), 3, "link 1 went down while its frame was on it");
+        r.transmit(20_000, 2, 2, lldp()); // still on the line at stop
+        r.stop();
+        let c = &r.counters;
+        assert_eq!((c.tx_linked, c.rx_linked, c.dropped_down, c.in_transit), (6, 3, 2, 1));
+        assert_eq!((c.dropped_unlinked, c.to_hosts), (1, 4));
+        c.check().unwrap();
+        let mut broken = c.clone();
+        broken.rx_linked += 1;
+        assert!(broken.check().unwrap_err().starts_with("tx_linked 6 != rx_linked 4"));
+    }
+
+    #[test]
+    fn counters_merge_over_workers() {
+        let mut a = NetCounters { tx_linked: 4, lldp: vec![[1, 0]], ..Default::default() };
+        let b = NetCounters { rx_linked: 4, lldp: vec![[0, 1], [1, 1]], ..Default::default() };
+        a.merge(&b);
+        assert_eq!(a.lldp, vec![[1, 1], [1, 1]]);
+        a.check().unwrap();
+        assert_eq!(a.links_probed_both_ways(), 2);
+    }
+}
