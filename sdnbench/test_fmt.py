@@ -1,0 +1,43 @@
+"""The writing rules of ``sdnbench.fmt``: digits per column, units, plurals, values, table width."""
+
+from sdnbench import fmt
+
+
+def test_a_column_shares_its_decimals_and_keeps_three_significant_digits():
+    assert fmt.column([2.19883, 456596.1, 11250.0]) == ["2.20", "456,596.10", "11,250.00"]
+    assert fmt.column([0.0123, 0.5]) == ["0.0123", "0.5000"]
+    assert fmt.column([12, 1500]) == ["12", "1,500"]
+    assert fmt.column([None, 3.0]) == ["—", "3"]
+
+
+def test_units_are_scaled_and_named():
+    assert fmt.scaled(1536, "B") == (1.5, "KiB")
+    assert fmt.scaled(52_428_800, "bytes") == (50.0, "MiB")
+    v, u = fmt.scaled(0.00042, "s")
+    assert u == "µs" and abs(v - 420) < 1e-9
+    v, u = fmt.scaled(7573.5, "us")
+    assert u == "ms" and abs(v - 7.5735) < 1e-9
+    assert fmt.scaled(12, "us") == (12.0, "µs")
+    assert fmt.unit_name("us") == "µs"
+
+
+def test_plurals():
+    assert fmt.plural(1, "switch") == "1 switch"
+    assert fmt.plural(2, "switch") == "2 switches"
+    assert fmt.plural(1, "run") == "1 run" and fmt.plural(0, "run") == "0 runs"
+    assert fmt.plural(3, "entry") == "3 entries" and fmt.plural(1500, "flow") == "1,500 flows"
+
+
+def test_no_python_reprs():
+    assert fmt.show(None) == "—"
+    assert fmt.show({"quick": True}) == "quick=yes"
+    assert fmt.show([1, None]) == "1, —"
+
+
+def test_tables_fit_the_width_and_align_numbers():
+    rows = [["osken:learning", "1,234"], ["cmd:" + "x" * 80, "5"]]
+    out = fmt.table(["controller", "flows/s"], rows, width=40)
+    lines = out.splitlines()
+    assert all(len(line) <= 40 for line in lines), out
+    assert lines[3].endswith("…      5") or "…" in lines[3]
+    assert lines[2].endswith("1,234") and lines[3].endswith("    5")
