@@ -35,6 +35,7 @@
 pub mod events;
 pub mod hosts;
 pub mod model;
+pub mod node;
 pub mod router;
 pub mod size;
 pub mod spec;

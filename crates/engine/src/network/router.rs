@@ -99,9 +99,14 @@ pub struct Router {
     up: Vec<bool>,
     line: VecDeque<(u64, Route)>,
     pub counters: NetCounters,
-    /// Arrival − transmit − link delay, per frame that crossed (ns): the transport's own delay.
-    pub transport: Hist,
+    /// Arrival − transmit − link delay, per frame that crossed (ns): the transport's own delay,
+    /// over links within this worker and links from another worker.
+    pub transport_local: Hist,
+    pub transport_cross: Hist,
 }
+
+/// The `link` of a frame a host injected (it crossed no link).
+pub const FROM_HOST: u32 = u32::MAX;
 
 pub fn is_lldp(frame: &[u8]) -> bool {
     frame.len() >= 14 && matches!(u16::from_be_bytes([frame[12], frame[13]]), ETH_LLDP | ETH_BDDP)
@@ -114,7 +119,8 @@ impl Router {
             up: vec![true; links],
             line: VecDeque::new(),
             counters: NetCounters { lldp: vec![[0; 2]; links], ..Default::default() },
-            transport: Hist::with_sigfig(3),
+            transport_local: Hist::with_sigfig(3),
+            transport_cross: Hist::with_sigfig(3),
             model,
         }
     }
@@ -167,6 +173,9 @@ impl Router {
     /// A frame reaches its switch (this worker owns `f.to`). False: the link went down while
     /// the frame was on it, and it is dropped (counted).
     pub fn arrive(&mut self, now: u64, f: &Frame) -> bool {
+        if f.link == FROM_HOST {
+            return true;
+        }
         if !self.up[f.link as usize] {
             self.counters.dropped_down += 1;
             return false;
@@ -176,7 +185,13 @@ impl Router {
             self.counters.lldp[f.link as usize][f.dir as usize] += 1;
         }
         let extra = now.saturating_sub(f.sent_ns).saturating_sub(self.model.link_delay_ns);
-        self.transport.record_ns(extra.max(1));
+        let (a, _, b, _) = self.model.links[f.link as usize];
+        let from = if f.dir == 0 { a } else { b };
+        if self.model.owner(from) == self.model.owner(f.to) {
+            self.transport_local.record_ns(extra.max(1));
+        } else {
+            self.transport_cross.record_ns(extra.max(1));
+        }
         true
     }
 
@@ -238,7 +253,7 @@ mod tests {
         assert_eq!(r.counters.lldp[0], [1, 1]);
         assert_eq!(r.counters.links_probed_both_ways(), 1);
         // the transport's own delay: 0 and 90 µs late here
-        assert_eq!(r.transport.count(), 2);
+        assert_eq!((r.transport_local.count(), r.transport_cross.count()), (2, 0));
         r.stop();
         r.counters.check().unwrap();
     }

@@ -1,0 +1,276 @@
+//! One worker's part of the network: the inboxes of its switches, its router, its end of the
+//! transport, the event schedule and the host counters. Sessions call in; tasks on the worker's
+//! `LocalSet` run the delay line, the schedule and the host traffic.
+//!
+//! A session, per turn of its loop: `take(index)` what arrived for its switch (frames, then
+//! port changes) and feed them to the switch (`arrive` first, then `Switch::receive_frame`,
+//! `Switch::set_port_state`); after anything that may transmit, `transmit(index, &mut sw.tx)`.
+
+use super::events::{local_ends, Applied, Schedule};
+use super::hosts::{host_frame, HostCounters};
+use super::model::Model;
+use super::router::{Frame, NetCounters, Route, Router, FROM_HOST};
+use super::spec::{LinkState, NetworkSpec};
+use super::transport::{Inbound, Outbox};
+use super::mono_ns;
+use serde::{Deserialize, Serialize};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+use tokio::sync::Notify;
+use tokio::time::{sleep, Duration};
+
+/// What arrived for one local switch since its session last looked.
+#[derive(Default)]
+pub struct Inbox {
+    pub frames: RefCell<Vec<Frame>>,
+    /// (port, up) changes from the schedule.
+    pub ports: RefCell<Vec<(u32, bool)>>,
+    pub notify: Notify,
+}
+
+/// A worker's network figures (summed over workers by the coordinator).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NetReport {
+    pub counters: NetCounters,
+    pub hosts: HostCounters,
+    pub events: Vec<Applied>,
+    /// Transport delay histograms (base64, as the engine's latency histogram).
+    pub transport_local: String,
+    pub transport_cross: String,
+    pub frames_to_other_workers: u64,
+}
+
+pub struct Node {
+    pub me: u32,
+    pub model: Arc<Model>,
+    pub router: RefCell<Router>,
+    inboxes: Vec<Option<Rc<Inbox>>>,
+    outbox: RefCell<Option<Rc<Outbox>>>,
+    inbound: RefCell<Option<Rc<Inbound>>>,
+    pub hosts: RefCell<HostCounters>,
+    schedule: RefCell<Schedule>,
+    applied: RefCell<Vec<Applied>>,
+    wake: Notify,
+    go_mono: Cell<u64>,
+    routes: RefCell<Vec<Route>>,
+}
+
+impl Node {
+    pub fn new(spec: &NetworkSpec, workers: u32, me: u32) -> Node {
+        let model = Arc::new(Model::new(spec, workers));
+        let inboxes = (0..model.len() as u32).map(|i| (model.owner(i) == me).then(|| Rc::new(Inbox::default()))).collect();
+        Node {
+            me,
+            router: RefCell::new(Router::new(model.clone())),
+            schedule: RefCell::new(Schedule::new(spec, &model)),
+            model,
+            inboxes,
+            outbox: RefCell::new(None),
+            inbound: RefCell::new(None),
+            hosts: RefCell::new(HostCounters::default()),
+            applied: RefCell::new(Vec::new()),
+            wake: Notify::new(),
+            go_mono: Cell::new(0),
+            routes: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn set_transport(&self, outbox: Rc<Outbox>, inbound: Rc<Inbound>) {
+        *self.outbox.borrow_mut() = Some(outbox);
+        *self.inbound.borrow_mut() = Some(inbound);
+    }
+
+    pub fn inbox(&self, index: u32) -> Option<Rc<Inbox>> {
+        self.inboxes.get(index as usize).cloned().flatten()
+    }
+
+    /// Switch `from` transmitted `tx` (drained).
+    pub fn transmit(&self, from: u32, tx: &mut Vec<(u32, Vec<u8>)>) {
+        if tx.is_empty() {
+            return;
+        }
+        let now = mono_ns();
+        let mut r = self.router.borrow_mut();
+        for (port, data) in tx.drain(..) {
+            r.transmit(now, from, port, data);
+        }
+        drop(r);
+        self.pump(now);
+    }
+
+    /// Move what the delay line lets go; returns when the next frame is due.
+    fn pump(&self, now: u64) -> u64 {
+        let mut routes = self.routes.borrow_mut();
+        let next = self.router.borrow_mut().due(now, &mut routes);
+        for r in routes.drain(..) {
+            match r {
+                Route::Switch(f) => self.deliver(f),
+                Route::Host { host, data } => self.hosts.borrow_mut().deliver(&self.model, now.saturating_sub(self.go_mono.get()), host, &data),
+            }
+        }
+        if next != u64::MAX {
+            self.wake.notify_one();
+        }
+        next
+    }
+
+    /// A frame for a switch: into its inbox here, or to the worker that owns it.
+    pub fn deliver(&self, f: Frame) {
+        match self.inbox(f.to) {
+            Some(b) => {
+                b.frames.borrow_mut().push(f);
+                b.notify.notify_one();
+            }
+            None => match &*self.outbox.borrow() {
+                Some(o) => o.send(self.model.owner(f.to), &f),
+                None => unreachable!("a switch of another worker without a transport"),
+            },
+        }
+    }
+
+    /// Called by the session just before `receive_frame`; false: dropped (link down meanwhile).
+    pub fn arrive(&self, f: &Frame) -> bool {
+        self.router.borrow_mut().arrive(mono_ns(), f)
+    }
+
+    /// The delay line's timer: frames whose link delay passed while no session transmitted.
+    pub async fn run_delay_line(self: Rc<Self>) {
+        loop {
+            let next = self.pump(mono_ns());
+            if next == u64::MAX {
+                self.wake.notified().await;
+            } else {
+                tokio::select! {
+                    _ = sleep(Duration::from_nanos(next.saturating_sub(mono_ns()))) => {}
+                    _ = self.wake.notified() => {}
+                }
+            }
+        }
+    }
+
+    /// The measured phase began now: run the schedule from here.
+    pub async fn run_schedule(self: Rc<Self>) {
+        let go = mono_ns();
+        self.go_mono.set(go);
+        loop {
+            let next = self.schedule.borrow().next_ns();
+            if next == u64::MAX {
+                return;
+            }
+            sleep(Duration::from_nanos((go + next).saturating_sub(mono_ns()))).await;
+            let due = self.schedule.borrow_mut().due(mono_ns() - go);
+            for d in due {
+                self.apply(go, d);
+            }
+        }
+    }
+
+    fn apply(&self, go: u64, d: super::events::Due) {
+        if let super::events::Target::Link(l) = d.target {
+            self.router.borrow_mut().set_link(l, d.up);
+        }
+        let ends = local_ends(&self.model, d.target, self.me);
+        for &(i, p) in &ends {
+            let b = self.inbox(i).expect("owned");
+            b.ports.borrow_mut().push((p, d.up));
+            b.notify.notify_one();
+        }
+        self.applied.borrow_mut().push(Applied {
+            event: d.event,
+            worker: self.me,
+            at_ms: 0,
+            actual_ms: (mono_ns() - go) as f64 / 1e6,
+            state: if d.up { LinkState::Up } else { LinkState::Down },
+            ends: ends.iter().map(|&(i, p)| (self.model.dpids[i as usize], p)).collect(),
+        });
+    }
+
+    /// The `hosts` traffic: every `interval`, each host of this worker sends one frame to the
+    /// next host (host h → h+1, wrapping), so every host sends and receives.
+    pub async fn run_host_traffic(self: Rc<Self>, interval: Duration, frame_size: usize) {
+        let n = self.model.hosts.len() as u32;
+        if n < 2 {
+            return;
+        }
+        let mine: Vec<u32> = (0..n).filter(|&h| self.model.owner(self.model.hosts[h as usize].index) == self.me).collect();
+        let mut seq = 0u32;
+        loop {
+            for &src in &mine {
+                let dst = (src + 1) % n;
+                let now = mono_ns();
+                let (index, port) = self.hosts.borrow_mut().inject(&self.model, now.saturating_sub(self.go_mono.get()), src, dst);
+                let data = host_frame(&self.model, src, dst, seq, frame_size);
+                self.deliver(Frame { to: index, port, link: FROM_HOST, dir: 0, sent_ns: now, data });
+            }
+            seq += 1;
+            sleep(interval).await;
+        }
+    }
+
+    /// At stop, after every worker closed its transport: the figures of this worker.
+    pub async fn finish(&self) -> NetReport {
+        let ob = self.outbox.borrow().clone();
+        if let Some(o) = &ob {
+            o.close().await;
+        }
+        let ib = self.inbound.borrow().clone();
+        if let Some(i) = &ib {
+            i.finished().await;
+        }
+        // frames that arrived in inboxes but were never taken by a session count as in transit
+        let waiting: u64 = self.inboxes.iter().flatten().map(|b| b.frames.borrow().iter().filter(|f| f.link != FROM_HOST).count() as u64).sum();
+        let mut r = self.router.borrow_mut();
+        r.stop();
+        r.counters.in_transit += waiting;
+        NetReport {
+            counters: r.counters.clone(),
+            hosts: self.hosts.borrow().clone(),
+            events: self.applied.borrow().clone(),
+            transport_local: r.transport_local.to_base64(),
+            transport_cross: r.transport_cross.to_base64(),
+            frames_to_other_workers: ob.map_or(0, |o| o.frames_sent.get()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::model::tests::ring;
+
+    fn lldp() -> Vec<u8> {
+        let mut f = vec![0u8; 60];
+        f[12..14].copy_from_slice(&0x88ccu16.to_be_bytes());
+        f
+    }
+
+    /// One worker, ring,4 with a 1 ms link delay: frames cross only after the delay, through the
+    /// delay line's timer, and the counters balance.
+    #[test]
+    fn frames_cross_after_the_delay_and_counters_balance() {
+        let mut s = ring(4);
+        s.link_delay_us = 1000;
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let local = tokio::task::LocalSet::new();
+        local.block_on(&rt, async {
+            let node = Rc::new(Node::new(&s, 1, 0));
+            tokio::task::spawn_local(node.clone().run_delay_line());
+            let t0 = mono_ns();
+            node.transmit(0, &mut vec![(2, lldp()), (1, lldp()), (3, vec![0; 60])]);
+            let inbox1 = node.inbox(1).unwrap();
+            assert!(inbox1.frames.borrow().is_empty());
+            inbox1.notify.notified().await;
+            assert!(mono_ns() - t0 >= 1_000_000);
+            let f = inbox1.frames.borrow_mut().pop().unwrap();
+            assert_eq!((f.to, f.port), (1, 1));
+            assert!(node.arrive(&f));
+            let rep = node.finish().await;
+            let c = &rep.counters;
+            // one frame taken by switch 1; the one for switch 3 still sits in its inbox
+            assert_eq!((c.tx_linked, c.rx_linked, c.in_transit, c.to_hosts), (2, 1, 1, 1));
+            c.check().unwrap();
+            assert_eq!(rep.hosts.delivered, 1);
+        });
+    }
+}
