@@ -257,3 +257,37 @@ fn two_switches_over_a_link_as_the_engine_wires_them() {
     assert_eq!(b.tx, vec![(2, udp(1, 2))], "delivered to the host port of B");
     assert!(outs_a[0].is_empty() && outs_b[0].is_empty(), "no packet-ins on the way");
 }
+
+/// Flow, aggregate, table and port stats read the counters the data plane keeps.
+#[test]
+fn stats_read_the_data_plane_counters() {
+    use ofwire::{FlowStatsRequest, StatsReplyBody as R, StatsRequest, StatsRequestBody as Q};
+    let (mut s, mut outs) = switch(V13, 1, 3, |_| {});
+    let to3 = OxmMatch::new(vec![Oxm::eth_dst(frames::host_mac(0, 2))]);
+    s.on_message(0, &flow_mod(V13, add13(0, 7, to3, vec![Instruction::ApplyActions(vec![output(3)])])), &mut outs[0]).unwrap();
+    for _ in 0..3 {
+        s.receive_frame(0, 1, &udp(1, 2), &mut outs);
+    }
+    s.receive_frame(0, 1, &udp(1, 4), &mut outs); // a miss, dropped (1.3, no table-miss entry)
+    let ask = |s: &mut ofswitch::Switch, body: Q| {
+        let mut out = Vec::new();
+        s.on_message(0, &message(V13, 5, Body::StatsRequest(StatsRequest { flags: 0, body })), &mut out).unwrap();
+        match decode(&out).remove(0).body {
+            Body::StatsReply(r) => r.body,
+            b => panic!("{b:?}"),
+        }
+    };
+    let all = FlowStatsRequest { table_id: 0xff, out_port: 0xffff_ffff, out_group: 0xffff_ffff, ..Default::default() };
+    let R::Aggregate(a) = ask(&mut s, Q::Aggregate(all.clone())) else { panic!() };
+    assert_eq!((a.packet_count, a.byte_count, a.flow_count), (3, 192, 1));
+    let R::Flow(f) = ask(&mut s, Q::Flow(all.clone())) else { panic!() };
+    assert_eq!((f[0].packet_count, f[0].priority), (3, 7));
+    // the out_port filter: nothing outputs to port 2
+    let R::Flow(f) = ask(&mut s, Q::Flow(FlowStatsRequest { out_port: 2, ..all })) else { panic!() };
+    assert!(f.is_empty());
+    let R::Table(t) = ask(&mut s, Q::Table) else { panic!() };
+    assert_eq!((t[0].lookup_count, t[0].matched_count, t[0].active_count), (4, 3, 1));
+    let R::Port(p) = ask(&mut s, Q::Port { port_no: 0xffff_ffff }) else { panic!() };
+    let rx_tx: Vec<(u64, u64)> = p.iter().map(|p| (p.counters[0], p.counters[1])).collect();
+    assert_eq!(rx_tx, vec![(4, 0), (0, 0), (0, 3)], "rx on port 1, tx on port 3");
+}
