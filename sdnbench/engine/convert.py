@@ -47,6 +47,10 @@ def to_result(doc: dict, params: dict) -> Result:
     p = doc["params"]
     mode = p["mode"]
     r = Result(kind="controller", benchmark=mode, params=dict(params))
+    # what the engine actually ran: the traffic profile (what the controller had to do per
+    # request) and the OpenFlow versions the sessions negotiated
+    r.params["traffic"] = p.get("traffic", "unique-pairs")
+    r.params["of_negotiated"] = sorted({s["of_version"] for s in doc["switches"] if s.get("of_version")})
     r.versions["sdnbench-engine"] = doc["engine"]["version"]
     r.topology = {"spec": f"emulated,{p['switches']}", "switches": p["switches"], "hosts_per_switch": p["macs"],
                   "ports_per_switch": p["ports"], "emulated": True}
@@ -98,6 +102,6 @@ def to_result(doc: dict, params: dict) -> Result:
     for d in doc["disconnects"]:
         if d["t_s"] >= 0:
             r.notes.append(f"switch {d['index']} (dpid {d['dpid']}) lost at {d['t_s']:.2f} s: {d['reason']}")
-    status = "ok" if doc["status"] == "ok" else "failed"
+    status = doc["status"] if doc["status"] in ("ok", "partial") else "failed"
     error = doc["error"] or ("interrupted: partial results" if doc["status"] == "interrupted" else None)
     return r.finish(status, error)

@@ -26,7 +26,7 @@ fn n<T: std::str::FromStr>(p: &mut lexopt::Parser, flag: &str) -> Result<T, Stri
 }
 
 pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
-    let mut c = Config { mode: Mode::Latency, versions: 1 << 1, switches: 16, loops: 16, warmup: 1, macs: 100_000, ..Config::default() };
+    let mut c = Config { mode: Mode::Latency, versions: 1 << 1, traffic: "cbench".into(), switches: 16, loops: 16, warmup: 1, macs: 100_000, ..Config::default() };
     let (mut host, mut port) = ("localhost".to_string(), 6633u16);
     let mut cooldown = 0;
     let mut p = lexopt::Parser::from_args(args);
@@ -59,7 +59,7 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
     c.loops -= c.warmup;
     c.macs = c.macs.clamp(1, 65_535);
     let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
-    c.controller = format!("{host}:{port}");
+    c.controllers = vec![format!("{host}:{port}")];
     crate::cli::validate(&c)?;
     Ok(CbenchArgs { cfg: c, cooldown })
 }
@@ -72,7 +72,7 @@ pub fn banner(c: &Config, cooldown: u32) -> String {
         "cbench (sdnbench-engine {}): controller benchmarking tool\n   running in mode '{}'\n   connecting to controller at {}\n   \
          faking {} switches offset {} :: {} tests each; {} ms per test\n   with {} unique source MACs per switch\n   \
          ignoring first {} \"warmup\" and last {cooldown} \"cooldown\" loops\n   counting answered requests (one per packet-in), not reply messages",
-        env!("CARGO_PKG_VERSION"), c.mode.name(), c.controller, c.switches, c.first_dpid,
+        env!("CARGO_PKG_VERSION"), c.mode.name(), c.controller(), c.switches, c.first_dpid,
         c.loops + c.warmup, c.loop_ms, c.macs, c.warmup
     )
 }
@@ -100,7 +100,8 @@ mod tests {
     #[test]
     fn cbench_flags_map_to_config() {
         let a = p("-c localhost -p 6653 -m 100 -l 5 -s 4 -M 10 -t -w 1 -C 1 -i 0 -I 2").unwrap();
-        assert_eq!(a.cfg.controller, "127.0.0.1:6653");
+        assert_eq!(a.cfg.controller(), "127.0.0.1:6653");
+        assert_eq!(a.cfg.traffic, "cbench", "cbench's own frames");
         assert_eq!((a.cfg.loop_ms, a.cfg.loops, a.cfg.warmup, a.cooldown), (100, 4, 1, 1));
         assert_eq!((a.cfg.switches, a.cfg.macs, a.cfg.connect_parallel), (4, 10, 2));
         assert_eq!(a.cfg.mode, Mode::Throughput);

@@ -1,19 +1,24 @@
 //! Command-line parsing for `sdnbench-engine [bench] OPTIONS`. Errors are one line.
 
 use crate::config::{Config, Mode};
+
 use lexopt::prelude::*;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
 sdnbench-engine: emulate OpenFlow switches and measure a controller
 
-usage: sdnbench-engine [bench] [OPTIONS]
+usage: sdnbench-engine [bench] [--config FILE|-] [OPTIONS]
+       sdnbench-engine check --config FILE|-   (validate a JSON config: one line per error, exit 1)
        sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
        sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
        sdnbench-engine --version
 
-options:
-  --controller HOST:PORT   controller to load (127.0.0.1:6653)
+options (each sets the config field of the same name, with - for _; flags after --config
+override the file):
+  --config FILE|-          the run as one JSON object (fields of crates/engine/SCHEMA.md, `params`)
+  --controller HOST:PORT   controller to load (127.0.0.1:6653); a comma list sets `controllers`
+  --traffic PROFILE        cbench | unique-pairs | new-flows (unique-pairs)
   --mode MODE              throughput | latency | fixed-rate | capacity (throughput)
   --switches N             emulated switches (16)
   --macs N                 hosts (MAC addresses) per switch (1000)
@@ -69,6 +74,19 @@ pub fn versions(s: &str) -> Result<u32, String> {
     Ok(bits)
 }
 
+/// Read a JSON config from FILE, or stdin for "-"; errors are one line.
+pub fn load_config(path: &str) -> Result<Config, Vec<String>> {
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| vec![format!("--config: cannot read stdin: {e}")])?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| vec![format!("--config: cannot read {path}: {e}")])?
+    };
+    let c: Config = serde_json::from_str(&text).map_err(|e| vec![format!("config: {e}")])?;
+    Ok(c)
+}
+
 pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let mut c = Config::default();
     let mut json = None;
@@ -77,7 +95,15 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let mut p = lexopt::Parser::from_args(args);
     while let Some(arg) = p.next().map_err(|e| e.to_string())? {
         match arg {
-            Long("controller") => c.controller = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
+            Long("config") => {
+                let f = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c = load_config(&f).map_err(|e| e.join("; "))?;
+            }
+            Long("controller") | Long("controllers") => {
+                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.controllers = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+            }
+            Long("traffic") => c.traffic = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
             Long("mode") => {
                 let m = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
                 c.mode = Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity)"))?;
@@ -97,7 +123,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("settle-ms") => c.settle_ms = num(&mut p, "--settle-ms")?,
             Long("unbuffered") => c.buffered = false,
             Long("keep-flows") => c.keep_flows = true,
-            Long("workers") => c.workers = num(&mut p, "--workers")?,
+            Long("workers") => c.workers = Some(num(&mut p, "--workers")?),
             Long("source-addrs") => {
                 let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
                 c.source_addrs = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
@@ -123,36 +149,12 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     Ok(Args { cfg: c, json, quiet })
 }
 
+/// The config's checks, as flags: the first bad field, one line (`check` lists them all).
 pub fn validate(c: &Config) -> Result<(), String> {
-    if c.switches == 0 {
-        return Err("--switches must be at least 1".into());
+    match c.validate().into_iter().next() {
+        None => Ok(()),
+        Some(e) => Err(e),
     }
-    if c.loops == 0 && c.mode != Mode::Capacity {
-        return Err("--loops must be at least 1".into());
-    }
-    if c.loop_ms == 0 {
-        return Err("--loop-ms must be at least 1".into());
-    }
-    if c.macs == 0 || c.macs > 65_535 {
-        return Err("--macs must be between 1 and 65535".into());
-    }
-    if c.ports == 0 || c.ports > 65_000 {
-        return Err("--ports must be between 1 and 65000".into());
-    }
-    if c.frame_size < 60 || c.frame_size > 9000 {
-        return Err("--frame-size must be between 60 and 9000 bytes".into());
-    }
-    if c.mode == Mode::FixedRate && !(c.rate > 0.0 && c.rate.is_finite()) {
-        return Err("--rate must be a positive number".into());
-    }
-    if c.timeout_ms == 0 {
-        return Err("--timeout-ms must be at least 1".into());
-    }
-    if !c.links.is_empty() && c.ports < 2 {
-        return Err("--links needs at least 2 ports per switch".into());
-    }
-    crate::limits::resolve(&c.controller)?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -175,7 +177,7 @@ mod tests {
 
     #[test]
     fn bad_input_is_one_line() {
-        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost"] {
+        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost", "--workers 0", "--traffic x", "--config /nonexistent"] {
             let e = args(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(!e.trim().contains('\n'), "{bad}: {e}");
         }

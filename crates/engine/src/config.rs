@@ -36,11 +36,19 @@ impl Mode {
     }
 }
 
+/// THE definition of every engine parameter: the JSON config file (`bench --config FILE`), the
+/// worker protocol and the command-line flags all fill this one struct. Unknown fields are
+/// refused; every range is checked in `validate`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub mode: Mode,
-    /// Controller address, HOST:PORT.
-    pub controller: String,
+    /// Controller addresses, HOST:PORT (`controller`, a single string, is accepted too). Every
+    /// switch connects to the first; the network part may give switches several.
+    #[serde(alias = "controller", deserialize_with = "one_or_many")]
+    pub controllers: Vec<String>,
+    /// Traffic profile of the measured packet-ins: cbench | unique-pairs | new-flows.
+    pub traffic: String,
     pub switches: u32,
     /// Datapath id of the first switch (the others follow).
     pub first_dpid: u64,
@@ -67,7 +75,8 @@ pub struct Config {
     /// Buffered packet-ins (buffer id = sequence number); otherwise NO_BUFFER + whole frame.
     pub buffered: bool,
     pub keep_flows: bool,
-    pub workers: u32,
+    /// Worker processes; None: as many as the file limit requires.
+    pub workers: Option<u32>,
     /// Local addresses to connect from, spread round-robin over the switches.
     pub source_addrs: Vec<String>,
     /// End the whole run on the first malformed message or disconnect.
@@ -84,15 +93,30 @@ pub struct Config {
     pub controller_pid: Option<u32>,
     /// Links between emulated switches, (dpid, port, dpid, port): an LLDP packet-out on one end
     /// comes back as a packet-in on the other (RFC 8456 §5.1.1 topology discovery).
-    #[serde(default)]
     pub links: Vec<(u64, u32, u64, u32)>,
+    /// The emulated network (topology, hosts, link schedule): defined by the network part.
+    pub network: Option<serde_json::Value>,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             mode: Mode::Throughput,
-            controller: "127.0.0.1:6653".into(),
+            controllers: vec!["127.0.0.1:6653".into()],
+            traffic: ofswitch::Profile::default().name().into(),
             switches: 16,
             first_dpid: 1,
             macs: 1000,
@@ -109,7 +133,7 @@ impl Default for Config {
             settle_ms: 200,
             buffered: true,
             keep_flows: false,
-            workers: 0,
+            workers: None,
             source_addrs: Vec::new(),
             strict: false,
             connect_timeout_ms: 10_000,
@@ -119,11 +143,33 @@ impl Default for Config {
             hold_ms: 2000,
             controller_pid: None,
             links: Vec::new(),
+            network: None,
         }
     }
 }
 
 impl Config {
+    /// The controller every switch connects to (the first address).
+    pub fn controller(&self) -> &str {
+        self.controllers.first().map(String::as_str).unwrap_or("")
+    }
+
+    /// The traffic profile (checked by `validate`; the default if the name is unknown).
+    pub fn profile(&self) -> ofswitch::Profile {
+        self.traffic.parse().unwrap_or_default()
+    }
+
+    /// Parse a JSON config; errors name the field and the bad value, one line each.
+    pub fn from_json(text: &str) -> Result<Config, Vec<String>> {
+        let c: Config = serde_json::from_str(text).map_err(|e| vec![format!("config: {e}")])?;
+        let errs = c.validate();
+        if errs.is_empty() { Ok(c) } else { Err(errs) }
+    }
+
+    /// Every range and consistency check, one line per bad field (empty: valid).
+    pub fn validate(&self) -> Vec<String> {
+        crate::validate::check(self)
+    }
     /// Total run time of the measured phase (warm-up included).
     pub fn run_ms(&self) -> u64 {
         (self.warmup as u64 + self.loops as u64) * self.loop_ms
@@ -138,7 +184,6 @@ impl Config {
 
 }
 
-/// The part of the switches one worker runs: global indexes `lo..hi`.
 /// Named link layouts: `linear` chains switch i's port 2 to switch i+1's port 1.
 pub fn links_for(spec: &str, switches: u32, first_dpid: u64) -> Result<Vec<(u64, u32, u64, u32)>, String> {
     match spec {
@@ -148,6 +193,7 @@ pub fn links_for(spec: &str, switches: u32, first_dpid: u64) -> Result<Vec<(u64,
     }
 }
 
+/// The part of the switches one worker runs: global indexes `lo..hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slice {
     pub worker: u32,
@@ -190,5 +236,23 @@ mod tests {
         let d: Config = serde_json::from_str(&j).unwrap();
         assert_eq!(d.mode, Mode::FixedRate);
         assert!(j.contains("\"fixed-rate\""));
+    }
+
+    #[test]
+    fn controller_is_an_alias_of_controllers() {
+        let c = Config::from_json(r#"{"controller": "127.0.0.1:1"}"#).unwrap();
+        assert_eq!(c.controllers, vec!["127.0.0.1:1".to_string()]);
+        let c = Config::from_json(r#"{"controllers": ["127.0.0.1:1", "127.0.0.1:2"]}"#).unwrap();
+        assert_eq!(c.controller(), "127.0.0.1:1");
+    }
+
+    #[test]
+    fn unknown_fields_and_bad_values_are_named() {
+        let e = Config::from_json(r#"{"switchs": 4}"#).unwrap_err();
+        assert!(e[0].contains("switchs"), "{e:?}");
+        let e = Config::from_json(r#"{"switches": 0, "workers": 0, "traffic": "x"}"#).unwrap_err();
+        assert!(e.iter().any(|l| l.starts_with("switches")), "{e:?}");
+        assert!(e.iter().any(|l| l.starts_with("traffic") && l.contains("unique-pairs")), "{e:?}");
+        assert!(e.iter().all(|l| !l.contains('\n')));
     }
 }

@@ -10,6 +10,7 @@ use crate::config::{slices, Config, Slice};
 use crate::limits::{self, Plan};
 use crate::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
 use crate::resources::Sampler;
+use crate::workload::Workload;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -188,7 +189,6 @@ pub fn run(
         handles.push(spawn_worker(&cfg, *s, parts.len() == 1, tx.clone())?);
     }
     drop(tx);
-    let n = handles.len();
     let mut out = Outcome {
         cfg: cfg.clone(),
         plan,
@@ -203,27 +203,57 @@ pub fn run(
         finished_unix: 0.0,
         nofile,
     };
+    let procs = sampled_processes(&cfg, &handles);
+    let went = collect(&mut handles, &rx, &mut out, &procs, on_ready, on_loop);
+    for h in handles {
+        h.finish();
+    }
+    out.reports.sort_by_key(|r| r.worker);
+    judge(&mut out, went);
+    out.finished_unix = unix_now();
+    out.warnings = crate::export::warnings(&out);
+    Ok(out)
+}
+
+fn sampled_processes(cfg: &Config, handles: &[Handle]) -> Vec<(String, u32)> {
     let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
-    if n > 1 {
+    if handles.len() > 1 {
         procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
     }
     if let Some(pid) = cfg.controller_pid {
         procs.push(("controller".into(), pid));
     }
-    let mut stop_sent = false;
-    let mut went = false;
+    procs
+}
+
+fn stop_all(handles: &mut [Handle], stop_sent: &mut bool) {
+    if !*stop_sent {
+        *stop_sent = true;
+        for h in handles.iter_mut() {
+            h.send(&Cmd::Stop);
+        }
+    }
+}
+
+/// Gather the workers' events until every one is done. Returns whether the go was given.
+fn collect(
+    handles: &mut [Handle],
+    rx: &mpsc::Receiver<(u32, WorkerEvent)>,
+    out: &mut Outcome,
+    procs: &[(String, u32)],
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> bool {
+    let n = handles.len();
+    let (mut stop_sent, mut went, mut done) = (false, false, 0);
     let mut pending: std::collections::BTreeMap<u32, (LoopTotal, usize)> = Default::default();
     let mut go_at = Instant::now();
-    let mut done = 0;
     while done < n {
         if interrupted() && !stop_sent {
-            stop_sent = true;
             out.status = "interrupted";
-            for h in handles.iter_mut() {
-                h.send(&Cmd::Stop);
-            }
+            stop_all(handles, &mut stop_sent);
         }
-        let (w, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
+        let (_, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(x) => x,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -235,14 +265,14 @@ pub fn run(
                     out.ready.sort_by_key(|r| r.worker);
                     on_ready(&out.ready);
                     go_at = Instant::now();
-                    out.sampler = Sampler::new(procs.clone(), 0.0);
+                    out.sampler = Sampler::new(procs.to_vec(), 0.0);
                     for h in handles.iter_mut() {
                         h.send(&Cmd::Go);
                     }
                     went = true;
                 }
             }
-            WorkerEvent::Interval(iv) => merge_interval(&mut pending, iv, n, go_at, &mut out, on_loop),
+            WorkerEvent::Interval(iv) => merge_interval(&mut pending, iv, n, go_at, out, on_loop),
             WorkerEvent::Done(r) => {
                 done += 1;
                 if r.pid != 0 {
@@ -250,41 +280,46 @@ pub fn run(
                 }
             }
             WorkerEvent::Fatal(msg) => {
-                if out.error.is_none() {
-                    out.error = Some(msg);
-                }
-                if out.status == "ok" {
-                    out.status = "failed";
-                }
-                if !stop_sent {
-                    stop_sent = true;
-                    for h in handles.iter_mut() {
-                        h.send(&Cmd::Stop);
-                    }
-                }
-                let _ = w;
+                out.error.get_or_insert(msg);
+                stop_all(handles, &mut stop_sent);
             }
         }
     }
-    // Capacity workers open their sessions after the go, so their Ready carries no sessions:
-    // count what they established instead.
-    let up: u32 = if cfg.mode == crate::config::Mode::Capacity {
-        out.reports.iter().filter_map(|r| r.capacity.as_ref()).map(|c| c.established).sum()
-    } else {
-        out.ready.iter().map(|r| r.up).sum()
+    went
+}
+
+/// Decide the status from the counters (`status.rs`).
+fn judge(out: &mut Outcome, went: bool) {
+    let workload = Workload::of(&out.cfg);
+    let sw: Vec<_> = out.reports.iter().flat_map(|r| r.switches.iter()).collect();
+    let up = sw.iter().filter(|s| s.of_version.is_some() && (!workload.up_after_echo() || !s.echo_rtt_us.is_empty())).count() as u32;
+    // capacity: sessions dropped during the hold are the measurement, not a fault of the run
+    let lost = sw
+        .iter()
+        .filter(|s| s.of_version.is_some() && workload.sends_requests())
+        .filter_map(|s| s.disconnect.as_ref().map(|d| format!("switch {} (dpid {}): {}", s.index, s.dpid, d.reason)))
+        .collect();
+    let first_failure = out
+        .ready
+        .iter()
+        .flat_map(|r| r.failures.keys())
+        .next()
+        .cloned()
+        .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())));
+    let facts = crate::status::Facts {
+        switches: if workload.up_after_echo() { up } else { out.cfg.switches },
+        up,
+        lost,
+        first_failure,
+        sends_requests: workload.sends_requests(),
+        measured_answered: crate::export::measured_answered(out),
+        went,
+        interrupted: out.status == "interrupted",
+        fatal: out.error.clone(),
     };
-    if (!went || up == 0) && out.status == "ok" {
-        out.status = "failed";
-        let why = out.ready.iter().flat_map(|r| r.failures.keys()).next().cloned();
-        out.error.get_or_insert(format!("no session came up ({})", why.unwrap_or_else(|| "no reason recorded".into())));
-    }
-    for h in handles {
-        h.finish();
-    }
-    out.reports.sort_by_key(|r| r.worker);
-    out.finished_unix = unix_now();
-    out.warnings = crate::export::warnings(&out);
-    Ok(out)
+    let (status, error) = crate::status::judge(&facts);
+    out.status = status;
+    out.error = error;
 }
 
 fn merge_interval(

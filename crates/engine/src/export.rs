@@ -31,6 +31,11 @@ pub fn measured_rps(o: &Outcome) -> Vec<f64> {
     o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered as f64 / secs).collect()
 }
 
+/// Requests answered in the measured (post-warm-up) loops.
+pub fn measured_answered(o: &Outcome) -> u64 {
+    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered).sum()
+}
+
 pub fn merged_hist(o: &Outcome) -> Hist {
     let mut h = Hist::with_sigfig(3);
     for r in &o.reports {
@@ -125,7 +130,7 @@ pub fn build(o: &Outcome) -> Value {
     let (mean, sd, min, max) = mean_sd(&rps);
     let hist = merged_hist(o);
     let lat: Summary = hist.summary();
-    let measured_answered: u64 = o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered).sum();
+    let measured_answered = measured_answered(o);
     let cpu_s = engine_cpu_s(o);
     let up: u32 = o.ready.iter().map(|r| r.up).sum();
     let hs = o.ready.iter().map(|r| r.handshake_s).fold(0.0, f64::max);

@@ -64,7 +64,7 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
     let n = cfg.switches as u64;
     let per_worker = nofile_hard.saturating_sub(RESERVED_FDS).max(1);
     let needed = n.div_ceil(per_worker).max(1);
-    let workers = if cfg.workers > 0 { cfg.workers as u64 } else { needed };
+    let workers = cfg.workers.map_or(needed, |w| w.max(1) as u64);
     if workers < needed {
         return Err(format!(
             "{n} switches over {workers} worker(s) is {} sessions per process, but a process may open only \
@@ -73,13 +73,13 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
         ));
     }
     let mut notes = vec![];
-    if workers > 1 && cfg.workers == 0 {
+    if workers > 1 && cfg.workers.is_none() {
         notes.push(format!("{n} switches need {workers} worker processes (at most {per_worker} sessions each)"));
     }
     let per_addr = (ports / PORT_SHARE).max(1);
     let addrs_needed = n.div_ceil(per_addr).max(1);
     let mut source_addrs = cfg.source_addrs.clone();
-    let target = resolve(&cfg.controller)?;
+    let target = resolve(cfg.controller())?;
     if source_addrs.is_empty() && addrs_needed > 1 {
         if !target.ip().is_loopback() {
             return Err(format!(
@@ -110,7 +110,7 @@ mod tests {
     use super::*;
 
     fn cfg(switches: u32) -> Config {
-        Config { switches, controller: "127.0.0.1:6653".into(), ..Config::default() }
+        Config { switches, controllers: vec!["127.0.0.1:6653".into()], ..Config::default() }
     }
 
     #[test]
@@ -129,14 +129,14 @@ mod tests {
 
     #[test]
     fn too_few_workers_is_explained() {
-        let c = Config { workers: 2, ..cfg(100_000) };
+        let c = Config { workers: Some(2), ..cfg(100_000) };
         let e = plan(&c, 20_000, 28_232).unwrap_err();
         assert!(e.contains("--workers 6"), "{e}");
     }
 
     #[test]
     fn non_loopback_needs_explicit_addresses() {
-        let c = Config { controller: "192.0.2.1:6653".into(), ..cfg(15_000) };
+        let c = Config { controllers: vec!["192.0.2.1:6653".into()], ..cfg(15_000) };
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("--source-addrs"));
         let c = Config { source_addrs: vec!["192.0.2.9".into()], ..c };
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("gives 1"));

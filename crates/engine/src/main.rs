@@ -1,22 +1,6 @@
 //! `sdnbench-engine`: emulate OpenFlow switches and measure a controller (see `cli::USAGE`).
 
-mod accounting;
-mod capacity;
-mod cbench;
-mod cli;
-mod config;
-mod coordinator;
-mod export;
-mod hist;
-mod limits;
-mod outstanding;
-mod output;
-mod pacer;
-mod protocol;
-mod resources;
-mod run;
-mod session;
-mod worker;
+use sdnbench_engine::run;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +15,7 @@ fn main() {
             }
             Some("worker") => run::worker(),
             Some("cbench") => run::cbench(args.split_off(1)),
+            Some("check") => run::check(args.split_off(1)),
             Some("bench") => run::bench(args.split_off(1)),
             _ => run::bench(args),
         }

@@ -109,7 +109,7 @@ pub struct WorkerReport {
     pub hist_b64: String,
     pub hist_clamped: u64,
     pub stopped_early: bool,
-    pub capacity: Option<crate::capacity::CapacityReport>,
+    pub capacity: Option<crate::workload::capacity::CapacityReport>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

@@ -37,6 +37,29 @@ pub fn bench(args: Vec<String>) -> i32 {
     if o.status == "ok" { 0 } else { 2 }
 }
 
+/// `check --config FILE|-`: validate a config; print it with every default filled in (exit 0),
+/// or one line per bad field (exit 1).
+pub fn check(args: Vec<String>) -> i32 {
+    let path = match args.as_slice() {
+        [flag, p] if flag == "--config" => p.clone(),
+        _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
+    };
+    let errs = match crate::cli::load_config(&path) {
+        Ok(c) => match c.validate() {
+            e if e.is_empty() => {
+                println!("{}", serde_json::to_string(&c).expect("a config serializes"));
+                return 0;
+            }
+            e => e,
+        },
+        Err(e) => e,
+    };
+    for e in errs {
+        println!("{e}");
+    }
+    1
+}
+
 fn usage_error(e: &str) -> i32 {
     if e.starts_with("sdnbench-engine:") || e.starts_with("usage") {
         eprintln!("{e}");

@@ -10,10 +10,10 @@
 //! `SwitchStats`); with `strict` it also asks the worker to stop the whole run.
 
 use crate::accounting::SwitchStats;
-use crate::config::Mode;
 use crate::outstanding::Outstanding;
 use crate::pacer::Pacer;
 use crate::worker::Shared;
+use crate::workload::Workload;
 use ofswitch::{frame_len, Event, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
 use ofwire::{flow_mod, Header, MsgType};
 use std::cell::RefCell;
@@ -42,12 +42,6 @@ impl End {
             _ => End::new("io", e.to_string()),
         }
     }
-}
-
-const THROUGHPUT_LATENCY_SAMPLE: u32 = 16;
-
-pub fn latency_sample_every(mode: Mode) -> u32 {
-    if mode == Mode::Throughput { THROUGHPUT_LATENCY_SAMPLE } else { 1 }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -117,6 +111,8 @@ pub struct Session {
     index: u32,
     echoed: bool,
     inbox: Option<Rc<crate::worker::Inbox>>,
+    workload: Workload,
+    sample_every: u32,
 }
 
 impl Session {
@@ -147,7 +143,9 @@ impl Session {
         let pacer = Pacer::for_config(c, pos_in_worker, sh.n_local);
         let version = if c.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
         Session {
-            gen: PacketInGen::new(version, index, c.macs, c.ports, c.frame_size),
+            gen: PacketInGen::with_profile(c.profile(), version, index, c.macs, c.ports, c.frame_size),
+            workload: Workload::of(c),
+            sample_every: Workload::of(c).latency_sample_every(c),
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,
@@ -344,12 +342,11 @@ impl Session {
         Ok(())
     }
 
-    /// Whether request `seq`'s latency goes into the histogram: all of them, except in throughput
-    /// mode, where latency is a side figure and one request in `THROUGHPUT_LATENCY_SAMPLE` is
-    /// enough (the requests sampled are fixed by sequence number, not by timing).
+    /// Whether request `seq`'s latency goes into the histogram (the workload's sampling rule,
+    /// fixed by sequence number, not by timing).
     #[inline]
     fn sample(&self, seq: u32) -> bool {
-        self.sh.cfg.mode != Mode::Throughput || seq % THROUGHPUT_LATENCY_SAMPLE == 0
+        self.sample_every <= 1 || seq.is_multiple_of(self.sample_every)
     }
 
     /// Handle every whole message in `buf`; returns the bytes consumed.
@@ -417,7 +414,7 @@ impl Session {
                 Event::Error { ty, code } => st.on_error(ty, code),
                 Event::EchoReply { rtt_ns: Some(rtt), .. } => {
                     st.echo_rtt_ns.push(rtt);
-                    if self.sh.cfg.mode == Mode::Capacity && !self.echoed {
+                    if self.workload.up_after_echo() && !self.echoed {
                         self.echoed = true;
                         self.sh.session_up();
                     }
@@ -427,12 +424,12 @@ impl Session {
                     st.handshake_ns = Some(now);
                     st.state = crate::accounting::SessionState::Up;
                     self.gen.version = version;
-                    if self.sh.cfg.mode == Mode::Capacity {
+                    if self.workload.up_after_echo() {
                         // up only once an echo went round: the session works end to end
                         self.sw.echo_now(now, &mut self.wbuf);
                         continue;
                     }
-                    if self.sh.cfg.learn {
+                    if self.workload.learns(&self.sh.cfg) {
                         for h in 1..=self.sh.cfg.macs.min(65_535) {
                             self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
                         }

@@ -4,15 +4,15 @@
 //! when it runs as a child process) and takes `Cmd`s from `cmds`. Several workers (processes)
 //! hold more sessions than one process's file limit allows, and use more cores.
 
-use crate::accounting::{SessionState, SwitchStats};
-use crate::config::{Config, Mode, Slice};
+use crate::accounting::SwitchStats;
+use crate::config::{Config, Slice};
 use crate::hist::Hist;
-use crate::protocol::{Cmd, Interval, Ready, SwitchReport, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::session::{connect, Session};
+use crate::protocol::{Cmd, SwitchReport, WorkerEvent};
+use crate::workload::Workload;
 use std::cell::{Cell, RefCell};
 use std::net::SocketAddr;
 use std::rc::Rc;
-use tokio::sync::{mpsc::UnboundedReceiver, watch, Notify, Semaphore};
+use tokio::sync::{mpsc::UnboundedReceiver, watch, Notify};
 use tokio::time::{sleep_until, Duration, Instant};
 
 const SCRATCH: usize = 256 * 1024;
@@ -134,7 +134,33 @@ impl Shared {
         self.finished.set(self.finished.get() + 1);
         self.changed.notify_waiters();
     }
-    fn go(&self, settle_ms: u64) {
+    pub fn up_count(&self) -> u32 {
+        self.up.get()
+    }
+    pub fn finished_count(&self) -> u32 {
+        self.finished.get()
+    }
+    pub fn fatal(&self) -> Option<String> {
+        self.fatal.borrow().clone()
+    }
+    /// Wait until `done()` holds (true) or `deadline` passes (false); re-checked on every
+    /// session change.
+    pub async fn wait_until(&self, done: impl Fn() -> bool, deadline: Option<Instant>) -> bool {
+        loop {
+            let notified = self.changed.notified();
+            if done() {
+                return true;
+            }
+            match deadline {
+                None => notified.await,
+                Some(d) => tokio::select! {
+                    _ = notified => {}
+                    _ = sleep_until(d) => return done(),
+                },
+            }
+        }
+    }
+    pub fn go(&self, settle_ms: u64) {
         self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
         let _ = self.phase_tx.send(1);
     }
@@ -153,159 +179,8 @@ pub fn source_for(cfg: &Config, index: u32) -> Option<SocketAddr> {
 pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
     let local = tokio::task::LocalSet::new();
-    local.block_on(&rt, async move {
-        if cfg.mode == Mode::Capacity {
-            crate::capacity::run(cfg, slice, cmds, emit).await
-        } else {
-            run_load(cfg, slice, cmds, emit).await
-        }
-    });
-}
-
-async fn run_load(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let addr: SocketAddr = match crate::limits::resolve(&cfg.controller) {
-        Ok(a) => a,
-        Err(e) => return emit(WorkerEvent::Fatal(e)),
-    };
-    let n = slice.hi - slice.lo;
-    let per_switch_hist = cfg.per_switch_histograms;
-    let sh = Rc::new(Shared::new(cfg, n));
-    let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
-    let mut stats = Vec::with_capacity(n as usize);
-    let t_connect = Instant::now();
-    for (pos, index) in (slice.lo..slice.hi).enumerate() {
-        let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, per_switch_hist);
-        s.sample_every = crate::session::latency_sample_every(sh.cfg.mode);
-        let st = Rc::new(RefCell::new(s));
-        stats.push(st.clone());
-        let (sh2, permits) = (sh.clone(), permits.clone());
-        tokio::task::spawn_local(async move {
-            let permit = permits.acquire().await.expect("semaphore open");
-            let stream = connect(addr, source_for(&sh2.cfg, index)).await;
-            drop(permit);
-            Session::new(sh2, st, index, pos as u32).run(stream).await;
-        });
-    }
-    // Everyone up (or failed): tell the coordinator, then wait for its go.
-    loop {
-        let notified = sh.changed.notified();
-        if sh.up.get() + sh.finished.get() >= n || sh.stopped() {
-            break;
-        }
-        notified.await;
-    }
-    let mut ready = Ready {
-        worker: slice.worker,
-        protocol: PROTOCOL.into(),
-        pid: std::process::id(),
-        up: sh.up.get(),
-        failed: n - sh.up.get(),
-        handshake_s: t_connect.elapsed().as_secs_f64(),
-        ..Default::default()
-    };
-    for st in &stats {
-        if let Some(d) = &st.borrow().disconnect {
-            *ready.failures.entry(d.reason.clone()).or_insert(0) += 1;
-        }
-    }
-    emit(WorkerEvent::Ready(ready));
-    let mut stopped_early = false;
-    match cmds.recv().await {
-        Some(Cmd::Go) => sh.go(sh.cfg.settle_ms),
-        _ => {
-            stopped_early = true;
-            sh.stop_all();
-        }
-    }
-    if !stopped_early {
-        stopped_early = tick(&sh, &stats, slice.worker, &mut cmds, emit).await;
-    }
-    // Let sessions drain (they end by themselves at drain end), or stop now.
-    let finish_by = sh.instant_of(sh.drain_end_ns()) + Duration::from_millis(500);
-    if !all_finished_by(&sh, n, finish_by).await {
-        sh.stop_all();
-    }
-    // Stopped sessions record their end on their next turn: wait for all of them (bounded).
-    all_finished_by(&sh, n, Instant::now() + Duration::from_secs(5)).await;
-    if let Some(msg) = sh.fatal.borrow().clone() {
-        emit(WorkerEvent::Fatal(msg));
-    }
-    // Per-switch histograms (when kept) were not recorded twice: merge them in now.
-    let mut merged = sh.merged.borrow_mut();
-    for st in &stats {
-        if let Some(h) = &st.borrow().hist {
-            merged.merge(h);
-        }
-    }
-    let report = WorkerReport {
-        worker: slice.worker,
-        pid: std::process::id(),
-        switches: stats.iter().map(|s| switch_report(&s.borrow(), slice.worker)).collect(),
-        hist_b64: merged.to_base64(),
-        hist_clamped: merged.clamped,
-        stopped_early,
-        capacity: None,
-    };
-    emit(WorkerEvent::Done(Box::new(report)));
-}
-
-/// Snapshot every switch at each loop boundary. Returns true when stopped early.
-/// Waits until all `n` sessions have finished (true) or `deadline` passes (false).
-async fn all_finished_by(sh: &Shared, n: u32, deadline: Instant) -> bool {
-    loop {
-        let notified = sh.changed.notified();
-        if sh.finished.get() >= n {
-            return true;
-        }
-        tokio::select! {
-            _ = notified => {}
-            _ = sleep_until(deadline) => return sh.finished.get() >= n,
-        }
-    }
-}
-
-async fn tick(
-    sh: &Shared,
-    stats: &[Rc<RefCell<SwitchStats>>],
-    worker: u32,
-    cmds: &mut UnboundedReceiver<Cmd>,
-    emit: &mut dyn FnMut(WorkerEvent),
-) -> bool {
-    let total = sh.cfg.warmup + sh.cfg.loops;
-    let (mut prev_answered, mut prev_sent) = (0u64, 0u64);
-    for k in 1..=total {
-        let at = sh.instant_of(sh.go_ns.get() + k as u64 * sh.cfg.loop_ms * 1_000_000);
-        let stop = tokio::select! {
-            _ = sleep_until(at) => false,
-            c = cmds.recv() => !matches!(c, Some(Cmd::Go)),
-        };
-        if stop || sh.stopped() {
-            sh.stop_all();
-            return true;
-        }
-        let mut iv = Interval { worker, k, ..Default::default() };
-        let per_switch = stats.len() <= crate::protocol::PER_SWITCH_IN_INTERVALS;
-        for st in stats {
-            let mut s = st.borrow_mut();
-            let (a, se) = (s.answered, s.sent);
-            if per_switch {
-                iv.per_switch.push(a - s.answered_at.last().copied().unwrap_or(0));
-            }
-            s.answered_at.push(a);
-            s.sent_at.push(se);
-            iv.answered += a;
-            iv.sent += se;
-            iv.lost += s.lost;
-            iv.up += (s.state == SessionState::Up) as u32;
-        }
-        let (a, se) = (iv.answered, iv.sent);
-        iv.answered -= prev_answered;
-        iv.sent -= prev_sent;
-        prev_answered = a;
-        prev_sent = se;
-        emit(WorkerEvent::Interval(iv));
-    }
-    false
+    let workload = Workload::of(&cfg);
+    local.block_on(&rt, workload.run(cfg, slice, cmds, emit));
 }
 
 fn deltas(cum: &[u64]) -> Vec<u64> {

@@ -224,9 +224,12 @@ fn a_closed_session_ends_only_itself_and_is_named() {
     let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300), lldp: false, garbage_nth: None });
     let p = tmp("close");
     let o = engine(port, &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"], &p);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // some sessions lost: status partial (exit 2), naming the lost one
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
     validate(&j, &schema(), "$").unwrap();
+    assert_eq!(j["status"], "partial");
+    assert!(j["error"].as_str().unwrap().contains("1 session(s) lost: switch "), "{}", j["error"]);
     let d = j["disconnects"].as_array().unwrap();
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(d[0]["kind"] == "closed" || d[0]["kind"] == "reset", "{d:?}");
@@ -318,8 +321,9 @@ fn a_malformed_message_ends_only_its_session() {
     let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: Some(1) });
     let p = tmp("malformed");
     let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--connect-parallel", "1"], &p);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
+    assert_eq!(j["status"], "partial", "a broken length field is never \"ok\"");
     let d = j["disconnects"].as_array().unwrap();
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0]["kind"], "malformed");

@@ -30,7 +30,7 @@ pub struct CapacityReport {
 }
 
 pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let addr: SocketAddr = match crate::limits::resolve(&cfg.controller) {
+    let addr: SocketAddr = match crate::limits::resolve(cfg.controller()) {
         Ok(a) => a,
         Err(e) => return emit(WorkerEvent::Fatal(e)),
     };

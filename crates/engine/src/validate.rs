@@ -1,0 +1,82 @@
+//! Range and consistency checks of a `Config`, one line per bad field, naming the field (as in
+//! the JSON config) and the bad value. The command line, the JSON config and `check` all use it.
+
+use crate::config::{Config, Mode};
+
+fn range<T: PartialOrd + std::fmt::Display>(errs: &mut Vec<String>, field: &str, v: T, lo: T, hi: T) {
+    if v < lo || v > hi {
+        errs.push(format!("{field}: {v} is out of range ({lo} to {hi})"));
+    }
+}
+
+fn at_least<T: PartialOrd + std::fmt::Display>(errs: &mut Vec<String>, field: &str, v: T, lo: T) {
+    if v < lo {
+        errs.push(format!("{field}: {v} is too small (at least {lo})"));
+    }
+}
+
+/// Every problem in `c` (empty: valid).
+pub fn check(c: &Config) -> Vec<String> {
+    let mut e = Vec::new();
+    at_least(&mut e, "switches", c.switches, 1);
+    if c.mode != Mode::Capacity {
+        at_least(&mut e, "loops", c.loops, 1);
+    }
+    at_least(&mut e, "loop_ms", c.loop_ms, 1);
+    range(&mut e, "macs", c.macs, 1, 65_535);
+    range(&mut e, "ports", c.ports, 1, 65_000);
+    range(&mut e, "frame_size", c.frame_size, 60, 9000);
+    at_least(&mut e, "window", c.window, 1);
+    at_least(&mut e, "timeout_ms", c.timeout_ms, 1);
+    at_least(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1);
+    at_least(&mut e, "connect_parallel", c.connect_parallel, 1);
+    if let Some(w) = c.workers {
+        at_least(&mut e, "workers", w, 1);
+    }
+    if c.mode == Mode::FixedRate && !(c.rate > 0.0 && c.rate.is_finite()) {
+        e.push(format!("rate: {} is not a positive number of requests/s", c.rate));
+    }
+    if c.versions == 0 || c.versions & !((1 << 1) | (1 << 4)) != 0 {
+        e.push(format!("versions: bitmap {:#x} must offer 1.0 (bit 1), 1.3 (bit 4) or both", c.versions));
+    }
+    if let Err(err) = c.traffic.parse::<ofswitch::Profile>() {
+        e.push(format!("traffic: {err}"));
+    }
+    if !c.links.is_empty() && c.ports < 2 {
+        e.push(format!("links: need at least 2 ports per switch, not {}", c.ports));
+    }
+    if c.controllers.is_empty() {
+        e.push("controllers: no controller address given".into());
+    }
+    for a in &c.controllers {
+        if let Err(err) = crate::limits::resolve(a) {
+            e.push(format!("controllers: {err}"));
+        }
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid() {
+        assert_eq!(check(&Config::default()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn each_bad_field_is_named_with_its_value() {
+        let c = Config { switches: 0, loops: 0, frame_size: 10, workers: Some(0), controllers: vec!["nohost".into()], ..Config::default() };
+        let e = check(&c);
+        for f in ["switches: 0", "loops: 0", "frame_size: 10", "workers: 0", "controllers:"] {
+            assert!(e.iter().any(|l| l.starts_with(f)), "{f} missing in {e:?}");
+        }
+    }
+
+    #[test]
+    fn capacity_needs_no_loops() {
+        let c = Config { mode: Mode::Capacity, loops: 0, ..Config::default() };
+        assert!(check(&c).is_empty());
+    }
+}

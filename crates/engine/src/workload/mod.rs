@@ -1,0 +1,91 @@
+//! What each switch sends and how its replies are judged. The `Pacer` decides *when* a switch
+//! may send; a `Workload` decides *what* it sends and what counts as an answer. A run's `mode`
+//! is a combination of the two:
+//!
+//! | mode         | workload   | pacer                          |
+//! |--------------|------------|--------------------------------|
+//! | `throughput` | `Requests` | window of `window` in flight   |
+//! | `latency`    | `Requests` | window of 1                    |
+//! | `fixed-rate` | `Requests` | open loop at `rate`            |
+//! | `capacity`   | `Capacity` | none: sessions are the load    |
+//!
+//! `Requests` (`requests.rs`): every switch sends packet-ins of the configured traffic profile;
+//! a flow-mod or packet-out naming one answers it (see `accounting.rs`). Sessions are up once
+//! the handshake is done; a learning phase may come first.
+//! `Capacity` (`capacity.rs`): switches connect one by one; a session counts as up only after an
+//! echo went round; nothing else is sent. Room is left for discovery, provisioning and
+//! robustness workloads: each is one more variant and one more file.
+
+pub mod capacity;
+pub mod requests;
+
+use crate::config::{Config, Mode, Slice};
+use crate::protocol::{Cmd, WorkerEvent};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    Requests,
+    Capacity,
+}
+
+/// In throughput mode latency is a side figure: one answered request in this many (fixed by
+/// sequence number, not by timing) is recorded.
+const THROUGHPUT_LATENCY_SAMPLE: u32 = 16;
+
+impl Workload {
+    pub fn of(cfg: &Config) -> Workload {
+        match cfg.mode {
+            Mode::Capacity => Workload::Capacity,
+            Mode::Throughput | Mode::Latency | Mode::FixedRate => Workload::Requests,
+        }
+    }
+
+    /// Whether switches send measured requests (and so have a pacer, loops and latency).
+    pub fn sends_requests(self) -> bool {
+        self == Workload::Requests
+    }
+
+    /// A session counts as up only after an echo round trip (not at the end of the handshake).
+    pub fn up_after_echo(self) -> bool {
+        self == Workload::Capacity
+    }
+
+    /// Whether switches announce their hosts (gratuitous ARP) before the measured phase.
+    pub fn learns(self, cfg: &Config) -> bool {
+        self.sends_requests() && cfg.learn && cfg.profile().learns_hosts()
+    }
+
+    /// Record the latency of one answered request in this many.
+    pub fn latency_sample_every(self, cfg: &Config) -> u32 {
+        if cfg.mode == Mode::Throughput { THROUGHPUT_LATENCY_SAMPLE } else { 1 }
+    }
+
+    /// Run this workload over one worker's slice of switches.
+    pub async fn run(self, cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
+        match self {
+            Workload::Requests => requests::run(cfg, slice, cmds, emit).await,
+            Workload::Capacity => capacity::run(cfg, slice, cmds, emit).await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_map_to_workloads() {
+        for (m, w) in [(Mode::Throughput, Workload::Requests), (Mode::Latency, Workload::Requests), (Mode::FixedRate, Workload::Requests), (Mode::Capacity, Workload::Capacity)] {
+            assert_eq!(Workload::of(&Config { mode: m, ..Config::default() }), w);
+        }
+    }
+
+    #[test]
+    fn cbench_traffic_has_no_learning_phase() {
+        let c = Config { traffic: "cbench".into(), ..Config::default() };
+        assert!(!Workload::Requests.learns(&c));
+        assert!(Workload::Requests.learns(&Config::default()));
+        assert!(!Workload::Capacity.learns(&Config::default()));
+    }
+}

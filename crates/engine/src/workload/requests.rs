@@ -1,0 +1,153 @@
+//! The request workloads (throughput, latency, fixed-rate): connect every switch of the slice,
+//! report ready, wait for the go, tick the loops, drain, report. What each session sends is set
+//! by its `Pacer`; how replies are judged by `accounting.rs`.
+
+use crate::accounting::{SessionState, SwitchStats};
+use crate::config::{Config, Slice};
+use crate::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::session::{connect, Session};
+use crate::worker::{source_for, switch_report, Shared};
+use std::cell::RefCell;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use tokio::sync::{mpsc::UnboundedReceiver, Semaphore};
+use tokio::time::{sleep_until, Duration, Instant};
+
+type Stats = Vec<Rc<RefCell<SwitchStats>>>;
+
+pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
+    let addr: SocketAddr = match crate::limits::resolve(cfg.controller()) {
+        Ok(a) => a,
+        Err(e) => return emit(WorkerEvent::Fatal(e)),
+    };
+    let n = slice.hi - slice.lo;
+    let sh = Rc::new(Shared::new(cfg, n));
+    let t_connect = Instant::now();
+    let stats = spawn_sessions(&sh, slice, addr);
+    sh.wait_until(|| sh.up_count() + sh.finished_count() >= n || sh.stopped(), None).await;
+    emit(WorkerEvent::Ready(ready(&sh, &stats, slice.worker, t_connect)));
+    let mut stopped_early = false;
+    match cmds.recv().await {
+        Some(Cmd::Go) => sh.go(sh.cfg.settle_ms),
+        _ => {
+            stopped_early = true;
+            sh.stop_all();
+        }
+    }
+    if !stopped_early {
+        stopped_early = tick(&sh, &stats, slice.worker, &mut cmds, emit).await;
+    }
+    // Let sessions drain (they end by themselves at drain end), or stop now.
+    let finish_by = sh.instant_of(sh.drain_end_ns()) + Duration::from_millis(500);
+    if !sh.wait_until(|| sh.finished_count() >= n, Some(finish_by)).await {
+        sh.stop_all();
+    }
+    // Stopped sessions record their end on their next turn: wait for all of them (bounded).
+    sh.wait_until(|| sh.finished_count() >= n, Some(Instant::now() + Duration::from_secs(5))).await;
+    if let Some(msg) = sh.fatal() {
+        emit(WorkerEvent::Fatal(msg));
+    }
+    emit(WorkerEvent::Done(Box::new(report(&sh, &stats, slice.worker, stopped_early))));
+}
+
+/// One session task per switch of the slice, at most `connect_parallel` handshakes at once.
+fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
+    let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
+    let workload = crate::workload::Workload::of(&sh.cfg);
+    let mut stats = Vec::with_capacity((slice.hi - slice.lo) as usize);
+    for (pos, index) in (slice.lo..slice.hi).enumerate() {
+        let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, sh.cfg.per_switch_histograms);
+        s.sample_every = workload.latency_sample_every(&sh.cfg);
+        let st = Rc::new(RefCell::new(s));
+        stats.push(st.clone());
+        let (sh2, permits) = (sh.clone(), permits.clone());
+        tokio::task::spawn_local(async move {
+            let permit = permits.acquire().await.expect("semaphore open");
+            let stream = connect(addr, source_for(&sh2.cfg, index)).await;
+            drop(permit);
+            Session::new(sh2, st, index, pos as u32).run(stream).await;
+        });
+    }
+    stats
+}
+
+fn ready(sh: &Shared, stats: &Stats, worker: u32, t_connect: Instant) -> Ready {
+    let mut ready = Ready {
+        worker,
+        protocol: PROTOCOL.into(),
+        pid: std::process::id(),
+        up: sh.up_count(),
+        failed: sh.n_local - sh.up_count(),
+        handshake_s: t_connect.elapsed().as_secs_f64(),
+        ..Default::default()
+    };
+    for st in stats {
+        if let Some(d) = &st.borrow().disconnect {
+            *ready.failures.entry(d.reason.clone()).or_insert(0) += 1;
+        }
+    }
+    ready
+}
+
+fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> WorkerReport {
+    // Per-switch histograms (when kept) were not recorded twice: merge them in now.
+    let mut merged = sh.merged.borrow_mut();
+    for st in stats {
+        if let Some(h) = &st.borrow().hist {
+            merged.merge(h);
+        }
+    }
+    WorkerReport {
+        worker,
+        pid: std::process::id(),
+        switches: stats.iter().map(|s| switch_report(&s.borrow(), worker)).collect(),
+        hist_b64: merged.to_base64(),
+        hist_clamped: merged.clamped,
+        stopped_early,
+        capacity: None,
+    }
+}
+
+/// Snapshot every switch at each loop boundary. Returns true when stopped early.
+async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) -> bool {
+    let total = sh.cfg.warmup + sh.cfg.loops;
+    let mut prev = Interval::default();
+    for k in 1..=total {
+        let at = sh.instant_of(sh.go_ns() + k as u64 * sh.cfg.loop_ms * 1_000_000);
+        let stop = tokio::select! {
+            _ = sleep_until(at) => false,
+            c = cmds.recv() => !matches!(c, Some(Cmd::Go)),
+        };
+        if stop || sh.stopped() {
+            sh.stop_all();
+            return true;
+        }
+        let cum = snapshot(stats, worker, k);
+        let mut iv = cum.clone();
+        iv.answered -= prev.answered;
+        iv.sent -= prev.sent;
+        prev = cum;
+        emit(WorkerEvent::Interval(iv));
+    }
+    false
+}
+
+/// Cumulative counters of the slice at loop `k` (per-switch counts are already per loop).
+fn snapshot(stats: &Stats, worker: u32, k: u32) -> Interval {
+    let mut iv = Interval { worker, k, ..Default::default() };
+    let per_switch = stats.len() <= crate::protocol::PER_SWITCH_IN_INTERVALS;
+    for st in stats {
+        let mut s = st.borrow_mut();
+        let (a, se) = (s.answered, s.sent);
+        if per_switch {
+            iv.per_switch.push(a - s.answered_at.last().copied().unwrap_or(0));
+        }
+        s.answered_at.push(a);
+        s.sent_at.push(se);
+        iv.answered += a;
+        iv.sent += se;
+        iv.lost += s.lost;
+        iv.up += (s.state == SessionState::Up) as u32;
+    }
+    iv
+}
