@@ -122,6 +122,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
             f.write("\n")
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)      # the mode of every output file (mkstemp makes 0600)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

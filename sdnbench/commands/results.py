@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from ..output import add_json_flag, print_json, table
+from ..output import add_json_flag, add_output_flags, check_writable, output_format, print_json, table
 from ..store import Store
 from ..store.export import FORMATS, export
 
@@ -45,8 +45,8 @@ def register(sub) -> None:
 
     ep = rs.add_parser("export", help="every raw sample of a run as CSV, JSON or Parquet")
     ep.add_argument("run", metavar="RUN", help="run id or `latest`")
-    ep.add_argument("--format", choices=FORMATS, default="csv")
-    ep.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: stdout)")
+    add_output_flags(ep, FORMATS, "the samples (default: CSV on stdout)")
+    add_json_flag(ep)
     add_store_flag(ep)
     ep.set_defaults(func=cmd_export)
 
@@ -153,9 +153,15 @@ def _varying_keys(param_dicts: list) -> list:
 
 
 def cmd_export(args) -> int:
+    if args.json and (args.output or args.format not in (None, "json")):
+        raise UserError("--json prints JSON on stdout; to write a file use -o FILE")
+    fmt = "json" if args.json else (output_format(args.output, args.format, FORMATS) if args.output
+                                    else args.format or "csv")
+    if args.output:
+        check_writable(args.output)
     with Store(args.store, create=False) as store:
         run_id = store.resolve_run(args.run)
-        text = export(store, run_id, args.format, args.output)
+        text = export(store, run_id, fmt, Path(args.output) if args.output else None)
     if text is not None:
         sys.stdout.write(text)
     else:

@@ -27,13 +27,22 @@ def add_store_flag(parser, default_off: bool = True) -> None:
 
 
 def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[int]:
-    """Save ``result`` if ``--store`` was given; returns the new run id (or None)."""
+    """Save ``result`` if ``--store`` was given; returns the run id (or None).
+
+    The results of one command go into one run: the first call creates it, later calls with the
+    same ``args`` add cells to it, so ``controller bench --reps 3`` is stored as 3 repetitions of
+    each switch count (a ``rep`` parameter becomes the cell's repetition)."""
     directory = getattr(args, "store", None)
     if directory is None:
         return None
+    run_id = getattr(args, "_saved_run", None)
     with Store(directory) as store:
-        result_id = store.save_result(result, name=name)
+        result_id = store.save_result(result, run=run_id, name=name)
         run_id = store.conn.execute("SELECT run_id FROM results WHERE id=?", (result_id,)).fetchone()[0]
-    print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
-          file=sys.stderr)
+        if result.status != "ok":
+            store.set_run_status(run_id, "failed")
+    if getattr(args, "_saved_run", None) is None:
+        print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
+              file=sys.stderr)
+    args._saved_run = run_id
     return run_id

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import json
 from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..output import FILE_MODE, write_file
 from ..result import write_json_atomic
 from .store import Store
 
@@ -65,9 +67,12 @@ def export(store: Store, run_id: int, fmt: str, out: Optional[Path]) -> Optional
             raise UserError("Parquet is binary: give an output file with -o FILE")
         import pandas as pd
         try:
-            pd.DataFrame(list(sample_rows(store, run_id)), columns=CSV_FIELDS).to_parquet(out)
+            rows = [{k: (None if v == "" and k in ("index", "t", "value") else v) for k, v in r.items()}
+                    for r in sample_rows(store, run_id)]     # typed columns: "" is no number
+            pd.DataFrame(rows, columns=CSV_FIELDS).to_parquet(out)
         except ImportError as e:
             raise UserError(f"Parquet export needs pyarrow: {e}")
+        os.chmod(out, FILE_MODE)
         return None
     raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
@@ -77,7 +82,5 @@ def _emit(text: str, out: Optional[Path]) -> Optional[str]:
         return text
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(text)
-    tmp.replace(out)
+    write_file(out, text.encode())
     return None

@@ -156,10 +156,12 @@ def test_cli_helper_saves_only_when_asked(tmp_path, capsys):
     add_store_flag(p)
     assert save_if_asked(p.parse_args([]), _result()) is None
     args = p.parse_args(["--store", str(tmp_path)])
-    assert save_if_asked(args, _result()) == 1 and save_if_asked(args, _result()) == 2
-    assert "saved as run 2" in capsys.readouterr().err
+    # the results of one command go into one run (its repetitions/conditions as cells)
+    assert save_if_asked(args, _result()) == 1 and save_if_asked(args, _result()) == 1
+    assert "saved as run 1" in capsys.readouterr().err
     with Store(tmp_path) as st:
-        assert [r.kind for r in st.runs()] == ["single", "single"]
+        assert [r.kind for r in st.runs()] == ["single"]
+        assert len(st.cells(1)) == 2
 
 
 def test_save_result_is_all_or_nothing(tmp_path):
