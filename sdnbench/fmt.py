@@ -77,6 +77,12 @@ def scaled(value, unit: Optional[str]) -> tuple:
 
 def scale_all(values: Sequence, unit: Optional[str]) -> tuple:
     """Scale a whole column by one factor, chosen for its largest magnitude."""
+    factor, name = scale_factor(values, unit)
+    return [float(v) / factor if _is_number(v) else v for v in values], name
+
+
+def scale_factor(values: Sequence, unit: Optional[str]) -> tuple:
+    """``(divide by, unit name)`` for a column: its largest magnitude decides."""
     u = unit_name(unit)
     nums = [abs(float(v)) for v in values if _is_number(v) and math.isfinite(float(v))]
     top = max(nums) if nums else 0.0
@@ -92,7 +98,7 @@ def scale_all(values: Sequence, unit: Optional[str]) -> tuple:
             if top * base >= f or name_ == "ns":
                 factor, name = f / base, name_
                 break
-    return [float(v) / factor if _is_number(v) else v for v in values], name
+    return factor, name
 
 
 def show(v) -> str:
@@ -146,7 +152,7 @@ def _is_number(v) -> bool:
 
 
 def _looks_numeric(s: str) -> bool:
-    t = s.replace(",", "").replace("%", "").replace(" ", "").replace("±", "").strip()
+    t = s.replace(",", "").replace("%", "").replace("±", "").rstrip(" ▲▼*").strip()
     if t in ("", DASH):
         return True
     try:

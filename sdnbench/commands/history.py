@@ -1,0 +1,55 @@
+"""``sdnbench history SCENARIO|RUN --metric M``: a metric across the runs of one scenario.
+
+One value per run and condition (the median of the cells' means), a table oldest first, and
+step changes found by an asv-style piecewise-constant fit (``sdnbench.history.steps``): each
+is an alert naming the run where the new level began, called a regression when the metric got
+worse. ``-o plot.png`` draws it; ``--json`` prints it for programs; ``--fail-on-regression``
+exits 2 when the newest level of any condition is a regression.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import CheckFailed, UserError
+from ..output import add_store_flag
+
+
+def register(sub) -> None:
+    p = sub.add_parser("history", help="a metric across the runs of a scenario, with step alerts",
+                       description=__doc__)
+    p.add_argument("ref", metavar="SCENARIO|RUN",
+                   help="a scenario name or file, or a run id (`latest`) whose scenario to follow")
+    p.add_argument("--metric", "-m", required=True, help="the metric, e.g. throughput")
+    add_store_flag(p)
+    p.add_argument("-o", "--output", metavar="FILE.png", help="also draw the history to FILE (png, svg, pdf)")
+    p.add_argument("--json", action="store_true", help="print the history as JSON on stdout")
+    p.add_argument("--fail-on-regression", action="store_true",
+                   help="exit 2 if a condition's latest step is a regression")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..history.alerts import alerts
+    from ..history.collect import load_history
+    from ..history.render import as_json, plot, text
+    from ..store.store import Store
+
+    with Store(args.store, create=False) as store:
+        h = load_history(store, args.ref, args.metric)
+    found = alerts(h)
+    if args.output:
+        if Path(args.output).suffix.lower() not in (".png", ".svg", ".pdf"):
+            raise UserError(f"-o {args.output}: a plot is written as .png, .svg or .pdf")
+        path = plot(h, found, Path(args.output))
+    print(json.dumps(as_json(h, found), indent=2) if args.json else text(h, found))
+    if args.output and not args.json:
+        print(f"wrote {path}")
+    latest = {}
+    for a in found:
+        latest[a.condition] = a
+    if args.fail_on_regression and any(a.regression for a in latest.values()):
+        raise CheckFailed(f"{args.metric}: regression in "
+                          + ", ".join(a.condition for a in latest.values() if a.regression))
+    return 0
