@@ -84,7 +84,8 @@ def add_store_flag(parser, help: str = "") -> None:
 def add_renamed_flags(parser, *old: str) -> None:
     """Hidden old spellings that stop with one line naming the new flag."""
     for flag in old:
-        parser.add_argument(flag, nargs="?", action=_Renamed, help=argparse.SUPPRESS)
+        parser.add_argument(flag, nargs="?", action=_Renamed, help=argparse.SUPPRESS,
+                            dest=f"_renamed_{flag.strip('-').replace('-', '_')}")
 
 
 def _renamed_error(flag: str):

@@ -19,7 +19,8 @@ def register(sub) -> None:
 def _walk(parser: argparse.ArgumentParser, path: tuple, table: dict) -> None:
     words = []
     for action in parser._actions:
-        words.extend(o for o in action.option_strings if o.startswith("--"))
+        if action.help is not argparse.SUPPRESS:      # hidden: old spellings that only refuse
+            words.extend(o for o in action.option_strings if o.startswith("--"))
         if isinstance(action, argparse._SubParsersAction):
             for name, child in action.choices.items():
                 words.append(name)

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from ..paths import REPO, default_results_dir
+from ..output import add_store_flag
+from ..paths import REPO
 
 DEMO_SCENARIO = REPO / "scenarios" / "demo.yaml"
 
@@ -22,8 +23,7 @@ DEMO_SCENARIO = REPO / "scenarios" / "demo.yaml"
 def register(sub) -> None:
     p = sub.add_parser("demo", help="run the quick demo scenario and write its HTML report",
                        description=__doc__)
-    p.add_argument("--store", type=Path, metavar="DIR", default=None,
-                   help=f"results store directory (default: ./{default_results_dir()})")
+    add_store_flag(p)
     p.add_argument("-o", "--output", type=Path, metavar="PATH",
                    help="the HTML report (default: STORE/reports/demo-RUN.html)")
     p.add_argument("--scenario", type=Path, default=DEMO_SCENARIO, help=argparse.SUPPRESS)

@@ -32,7 +32,7 @@ def test_bench_and_capacity_against_the_responder(tmp_path):
     with responder("1.3") as addr:
         out = tmp_path / "bench.json"
         cp = run_cli("controller", "bench", "--controller", f"tcp:{addr}", "--switches", "1,2", "--reps", "1",
-                     "--loops", "2", "--loop-ms", "200", "--macs", "4", "--out", str(out))
+                     "--loops", "2", "--loop-ms", "200", "--macs", "4", "-o", str(out))
         assert cp.returncode == 0, cp.stderr
         results = json.loads(out.read_text())
         assert [r["params"]["switches"] for r in results] == [1, 2]
@@ -64,7 +64,7 @@ def test_rate_search_against_the_responder(tmp_path):
         out = tmp_path / "search.json"
         cp = run_cli("controller", "search", "--controller", f"tcp:{addr}", "--switches", "2", "--loops", "1",
                      "--loop-ms", "300", "--macs", "4", "--confirm", "50", "--step", "50%", "--max-trials", "8",
-                     "--out", str(out))
+                     "-o", str(out))
     assert cp.returncode == 0, cp.stderr
     r = json.loads(out.read_text())[0]
     assert r["benchmark"] == "rate-search"

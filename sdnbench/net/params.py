@@ -61,7 +61,8 @@ SECTION_DEFAULTS = {
 }
 TOP_DEFAULTS = {"controller": "osken:learning", "link": None, "of": DEFAULT_OF, "datapath": "auto",
                 "switch": "ovs", "pairs": "first-last", "reps": 1, "measurements": ["ping"]}
-KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + ("protocols", "log_dir")
+# backend: where the network is (mininet | ssh:INVENTORY), checked by sdnbench.net.backends
+KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + ("backend", "protocols", "log_dir")
 
 
 class NetParamsError(UserError):
