@@ -73,7 +73,10 @@ def _common(p) -> None:
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
     p.add_argument("--workers", type=int, help="engine worker processes (auto)")
     output.add_json_flag(p)
-    p.add_argument("--out", type=Path, metavar="FILE", help="write the results (JSON list) to FILE")
+    # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
+    p.add_argument("-o", "--output", dest="out", type=Path, metavar="FILE",
+                   help="write the results (JSON list) to FILE")
+    output.add_renamed_flags(p, "--out", "--protocols")
     from ..store.cli import add_store_flag
     add_store_flag(p)
 
