@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..result import Result, write_json_atomic
 from ..engine import driver
 from ..engine.driver import EngineInterrupted
-from ..engine.params import check
+from ..engine.params import check, launch_of_version
 from ..engine.runner import measure
 from ..engine.search import Trial, search
 
@@ -42,13 +42,14 @@ def register(sub) -> None:
     b.add_argument("--window", type=int, help="requests in flight per switch (throughput)")
     b.add_argument("--rate", type=float, help="offered requests/s over all switches (fixed-rate)")
     b.add_argument("--strict", action="store_true", help="a lost session fails the run")
-    b.set_defaults(func=run_bench)
+    b.add_argument("--traffic", help="packet-in traffic profile: cbench, unique-pairs, new-flows (unique-pairs)")
+    b.set_defaults(func=run_bench, **NEGOTIATE)
 
     c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity")
     _common(c)
     c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
     c.add_argument("--hold-ms", type=int, default=2000, help="hold all sessions this long, then count")
-    c.set_defaults(func=run_capacity)
+    c.set_defaults(func=run_capacity, **NEGOTIATE)
 
     r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search")
     _common(r)
@@ -59,7 +60,7 @@ def register(sub) -> None:
     r.add_argument("--step", default="10%", help="rate step: absolute or a percentage of the max (10%%)")
     r.add_argument("--confirm", type=float, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
     r.add_argument("--max-trials", type=int, default=20)
-    r.set_defaults(func=run_search)
+    r.set_defaults(func=run_search, **NEGOTIATE)
 
     k = s.add_parser("cbench", help="cbench-compatible: same flags, same RESULT line",
                      description="Runs `sdnbench-engine cbench` with these arguments (cbench's flags).")
@@ -81,11 +82,16 @@ def _common(p) -> None:
     add_store_flag(p)
 
 
+# Without --of the engine offers OpenFlow 1.0 and 1.3 and uses what the controller picks (a
+# launched controller is configured for 1.3); --of 1.0|1.3 forces one on both sides.
+NEGOTIATE = {"of_version": None}
+
+
 def _switch_counts(text: str) -> list:
     try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
+        counts = [int(x) for x in text.split(",")]
     except ValueError:
-        raise UserError(f"--switches: not a list of numbers: {text!r}")
+        raise UserError(f"--switches: not a comma-separated list of whole numbers: {text!r}")
     if not counts or min(counts) < 1:
         raise UserError("--switches: give at least one count, each 1 or more")
     return counts
@@ -93,7 +99,7 @@ def _switch_counts(text: str) -> list:
 
 def _params(args, **extra) -> dict:
     p = {"controller": args.controller, "of_version": args.of_version, **extra}
-    if args.workers:
+    if args.workers is not None:
         p["workers"] = args.workers
     return {k: v for k, v in p.items() if v is not None}
 
@@ -140,11 +146,11 @@ def run_bench(args) -> int:
         raise UserError("--reps must be at least 1")
     base = _params(args, mode=args.mode, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms,
                    warmup=args.warmup, frame_size=args.frame_size, window=args.window,
-                   rate=args.rate, strict=args.strict or None)
+                   rate=args.rate, strict=args.strict or None, traffic=args.traffic)
     check(dict(base, switches=counts[0]))  # fail on bad input before launching anything
     results: list = []
     live = sys.stderr.isatty() and not args.json
-    with launch(args.controller, of_version=args.of_version) as ctl:
+    with launch(args.controller, of_version=launch_of_version(base)) as ctl:
         for n in counts:
             for rep in range(args.reps):
                 p = check(dict(base, switches=n))
@@ -186,7 +192,7 @@ def run_capacity(args) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
     p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
-    with launch(args.controller, of_version=args.of_version) as ctl:
+    with launch(args.controller, of_version=launch_of_version(p)) as ctl:
         r = measure(p, ctl, live=False)
     c = r.counters
     if not args.json:
@@ -199,7 +205,7 @@ def run_capacity(args) -> int:
 def run_search(args) -> int:
     base = _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
     check(dict(base, mode="throughput"))
-    with launch(args.controller, of_version=args.of_version) as ctl:
+    with launch(args.controller, of_version=launch_of_version(base)) as ctl:
         def trial(rate):
             p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
             r = measure(p, ctl)

@@ -34,14 +34,20 @@ def version() -> str:
     return cp.stdout.strip().split()[-1] if cp.returncode == 0 and cp.stdout.strip() else "unknown"
 
 
-def run(args: list, live: bool = False, timeout: Optional[float] = None) -> dict:
-    """Run the engine with ``args`` (without --json); return its parsed JSON document.
+def run(args: list, live: bool = False, timeout: Optional[float] = None, config: Optional[dict] = None) -> dict:
+    """Run the engine with the JSON ``config`` (the engine's ``Config``) and extra ``args``
+    (without --json); return its parsed JSON document.
 
-    Exit 0 and 2 both leave a document (2: the run failed or was interrupted; the document says
-    which). Exit 1 is bad input: raised as the engine's one-line message."""
+    Exit 0 and 2 both leave a document (2: the run failed, was partial or was interrupted; the
+    document says which). Exit 1 is bad input: raised as the engine's one-line message."""
     with tempfile.TemporaryDirectory(prefix="sdnbench-engine-") as d:
         out = Path(d) / "result.json"
-        argv = [str(binary()), *args, "--json", str(out)]
+        argv = [str(binary())]
+        if config is not None:
+            cfg_path = Path(d) / "config.json"
+            cfg_path.write_text(json.dumps(config))
+            argv += ["--config", str(cfg_path)]
+        argv += [*args, "--json", str(out)]
         if not live:
             argv.append("--quiet")
         proc = subprocess.Popen(argv, stdout=None if live else subprocess.PIPE,

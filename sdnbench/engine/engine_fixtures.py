@@ -9,7 +9,7 @@ from typing import Iterator
 from .. import paths
 from ..proc import spawn, wait_until
 from . import driver
-from .params import check, engine_args
+from .params import check, config, engine_args
 
 
 def free_port() -> int:
@@ -40,4 +40,4 @@ def responder(of_version: str = "1.3", procs: int = 1) -> Iterator[str]:
 def run_doc(address: str, **params) -> dict:
     """One engine run straight against ``address`` (no controller launch); its JSON document."""
     p = check(dict(params, controller=f"tcp:{address}"))
-    return driver.run(engine_args(p, address))
+    return driver.run(engine_args(p), config=config(p, address))

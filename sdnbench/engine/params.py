@@ -1,105 +1,90 @@
-"""Engine parameters: the one dict a campaign cell or a CLI command gives, checked, and turned
-into ``sdnbench-engine`` flags. Pure: no I/O.
+"""Engine parameters: the one dict a campaign cell or a CLI command gives, turned into the engine's
+JSON config and checked BY THE ENGINE (``sdnbench-engine check --config -``). The engine's
+``Config`` struct (crates/engine/src/config.rs, documented in crates/engine/SCHEMA.md under
+``params``) is the one definition of every engine parameter: its names, types, defaults and
+ranges. Adding a parameter = one Rust field (+ its check) and, only if the driver must treat it
+specially, one line here.
 
-Keys (all optional except as noted; defaults are the engine's):
+Keys handled here (not engine config fields):
 
-- ``controller`` (spec, default ``osken:learning``), ``of_version`` ("1.0" or "1.3", default "1.3")
-- ``mode``: throughput | latency | fixed-rate | capacity
-- ``switches``, ``macs``, ``ports``, ``loops``, ``loop_ms``, ``warmup``
-- ``frame_size`` (RFC 8456 §5.1: 128, 512, 1508), ``window``, ``rate``, ``timeout_ms``
-- ``learn`` (bool), ``settle_ms``, ``buffered`` (bool), ``keep_flows`` (bool)
-- ``links`` ("linear": LLDP between neighbouring switches, for discovery tests)
-- ``workers``, ``source_addrs`` (list), ``strict`` (bool), ``connect_parallel``, ``hold_ms``,
-  ``echo_interval_ms``, ``connect_timeout_ms``
+- ``controller``: the controller *spec* (default ``osken:learning``); the engine gets its address;
+- ``of_version``: "1.0" or "1.3" forces that OpenFlow version (engine and launched controller);
+  absent, the engine offers both (HELLO version bitmap) and uses what the controller picks;
+- ``links``: "linear" or "none", a named layout the engine expands (``--links``);
+- ``name``, ``rep``, ``repetition``: campaign bookkeeping.
+
+Every other key is an engine config field, passed as it is: ``mode``, ``traffic``, ``switches``,
+``macs``, ``ports``, ``loops``, ``loop_ms``, ``warmup``, ``frame_size``, ``window``, ``rate``,
+``timeout_ms``, ``learn``, ``settle_ms``, ``buffered``, ``keep_flows``, ``workers``,
+``source_addrs``, ``strict``, ``connect_parallel``, ``hold_ms``, ``echo_interval_ms``,
+``connect_timeout_ms``, ...
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import subprocess
 
 from ..errors import UserError
 
-MODES = ("throughput", "latency", "fixed-rate", "capacity")
-
-# key -> (flag, type)
-_INT = {
-    "switches": "--switches", "macs": "--macs", "ports": "--ports", "loops": "--loops",
-    "loop_ms": "--loop-ms", "warmup": "--warmup", "frame_size": "--frame-size",
-    "window": "--window", "timeout_ms": "--timeout-ms", "settle_ms": "--settle-ms",
-    "workers": "--workers", "connect_parallel": "--connect-parallel", "hold_ms": "--hold-ms",
-    "echo_interval_ms": "--echo-interval-ms", "connect_timeout_ms": "--connect-timeout-ms",
-    "first_dpid": "--first-dpid",
-}
-_BOOL_OFF = {"learn": "--no-learn", "buffered": "--unbuffered"}
-_BOOL_ON = {"keep_flows": "--keep-flows", "strict": "--strict"}
-# Keys the driver reads itself (not engine flags), and campaign bookkeeping keys.
-_OWN = {"controller", "of_version", "mode", "rate", "source_addrs", "links", "name", "rep", "repetition"}
+OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
+LINKS = ("none", "linear")
+DRIVER_KEYS = {"controller", "of_version", "links"}
+BOOKKEEPING = {"name", "rep", "repetition"}
+DEFAULT_CONTROLLER = "osken:learning"
+# The address used while checking (the real one is known once the controller runs).
+_CHECK_ADDRESS = "127.0.0.1:6653"
 
 
 def check(params: dict) -> dict:
-    """Return a normalized copy of ``params`` or raise UserError naming the bad key."""
+    """Return a normalized copy of ``params`` or raise UserError naming every bad key (one line).
+
+    The engine validates its own fields; only the driver's keys are checked here."""
     p = dict(params)
-    unknown = sorted(set(p) - set(_INT) - set(_BOOL_OFF) - set(_BOOL_ON) - _OWN)
-    if unknown:
-        raise UserError(f"unknown engine parameter(s): {', '.join(unknown)}")
-    p.setdefault("controller", "osken:learning")
+    p.setdefault("controller", DEFAULT_CONTROLLER)
     p.setdefault("mode", "throughput")
-    p.setdefault("of_version", "1.3")
-    if p["mode"] not in MODES:
-        raise UserError(f"mode must be one of {', '.join(MODES)}, not {p['mode']!r}")
-    if str(p["of_version"]) not in ("1.0", "1.3"):
-        raise UserError(f"of_version must be 1.0 or 1.3, not {p['of_version']!r}")
-    p["of_version"] = str(p["of_version"])
-    for k in _INT:
-        if k in p:
-            p[k] = _int(k, p[k])
-    if "rate" in p:
-        try:
-            p["rate"] = float(p["rate"])
-        except (TypeError, ValueError):
-            raise UserError(f"rate must be a number, not {p['rate']!r}")
-        if p["rate"] <= 0:
-            raise UserError("rate must be positive")
+    if "of_version" in p and p["of_version"] is not None:
+        if str(p["of_version"]) not in OF_VERSIONS:
+            raise UserError(f"of_version must be 1.0 or 1.3, not {p['of_version']!r}")
+        p["of_version"] = str(p["of_version"])
+    else:
+        p.pop("of_version", None)
+    if p.get("links", "none") not in LINKS:
+        raise UserError(f"links must be linear or none, not {p['links']!r}")
     if p["mode"] == "fixed-rate" and "rate" not in p:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
-    for k in list(_BOOL_OFF) + list(_BOOL_ON):
-        if k in p and not isinstance(p[k], bool):
-            raise UserError(f"{k} must be true or false, not {p[k]!r}")
-    if "source_addrs" in p and not isinstance(p["source_addrs"], (list, tuple)):
-        raise UserError("source_addrs must be a list of addresses")
-    if p.get("links", "none") not in ("none", "linear"):
-        raise UserError(f"links must be linear or none, not {p['links']!r}")
+    errors = engine_check(config(p, _CHECK_ADDRESS))
+    if errors:
+        raise UserError("; ".join(errors))
     return p
 
 
-def _int(key: str, v: Any) -> int:
-    if isinstance(v, bool):
-        raise UserError(f"{key} must be a whole number, not {v!r}")
-    try:
-        n = int(v)
-    except (TypeError, ValueError):
-        raise UserError(f"{key} must be a whole number, not {v!r}")
-    if n < 0 or (n == 0 and key not in ("warmup", "settle_ms", "echo_interval_ms", "workers", "hold_ms")):
-        raise UserError(f"{key} must be positive, not {n}")
-    return n
+def launch_of_version(p: dict) -> str:
+    """The OpenFlow version a launched controller is configured for: the forced one, else 1.3
+    (the engine offers 1.0 and 1.3 and follows the controller)."""
+    return p.get("of_version") or "1.3"
 
 
-def engine_args(p: dict, address: str) -> list:
-    """The engine's command-line flags for checked params ``p`` against ``address`` (HOST:PORT)."""
-    args = ["--controller", address, "--mode", p["mode"], "--of", p["of_version"]]
-    for k, flag in _INT.items():
-        if k in p:
-            args += [flag, str(p[k])]
-    if "rate" in p:
-        args += ["--rate", repr(float(p["rate"]))]
-    for k, flag in _BOOL_OFF.items():
-        if p.get(k) is False:
-            args.append(flag)
-    for k, flag in _BOOL_ON.items():
-        if p.get(k):
-            args.append(flag)
-    if p.get("links", "none") != "none":
-        args += ["--links", p["links"]]
-    if p.get("source_addrs"):
-        args += ["--source-addrs", ",".join(p["source_addrs"])]
-    return args
+def config(p: dict, address: str) -> dict:
+    """The engine's JSON config for checked params ``p`` against ``address`` (HOST:PORT)."""
+    c = {k: v for k, v in p.items() if k not in DRIVER_KEYS and k not in BOOKKEEPING}
+    c["controllers"] = [address]
+    if p.get("of_version"):
+        c["versions"] = OF_VERSIONS[p["of_version"]]
+    return c
+
+
+def engine_args(p: dict) -> list:
+    """Flags that go beside ``--config`` (named layouts the engine expands itself)."""
+    return ["--links", p["links"]] if p.get("links", "none") != "none" else []
+
+
+def engine_check(cfg: dict) -> list:
+    """Ask the engine to validate ``cfg``: [] when valid, else one line per bad field."""
+    from .driver import binary
+    cp = subprocess.run([str(binary()), "check", "--config", "-"], input=json.dumps(cfg),
+                        capture_output=True, text=True, timeout=30)
+    if cp.returncode == 0:
+        return []
+    lines = [ln for ln in (cp.stdout + cp.stderr).splitlines() if ln.strip()]
+    return lines or [f"sdnbench-engine check exited {cp.returncode}"]

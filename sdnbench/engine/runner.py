@@ -15,18 +15,19 @@ from ..errors import Interrupted
 from ..result import Result
 from . import driver
 from .convert import to_result
-from .params import check, engine_args
+from .params import check, config, engine_args, launch_of_version
 
 
 def measure(p: dict, ctl, live: bool = False) -> Result:
     """One engine run against a launched controller ``ctl`` (checked params ``p``)."""
-    args = engine_args(p, f"{ctl.host}:{ctl.port}")
+    cfg = config(p, f"{ctl.host}:{ctl.port}")
     if ctl.pid:
-        args += ["--controller-pid", str(ctl.pid)]
+        cfg["controller_pid"] = ctl.pid
+    args = engine_args(p)
     interval = max(0.1, min(1.0, p.get("loop_ms", 1000) / 2000))
     with ctl.sample_resources(interval) as sampler:
         try:
-            doc = driver.run(args, live=live)
+            doc = driver.run(args, live=live, config=cfg)
         except driver.EngineInterrupted as e:
             r = to_result(e.doc, p)
             ctl.record(r, sampler)
@@ -40,7 +41,7 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
 
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
     p = check(params)
-    with launch(p["controller"], of_version=p["of_version"], port=port) as ctl:
+    with launch(p["controller"], of_version=launch_of_version(p), port=port) as ctl:
         return measure(p, ctl, live=live)
 
 

@@ -83,8 +83,7 @@ pub fn load_config(path: &str) -> Result<Config, Vec<String>> {
     } else {
         std::fs::read_to_string(path).map_err(|e| vec![format!("--config: cannot read {path}: {e}")])?
     };
-    let c: Config = serde_json::from_str(&text).map_err(|e| vec![format!("config: {e}")])?;
-    Ok(c)
+    Config::parse_json(&text)
 }
 
 pub fn parse(args: Vec<String>) -> Result<Args, String> {

@@ -161,9 +161,37 @@ impl Config {
 
     /// Parse a JSON config; errors name the field and the bad value, one line each.
     pub fn from_json(text: &str) -> Result<Config, Vec<String>> {
-        let c: Config = serde_json::from_str(text).map_err(|e| vec![format!("config: {e}")])?;
+        let c = Config::parse_json(text)?;
         let errs = c.validate();
         if errs.is_empty() { Ok(c) } else { Err(errs) }
+    }
+
+    /// Parse only (no range checks). serde's own error does not name the field of a wrong type,
+    /// so on failure each field is parsed alone to say which ones are bad, and with what.
+    pub fn parse_json(text: &str) -> Result<Config, Vec<String>> {
+        let whole = match serde_json::from_str::<Config>(text) {
+            Ok(c) => return Ok(c),
+            Err(e) => e,
+        };
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) else {
+            return Err(vec![format!("config: not a JSON object: {whole}")]);
+        };
+        let mut errs = Vec::new();
+        for (k, v) in map {
+            let one = serde_json::Value::Object([(k.clone(), v.clone())].into_iter().collect());
+            if let Err(e) = serde_json::from_value::<Config>(one) {
+                let why = e.to_string();
+                if why.starts_with("unknown field") {
+                    errs.push(format!("{k}: unknown field (see crates/engine/SCHEMA.md, `params`)"));
+                } else {
+                    errs.push(format!("{k}: bad value {v}: {why}"));
+                }
+            }
+        }
+        if errs.is_empty() {
+            errs.push(format!("config: {whole}"));
+        }
+        Err(errs)
     }
 
     /// Every range and consistency check, one line per bad field (empty: valid).
