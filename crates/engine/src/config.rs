@@ -277,7 +277,11 @@ mod tests {
     #[test]
     fn unknown_fields_and_bad_values_are_named() {
         let e = Config::from_json(r#"{"switchs": 4}"#).unwrap_err();
-        assert!(e[0].contains("switchs"), "{e:?}");
+        assert!(e[0].starts_with("switchs: unknown field"), "{e:?}");
+        let e = Config::from_json(r#"{"switches": "many", "loops": -1, "macs": 4}"#).unwrap_err();
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e[0].starts_with("loops: bad value -1") || e[1].starts_with("loops: bad value -1"), "{e:?}");
+        assert!(e.iter().any(|l| l.starts_with("switches: bad value \"many\"")), "{e:?}");
         let e = Config::from_json(r#"{"switches": 0, "workers": 0, "traffic": "x"}"#).unwrap_err();
         assert!(e.iter().any(|l| l.starts_with("switches")), "{e:?}");
         assert!(e.iter().any(|l| l.starts_with("traffic") && l.contains("unique-pairs")), "{e:?}");
