@@ -19,7 +19,7 @@ override the file):
   --config FILE|-          the run as one JSON object (fields of crates/engine/SCHEMA.md, `params`)
   --controller HOST:PORT   controller to load (127.0.0.1:6653); a comma list sets `controllers`
   --traffic PROFILE        cbench | unique-pairs | new-flows (unique-pairs)
-  --mode MODE              throughput | latency | fixed-rate | capacity (throughput)
+  --mode MODE              throughput | latency | fixed-rate | capacity | network (throughput)
   --switches N             emulated switches (16)
   --macs N                 hosts (MAC addresses) per switch (1000)
   --ports N                ports per switch (4)
@@ -44,6 +44,7 @@ override the file):
   --hold-ms MS             capacity mode: hold all sessions this long, then count (2000)
   --first-dpid N           datapath id of the first switch (1)
   --controller-pid PID     sample this process's CPU and memory
+  --network FILE           the emulated network (JSON: switches, links, hosts, events; sets --switches)
   --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
   --json FILE              write the full result (schema sdnbench.engine/1)
   --quiet                  no live or summary text
@@ -105,7 +106,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("traffic") => c.traffic = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
             Long("mode") => {
                 let m = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.mode = Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity)"))?;
+                c.mode = Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity, network)"))?;
             }
             Long("switches") => c.switches = num(&mut p, "--switches")?,
             Long("macs") => c.macs = num(&mut p, "--macs")?,
@@ -134,6 +135,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("hold-ms") => c.hold_ms = num(&mut p, "--hold-ms")?,
             Long("first-dpid") => c.first_dpid = num(&mut p, "--first-dpid")?,
             Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
+            Long("network") => crate::network::load_into(&mut c, &p.value().map_err(|e| e.to_string())?.to_string_lossy())?,
             Long("links") => links = Some(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string()),
             Long("json") => json = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
             Long("quiet") | Short('q') => quiet = true,

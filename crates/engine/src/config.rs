@@ -14,6 +14,9 @@ pub enum Mode {
     FixedRate,
     /// RFC 8456 §5.2.1: open sessions one by one until the controller refuses or drops one.
     Capacity,
+    /// The emulated network only (`network`): switches send no requests; frames cross links,
+    /// hosts send their traffic, scheduled events happen (see `network/`).
+    Network,
 }
 
 impl Mode {
@@ -23,6 +26,7 @@ impl Mode {
             "latency" => Mode::Latency,
             "fixed-rate" | "rate" => Mode::FixedRate,
             "capacity" => Mode::Capacity,
+            "network" => Mode::Network,
             _ => return None,
         })
     }
@@ -32,6 +36,7 @@ impl Mode {
             Mode::Latency => "latency",
             Mode::FixedRate => "fixed-rate",
             Mode::Capacity => "capacity",
+            Mode::Network => "network",
         }
     }
 }

@@ -179,6 +179,14 @@ pub fn run(
             cfg.switches, plan.workers
         ));
     }
+    if cfg.network.is_some() {
+        let w = crate::network::size::check(cfg.switches as u64, 1, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
+        if w != plan.workers as u64 {
+            return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
+        }
+        // every worker needs the worker count: it decides which worker owns which switch
+        cfg.workers = Some(plan.workers);
+    }
     if cfg.switches > 1024 && cfg.per_switch_histograms {
         cfg.per_switch_histograms = false;
     }
@@ -305,7 +313,8 @@ fn judge(out: &mut Outcome, went: bool) {
         .flat_map(|r| r.failures.keys())
         .next()
         .cloned()
-        .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())));
+        .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())))
+        .map(|r| crate::status::explain(&r, out.cfg.versions));
     let facts = crate::status::Facts {
         switches: if workload.up_after_echo() { up } else { out.cfg.switches },
         up,

@@ -177,6 +177,8 @@ pub fn build(o: &Outcome) -> Value {
                        "answered_per_engine_cpu_s": if cpu_s > 0.0 { measured_answered as f64 / cpu_s } else { 0.0 }},
         "resources": {"t_s": o.sampler.t_s, "processes": resources},
         "capacity": capacity(o),
+        "network": crate::network::export::build(&o.reports.iter().filter_map(|r| r.network.as_ref()).collect::<Vec<_>>(),
+                                                 crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len())),
         "switches": sw,
         "warnings": o.warnings,
     })

@@ -10,6 +10,7 @@ pub mod coordinator;
 pub mod export;
 pub mod hist;
 pub mod limits;
+pub mod network;
 pub mod output;
 pub mod outstanding;
 pub mod pacer;

@@ -110,6 +110,9 @@ pub struct WorkerReport {
     pub hist_clamped: u64,
     pub stopped_early: bool,
     pub capacity: Option<crate::workload::capacity::CapacityReport>,
+    /// The emulated network's figures of this worker (`network/`).
+    #[serde(default)]
+    pub network: Option<crate::network::node::NetReport>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

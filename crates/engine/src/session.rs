@@ -111,6 +111,8 @@ pub struct Session {
     index: u32,
     echoed: bool,
     inbox: Option<Rc<crate::worker::Inbox>>,
+    /// The emulated network, when the config has one: this worker's node and our inbox in it.
+    net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
     workload: Workload,
     sample_every: u32,
 }
@@ -118,9 +120,16 @@ pub struct Session {
 impl Session {
     pub fn new(sh: Rc<Shared>, stats: Rc<RefCell<SwitchStats>>, index: u32, pos_in_worker: u32) -> Session {
         let c = &sh.cfg;
-        let dpid = c.first_dpid + index as u64;
+        let net = sh.net.borrow().clone().and_then(|n| n.inbox(index).map(|b| (n, b)));
+        let dpid = net.as_ref().map_or(c.first_dpid + index as u64, |(n, _)| n.model.dpids[index as usize]);
         let mut sc = SwitchConfig::new(dpid);
         sc.ports = c.ports;
+        if let Some((n, _)) = &net {
+            // a network switch forwards: packet-outs and its flow table put frames on its ports
+            sc.ports = n.model.ports(index);
+            sc.forward = true;
+            sc.keep_flows = true;
+        }
         sc.versions = c.versions;
         sc.keep_flows = c.keep_flows;
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
@@ -155,6 +164,7 @@ impl Session {
             index,
             echoed: false,
             inbox,
+            net,
             stats,
             sh,
         }
@@ -218,7 +228,7 @@ impl Session {
                     let measuring = self.sh.measuring(now);
                     let mut st = self.stats.borrow_mut();
                     st.measuring = measuring;
-                    if self.sw.is_up() {
+                    if self.sw.is_up() && self.workload != Workload::Network {
                         // The whole window in one write: fewer, larger syscalls (measured: writing
                         // 128-request chunks instead cost a third of the efficiency).
                         let n = self.pacer.fill(now, &mut self.out, &mut self.gen, &mut self.wbuf, self.sh.miss_send_len(), u32::MAX);
@@ -245,6 +255,7 @@ impl Session {
                 Err(e) => return Err(End::new("timeout", e.to_string())),
             }
             self.links(now);
+            self.network(now);
             self.flush(s)?;
             let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
@@ -258,6 +269,7 @@ impl Session {
                 _ = sleep_until(until) => {}
                 _ = phase_rx.changed() => {}
                 _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
+                _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
             }
         }
     }
@@ -288,6 +300,24 @@ impl Session {
                 b.notify.notify_one();
             }
         }
+    }
+
+    /// The emulated network: apply scheduled port changes, run the frames that arrived through
+    /// the switch, and hand what it transmitted (packet-outs, forwarding) to the network.
+    fn network(&mut self, now: u64) {
+        let Some((node, inbox)) = self.net.as_ref() else { return };
+        let outs = std::slice::from_mut(&mut self.wbuf);
+        let ports = std::mem::take(&mut *inbox.ports.borrow_mut());
+        for (port, up) in ports {
+            self.sw.set_port_state(now, port, up, outs);
+        }
+        let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
+        for f in &frames {
+            if node.arrive(f) {
+                self.sw.receive_frame(now, f.port, &f.data, outs);
+            }
+        }
+        node.transmit(self.index, &mut self.sw.tx);
     }
 
     /// Write what the socket takes. Written bytes are skipped by an offset (`wpos`), not moved:

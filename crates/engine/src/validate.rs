@@ -45,6 +45,7 @@ pub fn check(c: &Config) -> Vec<String> {
     if !c.links.is_empty() && c.ports < 2 {
         e.push(format!("links: need at least 2 ports per switch, not {}", c.ports));
     }
+    e.extend(crate::network::check(c));
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());
     }

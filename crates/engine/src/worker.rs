@@ -41,6 +41,8 @@ pub struct Shared {
     changed: Notify,
     /// Inboxes of the switches that have links, by dpid.
     pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
+    /// This worker's part of the emulated network (`network/`), when the config has one.
+    pub net: RefCell<Option<Rc<crate::network::node::Node>>>,
 }
 
 impl Shared {
@@ -61,6 +63,7 @@ impl Shared {
             finished: Cell::new(0),
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
+            net: RefCell::new(None),
         }
     }
 

@@ -19,6 +19,7 @@ pub enum Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Due {
     pub event: u32,
+    pub at_ms: u64,
     pub target: Target,
     pub up: bool,
 }
@@ -53,7 +54,7 @@ impl Schedule {
                     (None, Some((d, p))) => Target::Port(model.index_of(d).expect("validated"), p),
                     (None, None) => unreachable!("validated"),
                 };
-                (e.at_ms * 1_000_000, Due { event: i as u32, target, up: e.state == LinkState::Up })
+                (e.at_ms * 1_000_000, Due { event: i as u32, at_ms: e.at_ms, target, up: e.state == LinkState::Up })
             })
             .collect();
         items.sort_by_key(|(t, _)| *t);
@@ -108,9 +109,9 @@ mod tests {
         assert_eq!(sch.next_ns(), 100_000_000);
         assert!(sch.due(99_999_999).is_empty());
         let d = sch.due(100_000_000);
-        assert_eq!(d, [Due { event: 1, target: Target::Link(0), up: false }, Due { event: 2, target: Target::Port(2, 3), up: false }]);
+        assert_eq!(d, [Due { event: 1, at_ms: 100, target: Target::Link(0), up: false }, Due { event: 2, at_ms: 100, target: Target::Port(2, 3), up: false }]);
         assert!(sch.due(200_000_000).is_empty());
-        assert_eq!(sch.due(u64::MAX)[0], Due { event: 0, target: Target::Link(0), up: true });
+        assert_eq!(sch.due(u64::MAX)[0], Due { event: 0, at_ms: 500, target: Target::Link(0), up: true });
         assert_eq!(sch.next_ns(), u64::MAX);
     }
 

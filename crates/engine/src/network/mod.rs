@@ -32,7 +32,9 @@
 //! CLOCK_MONOTONIC, shared by the processes of one machine; the transport's own delay is
 //! measured per frame at arrival and reported separately for same-worker and cross-worker links.
 
+pub mod attach;
 pub mod events;
+pub mod export;
 pub mod hosts;
 pub mod model;
 pub mod node;
@@ -51,4 +53,34 @@ pub fn mono_ns() -> u64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The config's network, parsed (None: no network). Errors are one line, naming the field.
+pub fn spec_of(c: &crate::config::Config) -> Result<Option<NetworkSpec>, String> {
+    let Some(v) = &c.network else { return Ok(None) };
+    let n: NetworkSpec = serde_json::from_value(v.clone()).map_err(|e| format!("network: {e}"))?;
+    spec::validate(&n)?;
+    Ok(Some(n))
+}
+
+/// `validate`'s part for the network: its own checks, and `switches` agreeing with it.
+pub fn check(c: &crate::config::Config) -> Vec<String> {
+    match spec_of(c) {
+        Err(e) => vec![e],
+        Ok(Some(n)) if n.switches.len() as u64 != c.switches as u64 => {
+            vec![format!("switches: {} but the network has {} switches", c.switches, n.switches.len())]
+        }
+        Ok(Some(_)) if !c.links.is_empty() => vec!["links: give either links or a network, not both".into()],
+        _ => vec![],
+    }
+}
+
+/// `--network FILE`: read the network JSON into `c` (and set `switches` from it).
+pub fn load_into(c: &mut crate::config::Config, path: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--network: cannot read {path}: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("--network: {path}: {e}"))?;
+    let n = v.get("switches").and_then(|s| s.as_array()).map_or(0, |a| a.len());
+    c.switches = n as u32;
+    c.network = Some(v);
+    Ok(())
 }

@@ -39,6 +39,9 @@ pub struct NetReport {
     pub transport_local: String,
     pub transport_cross: String,
     pub frames_to_other_workers: u64,
+    /// The other workers did not all close their streams in time (counts may be short).
+    #[serde(default)]
+    pub timed_out: bool,
 }
 
 pub struct Node {
@@ -179,7 +182,7 @@ impl Node {
         self.applied.borrow_mut().push(Applied {
             event: d.event,
             worker: self.me,
-            at_ms: 0,
+            at_ms: d.at_ms,
             actual_ms: (mono_ns() - go) as f64 / 1e6,
             state: if d.up { LinkState::Up } else { LinkState::Down },
             ends: ends.iter().map(|&(i, p)| (self.model.dpids[i as usize], p)).collect(),
@@ -223,6 +226,14 @@ impl Node {
         let mut r = self.router.borrow_mut();
         r.stop();
         r.counters.in_transit += waiting;
+        drop(r);
+        self.snapshot()
+    }
+
+    /// The figures as they are now.
+    pub fn snapshot(&self) -> NetReport {
+        let r = self.router.borrow();
+        let ob = self.outbox.borrow().clone();
         NetReport {
             counters: r.counters.clone(),
             hosts: self.hosts.borrow().clone(),
@@ -230,6 +241,7 @@ impl Node {
             transport_local: r.transport_local.to_base64(),
             transport_cross: r.transport_cross.to_base64(),
             frames_to_other_workers: ob.map_or(0, |o| o.frames_sent.get()),
+            timed_out: false,
         }
     }
 }

@@ -41,6 +41,10 @@ pub struct NetworkSpec {
     pub link_delay_us: u64,
     #[serde(default)]
     pub events: Vec<EventSpec>,
+    /// The `hosts` traffic: every this many ms, each host sends one frame to the next host
+    /// (0: hosts send nothing).
+    #[serde(default)]
+    pub host_traffic_ms: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -100,6 +100,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         pid: std::process::id(),
         switches,
         capacity: Some(rep),
+        network: None,
         ..Default::default()
     })));
 }

@@ -27,6 +27,8 @@ use tokio::sync::mpsc::UnboundedReceiver;
 pub enum Workload {
     Requests,
     Capacity,
+    /// The emulated network carries frames; no requests (`network/`).
+    Network,
 }
 
 /// In throughput mode latency is a side figure: one answered request in this many (fixed by
@@ -37,6 +39,7 @@ impl Workload {
     pub fn of(cfg: &Config) -> Workload {
         match cfg.mode {
             Mode::Capacity => Workload::Capacity,
+            Mode::Network => Workload::Network,
             Mode::Throughput | Mode::Latency | Mode::FixedRate => Workload::Requests,
         }
     }
@@ -64,7 +67,7 @@ impl Workload {
     /// Run this workload over one worker's slice of switches.
     pub async fn run(self, cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
         match self {
-            Workload::Requests => requests::run(cfg, slice, cmds, emit).await,
+            Workload::Requests | Workload::Network => requests::run(cfg, slice, cmds, emit).await,
             Workload::Capacity => capacity::run(cfg, slice, cmds, emit).await,
         }
     }

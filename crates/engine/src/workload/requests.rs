@@ -22,13 +22,22 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     };
     let n = slice.hi - slice.lo;
     let sh = Rc::new(Shared::new(cfg, n));
+    match crate::network::attach::attach(&sh.cfg, slice).await {
+        Ok(net) => *sh.net.borrow_mut() = net,
+        Err(e) => return emit(WorkerEvent::Fatal(e)),
+    }
     let t_connect = Instant::now();
     let stats = spawn_sessions(&sh, slice, addr);
     sh.wait_until(|| sh.up_count() + sh.finished_count() >= n || sh.stopped(), None).await;
     emit(WorkerEvent::Ready(ready(&sh, &stats, slice.worker, t_connect)));
     let mut stopped_early = false;
     match cmds.recv().await {
-        Some(Cmd::Go) => sh.go(sh.cfg.settle_ms),
+        Some(Cmd::Go) => {
+            sh.go(sh.cfg.settle_ms);
+            if let Some(node) = &*sh.net.borrow() {
+                crate::network::attach::go(node, &sh.cfg);
+            }
+        }
         _ => {
             stopped_early = true;
             sh.stop_all();
@@ -47,7 +56,12 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     if let Some(msg) = sh.fatal() {
         emit(WorkerEvent::Fatal(msg));
     }
-    emit(WorkerEvent::Done(Box::new(report(&sh, &stats, slice.worker, stopped_early))));
+    let mut rep = report(&sh, &stats, slice.worker, stopped_early);
+    let net = sh.net.borrow().clone();
+    if let Some(node) = net {
+        rep.network = Some(crate::network::attach::finish(&node).await);
+    }
+    emit(WorkerEvent::Done(Box::new(rep)));
 }
 
 /// One session task per switch of the slice, at most `connect_parallel` handshakes at once.
@@ -105,6 +119,7 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
         hist_clamped: merged.clamped,
         stopped_early,
         capacity: None,
+        network: None,
     }
 }
 
