@@ -82,6 +82,9 @@ def validate_engine_param(name: str, value: Any) -> Optional[str]:
 
 def validate_net_param(name: str, value: Any) -> Optional[str]:
     """One key of the net parameter model (``sdnbench.net.params``)."""
+    if name == "backend":           # mininet | ssh:INVENTORY (sdnbench.net.backends)
+        from ..net.backends.base import check_spec
+        return check_spec(value)
     from ..net.params import check_one
     return check_one(name, value)
 
@@ -90,7 +93,7 @@ def check_net_cell(params: dict) -> list:
     """Every problem of one net cell's parameters (the same model ``net run`` uses)."""
     from ..net.params import NetParamsError, check
     try:
-        check(params)
+        check({k: v for k, v in params.items() if k != "backend"})
     except NetParamsError as e:
         return e.problems
     return []

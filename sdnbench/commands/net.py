@@ -33,6 +33,8 @@ def register(sub) -> None:
     c = nsub.add_parser("clean", help="remove leftovers of dead sdnbench network runs (only ours)")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=_clean)
+    from ..net.backends import gapcmd
+    gapcmd.register(nsub)    # emulated-vs-real gap tables
     p.set_defaults(func=lambda args: _help(p))
 
 
@@ -59,6 +61,9 @@ def _register_run(nsub) -> None:
                    help="ovs, or user for Mininet's CPqD user switch (ofsoftswitch13)")
     r.add_argument("--pairs", default="first-last", help="first-last | per-switch | all | h1-h4,h2-h3")
     r.add_argument("--reps", type=int, default=1, help="repetitions, each on a fresh network")
+    r.add_argument("--backend", default="mininet", metavar="mininet|ssh:INVENTORY",
+                   help="where the network is: Mininet here (default), or the real hosts "
+                        "and switch of an inventory file, reached over SSH")
     g = r.add_argument_group("ping")
     g.add_argument("--ping", action="store_true", help="ICMP RTT per payload size (default when no "
                                                        "other measurement is chosen)")
@@ -160,6 +165,8 @@ def _run(args) -> int:
     from ..net.runner import run_net
 
     params = check(params_from_args(args), flags=True)      # every problem, before anything starts
+    if args.backend != "mininet":
+        params["backend"] = args.backend
     fmt = output_format(args.output, args.format, ("json",)) if args.output else None
     if args.output:
         check_writable(args.output)

@@ -36,9 +36,10 @@ from ..errors import UserError
 from ..result import Result
 from . import ditg, first_packet, iperf, ping
 from .backend import MininetNetwork
+from .backends.base import open_backend
 from .links import PROFILE_NOTES, parse_link
 from .pairs import select_pairs
-from .topology import parse_topology
+from .topology import parse_topology  # noqa: F401 (imported from here by others)
 
 from .params import MEASUREMENTS, STANDALONE, NetParamsError, check as check_params  # noqa: F401
 
@@ -60,19 +61,21 @@ def _tool_versions(measurements: list) -> dict:
 
 
 @contextlib.contextmanager
-def _controller(spec: str, of: str, log_dir: Optional[Path]):
+def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int] = None):
     if spec in STANDALONE:
         yield None
         return
     from ..controllers import launch
     # the controller app for the highest version offered; the switches negotiate down to it
-    with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir) as ctl:
+    with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir, port=port) as ctl:
         yield ctl
 
 
 def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> Result:
+    params = dict(params)
+    backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY
     p = normalize(params)
-    topo = parse_topology(p["topo"])
+    topo = backend.topology(p)
     link = parse_link(p.get("link")) if p.get("link") else None
     if link:
         topo = topo.with_link_params(link)
@@ -82,18 +85,21 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
     for prof in {l.params.profile for l in topo.links if l.params.profile}:
         if prof in PROFILE_NOTES:
             result.notes.append(PROFILE_NOTES[prof])
-    result.versions.update(_tool_versions(p["measurements"]))
+    if backend.name == "mininet":
+        result.versions.update(_tool_versions(p["measurements"]))
+    else:
+        result.params["backend"] = f"ssh:{backend.inventory.path}"
     result.counters["pairs"] = len(pairs)
     # Refuse what this machine cannot build before a controller is even started.
-    MininetNetwork(topo, protocols=p["protocols"], datapath=p["datapath"], switch=p["switch"]).check()
-    with _controller(p["controller"], p["of"], p.get("log_dir")) as ctl:
+    backend.preflight(topo, p)
+    with _controller(p["controller"], p["of"], p.get("log_dir"), backend.controller_port()) as ctl:
         result.controller = ctl.info if ctl else {"spec": "standalone", "name": "standalone",
                                                   "version": None, "app": None}
         sampler_cm = ctl.sample_resources(0.5) if ctl and ctl.pid else contextlib.nullcontext()
         with sampler_cm as sampler:
             try:
                 for rep in range(p["reps"]):
-                    _one_rep(p, topo, pairs, ctl, rep, result, progress)
+                    _one_rep(p, topo, pairs, ctl, rep, result, progress, backend)
             except UserError as e:
                 result.finish("failed", str(e))
             except Exception as e:
@@ -107,11 +113,11 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
 
 
 def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
-             progress: Callable[[str], None]) -> None:
+             progress: Callable[[str], None], backend=None) -> None:
     address = (ctl.host, ctl.port) if ctl else None
     tag = f"rep {rep + 1}/{p['reps']}"
     progress(f"{tag}: starting {topo.summary()}")
-    with _network(topo, address, p) as net:
+    with _network(topo, address, p, backend) as net:
         if rep == 0:
             result.topology = net.describe()
             result.versions["ovs"] = net.info.get("ovs_version")
@@ -132,11 +138,12 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
 
 
 @contextlib.contextmanager
-def _network(topo, address, p: dict):
+def _network(topo, address, p: dict, backend=None):
     """The Mininet network of one repetition; when its switches do not connect, the line names
     the cause a probe HELLO finds (a controller that speaks none of the offered versions)."""
-    net = MininetNetwork(topo, controller=address, protocols=p["protocols"],
-                         datapath=p["datapath"], switch=p["switch"])
+    net = (backend.network(topo, address, p) if backend else
+           MininetNetwork(topo, controller=address, protocols=p["protocols"],
+                          datapath=p["datapath"], switch=p["switch"]))
     try:
         net.__enter__()
     except UserError as e:

@@ -1,0 +1,64 @@
+"""``sdnbench net gap``: one scenario on Mininet and on real hosts (an SSH inventory), and the
+emulated-vs-real gap table (``gap``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ...output import add_json_flag, print_json
+
+
+def register(nsub) -> None:
+    g = nsub.add_parser("gap", help="run a scenario's net benchmarks on Mininet and on real hosts "
+                                    "(SSH inventory) and print the emulated-vs-real gap table",
+                        description=__doc__)
+    g.add_argument("scenario", type=Path, help="scenario file (its net benchmarks are run)")
+    g.add_argument("--inventory", required=True, metavar="FILE",
+                   help="the real hosts and switch (see sdnbench/net/backends/inventory.py)")
+    g.add_argument("--quick", action="store_true", help="use the scenario's quick: block")
+    g.add_argument("--store", metavar="DIR", help="also save every result into the store in DIR")
+    g.add_argument("-o", "--output", metavar="FILE", help="write the table (.md) or everything (.json)")
+    add_json_flag(g)
+    g.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...campaign import scenario as scenario_mod
+    from ...errors import UserError
+    from .both import net_benchmarks, run_both
+    from .gap import gap_rows, markdown
+    from .ssh_backend import SSHBackend
+
+    sc = scenario_mod.load(args.scenario, quick=args.quick)
+    net_benchmarks(sc)
+    SSHBackend(args.inventory)                      # the inventory is checked before anything runs
+    if args.output and not args.output.endswith((".md", ".json")):
+        raise UserError(f"{args.output}: use a .md (table) or .json (results and rows) file")
+    stored = []
+
+    def keep(side, bench, result) -> None:
+        if args.store:
+            from ...store import Store
+            with Store(args.store) as st:
+                stored.append(st.save_result(result))
+            print(f"{bench.name} {side}: saved as result {stored[-1]} in {args.store}", file=sys.stderr)
+
+    res = run_both(sc, args.inventory, keep, progress=lambda s: print(s, file=sys.stderr))
+    rows = gap_rows(res["emulated"], res["real"])
+    text = markdown(rows, "mininet", f"ssh ({Path(args.inventory).name})")
+    doc = {"scenario": sc.name, "inventory": args.inventory, "rows": [r.to_dict() for r in rows],
+           "emulated": [r.to_dict() for r in res["emulated"]], "real": [r.to_dict() for r in res["real"]]}
+    if args.output:
+        Path(args.output).write_text(json.dumps(doc, indent=2, default=str) + "\n"
+                                     if args.output.endswith(".json") else text)
+        print(f"wrote {args.output}", file=sys.stderr)
+    if args.json:
+        print_json({k: v for k, v in doc.items() if k in ("scenario", "inventory", "rows")})
+    else:
+        print(text)
+    failed = [f"{r.benchmark}: {r.error}" for r in res["emulated"] + res["real"] if r.status != "ok"]
+    for f in failed:
+        print(f"sdnbench: net gap: a run failed: {f}", file=sys.stderr)
+    return 2 if failed or not rows else 0

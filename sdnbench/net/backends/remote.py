@@ -1,0 +1,228 @@
+"""One SSH connection to one inventory host (paramiko), and the processes sdnbench runs there.
+
+Every remote command runs in its own session (``setsid``); its process-group id is written on
+the remote host into the run directory (``RUN_ROOT/<run id>/pgids``) before the command starts.
+Stopping a process signals its group (TERM, then KILL); ``close`` kills every group recorded
+there and removes the run directory, so nothing of a run outlives it, also after Ctrl-C (the
+local ``Interrupted`` unwinds through ``close``). If sdnbench itself is killed with SIGKILL,
+the groups stay recorded in the run directory on the remote host.
+
+Errors name the host: ``host h2 (root@10.0.0.2:22): cannot connect: connection refused``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import socket
+import time
+import uuid
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ...errors import UserError
+from .inventory import RemoteHost
+
+RUN_ROOT = "/tmp/sdnbench-ssh"
+CONNECT_TIMEOUT = 10.0
+
+
+class RemoteError(UserError):
+    """Something failed on (or on the way to) a remote host; the message names it."""
+
+
+def connect(host: RemoteHost, timeout: float = CONNECT_TIMEOUT):
+    """An authenticated paramiko client for ``host``, or a RemoteError naming what failed."""
+    import paramiko
+
+    client = paramiko.SSHClient()
+    if host.host_key == "accept":
+        client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+    else:
+        client.load_host_keys(str(Path(host.host_key).expanduser()))
+        client.set_missing_host_key_policy(paramiko.RejectPolicy())
+    try:
+        client.connect(host.ssh, port=host.port, username=host.user, key_filename=host.key,
+                       timeout=timeout, banner_timeout=timeout, auth_timeout=timeout,
+                       allow_agent=False, look_for_keys=host.key is None)
+    except paramiko.AuthenticationException as e:
+        client.close()
+        key = f"key {host.key}" if host.key else "the default keys"
+        raise RemoteError(f"{host.where()}: authentication with {key} failed ({e})")
+    except paramiko.SSHException as e:
+        client.close()
+        raise RemoteError(f"{host.where()}: SSH failed: {e}")
+    except (socket.timeout, TimeoutError):
+        client.close()
+        raise RemoteError(f"{host.where()}: cannot connect: no answer within {timeout:g}s")
+    except paramiko.ssh_exception.NoValidConnectionsError as e:
+        client.close()
+        first = next(iter(e.errors.values()), e)        # the error of the (first) address tried
+        raise RemoteError(f"{host.where()}: cannot connect: {_why(first)}")
+    except OSError as e:
+        client.close()
+        raise RemoteError(f"{host.where()}: cannot connect: {_why(e)}")
+    return client
+
+
+class RemoteHostSession:
+    """The commands and processes of one run on one remote host."""
+
+    def __init__(self, host: RemoteHost, run_id: str, client=None) -> None:
+        self.host = host
+        self.dir = f"{RUN_ROOT}/{run_id}"
+        self.client = client or connect(host)
+        self._made = False
+
+    # -- plain commands (no process recorded): checks and housekeeping -----------------------
+
+    def shell(self, script: str, timeout: float = 30.0) -> tuple:
+        """``(exit status, stdout, stderr)`` of a short sh script."""
+        try:
+            _in, out, err = self.client.exec_command(script, timeout=timeout)
+            out_text = out.read().decode("utf-8", "replace")
+            err_text = err.read().decode("utf-8", "replace")
+            return out.channel.recv_exit_status(), out_text, err_text
+        except (OSError, EOFError) as e:
+            raise RemoteError(f"{self.host.where()}: connection lost ({e})")
+
+    def missing_tools(self, tools: Sequence[str]) -> list:
+        """The tools not found on the measurement PATH of this host."""
+        checks = " ".join(shlex.quote(t) for t in tools)
+        status, out, _ = self.shell(f"{self._path()}for t in {checks}; do command -v \"$t\" "
+                                    f">/dev/null 2>&1 || echo \"$t\"; done; true")
+        return out.split()
+
+    def _path(self) -> str:
+        return f"PATH={shlex.quote(self.host.path)}; export PATH; " if self.host.path else ""
+
+    def _ensure_dir(self) -> None:
+        if not self._made:
+            status, _, err = self.shell(f"mkdir -p {self.dir}")
+            if status != 0:
+                raise RemoteError(f"{self.host.where()}: cannot create {self.dir}: {err.strip()}")
+            self._made = True
+
+    def _wrapped(self, argv: Sequence[str], tok: str, background: bool) -> str:
+        """sh: record the new session's group id, then exec argv with the host's PATH."""
+        d = self.dir
+        inner = (f"echo $$ >> {d}/pgids; echo $$ > {d}/{tok}.pid; {self._path()}"
+                 f"exec \"$@\"" + (f" </dev/null >{d}/{tok}.log 2>&1" if background else ""))
+        cmd = f"setsid sh -c {shlex.quote(inner)} sh {' '.join(shlex.quote(a) for a in argv)}"
+        if not background:
+            return f"exec {cmd.replace('setsid ', 'setsid -w ', 1)} </dev/null"
+        # Wait (at most 10 s) until the group id is recorded, then print it.
+        return (f"{cmd} </dev/null >/dev/null 2>&1 & i=0; while [ ! -s {d}/{tok}.pid ] && "
+                f"[ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat {d}/{tok}.pid")
+
+    # -- processes ------------------------------------------------------------------------
+
+    def run(self, argv: Sequence[str], timeout: float) -> tuple:
+        """Run ``argv`` to completion: ``(status, stdout, stderr)``; its group is killed when the
+        timeout passes or the caller is interrupted."""
+        self._ensure_dir()
+        tok = uuid.uuid4().hex[:12]
+        try:
+            chan = self.client.get_transport().open_session()
+            chan.exec_command(self._wrapped(argv, tok, background=False))
+        except (OSError, EOFError, AttributeError) as e:
+            raise RemoteError(f"{self.host.where()}: connection lost ({e})")
+        out, err = bytearray(), bytearray()
+        deadline = time.monotonic() + timeout
+        done = False
+        try:
+            while True:
+                _drain(chan, out, err)
+                if chan.exit_status_ready() and not chan.recv_ready() and not chan.recv_stderr_ready():
+                    break
+                if time.monotonic() > deadline:
+                    raise UserError(f"{argv[0]} on {self.host.name} did not finish within {timeout:g}s")
+                time.sleep(0.005)
+            status = chan.recv_exit_status()
+            _drain(chan, out, err)
+            done = True
+        finally:
+            if not done:
+                self.kill_token(tok)
+            chan.close()
+        return status, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+    def spawn(self, name: str, argv: Sequence[str]) -> "RemoteProcess":
+        self._ensure_dir()
+        tok = uuid.uuid4().hex[:12]
+        status, out, err = self.shell(self._wrapped(argv, tok, background=True), timeout=20)
+        if status != 0 or not out.strip().isdigit():
+            raise RemoteError(f"{self.host.where()}: could not start {name}: {err.strip() or out.strip()}")
+        return RemoteProcess(name, self, int(out.strip()), tok)
+
+    def kill_group(self, pgid: int, grace: float) -> None:
+        steps = max(1, int(grace / 0.05))
+        self.shell(f"kill -TERM -- -{pgid} 2>/dev/null; i=0; while kill -0 -- -{pgid} 2>/dev/null "
+                   f"&& [ $i -lt {steps} ]; do sleep 0.05; i=$((i+1)); done; "
+                   f"kill -KILL -- -{pgid} 2>/dev/null; true", timeout=grace + 10)
+
+    def kill_token(self, tok: str) -> None:
+        f = f"{self.dir}/{tok}.pid"
+        self.shell(f"[ -s {f} ] && g=$(cat {f}) && kill -KILL -- -$g 2>/dev/null; true")
+
+    def close(self) -> Optional[str]:
+        """Kill every recorded group, remove the run directory, close the connection. Returns
+        what could not be cleaned, or None."""
+        left = None
+        try:
+            if self._made:
+                d = self.dir
+                status, out, err = self.shell(
+                    f"if [ -f {d}/pgids ]; then for g in $(cat {d}/pgids); do kill -TERM -- -$g "
+                    f"2>/dev/null; done; sleep 0.3; for g in $(cat {d}/pgids); do kill -KILL -- -$g "
+                    f"2>/dev/null; done; fi; rm -rf {d}; [ ! -e {d} ]")
+                if status != 0:
+                    left = f"{self.host.where()}: {d} not removed: {err.strip()}"
+        except UserError as e:
+            left = str(e)
+        finally:
+            self.client.close()
+        return left
+
+
+class RemoteProcess:
+    """A background process on a remote host, with the interface of ``proc.Tracked``."""
+
+    def __init__(self, name: str, session: RemoteHostSession, pgid: int, tok: str,
+                 log_path: Optional[Path] = None) -> None:
+        self.name, self.session, self.pgid, self.tok = name, session, pgid, tok
+        self.log_path = log_path
+        self.stopped = False
+
+    @property
+    def pid(self) -> int:
+        return self.pgid
+
+    def alive(self) -> bool:
+        return not self.stopped and self.session.shell(f"kill -0 {self.pgid} 2>/dev/null")[0] == 0
+
+    def remote_log(self) -> str:
+        return f"{self.session.dir}/{self.tok}.log"
+
+    def log_tail(self, lines: int = 20) -> str:
+        return self.session.shell(f"tail -n {int(lines)} {self.remote_log()} 2>/dev/null")[1].rstrip()
+
+    def stop(self, grace: float = 5.0) -> Optional[int]:
+        if self.stopped:
+            return None
+        self.stopped = True
+        self.session.kill_group(self.pgid, grace)
+        if self.log_path is not None:     # the local copy the caller asked for
+            text = self.session.shell(f"cat {self.remote_log()} 2>/dev/null")[1]
+            Path(self.log_path).write_text(text)
+        return None
+
+
+def _drain(chan, out: bytearray, err: bytearray) -> None:
+    while chan.recv_ready():
+        out += chan.recv(65536)
+    while chan.recv_stderr_ready():
+        err += chan.recv_stderr(65536)
+
+
+def _why(e: BaseException) -> str:
+    return (getattr(e, "strerror", None) or str(e)).lower()

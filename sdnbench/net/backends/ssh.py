@@ -1,0 +1,180 @@
+"""The SSH hosts backend: the measurements of ``sdnbench.net`` on real machines named by an
+inventory (``inventory.py``), joined by a real switch under test.
+
+``SSHNetwork`` has the interface of ``base.Network``. It builds nothing: the hosts and the switch
+exist. ``check()`` connects to every host and checks its tools before a controller starts (one
+line naming the host on failure: unreachable, wrong key, missing tool); entering connects, and
+when the switches point at a managed controller on this machine, waits until each of them has
+connected to it; leaving stops every remote process (``remote.RemoteHostSession.close``).
+
+What cannot be done on real hosts is refused in one line: link shaping (the links are real
+cables; shape them on the switch), and the first-packet measurement, which captures on the
+switch's own ports (a hardware switch has no capture point; a mirror port would be needed).
+Flow tables are not emptied between repetitions: a real switch keeps its flows until they
+expire; the run carries a note.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ... import proc
+from ...errors import UserError
+from . import remote
+from .inventory import Inventory
+
+# measurement -> the tools it runs on the hosts
+TOOLS = {"ping": ["ping"], "tcp": ["iperf3", "ss"], "udp": ["iperf3", "ss"],
+         "ditg": ["ITGSend", "ITGRecv", "ss"]}
+BASE_TOOLS = ["sh", "setsid", "kill", "cat", "mkdir", "tail"]
+UNSUPPORTED = {"first-packet": "first-packet captures on the switch's ports, which a hardware "
+                               "switch does not offer (the ssh backend measures between hosts)"}
+
+
+class SSHNetwork:
+    def __init__(self, inventory: Inventory, measurements: Sequence[str] = ("ping",),
+                 controller: Optional[tuple] = None, connect_timeout: float = 30.0) -> None:
+        self.inventory = inventory
+        self.topology = inventory.topology()
+        self.measurements = list(measurements)
+        self.controller = controller
+        self.connect_timeout = connect_timeout
+        self.run_id = uuid.uuid4().hex[:12]
+        self.prefix = f"ssh-{self.run_id}"
+        self.workdir: Optional[Path] = None
+        self.notes: list = ["ssh backend: flow tables of the real switch are not emptied between "
+                            "repetitions"]
+        self.info: dict = {"backend": "ssh", "inventory": inventory.path}
+        self.procs: list = []
+        self._sessions: dict = {}
+        self._checked = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def check(self) -> "SSHNetwork":
+        """Refuse unsupported measurements, connect to every host and check its tools; one line
+        naming the host on failure, nothing left open."""
+        if self._checked:
+            return self
+        for m in self.measurements:
+            if m in UNSUPPORTED:
+                raise UserError(f"ssh backend: {UNSUPPORTED[m]}")
+        for l in self.topology.links:
+            if not l.params.is_default():
+                raise UserError("ssh backend: link shaping is not possible on real cables; "
+                                "shape the links on the switch and drop link parameters")
+        wanted = list(dict.fromkeys(BASE_TOOLS + [t for m in self.measurements for t in TOOLS.get(m, [])]))
+        try:
+            for h in self.inventory.hosts:
+                s = self._sessions[h.name] = remote.RemoteHostSession(h, self.run_id)
+                missing = s.missing_tools(wanted)
+                if missing:
+                    on = f"PATH={h.path}" if h.path else "the login PATH"
+                    raise UserError(f"{h.where()}: {', '.join(missing)} not found on {on}")
+        except BaseException:
+            self._close_all()
+            raise
+        self._checked = True
+        return self
+
+    def __enter__(self) -> "SSHNetwork":
+        self.check()
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"sdnbench-{self.prefix}-"))
+        try:
+            if self.controller is not None:
+                self.wait_connected(self.connect_timeout)
+        except BaseException:
+            self._teardown()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._teardown()
+
+    def _teardown(self) -> None:
+        left = []
+        for t in self.procs:
+            try:
+                t.stop(grace=2)
+            except UserError as e:
+                left.append(str(e))
+        self.procs = []
+        left += self._close_all()
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        if left:
+            import sys
+            msg = "ssh clean-up: " + "; ".join(left)
+            if sys.exc_info()[0] is not None:
+                print(f"sdnbench: warning: {msg}", file=sys.stderr)
+            else:
+                raise UserError(msg)
+
+    def _close_all(self) -> list:
+        left = []
+        sessions, self._sessions = self._sessions, {}
+        for s in sessions.values():
+            msg = s.close()
+            if msg:
+                left.append(msg)
+        self._checked = False
+        return left
+
+    def wait_connected(self, timeout: float) -> None:
+        """The managed controller runs here: wait until every switch of the inventory has an
+        established OpenFlow connection to its port."""
+        host, port = self.controller
+        n = len(self.topology.switches)
+
+        def connected() -> int:
+            cp = subprocess.run(["ss", "-Htn", "state", "established", f"sport = :{port}"],
+                                capture_output=True, text=True, timeout=10)
+            return len([l for l in cp.stdout.splitlines() if l.strip()])
+
+        proc.wait_until(lambda: connected() >= n, timeout,
+                        f"{n} switch(es) of {self.inventory.path} to connect to the controller at "
+                        f"{host}:{port}")
+
+    # -- the measurements' interface -----------------------------------------------------
+
+    def session(self, host: str) -> remote.RemoteHostSession:
+        if host not in self._sessions:
+            raise RuntimeError("network is not running")
+        return self._sessions[host]
+
+    def host_ip(self, host: str) -> str:
+        return self.inventory.host(host).ip
+
+    def host_intf(self, host: str) -> Optional[str]:
+        return self.inventory.host(host).intf
+
+    def run_in(self, host: str, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess:
+        status, out, err = self.session(host).run(argv, timeout)
+        return subprocess.CompletedProcess(list(argv), status, out, err)
+
+    def spawn_in(self, host: str, name: str, argv: Sequence[str], log_path=None):
+        t = self.session(host).spawn(name, argv)
+        t.log_path = log_path
+        self.procs.append(t)
+        return t
+
+    def spawn_root(self, name: str, argv: Sequence[str], log_path=None):
+        raise UserError(f"ssh backend: {name} would run on the switch, which is not reachable")
+
+    def port_towards(self, switch: str, peer: str):
+        raise UserError(f"ssh backend: the ports of switch {switch} cannot be captured")
+
+    def switch_ports(self, switch: str) -> list:
+        return []
+
+    def describe(self) -> dict:
+        d = self.topology.to_dict()
+        d.update(backend="ssh", inventory=self.inventory.path, prefix=self.prefix,
+                 ips={h.name: h.ip for h in self.inventory.hosts},
+                 hosts_ssh={h.name: f"{h.user}@{h.ssh}:{h.port}" for h in self.inventory.hosts})
+        return d

@@ -1,0 +1,147 @@
+"""Integration tests of the SSH hosts backend against a lab on this machine (``testbed``): sshd
+in network namespaces, an Open vSwitch bridge as the switch under test, keys made per test.
+
+- the measurements run over SSH and give samples (ping, iperf3 TCP);
+- Ctrl-C (SIGINT) in the middle of iperf3 leaves no process and no run directory on any host;
+- bad input gets one line naming the host: unreachable host, wrong key, missing tool.
+"""
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sdnbench.errors import UserError
+from sdnbench.net.backends import remote
+from sdnbench.net.backends.testbed import Testbed
+from sdnbench.net.runner import run_net
+from sdnbench.net.topology import parse_topology
+
+pytestmark = pytest.mark.integration
+
+QUICK = {"controller": "standalone", "pairs": "per-switch",
+         "ping": {"sizes": [64, 1024], "count": 3, "interval": 0.2}, "tcp": {"duration": 1, "interval": 1}}
+
+
+def settled(tb: Testbed, timeout: float = 5.0) -> dict:
+    """Leftover processes per host, once sshd's per-connection processes had time to exit."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = {h: tb.leftovers(h) for h in tb.topology.host_names()}
+        if not any(left.values()) or time.monotonic() > deadline:
+            return {h: v for h, v in left.items() if v}
+        time.sleep(0.1)
+
+
+def run_dirs() -> set:
+    root = Path(remote.RUN_ROOT)
+    return set(root.iterdir()) if root.exists() else set()
+
+
+@pytest.fixture(scope="module")
+def lab():
+    with Testbed(parse_topology("star,2,2")) as tb:
+        yield tb
+
+
+def test_ping_and_tcp_over_ssh_and_nothing_left(lab):
+    before = run_dirs()
+    r = run_net({"topo": "star,2,2", "measurements": ["ping", "tcp"], **QUICK,
+                 "backend": f"ssh:{lab.inventory}"})
+    assert r.status == "ok", r.error
+    assert r.params["backend"] == f"ssh:{lab.inventory}"
+    rtts = r.find("rtt", src="h3", dst="h1", size=1024)
+    assert len(rtts) == 1 and len(rtts[0].values) == 3 and all(v and v > 0 for v in rtts[0].values)
+    tcp = r.find("tcp_throughput", src="h3", dst="h1")
+    assert tcp and tcp[0].values[0] > 1         # Mbit/s through the bridge
+    assert r.topology["backend"] == "ssh" and r.topology["ips"]["h1"] == "10.0.0.1"
+    assert settled(lab) == {}
+    assert run_dirs() == before
+
+
+def test_topology_must_match_the_inventory(lab):
+    with pytest.raises(UserError, match=r"is not topology star,3,2: it has 2 switch"):
+        run_net({"topo": "star,3,2", "measurements": ["ping"], **QUICK, "backend": f"ssh:{lab.inventory}"})
+
+
+def test_first_packet_is_refused_in_one_line(lab):
+    with pytest.raises(UserError, match="first-packet captures on the switch's ports"):
+        run_net({"topo": "star,2,2", "measurements": ["first-packet"], **QUICK,
+                 "backend": f"ssh:{lab.inventory}"})
+
+
+DRIVER = """
+import sys
+from sdnbench import proc
+from sdnbench.net.runner import run_net
+with proc.signals_as_exceptions():
+    run_net({"topo": "star,2,2", "controller": "standalone", "pairs": "h3-h1",
+             "measurements": ["tcp"], "tcp": {"duration": 30, "interval": 1},
+             "backend": "ssh:" + sys.argv[1]})
+"""
+
+
+def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing_on_any_host(lab):
+    before = run_dirs()
+    p = subprocess.Popen([sys.executable, "-c", DRIVER, str(lab.inventory)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not any("iperf3 -c" in l for l in lab.leftovers("h3")):
+            assert p.poll() is None, p.communicate()
+            assert time.monotonic() < deadline, "iperf3 client never started"
+            time.sleep(0.05)
+        assert any("iperf3 -s" in l for l in lab.leftovers("h1"))
+        p.send_signal(signal.SIGINT)
+        _out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode != 0 and "Traceback" in err and "Interrupted" in err   # raised, unwound
+    assert settled(lab) == {}
+    assert run_dirs() == before
+
+
+@pytest.fixture(scope="module")
+def broken_lab():
+    """h2 lacks iperf3 on its PATH; h3's sshd is not running."""
+    with Testbed(parse_topology("single,3"), path_without={"h2": ["iperf3"]}, stopped=("h3",)) as tb:
+        yield tb
+
+
+def _inventory(tb: Testbed, key: str) -> str:
+    path = tb.dir / f"lab-{key}.yaml"
+    path.write_text(tb.inventory.read_text().replace("key: id_ed25519", f"key: {key}"))
+    return str(path)
+
+
+def _bad(tb: Testbed, inventory: str, measurements: list) -> str:
+    before = run_dirs()
+    with pytest.raises(UserError) as e:
+        run_net({"topo": "single,3", **QUICK, "pairs": "first-last", "measurements": measurements,
+                 "backend": f"ssh:{inventory}"})
+    assert settled(tb) == {} and run_dirs() == before      # nothing left behind
+    msg = str(e.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_unreachable_host_is_one_line_naming_it(broken_lab):
+    msg = _bad(broken_lab, str(broken_lab.inventory), ["ping"])     # h1 and h2 answer, h3 not
+    assert msg.startswith(f"host h3 (root@{broken_lab.ctl_ip(3, 2)}:22): cannot connect: connection refused")
+
+
+def test_wrong_key_is_one_line_naming_the_host(broken_lab):
+    inv = _inventory(broken_lab, "wrong_key")
+    msg = _bad(broken_lab, inv, ["ping"])
+    assert msg.startswith(f"host h1 (root@{broken_lab.ctl_ip(1, 2)}:22): authentication with key ")
+    assert "wrong_key failed" in msg
+
+
+def test_missing_remote_tool_is_one_line_naming_host_and_tool(broken_lab):
+    msg = _bad(broken_lab, str(broken_lab.inventory), ["tcp"])     # h1 has iperf3, h2 not
+    assert msg == f"host h2 (root@{broken_lab.ctl_ip(2, 2)}:22): iperf3 not found on PATH={broken_lab.dir}/bin-h2"
