@@ -1,4 +1,4 @@
-"""Unit tests: topology specs, builders, YAML and Mininet Topo files, link parameters."""
+"""Unit tests: topology specs, builders, YAML/GraphML/Mininet Topo files, ports, link parameters."""
 
 import textwrap
 
@@ -55,7 +55,13 @@ def test_dpids_are_explicit_and_unique():
 
 @pytest.mark.parametrize("spec, words", [
     ("", "empty topology"),
-    ("ring,4", "unknown topology 'ring'"),
+    ("torus,4", "unknown topology 'torus'"),
+    ("ring,2", "at least 3"),
+    ("fattree,3", "K must be even"),
+    ("random,10,0.0,1", "probability"),
+    ("random,10,x,1", "whole numbers"),
+    ("mesh,250", "links; at most"),
+    ("fattree,20", "nodes; at most"),
     ("tree,2", "expected tree,DEPTH,FANOUT"),
     ("star,a,2", "whole numbers"),
     ("single,0", "at least 1"),

@@ -11,15 +11,29 @@ Spec strings, as on the ``mn`` command line:
 - ``tree,DEPTH,FANOUT``   a tree of switches, hosts at the leaves (Mininet's numbering: pre-order)
 - ``star,S,H``            switches s2..sS all linked to s1, H hosts on every switch (campus study)
 - ``leafspine,L,S,H``     L leaf and S spine switches, every leaf linked to every spine, H hosts per leaf
+- ``ring,N[,H]``          N switches in a cycle (N >= 3), H hosts on each (default 1)
+- ``mesh,N[,H]``          N switches, every pair linked (full mesh), H hosts on each (default 1)
+- ``fattree,K[,H]``       k-ary fat-tree (K even): (K/2)^2 core switches, K pods of K/2 aggregation
+                          and K/2 edge switches, H hosts per edge switch (default K/2)
+- ``random,N,D|P,SEED[,H]`` N switches, connected, seeded: a random spanning tree, then random extra
+                          links up to an average degree D (a whole number) or with probability P
+                          per pair (a number with a point, 0 < P <= 1); H hosts on each (default 1)
+- ``FILE.graphml[,H]``    an Internet Topology Zoo GraphML file (see ``sdnbench.net.graphml``)
 - ``FILE.yaml``           see ``sdnbench.net.topofile``
 - ``FILE.py:NAME[,ARG...]`` a Mininet ``Topo`` file, like ``mn --custom FILE.py --topo NAME,ARG``
 
 Invariants: names are unique; every link joins two known nodes; every dpid is unique and fits 64
 bits; hosts are numbered h1..hN in the order the builders add them.
+
+Ports are numbered exactly as Mininet numbers them when the links are added in ``links`` order
+(``Node.newPort``): per node, in the order of its links, starting at 1 on switches and 0 on hosts
+(``h1-eth0``). ``Topology.ports()`` is that numbering; the engine's network JSON and the Mininet
+backend therefore agree on every port number.
 """
 
 from __future__ import annotations
 
+import random as _random
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Optional
 
@@ -55,9 +69,26 @@ class Topology:
     switches: list = field(default_factory=list)    # list[Switch]
     hosts: list = field(default_factory=list)       # list[Host]
     links: list = field(default_factory=list)       # list[Link]
+    _index: Optional[dict] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.validate()
+
+    def _idx(self) -> dict:
+        """Lookup tables built once, so queries stay O(1) on 100,000-switch networks."""
+        if self._index is None:
+            switches = {s.name for s in self.switches}
+            attach: dict = {}
+            on: dict = {s: [] for s in switches}
+            for link in self.links:
+                for h, s in ((link.a, link.b), (link.b, link.a)):
+                    if h not in switches and s in switches and h not in attach:
+                        attach[h] = s
+            for h in self.hosts:
+                if h.name in attach:
+                    on[attach[h.name]].append(h.name)
+            self._index = {"switches": switches, "attach": attach, "on": on}
+        return self._index
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -68,23 +99,33 @@ class Topology:
         return [h.name for h in self.hosts]
 
     def is_switch(self, name: str) -> bool:
-        return any(s.name == name for s in self.switches)
+        return name in self._idx()["switches"]
 
     def switch_of(self, host: str) -> Optional[str]:
         """The switch a host is attached to (its first link to a switch)."""
-        for link in self.links:
-            if link.a == host and self.is_switch(link.b):
-                return link.b
-            if link.b == host and self.is_switch(link.a):
-                return link.a
-        return None
+        return self._idx()["attach"].get(host)
 
     def hosts_on(self, switch: str) -> list:
-        return [h.name for h in self.hosts if self.switch_of(h.name) == switch]
+        return list(self._idx()["on"].get(switch, []))
 
     def switch_links(self) -> list:
-        names = set(self.switch_names())
+        names = self._idx()["switches"]
         return [l for l in self.links if l.a in names and l.b in names]
+
+    def ports(self) -> list:
+        """``[(port_a, port_b), ...]``, one per link in ``links`` order: Mininet's numbering (per
+        node in link order, from 1 on switches and 0 on hosts)."""
+        switches = self._idx()["switches"]
+        used: dict = {}
+        out = []
+        for link in self.links:
+            pair = []
+            for end in (link.a, link.b):
+                n = used.get(end, 1 if end in switches else 0)
+                used[end] = n + 1
+                pair.append(n)
+            out.append((pair[0], pair[1]))
+        return out
 
     def has_loop(self) -> bool:
         """True when the switch graph has a cycle (learning switches then flood forever)."""
@@ -155,6 +196,8 @@ def _count(items: list, one: str, many: str) -> str:
 
 # -- builders ---------------------------------------------------------------------------------
 
+_NO_PARAMS = LinkParams()
+
 class _Builder:
     """Adds nodes in order and numbers them like Mininet (s1.., h1..)."""
 
@@ -175,7 +218,7 @@ class _Builder:
         return f"h{n}"
 
     def link(self, a: str, b: str) -> None:
-        self.links.append(Link(a, b))
+        self.links.append(Link(a, b, _NO_PARAMS))   # frozen: one shared default, not one per link
 
     def hosts_on(self, switch: str, count: int) -> None:
         for _ in range(count):
@@ -241,6 +284,105 @@ def leafspine(spec: str, leaves: int, spines: int, h: int) -> Topology:
     return b.done()
 
 
+def ring(spec: str, n: int, h: int = 1) -> Topology:
+    b = _Builder(spec)
+    names = []
+    for _ in range(n):
+        s = b.switch()
+        b.hosts_on(s, h)
+        if names:
+            b.link(names[-1], s)
+        names.append(s)
+    b.link(names[-1], names[0])
+    return b.done()
+
+
+def mesh(spec: str, n: int, h: int = 1) -> Topology:
+    b = _Builder(spec)
+    names = [b.switch() for _ in range(n)]
+    for s in names:
+        b.hosts_on(s, h)
+    for i, a in enumerate(names):
+        for other in names[i + 1:]:
+            b.link(a, other)
+    return b.done()
+
+
+def fattree(spec: str, k: int, h: Optional[int] = None) -> Topology:
+    """Core switches first, then pod by pod its aggregation and edge switches. Links in order:
+    per pod, each edge switch's hosts, then edge-aggregation (full bipartite), then aggregation j
+    to core switches j*K/2 .. (j+1)*K/2-1."""
+    half = k // 2
+    h = half if h is None else h
+    b = _Builder(spec)
+    cores = [b.switch(role="core") for _ in range(half * half)]
+    for _ in range(k):
+        aggs = [b.switch(role="aggregation") for _ in range(half)]
+        edges = [b.switch(role="edge") for _ in range(half)]
+        for e in edges:
+            b.hosts_on(e, h)
+        for e in edges:
+            for a in aggs:
+                b.link(e, a)
+        for j, a in enumerate(aggs):
+            for c in cores[j * half:(j + 1) * half]:
+                b.link(a, c)
+    return b.done()
+
+
+def random_graph(spec: str, n: int, density: float, seed: int, h: int = 1) -> Topology:
+    """Connected and reproducible: switch i (i >= 2) links to a random earlier switch (a random
+    spanning tree), then distinct random pairs are added until the link count reaches
+    round(n*D/2) for a whole-number degree D, or round(P*n*(n-1)/2) for a probability P (at
+    least n-1, at most every pair). Same spec, same network."""
+    rng = _random.Random(seed)
+    b = _Builder(spec)
+    names = [b.switch() for _ in range(n)]
+    for s in names:
+        b.hosts_on(s, h)
+    pairs = set()
+    for i in range(1, n):
+        j = rng.randrange(i)
+        pairs.add((j, i))
+        b.link(names[j], names[i])
+    target = _random_links(n, density)
+    if target - len(pairs) > (n * (n - 1) // 2 - len(pairs)) // 2:   # dense: draw from what is left
+        rest = [(i, j) for i in range(n) for j in range(i + 1, n) if (i, j) not in pairs]
+        for i, j in sorted(rng.sample(rest, target - len(pairs))):
+            pairs.add((i, j))
+            b.link(names[i], names[j])
+    while len(pairs) < target:
+        i, j = rng.randrange(n), rng.randrange(n)
+        key = (min(i, j), max(i, j))
+        if i != j and key not in pairs:
+            pairs.add(key)
+            b.link(names[key[0]], names[key[1]])
+    return b.done()
+
+
+def _random_links(n: int, density: float) -> int:
+    every = n * (n - 1) // 2
+    want = density * every if isinstance(density, float) else density * n / 2
+    return max(n - 1, min(every, round(want)))
+
+
+def _random_args(spec: str, raw: list, usage: str) -> list:
+    try:
+        n, seed = int(raw[0]), int(raw[2])
+        h = int(raw[3]) if len(raw) > 3 else 1
+        density = float(raw[1]) if "." in raw[1] else int(raw[1])
+    except ValueError:
+        raise UserError(f"topology {spec!r}: N, SEED and H are whole numbers, D a whole number "
+                        f"or P a number with a point ({usage})")
+    if n < 2 or h < 0:
+        raise UserError(f"topology {spec!r}: needs N >= 2 and H >= 0 ({usage})")
+    if isinstance(density, float) and not 0 < density <= 1:
+        raise UserError(f"topology {spec!r}: the probability P must be in (0, 1] ({usage})")
+    if isinstance(density, int) and density < 1:
+        raise UserError(f"topology {spec!r}: the degree D must be at least 1 ({usage})")
+    return [n, density, seed, h]
+
+
 # name -> (builder, minimum args, maximum args, usage)
 _KINDS: dict = {
     "single": (single, 1, 1, "single,N"),
@@ -248,26 +390,39 @@ _KINDS: dict = {
     "tree": (tree, 2, 2, "tree,DEPTH,FANOUT"),
     "star": (star, 2, 2, "star,S,H"),
     "leafspine": (leafspine, 3, 3, "leafspine,L,S,H"),
+    "ring": (ring, 1, 2, "ring,N[,H]"),
+    "mesh": (mesh, 1, 2, "mesh,N[,H]"),
+    "fattree": (fattree, 1, 2, "fattree,K[,H]"),
+    "random": (random_graph, 3, 4, "random,N,D|P,SEED[,H]"),
 }
 
 # Each argument's lower bound, per kind, so "tree,0,2" says what is wrong.
 _MINIMUMS: dict = {
     "single": (1,), "linear": (1, 1), "tree": (1, 1), "star": (1, 1), "leafspine": (1, 1, 1),
+    "ring": (3, 0), "mesh": (2, 0), "fattree": (2, 0),
 }
 
-MAX_NODES = 2000   # interface names and bring-up time stop making sense long before this
+MAX_NODES = 2000   # Mininet: interface names and bring-up time stop making sense long before this
+MAX_LINKS = 20000  # Mininet: a veth pair per link
+ENGINE_MAX_NODES = 2_000_000   # the engine emulates switches in memory: 100,000+ is the point
+ENGINE_MAX_LINKS = 10_000_000
 
 
 def kinds() -> list:
-    return [usage for _, _, _, usage in _KINDS.values()] + ["FILE.yaml", "FILE.py:NAME[,ARG...]"]
+    return ([usage for _, _, _, usage in _KINDS.values()]
+            + ["FILE.graphml[,H]", "FILE.yaml", "FILE.py:NAME[,ARG...]"])
 
 
-def parse_topology(spec: str) -> Topology:
-    """Parse a topology spec string (see the module doc) into a ``Topology``."""
+def parse_topology(spec: str, max_nodes: int = MAX_NODES, max_links: int = MAX_LINKS) -> Topology:
+    """Parse a topology spec string (see the module doc) into a ``Topology``. The size limits
+    default to Mininet's; the engine passes ``ENGINE_MAX_NODES``/``ENGINE_MAX_LINKS``."""
     spec = (spec or "").strip()
     if not spec:
         raise UserError(f"empty topology; use one of: {', '.join(kinds())}")
     head = spec.split(",", 1)[0]
+    if head.endswith(".graphml"):
+        from . import graphml
+        return _sized(graphml.load(spec), max_nodes, max_links)
     if head.endswith((".yaml", ".yml")) or ".py:" in spec or head.endswith(".py"):
         from . import topofile
         return topofile.load(spec)
@@ -277,6 +432,13 @@ def parse_topology(spec: str) -> Topology:
     raw = spec.split(",")[1:]
     if not lo <= len(raw) <= hi:
         raise UserError(f"topology {spec!r}: expected {usage}")
+    args = _random_args(spec, raw, usage) if head == "random" else _int_args(spec, head, raw, usage)
+    nodes, links = _size(head, args)
+    _check_size(spec, nodes, links, max_nodes, max_links)
+    return builder(spec, *args)
+
+
+def _int_args(spec: str, head: str, raw: list, usage: str) -> list:
     try:
         args = [int(a) for a in raw]
     except ValueError:
@@ -284,17 +446,40 @@ def parse_topology(spec: str) -> Topology:
     for a, m in zip(args, _MINIMUMS[head]):
         if a < m:
             raise UserError(f"topology {spec!r}: arguments must be at least {m} ({usage})")
-    _check_size(spec, head, args)
-    return builder(spec, *args)
+    if head == "fattree" and args[0] % 2:
+        raise UserError(f"topology {spec!r}: K must be even ({usage})")
+    return args
 
 
-def _check_size(spec: str, kind: str, args: list) -> None:
-    count: Callable[..., int] = {
-        "single": lambda n: n + 1,
-        "linear": lambda n, h=1: n * (h + 1),
-        "tree": lambda d, f: sum(f ** i for i in range(d + 1)),
-        "star": lambda s, h: s * (h + 1),
-        "leafspine": lambda l, s, h: l * (h + 1) + s,
+def _size(kind: str, args: list) -> tuple:
+    """(nodes, links) a spec builds, computed before building it."""
+    f: Callable[..., tuple] = {
+        "single": lambda n: (n + 1, n),
+        "linear": lambda n, h=1: (n * (h + 1), n * h + n - 1),
+        "tree": lambda d, f: (sum(f ** i for i in range(d + 1)), sum(f ** i for i in range(1, d + 1))),
+        "star": lambda s, h: (s * (h + 1), s * h + s - 1),
+        "leafspine": lambda l, s, h: (l * (h + 1) + s, l * h + l * s),
+        "ring": lambda n, h=1: (n * (h + 1), n * h + n),
+        "mesh": lambda n, h=1: (n * (h + 1), n * h + n * (n - 1) // 2),
+        "fattree": lambda k, h=None: _fattree_size(k, k // 2 if h is None else h),
+        "random": lambda n, d, _s, h=1: (n * (h + 1), n * h + _random_links(n, d)),
     }[kind]
-    if count(*args) > MAX_NODES:
-        raise UserError(f"topology {spec!r} has {count(*args)} nodes; at most {MAX_NODES} are supported")
+    return f(*args)
+
+
+def _fattree_size(k: int, h: int) -> tuple:
+    half = k // 2
+    switches, edges = half * half + k * k, k * half
+    return switches + edges * h, edges * h + k * half * half * 2
+
+
+def _sized(topo: Topology, max_nodes: int, max_links: int) -> Topology:
+    _check_size(topo.spec, len(topo.switches) + len(topo.hosts), len(topo.links), max_nodes, max_links)
+    return topo
+
+
+def _check_size(spec: str, nodes: int, links: int, max_nodes: int, max_links: int) -> None:
+    if nodes > max_nodes:
+        raise UserError(f"topology {spec!r} has {nodes} nodes; at most {max_nodes} are supported")
+    if links > max_links:
+        raise UserError(f"topology {spec!r} has {links} links; at most {max_links} are supported")
