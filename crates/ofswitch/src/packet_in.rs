@@ -101,10 +101,11 @@ impl PacketInGen {
 
     /// Append request `seq`. With `miss_send_len` = None it is unbuffered (buffer id NO_BUFFER,
     /// whole frame); otherwise buffered under `seq` with at most `miss_send_len` bytes of data.
-    /// The xid is `seq`.
+    /// The xid is `seq` (`cbench`: `seq + 1`, see [`Profile::Cbench`]'s numbering in `source`).
     #[inline]
     pub fn emit(&mut self, out: &mut Vec<u8>, seq: u32, miss_send_len: Option<u16>) {
         let (src, in_port) = self.source(seq);
+        let xid = if self.profile == Profile::Cbench { seq.wrapping_add(1) } else { seq };
         let dst = if src == self.macs { 1 } else { src + 1 };
         let v = layout(self.version);
         let (buffered, cut) = match miss_send_len {
@@ -118,7 +119,7 @@ impl PacketInGen {
             self.patch(&mut f, seq, src, dst, buffered);
             let buffer_id = if buffered { seq } else { NO_BUFFER };
             let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
-            pi.emit_append(v, seq, out);
+            pi.emit_append(v, xid, out);
             return;
         }
         if self.tpl.key != (v, cut, buffered) {
@@ -127,7 +128,7 @@ impl PacketInGen {
         let at = out.len();
         out.extend_from_slice(&self.tpl.bytes);
         let mut p = packet_in::Packet::new_unchecked(&mut out[at..]);
-        p.set_xid(seq);
+        p.set_xid(xid);
         if buffered {
             p.set_buffer_id(seq);
         }
@@ -137,8 +138,10 @@ impl PacketInGen {
         self.patch(p.data_mut(), seq, src, dst, buffered);
     }
 
-    /// Request `seq`'s source host and in_port. cbench: request `seq` is cbench's request
-    /// with xid `seq` (its first has xid 1 and MAC index 0): MAC index `(seq - 1) % macs`, port 1.
+    /// Request `seq`'s source host and in_port. cbench: request `seq` is cbench's request with
+    /// buffer id `seq` (its first has buffer id 1, MAC index 0, and xid 2, after the `-L`
+    /// packet-in with xid 1, which cbench sends by default): MAC index `(seq - 1) % macs`, port
+    /// 1, xid `seq + 1`. cbench wraps buffer ids at 100,000; the engine's sequence does not.
     #[inline(always)]
     fn source(&mut self, seq: u32) -> (u32, u32) {
         if self.profile == Profile::Cbench {
@@ -297,12 +300,13 @@ mod tests {
 
     /// The packet-in cbench sends, byte for byte: the `fake[]` array of `make_packet_in` in
     /// cbench/fakeswitch.c (github.com/mininet/oflops) with its patches applied for switch id
-    /// (dpid) 1, xid 1, buffer id 1 and MAC index 0, then MAC index 0x01020304 (copied as a
-    /// little-endian int into source MAC bytes 1..=4).
+    /// (dpid) 1, xid 2, buffer id 1 and MAC index 0 (cbench's first request after its `-L`
+    /// packet-in), then MAC index 0x01020304 (copied as a little-endian int into source MAC
+    /// bytes 1..=4).
     #[test]
     fn cbench_profile_is_cbench_bytes() {
         let want: [u8; 82] = [
-            0x01, 0x0a, 0x00, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, // header, buffer id
+            0x01, 0x0a, 0x00, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, // header, buffer id
             0x00, 0x40, 0x00, 0x01, 0x00, 0x00, // total_len 64, in_port 1, reason NO_MATCH, pad
             0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
             0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0xff, 0xf7, 0x2c,
@@ -319,7 +323,7 @@ mod tests {
         out.clear();
         g.emit(&mut out, 0x0102_0305, Some(0xffff));
         let mut want2 = want;
-        want2[4..8].copy_from_slice(&0x0102_0305u32.to_be_bytes());
+        want2[4..8].copy_from_slice(&0x0102_0306u32.to_be_bytes());
         want2[8..12].copy_from_slice(&0x0102_0305u32.to_be_bytes());
         want2[18 + 6..18 + 12].copy_from_slice(&[0x00, 0x04, 0x03, 0x02, 0x01, 0x01]);
         assert_eq!(out, want2);
@@ -370,5 +374,30 @@ mod tests {
         let mut out = vec![];
         g.emit_cbench_learn(&mut out, 1);
         assert_eq!(out, want);
+    }
+
+    /// Captured from cbench itself (built from mininet/oflops b6cbd02 outside the repository,
+    /// `cbench -s 1 -M 3 -t`, first messages on the wire to a scripted controller): the `-L`
+    /// packet-in, then requests 1..=4 (MAC indexes 0, 1, 2, 0). The generator writes the same.
+    #[test]
+    fn cbench_profile_equals_a_capture_of_cbench() {
+        const FRAME_TAIL: &str = "0800450000320000000040fff72cc0a80028c0a801287a18586b110897f519e2657e07cc31c311c7c40c8b955151335451d50036";
+        let learn = "010a005400000001ffffffff004000020000ffffffffffff80000000000108060001080006040002800000000001c0a80128800000000001c0a80128000000000000000000000000000000000000000000000000";
+        let requests = [
+            "010a00520000000200000001004000010000800000000001000000000001",
+            "010a00520000000300000002004000010000800000000001000100000001",
+            "010a00520000000400000003004000010000800000000001000200000001",
+            "010a00520000000500000004004000010000800000000001000000000001",
+        ];
+        let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+        let mut g = PacketInGen::with_profile(Profile::Cbench, OFP10, 0, 3, 4, 64);
+        let mut out = vec![];
+        g.emit_cbench_learn(&mut out, 1);
+        assert_eq!(hex(&out), learn);
+        for (i, head) in requests.iter().enumerate() {
+            out.clear();
+            g.emit(&mut out, i as u32 + 1, Some(128));
+            assert_eq!(hex(&out), format!("{head}{FRAME_TAIL}"), "request {}", i + 1);
+        }
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! | profile        | frame | what a learning controller does per request |
 //! |----------------|-------|---------------------------------------------|
-//! | `cbench`       | cbench's own 64-byte frame: IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>` that is never learned, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`) | learn the source MAC, miss the destination, and flood: a packet-out (and no flow-mod for an L2 learning switch). Comparable with published cbench numbers. |
+//! | `cbench`       | cbench's own packet-in, checked against a capture of cbench (request `seq` = buffer id `seq`, xid `seq + 1`): a 64-byte frame, IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>` that is never learned, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`) | learn the source MAC, miss the destination, and flood: a packet-out (and no flow-mod for an L2 learning switch). Comparable with published cbench numbers. |
 //! | `unique-pairs` | UDP between two hosts of the switch that were announced by gratuitous ARP (learning phase); the (source, destination) pair steps through the hosts | look up a known destination and install a flow for the pair: flow-mod (+ packet-out). |
 //! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
 
