@@ -63,6 +63,8 @@ def build_parser() -> Parser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    from .procreg import mark_owner
+    mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
     parser = build_parser()
     _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
     try:

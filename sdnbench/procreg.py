@@ -10,6 +10,10 @@ reused PID is never mistaken for ours.
 different process); ``reap(orphans)`` ends their process groups (each child leads its own
 session, see ``proc.spawn``) and removes the record. A live owner's children are never touched.
 
+Processes started some other way (plain ``subprocess``, e.g. the engine) are found too: the CLI
+sets ``SDNBENCH_OWNER=PID-START`` in its own environment at start (``mark_owner``), every
+descendant inherits it, and ``orphans`` also looks for processes carrying a dead owner's tag.
+
 Children also get ``PR_SET_PDEATHSIG`` (SIGKILL when sdnbench dies), so in the common case there
 is nothing left to reap; the record covers what that cannot reach (grandchildren in the
 child's group, a parent thread that ended first).
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import Optional
 
 PR_SET_PDEATHSIG = 1
+OWNER_ENV = "SDNBENCH_OWNER"
 _lock = threading.Lock()
 _libc = None
 
@@ -45,6 +50,29 @@ def die_with_parent() -> None:
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def mark_owner() -> None:
+    """Tag this process (and so every descendant) with its pid and start time."""
+    os.environ[OWNER_ENV] = f"{os.getpid()}-{start_time(os.getpid())}"
+
+
+def _tagged() -> dict:
+    """``{pid: owner tag}`` of every process carrying ``SDNBENCH_OWNER``."""
+    out = {}
+    key = OWNER_ENV.encode() + b"="
+    for d in os.listdir("/proc"):
+        if not d.isdigit() or int(d) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        for item in env:
+            if item.startswith(key):
+                out[int(d)] = item[len(key):].decode(errors="replace")
+    return out
 
 
 def _dir() -> Path:
@@ -100,7 +128,7 @@ class Orphan:
     pid: int
     name: str
     owner: int
-    record: Path
+    record: Optional[Path]          # None: found by its SDNBENCH_OWNER tag
 
     def describe(self) -> str:
         return f"process {self.pid} ({self.name}) left by dead sdnbench pid {self.owner}"
@@ -121,7 +149,23 @@ def orphans() -> tuple:
         for c in data.get("children", []):
             if _alive(c):
                 found.append(Orphan(c["pid"], c.get("name", "?"), data["owner"].get("pid"), path))
+    seen = {o.pid for o in found}
+    for pid, tag in _tagged().items():
+        owner, _, start = tag.partition("-")
+        if pid in seen or not owner.isdigit() or _alive({"pid": int(owner), "start": start}):
+            continue
+        name = _comm(pid)
+        if name is not None:
+            found.append(Orphan(pid, name, int(owner), None))
     return found, dead
+
+
+def _comm(pid: int) -> Optional[str]:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 def reap(found: list, dead: list) -> None:
@@ -129,14 +173,21 @@ def reap(found: list, dead: list) -> None:
     import time
 
     for o in found:
-        _group(o.pid, signal.SIGTERM)
+        _group(o.pid, signal.SIGTERM) if o.record else _one(o.pid, signal.SIGTERM)
     deadline = time.monotonic() + 3
     while time.monotonic() < deadline and any(start_time(o.pid) for o in found):
         time.sleep(0.05)
     for o in found:
-        _group(o.pid, signal.SIGKILL)
+        _group(o.pid, signal.SIGKILL) if o.record else _one(o.pid, signal.SIGKILL)
     for path in dead:
         path.unlink(missing_ok=True)
+
+
+def _one(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _group(pid: int, sig: int) -> None:

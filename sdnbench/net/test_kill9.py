@@ -47,6 +47,34 @@ def _session_members(sid: int) -> list:
     return out
 
 
+def test_plain_subprocesses_are_found_by_their_owner_tag():
+    # started with plain subprocess (as the engine is): no record, but the inherited tag
+    code = textwrap.dedent("""
+        import subprocess, sys, time
+        from sdnbench.procreg import mark_owner
+        mark_owner()
+        p = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        print(p.pid, flush=True)
+        time.sleep(300)
+    """)
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(owner.stdout.readline())
+        child = {"pid": pid, "start": procreg.start_time(pid)}
+        assert pid not in [o.pid for o in procreg.orphans()[0]]
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait()
+        found, dead = procreg.orphans()
+        assert pid in [o.pid for o in found]
+        procreg.reap([o for o in found if o.pid == pid], [])
+        time.sleep(0.2)
+        assert not _alive(child)
+    finally:
+        if owner.poll() is None:
+            os.kill(owner.pid, signal.SIGKILL)
+            owner.wait()
+
+
 def test_orphans_of_a_dead_owner_are_stopped_and_only_those():
     # The owner starts a child from a worker thread (so no PDEATHSIG: the record is all there
     # is), and is then killed with SIGKILL.
