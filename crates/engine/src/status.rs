@@ -30,6 +30,40 @@ pub struct Facts {
     pub fatal: Option<String>,
 }
 
+fn version_names(bitmap: u32) -> String {
+    let v: Vec<&str> = [(1, "1.0"), (4, "1.3")].iter().filter(|(b, _)| bitmap & (1 << b) != 0).map(|(_, n)| *n).collect();
+    v.join(" and ")
+}
+
+fn wire_name(v: u32) -> String {
+    match v {
+        1 => "1.0".into(),
+        4 => "1.3".into(),
+        v => format!("0x{v:02x}"),
+    }
+}
+
+/// A handshake failure in words a user can act on: a version mismatch names what the controller
+/// answered, what the switches offered, and the flag that fixes it.
+pub fn explain(reason: &str, offered: u32) -> String {
+    let Some(rest) = reason.strip_prefix("no common OpenFlow version (controller hello 0x") else {
+        return reason.to_string();
+    };
+    let Ok(theirs) = u32::from_str_radix(rest.get(..2).unwrap_or(""), 16) else {
+        return reason.to_string();
+    };
+    let fix = match theirs {
+        1 | 4 => format!("; use --of {}", wire_name(theirs)),
+        _ => String::new(),
+    };
+    let offered_words = if offered.count_ones() > 1 { "offered" } else { "were forced to" };
+    format!(
+        "the controller answered HELLO with {} only and the switches {offered_words} {}{fix}",
+        wire_name(theirs),
+        version_names(offered)
+    )
+}
+
 /// (status, error line).
 pub fn judge(f: &Facts) -> (&'static str, Option<String>) {
     if f.interrupted {
@@ -97,6 +131,13 @@ mod tests {
         assert_eq!(judge(&f).0, "failed");
         let f = Facts { measured_answered: 0, sends_requests: false, ..ok() };
         assert_eq!(judge(&f).0, "ok");
+    }
+
+    #[test]
+    fn a_version_mismatch_names_the_fix() {
+        let r = "no common OpenFlow version (controller hello 0x01, bitmap 0x0)";
+        assert_eq!(explain(r, 1 << 4), "the controller answered HELLO with 1.0 only and the switches were forced to 1.3; use --of 1.0");
+        assert_eq!(explain("connection refused", 1 << 4), "connection refused");
     }
 
     #[test]
