@@ -37,11 +37,20 @@ def _split_tail(tail: str) -> tuple:
     return tail, ""
 
 
-def resolve_paths(scenario, base: Path) -> None:
-    """Resolve the path-like parameters of every benchmark in place."""
-    for b in scenario.benchmarks:
-        for k in PATH_KEYS:
-            if k in b.params:
-                b.params[k] = resolve(b.params[k], base)
-            if k in b.matrix:
-                b.matrix[k] = [resolve(v, base) for v in b.matrix[k]]
+def resolve_data(data: Any, base: Path) -> Any:
+    """The parsed scenario document with path-like parameters of every benchmark resolved
+    (before validation, so the checks see the files where they are)."""
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        return data
+    for b in data["benchmarks"]:
+        if not isinstance(b, dict):
+            continue
+        for section in ("params", "matrix"):
+            block = b.get(section)
+            if not isinstance(block, dict):
+                continue
+            for k in PATH_KEYS:
+                if k in block:
+                    v = block[k]
+                    block[k] = [resolve(x, base) for x in v] if isinstance(v, list) else resolve(v, base)
+    return data

@@ -83,6 +83,9 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     ``quick:`` block (``sdnbench.campaign.quick``); without it the block is dropped."""
     data, lines = _compose(text, source)
     data = quick_mod.select(data, quick, source)
+    if Path(source).is_file():       # file paths in it are relative to the scenario file
+        from .paths import resolve_data
+        data = resolve_data(data, Path(source).resolve().parent)
     v = _Validator(source, lines)
     if kinds is None:
         from .kinds import KINDS as kinds  # noqa: N811  (late: kinds imports nothing from here)
@@ -90,9 +93,6 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     if v.errors:      # every parameter problem at once, each with its file:line
         raise ScenarioError("\n".join(dict.fromkeys(v.errors)))
     sc.source, sc.text = source, text
-    if Path(source).is_file():
-        from .paths import resolve_paths
-        resolve_paths(sc, Path(source).resolve().parent)
     return sc
 
 

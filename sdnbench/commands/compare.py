@@ -55,13 +55,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if args.fail_on_any and not args.fail_on:
+        raise UserError("--fail-on-any goes with --fail-on METRIC:PCT")
     # scipy is imported here, not at start-up: every sdnbench command would pay for it otherwise.
     from ..compare.core import compare, gate, parse_threshold, unmatched
     from ..compare.render import render
     from ..compare.samples import load_source
     thresholds = [parse_threshold(t) for t in args.fail_on]
-    if args.fail_on_any and not thresholds:
-        raise UserError("--fail-on-any goes with --fail-on METRIC:PCT")
     fmt = _FMT[output_format(args.output, args.format, FORMATS)] if args.output else args.fmt
     if args.output:
         check_writable(args.output)

@@ -38,7 +38,7 @@ def test_ping_is_the_default_measurement_and_ditg_options_carry_over():
 
 @pytest.mark.parametrize("argv, words", [
     (["net", "run"], "--topo"),
-    (["net", "run", "--topo", "ring,3"], "unknown topology"),
+    (["net", "run", "--topo", "moebius,3"], "unknown topology"),
     (["net", "topo", "tree,0,2"], "at least 1"),
     (["net", "run", "--topo", "single,2", "--ping-sizes", "64,x"], "not a whole number"),
 ])
@@ -53,3 +53,47 @@ def test_topo_prints_switches_hosts_and_links(capsys):
     out = capsys.readouterr().out
     assert "star,3,2: 3 switches, 6 hosts, 8 links" in out
     assert "h5, h6" in out and "wifi-g, 22 Mbit/s, 0.5% loss" in out
+
+
+def test_a_store_that_fails_at_the_end_keeps_the_measurement_beside_it(tmp_path, monkeypatch, capsys):
+    from sdnbench.net import runner
+    from sdnbench.result import Result
+    from sdnbench.store import Store
+
+    def fake_run_net(params, progress=None):       # logic test: no network
+        r = Result("net", "ping", params)
+        r.add("rtt", "ms", [1.0, 2.0], src="h1", dst="h2", size=64, rep=0)
+        return r.finish()
+
+    def broken(self, result, **kw):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(runner, "run_net", fake_run_net)
+    monkeypatch.setattr(Store, "save_result", broken)
+    store = tmp_path / "st"
+    assert main(["net", "run", "--topo", "single,2", "--store", str(store)]) == 0
+    err = capsys.readouterr().err
+    assert f"the result is in {store}.result.json" in err
+    assert (tmp_path / "st.result.json").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_bad_store_is_refused_before_anything_starts(tmp_path, monkeypatch, capsys):
+    from sdnbench.net import runner
+    started = []
+    monkeypatch.setattr(runner, "run_net", lambda *a, **k: started.append(1))
+    (tmp_path / "file").write_text("")
+    assert main(["net", "run", "--topo", "single,2", "--store", str(tmp_path / "file")]) == 1
+    assert main(["net", "run", "--topo", "single,2", "-o", str(tmp_path / "x.txt")]) == 1
+    assert started == []
+
+
+def test_a_run_that_measured_nothing_exits_2(monkeypatch, capsys):
+    from sdnbench.net import runner
+    from sdnbench.result import Result
+
+    def lost(params, progress=None):
+        r = Result("net", "ping", params)
+        r.add("rtt", "ms", [None, None], src="h1", dst="h2", size=64, rep=0)
+        return r.finish()
+    monkeypatch.setattr(runner, "run_net", lost)
+    assert main(["net", "run", "--topo", "single,2"]) == 2
+    assert "measured nothing" in capsys.readouterr().err
