@@ -4,6 +4,7 @@
 //! view picks the message, the packet-in view gives its xid and buffer id, and the reply is a
 //! flow-mod ofwire wrote once (a template) patched through the flow-mod view's setters.
 
+use crate::gate::{now_ns, Due, Gate, Verdict};
 use ofwire::{flow_mod, frame_len, packet_in, Action, Body, FlowMod, Header, Hello, Instruction, Match10, Message, MsgType, OxmMatch, Version};
 
 // Codes 0..=14 are the same in 1.0 and 1.3 (tested in ofwire), so one constant serves both.
@@ -65,7 +66,19 @@ impl Conn {
     }
 
     /// Handle whole messages in `buf`; returns bytes consumed. Err on a malformed stream.
-    pub fn process(&mut self, buf: &[u8], t: &Templates) -> Result<usize, ()> {
+    /// Append the flow-mod answering packet-in `xid` (its `buffer_id`) to the write buffer.
+    pub fn answer(&mut self, xid: u32, buffer_id: u32, t: &Templates) {
+        let tpl = if self.version == 1 { &t.fm10 } else { &t.fm13 };
+        let s = self.wbuf.len();
+        self.wbuf.extend_from_slice(tpl);
+        let mut fm = flow_mod::Packet::new_unchecked(&mut self.wbuf[s..]);
+        fm.set_xid(xid);
+        fm.set_buffer_id(buffer_id);
+    }
+
+    /// Handle whole messages in `buf`; returns bytes consumed. Err on a malformed stream.
+    /// Packet-ins are answered now, later (queued in `gate`) or never, as `gate` decides.
+    pub fn process(&mut self, buf: &[u8], t: &Templates, gate: &mut Gate) -> Result<usize, ()> {
         let mut at = 0;
         while let Some(n) = frame_len(&buf[at..]).map_err(|_| ())? {
             if buf.len() - at < n {
@@ -86,12 +99,16 @@ impl Conn {
                 PACKET_IN => {
                     // A packet-in ofwire refuses gets no answer, as a real controller's would not.
                     if let Ok(pi) = packet_in::Packet::new_checked(m) {
-                        let tpl = if self.version == 1 { &t.fm10 } else { &t.fm13 };
-                        let s = self.wbuf.len();
-                        self.wbuf.extend_from_slice(tpl);
-                        let mut fm = flow_mod::Packet::new_unchecked(&mut self.wbuf[s..]);
-                        fm.set_xid(pi.xid());
-                        fm.set_buffer_id(pi.buffer_id());
+                        let (xid, buffer_id) = (pi.xid(), pi.buffer_id());
+                        if gate.is_open() {
+                            self.answer(xid, buffer_id, t);
+                        } else {
+                            match gate.decide(now_ns()) {
+                                Verdict::Now => self.answer(xid, buffer_id, t),
+                                Verdict::At(at_ns) => gate.queue.push_back(Due { at_ns, fd: self.fd, xid, buffer_id }),
+                                Verdict::Drop => {}
+                            }
+                        }
                     }
                 }
                 _ => {}
@@ -120,7 +137,7 @@ mod tests {
             let one = two.len();
             pi.emit_append(v, 10, &mut two);
             two.extend_from_within(..5);
-            assert_eq!(c.process(&two, &t), Ok(2 * one));
+            assert_eq!(c.process(&two, &t, &mut Gate::new(Default::default())), Ok(2 * one));
             assert_eq!(c.wbuf.len(), 160);
             for (i, xid) in [(0, 9), (80, 10)] {
                 let fm = flow_mod::Packet::new_checked(&c.wbuf[i..i + 80]).unwrap();
@@ -135,12 +152,12 @@ mod tests {
         let mut c = Conn::new(3, 4);
         assert_eq!(c.wbuf, [4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
         c.wbuf.clear();
-        assert_eq!(c.process(&[4, 2, 0, 10, 0, 0, 0, 5, 7, 7], &t), Ok(10));
+        assert_eq!(c.process(&[4, 2, 0, 10, 0, 0, 0, 5, 7, 7], &t, &mut Gate::new(Default::default())), Ok(10));
         assert_eq!(c.wbuf, vec![4, 3, 0, 10, 0, 0, 0, 5, 7, 7]);
         c.wbuf.clear();
-        assert_eq!(c.process(&[1, 0, 0, 8, 0, 0, 0, 1], &t), Ok(8));
+        assert_eq!(c.process(&[1, 0, 0, 8, 0, 0, 0, 1], &t, &mut Gate::new(Default::default())), Ok(8));
         assert_eq!((c.version, &c.wbuf[..]), (1, &[1, 5, 0, 8, 0, 0, 0, 2][..]));
-        assert!(c.process(&[4, 2, 0, 3, 0, 0, 0, 5], &t).is_err());
+        assert!(c.process(&[4, 2, 0, 3, 0, 0, 0, 5], &t, &mut Gate::new(Default::default())).is_err());
         assert_eq!(Conn::new(3, 1).wbuf, [1, 0, 0, 8, 0, 0, 0, 1]);
     }
 

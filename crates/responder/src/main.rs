@@ -8,6 +8,7 @@
 //! process group; stopping the group stops them all, and a child exits when its parent does.
 
 mod conn;
+mod gate;
 mod poll;
 
 use std::io;
@@ -17,10 +18,11 @@ struct Opts {
     procs: u32,
     version: u8,
     child: bool,
+    knobs: gate::Knobs,
 }
 
 fn parse() -> Result<Opts, String> {
-    let mut o = Opts { addr: "127.0.0.1:6653".into(), procs: 1, version: 0x04, child: false };
+    let mut o = Opts { addr: "127.0.0.1:6653".into(), procs: 1, version: 0x04, child: false, knobs: Default::default() };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut v = || it.next().ok_or(format!("{a}: missing value"));
@@ -34,19 +36,43 @@ fn parse() -> Result<Opts, String> {
                     x => return Err(format!("--of: {x:?} is not 1.0 or 1.3")),
                 }
             }
+            "--rate" => {
+                o.knobs.rate = v()?.parse().ok().filter(|r: &f64| *r > 0.0 && r.is_finite())
+                    .ok_or("--rate: answers per second, a number above 0")?
+            }
+            "--delay-us" => o.knobs.delay_ns = v()?.parse::<u64>().map_err(|_| "--delay-us: whole microseconds")? * 1000,
+            "--drop-one-in" => {
+                o.knobs.drop_one_in = v()?.parse().ok().filter(|k: &u64| *k >= 1)
+                    .ok_or("--drop-one-in: a whole number, at least 1")?
+            }
             "--child" => o.child = true,
             "--version" => {
                 println!("sdnbench-responder {}", env!("CARGO_PKG_VERSION"));
                 std::process::exit(0);
             }
             "--help" | "-h" => {
-                println!("usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3]");
+                println!("usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3] [--rate ANSWERS_PER_S] [--delay-us D] [--drop-one-in K]   (per process; see gate.rs)");
                 std::process::exit(0);
             }
             x => return Err(format!("unknown option {x:?}")),
         }
     }
     Ok(o)
+}
+
+/// The throttle options a child gets (each only when set; the rate is per process).
+fn knob_args(k: &gate::Knobs) -> Vec<String> {
+    let mut a = vec![];
+    if k.rate > 0.0 {
+        a.extend(["--rate".into(), k.rate.to_string()]);
+    }
+    if k.delay_ns > 0 {
+        a.extend(["--delay-us".into(), (k.delay_ns / 1000).to_string()]);
+    }
+    if k.drop_one_in > 0 {
+        a.extend(["--drop-one-in".into(), k.drop_one_in.to_string()]);
+    }
+    a
 }
 
 fn raise_nofile() {
@@ -89,13 +115,14 @@ fn main() {
         for _ in 1..o.procs {
             let c = std::process::Command::new(&exe)
                 .args(["--child", "--listen", &o.addr, "--of", if o.version == 1 { "1.0" } else { "1.3" }])
+                .args(knob_args(&o.knobs))
                 .spawn();
             match c {
                 Ok(c) => children.push(c),
                 Err(e) => eprintln!("sdnbench-responder: cannot start a child: {e}"),
             }
         }
-        run(lfd, o.version).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        run(lfd, o.version, o.knobs).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     } else {
         unsafe {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
@@ -104,10 +131,10 @@ fn main() {
             eprintln!("sdnbench-responder: child cannot listen: {e}");
             std::process::exit(1);
         });
-        run(lfd, o.version).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        run(lfd, o.version, o.knobs).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     }
 }
 
-fn run(lfd: i32, version: u8) -> io::Result<()> {
-    poll::serve(lfd, version)
+fn run(lfd: i32, version: u8, knobs: gate::Knobs) -> io::Result<()> {
+    poll::serve(lfd, version, knobs)
 }

@@ -9,6 +9,10 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use ofwire::{PacketInRef, Version};
+
+const FLOW_MOD: u8 = 14;
+
 fn cpu_s() -> f64 {
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
@@ -16,17 +20,31 @@ fn cpu_s() -> f64 {
     t(ru.ru_utime) + t(ru.ru_stime)
 }
 
-/// A buffered packet-in with a 128-byte frame, like the engine's default.
+/// A buffered packet-in with a 128-byte frame, like the engine's default, written by ofwire
+/// (1.3 needs a valid OXM match: a hand-made one with a zero match was refused by the responder,
+/// which then never answered and the 1.3 default blocked forever).
 fn packet_in(version: u8, seq: u32) -> Vec<u8> {
-    let head = if version == 1 { 18 } else { 42 };
-    let len = head + 128;
-    let mut m = vec![version, 10];
-    m.extend_from_slice(&(len as u16).to_be_bytes());
-    m.extend_from_slice(&seq.to_be_bytes());
-    m.extend_from_slice(&seq.to_be_bytes());
-    m.extend_from_slice(&128u16.to_be_bytes());
-    m.resize(len, 0);
+    let v = if version == 1 { Version::V10 } else { Version::V13 };
+    let frame = [0u8; 128];
+    let pi = PacketInRef { buffer_id: seq, ..PacketInRef::miss(1, &frame) };
+    let mut m = Vec::with_capacity(pi.message_len(v));
+    pi.emit_append(v, seq, &mut m);
     m
+}
+
+/// Read one whole OpenFlow message (header, then the rest by its length) into `buf`.
+fn read_message(s: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<u8> {
+    buf.resize(8, 0);
+    s.read_exact(&mut buf[..8])?;
+    let len = (u16::from_be_bytes([buf[2], buf[3]]) as usize).max(8);
+    buf.resize(len, 0);
+    s.read_exact(&mut buf[8..])?;
+    Ok(buf[1])
+}
+
+fn die(what: &str, e: std::io::Error) -> ! {
+    eprintln!("sdnbench-pingpong: {what}: {e}");
+    std::process::exit(1);
 }
 
 fn main() {
@@ -53,23 +71,23 @@ fn main() {
     // hello from us; the responder's hello and features request are read and ignored
     let hello: &[u8] = if version == 1 { &[1, 0, 0, 8, 0, 0, 0, 1] } else { &[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12] };
     s.write_all(hello).unwrap();
-    let mut junk = [0u8; 64];
-    let want = if version == 1 { 16 } else { 24 };
-    let mut got = 0;
-    while got < want {
-        got += s.read(&mut junk[got..want]).unwrap();
+    // the responder's hello, then its features request (answered with a minimal reply)
+    let mut msg = Vec::new();
+    for _ in 0..2 {
+        read_message(&mut s, &mut msg).unwrap_or_else(|e| die("reading the handshake", e));
     }
-    s.write_all(&[version, 6, 0, 32, 0, 0, 0, 2]).ok(); // short features reply: ignored
-    s.write_all(&[0; 24]).ok();
+    let mut reply = vec![version, 6, 0, 32, 0, 0, 0, 2];
+    reply.resize(32, 0);
+    s.write_all(&reply).unwrap_or_else(|e| die("writing the features reply", e));
     let mut rtts = Vec::new();
-    let mut reply = [0u8; 80];
     let (t0, c0) = (Instant::now(), cpu_s());
     let mut seq = 1u32;
     while t0.elapsed() < Duration::from_secs_f64(seconds) {
-        let msg = packet_in(version, seq);
+        let out = packet_in(version, seq);
         let t = Instant::now();
-        s.write_all(&msg).unwrap();
-        s.read_exact(&mut reply).unwrap();
+        s.write_all(&out).unwrap_or_else(|e| die("writing a packet-in", e));
+        // skip anything else (an echo request) until the flow-mod arrives
+        while read_message(&mut s, &mut msg).unwrap_or_else(|e| die("reading the answer", e)) != FLOW_MOD {}
         rtts.push(t.elapsed().as_nanos() as u64);
         seq += 1;
     }

@@ -1,6 +1,7 @@
 //! The epoll loop: edge-triggered, one shared read buffer, per-connection leftovers only.
 
 use crate::conn::{Conn, Templates};
+use crate::gate::{now_ns, Due, Gate, Knobs};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
@@ -57,9 +58,40 @@ fn flush(c: &mut Conn) -> bool {
     true
 }
 
-pub fn serve(lfd: i32, version: u8) -> io::Result<()> {
+/// A non-blocking CLOCK_MONOTONIC timerfd in `ep`: it wakes the loop when a deferred answer is due.
+fn timer(ep: i32) -> io::Result<i32> {
+    let fd = unsafe { check(libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_NONBLOCK | libc::TFD_CLOEXEC))? };
+    add(ep, fd, libc::EPOLLIN as u32)?;
+    Ok(fd)
+}
+
+fn arm(tfd: i32, at_ns: u64) {
+    let ts = |ns: u64| libc::timespec { tv_sec: (ns / 1_000_000_000) as _, tv_nsec: (ns % 1_000_000_000) as _ };
+    let spec = libc::itimerspec { it_interval: ts(0), it_value: ts(at_ns.max(1)) };
+    unsafe { libc::timerfd_settime(tfd, libc::TFD_TIMER_ABSTIME, &spec, std::ptr::null_mut()) };
+}
+
+/// Write the answers that are due; arm the timer for the next one.
+fn release(gate: &mut Gate, conns: &mut HashMap<i32, Conn>, t: &Templates, tfd: i32, due: &mut Vec<Due>) {
+    due.clear();
+    gate.take_due(now_ns(), due);
+    for d in due.iter() {
+        if let Some(c) = conns.get_mut(&d.fd) {
+            c.answer(d.xid, d.buffer_id, t);
+            flush(c); // a dead connection is found and closed by its next event
+        }
+    }
+    if let Some(front) = gate.queue.front() {
+        arm(tfd, front.at_ns);
+    }
+}
+
+pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
     let ep = unsafe { check(libc::epoll_create1(libc::EPOLL_CLOEXEC))? };
     add(ep, lfd, libc::EPOLLIN as u32)?;
+    let mut gate = Gate::new(knobs);
+    let tfd = if gate.is_open() { -1 } else { timer(ep)? };
+    let mut due = Vec::new();
     let mut conns: HashMap<i32, Conn> = HashMap::new();
     let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; 1024];
     let mut buf = vec![0u8; 256 * 1024];
@@ -76,6 +108,11 @@ pub fn serve(lfd: i32, version: u8) -> io::Result<()> {
         }
         for ev in &events[..n as usize] {
             let fd = ev.u64 as i32;
+            if fd == tfd {
+                let mut n = 0u64;
+                unsafe { libc::read(tfd, &mut n as *mut u64 as *mut _, 8) };
+                continue;
+            }
             if fd == lfd {
                 loop {
                     let c = unsafe { libc::accept4(lfd, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
@@ -111,7 +148,7 @@ pub fn serve(lfd: i32, version: u8) -> io::Result<()> {
                         break;
                     }
                     let total = keep + r as usize;
-                    match c.process(&buf[..total], &t) {
+                    match c.process(&buf[..total], &t, &mut gate) {
                         Ok(used) => {
                             c.rbuf.clear();
                             c.rbuf.extend_from_slice(&buf[used..total]);
@@ -133,6 +170,9 @@ pub fn serve(lfd: i32, version: u8) -> io::Result<()> {
             if dead || ev.events & ((libc::EPOLLHUP | libc::EPOLLERR) as u32) != 0 {
                 close(ep, &mut conns, fd);
             }
+        }
+        if !gate.is_open() {
+            release(&mut gate, &mut conns, &t, tfd, &mut due);
         }
     }
 }
