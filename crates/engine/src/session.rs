@@ -318,6 +318,8 @@ impl Session {
             }
         }
         node.transmit(self.index, &mut self.sw.tx);
+        let c = &self.sw.counters;
+        node.switch_state(self.index, [c.dropped_out_down, c.dropped_out_no_port, c.dropped_in], self.sw.flows.len() as u64);
     }
 
     /// Write what the socket takes. Written bytes are skipped by an offset (`wpos`), not moved:

@@ -38,13 +38,16 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
         "lldp_forwarded": lldp_total,
         "invariant": match c.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) },
         "counters": {"tx_linked": c.tx_linked, "rx_linked": c.rx_linked, "dropped_down": c.dropped_down,
-                     "dropped_unlinked": c.dropped_unlinked, "in_transit": c.in_transit, "to_hosts": c.to_hosts},
+                     "dropped_unlinked": c.dropped_unlinked, "in_transit": c.in_transit, "to_hosts": c.to_hosts,
+                     "switch_dropped_out_port_down": c.switch_dropped[0], "switch_dropped_out_no_port": c.switch_dropped[1],
+                     "switch_dropped_in_port_down": c.switch_dropped[2]},
         "frames_to_other_workers": reports.iter().map(|r| r.frames_to_other_workers).sum::<u64>(),
         "transport_delay": {"same_worker": hist_json(&local), "cross_worker": hist_json(&cross)},
         "hosts": {"injected": hosts.injected, "delivered": hosts.delivered, "delivered_foreign": hosts.delivered_foreign,
                   "flows": hosts.flows},
         "events": events,
         "lldp_per_link": c.lldp,
+        "flows_per_switch": reports.iter().flat_map(|r| r.flows.iter().cloned()).collect::<Vec<_>>(),
         "timed_out": reports.iter().any(|r| r.timed_out),
     })
 }

@@ -42,6 +42,9 @@ pub struct NetReport {
     /// The other workers did not all close their streams in time (counts may be short).
     #[serde(default)]
     pub timed_out: bool,
+    /// (dpid, flow entries) of this worker's switches at the end.
+    #[serde(default)]
+    pub flows: Vec<(u64, u64)>,
 }
 
 pub struct Node {
@@ -57,12 +60,17 @@ pub struct Node {
     wake: Notify,
     go_mono: Cell<u64>,
     routes: RefCell<Vec<Route>>,
+    /// Per switch: its own drop counters as last seen (see `NetCounters::switch_dropped`).
+    switch_dropped: RefCell<Vec<[u64; 3]>>,
+    /// Per switch: flow entries, as last seen.
+    flows: RefCell<Vec<u64>>,
 }
 
 impl Node {
     pub fn new(spec: &NetworkSpec, workers: u32, me: u32) -> Node {
         let model = Arc::new(Model::new(spec, workers));
-        let inboxes = (0..model.len() as u32).map(|i| (model.owner(i) == me).then(|| Rc::new(Inbox::default()))).collect();
+        let n = model.len();
+        let inboxes = (0..n as u32).map(|i| (model.owner(i) == me).then(|| Rc::new(Inbox::default()))).collect();
         Node {
             me,
             router: RefCell::new(Router::new(model.clone())),
@@ -76,6 +84,8 @@ impl Node {
             wake: Notify::new(),
             go_mono: Cell::new(0),
             routes: RefCell::new(Vec::new()),
+            switch_dropped: RefCell::new(vec![[0; 3]; n]),
+            flows: RefCell::new(vec![0; n]),
         }
     }
 
@@ -130,6 +140,13 @@ impl Node {
                 None => unreachable!("a switch of another worker without a transport"),
             },
         }
+    }
+
+    /// The switch's own drop counters now: (out to a down port, out to no port, in on a down port).
+    /// And its flow entries now.
+    pub fn switch_state(&self, index: u32, d: [u64; 3], flows: u64) {
+        self.switch_dropped.borrow_mut()[index as usize] = d;
+        self.flows.borrow_mut()[index as usize] = flows;
     }
 
     /// Called by the session just before `receive_frame`; false: dropped (link down meanwhile).
@@ -234,14 +251,24 @@ impl Node {
     pub fn snapshot(&self) -> NetReport {
         let r = self.router.borrow();
         let ob = self.outbox.borrow().clone();
+        let mut counters = r.counters.clone();
+        for d in self.switch_dropped.borrow().iter() {
+            for k in 0..3 {
+                counters.switch_dropped[k] += d[k];
+            }
+        }
         NetReport {
-            counters: r.counters.clone(),
+            counters,
             hosts: self.hosts.borrow().clone(),
             events: self.applied.borrow().clone(),
             transport_local: r.transport_local.to_base64(),
             transport_cross: r.transport_cross.to_base64(),
             frames_to_other_workers: ob.map_or(0, |o| o.frames_sent.get()),
             timed_out: false,
+            flows: (0..self.model.len() as u32)
+                .filter(|&i| self.model.owner(i) == self.me)
+                .map(|i| (self.model.dpids[i as usize], self.flows.borrow()[i as usize]))
+                .collect(),
         }
     }
 }

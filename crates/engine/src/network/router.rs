@@ -53,6 +53,10 @@ pub struct NetCounters {
     pub to_hosts: u64,
     /// LLDP/BDDP that crossed each link, per direction.
     pub lldp: Vec<[u64; 2]>,
+    /// Refused by the switches themselves (never transmitted, outside the invariant): output to
+    /// a port that is down, output to a port that does not exist, frames arriving on a down port.
+    #[serde(default)]
+    pub switch_dropped: [u64; 3],
 }
 
 impl NetCounters {
@@ -63,6 +67,9 @@ impl NetCounters {
         self.dropped_unlinked += o.dropped_unlinked;
         self.in_transit += o.in_transit;
         self.to_hosts += o.to_hosts;
+        for k in 0..3 {
+            self.switch_dropped[k] += o.switch_dropped[k];
+        }
         if self.lldp.len() < o.lldp.len() {
             self.lldp.resize(o.lldp.len(), [0; 2]);
         }
