@@ -72,18 +72,49 @@ class RemoteHostSession:
         self.dir = f"{RUN_ROOT}/{run_id}"
         self.client = client or connect(host)
         self._made = False
+        self._control = None        # the long-lived sh that runs ``shell`` scripts
 
     # -- plain commands (no process recorded): checks and housekeeping -----------------------
 
     def shell(self, script: str, timeout: float = 30.0) -> tuple:
-        """``(exit status, stdout, stderr)`` of a short sh script."""
+        """``(exit status, output, "")`` of a short sh script (stderr merged into the output),
+        run by one long-lived ``/bin/sh`` per host: a new SSH channel costs the user's shell
+        start-up (a login's ``.bashrc`` is read for every command), this costs nothing."""
+        tok = uuid.uuid4().hex
+        end = f"__sdnbench_end_{tok}"
         try:
-            _in, out, err = self.client.exec_command(script, timeout=timeout)
-            out_text = out.read().decode("utf-8", "replace")
-            err_text = err.read().decode("utf-8", "replace")
-            return out.channel.recv_exit_status(), out_text, err_text
+            chan = self._control_channel()
+            chan.sendall(f"( {script}\n) </dev/null 2>&1; echo; echo {end} $?\n".encode())
+            buf = bytearray()
+            deadline = time.monotonic() + timeout
+            while end.encode() not in buf or not buf.endswith(b"\n"):
+                if chan.recv_ready():
+                    buf += chan.recv(65536)
+                elif chan.exit_status_ready() or chan.closed:
+                    raise EOFError("the control shell exited")
+                elif time.monotonic() > deadline:
+                    self._drop_control()
+                    raise RemoteError(f"{self.host.where()}: no answer within {timeout:g}s")
+                else:
+                    time.sleep(0.002)
         except (OSError, EOFError) as e:
+            self._drop_control()
             raise RemoteError(f"{self.host.where()}: connection lost ({e})")
+        text = buf.decode("utf-8", "replace")
+        body, _, tail = text.rpartition(end)
+        return int(tail.split()[0]), body[:-1] if body.endswith("\n") else body, ""
+
+    def _control_channel(self):
+        if self._control is None:
+            chan = self.client.get_transport().open_session()
+            chan.exec_command("exec /bin/sh")
+            self._control = chan
+        return self._control
+
+    def _drop_control(self) -> None:
+        chan, self._control = self._control, None
+        if chan is not None:
+            chan.close()
 
     def missing_tools(self, tools: Sequence[str]) -> list:
         """The tools not found on the measurement PATH of this host."""
@@ -97,7 +128,7 @@ class RemoteHostSession:
 
     def _ensure_dir(self) -> None:
         if not self._made:
-            status, _, err = self.shell(f"mkdir -p {self.dir}")
+            status, _, err = self.shell(f"mkdir -p {self.dir}/files")
             if status != 0:
                 raise RemoteError(f"{self.host.where()}: cannot create {self.dir}: {err.strip()}")
             self._made = True
@@ -154,15 +185,29 @@ class RemoteHostSession:
             raise RemoteError(f"{self.host.where()}: could not start {name}: {err.strip() or out.strip()}")
         return RemoteProcess(name, self, int(out.strip()), tok)
 
+    def fetch(self, remote_path: str, local_path) -> bool:
+        """Copy a file of this run from the host; False when it does not exist there."""
+        try:
+            sftp = self.client.open_sftp()
+        except Exception as e:     # paramiko raises SSHException or OSError subclasses
+            raise RemoteError(f"{self.host.where()}: cannot open SFTP ({e})")
+        try:
+            sftp.get(remote_path, str(local_path))
+            return True
+        except FileNotFoundError:
+            return False
+        finally:
+            sftp.close()
+
     def kill_group(self, pgid: int, grace: float) -> None:
         steps = max(1, int(grace / 0.05))
-        self.shell(f"kill -TERM -- -{pgid} 2>/dev/null; i=0; while kill -0 -- -{pgid} 2>/dev/null "
+        self.shell(f"env kill -s TERM -- -{pgid} 2>/dev/null; i=0; while env kill -s 0 -- -{pgid} 2>/dev/null "
                    f"&& [ $i -lt {steps} ]; do sleep 0.05; i=$((i+1)); done; "
-                   f"kill -KILL -- -{pgid} 2>/dev/null; true", timeout=grace + 10)
+                   f"env kill -s KILL -- -{pgid} 2>/dev/null; true", timeout=grace + 10)
 
     def kill_token(self, tok: str) -> None:
         f = f"{self.dir}/{tok}.pid"
-        self.shell(f"[ -s {f} ] && g=$(cat {f}) && kill -KILL -- -$g 2>/dev/null; true")
+        self.shell(f"[ -s {f} ] && g=$(cat {f}) && env kill -s KILL -- -$g 2>/dev/null; true")
 
     def close(self) -> Optional[str]:
         """Kill every recorded group, remove the run directory, close the connection. Returns
@@ -172,14 +217,15 @@ class RemoteHostSession:
             if self._made:
                 d = self.dir
                 status, out, err = self.shell(
-                    f"if [ -f {d}/pgids ]; then for g in $(cat {d}/pgids); do kill -TERM -- -$g "
-                    f"2>/dev/null; done; sleep 0.3; for g in $(cat {d}/pgids); do kill -KILL -- -$g "
+                    f"if [ -f {d}/pgids ]; then for g in $(cat {d}/pgids); do env kill -s TERM -- -$g "
+                    f"2>/dev/null; done; sleep 0.3; for g in $(cat {d}/pgids); do env kill -s KILL -- -$g "
                     f"2>/dev/null; done; fi; rm -rf {d}; [ ! -e {d} ]")
                 if status != 0:
                     left = f"{self.host.where()}: {d} not removed: {err.strip()}"
         except UserError as e:
             left = str(e)
         finally:
+            self._drop_control()
             self.client.close()
         return left
 
@@ -192,6 +238,7 @@ class RemoteProcess:
         self.name, self.session, self.pgid, self.tok = name, session, pgid, tok
         self.log_path = log_path
         self.stopped = False
+        self.on_stop = None         # called after the process is stopped (fetch its files)
 
     @property
     def pid(self) -> int:
@@ -214,6 +261,8 @@ class RemoteProcess:
         if self.log_path is not None:     # the local copy the caller asked for
             text = self.session.shell(f"cat {self.remote_log()} 2>/dev/null")[1]
             Path(self.log_path).write_text(text)
+        if self.on_stop is not None:
+            self.on_stop()
         return None
 
 

@@ -31,7 +31,7 @@ from .inventory import Inventory
 # measurement -> the tools it runs on the hosts
 TOOLS = {"ping": ["ping"], "tcp": ["iperf3", "ss"], "udp": ["iperf3", "ss"],
          "ditg": ["ITGSend", "ITGRecv", "ss"]}
-BASE_TOOLS = ["sh", "setsid", "kill", "cat", "mkdir", "tail"]
+BASE_TOOLS = ["sh", "setsid", "env", "kill", "cat", "mkdir", "tail"]
 UNSUPPORTED = {"first-packet": "first-packet captures on the switch's ports, which a hardware "
                                "switch does not offer (the ssh backend measures between hosts)"}
 
@@ -70,9 +70,9 @@ class SSHNetwork:
                                 "shape the links on the switch and drop link parameters")
         wanted = list(dict.fromkeys(BASE_TOOLS + [t for m in self.measurements for t in TOOLS.get(m, [])]))
         try:
+            self._connect_all()
             for h in self.inventory.hosts:
-                s = self._sessions[h.name] = remote.RemoteHostSession(h, self.run_id)
-                missing = s.missing_tools(wanted)
+                missing = self._sessions[h.name].missing_tools(wanted)
                 if missing:
                     on = f"PATH={h.path}" if h.path else "the login PATH"
                     raise UserError(f"{h.where()}: {', '.join(missing)} not found on {on}")
@@ -81,6 +81,23 @@ class SSHNetwork:
             raise
         self._checked = True
         return self
+
+    def _connect_all(self) -> None:
+        """Connect to every host at once (key exchange costs); the first failure in inventory
+        order is raised, after every connection was made or refused."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        hosts = self.inventory.hosts
+        with ThreadPoolExecutor(max_workers=min(16, len(hosts))) as pool:
+            futures = [(h, pool.submit(remote.RemoteHostSession, h, self.run_id)) for h in hosts]
+        first = None
+        for h, fut in futures:
+            try:
+                self._sessions[h.name] = fut.result()
+            except remote.RemoteError as e:
+                first = first or e
+        if first is not None:
+            raise first
 
     def __enter__(self) -> "SSHNetwork":
         self.check()
@@ -154,14 +171,44 @@ class SSHNetwork:
         return self.inventory.host(host).intf
 
     def run_in(self, host: str, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess:
-        status, out, err = self.session(host).run(argv, timeout)
+        remote_argv, files = self._files(argv)
+        try:
+            status, out, err = self.session(host).run(remote_argv, timeout)
+        finally:
+            self._fetch(host, files)
         return subprocess.CompletedProcess(list(argv), status, out, err)
 
     def spawn_in(self, host: str, name: str, argv: Sequence[str], log_path=None):
-        t = self.session(host).spawn(name, argv)
+        remote_argv, files = self._files(argv)
+        t = self.session(host).spawn(name, remote_argv)
         t.log_path = log_path
+        t.on_stop = lambda: self._fetch(host, files)
         self.procs.append(t)
         return t
+
+    # Files under the local workdir named in a command (D-ITG's logs) are written on the remote
+    # host under the run directory, and copied back when the command ends; a file another
+    # host wrote (ITGSend -x: the receiver's log) is looked for there too.
+    def _files(self, argv: Sequence[str]) -> tuple:
+        local = str(self.workdir) + "/"
+        remote_dir = f"{remote.RUN_ROOT}/{self.run_id}/files/"
+        out, files = [], []
+        for a in argv:
+            if self.workdir is not None and str(a).startswith(local):
+                r = remote_dir + str(a)[len(local):].replace("/", "_")
+                files.append((r, Path(str(a))))
+                a = r
+            out.append(str(a))
+        return out, files
+
+    def _fetch(self, host: str, files: list) -> None:
+        for r, l in files:
+            if l.exists() and l.stat().st_size:
+                continue
+            others = [s for n, s in self._sessions.items() if n != host]
+            for s in [self._sessions[host], *others]:
+                if s.fetch(r, l):
+                    break
 
     def spawn_root(self, name: str, argv: Sequence[str], log_path=None):
         raise UserError(f"ssh backend: {name} would run on the switch, which is not reachable")

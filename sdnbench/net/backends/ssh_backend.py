@@ -38,12 +38,16 @@ class SSHBackend:
         if controller is not None and self.inventory.controller is None:
             raise UserError(f"inventory {self.inventory.path}: no controller: address; the switches' "
                             "controller connection must be named to start a controller for them")
-        return SSHNetwork(self.inventory, p["measurements"], controller=controller)
+        net, self._checked = getattr(self, "_checked", None), None
+        if net is None:
+            net = SSHNetwork(self.inventory, p["measurements"])
+        net.controller = controller
+        return net
 
     def preflight(self, topo: Topology, p: dict) -> None:
-        net = SSHNetwork(self.inventory, p["measurements"])
-        net.check()
-        net._close_all()
+        """Connect and check every host before a controller starts; the first repetition's
+        network reuses these connections (closed with it)."""
+        self._checked = SSHNetwork(self.inventory, p["measurements"]).check()
 
 
 def shape(t: Topology) -> tuple:

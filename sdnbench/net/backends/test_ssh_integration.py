@@ -119,10 +119,10 @@ def _inventory(tb: Testbed, key: str) -> str:
     return str(path)
 
 
-def _bad(tb: Testbed, inventory: str, measurements: list) -> str:
+def _bad(tb: Testbed, inventory: str, measurements: list, topo: str = "single,3") -> str:
     before = run_dirs()
     with pytest.raises(UserError) as e:
-        run_net({"topo": "single,3", **QUICK, "pairs": "first-last", "measurements": measurements,
+        run_net({"topo": topo, **QUICK, "pairs": "first-last", "measurements": measurements,
                  "backend": f"ssh:{inventory}"})
     assert settled(tb) == {} and run_dirs() == before      # nothing left behind
     msg = str(e.value)
@@ -143,5 +143,10 @@ def test_wrong_key_is_one_line_naming_the_host(broken_lab):
 
 
 def test_missing_remote_tool_is_one_line_naming_host_and_tool(broken_lab):
-    msg = _bad(broken_lab, str(broken_lab.inventory), ["tcp"])     # h1 has iperf3, h2 not
+    two = broken_lab.dir / "lab-h1-h2.yaml"          # without h3, whose sshd is down
+    two.write_text("".join(l for l in broken_lab.inventory.read_text().splitlines(keepends=True)
+                           if "name: h3" not in l))
+    assert run_net({"topo": "single,2", **QUICK, "pairs": "first-last", "measurements": ["ping"],
+                    "backend": f"ssh:{two}"}).status == "ok"            # ping is there
+    msg = _bad(broken_lab, str(two), ["tcp"], topo="single,2")       # h1 has iperf3, h2 not
     assert msg == f"host h2 (root@{broken_lab.ctl_ip(2, 2)}:22): iperf3 not found on PATH={broken_lab.dir}/bin-h2"

@@ -157,7 +157,8 @@ class Testbed:
             f"AuthorizedKeysFile {self.dir / 'authorized_keys'}", "StrictModes no",
             "PermitRootLogin prohibit-password", "PasswordAuthentication no",
             "KbdInteractiveAuthentication no", "UsePAM no", "UseDNS no", "MaxStartups 50",
-            "MaxSessions 50", ""]))
+            "MaxSessions 50", "PrintMotd no", "PrintLastLog no", "X11Forwarding no", "PermitTTY no",
+            "Subsystem sftp internal-sftp", ""]))
         log = open(self.dir / f"sshd-{h}.log", "ab")
         try:
             self.sshd[h] = subprocess.Popen(["ip", "netns", "exec", ns, SSHD, "-D", "-e", "-f", str(cfg)],
