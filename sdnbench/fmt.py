@@ -42,12 +42,13 @@ def plural(n: float, word: str, many: Optional[str] = None) -> str:
 
 
 def decimals_for(values: Iterable, sig: int = SIG) -> int:
-    """Decimals that give the smallest non-zero magnitude ``sig`` significant digits (0..6)."""
-    mags = [abs(float(v)) for v in values if _is_number(v) and v and math.isfinite(float(v))]
+    """Decimals that give a column's typical (median) non-zero magnitude ``sig`` significant
+    digits (0..6): a stray tiny value does not give the whole column six decimals."""
+    mags = sorted(abs(float(v)) for v in values if _is_number(v) and v and math.isfinite(float(v)))
     if not mags:
         return 0
-    smallest = min(mags)
-    return max(0, min(6, sig - 1 - math.floor(math.log10(smallest))))
+    typical = mags[(len(mags) - 1) // 2]
+    return max(0, min(6, sig - 1 - math.floor(math.log10(typical))))
 
 
 def num(v, decimals: Optional[int] = None, sig: int = SIG) -> str:
@@ -117,9 +118,10 @@ def show(v) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence], width: Optional[int] = None,
-          right: Optional[Sequence[bool]] = None) -> str:
+          right: Optional[Sequence[bool]] = None, shrink: Sequence[int] = ()) -> str:
     """A plain-text table that fits ``width`` (default: the terminal's). Cells are strings
-    (format numbers with ``column`` first); numbers are right-aligned, text left-aligned."""
+    (format numbers with ``column`` first); numbers are right-aligned, text left-aligned.
+    Too wide, the ``shrink`` columns are cut first (e.g. free-text notes), then the widest."""
     width = width or shutil.get_terminal_size((100, 24)).columns
     cells = [[str(h) for h in headers]] + [[show(c) if not isinstance(c, str) else c for c in r]
                                           for r in rows]
@@ -128,7 +130,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence], width: Optional[int]
         right = [all(_looks_numeric(r[i]) for r in cells[1:]) and len(cells) > 1 for i in range(n)]
     widths = [max(len(r[i]) for r in cells) for i in range(n)]
     while sum(widths) + 2 * (n - 1) > width:
-        i = max(range(n), key=lambda k: widths[k])
+        first = [k for k in shrink if widths[k] > 12]
+        i = first[0] if first else max(range(n), key=lambda k: widths[k])
         if widths[i] <= 6:
             break
         widths[i] -= 1

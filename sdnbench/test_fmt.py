@@ -4,8 +4,9 @@ from sdnbench import fmt
 
 
 def test_a_column_shares_its_decimals_and_keeps_three_significant_digits():
-    assert fmt.column([2.19883, 456596.1, 11250.0]) == ["2.20", "456,596.10", "11,250.00"]
-    assert fmt.column([0.0123, 0.5]) == ["0.0123", "0.5000"]
+    assert fmt.column([2.19883, 456596.1, 11250.0]) == ["2", "456,596", "11,250"]
+    assert fmt.column([2.19883, 3.5, 1.126]) == ["2.20", "3.50", "1.13"]
+    assert fmt.column([0.0123, 0.5, 0.2]) == ["0.012", "0.500", "0.200"]
     assert fmt.column([12, 1500]) == ["12", "1,500"]
     assert fmt.column([None, 3.0]) == ["—", "3"]
 
@@ -41,3 +42,6 @@ def test_tables_fit_the_width_and_align_numbers():
     assert all(len(line) <= 40 for line in lines), out
     assert lines[3].endswith("…      5") or "…" in lines[3]
     assert lines[2].endswith("1,234") and lines[3].endswith("    5")
+    notes = fmt.table(["spec", "notes"], [["ryu:simple_switch_stp_13", "a long free-text note " * 3]],
+                      width=50, shrink=[1])
+    assert "ryu:simple_switch_stp_13" in notes and all(len(x) <= 50 for x in notes.splitlines())

@@ -83,6 +83,8 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     ``quick:`` block (``sdnbench.campaign.quick``); without it the block is dropped."""
     data, lines = _compose(text, source)
     data = quick_mod.select(data, quick, source)
+    from ..controllers.named import resolve_named   # `controllers:` names -> specs
+    data = resolve_named(data, source)
     if Path(source).is_file():       # file paths in it are relative to the scenario file
         from .paths import resolve_data
         data = resolve_data(data, Path(source).resolve().parent)

@@ -105,5 +105,5 @@ def test_engine_parameters_are_checked_by_the_engine_part():
     # one line, at the key's line; the wording is the engine part's
     assert str(e.value).startswith("s.yaml:10: benchmarks[0].params.lops: ") and "\n" not in str(e.value)
     assert "lops" in str(e.value).split(": ", 2)[2]
-    with pytest.raises(ScenarioError, match=r"^s.yaml:10: benchmarks\[0\].params.mode: mode must be one of"):
+    with pytest.raises(ScenarioError, match=r"^s.yaml:10: benchmarks\[0\].params.mode: "):
         parse(GOOD.replace("mode: throughput", "mode: fast"), "s.yaml")

@@ -4,8 +4,9 @@
   sdnbench controllers install osken|ryu|faucet|all [--force]
   sdnbench controllers start SPEC [--port P] [--of 1.3] [--topo T]   foreground until Ctrl-C
 
-SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, faucet:auto (with --topo), ovs-testcontroller
-or tcp:HOST:PORT.
+SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, faucet:auto (with --topo), ovs-testcontroller,
+tcp:HOST:PORT, or cmd:COMMAND with {port} (any controller by its command line; options after
+';': cwd=, env=K=V, of=1.0,1.3, http=URL, stop=INT, grace=S, name=, version=, port=N).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import argparse
 
 from ..controllers import DEFAULT_SPEC, envs, launch
 from ..controllers.inventory import inventory
+from .. import fmt
 from ..errors import UserError
-from ..output import add_json_flag, print_json, table
+from ..output import add_json_flag, print_json
 
 
 def register(sub) -> None:
@@ -54,10 +56,18 @@ def run_list(args) -> int:
     if args.json:
         print_json(rows)
         return 0
-    print(table(["spec", "controller", "status", "version", "OpenFlow", "notes"],
-                [[r["spec"], r["controller"], r["status"], r["version"],
-                  ",".join(r["of_versions"]) or "-", r["how"] or r["summary"]] for r in rows],
-                align="llllll"))
+    print(fmt.table(["spec", "controller", "status", "version", "OpenFlow", "notes"],
+                    [[r["spec"], r["controller"], r["status"], fmt.show(r["version"]),
+                      ",".join(r["of_versions"]) or fmt.DASH, r["how"] or r["summary"]]
+                     for r in rows if not r["spec"].startswith("cmd:")],
+                    right=[False] * 6, shrink=[5]))
+    recipes = [r for r in rows if r["spec"].startswith("cmd:")]
+    if recipes:
+        print("\nYour own installations, run by sdnbench with a cmd: spec (set the variable to "
+              "your copy; `sdnbench controllers list --json` prints them whole):")
+        for r in recipes:
+            print(f"  {r['controller']} ({r['status']}): {r['summary']}")
+            print(f"    --controller '{r['spec']}'")
     return 0
 
 

@@ -37,7 +37,9 @@ def run(args) -> int:
     runs = load_runs(args.runs, Path(args.store) if args.store else None)
     if args.output:
         fmt = format_for(Path(args.output), args.format)
-        report = build(runs, title=args.title, with_plots=fmt in ("md", "html"))
+        from ..report.history import history_section     # earlier runs of the same scenario
+        report = build(runs, title=args.title, with_plots=fmt in ("md", "html"),
+                       history=history_section(runs, args.store, fmt in ("md", "html")))
         paths = write(report, Path(args.output), fmt)
         print(f"wrote {paths[0]}" + (f" (+{len(paths) - 1} figure files)" if len(paths) > 1 else ""))
         if args.check:

@@ -39,15 +39,30 @@ RYU_APPS = {a.name: a for a in (
     App("simple_switch_stp_13", "learning switch with spanning tree, OpenFlow 1.3", ("1.3",)),
 )}
 
-# Controllers that cannot be installed here but are reached by address with tcp:HOST:PORT.
+# Controllers sdnbench does not install: run from the user's own copy with a cmd: spec (managed:
+# started, sampled, watched and stopped per cell), or reached by address with tcp:HOST:PORT.
+# (name, variable naming the user's copy, spec, note)
 EXTERNAL = (
-    ("POX", "./pox.py forwarding.l2_learning openflow.of_01 --address=127.0.0.1 --port=6633",
-     "tcp:127.0.0.1:6633"),
-    ("Floodlight", "java -jar target/floodlight.jar (OpenFlow on 6653)", "tcp:127.0.0.1:6653"),
-    ("ONOS", "onos-service start; app activate org.onosproject.fwd", "tcp:127.0.0.1:6653"),
-    ("OpenDaylight", "karaf; feature:install odl-openflowplugin-flow-services", "tcp:127.0.0.1:6633"),
-    ("hardware or remote lab", "any OpenFlow controller reachable from this machine",
-     "tcp:HOST:PORT"),
+    ("POX", "POX_DIR",
+     "cmd:python3 pox.py openflow.of_01 --address={host} --port={port} forwarding.l2_learning"
+     ";cwd=${POX_DIR};of=1.0;name=pox;stop=INT",
+     "its current branch runs on Python 3.11; OpenFlow 1.0 only (use --of 1.0)"),
+    ("Floodlight", "FLOODLIGHT_DIR",
+     "cmd:java -Dnet.floodlightcontroller.core.internal.OFSwitchManager.openFlowPort={port} "
+     "-Dnet.floodlightcontroller.restserver.RestApiServer.httpPort={http_port} "
+     "-jar target/floodlight.jar;cwd=${FLOODLIGHT_DIR};of=1.0,1.3;name=floodlight;grace=15"
+     ";http=http://{host}:{http_port}/wm/core/controller/summary/json",
+     "Java 8 build of floodlight.jar; ready when its REST API answers"),
+    ("ONOS", "ONOS_DIR",
+     "cmd:${ONOS_DIR}/bin/onos-service server;port=6653;of=1.0,1.3;name=onos;grace=30"
+     ";http=http://{host}:8181/onos/ui",
+     "activate org.onosproject.openflow and org.onosproject.fwd in its config first"),
+    ("OpenDaylight", "ODL_DIR",
+     "cmd:${ODL_DIR}/bin/karaf server;port=6633;of=1.0,1.3;name=opendaylight;grace=30"
+     ";http=http://{host}:8181/restconf/operational/network-topology:network-topology",
+     "with odl-openflowplugin-flow-services and l2switch installed as boot features"),
+    ("hardware or remote lab", "", "tcp:HOST:PORT",
+     "any OpenFlow controller reachable from this machine; sdnbench only connects"),
 )
 
 

@@ -17,6 +17,8 @@ from sdnbench's environment when the controller starts; an unset one is a one-li
 | ``grace=SECS``  | how long it has to exit before SIGKILL                       | 5            |
 | ``name=LABEL``  | its name in results (``pox``, ``floodlight``)                | the program  |
 | ``version=V``   | its version in results                                       | unknown      |
+| ``port=N``      | a fixed OpenFlow port, for controllers whose port is set in  | ``{port}``   |
+|                 | their own config (ONOS, OpenDaylight); refused if taken      |              |
 
 Parsing is pure; expanding variables and finding the program happen in ``plan``.
 """
@@ -33,7 +35,7 @@ from typing import Optional
 
 from ..errors import UserError
 
-OPTIONS = ("cwd", "env", "of", "http", "stop", "grace", "name", "version")
+OPTIONS = ("cwd", "env", "of", "http", "stop", "grace", "name", "version", "port")
 SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT, "HUP": signal.SIGHUP,
            "QUIT": signal.SIGQUIT}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -50,6 +52,7 @@ class Command:
     grace: float = 5.0
     label: Optional[str] = None
     version: Optional[str] = None
+    port: Optional[int] = None       # port=N: its fixed OpenFlow port (else {port} is required)
 
     @property
     def program(self) -> str:
@@ -66,13 +69,14 @@ def parse_command(text: str, body: str) -> Command:
     if not argv:
         raise UserError("cmd: needs a command line, e.g. "
                         "'cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning'")
-    if not any("{port}" in a for a in argv):
-        raise UserError(f"{text!r}: the command must say where to listen with {{port}} "
-                        "(sdnbench picks a free port on 127.0.0.1), e.g. --port={port}")
     kw: dict = {"env": []}
     for opt in (o.strip() for o in opts):
         if opt:
             _option(text, opt, kw)
+    if not any("{port}" in a for a in argv) and kw.get("port") is None:
+        raise UserError(f"{text!r}: the command must say where to listen with {{port}} "
+                        "(sdnbench picks a free port on 127.0.0.1), e.g. --port={port}; or give "
+                        "the port it is configured for with ;port=6653")
     kw["env"] = tuple(kw["env"])
     return Command(argv=argv, **kw)
 
@@ -119,6 +123,10 @@ def _option(text: str, opt: str, kw: dict) -> None:
             kw["grace"] = -1.0
         if not 0 < kw["grace"] <= 600:
             raise UserError(f"{text!r}: grace= takes seconds between 0 and 600, not {value!r}")
+    elif key == "port":
+        if not value.isdigit() or not 0 < int(value) < 65536:
+            raise UserError(f"{text!r}: port= takes a TCP port, not {value!r}")
+        kw["port"] = int(value)
     elif key == "http":
         if not value.startswith("http://"):
             raise UserError(f"{text!r}: http= takes a URL such as http://{{host}}:{{http_port}}/")

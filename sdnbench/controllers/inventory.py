@@ -6,6 +6,8 @@ Each row is a spec pattern with its status here: installed (with the recorded ve
 
 from __future__ import annotations
 
+import os
+
 from . import envs
 from .catalog import EXTERNAL, OSKEN_APPS, RYU_APPS
 from .plan import ovs_testcontroller_version
@@ -31,10 +33,10 @@ def inventory() -> list:
                  "of_versions": ["1.0", "1.3"], "summary": "Open vSwitch's learning-switch test "
                  "controller (at most 16 switches)",
                  "how": "" if ovs else "apt-get install openvswitch-testcontroller"})
-    for name, command, spec in EXTERNAL:
-        rows.append({"spec": spec, "controller": name, "status": "external", "version": None,
-                     "of_versions": [], "summary": f"not installable here; start it yourself "
-                     f"({command}), then use {spec}", "how": ""})
+    for name, var, spec, note in EXTERNAL:
+        status = "external" if not var else "your copy" if os.environ.get(var) else f"set {var}"
+        rows.append({"spec": spec, "controller": name, "status": status, "version": None,
+                     "of_versions": [], "summary": note, "how": ""})
     return rows
 
 

@@ -151,6 +151,8 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
     if parsed.kind == "tcp":
         yield _attach(parsed, wire, of_version, min(timeout, 10.0))
         return
+    if port is None and parsed.command is not None and parsed.command.port:
+        port = parsed.command.port                     # cmd:...;port=N (its own config's port)
     if port is None:
         port = ofhello.free_port(HOST)
     elif ofhello.accepts(HOST, port, timeout=0.5):

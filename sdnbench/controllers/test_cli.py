@@ -34,8 +34,10 @@ def test_list_is_correct_on_this_machine():
     assert rows["osken:learning"]["version"] == "4.2.2" and rows["ryu:simple_switch_13"]["version"] == "4.34"
     assert rows["ovs-testcontroller"]["version"] == ovs_testcontroller_version()
     assert rows["osken:multitable"]["of_versions"] == ["1.3"]
-    external = {r["controller"] for r in listed if r["status"] == "external"}
-    assert {"POX", "Floodlight", "ONOS"} <= external
+    recipes = {r["controller"]: r for r in listed if r["spec"].startswith("cmd:")}
+    assert set(recipes) == {"POX", "Floodlight", "ONOS", "OpenDaylight"}
+    assert recipes["POX"]["status"] in ("set POX_DIR", "your copy")
+    assert "${POX_DIR}" in recipes["POX"]["spec"]
     text = sdnbench("controllers", "list").stdout
     assert "osken:topology" in text and "tcp:HOST:PORT" in text
 

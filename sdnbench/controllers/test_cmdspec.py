@@ -28,12 +28,17 @@ def test_command_and_options_are_parsed():
     ("cmd:x {port};stop=KILLME", "stop= takes"),
     ("cmd:x {port};grace=soon", "grace= takes"),
     ("cmd:x {port};env=NOVALUE", "env= takes"),
+    ("cmd:x {port};port=99999", "port= takes"),
     ("cmd:x {port} 'unclosed", "cannot split"),
 ])
 def test_bad_specs_say_what_is_wrong(spec, words):
     with pytest.raises(UserError, match=None) as e:
         parse_spec(spec)
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_fixed_port_replaces_the_placeholder():
+    assert parse_spec("cmd:onos-service server;port=6653").command.port == 6653
 
 
 def test_unset_variable_is_named():

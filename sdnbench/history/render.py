@@ -48,31 +48,47 @@ def as_json(h: History, found: list) -> dict:
     }
 
 
-def plot(h: History, found: list, path: Path) -> Path:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def figure(h: History, found: list):
+    """The history as a report ``Figure`` (800×450 PNG, the report's style): one line per
+    condition, a dashed line before each step's first run."""
+    from ..report import plots
 
     factor, unit = fmt.scale_factor([v for r in h.runs for v in r.values.values()], h.unit)
-    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=110)
-    for cond in h.conditions:
+    fig, (ax,) = plots._new()
+    for i, cond in enumerate(h.conditions):
         ids, vals = h.series(cond)
-        ax.plot(ids, [v / factor for v in vals], marker="o", label=cond)
+        ax.plot(ids, [v / factor for v in vals], label=cond, **plots.style(i))
     for a in found:
-        ax.axvline(a.run_id - 0.5, color="#c0392b" if a.regression else "#27ae60", ls="--", lw=1)
-        ax.annotate(f"{a.word} at run {a.run_id}\n({a.step.change:+.0%})",
+        colour = "#D55E00" if a.regression else "#009E73"
+        ax.axvline(a.run_id - 0.5, color=colour, ls="--", lw=1.2)
+        ax.annotate(f"{a.word} from run {a.run_id} ({a.step.change:+.0%})",
                     xy=(a.run_id - 0.5, a.step.after / factor), xytext=(6, 8),
-                    textcoords="offset points", fontsize=8,
-                    color="#c0392b" if a.regression else "#27ae60")
+                    textcoords="offset points", fontsize=8, color=colour)
     ax.set_xlabel("run")
     ax.set_ylabel(f"{h.metric} ({unit})" if unit else h.metric)
-    ax.set_title(f"{h.metric} over {fmt.plural(len(h.runs), 'run')} of {h.scenario}")
     ax.xaxis.get_major_locator().set_params(integer=True)
-    ax.grid(alpha=0.3)
     if len(h.conditions) > 1:
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    title = f"{h.metric} over {fmt.plural(len(h.runs), 'run')} of {h.scenario}"
+    ax.set_title(title)
+    alt = title + "; " + ("; ".join(alert_line(h, a) for a in found) or "no step changes")
+    return plots._render(fig, title, "history", alt)
+
+
+def plot(h: History, found: list, path: Path) -> Path:
+    """Write the history plot; the format follows the file's extension (png, svg, pdf)."""
     path = Path(path)
+    if path.suffix.lower() == ".png":
+        path.write_bytes(figure(h, found).png)
+        return path
+    import matplotlib.pyplot as plt
+    from ..report import plots
+    fig, (ax,) = plots._new()
+    for i, cond in enumerate(h.conditions):
+        ids, vals = h.series(cond)
+        ax.plot(ids, vals, label=cond, **plots.style(i))
+    ax.set_xlabel("run")
+    ax.set_ylabel(h.metric)
     fig.savefig(path)
     plt.close(fig)
     return path

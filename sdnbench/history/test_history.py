@@ -57,3 +57,20 @@ def test_command_table_json_plot_and_gate(store, tmp_path):
     assert [(s["run"], s["kind"]) for s in doc["steps"]] == [(6, "regression")]
     gate = subprocess.run(base + ["--fail-on-regression"], capture_output=True, text=True, timeout=60)
     assert gate.returncode == 2 and "regression" in gate.stderr
+
+
+def test_the_report_of_a_later_run_shows_its_history_and_warns_in_the_headline(store):
+    from sdnbench.report.builder import build
+    from sdnbench.report.history import history_section
+    from sdnbench.report.load import load_runs
+    runs = load_runs(["9"], store.dir)
+    section = history_section(runs, store.dir, with_plots=True)
+    assert section.title == "History" and len(section.figures) == 2      # latency, throughput
+    assert any("beginning at run 6" in t for t in section.text)
+    assert all(f.kind == "history" and f.png[:4] == b"\x89PNG" for f in section.figures)
+    report = build(runs, history=section, with_plots=False)
+    assert report.sections[0].title == "Headline" and report.sections[-1].title == "Runs and metadata"
+    assert any(t.startswith("Warning: throughput over 9 runs") for t in report.sections[0].text)
+    # Up to run 4 there is no step yet.
+    early = history_section(load_runs(["4"], store.dir), store.dir, with_plots=False)
+    assert early.text and not any("REGRESSION" in t for t in early.text)

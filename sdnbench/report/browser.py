@@ -50,7 +50,12 @@ _PROBE_JS = """(() => {
             size: img ? rect(img) : [0, 0]};
   });
   const header = document.querySelector('header#run-meta');
+  const hl = document.querySelector('[data-role=headline]');
+  const top = e => e ? e.getBoundingClientRect().top + window.scrollY : -1;
+  const first = document.querySelector('table.report-table, figure.plot');
   return {title: document.title, header: header ? header.textContent.length : 0,
+          headline: hl ? hl.innerText : '', headline_top: top(hl), first_item_top: top(first),
+          header_top: top(header),
           tables, figures, body: document.body ? document.body.innerText.length : 0};
 })()"""
 
@@ -66,6 +71,15 @@ class PageCheck:
     requests: list = field(default_factory=list)      # URLs the page asked for
     screenshot: Optional[str] = None
     chromium: str = ""
+    headline: str = ""              # the headline section's text as rendered
+    headline_top: float = -1        # its top, and the first table's or plot's, in page pixels
+    first_item_top: float = -1
+    header_top: float = -1          # the metadata header's top
+
+    def headline_first(self) -> bool:
+        """The headline is on the page above every table and plot, and above the metadata."""
+        return bool(self.headline) and 0 <= self.headline_top < self.first_item_top \
+            and self.headline_top < self.header_top
 
     def problems(self, expect_tables: Optional[int] = None,
                  expect_figures: Optional[int] = None) -> list:
@@ -75,6 +89,8 @@ class PageCheck:
                 if not u.startswith(("file:", "data:", "about:"))]
         if self.header_chars == 0:
             out.append("no run metadata header")
+        if not self.headline_first():
+            out.append("no headline above the tables, plots and metadata")
         if expect_tables is not None and len(self.tables) != expect_tables:
             out.append(f"{len(self.tables)} tables, expected {expect_tables}")
         if expect_figures is not None and len(self.figures) != expect_figures:
@@ -232,6 +248,8 @@ def _load_and_probe(pipe: _Pipe, url: str, check: PageCheck, screenshot: Optiona
                       session=session)["result"]["value"]
     check.title, check.header_chars = probe["title"], probe["header"]
     check.tables, check.figures = probe["tables"], probe["figures"]
+    check.headline, check.headline_top = probe["headline"], probe["headline_top"]
+    check.first_item_top, check.header_top = probe["first_item_top"], probe["header_top"]
     if screenshot is not None:
         _screenshot(pipe, session, Path(screenshot))
         check.screenshot = str(screenshot)

@@ -20,8 +20,10 @@ import time
 from collections import OrderedDict
 from typing import Optional
 
+from .. import fmt
 from . import plots
 from .fields import fmt_time, report_fields, run_header
+from .headline import headline
 from .model import Report, Section, Table
 from .observations import (axis_label, cells, group_by_metric, layout_for, line_name,
                            observations, sort_key)
@@ -35,14 +37,18 @@ MAX_TABLE_ROWS = 64      # per-switch tables of 256 switches belong in the CSV, 
 
 
 def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
-          with_plots: bool = True) -> Report:
+          with_plots: bool = True, history: Optional[Section] = None) -> Report:
+    """``history``: a section from ``report.history_section`` when the store holds earlier runs."""
     runs = list(runs)
     report = Report(title=title or _default_title(runs), generated=now or time.time(),
                     runs=[run_header(r) for r in runs])
-    report.sections.append(_runs_section(runs))
     obs = observations(runs)
-    for (kind, metric, unit, mode), group in sorted(group_by_metric(obs).items(),
-                                                    key=lambda kv: _section_rank(*kv[0])):
+    groups = sorted(group_by_metric(obs).items(), key=lambda kv: _section_rank(*kv[0]))
+    top = headline(runs, groups, _section_rank)
+    if history is not None:      # a regression across runs changes how to read this one
+        top.text += [f"Warning: {t}" for t in history.text if "REGRESSION" in t]
+    report.sections.append(top)
+    for (kind, metric, unit, mode), group in groups:
         section, cell_rows = _metric_section(kind, metric, unit, group, with_plots, mode)
         report.sections.append(section)
         report.cells.extend(cell_rows)
@@ -52,6 +58,9 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
     res = _resources_section(runs, with_plots)
     if res is not None:
         report.sections.append(res)
+    if history is not None:
+        report.sections.append(history)
+    report.sections.append(_runs_section(runs))       # metadata last: the answer comes first
     return report
 
 
@@ -85,7 +94,7 @@ def _default_title(runs: list) -> str:
 
 
 def _runs_section(runs: list) -> Section:
-    s = Section(title="Runs")
+    s = Section(title="Runs and metadata")
     rows = []
     for r in runs:
         h = run_header(r)
@@ -102,6 +111,7 @@ def _runs_section(runs: list) -> Section:
 
 def _metric_section(kind: str, metric: str, unit: str, group: list, with_plots: bool,
                     mode: Optional[str] = None):
+    unit = fmt.unit_name(unit)
     lay = layout_for(group)
     keys = lay.lines + [k for k in (lay.row, lay.x) if k]
     by_key = cells(group, keys)
@@ -168,14 +178,14 @@ def _metric_tables(section, kind, metric, unit, lay, keys, by_key, per_line, gap
 
 
 def _describe_layout(lay, n_obs: int, max_reps: int) -> str:
-    parts = [f"{n_obs} series"]
+    parts = [fmt.plural(n_obs, "series", "series")]
     if lay.x:
         parts.append(f"x axis: {axis_label(lay.x)}")
     if lay.row:
         parts.append(f"one table row per {lay.row}")
     if lay.lines:
         parts.append("set-ups told apart by " + ", ".join(lay.lines))
-    parts.append(f"up to {max_reps} repetition(s) per cell")
+    parts.append(f"up to {fmt.plural(max_reps, 'repetition')} per cell")
     return "; ".join(parts) + "."
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .fields import fmt_time
 from .files import write_atomic
-from .model import Report, Table, fmt_number
+from .model import Report, Table, formatted_rows
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -44,14 +44,18 @@ figure.plot{margin:1.2em 0}
 figure.plot img{display:block;max-width:100%;height:auto;border:1px solid #ddd}
 figure.plot figcaption{font-size:.9em;color:#333}
 .notes li{color:#8a3b00}
+p.warning{color:#8a3b00;font-weight:600}
+div.headline{background:#f4f8fc;border:1px solid #9bb8d3;padding:.2em 1em}
+h1.title{font-size:1.5em;margin:.8em 0 .2em}
 nav ol{columns:2;margin:.5em 0}nav a{color:#0b4f8a}
 """
 
 
 def table_html(t: Table) -> str:
     cols = "".join(f"<th scope=col>{escape(str(c))}</th>" for c in t.columns)
-    body = "".join(_row(r) for r in t.rows)
-    summary = "".join(_row(r) for r in t.summary_rows)
+    body_text, summary_text = formatted_rows(t)
+    body = "".join(_row(r, s) for r, s in zip(t.rows, body_text))
+    summary = "".join(_row(r, s) for r, s in zip(t.summary_rows, summary_text))
     note = f'<p class="note">{escape(t.note)}</p>' if t.note else ""
     return (f'<div class="table-wrap"><table class="report-table" data-kind="{escape(t.kind)}">'
             f"<caption>{escape(t.title)}</caption><thead><tr>{cols}</tr></thead>"
@@ -60,15 +64,15 @@ def table_html(t: Table) -> str:
             + f"</table>{note}</div>")
 
 
-def _row(r: list) -> str:
+def _row(r: list, text: list) -> str:
     return "<tr>" + "".join(
-        f"<td class=num>{escape(fmt_number(c))}</td>"
-        if isinstance(c, (int, float)) and not isinstance(c, bool) else f"<td>{escape(fmt_number(c))}</td>"
-        for c in r) + "</tr>"
+        f"<td class=num>{escape(s)}</td>"
+        if isinstance(c, (int, float)) and not isinstance(c, bool) else f"<td>{escape(s)}</td>"
+        for c, s in zip(r, text)) + "</tr>"
 
 
 def _header(report: Report) -> str:
-    parts = [f'<header id="run-meta"><h1>{escape(report.title)}</h1>',
+    parts = ['<header id="run-meta"><h2>Metadata</h2>',
              f"<p>Generated {escape(fmt_time(report.generated))} by sdnbench.</p>",
              '<div class="runs">']
     for run in report.runs:
@@ -97,7 +101,10 @@ def render(report: Report) -> str:
                   for i, s in enumerate(report.sections, 1))
     for i, s in enumerate(report.sections, 1):
         html = [f'<section id="s{i}"><h2>{escape(s.title)}</h2>']
-        html += [f"<p>{escape(p)}</p>" for p in s.text]
+        if s.title == "Headline":
+            html.append('<div class="headline" data-role="headline">')
+        html += [f'<p class="warning">{escape(p)}</p>' if p.startswith("Warning:")
+                 else f"<p>{escape(p)}</p>" for p in s.text]
         html += [table_html(t) for t in s.tables]
         for f in s.figures:
             data = base64.b64encode(f.png).decode("ascii")
@@ -105,14 +112,15 @@ def render(report: Report) -> str:
                         f'<img src="data:image/png;base64,{data}" width="{f.width_px}" '
                         f'height="{f.height_px}" alt="{escape(f.alt or f.title)}">'
                         f"<figcaption>{escape(f.title)}</figcaption></figure>")
-        html.append("</section>")
+        html.append("</div></section>" if s.title == "Headline" else "</section>")
         sections.append("".join(html))
     return ("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             '<meta name=viewport content="width=device-width,initial-scale=1">'
             f"<title>{escape(report.title)}</title><style>{CSS}</style></head><body>"
-            f"{_header(report)}<main><nav><h2>Contents</h2><ol>{toc}</ol></nav>"
-            f"{''.join(sections)}</main></body></html>\n")
+            f'<main><h1 class="title">{escape(report.title)}</h1>{sections[0] if sections else ""}'
+            f"<nav><h2>Contents</h2><ol>{toc}</ol></nav>"
+            f"{''.join(sections[1:])}{_header(report)}</main></body></html>\n")
 
 
 def write(report: Report, path: Path) -> list:

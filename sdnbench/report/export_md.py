@@ -11,7 +11,7 @@ from typing import Optional
 
 from .fields import fmt_time
 from .files import write_atomic
-from .model import Report, Table, fmt_number
+from .model import Report, Table, formatted_rows
 
 
 def table_md(t: Table) -> str:
@@ -19,9 +19,10 @@ def table_md(t: Table) -> str:
     cols = [str(c) for c in t.columns]
     lines = [head, "", "| " + " | ".join(cols) + " |",
              "|" + "|".join("---:" if _numeric(t, i) else "---" for i in range(len(cols))) + "|"]
-    for r in t.rows:
+    body, summary = formatted_rows(t)
+    for r in body:
         lines.append("| " + " | ".join(_cell(c) for c in r) + " |")
-    for r in t.summary_rows:
+    for r in summary:
         lines.append("| " + " | ".join(f"**{_cell(c)}**" if i == 0 else _cell(c)
                                        for i, c in enumerate(r)) + " |")
     return "\n".join(lines)
@@ -32,21 +33,13 @@ def _numeric(t: Table, i: int) -> bool:
     return i > 0 and bool(vals) and all(isinstance(v, (int, float)) for v in vals)
 
 
-def _cell(c) -> str:
-    return fmt_number(c).replace("|", "\\|").replace("\n", " ")
+def _cell(c: str) -> str:
+    return c.replace("|", "\\|").replace("\n", " ")
 
 
 def render(report: Report, figure_dir: Optional[str] = None) -> str:
     """The Markdown text; figures are linked as ``figure_dir/figN.png`` when a dir is given."""
-    out = [f"# {report.title}", "", f"Generated {fmt_time(report.generated)} by sdnbench.", ""]
-    for run in report.runs:
-        out.append(f"- run **{run['label']}** (`{run['id']}`): {run['results']} results, "
-                   f"{run['failed']} failed; sdnbench {run.get('sdnbench_version') or '?'}; "
-                   f"machine: {run['machine']}")
-        for e in run.get("errors") or []:
-            out.append(f"  - failed: {e}")
-        for n in run.get("notes") or []:
-            out.append(f"  - note: {n}")
+    out = [f"# {report.title}", ""]
     n_fig = 0
     for s in report.sections:
         out += ["", f"## {s.title}", ""]
@@ -57,6 +50,15 @@ def render(report: Report, figure_dir: Optional[str] = None) -> str:
             n_fig += 1
             if figure_dir is not None:
                 out += [f"![{f.title}]({figure_dir}/fig{n_fig}.png)", ""]
+    out += ["", "## Metadata", "", f"Generated {fmt_time(report.generated)} by sdnbench.", ""]
+    for run in report.runs:
+        out.append(f"- run **{run['label']}** (`{run['id']}`): {run['results']} results, "
+                   f"{run['failed']} failed; sdnbench {run.get('sdnbench_version') or '?'}; "
+                   f"machine: {run['machine']}")
+        for e in run.get("errors") or []:
+            out.append(f"  - failed: {e}")
+        for n in run.get("notes") or []:
+            out.append(f"  - note: {n}")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -139,11 +139,8 @@ def run_header(run: RunData) -> dict:
     for r in rs:
         versions.update(r.versions or {})
     failed = [r for r in rs if r.status != "ok"]
-    notes = []
-    for r in rs:
-        for n in r.notes or []:
-            if n not in notes:
-                notes.append(n)
+    from .headline import merge_notes
+    notes = merge_notes([n for r in rs for n in r.notes or []])
     return {"id": run.id, "label": run.label, "meta": run.meta, "results": len(rs),
             "failed": len(failed), "errors": [r.error for r in failed if r.error][:5],
             "started": started, "finished": finished, "controller": _controllers(rs),

@@ -88,6 +88,23 @@ class Report:
         return [f for s in self.sections for f in s.figures]
 
 
+def formatted_rows(t: "Table") -> tuple:
+    """The body and summary rows as text, each column sharing one number of decimals
+    (``sdnbench.fmt.column``): what Markdown and HTML tables print."""
+    from .. import fmt
+    rows = [list(r) for r in t.rows]
+    width = max((len(r) for r in rows), default=0)
+    cols = []
+    for i in range(width):
+        col = [r[i] if i < len(r) else None for r in rows]
+        cols.append(fmt.column(col))
+    body = [[cols[i][k] for i in range(len(rows[k]))] for k in range(len(rows))]
+    # Summary rows (average, stdev, variance) are each their own quantity: each cell keeps
+    # its own significant digits.
+    summary = [[fmt.num(c) if not isinstance(c, str) else c for c in r] for r in t.summary_rows]
+    return body, summary
+
+
 def fmt_number(v: Any) -> str:
     """Numbers as the studies print them: 3 decimals below 100 (2.434), fewer above, and an
     exponent only for very large or very small magnitudes."""

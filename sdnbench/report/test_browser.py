@@ -30,6 +30,13 @@ def test_report_renders_with_every_table_and_plot_and_no_console_error(tmp_path)
     assert all(f["natural"] == [800, 450] for f in page.figures)
     assert {"per_row", "gap", "trials", "best", "fields", "distribution"} <= {t["kind"] for t in page.tables}
     assert shot.stat().st_size > 10_000 and shot.read_bytes()[:4] == b"\x89PNG"
+    # The answer comes first: the headline is above every table, plot and the metadata, and
+    # says who won each metric, by how much and whether that is significant.
+    assert page.headline_first(), (page.headline_top, page.first_item_top, page.header_top)
+    text = page.headline
+    assert "4 set-ups compared: mininet, prototype, osken:learning, ryu:simple_switch" in text
+    assert "throughput: ryu:simple_switch is best with" in text and "× higher; significant" in text
+    assert "best scenario: 4 switches" in text and "1 switche" not in text
 
 
 def test_the_check_catches_a_network_fetch_a_broken_image_and_a_missing_table(tmp_path):
