@@ -2,6 +2,8 @@
 """Engine performance figures, each against a baseline measured in the same run.
 
     .venv/bin/python bench/engine/bench.py efficiency [--peer /path/to/cbench] [--switches 16]
+                                                      [--baseline-engine /path/to/old/sdnbench-engine]
+    .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000]
     .venv/bin/python bench/engine/bench.py all        [--peer ...]
@@ -11,6 +13,14 @@
   for cbench (its responses, which equal answered requests against this responder). Both send
   the same bytes per request (a 64-byte frame, cbench's fixed size; --frame-size). CPU is the
   whole process tree's user+system time (getrusage of the child), for both tools alike.
+  The `limit` row (see limit.py) is a bulk loopback TCP transfer in the same run: CPU per byte
+  sent and received times the bytes per request (packet-in out, 80-byte flow-mod in) gives the
+  requests per CPU-second that moving the bytes alone allows; the engine's figure is reported as
+  a fraction of it (G1: >= 90%), cbench's too with --peer. --baseline-engine runs a second engine
+  binary (e.g. the pre-redesign one) in the same reps, interleaved, for an old-vs-new ratio.
+- lowrate: engine CPU per answered request (us) against the responder throttled to
+  --answer-rate answers/s (`--rate`, G1b: <= 5 us), beside the same engine's CPU per answered
+  request against the unthrottled responder in the same run (the ratio says what idling costs).
 - latency: one switch in latency mode. The engine's median RTT against a raw blocking
   ping-pong (`sdnbench-pingpong`, same responder, same packet-in size), and its CPU use as a
   percentage of one core; with --peer, cbench's latency-mode CPU.
@@ -36,6 +46,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import limit  # noqa: E402  (this directory's limit.py)
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / "target" / "release"
 
@@ -47,10 +60,10 @@ def free_port() -> int:
 
 
 class Responder:
-    def __init__(self, of: str = "1.0", procs: int = 1):
+    def __init__(self, of: str = "1.0", procs: int = 1, extra: tuple = ()):
         self.port = free_port()
         self.p = subprocess.Popen([str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
-                                   "--of", of, "--procs", str(procs)], start_new_session=True)
+                                   "--of", of, "--procs", str(procs), *extra], start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             with socket.socket() as s:
@@ -80,10 +93,10 @@ def timed(argv: list) -> tuple:
     return cp.stdout, cpu, wall
 
 
-def engine(args: list) -> tuple:
+def engine(args: list, binary: str = str(BIN / "sdnbench-engine")) -> tuple:
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "r.json"
-        _, cpu, wall = timed([str(BIN / "sdnbench-engine"), *args, "--json", str(out), "--quiet"])
+        _, cpu, wall = timed([binary, *args, "--json", str(out), "--quiet"])
         return json.loads(out.read_text()), cpu, wall
 
 
@@ -93,17 +106,33 @@ def cbench_total(stdout: str, loop_ms: int) -> float:
     return sum(per_ms) * loop_ms
 
 
+def _engine_row(a, port: int, binary: str, extra: tuple = ()) -> dict:
+    doc, cpu, wall = engine(["--controller", f"127.0.0.1:{port}", "--of", "1.0", "--switches", str(a.switches),
+                             "--loops", str(a.loops), "--loop-ms", str(a.loop_ms), "--warmup", "1",
+                             "--macs", "1000", "--window", str(a.window), "--frame-size", str(a.frame_size),
+                             *extra], binary)
+    ans = doc["totals"]["requests_answered"]
+    row = {"answered": ans, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": ans / cpu if cpu else 0.0,
+           "cpu_us_per_answered": 1e6 * cpu / ans if ans else None, "mean_rps": doc["throughput"]["mean"]}
+    eff = doc.get("efficiency") or {}          # the engine's own measured-loops figure (newer engines)
+    if eff.get("measured_answered"):
+        row["measured_cpu_us_per_answered"] = 1e6 * eff["engine_cpu_s"] / eff["measured_answered"]
+    return row
+
+
 def efficiency(a) -> dict:
     n, loops, ms = a.switches, a.loops, a.loop_ms
     rows = {}
+    out_bytes, in_bytes = 18 + a.frame_size, 80     # OF1.0 packet-in (header + frame), flow-mod
     with Responder("1.0") as r:
         for rep in range(a.reps):
-            doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--of", "1.0", "--switches", str(n),
-                                     "--loops", str(loops), "--loop-ms", str(ms), "--warmup", "1",
-                                     "--macs", "1000", "--window", str(a.window), "--frame-size", str(a.frame_size)])
-            ans = doc["totals"]["requests_answered"]
-            rows.setdefault("engine", []).append({"answered": ans, "cpu_s": cpu, "wall_s": wall,
-                                                  "per_cpu_s": ans / cpu, "mean_rps": doc["throughput"]["mean"]})
+            rows.setdefault("engine", []).append(_engine_row(a, r.port, str(BIN / "sdnbench-engine")))
+            if a.baseline_engine:
+                rows.setdefault("engine-baseline", []).append(_engine_row(a, r.port, a.baseline_engine))
+            bulk = limit.bulk_transfer(seconds=2.0)
+            rows.setdefault("limit", []).append(
+                {**bulk, "bytes_out_per_request": out_bytes, "bytes_in_per_request": in_bytes,
+                 "per_cpu_s": limit.requests_per_cpu_s(bulk, out_bytes, in_bytes)})
             if a.peer:
                 out, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(r.port), "-m", str(ms),
                                         "-l", str(loops + 1), "-s", str(n), "-M", "1000", "-t", "-w", "1"])
@@ -111,7 +140,34 @@ def efficiency(a) -> dict:
                 rows.setdefault("cbench", []).append({"answered": total, "cpu_s": cpu, "wall_s": wall,
                                                       "per_cpu_s": total / cpu if cpu else 0.0,
                                                       "result": next((l for l in out.splitlines() if l.startswith("RESULT")), "")})
-    return summarize("answered requests per engine CPU-second", rows, "per_cpu_s")
+    s = summarize("answered requests per engine CPU-second", rows, "per_cpu_s")
+    m = s["mean"]
+    for k in ("engine", "cbench", "engine-baseline"):
+        if k in m and m.get("limit"):
+            s[f"fraction_of_limit_{k}"] = m[k] / m["limit"]
+    if m.get("engine-baseline"):
+        s["ratio_engine_over_baseline_engine"] = m["engine"] / m["engine-baseline"]
+    return s
+
+
+def lowrate(a) -> dict:
+    """Engine CPU per answered request against a throttled responder, and unthrottled (same run)."""
+    a.window = min(a.window, 64)
+    rows = {}
+    with Responder("1.0", extra=("--rate", str(a.answer_rate))) as slow, Responder("1.0") as fast:
+        for rep in range(a.reps):
+            for name, port in (("engine-throttled", slow.port), ("engine-full-speed", fast.port)):
+                rows.setdefault(name, []).append(_engine_row(a, port, str(BIN / "sdnbench-engine"), ("--no-learn",)))
+    s = summarize(f"engine CPU us per answered request (whole process, handshake included), responder "
+                  f"throttled to {a.answer_rate:g}/s vs unthrottled", rows, "cpu_us_per_answered")
+    s["mean_measured_loops_only"] = {k: _mean([x.get("measured_cpu_us_per_answered", 0.0) for x in v])
+                                     for k, v in rows.items()}
+    m = s["mean"]
+    s["answered_per_s_throttled"] = _mean([x["answered"] / x["wall_s"] for x in rows["engine-throttled"]])
+    if m.get("engine-full-speed"):
+        s["ratio_throttled_over_full_speed"] = m["engine-throttled"] / m["engine-full-speed"]
+    s["goal_G1b_us"] = 5.0
+    return s
 
 
 def latency(a) -> dict:
@@ -171,7 +227,9 @@ def summarize(figure: str, rows: dict, key: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "latency", "scale", "all"])
+    ap.add_argument("what", choices=["efficiency", "lowrate", "latency", "scale", "all"])
+    ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
+    ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
     ap.add_argument("--switches", type=int, default=None)
     ap.add_argument("--loops", type=int, default=5)
@@ -187,11 +245,14 @@ def main() -> int:
         print(f"--peer {a.peer}: not an executable", file=sys.stderr)
         return 1
     out = {}
-    for w in (["efficiency", "latency", "scale"] if a.what == "all" else [a.what]):
+    if a.baseline_engine and not os.access(a.baseline_engine, os.X_OK):
+        print(f"--baseline-engine {a.baseline_engine}: not an executable", file=sys.stderr)
+        return 1
+    for w in (["efficiency", "lowrate", "latency", "scale"] if a.what == "all" else [a.what]):
         a2 = argparse.Namespace(**vars(a))
         if a2.switches is None:
             a2.switches = 100_000 if w == "scale" else 16
-        out[w] = {"efficiency": efficiency, "latency": latency, "scale": scale}[w](a2)
+        out[w] = {"efficiency": efficiency, "lowrate": lowrate, "latency": latency, "scale": scale}[w](a2)
         print(json.dumps({w: out[w]}, indent=1))
     return 0
 
