@@ -4,9 +4,11 @@ recorded"): a report never guesses."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any, Optional
 
+from .. import fmt
 from .model import RunData, Table
 from .observations import REP_KEYS
 
@@ -90,13 +92,26 @@ def _system(results: list) -> str:
 
 
 def _trials(results: list) -> str:
-    reps = set()
+    """Trials per condition, counted per condition: "3 per condition", or, when conditions
+    differ, each benchmark's own count ("throughput 3, latency 2, capacity 1 per condition")."""
+    per_condition: dict = {}
     for r in results:
-        for k in REP_KEYS:
-            if k in r.params:
-                reps.add(r.params[k])
-    n = len(reps) or len(results)
-    return f"{n} per condition" if reps else f"{n} result(s), no repetition number recorded"
+        rep = next((r.params[k] for k in REP_KEYS if k in r.params), None)
+        if rep is None:
+            continue
+        cond = (r.benchmark, json.dumps({k: v for k, v in r.params.items() if k not in REP_KEYS},
+                                        sort_keys=True, default=str))
+        per_condition.setdefault(cond, set()).add(json.dumps(rep, default=str))
+    if not per_condition:
+        return f"{fmt.plural(len(results), 'result')}, no repetition number recorded"
+    per_bench: dict = {}
+    for (bench, _), reps in per_condition.items():
+        per_bench.setdefault(bench, set()).add(len(reps))
+    counts = {n for ns in per_bench.values() for n in ns}
+    if len(counts) == 1:
+        return f"{counts.pop()} per condition"
+    return ", ".join(f"{b} {'–'.join(str(n) for n in sorted(ns))}"
+                     for b, ns in per_bench.items()) + " per condition"
 
 
 def _encrypted(results: list) -> str:

@@ -59,3 +59,15 @@ def test_lost_and_non_finite_samples_are_left_out():
     run.results[0].add("rtt", "ms", [1.0, None, float("nan"), float("inf"), 3.0], size=64)
     (o,) = observations([run])
     assert o.values == [1.0, 3.0]
+
+
+def test_trials_are_counted_per_condition():
+    from sdnbench.report.fields import _trials
+    from sdnbench.result import Result
+    rs = [Result("controller", "throughput", {"switches": s, "repetition": i})
+          for s in (1, 2) for i in range(3)]
+    rs += [Result("controller", "latency", {"switches": 1, "repetition": i}) for i in range(2)]
+    rs += [Result("controller", "capacity", {"repetition": 0})]
+    assert _trials(rs) == "throughput 3, latency 2, capacity 1 per condition"
+    assert _trials(rs[:6]) == "3 per condition"
+    assert _trials([Result("net", "ping", {})]) == "1 result, no repetition number recorded"
