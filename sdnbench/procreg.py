@@ -99,7 +99,15 @@ def _write(path: Path, data: dict) -> None:
 
 
 def record(pid: int, name: str, argv: list) -> None:
-    """Add a child we just started to this process's record."""
+    """Add a child we just started to this process's record (best effort: an unwritable state
+    directory must not stop a measurement; PDEATHSIG and the owner tag still apply)."""
+    try:
+        _record(pid, name, argv)
+    except OSError:
+        pass
+
+
+def _record(pid: int, name: str, argv: list) -> None:
     with _lock:
         path = _own_file()
         data = _read(path) or {"owner": {"pid": os.getpid(), "start": start_time(os.getpid())},
@@ -111,6 +119,13 @@ def record(pid: int, name: str, argv: list) -> None:
 
 def forget(pid: int) -> None:
     """A child was stopped and reaped: drop it (and the file when none is left)."""
+    try:
+        _forget(pid)
+    except OSError:
+        pass
+
+
+def _forget(pid: int) -> None:
     with _lock:
         path = _own_file()
         data = _read(path)
