@@ -12,12 +12,19 @@ def register(sub) -> None:
     p = sub.add_parser("doctor", help="check what this machine can run, with fixes",
                        description=__doc__)
     p.add_argument("checks", nargs="*", metavar="CHECK", help="only these checks (default: all)")
+    p.add_argument("--inventory", metavar="FILE",
+                   help="check the hosts of an SSH inventory (login, tools) instead of this machine "
+                        "(with CHECK names: those too)")
     add_json_flag(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    results = doctor.run_checks(args.checks or None)
+    inventory = getattr(args, "inventory", None)
+    results = doctor.run_checks(args.checks or None) if args.checks or not inventory else []
+    if inventory:
+        from ..net.backends.hostcheck import check_inventory
+        results += check_inventory(inventory)
     if args.json:
         print_json([c.to_dict() for c in results])
     else:

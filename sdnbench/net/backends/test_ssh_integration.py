@@ -49,7 +49,8 @@ def lab():
 
 def test_ping_and_tcp_over_ssh_and_nothing_left(lab):
     before = run_dirs()
-    r = run_net({"topo": "star,2,2", "measurements": ["ping", "tcp"], **QUICK,
+    r = run_net({"topo": "star,2,2", "measurements": ["ping", "tcp", "ditg"], **QUICK,
+                 "ditg": {"sizes": [256], "rate": 50, "duration_ms": 1000, "meter": "rttm"},
                  "backend": f"ssh:{lab.inventory}"})
     assert r.status == "ok", r.error
     assert r.params["backend"] == f"ssh:{lab.inventory}"
@@ -57,6 +58,8 @@ def test_ping_and_tcp_over_ssh_and_nothing_left(lab):
     assert len(rtts) == 1 and len(rtts[0].values) == 3 and all(v and v > 0 for v in rtts[0].values)
     tcp = r.find("tcp_throughput", src="h3", dst="h1")
     assert tcp and tcp[0].values[0] > 1         # Mbit/s through the bridge
+    delays = r.find("ditg_delay", src="h3", dst="h1")       # its log was written remotely, copied back
+    assert delays and len(delays[0].values) > 20
     assert r.topology["backend"] == "ssh" and r.topology["ips"]["h1"] == "10.0.0.1"
     assert settled(lab) == {}
     assert run_dirs() == before
@@ -150,3 +153,13 @@ def test_missing_remote_tool_is_one_line_naming_host_and_tool(broken_lab):
                     "backend": f"ssh:{two}"}).status == "ok"            # ping is there
     msg = _bad(broken_lab, str(two), ["tcp"], topo="single,2")       # h1 has iperf3, h2 not
     assert msg == f"host h2 (root@{broken_lab.ctl_ip(2, 2)}:22): iperf3 not found on PATH={broken_lab.dir}/bin-h2"
+
+
+def test_doctor_checks_every_inventory_host(broken_lab):
+    from sdnbench.net.backends.hostcheck import check_inventory
+
+    h1, h2, h3 = check_inventory(str(broken_lab.inventory))
+    assert (h1.name, h1.status) == ("host:h1", "ok") and "every tool found" in h1.detail
+    assert h2.status == "fail" and h2.detail.endswith(f"iperf3 not found on PATH={broken_lab.dir}/bin-h2")
+    assert h3.status == "fail" and "cannot connect: connection refused" in h3.detail
+    assert settled(broken_lab) == {}

@@ -256,3 +256,44 @@ class Testbed:
         shutil.rmtree(self.dir, ignore_errors=True)
         if left:
             raise RuntimeError(f"testbed {self.prefix} left {', '.join(left)}")
+
+
+def main(argv=None) -> int:
+    """``python -m sdnbench.net.backends.testbed TOPO [options] -- COMMAND ...``: build the lab,
+    run COMMAND with ``{inventory}`` replaced by the inventory file, tear the lab down."""
+    import argparse
+    import sys
+
+    from .. import topology
+    from ... import proc
+
+    ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.testbed", description=main.__doc__)
+    ap.add_argument("topo", help="topology spec, e.g. star,3,2")
+    ap.add_argument("--controller-port", type=int, help="bridges point at tcp:127.0.0.1:PORT")
+    ap.add_argument("--without", action="append", default=[], metavar="HOST:TOOL",
+                    help="give HOST a PATH without TOOL (repeatable)")
+    ap.add_argument("--stopped", action="append", default=[], metavar="HOST", help="no sshd on HOST")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a, cmd = ap.parse_args(argv[:cut]), argv[cut + 1:]
+    without: dict = {}
+    for item in a.without:
+        h, _, t = item.partition(":")
+        without.setdefault(h, []).append(t)
+    with proc.signals_as_exceptions(), Testbed(topology.parse_topology(a.topo), a.controller_port,
+                                               without, tuple(a.stopped)) as tb:
+        print(f"testbed {tb.prefix}: inventory {tb.inventory}", file=sys.stderr)
+        if not cmd:
+            print(tb.inventory.read_text())
+            return 0
+        p = subprocess.Popen([c.replace("{inventory}", str(tb.inventory)) for c in cmd])
+        try:
+            return p.wait()
+        except BaseException:
+            p.send_signal(signal.SIGINT)
+            p.wait()
+            raise
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
