@@ -98,10 +98,13 @@ def ovs_protocols(of: list) -> str:
     return ",".join(OF_VERSIONS[v] for v in of)
 
 
-def check(params: dict, flags: bool = False) -> dict:
+def check(params: dict, flags: bool = False, legacy: bool = False) -> dict:
     """``params`` with defaults filled in and every field checked; ``NetParamsError`` lists all
-    problems (named by flag when ``flags``)."""
+    problems (named by flag when ``flags``). ``legacy`` (the runner, for cells stored before the
+    rename) reads an old ``protocols`` as ``of`` instead of refusing it."""
     problems: list = []
+    if legacy and params.get("protocols") and "of" not in params:
+        params = {**params, "of": params["protocols"]}
     p = _fill(params, problems)
     for name in ("topo", "controller", "link", "of", "datapath", "switch", "reps", "measurements"):
         _run(problems, name, _TOP[name], p.get(name))

@@ -47,7 +47,7 @@ from .params import MEASUREMENTS, STANDALONE, NetParamsError, check as check_par
 def normalize(params: dict) -> dict:
     """Defaults filled in and every field checked (``net.params``), before anything starts."""
     try:
-        return check_params(params)
+        return check_params(params, legacy=True)    # cells stored before `of` still run
     except NetParamsError as e:
         raise UserError(f"net run: {e}")
 

@@ -39,6 +39,11 @@ def test_each_bad_value_is_refused_naming_its_field(params, field):
     assert [f for f, _ in e.value.problems] == [field]
 
 
+def test_cells_stored_before_the_rename_still_run():
+    p = check({"topo": "single,2", "protocols": "OpenFlow13"}, legacy=True)
+    assert p["of"] == "1.3" and p["protocols"] == "OpenFlow13"
+
+
 def test_every_problem_is_reported_at_once_by_flag():
     with pytest.raises(NetParamsError) as e:
         check({"topo": "single,2", "reps": 0, "ping": {"count": 0}, "udp": {"rate": "x"}}, flags=True)
