@@ -92,9 +92,9 @@ fn serve(mut s: TcpStream, seen: Arc<Mutex<Seen>>) {
                     *seen.lock().unwrap().lldp.entry((from, from_port, dpid.unwrap_or(0), in_port)).or_default() += 1;
                 }
                 12 => {
-                    // reason(1) pad(7), then ofp_phy_port: port_no at 0, state (4) at 36
+                    // reason(1) pad(7), then ofp_phy_port: port_no at 0, config at 24, state at 28
                     let p = &m[16..];
-                    let down = u32::from_be_bytes([p[36], p[37], p[38], p[39]]) & 1 != 0;
+                    let down = u32::from_be_bytes([p[28], p[29], p[30], p[31]]) & 1 != 0;
                     seen.lock().unwrap().port_status.insert((dpid.unwrap_or(0), u16::from_be_bytes([p[0], p[1]]), down));
                 }
                 _ => {}
