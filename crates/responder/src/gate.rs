@@ -6,10 +6,14 @@
 //! - `--delay-us D`: every answer leaves D µs after its packet-in arrived (`ready_i = arrival + D`).
 //! - `--drop-one-in K`: the K-th, 2K-th, ... packet-in gets no answer at all.
 //!
-//! With none set, `Gate::open()` answers at once and the loop writes straight into the socket
+//! At most `MAX_WAITING` answers wait; then the loop stops reading until some leave, so a fast
+//! sender is held back by TCP like a slow controller holds it back. With none set, `Gate::open()` answers at once and the loop writes straight into the socket
 //! buffer as before. Release times never decrease, so the waiting answers form one FIFO queue.
 
 use std::collections::VecDeque;
+
+/// Deferred answers held at most (then reading pauses; see `full`).
+pub const MAX_WAITING: usize = 1024;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Knobs {
@@ -48,6 +52,12 @@ impl Gate {
         Gate { k, gap_ns, last_ns: None, seen: 0, queue: VecDeque::new() }
     }
 
+    /// Enough answers wait: stop reading requests until some leave (the queue stays bounded and
+    /// the sender feels TCP back-pressure, as from a controller that is really this slow).
+    pub fn full(&self) -> bool {
+        self.queue.len() >= MAX_WAITING
+    }
+
     pub fn is_open(&self) -> bool {
         self.k == Knobs::default()
     }
@@ -55,7 +65,7 @@ impl Gate {
     /// The verdict for a packet-in arriving at `now_ns`.
     pub fn decide(&mut self, now_ns: u64) -> Verdict {
         self.seen += 1;
-        if self.k.drop_one_in > 0 && self.seen % self.k.drop_one_in == 0 {
+        if self.k.drop_one_in > 0 && self.seen.is_multiple_of(self.k.drop_one_in) {
             return Verdict::Drop;
         }
         let mut at = now_ns + self.k.delay_ns;

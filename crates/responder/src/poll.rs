@@ -86,12 +86,44 @@ fn release(gate: &mut Gate, conns: &mut HashMap<i32, Conn>, t: &Templates, tfd: 
     }
 }
 
+/// Read and answer until the socket is empty (edge-triggered), or the gate's queue is full: then
+/// the rest stays in the kernel (TCP pushes back on the sender, as a slow controller's would).
+/// Returns (dead, stopped because the queue was full).
+fn drain(c: &mut Conn, buf: &mut [u8], t: &Templates, gate: &mut Gate) -> (bool, bool) {
+    loop {
+        if gate.full() {
+            return (false, true);
+        }
+        let keep = c.rbuf.len();
+        buf[..keep].copy_from_slice(&c.rbuf);
+        let r = unsafe { libc::read(c.fd, buf[keep..].as_mut_ptr() as *mut _, buf.len() - keep) };
+        if r == 0 {
+            return (true, false);
+        }
+        if r < 0 {
+            return (io::Error::last_os_error().kind() != io::ErrorKind::WouldBlock, false);
+        }
+        let total = keep + r as usize;
+        match c.process(&buf[..total], t, gate) {
+            Ok(used) => {
+                c.rbuf.clear();
+                c.rbuf.extend_from_slice(&buf[used..total]);
+            }
+            Err(()) => return (true, false),
+        }
+        if !flush(c) {
+            return (true, false);
+        }
+    }
+}
+
 pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
     let ep = unsafe { check(libc::epoll_create1(libc::EPOLL_CLOEXEC))? };
     add(ep, lfd, libc::EPOLLIN as u32)?;
     let mut gate = Gate::new(knobs);
     let tfd = if gate.is_open() { -1 } else { timer(ep)? };
     let mut due = Vec::new();
+    let mut stalled: Vec<i32> = Vec::new();
     let mut conns: HashMap<i32, Conn> = HashMap::new();
     let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; 1024];
     let mut buf = vec![0u8; 256 * 1024];
@@ -135,33 +167,10 @@ pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
             let Some(c) = conns.get_mut(&fd) else { continue };
             let mut dead = false;
             if ev.events & (libc::EPOLLIN as u32) != 0 {
-                loop {
-                    let keep = c.rbuf.len();
-                    buf[..keep].copy_from_slice(&c.rbuf);
-                    let r = unsafe { libc::read(fd, buf[keep..].as_mut_ptr() as *mut _, buf.len() - keep) };
-                    if r == 0 {
-                        dead = true;
-                        break;
-                    }
-                    if r < 0 {
-                        dead = io::Error::last_os_error().kind() != io::ErrorKind::WouldBlock;
-                        break;
-                    }
-                    let total = keep + r as usize;
-                    match c.process(&buf[..total], &t, &mut gate) {
-                        Ok(used) => {
-                            c.rbuf.clear();
-                            c.rbuf.extend_from_slice(&buf[used..total]);
-                        }
-                        Err(()) => {
-                            dead = true;
-                            break;
-                        }
-                    }
-                    if !flush(c) {
-                        dead = true;
-                        break;
-                    }
+                let (d, full) = drain(c, &mut buf, &t, &mut gate);
+                dead = d;
+                if full && !stalled.contains(&fd) {
+                    stalled.push(fd);
                 }
             }
             if !dead && !flush(c) {
@@ -173,6 +182,17 @@ pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
         }
         if !gate.is_open() {
             release(&mut gate, &mut conns, &t, tfd, &mut due);
+            // connections left unread while the queue was full: read on as it empties
+            while !stalled.is_empty() && !gate.full() {
+                let fd = stalled.remove(0);
+                let Some(c) = conns.get_mut(&fd) else { continue };
+                let (dead, full) = drain(c, &mut buf, &t, &mut gate);
+                if dead || !flush(c) {
+                    close(ep, &mut conns, fd);
+                } else if full {
+                    stalled.push(fd);
+                }
+            }
         }
     }
 }
