@@ -163,3 +163,33 @@ def test_doctor_checks_every_inventory_host(broken_lab):
     assert h2.status == "fail" and h2.detail.endswith(f"iperf3 not found on PATH={broken_lab.dir}/bin-h2")
     assert h3.status == "fail" and "cannot connect: connection refused" in h3.detail
     assert settled(broken_lab) == {}
+
+
+SCENARIO = """\
+name: tiny
+repetitions: 2
+benchmarks:
+  - name: latency
+    kind: net
+    params: {topo: "single,2", controller: standalone, measurements: [ping],
+             ping: {sizes: [64, 512], count: 3, interval: 0.1}}
+"""
+
+
+def test_net_gap_runs_a_scenario_on_both_backends(tmp_path, capsys):
+    import json
+
+    from sdnbench.cli import main
+
+    (tmp_path / "tiny.yaml").write_text(SCENARIO)
+    with Testbed(parse_topology("single,2")) as tb:
+        rc = main(["net", "gap", str(tmp_path / "tiny.yaml"), "--inventory", str(tb.inventory),
+                   "--store", str(tmp_path / "store"), "--json"])
+        assert settled(tb) == {}
+    assert rc == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["metric"], r["where"], r["size"]) for r in rows] == [("rtt", "h1->h2", 64), ("rtt", "h1->h2", 512)]
+    for r in rows:      # 2 repetitions x 3 echoes pooled on each side
+        assert r["n_emulated"] == 6 and r["n_real"] == 6 and r["emulated"] > 0 and r["real"] > 0
+        assert r["ratio"] == pytest.approx(r["real"] / r["emulated"])
+        assert r["gap"] == pytest.approx(r["real"] - r["emulated"])
