@@ -45,3 +45,11 @@ def test_tables_fit_the_width_and_align_numbers():
     notes = fmt.table(["spec", "notes"], [["ryu:simple_switch_stp_13", "a long free-text note " * 3]],
                       width=50, shrink=[1])
     assert "ryu:simple_switch_stp_13" in notes and all(len(x) <= 50 for x in notes.splitlines())
+
+
+def test_summary_lines_name_their_mode_and_never_say_plus_minus_zero():
+    one = fmt.summary_line(fmt.plural(1, "switch"), "latency mode, answered requests/s", [1234.4])
+    assert one == "1 switch  latency mode, answered requests/s: 1,234 (1 run)"
+    many = fmt.summary_line("4 switches", "throughput mode", [0.0042, 0.0040, 0.0044], "s")
+    assert many == ("4 switches  throughput mode: 4.20 ± 0.20 ms (mean ± σ over 3 runs), "
+                    "range 4.00 … 4.40")

@@ -13,7 +13,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from .. import output
+from .. import fmt, output
 from ..controllers import launch
 from ..errors import UserError
 from ..result import Result, write_json_atomic
@@ -179,10 +179,8 @@ def _summary(results: list) -> None:
     for n, means in by_n.items():
         if not means:
             continue
-        sd = statistics.stdev(means) if len(means) > 1 else 0.0
-        print(f"{n:>5} switches  Throughput (mean ± σ over {len(means)} runs): "
-              f"{statistics.fmean(means):,.0f} ± {sd:,.0f} answered requests/s   "
-              f"Range (min … max): {min(means):,.0f} … {max(means):,.0f}")
+        mode = results[0].params.get("mode", "throughput")
+        print(fmt.summary_line(fmt.plural(n, "switch"), f"{mode} mode, answered requests/s", means))
     for r in results:
         for note in r.notes:
             print(f"note: {note}", file=sys.stderr)
