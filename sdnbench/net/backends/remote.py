@@ -133,17 +133,26 @@ class RemoteHostSession:
                 raise RemoteError(f"{self.host.where()}: cannot create {self.dir}: {err.strip()}")
             self._made = True
 
-    def _wrapped(self, argv: Sequence[str], tok: str, background: bool) -> str:
-        """sh: record the new session's group id, then exec argv with the host's PATH."""
+    def _start(self, argv: Sequence[str], tok: str, wait_status: bool) -> int:
+        """Start argv in a new session in the background from the control shell; return its
+        group id once it is recorded. Its output goes to files of the run directory: ``TOK.log``,
+        or ``TOK.out``/``TOK.err`` and its exit status to ``TOK.rc`` (``wait_status``). A command
+        whose run directory is already gone (the run was cleaned up meanwhile) does not start."""
         d = self.dir
-        inner = (f"echo $$ >> {d}/pgids; echo $$ > {d}/{tok}.pid; {self._path()}"
-                 f"exec \"$@\"" + (f" </dev/null >{d}/{tok}.log 2>&1" if background else ""))
+        if wait_status:
+            tail = f"\"$@\" </dev/null >{d}/{tok}.out 2>{d}/{tok}.err; echo $? > {d}/{tok}.rc"
+        else:
+            tail = f"exec \"$@\" </dev/null >{d}/{tok}.log 2>&1"
+        inner = (f"[ -d {d} ] || exit 111; echo $$ >> {d}/pgids; echo $$ > {d}/{tok}.pid; "
+                 f"{self._path()}{tail}")
         cmd = f"setsid sh -c {shlex.quote(inner)} sh {' '.join(shlex.quote(a) for a in argv)}"
-        if not background:
-            return f"exec {cmd.replace('setsid ', 'setsid -w ', 1)} </dev/null"
         # Wait (at most 10 s) until the group id is recorded, then print it.
-        return (f"{cmd} </dev/null >/dev/null 2>&1 & i=0; while [ ! -s {d}/{tok}.pid ] && "
-                f"[ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat {d}/{tok}.pid")
+        status, out, _ = self.shell(
+            f"{cmd} </dev/null >/dev/null 2>&1 & i=0; while [ ! -s {d}/{tok}.pid ] && "
+            f"[ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat {d}/{tok}.pid", timeout=20)
+        if status != 0 or not out.strip().isdigit():
+            raise RemoteError(f"{self.host.where()}: could not start {argv[0]}: {out.strip()}")
+        return int(out.strip())
 
     # -- processes ------------------------------------------------------------------------
 
@@ -152,38 +161,31 @@ class RemoteHostSession:
         timeout passes or the caller is interrupted."""
         self._ensure_dir()
         tok = uuid.uuid4().hex[:12]
-        try:
-            chan = self.client.get_transport().open_session()
-            chan.exec_command(self._wrapped(argv, tok, background=False))
-        except (OSError, EOFError, AttributeError) as e:
-            raise RemoteError(f"{self.host.where()}: connection lost ({e})")
-        out, err = bytearray(), bytearray()
+        pgid = self._start(argv, tok, wait_status=True)
+        d = f"{self.dir}/{tok}"
         deadline = time.monotonic() + timeout
         done = False
         try:
             while True:
-                _drain(chan, out, err)
-                if chan.exit_status_ready() and not chan.recv_ready() and not chan.recv_stderr_ready():
+                rc = self.shell(f"cat {d}.rc 2>/dev/null")[1].strip()
+                if rc:
                     break
                 if time.monotonic() > deadline:
                     raise UserError(f"{argv[0]} on {self.host.name} did not finish within {timeout:g}s")
-                time.sleep(0.005)
-            status = chan.recv_exit_status()
-            _drain(chan, out, err)
+                time.sleep(0.02)
+            out = self.shell(f"cat {d}.out")[1]
+            err = self.shell(f"cat {d}.err")[1]
+            self.shell(f"rm -f {d}.out {d}.err {d}.rc {d}.pid")
             done = True
         finally:
             if not done:
-                self.kill_token(tok)
-            chan.close()
-        return status, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+                self.shell(f"env kill -s KILL -- -{pgid} 2>/dev/null; true")
+        return int(rc), out, err
 
     def spawn(self, name: str, argv: Sequence[str]) -> "RemoteProcess":
         self._ensure_dir()
         tok = uuid.uuid4().hex[:12]
-        status, out, err = self.shell(self._wrapped(argv, tok, background=True), timeout=20)
-        if status != 0 or not out.strip().isdigit():
-            raise RemoteError(f"{self.host.where()}: could not start {name}: {err.strip() or out.strip()}")
-        return RemoteProcess(name, self, int(out.strip()), tok)
+        return RemoteProcess(name, self, self._start(argv, tok, wait_status=False), tok)
 
     def fetch(self, remote_path: str, local_path) -> bool:
         """Copy a file of this run from the host; False when it does not exist there."""
@@ -204,10 +206,6 @@ class RemoteHostSession:
         self.shell(f"env kill -s TERM -- -{pgid} 2>/dev/null; i=0; while env kill -s 0 -- -{pgid} 2>/dev/null "
                    f"&& [ $i -lt {steps} ]; do sleep 0.05; i=$((i+1)); done; "
                    f"env kill -s KILL -- -{pgid} 2>/dev/null; true", timeout=grace + 10)
-
-    def kill_token(self, tok: str) -> None:
-        f = f"{self.dir}/{tok}.pid"
-        self.shell(f"[ -s {f} ] && g=$(cat {f}) && env kill -s KILL -- -$g 2>/dev/null; true")
 
     def close(self) -> Optional[str]:
         """Kill every recorded group, remove the run directory, close the connection. Returns
@@ -264,13 +262,6 @@ class RemoteProcess:
         if self.on_stop is not None:
             self.on_stop()
         return None
-
-
-def _drain(chan, out: bytearray, err: bytearray) -> None:
-    while chan.recv_ready():
-        out += chan.recv(65536)
-    while chan.recv_stderr_ready():
-        err += chan.recv_stderr(65536)
 
 
 def _why(e: BaseException) -> str:
