@@ -4,6 +4,10 @@ counts what it did, so the engine's accounting can be checked against an indepen
 - answers each packet-in with a flow-mod naming its buffer id (and a packet-out too, if asked),
   after ``delay_s`` (an injected, known delay);
 - closes the ``close_nth`` accepted connection ``close_after_s`` after accepting it;
+- ``drop_every`` K: leaves every K-th packet-in of a connection unanswered (1-in-K loss; with
+  it, ``dropped`` counts them);
+- ``garbage_after`` N: after N packet-ins on the first connection, sends a message whose length
+  field (4) is shorter than the OpenFlow header;
 - counts packet-ins received, reply messages sent and distinct requests answered
   ((connection, buffer id) pairs).
 
@@ -41,12 +45,16 @@ def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
 
 class ScriptedController:
     def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
-                 close_nth: Optional[int] = None, close_after_s: float = 0.0):
+                 close_nth: Optional[int] = None, close_after_s: float = 0.0, drop_every: int = 0,
+                 garbage_after: Optional[int] = None):
         self.version = version
         self.delay_s = delay_s
         self.packet_out_too = packet_out_too
         self.close_nth = close_nth
         self.close_after_s = close_after_s
+        self.drop_every = drop_every
+        self.garbage_after = garbage_after
+        self.dropped = 0
         self.packet_ins = 0
         self.replies = 0
         self.answered_ids: set = set()
@@ -86,6 +94,7 @@ class ScriptedController:
         writer.write(hello + struct.pack("!BBHI", v, 5, 8, 2))
         if nth == self.close_nth:
             self._loop.call_later(self.close_after_s, self._close, writer)
+        seen = 0
         try:
             while True:
                 head = await reader.readexactly(8)
@@ -97,6 +106,13 @@ class ScriptedController:
                     writer.write(struct.pack("!BBHI", v, 3, length, xid) + body)
                 elif ty == 10:
                     self.packet_ins += 1
+                    seen += 1
+                    if self.drop_every and seen % self.drop_every == 0:
+                        self.dropped += 1
+                        continue
+                    if nth == 0 and self.garbage_after is not None and seen > self.garbage_after:
+                        writer.write(struct.pack("!BBHI", v, 2, 4, 66))
+                        continue
                     buffer_id = struct.unpack("!I", body[:4])[0]
                     msg = _flow_mod(v, xid, buffer_id)
                     n = 1

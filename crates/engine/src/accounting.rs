@@ -6,10 +6,12 @@
 //! - every further request-related reply message (flow-mod, packet-out) is *extra*: a controller
 //!   that sends a flow-mod and a packet-out per packet-in scores one answered request and one extra
 //!   message, never two answers;
-//! - a reply that names no request (e.g. a flow-mod without buffer id) is *unmatched* (and extra);
-//!   one naming a request already declared lost is *late*;
-//! - a request unanswered after the timeout, or still in flight when the run or the session
-//!   ends, is *lost*;
+//! - a reply that names no request (e.g. a flow-mod without buffer id), or one we no longer
+//!   know, is *unmatched* (and extra);
+//! - a request unanswered after the loss timeout is *lost*, until an answer comes: then it is
+//!   *late* (not lost, not answered), with its latency; a request still in flight when the
+//!   session ends by a disconnect is lost; one still in flight when the run's drain ends is
+//!   *in flight at stop*. Invariant: `sent = answered + late + lost + in_flight_at_stop`;
 //! - reply messages are counted by type, errors by (type, code), and a session's end is kept
 //!   with its time and reason.
 
@@ -49,6 +51,12 @@ pub struct SwitchStats {
     pub extra: u64,
     pub unmatched: u64,
     pub late: u64,
+    /// Requests neither answered nor timed out when the run's drain ended.
+    pub in_flight_at_stop: u64,
+    /// Latency of the late answers: sum and max (ns).
+    pub late_ns_sum: u64,
+    pub late_ns_max: u64,
+    pub late_ns_last: u64,
     /// Flow-mods and packet-outs answering the learning phase (not measured).
     pub learning_replies: u64,
     /// LLDP frames this switch sent to a neighbour (packet-outs) and raised from one (packet-ins).
@@ -83,6 +91,10 @@ impl SwitchStats {
             extra: 0,
             unmatched: 0,
             late: 0,
+            in_flight_at_stop: 0,
+            late_ns_sum: 0,
+            late_ns_max: 0,
+            late_ns_last: 0,
             learning_replies: 0,
             lldp_out: 0,
             lldp_in: 0,
@@ -137,8 +149,17 @@ impl SwitchStats {
                 self.extra += 1;
                 None
             }
-            Match::Unknown => {
+            Match::Late(rtt) => {
                 self.late += 1;
+                self.lost = self.lost.saturating_sub(1);
+                self.late_ns_sum += rtt;
+                self.late_ns_max = self.late_ns_max.max(rtt);
+                self.late_ns_last = rtt;
+                None
+            }
+            Match::Unknown => {
+                self.unmatched += 1;
+                self.extra += 1;
                 None
             }
         }
@@ -219,12 +240,15 @@ mod tests {
         let (mut s, mut o) = stats();
         let a = o.push(0);
         let b = o.push(100);
-        s.lost += o.expire(50) as u64;
+        s.sent = 2;
+        s.lost += o.expire(50, 0) as u64;
         assert_eq!(s.lost, 1);
         s.on_request_reply(&mut o, a, None, 200);
-        assert_eq!(s.late, 1, "the answer to a lost request is late, not answered");
+        assert_eq!((s.late, s.lost), (1, 0), "the answer to a lost request is late, not answered, not lost");
+        assert_eq!((s.late_ns_sum, s.late_ns_max), (200, 200));
         s.on_request_reply(&mut o, b, None, 200);
         assert_eq!(s.answered, 1);
+        assert_eq!(s.sent, s.answered + s.late + s.lost + s.in_flight_at_stop);
     }
 
     #[test]

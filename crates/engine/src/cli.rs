@@ -30,7 +30,8 @@ override the file):
   --frame-size BYTES       frame size in packet-ins; RFC 8456 uses 128, 512, 1508 (128)
   --window N               requests in flight per switch, throughput mode (256)
   --rate R                 offered requests/s over all switches, fixed-rate mode (10000)
-  --timeout-ms MS          a request unanswered this long is lost (2000)
+  --timeout-ms MS          a request unanswered this long is lost; adaptive below it (2000)
+  --fixed-timeout          the loss timeout is exactly --timeout-ms (not 10 x recent latency)
   --no-learn               skip the gratuitous-ARP learning phase
   --settle-ms MS           pause between learning and measuring (200)
   --unbuffered             packet-ins without buffer id (the whole frame; matched by marker)
@@ -119,6 +120,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("window") => c.window = num(&mut p, "--window")?,
             Long("rate") => c.rate = num(&mut p, "--rate")?,
             Long("timeout-ms") => c.timeout_ms = num(&mut p, "--timeout-ms")?,
+            Long("fixed-timeout") => c.adaptive_timeout = false,
             Long("no-learn") => c.learn = false,
             Long("settle-ms") => c.settle_ms = num(&mut p, "--settle-ms")?,
             Long("unbuffered") => c.buffered = false,

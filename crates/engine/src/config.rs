@@ -71,8 +71,12 @@ pub struct Config {
     pub window: u32,
     /// Offered requests per second over all switches (fixed-rate mode).
     pub rate: f64,
-    /// A request unanswered for this long is lost.
+    /// A request unanswered for this long is lost (with `adaptive_timeout`: at most this long).
     pub timeout_ms: u64,
+    /// Loss timeout adapts to the observed latency: 10 × its recent high-water mark, between
+    /// `timeout_floor_ms` and `timeout_ms`. Off: exactly `timeout_ms`.
+    pub adaptive_timeout: bool,
+    pub timeout_floor_ms: u64,
     /// Send a gratuitous ARP for every host before measuring, so a learning controller knows them.
     pub learn: bool,
     /// Time after the learning phase before the first measured request.
@@ -134,6 +138,8 @@ impl Default for Config {
             window: 256,
             rate: 10_000.0,
             timeout_ms: 2000,
+            adaptive_timeout: true,
+            timeout_floor_ms: 20,
             learn: true,
             settle_ms: 200,
             buffered: true,

@@ -121,6 +121,7 @@ pub fn build(o: &Outcome) -> Value {
         }
     }
     let answered = sum(&|s| s.answered);
+    let late = sum(&|s| s.late);
     let extra = sum(&|s| s.extra);
     let disconnects: Vec<Value> = sw
         .iter()
@@ -164,7 +165,10 @@ pub fn build(o: &Outcome) -> Value {
         "totals": {"requests_sent": sum(&|s| s.sent), "requests_answered": answered,
                    "requests_lost": sum(&|s| s.lost), "extra_replies": extra,
                    "extra_per_answered": if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
-                   "unmatched_replies": sum(&|s| s.unmatched), "late_replies": sum(&|s| s.late),
+                   "unmatched_replies": sum(&|s| s.unmatched), "late_replies": late,
+                   "requests_in_flight_at_stop": sum(&|s| s.in_flight_at_stop),
+                   "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
+                                       "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
                    "learning_replies": sum(&|s| s.learning_replies),
                    "errors": errors.values().sum::<u64>(), "errors_by_code": errors,
                    "replies_by_type": replies, "disconnects": disconnects.len()},

@@ -9,11 +9,18 @@
 //! number is resolved exactly once (answered, lost or abandoned).
 
 
-/// Sent time of a request, or `ANSWERED` once matched, or `LOST` once timed out.
+/// A slot holds the send time of a request in flight, `ANSWERED` once matched, or the send time
+/// with a flag: `TIMED_OUT` (the loss timeout passed; an answer now is *late*, with its latency)
+/// or `OVERTAKEN` (a request sent after it was answered first: it leaves the window, see
+/// `live`). Times are below 2^62 ns (146 years).
 const ANSWERED: u64 = u64::MAX;
-const LOST: u64 = u64::MAX - 1;
+const TIMED_OUT: u64 = 1 << 63;
+const OVERTAKEN: u64 = 1 << 62;
+const TIME: u64 = OVERTAKEN - 1;
 /// Resolved requests kept at the front so a repeated reply is still recognised.
 const KEEP: usize = 64;
+/// Timed-out requests kept (at most) so a late answer is still matched, with its latency.
+const KEEP_LATE: usize = 1024;
 
 /// A ring of send times, power-of-two sized (index by mask), grown by doubling when full.
 #[derive(Debug, Default)]
@@ -81,7 +88,13 @@ impl Ring {
 pub struct Outstanding {
     base: u32,
     slots: Ring,
+    /// Unanswered and not timed out (overtaken ones included).
     pending: u32,
+    /// Of `pending`, those overtaken by a later request's answer.
+    overtaken: u32,
+    /// Requests before this sequence number were already checked for overtaking / expiry.
+    scan_seq: u32,
+    expire_seq: u32,
 }
 
 /// What a reply's sequence number meant.
@@ -89,19 +102,30 @@ pub struct Outstanding {
 pub enum Match {
     /// First answer to a request in flight: latency in ns from its (scheduled) send time.
     Answered(u64),
+    /// First answer to a request whose loss timeout had passed: its latency in ns.
+    Late(u64),
     /// A second answer to a request already answered (a multi-message reply).
     Again,
-    /// Not a request in flight: too old (already lost), or never sent.
+    /// Not a request we know: too old to be kept, or never sent.
     Unknown,
 }
 
 impl Outstanding {
     pub fn new(first_seq: u32) -> Outstanding {
-        Outstanding { base: first_seq, slots: Ring::default(), pending: 0 }
+        Outstanding { base: first_seq, slots: Ring::default(), pending: 0, overtaken: 0, scan_seq: first_seq, expire_seq: first_seq }
     }
 
+    /// Requests unanswered and not timed out.
     pub fn pending(&self) -> u32 {
         self.pending
+    }
+
+    /// Requests that still hold a window slot: pending, minus those overtaken by the answer to a
+    /// later one. A controller that answers in order and drops a request thus frees its slot at
+    /// the next answer, not only at the loss timeout, so a window keeps the controller loaded
+    /// (a reordering controller only lends the window a slot until the late answer comes).
+    pub fn live(&self) -> u32 {
+        self.pending - self.overtaken
     }
 
     /// The sequence number the next request gets.
@@ -113,9 +137,15 @@ impl Outstanding {
     #[inline]
     pub fn push(&mut self, t_ns: u64) -> u32 {
         let seq = self.next_seq();
-        self.slots.push_back(t_ns.min(LOST - 1));
+        self.slots.push_back(t_ns.min(TIME));
         self.pending += 1;
         seq
+    }
+
+    /// Index of `seq` in the ring, clamped to 0 for sequence numbers already trimmed.
+    fn index(&self, seq: u32) -> usize {
+        let d = seq.wrapping_sub(self.base);
+        if d > u32::MAX / 2 { 0 } else { d as usize }
     }
 
     #[inline]
@@ -124,50 +154,101 @@ impl Outstanding {
         let Some(slot) = self.slots.get_mut(i) else {
             return Match::Unknown;
         };
-        if *slot == ANSWERED {
+        let v = *slot;
+        if v == ANSWERED {
             return Match::Again;
         }
-        if *slot == LOST {
-            return Match::Unknown;
-        }
-        let rtt = now_ns.saturating_sub(*slot);
         *slot = ANSWERED;
+        let rtt = now_ns.saturating_sub(v & TIME);
+        if v & TIMED_OUT != 0 {
+            self.trim();
+            return Match::Late(rtt);
+        }
         self.pending -= 1;
+        if v & OVERTAKEN != 0 {
+            self.overtaken -= 1;
+        }
+        self.overtake_before(i);
         self.trim();
         Match::Answered(rtt)
     }
 
+    /// Requests sent before the one at index `i` and still unanswered are overtaken.
+    #[inline]
+    fn overtake_before(&mut self, i: usize) {
+        let from = self.index(self.scan_seq);
+        if from < i {
+            for j in from..i {
+                if let Some(s) = self.slots.get_mut(j) {
+                    if *s & (TIMED_OUT | OVERTAKEN) == 0 {
+                        *s |= OVERTAKEN;
+                        self.overtaken += 1;
+                    }
+                }
+            }
+        }
+        if from <= i {
+            self.scan_seq = self.base.wrapping_add(i as u32 + 1);
+        }
+    }
+
     fn trim(&mut self) {
-        while self.slots.len() > KEEP && self.slots.front().is_some_and(|&t| t >= LOST) {
+        while let Some(&t) = self.slots.front() {
+            let n = self.slots.len();
+            let drop = (t == ANSWERED && n > KEEP) || (t != ANSWERED && t & TIMED_OUT != 0 && n > KEEP_LATE);
+            if !drop {
+                break;
+            }
             self.slots.pop_front();
             self.base = self.base.wrapping_add(1);
         }
     }
 
-    /// Mark requests sent before `deadline_ns` and still unanswered as lost; returns how many.
-    pub fn expire(&mut self, deadline_ns: u64) -> u32 {
-        let mut lost = 0;
-        for slot in self.slots.iter_mut() {
-            if *slot >= LOST {
+    /// Time out requests sent before `deadline_ns` and still unanswered; returns how many.
+    /// Timed-out requests older than `forget_before_ns` are dropped (an answer then is unknown).
+    pub fn expire(&mut self, deadline_ns: u64, forget_before_ns: u64) -> u32 {
+        let mut timed_out = 0;
+        let mut overtaken = 0;
+        let from = self.index(self.expire_seq);
+        let mut next = self.slots.len();
+        for (j, slot) in self.slots.iter_mut().enumerate().skip(from) {
+            if *slot == ANSWERED || *slot & TIMED_OUT != 0 {
                 continue;
             }
-            if *slot >= deadline_ns {
+            if *slot & TIME >= deadline_ns {
+                next = j;
                 break;
             }
-            *slot = LOST;
-            lost += 1;
+            if *slot & OVERTAKEN != 0 {
+                overtaken += 1;
+            }
+            *slot = (*slot & TIME) | TIMED_OUT;
+            timed_out += 1;
         }
-        self.pending -= lost;
+        self.expire_seq = self.base.wrapping_add(next as u32);
+        self.pending -= timed_out;
+        self.overtaken -= overtaken;
+        while let Some(&t) = self.slots.front() {
+            let forget = t == ANSWERED || (t & TIMED_OUT != 0 && t & TIME < forget_before_ns);
+            if !forget || (t == ANSWERED && self.slots.len() <= KEEP) {
+                break;
+            }
+            self.slots.pop_front();
+            self.base = self.base.wrapping_add(1);
+        }
         self.trim();
-        lost
+        timed_out
     }
 
-    /// Everything still unanswered (end of run or disconnect): returns how many.
+    /// Everything still pending (end of run or disconnect): returns how many.
     pub fn abandon(&mut self) -> u32 {
         let n = self.pending;
         self.base = self.next_seq();
         self.slots.clear();
         self.pending = 0;
+        self.overtaken = 0;
+        self.scan_seq = self.base;
+        self.expire_seq = self.base;
         n
     }
 }
@@ -201,11 +282,13 @@ mod tests {
             o.push(t);
         }
         o.answer(11, 50);
-        assert_eq!(o.expire(35), 2, "seq 10 and 12 are older than 35 and unanswered");
+        assert_eq!(o.expire(35, 0), 2, "seq 10 and 12 are older than 35 and unanswered");
         assert_eq!(o.pending(), 1);
-        assert_eq!(o.answer(10, 60), Match::Unknown, "a late answer to a lost request");
+        assert_eq!(o.answer(10, 60), Match::Late(50), "a late answer, with its latency");
+        assert_eq!(o.answer(10, 61), Match::Again);
         assert_eq!(o.answer(13, 60), Match::Answered(20));
-        assert_eq!(o.expire(1000), 0);
+        assert_eq!(o.expire(1000, 0), 0);
+        assert_eq!(o.answer(12, 2000), Match::Late(1970));
     }
 
     #[test]
@@ -236,7 +319,33 @@ mod tests {
             assert_eq!(o.answer(first + k, 5000), Match::Answered(5000 - k as u64), "seq {}", first + k);
         }
         assert_eq!(o.pending(), 0);
-        assert_eq!(o.expire(u64::MAX), 0);
+        assert_eq!(o.expire(TIME, 0), 0);
+    }
+
+    #[test]
+    fn a_dropped_request_leaves_the_window_at_the_next_answer() {
+        let mut o = Outstanding::new(1);
+        for t in 0..4 {
+            o.push(t);
+        }
+        assert_eq!(o.answer(2, 10), Match::Answered(9));
+        assert_eq!((o.pending(), o.live()), (3, 2), "seq 1 overtaken by seq 2");
+        assert_eq!(o.answer(4, 10), Match::Answered(7));
+        assert_eq!((o.pending(), o.live()), (2, 0), "seq 3 too");
+        assert_eq!(o.answer(1, 11), Match::Answered(11), "a reordered answer still counts");
+        assert_eq!((o.pending(), o.live()), (1, 0));
+        assert_eq!(o.expire(100, 0), 1);
+        assert_eq!((o.pending(), o.live()), (0, 0));
+    }
+
+    #[test]
+    fn timed_out_requests_are_forgotten_after_the_horizon() {
+        let mut o = Outstanding::new(1);
+        o.push(0);
+        o.push(50);
+        assert_eq!(o.expire(100, 10), 2);
+        assert_eq!(o.answer(1, 200), Match::Unknown, "sent before the horizon: forgotten");
+        assert_eq!(o.answer(2, 200), Match::Late(150));
     }
 
     #[test]

@@ -46,7 +46,7 @@ impl Pacer {
         let mut n = 0;
         match self {
             Pacer::Window { size } => {
-                while out.pending() < *size && n < max {
+                while out.live() < *size && n < max {
                     let seq = out.push(now);
                     if seq == ofswitch::NO_BUFFER {
                         out.answer(seq, now); // never used as a buffer id
@@ -104,8 +104,11 @@ mod tests {
         let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
         assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 8);
         assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 0);
-        o.answer(3, 1);
+        o.answer(1, 1);
         assert_eq!(p.fill(1, &mut o, &mut g, &mut w, Some(128), u32::MAX), 1);
+        // an answer to seq 4 passes seq 2 and 3: presumed dropped, they leave the window
+        o.answer(4, 2);
+        assert_eq!(p.fill(2, &mut o, &mut g, &mut w, Some(128), u32::MAX), 3);
         assert_eq!(p.next_due(), u64::MAX);
     }
 

@@ -85,6 +85,13 @@ pub struct SwitchReport {
     pub extra: u64,
     pub unmatched: u64,
     pub late: u64,
+    #[serde(default)]
+    pub in_flight_at_stop: u64,
+    /// Latency of the late answers (ns): sum and max.
+    #[serde(default)]
+    pub late_ns_sum: u64,
+    #[serde(default)]
+    pub late_ns_max: u64,
     pub learning_replies: u64,
     #[serde(default)]
     pub lldp_packet_outs: u64,

@@ -113,8 +113,12 @@ pub struct Session {
     inbox: Option<Rc<crate::worker::Inbox>>,
     /// The emulated network, when the config has one: this worker's node and our inbox in it.
     net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
+    /// Network runs: the controllers after the first (channels 1..; `network/channels.rs`).
+    chans: crate::network::channels::Channels,
     workload: Workload,
     sample_every: u32,
+    /// Recent latency high-water mark (decays by 1/1024 per answer), for the adaptive timeout.
+    rtt_est_ns: u64,
 }
 
 impl Session {
@@ -155,6 +159,7 @@ impl Session {
             gen: PacketInGen::with_profile(c.profile(), version, index, c.macs, c.ports, c.frame_size),
             workload: Workload::of(c),
             sample_every: Workload::of(c).latency_sample_every(c),
+            rtt_est_ns: 0,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,
@@ -165,6 +170,7 @@ impl Session {
             echoed: false,
             inbox,
             net,
+            chans: Default::default(),
             stats,
             sh,
         }
@@ -180,7 +186,7 @@ impl Session {
         let mut st = self.stats.borrow_mut();
         match result {
             Ok(()) => {
-                st.lost += self.out.abandon() as u64;
+                st.in_flight_at_stop += self.out.abandon() as u64;
             }
             Err(end) => {
                 let during_load = self.sh.phase_at(self.sh.now_ns()) != 0;
@@ -205,6 +211,7 @@ impl Session {
     async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
         let started = self.sh.now_ns();
         self.sw.start(started, &mut self.wbuf);
+        self.connect_channels(started).await;
         let mut phase_rx = self.sh.phase_rx.clone();
         let handshake_deadline = started + self.sh.cfg.connect_timeout_ms * 1_000_000;
         loop {
@@ -246,9 +253,13 @@ impl Session {
                 }
             }
             if self.out.pending() > 0 {
-                let lost = self.out.expire(now.saturating_sub(self.sh.timeout_ns()));
+                let timeout = self.timeout_ns();
+                // late answers are still matched for 10 × timeout_ms (at least 10 s), or the last
+                // KEEP_LATE timed-out requests, whichever is less
+                let horizon = (10 * self.sh.timeout_ns()).max(10_000_000_000);
+                let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
                 self.stats.borrow_mut().lost += lost as u64;
-                deadline = deadline.min(now + self.sh.timeout_ns() / 4 + 1);
+                deadline = deadline.min(now + timeout / 4 + 1);
             }
             match self.sw.poll(now, &mut self.wbuf) {
                 Ok(next) => deadline = deadline.min(next),
@@ -270,6 +281,7 @@ impl Session {
                 _ = phase_rx.changed() => {}
                 _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
                 _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
+                _ = self.chans.notify.notified(), if !self.chans.is_empty() => {}
             }
         }
     }
@@ -302,21 +314,44 @@ impl Session {
         }
     }
 
+    /// Network runs with several controllers: connect to the others too (one channel each).
+    async fn connect_channels(&mut self, now: u64) {
+        let addrs = &self.sh.cfg.controllers;
+        if self.net.is_none() || addrs.len() < 2 {
+            return;
+        }
+        let resolved: Vec<std::net::SocketAddr> = addrs[1..].iter().filter_map(|a| crate::limits::resolve(a).ok()).collect();
+        match crate::network::channels::Channels::connect(&resolved).await {
+            Ok(mut c) => {
+                c.start(&mut self.sw, now);
+                c.flush();
+                self.chans = c;
+            }
+            Err(_) => self.chans.errors += 1,
+        }
+    }
+
     /// The emulated network: apply scheduled port changes, run the frames that arrived through
     /// the switch, and hand what it transmitted (packet-outs, forwarding) to the network.
     fn network(&mut self, now: u64) {
         let Some((node, inbox)) = self.net.as_ref() else { return };
-        let outs = std::slice::from_mut(&mut self.wbuf);
+        let (sw, chans) = (&mut self.sw, &mut self.chans);
+        if !chans.is_empty() {
+            chans.turn(sw, now, &mut self.wbuf);
+        }
         let ports = std::mem::take(&mut *inbox.ports.borrow_mut());
-        for (port, up) in ports {
-            self.sw.set_port_state(now, port, up, outs);
-        }
         let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
-        for f in &frames {
-            if node.arrive(f) {
-                self.sw.receive_frame(now, f.port, &f.data, outs);
+        chans.with_outs(&mut self.wbuf, |outs| {
+            for (port, up) in ports {
+                sw.set_port_state(now, port, up, outs);
             }
-        }
+            for f in &frames {
+                if node.arrive(f) {
+                    sw.receive_frame(now, f.port, &f.data, outs);
+                }
+            }
+        });
+        chans.flush();
         node.transmit(self.index, &mut self.sw.tx);
         let c = &self.sw.counters;
         node.switch_state(self.index, [c.dropped_out_down, c.dropped_out_no_port, c.dropped_in], self.sw.flows.len() as u64);
@@ -374,6 +409,22 @@ impl Session {
         Ok(())
     }
 
+    /// The loss timeout: `timeout_ms` when fixed; adaptive: 10 × the recent latency high-water
+    /// mark, at least `timeout_floor_ms`, at most `timeout_ms` (until a first answer: `timeout_ms`).
+    fn timeout_ns(&self) -> u64 {
+        let c = &self.sh.cfg;
+        let ceiling = self.sh.timeout_ns();
+        if !c.adaptive_timeout || self.rtt_est_ns == 0 {
+            return ceiling;
+        }
+        (10 * self.rtt_est_ns).clamp(c.timeout_floor_ms * 1_000_000, ceiling.max(c.timeout_floor_ms * 1_000_000))
+    }
+
+    #[inline]
+    fn observe(&mut self, rtt: u64) {
+        self.rtt_est_ns = (self.rtt_est_ns - self.rtt_est_ns / 1024).max(rtt);
+    }
+
     /// Whether request `seq`'s latency goes into the histogram (the workload's sampling rule,
     /// fixed by sequence number, not by timing).
     #[inline]
@@ -386,8 +437,9 @@ impl Session {
         let now = self.sh.now_ns();
         let loading = self.sh.phase_at(now) != 0;
         let mut at = 0;
-        let mut st = self.stats.borrow_mut();
-        let mut merged = self.sh.merged.borrow_mut();
+        let (stats, shared) = (self.stats.clone(), self.sh.clone());
+        let mut st = stats.borrow_mut();
+        let mut merged = shared.merged.borrow_mut();
         let flow_mod_type = MsgType::FlowMod.code(ofswitch::consts::layout(self.sw.version));
         while let Some(n) = frame_len(&buf[at..]) {
             let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
@@ -405,13 +457,8 @@ impl Session {
             // do. A flow-mod the view rejects goes to the switch, which reports why.
             if loading && h.msg_type() == flow_mod_type && h.version() == self.sw.version && !self.sh.cfg.keep_flows {
                 if let Ok(fm) = flow_mod::Packet::new_checked(msg) {
-                    let bid = fm.buffer_id();
                     st.count_reply(flow_mod_type);
-                    if let Some(rtt) = st.on_request_reply(&mut self.out, bid, None, now) {
-                        if st.measuring && st.hist.is_none() && self.sample(bid) {
-                            merged.record_ns(rtt);
-                        }
-                    }
+                    self.reply(&mut st, &mut merged, fm.buffer_id(), None, now);
                     continue;
                 }
             }
@@ -419,58 +466,73 @@ impl Session {
                 Ok(ev) => ev,
                 Err(e) => return Err(End::new("malformed", e.to_string())),
             };
-            let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
-            if request_reply && !loading {
-                // answers to the learning phase's ARPs: kept apart from the measured requests
-                st.learning_replies += 1;
-                continue;
-            }
-            st.count_reply(h.msg_type());
-            match ev {
-                Event::FlowMod { buffer_id, .. } => {
-                    if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, None, now) {
-                        if st.measuring && st.hist.is_none() && self.sample(buffer_id) {
-                            merged.record_ns(rtt);
-                        }
-                    }
-                }
-                Event::PacketOut { buffer_id, marker, .. } => {
-                    let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
-                    let seq = if buffer_id == NO_BUFFER { seq } else { None };
-                    if let Some(rtt) = st.on_request_reply(&mut self.out, buffer_id, seq, now) {
-                        if st.measuring && st.hist.is_none() && self.sample(buffer_id) {
-                            merged.record_ns(rtt);
-                        }
-                    }
-                }
-                Event::Error { ty, code } => st.on_error(ty, code),
-                Event::EchoReply { rtt_ns: Some(rtt), .. } => {
-                    st.echo_rtt_ns.push(rtt);
-                    if self.workload.up_after_echo() && !self.echoed {
-                        self.echoed = true;
-                        self.sh.session_up();
-                    }
-                }
-                Event::Connected { version } => {
-                    st.version = version;
-                    st.handshake_ns = Some(now);
-                    st.state = crate::accounting::SessionState::Up;
-                    self.gen.version = version;
-                    if self.workload.up_after_echo() {
-                        // up only once an echo went round: the session works end to end
-                        self.sw.echo_now(now, &mut self.wbuf);
-                        continue;
-                    }
-                    if self.workload.learns(&self.sh.cfg) {
-                        for h in 1..=self.sh.cfg.macs.min(65_535) {
-                            self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
-                        }
-                    }
-                    self.sh.session_up();
-                }
-                _ => {}
-            }
+            self.on_event(ev, h.msg_type(), loading, &mut st, &mut merged, now);
         }
         Ok(at)
+    }
+
+    /// A flow-mod or packet-out naming request `buffer_id` (or, unbuffered, `marker_seq`): count
+    /// it, feed the adaptive timeout, and sample its latency by the request's sequence number.
+    #[inline]
+    fn reply(&mut self, st: &mut SwitchStats, merged: &mut crate::hist::Hist, buffer_id: u32, marker_seq: Option<u32>, now: u64) {
+        let late = st.late;
+        let answered = st.on_request_reply(&mut self.out, buffer_id, marker_seq, now);
+        if st.late != late {
+            // a late answer raises the timeout too, so a slow controller is not flooded by
+            // requests re-sent into the slots that timed out
+            self.observe(st.late_ns_last);
+        }
+        if let Some(rtt) = answered {
+            self.observe(rtt);
+            let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
+            if st.measuring && st.hist.is_none() && self.sample(seq) {
+                merged.record_ns(rtt);
+            }
+        }
+    }
+
+    /// Everything but the flow-mod hot path.
+    fn on_event(&mut self, ev: Event, msg_type: u8, loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
+        let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
+        if request_reply && !loading {
+            // answers to the learning phase's ARPs: kept apart from the measured requests
+            st.learning_replies += 1;
+            return;
+        }
+        st.count_reply(msg_type);
+        match ev {
+            Event::FlowMod { buffer_id, .. } => self.reply(st, merged, buffer_id, None, now),
+            Event::PacketOut { buffer_id, marker, .. } => {
+                let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
+                let seq = if buffer_id == NO_BUFFER { seq } else { None };
+                self.reply(st, merged, buffer_id, seq, now);
+            }
+            Event::Error { ty, code } => st.on_error(ty, code),
+            Event::EchoReply { rtt_ns: Some(rtt), .. } => {
+                st.echo_rtt_ns.push(rtt);
+                if self.workload.up_after_echo() && !self.echoed {
+                    self.echoed = true;
+                    self.sh.session_up();
+                }
+            }
+            Event::Connected { version } => {
+                st.version = version;
+                st.handshake_ns = Some(now);
+                st.state = crate::accounting::SessionState::Up;
+                self.gen.version = version;
+                if self.workload.up_after_echo() {
+                    // up only once an echo went round: the session works end to end
+                    self.sw.echo_now(now, &mut self.wbuf);
+                    return;
+                }
+                if self.workload.learns(&self.sh.cfg) {
+                    for h in 1..=self.sh.cfg.macs.min(65_535) {
+                        self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
+                    }
+                }
+                self.sh.session_up();
+            }
+            _ => {}
+        }
     }
 }

@@ -28,6 +28,7 @@ pub fn check(c: &Config) -> Vec<String> {
     range(&mut e, "frame_size", c.frame_size, 60, 9000);
     at_least(&mut e, "window", c.window, 1);
     at_least(&mut e, "timeout_ms", c.timeout_ms, 1);
+    at_least(&mut e, "timeout_floor_ms", c.timeout_floor_ms, 1);
     at_least(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1);
     at_least(&mut e, "connect_parallel", c.connect_parallel, 1);
     if let Some(w) = c.workers {
