@@ -99,6 +99,22 @@ def _parse_host_port(text: str, rest: str) -> tuple:
     return host, int(port_s)
 
 
+def display_name(spec: str) -> str:
+    """A short label for tables and legends: a ``cmd:`` spec by its ``name=`` (else its program
+    and first argument); every other spec as written."""
+    text = (spec or "").strip()
+    if not text.startswith("cmd:"):
+        return text
+    try:
+        c = parse_spec(text).command
+    except UserError:
+        return text
+    if c.label:
+        return c.label
+    words = [c.program] + [a.rsplit("/", 1)[-1] for a in c.argv[1:2]]
+    return "cmd:" + " ".join(words)
+
+
 def wire_version(of_version: str) -> int:
     """The OpenFlow wire version byte for "1.0" or "1.3"."""
     try:

@@ -71,3 +71,10 @@ def test_of_versions_are_checked_against_the_run():
     from sdnbench.controllers.plan import plan_for
     with pytest.raises(UserError, match="speaks OpenFlow 1.0 only, not 1.3"):
         plan_for(parse_spec("cmd:python3 x.py {port};of=1.0"), 7000, "1.3", None)
+
+
+def test_display_names_are_short():
+    from sdnbench.controllers.spec import display_name
+    assert display_name("cmd:python3 /x/pox.py --port={port};name=pox") == "pox"
+    assert display_name("cmd:/opt/venv/bin/python /x/tiny_of10.py {port}") == "cmd:python tiny_of10.py"
+    assert display_name("osken:learning") == "osken:learning"

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Optional
 
 from .. import fmt
+from ..controllers.spec import display_name
 from . import plots
 from .fields import fmt_time, report_fields, run_header
 from .headline import headline
@@ -312,7 +313,8 @@ def _resources_section(runs: list, with_plots: bool) -> Optional[Section]:
             rss = next((s for s in r.resources if s.metric == "rss_bytes"), None)
             if not cpu and not rss:
                 continue
-            ctl = (r.controller or {}).get("spec") or (r.controller or {}).get("name") or "controller"
+            ctl = display_name((r.controller or {}).get("spec") or "") \
+                or (r.controller or {}).get("name") or "controller"
             name = ctl if len(runs) == 1 else f"{run.label}: {ctl}"
             n = len((cpu or rss).values)
             if name not in chosen or n > chosen[name]["n"]:

@@ -63,9 +63,12 @@ def metric_sentence(metric: str, unit: str, mode: Optional[str], group: list) ->
     higher = higher_is_better(metric, unit)
     pooled: "OrderedDict[str, list]" = OrderedDict()
     per_x: dict = {}
+    # One value per repetition when any cell was repeated (as the report's tables), else the
+    # samples: both sides of a comparison are counted the same way.
+    repeated = max(len(c.reps) for c in by_key.values()) > 1
     for c in by_key.values():
         name = line_name(c.factors, lay.lines)
-        vals = c.rep_values if len(c.reps) > 1 else c.samples
+        vals = c.rep_values if repeated else c.samples
         pooled.setdefault(name, []).extend(vals)
         if lay.x:
             per_x.setdefault(name, {}).setdefault(c.factors.get(lay.x), []).extend(vals)

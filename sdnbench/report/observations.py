@@ -17,6 +17,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
+from ..controllers.spec import display_name
+
 # Factors that number repetitions: their values are pooled, never plotted as an axis.
 REP_KEYS = ("rep", "repetition", "trial", "iteration", "repeat")
 # Candidate x axes, most preferred first (packet size for the network studies, number of
@@ -84,7 +86,7 @@ def factors_of(run_label: str, result, series) -> dict:
                     f[f"{k}.{k2}"] = v2
     if result.controller:
         c = result.controller
-        f["controller"] = c.get("spec") or c.get("name") or "controller"
+        f["controller"] = display_name(c.get("spec") or "") or c.get("name") or "controller"
     if result.topology and result.topology.get("spec"):
         f.setdefault("topology", result.topology["spec"])
     for k, v in (series.labels or {}).items():
