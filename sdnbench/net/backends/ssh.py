@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+import weakref
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -53,6 +54,9 @@ class SSHNetwork:
         self.procs: list = []
         self._sessions: dict = {}
         self._checked = False
+        # Checked but never entered (e.g. the controller failed to start): the connections are
+        # closed when the object goes away, not at the end of a long campaign process.
+        weakref.finalize(self, _close_sessions, self._sessions)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -133,14 +137,8 @@ class SSHNetwork:
                 raise UserError(msg)
 
     def _close_all(self) -> list:
-        left = []
-        sessions, self._sessions = self._sessions, {}
-        for s in sessions.values():
-            msg = s.close()
-            if msg:
-                left.append(msg)
         self._checked = False
-        return left
+        return _close_sessions(self._sessions)
 
     def wait_connected(self, timeout: float) -> None:
         """The managed controller runs here: wait until every switch of the inventory has an
@@ -225,3 +223,13 @@ class SSHNetwork:
                  ips={h.name: h.ip for h in self.inventory.hosts},
                  hosts_ssh={h.name: f"{h.user}@{h.ssh}:{h.port}" for h in self.inventory.hosts})
         return d
+
+
+def _close_sessions(sessions: dict) -> list:
+    """Close every session (emptying the dict); what could not be cleaned, one line each."""
+    left = []
+    for name in list(sessions):
+        msg = sessions.pop(name).close()
+        if msg:
+            left.append(msg)
+    return left

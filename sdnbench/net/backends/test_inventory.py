@@ -68,3 +68,12 @@ def test_missing_file_and_bad_backend_spec(tmp_path):
     assert str(parse_backend("ssh:lab.yaml")) == "ssh:lab.yaml" and parse_backend(None).kind == "mininet"
     with pytest.raises(UserError, match="use mininet or ssh:INVENTORY"):
         parse_backend("docker")
+
+
+def test_scenarios_take_a_backend_key():
+    from sdnbench.campaign.kinds import check_net_cell, validate_net_param
+
+    assert validate_net_param("backend", "ssh:lab.yaml") is None
+    assert validate_net_param("backend", "mininet") is None
+    assert "use mininet or ssh:INVENTORY" in validate_net_param("backend", "vagrant")
+    assert check_net_cell({"topo": "star,3,2", "backend": "ssh:lab.yaml"}) == []
