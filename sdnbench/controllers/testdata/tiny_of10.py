@@ -7,18 +7,24 @@ Per switch it answers HELLO, ECHO and asks for features; on a packet-in it learn
 MAC's port, and for a known destination installs a flow (in_port, dl_dst -> output) and sends the
 packet out there; an unknown destination is flooded. It prints one line per switch that connects,
 so its log shows what it did. SIGTERM ends it with exit status 0.
+
+``TINY_OF10_DELAY_US`` (environment) makes it spend that long per packet-in: a known, scripted
+slowdown for history and regression demonstrations.
 """
 
+import os
 import selectors
 import signal
 import socket
 import struct
 import sys
+import time
 
 HDR = struct.Struct("!BBHI")
 HELLO, ECHO_REQUEST, ECHO_REPLY, FEATURES_REQUEST, FEATURES_REPLY = 0, 2, 3, 5, 6
 PACKET_IN, PACKET_OUT, FLOW_MOD = 10, 13, 14
 FLOOD, NO_BUFFER = 0xFFFB, 0xFFFFFFFF
+DELAY_S = float(os.environ.get("TINY_OF10_DELAY_US") or 0) / 1e6
 WILDCARDS = 0x3FFFFF & ~(1 | 1 << 3)          # match in_port and dl_dst only
 MATCH = struct.Struct("!IH6s6sHBxHBBxxIIHH")
 
@@ -54,6 +60,10 @@ class Switch:
             self.packet_in(xid, body)
 
     def packet_in(self, xid, body):
+        if DELAY_S:
+            deadline = time.perf_counter() + DELAY_S
+            while time.perf_counter() < deadline:        # busy: the cost is CPU, as in a real app
+                pass
         buffer_id, _total, in_port, _reason = struct.unpack_from("!IHHB", body)
         frame = body[10:]
         if len(frame) < 14:
