@@ -94,4 +94,22 @@ def test_capacity_counters_add_up():
     c = doc["capacity"]
     assert c["attempted"] == c["established"] + (1 if c["first_failure"] else 0)
     assert c["held"] <= c["established"] == 5 == ctl.accepted
+    h = doc["handshake"]
+    assert (h["sessions_attempted"], h["sessions_up"], h["sessions_failed"]) == (5, 5, 0)
     assert doc["status"] == "ok"
+
+
+def test_capacity_stopped_by_a_refusal_counts_the_attempt_once():
+    doc = run_doc(f"127.0.0.1:{free_port()}", mode="capacity", switches=50, hold_ms=100, loops=1)
+    h, c = doc["handshake"], doc["capacity"]
+    assert (h["sessions_attempted"], h["sessions_up"], h["sessions_failed"]) == (1, 0, 1), h
+    assert sum(f["count"] for f in h["failures"]) == h["sessions_failed"]
+    assert c["attempted"] == 1 and doc["status"] == "failed"
+
+
+def test_session_counters_add_up_when_some_fail():
+    with ScriptedController(version=4, close_nth=1, close_after_s=0.0) as ctl:
+        doc = run_doc(ctl.address, switches=3, **SHORT)
+    h = doc["handshake"]
+    assert h["sessions_attempted"] == 3
+    assert h["sessions_up"] + sum(f["count"] for f in h["failures"]) == 3, h

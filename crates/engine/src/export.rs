@@ -133,7 +133,7 @@ pub fn build(o: &Outcome) -> Value {
     let lat: Summary = hist.summary();
     let measured_answered = measured_answered(o);
     let cpu_s = engine_cpu_s(o);
-    let up: u32 = o.ready.iter().map(|r| r.up).sum();
+    let (attempted, up, failures) = sessions(o);
     let hs = o.ready.iter().map(|r| r.handshake_s).fold(0.0, f64::max);
     let resources: Vec<Value> = o
         .sampler
@@ -151,9 +151,9 @@ pub fn build(o: &Outcome) -> Value {
         "error": o.error,
         "started_unix": o.started_unix,
         "finished_unix": o.finished_unix,
-        "handshake": {"sessions_up": up, "sessions_failed": o.cfg.switches.saturating_sub(up),
+        "handshake": {"sessions_attempted": attempted, "sessions_up": up, "sessions_failed": attempted.saturating_sub(up),
                       "duration_s": hs, "rate_per_s": if hs > 0.0 { up as f64 / hs } else { 0.0 },
-                      "failures": o.ready.iter().flat_map(|r| r.failures.iter()).map(|(k, v)| json!({"reason": k, "count": v})).collect::<Vec<_>>()},
+                      "failures": failures.iter().map(|(k, v)| json!({"reason": k, "count": v})).collect::<Vec<_>>()},
         "loops": {"loop_ms": o.cfg.loop_ms, "warmup": o.cfg.warmup,
                   "k": o.loops.iter().map(|l| l.k).collect::<Vec<_>>(),
                   "t_s": o.loops.iter().map(|l| l.t_s).collect::<Vec<_>>(),
@@ -186,6 +186,35 @@ pub fn build(o: &Outcome) -> Value {
         "switches": sw,
         "warnings": o.warnings,
     })
+}
+
+/// Sessions (attempted, up, failures by reason). Invariant: attempted = up + Σ failures.
+/// Request workloads attempt every switch; capacity stops at the first failure, so its
+/// attempted sessions are those it tried (not `switches`), and up means established.
+pub fn sessions(o: &Outcome) -> (u32, u32, BTreeMap<String, u32>) {
+    let caps: Vec<_> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
+    if !caps.is_empty() {
+        let mut f = BTreeMap::new();
+        for c in &caps {
+            if let Some(r) = &c.first_failure {
+                *f.entry(r.clone()).or_insert(0) += c.attempted - c.established;
+            }
+        }
+        return (caps.iter().map(|c| c.attempted).sum(), caps.iter().map(|c| c.established).sum(), f);
+    }
+    let up: u32 = o.ready.iter().map(|r| r.up).sum();
+    let mut f = BTreeMap::new();
+    for r in &o.ready {
+        for (k, v) in &r.failures {
+            *f.entry(k.clone()).or_insert(0) += v;
+        }
+    }
+    let attempted = if o.ready.is_empty() { 0 } else { o.cfg.switches };
+    let named: u32 = f.values().sum();
+    if attempted > up + named {
+        f.insert("no handshake before the run started".into(), attempted - up - named);
+    }
+    (attempted, up, f)
 }
 
 fn capacity(o: &Outcome) -> Value {
