@@ -20,7 +20,8 @@
   binary (e.g. the pre-redesign one) in the same reps, interleaved, for an old-vs-new ratio.
 - lowrate: engine CPU per answered request (us) against the responder throttled to
   --answer-rate answers/s (`--rate`, G1b: <= 5 us), beside the same engine's CPU per answered
-  request against the unthrottled responder in the same run (the ratio says what idling costs).
+  request against the unthrottled responder in the same run (the ratio says what idling costs);
+  with --baseline-engine, that engine against the same throttled responder too.
 - latency: one switch in latency mode. The engine's median RTT against a raw blocking
   ping-pong (`sdnbench-pingpong`, same responder, same packet-in size), and its CPU use as a
   percentage of one core; with --peer, cbench's latency-mode CPU.
@@ -156,8 +157,12 @@ def lowrate(a) -> dict:
     rows = {}
     with Responder("1.0", extra=("--rate", str(a.answer_rate))) as slow, Responder("1.0") as fast:
         for rep in range(a.reps):
-            for name, port in (("engine-throttled", slow.port), ("engine-full-speed", fast.port)):
-                rows.setdefault(name, []).append(_engine_row(a, port, str(BIN / "sdnbench-engine"), ("--no-learn",)))
+            runs = [("engine-throttled", slow.port, str(BIN / "sdnbench-engine")),
+                    ("engine-full-speed", fast.port, str(BIN / "sdnbench-engine"))]
+            if a.baseline_engine:
+                runs.append(("engine-baseline-throttled", slow.port, a.baseline_engine))
+            for name, port, binary in runs:
+                rows.setdefault(name, []).append(_engine_row(a, port, binary, ("--no-learn",)))
     s = summarize(f"engine CPU us per answered request (whole process, handshake included), responder "
                   f"throttled to {a.answer_rate:g}/s vs unthrottled", rows, "cpu_us_per_answered")
     s["mean_measured_loops_only"] = {k: _mean([x.get("measured_cpu_us_per_answered", 0.0) for x in v])
@@ -166,6 +171,8 @@ def lowrate(a) -> dict:
     s["answered_per_s_throttled"] = _mean([x["answered"] / x["wall_s"] for x in rows["engine-throttled"]])
     if m.get("engine-full-speed"):
         s["ratio_throttled_over_full_speed"] = m["engine-throttled"] / m["engine-full-speed"]
+    if m.get("engine-baseline-throttled"):
+        s["ratio_throttled_over_baseline_engine_throttled"] = m["engine-throttled"] / m["engine-baseline-throttled"]
     s["goal_G1b_us"] = 5.0
     return s
 
