@@ -139,7 +139,7 @@ impl Default for Config {
             rate: 10_000.0,
             timeout_ms: 2000,
             adaptive_timeout: true,
-            timeout_floor_ms: 20,
+            timeout_floor_ms: 100,
             learn: true,
             settle_ms: 200,
             buffered: true,

@@ -180,12 +180,14 @@ pub fn run(
         ));
     }
     if cfg.network.is_some() {
-        let w = crate::network::size::check(cfg.switches as u64, 1, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
+        let w = crate::network::size::check(cfg.switches as u64, cfg.controllers.len().max(1) as u64, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
         if w != plan.workers as u64 {
             return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
         }
         // every worker needs the worker count: it decides which worker owns which switch
         cfg.workers = Some(plan.workers);
+        // a network's switches keep their flow tables (flow-mods go through the switch core)
+        cfg.keep_flows = true;
     }
     if cfg.switches > 1024 && cfg.per_switch_histograms {
         cfg.per_switch_histograms = false;

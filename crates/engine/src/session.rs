@@ -128,14 +128,14 @@ impl Session {
         let dpid = net.as_ref().map_or(c.first_dpid + index as u64, |(n, _)| n.model.dpids[index as usize]);
         let mut sc = SwitchConfig::new(dpid);
         sc.ports = c.ports;
+        sc.versions = c.versions;
+        sc.keep_flows = c.keep_flows;
         if let Some((n, _)) = &net {
             // a network switch forwards: packet-outs and its flow table put frames on its ports
             sc.ports = n.model.ports(index);
             sc.forward = true;
             sc.keep_flows = true;
         }
-        sc.versions = c.versions;
-        sc.keep_flows = c.keep_flows;
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
         sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
         for &(a, pa, b, pb) in &c.links {

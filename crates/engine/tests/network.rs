@@ -167,3 +167,139 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
         assert_eq!(e["state"], "down");
     }
 }
+
+// ---- two controllers with OpenFlow 1.3 roles ----
+
+/// OFPCR_ROLE_MASTER (OF1.3 §7.3.9: NOCHANGE 0, EQUAL 1, MASTER 2, SLAVE 3).
+const OFPCR_ROLE_MASTER: u32 = 2;
+
+fn msg13(t: u8, xid: u32, body: &[u8]) -> Vec<u8> {
+    let mut m = msg(t, xid, body);
+    m[0] = 4;
+    m
+}
+
+fn role_request(role: u32, generation: u64) -> Vec<u8> {
+    let mut b = role.to_be_bytes().to_vec();
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&generation.to_be_bytes());
+    msg13(24, 7, &b)
+}
+
+/// Table-miss entry: priority 0, match all, apply-actions output:CONTROLLER (no buffer).
+fn table_miss() -> Vec<u8> {
+    let mut b = vec![0u8; 40];
+    b[17] = 0; // table 0, command ADD
+    b[24..28].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // buffer_id
+    b[28..32].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // out_port
+    b[32..36].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // out_group
+    b.extend_from_slice(&[0, 1, 0, 4, 0, 0, 0, 0]); // OXM match, empty
+    b.extend_from_slice(&[0, 4, 0, 24, 0, 0, 0, 0]); // APPLY_ACTIONS
+    b.extend_from_slice(&[0, 0, 0, 16, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+    msg13(14, 8, &b)
+}
+
+fn packet_out13(port: u32, frame: &[u8]) -> Vec<u8> {
+    let mut b = vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0, 16, 0, 0, 0, 0, 0, 0];
+    b.extend_from_slice(&[0, 0, 0, 16]);
+    b.extend_from_slice(&port.to_be_bytes());
+    b.extend_from_slice(&[0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+    b.extend_from_slice(frame);
+    msg13(13, 9, &b)
+}
+
+/// One OF1.3 controller: `roles` is a list of (after, role, generation) requests sent on each
+/// connection; it probes dpid 1's port 2 every 20 ms and records when packet-ins arrive.
+fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, packet_ins: Arc<Mutex<Vec<Duration>>>) {
+    s.set_nodelay(true).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(5))).unwrap();
+    let _ = s.write_all(&[msg13(0, 1, &[]), msg13(5, 2, &[])].concat());
+    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    let mut dpid = None::<u64>;
+    let mut pending = roles;
+    let mut next_probe = Instant::now();
+    loop {
+        if let Some(d) = dpid {
+            while pending.first().is_some_and(|r| t0.elapsed() >= r.0) {
+                let (_, role, generation) = pending.remove(0);
+                let _ = s.write_all(&role_request(role, generation));
+                if role == OFPCR_ROLE_MASTER {
+                    let _ = s.write_all(&table_miss());
+                }
+            }
+            if d == 1 && Instant::now() >= next_probe {
+                let _ = s.write_all(&packet_out13(2, &probe(1, 2)));
+                next_probe += Duration::from_millis(20);
+            }
+        }
+        match s.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
+            Err(_) => return,
+        }
+        while buf.len() >= 8 {
+            let len = u16::from_be_bytes([buf[2], buf[3]]) as usize;
+            if buf.len() < len {
+                break;
+            }
+            let m: Vec<u8> = buf.drain(..len).collect();
+            match m[1] {
+                2 => drop(s.write_all(&msg13(3, u32::from_be_bytes([m[4], m[5], m[6], m[7]]), &m[8..]))),
+                6 => dpid = Some(u64::from_be_bytes(m[8..16].try_into().unwrap())),
+                10 => packet_ins.lock().unwrap().push(t0.elapsed()),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn controller13(t0: Instant, roles: Vec<(Duration, u32, u64)>) -> (u16, Arc<Mutex<Vec<Duration>>>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let g = got.clone();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            let (g, r) = (g.clone(), roles.clone());
+            std::thread::spawn(move || serve13(s, t0, r, g));
+        }
+    });
+    (port, got)
+}
+
+/// linear,2 with two controllers: A is master from the start, B slave; at 1.5 s B asks to be
+/// master (higher generation), which makes A a slave. Packet-ins (the probes crossing the link
+/// into dpid 2) go only to the master: to A before the change, to B after it.
+#[test]
+fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
+    let t0 = Instant::now();
+    const MASTER: u32 = OFPCR_ROLE_MASTER;
+    const SLAVE: u32 = 3; // OFPCR_ROLE_SLAVE
+    let change = Duration::from_millis(1500);
+    let (pa, got_a) = controller13(t0, vec![(Duration::ZERO, MASTER, 1)]);
+    let (pb, got_b) = controller13(t0, vec![(Duration::ZERO, SLAVE, 1), (change, MASTER, 2)]);
+    let dir = std::env::temp_dir().join(format!("sdnbench-net-roles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = serde_json::json!({"switches": [{"dpid": 1, "ports": 2}, {"dpid": 2, "ports": 2}], "links": [[1, 2, 2, 1]]});
+    let f = dir.join("net.json");
+    std::fs::write(&f, net.to_string()).unwrap();
+    let out = dir.join("result.json");
+    let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--mode", "network", "--network", f.to_str().unwrap(), "--of", "1.3"])
+        .args(["--controller", &format!("127.0.0.1:{pa},127.0.0.1:{pb}")])
+        .args(["--workers", "1", "--loops", "3", "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0", "--quiet"])
+        .args(["--json", out.to_str().unwrap()])
+        .status()
+        .unwrap();
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(st.success(), "engine exit {st:?}: {}", r["error"]);
+    let (a, b) = (got_a.lock().unwrap().clone(), got_b.lock().unwrap().clone());
+    let margin = Duration::from_millis(200);
+    assert!(a.iter().filter(|t| **t < change).count() > 10, "A, master, gets packet-ins: {} {} {}", a.len(), r["network"]["counters"], r["switches"]);
+    assert!(b.iter().all(|t| *t >= change), "B, slave, gets none before its change: {b:?}");
+    assert!(b.iter().filter(|t| **t > change + margin).count() > 10, "B, master now, gets them: {}", b.len());
+    assert!(a.iter().all(|t| *t < change + margin), "A, slave now, gets none: {:?}", a.iter().filter(|t| **t >= change).collect::<Vec<_>>());
+    assert_eq!(r["network"]["invariant"], "ok");
+}

@@ -33,6 +33,7 @@
 //! measured per frame at arrival and reported separately for same-worker and cross-worker links.
 
 pub mod attach;
+pub mod channels;
 pub mod events;
 pub mod export;
 pub mod hosts;
