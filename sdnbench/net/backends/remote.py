@@ -12,6 +12,7 @@ Errors name the host: ``host h2 (root@10.0.0.2:22): cannot connect: connection r
 
 from __future__ import annotations
 
+import os
 import shlex
 import socket
 import time
@@ -128,7 +129,7 @@ class RemoteHostSession:
 
     def _ensure_dir(self) -> None:
         if not self._made:
-            status, _, err = self.shell(f"mkdir -p {self.dir}/files")
+            status, _, err = self.shell(f"mkdir -p {self.dir}/files && echo {socket.gethostname()} {os.getpid()} > {self.dir}/owner")
             if status != 0:
                 raise RemoteError(f"{self.host.where()}: cannot create {self.dir}: {err.strip()}")
             self._made = True
@@ -201,6 +202,24 @@ class RemoteHostSession:
         finally:
             sftp.close()
 
+    def sweep_dead_runs(self) -> list:
+        """Run directories on this host left by sdnbench processes of *this* machine that no
+        longer live (killed with SIGKILL): their recorded groups are killed and the directories
+        removed. Runs of other machines, and live runs, are never touched. Returns the ids."""
+        _st, out, _ = self.shell(f"for d in {RUN_ROOT}/*/; do [ -f \"$d/owner\" ] && "
+                                 f"echo \"$(basename \"$d\") $(cat \"$d/owner\")\"; done; true")
+        dead = []
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == socket.gethostname() and parts[2].isdigit() \
+                    and not _alive(int(parts[2])) and f"{RUN_ROOT}/{parts[0]}" != self.dir:
+                dead.append(parts[0])
+        for run in dead:
+            d = f"{RUN_ROOT}/{run}"
+            self.shell(f"if [ -f {d}/pgids ]; then for g in $(cat {d}/pgids); do env kill -s KILL -- -$g "
+                       f"2>/dev/null; done; fi; rm -rf {d}")
+        return dead
+
     def kill_group(self, pgid: int, grace: float) -> None:
         steps = max(1, int(grace / 0.05))
         self.shell(f"env kill -s TERM -- -{pgid} 2>/dev/null; i=0; while env kill -s 0 -- -{pgid} 2>/dev/null "
@@ -266,3 +285,13 @@ class RemoteProcess:
 
 def _why(e: BaseException) -> str:
     return (getattr(e, "strerror", None) or str(e)).lower()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -76,6 +76,8 @@ class SSHNetwork:
         try:
             self._connect_all()
             for h in self.inventory.hosts:
+                for run in self._sessions[h.name].sweep_dead_runs():
+                    self.notes.append(f"removed what a killed sdnbench run ({run}) left on {h.name}")
                 missing = self._sessions[h.name].missing_tools(wanted)
                 if missing:
                     on = f"PATH={h.path}" if h.path else "the login PATH"
