@@ -105,6 +105,8 @@ pub struct Config {
     pub links: Vec<(u64, u32, u64, u32)>,
     /// The emulated network (topology, hosts, link schedule): defined by the network part.
     pub network: Option<serde_json::Value>,
+    /// A robustness case played by one more switch during the run (`robust/`).
+    pub robustness: Option<crate::robust::RobustSpec>,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -155,6 +157,7 @@ impl Default for Config {
             controller_pid: None,
             links: Vec::new(),
             network: None,
+            robustness: None,
         }
     }
 }

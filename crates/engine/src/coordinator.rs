@@ -61,6 +61,8 @@ pub struct Outcome {
     pub started_unix: f64,
     pub finished_unix: f64,
     pub nofile: (u64, u64),
+    /// What the robustness attacker observed (`robust/`), when a case was configured.
+    pub robustness: Option<crate::robust::Observation>,
 }
 
 enum Handle {
@@ -212,9 +214,18 @@ pub fn run(
         started_unix,
         finished_unix: 0.0,
         nofile,
+        robustness: None,
     };
     let procs = sampled_processes(&cfg, &handles);
-    let went = collect(&mut handles, &rx, &mut out, &procs, on_ready, on_loop);
+    let go = crate::robust::attacker::Go::new();
+    let attacker = crate::robust::attacker::spawn(&cfg, go.clone());
+    let mut on_ready = |r: &[Ready]| {
+        go.went();
+        on_ready(r)
+    };
+    let went = collect(&mut handles, &rx, &mut out, &procs, &mut on_ready, on_loop);
+    go.abandon();
+    out.robustness = attacker.and_then(|a| a.join().ok());
     for h in handles {
         h.finish();
     }

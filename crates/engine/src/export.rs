@@ -173,6 +173,7 @@ pub fn build(o: &Outcome) -> Value {
                    "errors": errors.values().sum::<u64>(), "errors_by_code": errors,
                    "replies_by_type": replies, "disconnects": disconnects.len()},
         "disconnects": disconnects,
+        "robustness": o.robustness,
         "latency": {"unit": "us", "count": lat.count, "mean": lat.mean_us, "stdev": lat.stdev_us, "min": lat.min_us,
                     "p50": lat.p50_us, "p90": lat.p90_us, "p99": lat.p99_us, "p99_9": lat.p99_9_us, "max": lat.max_us,
                     "clamped": hist.clamped, "hdr_v2_base64": hist.to_base64(),

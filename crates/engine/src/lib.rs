@@ -16,6 +16,7 @@ pub mod outstanding;
 pub mod pacer;
 pub mod protocol;
 pub mod resources;
+pub mod robust;
 pub mod run;
 pub mod session;
 pub mod status;

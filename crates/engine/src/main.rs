@@ -16,6 +16,10 @@ fn main() {
             Some("worker") => run::worker(),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("check") => run::check(args.split_off(1)),
+            Some("robust-cases") => {
+                println!("{}", sdnbench_engine::robust::catalogue());
+                0
+            }
             Some("bench") => run::bench(args.split_off(1)),
             _ => run::bench(args),
         }

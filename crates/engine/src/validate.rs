@@ -47,6 +47,7 @@ pub fn check(c: &Config) -> Vec<String> {
         e.push(format!("links: need at least 2 ports per switch, not {}", c.ports));
     }
     e.extend(crate::network::check(c));
+    e.extend(crate::robust::check(c));
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());
     }

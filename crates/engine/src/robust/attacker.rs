@@ -1,0 +1,416 @@
+//! The attacking switch: one thread with plain non-blocking sockets, so a case that stalls,
+//! floods or dribbles cannot disturb the workers' runtime. It plays `ofmutate` steps, reads
+//! everything the controller sends (counting types and errors), answers through the switch
+//! core once a case has shaken hands, and finally probes the session with an echo.
+
+use super::{Idle, Observation, RobustSpec, SeenError};
+use crate::config::Config;
+use ofmutate::{Ctx, Step};
+use ofswitch::{Event, Switch, SwitchConfig};
+use ofwire::MsgType;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// xid of the echo request that probes the session after the window.
+pub const PROBE_XID: u32 = 0x5eed_0001;
+/// Longest wait for a case's handshake, and for the probe's answer.
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(3);
+const PROBE_WAIT: Duration = Duration::from_millis(1000);
+/// A flood keeps at most this much unsent (the controller's TCP window holds it back).
+const FLOOD_QUEUE: usize = 256 * 1024;
+
+#[derive(Clone, Copy)]
+enum GoState {
+    Waiting,
+    Went(Instant),
+    Abandoned,
+}
+
+/// The measured phase's start, told to the attacker by the coordinator (or that it never came).
+#[derive(Clone)]
+pub struct Go(Arc<Mutex<GoState>>);
+
+impl Go {
+    pub fn new() -> Go {
+        Go(Arc::new(Mutex::new(GoState::Waiting)))
+    }
+    pub fn went(&self) {
+        *self.0.lock().expect("go lock") = GoState::Went(Instant::now());
+    }
+    pub fn abandon(&self) {
+        let mut g = self.0.lock().expect("go lock");
+        if matches!(*g, GoState::Waiting) {
+            *g = GoState::Abandoned;
+        }
+    }
+    fn wait(&self) -> Option<Instant> {
+        loop {
+            match *self.0.lock().expect("go lock") {
+                GoState::Went(t) => return Some(t),
+                GoState::Abandoned => return None,
+                GoState::Waiting => {}
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Default for Go {
+    fn default() -> Go {
+        Go::new()
+    }
+}
+
+/// Start the attacker of `cfg.robustness` (None: no robustness case configured).
+pub fn spawn(cfg: &Config, go: Go) -> Option<JoinHandle<Observation>> {
+    let spec = cfg.robustness.clone()?;
+    let cfg = cfg.clone();
+    Some(std::thread::Builder::new().name("attacker".into()).spawn(move || run(&cfg, &spec, go)).expect("a thread"))
+}
+
+fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
+    let ctx = super::ctx(cfg, spec);
+    let case = ofmutate::find(&spec.case).expect("validated case name");
+    let mut obs = Observation { case: case.name.into(), family: case.family.into(), of_version: ctx.version, attacker_dpid: ctx.dpid, ..Default::default() };
+    let Some(t_go) = go.wait() else {
+        obs.notes.push("the measured phase never began: nothing sent".into());
+        return obs;
+    };
+    let start = t_go + Duration::from_millis(spec.at_ms);
+    std::thread::sleep(start.saturating_duration_since(Instant::now()));
+    let deadline = start + Duration::from_millis(spec.observe_ms);
+    obs.started_s = t_go.elapsed().as_secs_f64();
+    let mut a = Attacker { t_go, ctx, obs, s: None, switch: None, rbuf: Vec::new(), out: Vec::new(), idle: Vec::new(), hs_started: None, flood_i: 0, probe_sent: None, framer: Framer::default() };
+    match connect(cfg.controller()) {
+        Ok(s) => {
+            a.s = Some(s);
+            a.obs.connected = true;
+        }
+        Err(e) => a.obs.connect_error = Some(e),
+    }
+    for step in (case.script)(&a.ctx) {
+        if Instant::now() >= deadline {
+            a.obs.notes.push("the window ended before every step was sent".into());
+            break;
+        }
+        a.step(step, deadline);
+    }
+    a.pump_until(deadline, |_| false);
+    a.finish();
+    a.obs.ended_s = t_go.elapsed().as_secs_f64();
+    a.obs
+}
+
+fn connect(addr: &str) -> Result<TcpStream, String> {
+    let sa: SocketAddr = crate::limits::resolve(addr)?;
+    let s = TcpStream::connect_timeout(&sa, Duration::from_secs(2)).map_err(|e| format!("connect {addr}: {e}"))?;
+    s.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let _ = s.set_nodelay(true);
+    Ok(s)
+}
+
+struct Attacker {
+    t_go: Instant,
+    ctx: Ctx,
+    obs: Observation,
+    s: Option<TcpStream>,
+    switch: Option<Switch>,
+    rbuf: Vec<u8>,
+    out: Vec<u8>,
+    idle: Vec<TcpStream>,
+    hs_started: Option<Instant>,
+    flood_i: u32,
+    probe_sent: Option<Instant>,
+    framer: Framer,
+}
+
+/// Where our own outgoing stream stands: between messages or inside one (or unframeable after
+/// a length below 8). The probe is only sent between messages, or it would complete a
+/// truncated message instead of being read as an echo.
+#[derive(Default)]
+pub struct Framer {
+    head: Vec<u8>,
+    left: usize,
+    broken: bool,
+}
+
+impl Framer {
+    pub fn feed(&mut self, mut b: &[u8]) {
+        while !b.is_empty() && !self.broken {
+            if self.left > 0 {
+                let n = self.left.min(b.len());
+                self.left -= n;
+                b = &b[n..];
+                continue;
+            }
+            let n = (8 - self.head.len()).min(b.len());
+            self.head.extend_from_slice(&b[..n]);
+            b = &b[n..];
+            if self.head.len() == 8 {
+                let len = u16::from_be_bytes([self.head[2], self.head[3]]) as usize;
+                self.head.clear();
+                if len < 8 {
+                    self.broken = true;
+                } else {
+                    self.left = len - 8;
+                }
+            }
+        }
+    }
+    pub fn between_messages(&self) -> bool {
+        !self.broken && self.left == 0 && self.head.is_empty()
+    }
+}
+
+impl Attacker {
+    fn t(&self) -> f64 {
+        self.t_go.elapsed().as_secs_f64()
+    }
+    fn now_ns(&self) -> u64 {
+        self.t_go.elapsed().as_nanos() as u64
+    }
+    fn open(&self) -> bool {
+        self.s.is_some() && self.obs.closed_by_controller.is_none()
+    }
+    fn closed(&mut self, how: &str) {
+        if self.obs.closed_by_controller.is_none() {
+            self.obs.closed_by_controller = Some((how.into(), self.t()));
+        }
+    }
+
+    /// Write what is queued, as far as the socket takes it. Returns whether anything went.
+    fn flush(&mut self) -> bool {
+        let Some(s) = self.s.as_mut() else { return false };
+        if self.out.is_empty() || self.obs.closed_by_controller.is_some() {
+            return false;
+        }
+        match s.write(&self.out) {
+            Ok(n) => {
+                self.framer.feed(&self.out[..n]);
+                self.out.drain(..n);
+                self.obs.bytes_sent += n as u64;
+                n > 0
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock => false,
+            Err(_) => {
+                self.closed("reset");
+                false
+            }
+        }
+    }
+
+    /// Read what has arrived and handle every whole message. Returns whether anything came.
+    fn read(&mut self) -> bool {
+        let mut got = false;
+        let mut buf = [0u8; 65536];
+        while let Some(s) = self.s.as_mut() {
+            if self.obs.closed_by_controller.is_some() {
+                break;
+            }
+            match s.read(&mut buf) {
+                Ok(0) => self.closed("eof"),
+                Ok(n) => {
+                    self.rbuf.extend_from_slice(&buf[..n]);
+                    got = true;
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(_) => self.closed("reset"),
+            }
+        }
+        while self.rbuf.len() >= 8 {
+            let len = u16::from_be_bytes([self.rbuf[2], self.rbuf[3]]) as usize;
+            if len < 8 {
+                self.obs.notes.push(format!("the controller sent a message of length {len}; rest of its stream ignored"));
+                self.rbuf.clear();
+                break;
+            }
+            if self.rbuf.len() < len {
+                break;
+            }
+            let msg: Vec<u8> = self.rbuf.drain(..len).collect();
+            self.handle(&msg);
+        }
+        got
+    }
+
+    fn handle(&mut self, msg: &[u8]) {
+        let kind = MsgType::from_wire(msg[0], msg[1]);
+        *self.obs.received.entry(kind.name().to_string()).or_default() += 1;
+        let xid = u32::from_be_bytes([msg[4], msg[5], msg[6], msg[7]]);
+        if kind == MsgType::Error && msg.len() >= 12 {
+            let typ = u16::from_be_bytes([msg[8], msg[9]]);
+            let code = u16::from_be_bytes([msg[10], msg[11]]);
+            let v = ofwire::version::Version::from_wire(msg[0]).unwrap_or(ofwire::version::Version::V13);
+            let (t, c) = ofwire::error_names::error_name(v, typ, code);
+            let t_s = self.t();
+            self.obs.errors.push(SeenError { t_s, typ, code, name: format!("{t}/{c}") });
+        }
+        if kind == MsgType::EchoReply && xid == PROBE_XID {
+            if let Some(at) = self.probe_sent {
+                self.obs.probe_answered = Some(true);
+                self.obs.probe_rtt_ms = Some(at.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        let now = self.now_ns();
+        if let Some(sw) = self.switch.as_mut() {
+            match sw.on_message(now, msg, &mut self.out) {
+                Ok(Event::Connected { .. }) => {
+                    let ms = self.hs_started.map(|t| t.elapsed().as_secs_f64() * 1e3);
+                    self.obs.handshake_ms = ms;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    if self.obs.notes.len() < 8 {
+                        self.obs.notes.push(format!("switch core refused a controller message: {e}"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exchange bytes until `until`, the session closes, or `done` says so.
+    fn pump_until(&mut self, until: Instant, done: impl Fn(&Attacker) -> bool) {
+        while Instant::now() < until && !done(self) {
+            let moved = self.read() | self.flush();
+            if !self.open() {
+                break;
+            }
+            if !moved {
+                std::thread::sleep(Duration::from_micros(500));
+            }
+        }
+    }
+
+    fn step(&mut self, step: Step, deadline: Instant) {
+        match step {
+            Step::Handshake { dpid } => {
+                let mut sc = SwitchConfig::new(dpid);
+                sc.versions = 1 << self.ctx.version;
+                sc.echo_interval_ns = 0;
+                let mut sw = Switch::new(sc);
+                sw.start(self.now_ns(), &mut self.out);
+                self.switch = Some(sw);
+                self.hs_started = Some(Instant::now());
+                let until = deadline.min(Instant::now() + HANDSHAKE_WAIT);
+                self.pump_until(until, |a| a.obs.handshake_ms.is_some());
+                if self.obs.handshake_ms.is_none() {
+                    self.obs.notes.push("the case's handshake did not complete".into());
+                }
+            }
+            Step::Send(bytes) => {
+                self.out.extend_from_slice(&bytes);
+                self.pump_until(deadline, |a| a.out.is_empty());
+            }
+            Step::Dribble { bytes, gap_ms } => {
+                for b in bytes {
+                    self.out.push(b);
+                    let until = deadline.min(Instant::now() + Duration::from_millis(gap_ms));
+                    self.pump_until(until, |_| false);
+                    if !self.open() || Instant::now() >= deadline {
+                        break;
+                    }
+                }
+            }
+            Step::Flood => self.flood(deadline),
+            Step::IdleConnections { n } => self.open_idle(n),
+        }
+    }
+
+    fn flood(&mut self, deadline: Instant) {
+        while Instant::now() < deadline && self.open() {
+            while self.out.len() < FLOOD_QUEUE {
+                self.flood_i += 1;
+                self.out.extend_from_slice(&ofmutate::flood_message(&self.ctx, self.flood_i));
+            }
+            let moved = self.read() | self.flush();
+            if !moved {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+        // what is still queued was never sent
+        let per = ofmutate::flood_message(&self.ctx, 1).len() as u64;
+        self.obs.flood_sent = (self.flood_i as u64).saturating_sub(self.out.len() as u64 / per.max(1));
+        self.out.clear();
+    }
+
+    fn open_idle(&mut self, n: u32) {
+        let mut idle = Idle::default();
+        let addr = self.s.as_ref().and_then(|s| s.peer_addr().ok());
+        // the first connection (the case's own) is one of them when it is idle too
+        if self.s.is_some() {
+            idle.opened += 1;
+        }
+        for _ in 1..n.max(1) {
+            match addr.map(|a| TcpStream::connect_timeout(&a, Duration::from_secs(1))) {
+                Some(Ok(s)) => {
+                    let _ = s.set_nonblocking(true);
+                    self.idle.push(s);
+                    idle.opened += 1;
+                }
+                _ => idle.refused += 1,
+            }
+        }
+        self.obs.idle = Some(idle);
+    }
+
+    /// After the window: count idle connections the controller closed, probe the session with
+    /// an echo, close everything.
+    fn finish(&mut self) {
+        let mut closed = 0;
+        let mut buf = [0u8; 4096];
+        for s in &mut self.idle {
+            loop {
+                match s.read(&mut buf) {
+                    Ok(0) => {
+                        closed += 1;
+                        break;
+                    }
+                    Ok(_) => continue,
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                    Err(_) => {
+                        closed += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        self.read();
+        if let Some(i) = self.obs.idle.as_mut() {
+            i.closed_by_controller = closed + u32::from(self.obs.closed_by_controller.is_some());
+        }
+        self.idle.clear();
+        if self.open() && !(self.framer.between_messages() && self.out.is_empty()) {
+            self.obs.notes.push("no probe: our stream is inside a message (as the case left it)".into());
+        } else if self.open() {
+            let echo = ofwire::Message::new(ofwire::version::Version::from_wire(self.ctx.version).unwrap_or(ofwire::version::Version::V13), PROBE_XID, ofwire::Body::EchoRequest(b"sdnbench".to_vec()));
+            self.out.extend_from_slice(&echo.to_vec());
+            self.probe_sent = Some(Instant::now());
+            self.obs.probe_answered = Some(false);
+            self.pump_until(Instant::now() + PROBE_WAIT, |a| a.obs.probe_answered == Some(true));
+        }
+        self.s = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Framer;
+
+    #[test]
+    fn framer_knows_message_boundaries() {
+        let mut f = Framer::default();
+        assert!(f.between_messages());
+        f.feed(&[4, 2, 0, 12, 0, 0]);
+        assert!(!f.between_messages());
+        f.feed(&[0, 1, 9, 9, 9, 9, 4, 2, 0, 8, 0, 0, 0, 2]);
+        assert!(f.between_messages());
+        f.feed(&[4, 2, 0, 20, 0, 0, 0, 3, 1]);
+        assert!(!f.between_messages());
+        let mut z = Framer::default();
+        z.feed(&[4, 10, 0, 0, 0, 0, 0, 1]);
+        assert!(!z.between_messages());
+    }
+}

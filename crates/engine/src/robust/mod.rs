@@ -1,0 +1,183 @@
+//! The robustness workload (issue 16, RFC 8456 §5.3): while the configured switches keep their
+//! measured background load (the `Requests` workload, unchanged), one more emulated switch, the
+//! attacker, plays one named case of `ofmutate` against the controller, `at_ms` after the
+//! measured phase starts, for `observe_ms`. What the attacker saw is kept as an
+//! [`Observation`] in the result (`robustness`); the background's per-loop answered counts are
+//! in `loops`, so "before / during / after" is read from the same run.
+//!
+//! Layering: `ofmutate` (pure) says what bytes to send; `attacker.rs` owns the sockets and the
+//! clock and answers the controller through the switch core (`ofswitch::Switch`) once a case
+//! has done its handshake; verdicts are made in Python (`sdnbench/robustness/verdicts.py`)
+//! from this observation, the loops and the controller process.
+//!
+//! Invariant: the attacker never outlives the run: it waits for the go at most as long as
+//! the run lasts, stops at its deadline, and closes every socket it opened.
+
+pub mod attacker;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which case the attacker plays, and when.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RobustSpec {
+    /// A case name of `sdnbench-engine robust-cases`.
+    pub case: String,
+    /// Start this long after the measured phase begins (warm-up included).
+    pub at_ms: u64,
+    /// Watch (and, for a flood, send) this long.
+    pub observe_ms: u64,
+    /// The attacker's datapath id (0: one past the background switches).
+    pub dpid: u64,
+    pub seed: u64,
+}
+
+impl Default for RobustSpec {
+    fn default() -> RobustSpec {
+        RobustSpec { case: String::new(), at_ms: 2000, observe_ms: 2000, dpid: 0, seed: 1 }
+    }
+}
+
+/// One error message the controller sent the attacker.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeenError {
+    pub t_s: f64,
+    pub typ: u16,
+    pub code: u16,
+    pub name: String,
+}
+
+/// The idle connections of a connection flood, at the end of the window.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Idle {
+    pub opened: u32,
+    pub refused: u32,
+    pub closed_by_controller: u32,
+}
+
+/// Everything the attacker observed. Times are seconds since the measured phase began (the
+/// same clock as `loops.t_s`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Observation {
+    pub case: String,
+    pub family: String,
+    pub of_version: u8,
+    pub attacker_dpid: u64,
+    pub started_s: f64,
+    pub ended_s: f64,
+    pub connected: bool,
+    pub connect_error: Option<String>,
+    /// The case's handshake completed (a features reply went out), after this long.
+    pub handshake_ms: Option<f64>,
+    pub bytes_sent: u64,
+    /// Flood cases: packet-ins written.
+    pub flood_sent: u64,
+    /// Every message the controller sent the attacker, by type name.
+    pub received: BTreeMap<String, u64>,
+    pub errors: Vec<SeenError>,
+    /// The controller closed the attacker's session ("eof") or reset it ("reset"), at t_s.
+    pub closed_by_controller: Option<(String, f64)>,
+    pub idle: Option<Idle>,
+    /// After the window, an echo request on a session that is still open: answered or not,
+    /// and in how long (a session the controller still serves).
+    pub probe_answered: Option<bool>,
+    pub probe_rtt_ms: Option<f64>,
+    pub notes: Vec<String>,
+}
+
+/// Range and name checks for `robustness` (one line each), used by `validate`.
+pub fn check(c: &crate::config::Config) -> Vec<String> {
+    let Some(r) = &c.robustness else { return vec![] };
+    let mut e = Vec::new();
+    match ofmutate::find(&r.case) {
+        None => e.push(format!(
+            "robustness.case: unknown case {:?}; known: {}",
+            r.case,
+            ofmutate::all().iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+        )),
+        Some(case) if !case.applies_to(version(c)) => {
+            e.push(format!("robustness.case: {} needs OpenFlow 1.3 (versions offers only 1.0)", r.case))
+        }
+        Some(_) => {}
+    }
+    if !Workload::of(c).sends_requests() || c.network.is_some() {
+        e.push("robustness: needs a background load (mode throughput, latency or fixed-rate, no network)".into());
+    }
+    if r.observe_ms == 0 || r.at_ms + r.observe_ms > c.run_ms() {
+        e.push(format!(
+            "robustness: at_ms {} + observe_ms {} must end within the run ({} ms) and observe_ms be at least 1",
+            r.at_ms, r.observe_ms, c.run_ms()
+        ));
+    }
+    e
+}
+
+use crate::workload::Workload;
+
+/// The version the attacker speaks: the highest the config offers.
+pub fn version(c: &crate::config::Config) -> u8 {
+    if c.versions & (1 << 4) != 0 { 4 } else { 1 }
+}
+
+/// The attacker's context for `ofmutate`: the victim is background switch 0.
+pub fn ctx(c: &crate::config::Config, r: &RobustSpec) -> ofmutate::Ctx {
+    ofmutate::Ctx {
+        version: version(c),
+        dpid: if r.dpid != 0 { r.dpid } else { c.first_dpid + c.switches as u64 },
+        victim_dpid: c.first_dpid,
+        victim_index: 0,
+        macs: c.macs,
+        seed: r.seed,
+    }
+}
+
+/// The case list as JSON (`sdnbench-engine robust-cases`): name, family, versions, what,
+/// source, expect. The one list the CLI and the docs read.
+pub fn catalogue() -> serde_json::Value {
+    serde_json::Value::Array(
+        ofmutate::all()
+            .iter()
+            .map(|c| {
+                serde_json::json!({"name": c.name, "family": c.family, "of13_only": c.applies == ofmutate::Applies::Of13Only,
+                                   "what": c.what, "source": c.source, "expect": c.expect})
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+
+    fn cfg(case: &str) -> Config {
+        Config { loops: 4, loop_ms: 1000, warmup: 1, robustness: Some(RobustSpec { case: case.into(), ..RobustSpec::default() }), ..Config::default() }
+    }
+
+    #[test]
+    fn unknown_case_lists_the_known_ones() {
+        let e = check(&cfg("nope"));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("length-zero") && e[0].contains("packet-in-flood"), "{e:?}");
+        assert!(check(&cfg("length-zero")).is_empty());
+    }
+
+    #[test]
+    fn window_must_fit_and_version_must_apply() {
+        let mut c = cfg("garbage");
+        c.robustness.as_mut().unwrap().at_ms = 4500;
+        assert!(check(&c)[0].starts_with("robustness: at_ms"));
+        let c = Config { versions: 1 << 1, ..cfg("oxm-bad-length") };
+        assert!(check(&c)[0].contains("needs OpenFlow 1.3"));
+        let c = Config { mode: crate::config::Mode::Capacity, ..cfg("garbage") };
+        assert!(check(&c).iter().any(|l| l.contains("background load")));
+    }
+
+    #[test]
+    fn attacker_is_one_past_the_background() {
+        let c = Config { switches: 4, first_dpid: 10, ..cfg("garbage") };
+        let x = ctx(&c, c.robustness.as_ref().unwrap());
+        assert_eq!((x.dpid, x.victim_dpid, x.version), (14, 10, 4));
+    }
+}

@@ -1,0 +1,150 @@
+//! The robustness attacker against a scripted controller whose reactions are known: it answers
+//! an unknown message type with OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE (1, 1), closes a session that
+//! sends a bad version byte, and answers every packet-in with a flow-mod. The background
+//! switches must keep being answered, and the attacker's observation must say exactly that.
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::Command;
+
+fn controller() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(s) = s else { break };
+            std::thread::spawn(move || serve(s));
+        }
+    });
+    port
+}
+
+fn serve(mut s: TcpStream) {
+    s.set_nodelay(true).unwrap();
+    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
+    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        let (mut out, mut at) = (Vec::new(), 0);
+        while buf.len() - at >= 8 {
+            let n = (u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize).max(8);
+            if buf.len() - at < n {
+                break;
+            }
+            let m = &buf[at..at + n];
+            if m[0] != 4 {
+                return; // a bad version closes the session
+            }
+            match m[1] {
+                0xee => out.extend_from_slice(&[4, 1, 0, 12, m[4], m[5], m[6], m[7], 0, 1, 0, 1]),
+                2 => {
+                    out.extend_from_slice(m);
+                    let l = out.len();
+                    out[l - n + 1] = 3;
+                }
+                10 => {
+                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
+                    fm.resize(56, 0);
+                    fm[32..36].copy_from_slice(&m[8..12]);
+                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
+                    out.extend_from_slice(&fm);
+                }
+                _ => {}
+            }
+            at += n;
+        }
+        buf.drain(..at);
+        if s.write_all(&out).is_err() {
+            return;
+        }
+    }
+}
+
+fn run(case: &str) -> (i32, Value, String) {
+    let port = controller();
+    let dir = std::env::temp_dir();
+    let cfg = dir.join(format!("sdnbench-robust-{}-{case}.cfg.json", std::process::id()));
+    let out = dir.join(format!("sdnbench-robust-{}-{case}.json", std::process::id()));
+    let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 4,
+        "loop_ms": 400, "warmup": 1, "traffic": "cbench", "window": 16,
+        "robustness": {"case": case, "at_ms": 800, "observe_ms": 600}});
+    std::fs::write(&cfg, c.to_string()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    let v = std::fs::read_to_string(&out).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
+    let _ = std::fs::remove_file(&cfg);
+    let _ = std::fs::remove_file(&out);
+    (o.status.code().unwrap_or(-1), v, String::from_utf8_lossy(&o.stderr).into())
+}
+
+fn background_answered_every_loop(v: &Value) {
+    let a: Vec<u64> = v["loops"]["answered"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(a.len(), 5, "{a:?}");
+    assert!(a.iter().all(|&x| x > 0), "a loop without answers: {a:?}");
+}
+
+#[test]
+fn unknown_type_is_answered_with_bad_type_and_the_session_kept() {
+    let (code, v, err) = run("unknown-type");
+    assert_eq!(code, 0, "{err}");
+    let r = &v["robustness"];
+    assert_eq!(r["errors"][0]["typ"], 1, "{r}");
+    assert_eq!(r["errors"][0]["code"], 1, "{r}");
+    assert_eq!(r["errors"][0]["name"], "OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE");
+    assert!(r["closed_by_controller"].is_null(), "{r}");
+    assert_eq!(r["probe_answered"], true, "{r}");
+    let t = r["started_s"].as_f64().unwrap();
+    assert!((0.75..1.2).contains(&t), "started at {t}");
+    background_answered_every_loop(&v);
+}
+
+#[test]
+fn bad_version_closes_only_the_attackers_session() {
+    let (code, v, err) = run("bad-version");
+    assert_eq!(code, 0, "{err}");
+    let r = &v["robustness"];
+    assert_eq!(r["closed_by_controller"][0], "eof", "{r}");
+    assert!(r["handshake_ms"].as_f64().is_some(), "{r}");
+    assert!(r["probe_answered"].is_null(), "{r}");
+    assert_eq!(v["disconnects"].as_array().unwrap().len(), 0);
+    background_answered_every_loop(&v);
+}
+
+#[test]
+fn a_flood_is_counted_and_answered() {
+    let (code, v, err) = run("packet-in-flood");
+    assert_eq!(code, 0, "{err}");
+    let r = &v["robustness"];
+    let sent = r["flood_sent"].as_u64().unwrap();
+    let fm = r["received"]["flow_mod"].as_u64().unwrap_or(0);
+    assert!(sent > 100 && fm > 0 && fm <= sent, "sent {sent} flow-mods {fm}");
+    background_answered_every_loop(&v);
+}
+
+#[test]
+fn idle_connections_are_opened_and_held() {
+    let (code, v, err) = run("connection-flood");
+    assert_eq!(code, 0, "{err}");
+    let idle = &v["robustness"]["idle"];
+    // invariant: every connection tried is opened or refused (a full accept backlog may
+    // refuse one under load, and that is recorded, not hidden)
+    let (o, r) = (idle["opened"].as_u64().unwrap(), idle["refused"].as_u64().unwrap());
+    assert_eq!(o + r, 200, "{idle}");
+    assert!(o >= 150, "{idle}");
+    assert_eq!(idle["closed_by_controller"], 0, "{idle}");
+}
+
+#[test]
+fn an_unknown_case_lists_the_known_ones() {
+    let (code, _, err) = run("no-such-case");
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown case") && err.contains("length-zero"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
