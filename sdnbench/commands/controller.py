@@ -68,9 +68,16 @@ def register(sub) -> None:
                    "(put them after --)")
     k.set_defaults(func=run_cbench)
 
+    from . import robustness
+    robustness.add_to(s, _common)
 
-def _common(p) -> None:
-    p.add_argument("--controller", default="osken:learning", help="controller spec (osken:learning)")
+
+def _common(p, multi_controller: bool = False) -> None:
+    if multi_controller:
+        p.add_argument("--controller", action="append", metavar="SPEC",
+                       help="controller spec, repeat for a column each (osken:learning)")
+    else:
+        p.add_argument("--controller", default="osken:learning", help="controller spec (osken:learning)")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
     p.add_argument("--workers", type=int, help="engine worker processes (auto)")
     output.add_json_flag(p)

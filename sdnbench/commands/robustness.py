@@ -1,0 +1,73 @@
+"""``sdnbench controller robustness``: named malformed-message and southbound-attack cases
+(``sdnbench-engine robust-cases``; docs/robustness.md), one emulated switch playing each while
+the others keep a measured background load; a verdict per case and controller.
+
+    sdnbench controller robustness --controller osken:learning --controller ryu:simple_switch_13
+    sdnbench controller robustness --controller tcp:127.0.0.1:6653 --cases length-zero,garbage --json
+
+Exit 2 when a controller crashed or hung on a case (the measured check failed)."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import output
+from ..errors import UserError
+from ..result import write_json_atomic
+from ..robustness import cases as case_list
+from ..robustness.runner import run_cases
+from ..robustness.table import verdict_table
+from ..robustness.verdicts import DROP, HUNG_MS
+
+
+def add_to(s, common) -> None:
+    r = s.add_parser("robustness", help="issue 16 / RFC 8456 §5.3: malformed messages and attacks, a verdict per case",
+                     description=__doc__)
+    common(r, multi_controller=True)
+    r.add_argument("--cases", help="comma-separated case names (all that apply to --of)")
+    r.add_argument("--list", action="store_true", help="list the cases (name, family, source) and exit")
+    r.add_argument("--rate", type=float, default=1000.0, help="background offered requests/s (1000)")
+    r.add_argument("--switches", type=int, default=4, help="background switches (4)")
+    r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
+    r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
+    r.set_defaults(func=run_robustness, of_version="1.3")
+
+
+def run_robustness(args) -> int:
+    if args.list:
+        rows = [[c["name"], c["family"], "1.3" if c["of13_only"] else "1.0, 1.3", c["source"]] for c in case_list.catalogue()]
+        if args.json:
+            output.print_json(list(case_list.catalogue()))
+        else:
+            print(output.table(["case", "family", "OpenFlow", "source"], rows, align="llll"))
+        return 0
+    if not 0 < args.drop < 1:
+        raise UserError("--drop must be between 0 and 1 (a fraction of the rate before the case)")
+    chosen = case_list.select(args.cases, args.of_version)
+    specs = args.controller or ["osken:learning"]
+    bg = {"rate": args.rate, "switches": args.switches}
+    if args.workers is not None:
+        bg["workers"] = args.workers
+    results, table = [], {}
+    for spec in specs:
+        table[spec] = {}
+
+        def on_case(r, v, spec=spec):
+            results.append(r)
+            table[spec][v.case] = v
+            if args.out:
+                write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per case
+            if getattr(args, "store", None):
+                from ..store.cli import save_if_asked
+                save_if_asked(args, r)
+            if not args.json:
+                print(f"{spec:<24} {v.case:<26} {v.verdict:<9} {v.evidence}", file=sys.stderr)
+
+        run_cases(spec, chosen, of_version=args.of_version, background=bg, drop=args.drop,
+                  hung_ms=args.hung_ms, on_case=on_case)
+    if args.json:
+        output.print_json([r.to_dict() for r in results])
+    else:
+        print(verdict_table(table, chosen))
+    bad = [v for t in table.values() for v in t.values() if v.verdict in ("crashed", "hung")]
+    return 2 if bad else 0

@@ -1,0 +1,117 @@
+"""Run robustness cases against one controller: a managed one (launched, watched by PID,
+restarted after a crash or hang) or a ``tcp:`` one (watched by its port). One engine run per
+case; the verdict and everything it rests on go into that run's Result, so nothing measured is
+lost when a later case goes wrong."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Callable, Optional
+
+from ..controllers import launch
+from ..engine import driver
+from ..engine.convert import to_result
+from ..engine.params import check, config, engine_args
+from ..result import Result
+from .verdicts import DROP, HUNG_MS, Verdict, judge
+
+# The background load: a fixed offered rate well below what the controllers sustain here, so
+# its answered rate is steady and a drop is the case's doing. Timeline (loops of 500 ms): one
+# warm-up loop, 2 loops before the case, the case window (2 s), 4 loops after.
+BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, "loops": 10,
+              "loop_ms": 500, "warmup": 1}
+AT_MS = 1500
+OBSERVE_MS = 2000
+
+
+def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1) -> dict:
+    p = dict(BACKGROUND, **background, controller=spec, of_version=of_version)
+    p["robustness"] = {"case": case, "at_ms": AT_MS, "observe_ms": OBSERVE_MS, "seed": seed}
+    return p
+
+
+class _Managed:
+    """The controller under test, (re)launched on demand."""
+
+    def __init__(self, spec: str, of_version: str):
+        self.spec, self.of_version = spec, of_version
+        self.stack: Optional[contextlib.ExitStack] = None
+        self.ctl = None
+        self.restarts = 0
+
+    def start(self):
+        self.stack = contextlib.ExitStack()
+        self.ctl = self.stack.enter_context(launch(self.spec, of_version=self.of_version))
+        return self.ctl
+
+    def stop(self, dead: bool = False) -> str:
+        """Stop it; for a dead one, return its last log lines (the crash evidence)."""
+        tail = ""
+        if dead and self.ctl is not None:
+            err = self.ctl.died_error("died during the case")   # marks the death as reported
+            tail = getattr(err, "tail", "")
+        if self.stack is not None:
+            self.stack.close()
+        self.stack, self.ctl = None, None
+        return tail
+
+    def restart(self, dead: bool) -> str:
+        tail = self.stop(dead)
+        self.restarts += 1
+        self.start()
+        return tail
+
+
+def run_one(ctl, p: dict) -> tuple:
+    """One engine run of the case in ``p``: (engine document or None, message)."""
+    cfg = config(p, f"{ctl.host}:{ctl.port}")
+    if ctl.pid:
+        cfg["controller_pid"] = ctl.pid
+    try:
+        return driver.run(engine_args(p), config=cfg, timeout=120), ""
+    except Exception as e:  # noqa: BLE001 - an engine that cannot run is evidence, kept
+        if isinstance(e, driver.EngineInterrupted):
+            raise
+        return None, str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Optional[dict] = None,
+              drop: float = DROP, hung_ms: float = HUNG_MS,
+              on_case: Callable[[Result, Verdict], None] = lambda r, v: None) -> list:
+    """Every case against ``spec``; returns [(Result, Verdict)] and calls ``on_case`` after each."""
+    background = background or {}
+    for c in cases:  # bad input fails before anything is launched
+        check(case_params(spec, c, of_version, background))
+    m = _Managed(spec, of_version)
+    out = []
+    try:
+        ctl = m.start()
+        for c in cases:
+            p = check(case_params(spec, c, of_version, background))
+            doc, why = run_one(ctl, p)
+            alive = ctl.alive()
+            if doc is None:
+                v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
+                r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
+            else:
+                v = judge(doc.get("robustness"), doc["loops"], alive=alive,
+                          disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms)
+                r = to_result(doc, p)
+                r.benchmark = "robustness"
+            r.controller = dict(ctl.info)
+            if v.verdict in ("crashed", "hung") and ctl.pid:
+                tail = m.restart(dead=not alive)
+                ctl = m.ctl
+                v.restarted = True
+                if tail:
+                    r.notes.append("controller log before restart:\n" + tail)
+            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"))
+            r.counters["robustness_verdict"] = v.verdict
+            r.finish(r.status, r.error)
+            out.append((r, v))
+            on_case(r, v)
+            if v.verdict == "crashed" and not ctl.pid:
+                break  # a tcp: controller that is gone cannot be restarted from here
+    finally:
+        m.stop()
+    return out

@@ -1,0 +1,65 @@
+"""Known answers for the verdict rules: each verdict from a made-up observation whose expected
+reading is clear (loops of 500 ms, window 1.5–3.5 s)."""
+
+from sdnbench.robustness.table import verdict_table
+from sdnbench.robustness.verdicts import judge, phases
+
+
+def loops(answered):
+    n = len(answered)
+    return {"loop_ms": 500, "warmup": 1, "k": list(range(1, n + 1)),
+            "t_s": [0.5 * (i + 1) for i in range(n)], "answered": answered}
+
+
+def obs(**kw):
+    o = {"case": "x", "started_s": 1.5, "ended_s": 3.5, "errors": [], "closed_by_controller": None,
+         "received": {}, "probe_answered": None}
+    o.update(kw)
+    return o
+
+
+STEADY = loops([500] * 11)
+
+
+def test_phases_split_around_the_window():
+    ph = phases(loops([0, 500, 500, 250, 250, 250, 250, 400, 400, 400, 400]), 1.5, 3.5)
+    assert (ph.before, ph.during, ph.after) == (1000.0, 500.0, 800.0)
+    assert ph.longest_silence_ms == 0.0  # the warm-up loop's zero does not count
+
+
+def test_crashed_wins_over_everything():
+    v = judge(obs(errors=[{"name": "OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE"}]), STEADY, alive=False)
+    assert v.verdict == "crashed"
+    assert judge(None, STEADY, alive=False).verdict == "crashed"
+
+
+def test_hung_needs_silence_longer_than_the_limit():
+    silent = loops([500, 500, 500, 500, 0, 0, 500, 500, 500, 500, 500])
+    assert judge(obs(), silent, alive=True, hung_ms=1000).verdict == "hung"
+    assert judge(obs(), silent, alive=True, hung_ms=1500).verdict == "degraded"
+
+
+def test_degraded_by_drop_or_lost_sessions():
+    dip = loops([500, 500, 500, 500, 300, 500, 500, 500, 500, 500, 500])  # during: mean 450 (-10%)
+    assert judge(obs(), dip, alive=True, drop=0.3).verdict == "ignored"
+    assert judge(obs(), dip, alive=True, drop=0.05).verdict == "degraded"
+    assert judge(obs(), STEADY, alive=True, disconnects=1).verdict == "degraded"
+
+
+def test_rejected_and_ignored():
+    err = [{"t_s": 1.6, "typ": 1, "code": 1, "name": "OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE"}]
+    v = judge(obs(errors=err), STEADY, alive=True)
+    assert v.verdict == "rejected" and "OFPBRC_BAD_TYPE" in v.evidence
+    v = judge(obs(closed_by_controller=["eof", 1.505]), STEADY, alive=True)
+    assert v.verdict == "rejected" and "closed after 5 ms" in v.evidence
+    v = judge(obs(probe_answered=True), STEADY, alive=True)
+    assert v.verdict == "ignored" and "probe echo answered" in v.evidence
+
+
+def test_table_has_cases_as_rows_and_a_score():
+    a = judge(obs(case="a"), STEADY, alive=True)
+    b = judge(obs(case="b"), STEADY, alive=False)
+    b.restarted = True
+    text = verdict_table({"ctl1": {"a": a, "b": b}}, ["a", "b"])
+    assert "crashed (restarted)" in text and "1/2 (50%)" in text
+    assert text.splitlines()[0].split() == ["case", "ctl1"]

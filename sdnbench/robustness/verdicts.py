@@ -1,0 +1,129 @@
+"""One verdict per case, from what was observed (issue 16). Pure: inputs are the engine's
+``robustness`` observation, its per-loop answered counts, and whether the controller was alive
+and listening after the case.
+
+Verdicts, worst first (the first that applies wins):
+
+- ``crashed``: the controller process died (managed: by PID), or a ``tcp:`` one stopped
+  accepting connections on its port;
+- ``hung``: no background switch got an answer for at least ``hung_ms`` from the case's start
+  on (consecutive loops with zero answers);
+- ``degraded``: the background's answered rate during or after the case fell more than
+  ``drop`` below its rate before the case, or a background session was lost;
+- ``rejected``: the controller sent an OpenFlow error to the attacker or closed its session
+  (and only that);
+- ``ignored``: nothing visible, service unchanged.
+
+The background runs at a fixed offered rate well below the controller's capacity, so its
+answered rate is steady and a drop means the controller failed to keep up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from statistics import fmean
+from typing import Optional
+
+VERDICTS = ("crashed", "hung", "degraded", "rejected", "ignored")
+DROP = 0.3
+HUNG_MS = 1000
+
+
+@dataclass
+class Phases:
+    """Background answered requests/s in loops before, during and after the case window."""
+    before: Optional[float]
+    during: Optional[float]
+    after: Optional[float]
+    longest_silence_ms: float
+
+
+@dataclass
+class Verdict:
+    case: str
+    verdict: str
+    evidence: str
+    phases: dict = field(default_factory=dict)
+    restarted: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def phases(loops: dict, started_s: float, ended_s: float) -> Phases:
+    """Split the measured loops (``loops`` as the engine writes it) around the window."""
+    loop_s = loops["loop_ms"] / 1000.0
+    warm = loops.get("warmup", 0)
+    before, during, after = [], [], []
+    silence, longest = 0.0, 0.0
+    for k, t_end, n in zip(loops["k"], loops["t_s"], loops["answered"]):
+        if k <= warm:
+            continue
+        t0, rate = t_end - loop_s, n / loop_s
+        if t_end <= started_s:
+            before.append(rate)
+        elif t0 >= ended_s:
+            after.append(rate)
+        else:
+            during.append(rate)
+        if t_end > started_s:
+            silence = silence + loop_s if n == 0 else 0.0
+            longest = max(longest, silence)
+    m = lambda v: fmean(v) if v else None  # noqa: E731
+    return Phases(m(before), m(during), m(after), longest * 1000.0)
+
+
+def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
+          drop: float = DROP, hung_ms: float = HUNG_MS) -> Verdict:
+    """The verdict of one case run (see the module doc)."""
+    case = (obs or {}).get("case", "?")
+    if obs is None:
+        return Verdict(case, "crashed" if not alive else "hung", "the run produced no observation")
+    ph = phases(loops, obs["started_s"], obs["ended_s"])
+    pd = asdict(ph)
+    rates = f"background {_r(ph.before)} → {_r(ph.during)} → {_r(ph.after)} answered/s"
+    if not alive:
+        return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
+    if ph.longest_silence_ms >= hung_ms:
+        return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {rates}", pd)
+    worst = min((x for x in (ph.during, ph.after) if x is not None), default=None)
+    if disconnects:
+        return Verdict(case, "degraded", f"{disconnects} background session(s) lost; {rates}", pd)
+    if ph.before and worst is not None and worst < (1 - drop) * ph.before:
+        fell = 1 - worst / ph.before
+        return Verdict(case, "degraded", f"rate fell {fell:.0%} (> {drop:.0%}); {rates}", pd)
+    seen = _seen(obs)
+    if obs.get("errors") or obs.get("closed_by_controller"):
+        return Verdict(case, "rejected", f"{seen}; {rates}", pd)
+    return Verdict(case, "ignored", f"{seen}; {rates}", pd)
+
+
+def _r(x: Optional[float]) -> str:
+    return "-" if x is None else f"{x:,.0f}"
+
+
+def _seen(obs: dict) -> str:
+    """What the attacker saw, in a few words."""
+    bits = []
+    if obs.get("connect_error"):
+        bits.append(f"connect failed: {obs['connect_error']}")
+    errs = obs.get("errors") or []
+    if errs:
+        names = sorted({e["name"] for e in errs})
+        bits.append(f"error {', '.join(names)}" + (f" ×{len(errs)}" if len(errs) > 1 else ""))
+    closed = obs.get("closed_by_controller")
+    if closed:
+        bits.append(f"session {'closed' if closed[0] == 'eof' else 'reset'} after "
+                    f"{(closed[1] - obs['started_s']) * 1000:.0f} ms")
+    idle = obs.get("idle")
+    if idle:
+        bits.append(f"idle conns {idle['opened']} opened, {idle['closed_by_controller']} closed by controller")
+    if obs.get("flood_sent"):
+        bits.append(f"flood {obs['flood_sent']:,} packet-ins")
+    back = {k: n for k, n in (obs.get("received") or {}).items()
+            if k not in ("hello", "features_request", "echo_reply", "echo_request", "error")}
+    if back:
+        bits.append("got " + ", ".join(f"{k} {n:,}" for k, n in sorted(back.items(), key=lambda x: -x[1])[:3]))
+    if obs.get("probe_answered") is not None:
+        bits.append("probe echo answered" if obs["probe_answered"] else "probe echo unanswered")
+    return "; ".join(bits) or "nothing back"
