@@ -107,6 +107,9 @@ pub struct Config {
     pub network: Option<serde_json::Value>,
     /// A robustness case played by one more switch during the run (`robust/`).
     pub robustness: Option<crate::robust::RobustSpec>,
+    /// RFC 8456 §5.3.1: after every this many requests, one invalid packet-in (0: none;
+    /// 99 = 1%, 49 = 2% of packet-ins; `robust/exceptions.rs`).
+    pub invalid_every: u32,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -158,6 +161,7 @@ impl Default for Config {
             links: Vec::new(),
             network: None,
             robustness: None,
+            invalid_every: 0,
         }
     }
 }

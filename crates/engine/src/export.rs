@@ -167,6 +167,7 @@ pub fn build(o: &Outcome) -> Value {
                    "extra_per_answered": if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
                    "unmatched_replies": sum(&|s| s.unmatched), "late_replies": late,
                    "requests_in_flight_at_stop": sum(&|s| s.in_flight_at_stop),
+                   "invalid_packet_ins_sent": sw.iter().map(|s| crate::robust::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
                    "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
                                        "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
                    "learning_replies": sum(&|s| s.learning_replies),

@@ -239,7 +239,9 @@ impl Session {
                         // The whole window in one write: fewer, larger syscalls (measured: writing
                         // 128-request chunks instead cost a third of the efficiency).
                         let n = self.pacer.fill(now, &mut self.out, &mut self.gen, &mut self.wbuf, self.sh.miss_send_len(), u32::MAX);
+                        let before = st.sent;
                         st.sent += n as u64;
+                        crate::robust::exceptions::inject(&self.sh.cfg, before, st.sent, &mut self.wbuf);
                         deadline = deadline.min(self.pacer.next_due());
                     }
                     deadline = deadline.min(self.sh.end_ns());

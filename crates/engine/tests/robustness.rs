@@ -7,20 +7,28 @@ use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static BAD_VERSION_SEEN: AtomicU64 = AtomicU64::new(0);
 
 fn controller() -> u16 {
+    controller_with(true)
+}
+
+/// `close_bad`: close a session that sends a bad version (else count such messages and go on).
+fn controller_with(close_bad: bool) -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for s in l.incoming() {
             let Ok(s) = s else { break };
-            std::thread::spawn(move || serve(s));
+            std::thread::spawn(move || serve(s, close_bad));
         }
     });
     port
 }
 
-fn serve(mut s: TcpStream) {
+fn serve(mut s: TcpStream, close_bad: bool) {
     s.set_nodelay(true).unwrap();
     let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
     let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
@@ -38,7 +46,12 @@ fn serve(mut s: TcpStream) {
             }
             let m = &buf[at..at + n];
             if m[0] != 4 {
-                return; // a bad version closes the session
+                if close_bad {
+                    return; // a bad version closes the session
+                }
+                BAD_VERSION_SEEN.fetch_add(1, Ordering::SeqCst);
+                at += n;
+                continue;
             }
             match m[1] {
                 0xee => out.extend_from_slice(&[4, 1, 0, 12, m[4], m[5], m[6], m[7], 0, 1, 0, 1]),
@@ -147,4 +160,34 @@ fn an_unknown_case_lists_the_known_ones() {
     assert_eq!(code, 1);
     assert!(err.contains("unknown case") && err.contains("length-zero"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn one_percent_invalid_packet_ins_are_sent_exactly_and_not_requests() {
+    let port = controller_with(false);
+    let dir = std::env::temp_dir();
+    let cfg = dir.join(format!("sdnbench-robust-{}-exc.cfg.json", std::process::id()));
+    let out = dir.join(format!("sdnbench-robust-{}-exc.json", std::process::id()));
+    let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 2,
+        "loop_ms": 300, "warmup": 0, "traffic": "cbench", "mode": "fixed-rate", "rate": 2000.0, "invalid_every": 99});
+    std::fs::write(&cfg, c.to_string()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let t = &v["totals"];
+    let invalid = t["invalid_packet_ins_sent"].as_u64().unwrap();
+    let sent = t["requests_sent"].as_u64().unwrap();
+    // each switch sends ⌊sent_i / 99⌋; with two switches that is within 1 of ⌊sent / 99⌋
+    assert!(invalid + 1 >= sent / 99 && invalid <= sent / 99, "invalid {invalid} of {sent}");
+    assert!(invalid >= 10, "{invalid}");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert_eq!(BAD_VERSION_SEEN.load(Ordering::SeqCst), invalid, "the controller saw a different count");
+    // the invariant of requests is untouched by them
+    let a = |k: &str| t[k].as_u64().unwrap();
+    assert_eq!(sent, a("requests_answered") + a("late_replies") + a("requests_lost") + a("requests_in_flight_at_stop"));
+    let _ = std::fs::remove_file(&cfg);
+    let _ = std::fs::remove_file(&out);
 }

@@ -14,6 +14,7 @@
 //! the run lasts, stops at its deadline, and closes every socket it opened.
 
 pub mod attacker;
+pub mod exceptions;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
