@@ -210,6 +210,9 @@ impl Session {
 
     async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
         let started = self.sh.now_ns();
+        if let Some((n, _)) = &self.net {
+            n.connected();
+        }
         self.sw.start(started, &mut self.wbuf);
         self.connect_channels(started).await;
         let mut phase_rx = self.sh.phase_rx.clone();

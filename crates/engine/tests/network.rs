@@ -51,7 +51,13 @@ fn packet_out(port: u16, frame: &[u8]) -> Vec<u8> {
     msg(13, 99, &b)
 }
 
-fn serve(mut s: TcpStream, seen: Arc<Mutex<Seen>>) {
+fn serve(s: TcpStream, seen: Arc<Mutex<Seen>>) {
+    serve_with(s, seen, Duration::ZERO, None)
+}
+
+/// `serve`, probing only from `delay` after the features reply, and never out of `skip`
+/// (dpid, port).
+fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: Option<(u64, u16)>) {
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
     let _ = s.write_all(&[msg(0, 1, &[]), msg(5, 2, &[])].concat());
@@ -61,7 +67,7 @@ fn serve(mut s: TcpStream, seen: Arc<Mutex<Seen>>) {
     loop {
         if dpid.is_some() && Instant::now() >= next_probe {
             let d = dpid.unwrap();
-            let out: Vec<u8> = ports.iter().flat_map(|&p| packet_out(p, &probe(d, p))).collect();
+            let out: Vec<u8> = ports.iter().filter(|&&p| skip != Some((d, p))).flat_map(|&p| packet_out(p, &probe(d, p))).collect();
             if s.write_all(&out).is_err() {
                 return;
             }
@@ -84,6 +90,7 @@ fn serve(mut s: TcpStream, seen: Arc<Mutex<Seen>>) {
                 6 => {
                     dpid = Some(u64::from_be_bytes(m[8..16].try_into().unwrap()));
                     ports = m[32..].chunks(48).map(|p| u16::from_be_bytes([p[0], p[1]])).filter(|&p| p < 0xff00).collect();
+                    next_probe = Instant::now() + delay;
                 }
                 10 if m.len() >= 18 + 24 && m[30..32] == [0x88, 0xcc] => {
                     let in_port = u16::from_be_bytes([m[14], m[15]]);
@@ -166,6 +173,69 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
         assert!((1500.0..2500.0).contains(&t), "{e}");
         assert_eq!(e["state"], "down");
     }
+    // southbound discovery: every link direction carried probes; the down link's last probe came
+    // before it went down (1.5 s after go), the others' near the end of the 3 s run
+    let d = &n["discovery"];
+    assert_eq!(d["switches_connected"], 4, "{d}");
+    assert!(d["complete_ms"].as_f64().unwrap() < 1000.0, "{d}");
+    let last = |l: usize, dir: usize| d["probes_ms"][l][dir][1].as_f64().unwrap();
+    assert!(last(0, 0) < 2000.0 && last(0, 1) < 2000.0, "{d}");
+    assert!((1..4).all(|l| last(l, 0) > 2500.0 && last(l, 1) > 2500.0), "{d}");
+}
+
+/// Run ring,4 (no events) for `loops` s against `serve_with(delay, skip)`; the result's network.
+fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> Value {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming().flatten() {
+            std::thread::spawn(move || serve_with(s, Arc::new(Mutex::new(Seen::default())), delay, skip));
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("sdnbench-disc-test-{}-{}", std::process::id(), delay.as_millis()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = ring4_with_a_link_down(&dir);
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&net).unwrap()).unwrap();
+    doc["events"] = serde_json::json!([]);
+    std::fs::write(&net, doc.to_string()).unwrap();
+    let out = dir.join("result.json");
+    let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--mode", "network", "--network", net.to_str().unwrap(), "--controller", &format!("127.0.0.1:{port}")])
+        .args(["--workers", "2", "--loops", &loops.to_string(), "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0", "--quiet"])
+        .args(["--json", out.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(st.success(), "engine exit {st:?}");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    r["network"].clone()
+}
+
+/// Known answer: a controller that starts probing 700 ms after each switch's features reply is
+/// read as complete at 700 ms plus the handshake (under 200 ms here), never before.
+#[test]
+fn southbound_discovery_time_is_the_controllers_probe_delay() {
+    let n = ring4_against(Duration::from_millis(700), None, 2);
+    let d = &n["discovery"];
+    let t = d["complete_ms"].as_f64().unwrap();
+    assert!((700.0..900.0).contains(&t), "{d}");
+    for l in 0..4 {
+        for dir in 0..2 {
+            let first = d["probes_ms"][l][dir][0].as_f64().unwrap();
+            assert!(first >= 700.0 && first <= t, "{d}");
+        }
+    }
+}
+
+/// Known answer: a controller that never probes out of switch 1's port 2 leaves link 1-2 in
+/// direction a→b without probes: discovery is not complete, and the probes say which.
+#[test]
+fn a_link_never_probed_leaves_southbound_discovery_incomplete() {
+    let n = ring4_against(Duration::ZERO, Some((1, 2)), 1);
+    let d = &n["discovery"];
+    assert!(d["complete_ms"].is_null(), "{d}");
+    assert!(d["probes_ms"][0][0][0].is_null() && d["probes_ms"][0][1][0].is_number(), "{d}");
+    assert_eq!(n["links_probed_both_ways"], 3);
 }
 
 // ---- two controllers with OpenFlow 1.3 roles ----

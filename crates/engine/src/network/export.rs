@@ -49,5 +49,45 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
         "lldp_per_link": c.lldp,
         "flows_per_switch": reports.iter().flat_map(|r| r.flows.iter().cloned()).collect::<Vec<_>>(),
         "timed_out": reports.iter().any(|r| r.timed_out),
+        "table_full": reports.iter().map(|r| r.table_full).sum::<u64>(),
+        "provisioning": provisioning(reports),
+        "discovery": discovery(reports, &c),
     })
+}
+
+/// The southbound view of discovery (RFC 8456 §5.1.1): times in ms since the first switch
+/// connected. `probes_ms[l][d]` = [first, last] probe that crossed link `l` in direction `d`
+/// (null: none); `complete_ms` = when the last link direction carried its first probe (null
+/// until every link carried probes both ways). `first_connect_mono_ns` is CLOCK_MONOTONIC, the
+/// clock of Python's `time.monotonic_ns()`, so a northbound poller can align its own times.
+pub fn discovery(reports: &[&NetReport], c: &NetCounters) -> Value {
+    let t0 = reports.iter().map(|r| r.first_connect_ns).filter(|&t| t != 0).min().unwrap_or(0);
+    let ms = |t: u64| if t == 0 { Value::Null } else { Value::from(t.saturating_sub(t0) as f64 / 1e6) };
+    let probes: Vec<Value> = (0..c.lldp.len())
+        .map(|l| {
+            let first = c.lldp_first_ns.get(l).copied().unwrap_or([0; 2]);
+            let last = c.lldp_last_ns.get(l).copied().unwrap_or([0; 2]);
+            json!([[ms(first[0]), ms(last[0])], [ms(first[1]), ms(last[1])]])
+        })
+        .collect();
+    let all: Option<Vec<u64>> = (0..c.lldp.len()).flat_map(|l| [(l, 0), (l, 1)]).map(|(l, d)| c.lldp_first_ns.get(l).map(|x| x[d]).filter(|&t| t != 0)).collect();
+    let complete = match all {
+        Some(v) if !v.is_empty() && t0 != 0 => ms(v.into_iter().max().unwrap()),
+        _ => Value::Null,
+    };
+    json!({
+        "first_connect_mono_ns": t0,
+        "switches_connected": reports.iter().map(|r| r.switches_connected).sum::<u32>(),
+        "complete_ms": complete,
+        "probes_ms": probes,
+    })
+}
+
+/// The provisioning traffic (`provision.rs`; one worker runs it): per flow the ingress and egress
+/// times in ns since go (0: never), and the invariant. Null when the network had none.
+pub fn provisioning(reports: &[&NetReport]) -> Value {
+    let Some(p) = reports.iter().find_map(|r| r.provisioning.as_ref()) else { return Value::Null };
+    let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+    v["invariant"] = match p.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) };
+    v
 }

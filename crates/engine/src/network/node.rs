@@ -45,6 +45,18 @@ pub struct NetReport {
     /// (dpid, flow entries) of this worker's switches at the end.
     #[serde(default)]
     pub flows: Vec<(u64, u64)>,
+    /// The provisioning traffic's flows (`provision.rs`), when the network has it.
+    #[serde(default)]
+    pub provisioning: Option<super::provision::ProvisionReport>,
+    /// Flow-mods this worker's switches refused with TABLE_FULL (`table_size` reached).
+    #[serde(default)]
+    pub table_full: u64,
+    /// When this worker's first switch connected to its controller (monotonic ns; 0: none did),
+    /// and how many did: the origin of the discovery times (RFC 8456 §5.1.1).
+    #[serde(default)]
+    pub first_connect_ns: u64,
+    #[serde(default)]
+    pub switches_connected: u32,
 }
 
 pub struct Node {
@@ -64,6 +76,14 @@ pub struct Node {
     switch_dropped: RefCell<Vec<[u64; 3]>>,
     /// Per switch: flow entries, as last seen.
     flows: RefCell<Vec<u64>>,
+    /// Flow entries per switch at most (0: no limit), from the spec's `table_size`.
+    pub table_size: usize,
+    table_full: Cell<u64>,
+    /// The provisioning traffic's state and its wake-up (a delivery, or a flow may start).
+    pub prov: RefCell<Option<super::provision::Provision>>,
+    pub prov_wake: Notify,
+    /// (first connect in monotonic ns, switches connected).
+    connected: Cell<(u64, u32)>,
 }
 
 impl Node {
@@ -86,7 +106,18 @@ impl Node {
             routes: RefCell::new(Vec::new()),
             switch_dropped: RefCell::new(vec![[0; 3]; n]),
             flows: RefCell::new(vec![0; n]),
+            table_size: spec.table_size as usize,
+            table_full: Cell::new(0),
+            prov: RefCell::new(spec.provisioning.clone().map(super::provision::Provision::new)),
+            prov_wake: Notify::new(),
+            connected: Cell::new((0, 0)),
         }
+    }
+
+    /// A switch of this worker connected to its (first) controller.
+    pub fn connected(&self) {
+        let (first, n) = self.connected.get();
+        self.connected.set((if first == 0 { mono_ns() } else { first }, n + 1));
     }
 
     pub fn set_transport(&self, outbox: Rc<Outbox>, inbound: Rc<Inbound>) {
@@ -119,7 +150,15 @@ impl Node {
         for r in routes.drain(..) {
             match r {
                 Route::Switch(f) => self.deliver(f),
-                Route::Host { host, data } => self.hosts.borrow_mut().deliver(&self.model, now.saturating_sub(self.go_mono.get()), host, &data),
+                Route::Host { host, data } => {
+                    let t = now.saturating_sub(self.go_mono.get());
+                    if let Some(p) = self.prov.borrow_mut().as_mut() {
+                        // the frame left the egress switch one host-link delay ago
+                        p.delivered(t.saturating_sub(self.model.link_delay_ns), host, &data);
+                        self.prov_wake.notify_one();
+                    }
+                    self.hosts.borrow_mut().deliver(&self.model, t, host, &data)
+                }
             }
         }
         if next != u64::MAX {
@@ -147,6 +186,16 @@ impl Node {
     pub fn switch_state(&self, index: u32, d: [u64; 3], flows: u64) {
         self.switch_dropped.borrow_mut()[index as usize] = d;
         self.flows.borrow_mut()[index as usize] = flows;
+    }
+
+    /// A switch of this worker refused a flow-mod with TABLE_FULL.
+    pub fn table_full(&self) {
+        self.table_full.set(self.table_full.get() + 1);
+    }
+
+    /// When the measured phase began (monotonic ns; 0: not yet).
+    pub fn go_mono(&self) -> u64 {
+        self.go_mono.get()
     }
 
     /// Called by the session just before `receive_frame`; false: dropped (link down meanwhile).
@@ -269,6 +318,10 @@ impl Node {
                 .filter(|&i| self.model.owner(i) == self.me)
                 .map(|i| (self.model.dpids[i as usize], self.flows.borrow()[i as usize]))
                 .collect(),
+            provisioning: self.prov.borrow().as_ref().map(|p| p.r.clone()),
+            table_full: self.table_full.get(),
+            first_connect_ns: self.connected.get().0,
+            switches_connected: self.connected.get().1,
         }
     }
 }

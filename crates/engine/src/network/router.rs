@@ -57,6 +57,13 @@ pub struct NetCounters {
     /// a port that is down, output to a port that does not exist, frames arriving on a down port.
     #[serde(default)]
     pub switch_dropped: [u64; 3],
+    /// Per link and direction: when the first and the last LLDP/BDDP crossed (monotonic ns at
+    /// arrival; 0: none). The switches never make LLDP themselves, so each one is a controller's
+    /// probe from a packet-out (RFC 8456 §5.1.1, southbound verification).
+    #[serde(default)]
+    pub lldp_first_ns: Vec<[u64; 2]>,
+    #[serde(default)]
+    pub lldp_last_ns: Vec<[u64; 2]>,
 }
 
 impl NetCounters {
@@ -77,6 +84,21 @@ impl NetCounters {
             a[0] += b[0];
             a[1] += b[1];
         }
+        merge_times(&mut self.lldp_first_ns, &o.lldp_first_ns, |a, b| if a == 0 || (b != 0 && b < a) { b } else { a });
+        merge_times(&mut self.lldp_last_ns, &o.lldp_last_ns, u64::max);
+    }
+
+    /// Record an LLDP/BDDP crossing `link` in direction `dir` at `now`.
+    fn probe(&mut self, link: usize, dir: usize, now: u64) {
+        self.lldp[link][dir] += 1;
+        if self.lldp_first_ns.len() < self.lldp.len() {
+            self.lldp_first_ns.resize(self.lldp.len(), [0; 2]);
+            self.lldp_last_ns.resize(self.lldp.len(), [0; 2]);
+        }
+        if self.lldp_first_ns[link][dir] == 0 {
+            self.lldp_first_ns[link][dir] = now;
+        }
+        self.lldp_last_ns[link][dir] = now;
     }
 
     /// The written invariants; `Err` names the first one broken.
@@ -98,6 +120,16 @@ impl NetCounters {
     /// Links whose LLDP crossed in both directions.
     pub fn links_probed_both_ways(&self) -> usize {
         self.lldp.iter().filter(|d| d[0] > 0 && d[1] > 0).count()
+    }
+}
+
+fn merge_times(a: &mut Vec<[u64; 2]>, b: &[[u64; 2]], pick: impl Fn(u64, u64) -> u64) {
+    if a.len() < b.len() {
+        a.resize(b.len(), [0; 2]);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        x[0] = pick(x[0], y[0]);
+        x[1] = pick(x[1], y[1]);
     }
 }
 
@@ -125,7 +157,12 @@ impl Router {
         Router {
             up: vec![true; links],
             line: VecDeque::new(),
-            counters: NetCounters { lldp: vec![[0; 2]; links], ..Default::default() },
+            counters: NetCounters {
+                lldp: vec![[0; 2]; links],
+                lldp_first_ns: vec![[0; 2]; links],
+                lldp_last_ns: vec![[0; 2]; links],
+                ..Default::default()
+            },
             transport_local: Hist::with_sigfig(3),
             transport_cross: Hist::with_sigfig(3),
             model,
@@ -189,7 +226,7 @@ impl Router {
         }
         self.counters.rx_linked += 1;
         if is_lldp(&f.data) {
-            self.counters.lldp[f.link as usize][f.dir as usize] += 1;
+            self.counters.probe(f.link as usize, f.dir as usize, now);
         }
         let extra = now.saturating_sub(f.sent_ns).saturating_sub(self.model.link_delay_ns);
         let (a, _, b, _) = self.model.links[f.link as usize];
@@ -258,6 +295,8 @@ mod tests {
         let got = step(&mut r, 200_000);
         assert_eq!((got[0].to, got[0].port, got[0].dir), (0, 2, 1));
         assert_eq!(r.counters.lldp[0], [1, 1]);
+        assert_eq!((r.counters.lldp_first_ns[0], r.counters.lldp_last_ns[0]), ([51_000, 200_000], [51_000, 200_000]));
+        assert_eq!(r.counters.lldp_first_ns[1], [0, 0], "nothing crossed link 1");
         assert_eq!(r.counters.links_probed_both_ways(), 1);
         // the transport's own delay: 0 and 90 µs late here
         assert_eq!((r.transport_local.count(), r.transport_cross.count()), (2, 0));
@@ -291,8 +330,16 @@ mod tests {
     fn counters_merge_over_workers() {
         let mut a = NetCounters { tx_linked: 4, lldp: vec![[1, 0]], ..Default::default() };
         let b = NetCounters { rx_linked: 4, lldp: vec![[0, 1], [1, 1]], ..Default::default() };
+        let mut b = b;
+        a.lldp_first_ns = vec![[5, 0]];
+        a.lldp_last_ns = vec![[9, 0]];
+        b.lldp_first_ns = vec![[3, 7], [0, 2]];
+        b.lldp_last_ns = vec![[4, 8], [0, 2]];
         a.merge(&b);
         assert_eq!(a.lldp, vec![[1, 1], [1, 1]]);
+        // first: the earliest time either worker saw (0 means none); last: the latest
+        assert_eq!(a.lldp_first_ns, vec![[3, 7], [0, 2]]);
+        assert_eq!(a.lldp_last_ns, vec![[9, 8], [0, 2]]);
         a.check().unwrap();
         assert_eq!(a.links_probed_both_ways(), 2);
     }
