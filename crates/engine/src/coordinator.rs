@@ -188,6 +188,9 @@ pub fn run(
         }
         // every worker needs the worker count: it decides which worker owns which switch
         cfg.workers = Some(plan.workers);
+        if let Some(e) = crate::network::check(&cfg).into_iter().next() {
+            return Err(e);
+        }
         // a network's switches keep their flow tables (flow-mods go through the switch core)
         cfg.keep_flows = true;
     }

@@ -137,6 +137,7 @@ impl Session {
             sc.keep_flows = true;
         }
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
+            sc.max_flows = n.table_size;
         sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
         for &(a, pa, b, pb) in &c.links {
             if a == dpid {
@@ -517,6 +518,9 @@ impl Session {
                 st.echo_rtt_ns.push(rtt);
                 if self.workload.up_after_echo() && !self.echoed {
                     self.echoed = true;
+        if let (Event::FlowMod { applied: Some(ofswitch::flow_table::Applied::TableFull), .. }, Some((node, _))) = (&ev, &self.net) {
+            node.table_full();
+        }
                     self.sh.session_up();
                 }
             }

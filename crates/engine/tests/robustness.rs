@@ -191,3 +191,12 @@ fn one_percent_invalid_packet_ins_are_sent_exactly_and_not_requests() {
     let _ = std::fs::remove_file(&cfg);
     let _ = std::fs::remove_file(&out);
 }
+
+#[test]
+fn a_dribbled_packet_in_is_answered_and_the_session_probed() {
+    let (code, v, err) = run("dribble");
+    assert_eq!(code, 0, "{err}");
+    let r = &v["robustness"];
+    assert_eq!(r["received"]["flow_mod"], 1, "{r}");
+    assert_eq!(r["probe_answered"], true, "{r}");
+}

@@ -36,6 +36,9 @@ pub fn go(node: &Rc<Node>, cfg: &Config) {
     let size = cfg.frame_size;
     tokio::task::spawn_local(async move {
         sleep(settle).await;
+        if n.prov.borrow().is_some() {
+            tokio::task::spawn_local(super::provision::run(n.clone()));
+        }
         if host_ms > 0 {
             tokio::task::spawn_local(n.clone().run_host_traffic(Duration::from_millis(host_ms), size));
         }

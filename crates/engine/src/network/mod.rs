@@ -39,6 +39,7 @@ pub mod export;
 pub mod hosts;
 pub mod model;
 pub mod node;
+pub mod provision;
 pub mod router;
 pub mod size;
 pub mod spec;
@@ -70,6 +71,9 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
         Err(e) => vec![e],
         Ok(Some(n)) if n.switches.len() as u64 != c.switches as u64 => {
             vec![format!("switches: {} but the network has {} switches", c.switches, n.switches.len())]
+        }
+        Ok(Some(n)) if n.provisioning.is_some() && c.workers.unwrap_or(1) > 1 => {
+            vec!["workers: the provisioning traffic runs in one worker (give --workers 1)".into()]
         }
         Ok(Some(_)) if !c.links.is_empty() => vec!["links: give either links or a network, not both".into()],
         _ => vec![],

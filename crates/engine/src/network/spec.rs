@@ -45,6 +45,13 @@ pub struct NetworkSpec {
     /// (0: hosts send nothing).
     #[serde(default)]
     pub host_traffic_ms: u64,
+    /// The provisioning traffic (`provision.rs`): new flows across chosen host pairs.
+    #[serde(default)]
+    pub provisioning: Option<super::provision::ProvisionSpec>,
+    /// Flow entries each emulated switch holds at most (0: no limit); an ADD beyond it is
+    /// refused with TABLE_FULL (RFC 8456 §5.2.3's switch-side limit).
+    #[serde(default)]
+    pub table_size: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,6 +132,9 @@ pub fn validate(n: &NetworkSpec) -> Result<(), String> {
     check_addresses(&n.hosts)?;
     if n.link_delay_us > MAX_DELAY_US {
         return Err(format!("network.link_delay_us: {} is more than {} (10 s)", n.link_delay_us, MAX_DELAY_US));
+    }
+    if let Some(p) = &n.provisioning {
+        super::provision::validate(p, n.hosts.len())?;
     }
     check_events(n, &ports)
 }

@@ -83,7 +83,7 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
     std::thread::sleep(start.saturating_duration_since(Instant::now()));
     let deadline = start + Duration::from_millis(spec.observe_ms);
     obs.started_s = t_go.elapsed().as_secs_f64();
-    let mut a = Attacker { t_go, ctx, obs, s: None, switch: None, rbuf: Vec::new(), out: Vec::new(), idle: Vec::new(), hs_started: None, flood_i: 0, probe_sent: None, framer: Framer::default() };
+    let mut a = Attacker { t_go, ctx, obs, s: None, switch: None, rbuf: Vec::new(), out: Vec::new(), idle: Vec::new(), hs_started: None, flood_i: 0, probe_sent: None, framer: Framer::default(), tail: Framer::default(), replies: Vec::new() };
     match connect(cfg.controller()) {
         Ok(s) => {
             a.s = Some(s);
@@ -124,7 +124,12 @@ struct Attacker {
     hs_started: Option<Instant>,
     flood_i: u32,
     probe_sent: Option<Instant>,
+    /// Over the bytes that went out (the probe waits for a boundary).
     framer: Framer,
+    /// Over everything queued in `out`: the switch core's replies are only appended between
+    /// messages, never inside a message a case is dribbling or left truncated.
+    tail: Framer,
+    replies: Vec<u8>,
 }
 
 /// Where our own outgoing stream stands: between messages or inside one (or unframeable after
@@ -256,7 +261,7 @@ impl Attacker {
         }
         let now = self.now_ns();
         if let Some(sw) = self.switch.as_mut() {
-            match sw.on_message(now, msg, &mut self.out) {
+            match sw.on_message(now, msg, &mut self.replies) {
                 Ok(Event::Connected { .. }) => {
                     let ms = self.hs_started.map(|t| t.elapsed().as_secs_f64() * 1e3);
                     self.obs.handshake_ms = ms;
@@ -271,10 +276,26 @@ impl Attacker {
         }
     }
 
+    /// Queue our own bytes.
+    fn queue(&mut self, b: &[u8]) {
+        self.tail.feed(b);
+        self.out.extend_from_slice(b);
+    }
+
+    /// Move the switch core's replies into the queue when it is between messages.
+    fn release(&mut self) {
+        if !self.replies.is_empty() && self.tail.between_messages() {
+            let r = std::mem::take(&mut self.replies);
+            self.queue(&r);
+        }
+    }
+
     /// Exchange bytes until `until`, the session closes, or `done` says so.
     fn pump_until(&mut self, until: Instant, done: impl Fn(&Attacker) -> bool) {
         while Instant::now() < until && !done(self) {
-            let moved = self.read() | self.flush();
+            let got = self.read();
+            self.release();
+            let moved = got | self.flush();
             if !self.open() {
                 break;
             }
@@ -291,8 +312,9 @@ impl Attacker {
                 sc.versions = 1 << self.ctx.version;
                 sc.echo_interval_ns = 0;
                 let mut sw = Switch::new(sc);
-                sw.start(self.now_ns(), &mut self.out);
+                sw.start(self.now_ns(), &mut self.replies);
                 self.switch = Some(sw);
+                self.release();
                 self.hs_started = Some(Instant::now());
                 let until = deadline.min(Instant::now() + HANDSHAKE_WAIT);
                 self.pump_until(until, |a| a.obs.handshake_ms.is_some());
@@ -301,12 +323,12 @@ impl Attacker {
                 }
             }
             Step::Send(bytes) => {
-                self.out.extend_from_slice(&bytes);
+                self.queue(&bytes);
                 self.pump_until(deadline, |a| a.out.is_empty());
             }
             Step::Dribble { bytes, gap_ms } => {
                 for b in bytes {
-                    self.out.push(b);
+                    self.queue(&[b]);
                     let until = deadline.min(Instant::now() + Duration::from_millis(gap_ms));
                     self.pump_until(until, |_| false);
                     if !self.open() || Instant::now() >= deadline {
@@ -323,17 +345,21 @@ impl Attacker {
         while Instant::now() < deadline && self.open() {
             while self.out.len() < FLOOD_QUEUE {
                 self.flood_i += 1;
-                self.out.extend_from_slice(&ofmutate::flood_message(&self.ctx, self.flood_i));
+                let m = ofmutate::flood_message(&self.ctx, self.flood_i);
+                self.queue(&m);
             }
-            let moved = self.read() | self.flush();
+            let got = self.read();
+            self.release();
+            let moved = got | self.flush();
             if !moved {
                 std::thread::sleep(Duration::from_micros(200));
             }
         }
-        // what is still queued was never sent
+        // let the queue drain (a message cut in half would corrupt the probe); what is still
+        // queued after that was never sent
+        self.pump_until(Instant::now() + Duration::from_secs(1), |a| a.out.is_empty());
         let per = ofmutate::flood_message(&self.ctx, 1).len() as u64;
         self.obs.flood_sent = (self.flood_i as u64).saturating_sub(self.out.len() as u64 / per.max(1));
-        self.out.clear();
     }
 
     fn open_idle(&mut self, n: u32) {
@@ -386,7 +412,7 @@ impl Attacker {
             self.obs.notes.push("no probe: our stream is inside a message (as the case left it)".into());
         } else if self.open() {
             let echo = ofwire::Message::new(ofwire::version::Version::from_wire(self.ctx.version).unwrap_or(ofwire::version::Version::V13), PROBE_XID, ofwire::Body::EchoRequest(b"sdnbench".to_vec()));
-            self.out.extend_from_slice(&echo.to_vec());
+            self.queue(&echo.to_vec());
             self.probe_sent = Some(Instant::now());
             self.obs.probe_answered = Some(false);
             self.pump_until(Instant::now() + PROBE_WAIT, |a| a.obs.probe_answered == Some(true));
