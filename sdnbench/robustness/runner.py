@@ -13,7 +13,7 @@ from ..engine import driver
 from ..engine.convert import to_result
 from ..engine.params import check, config, engine_args
 from ..result import Result
-from .verdicts import DROP, HUNG_MS, Verdict, judge
+from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
 
 # The background load: a fixed offered rate well below what the controllers sustain here, so
 # its answered rate is steady and a drop is the case's doing. Timeline (loops of 500 ms): one
@@ -62,6 +62,21 @@ class _Managed:
         return tail
 
 
+def topology_view(ctl) -> Optional[dict]:
+    """The controller's topology/host view, for controllers that serve one (osken:topology)."""
+    url = ctl.api_url
+    if not url:
+        return None
+    import json
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/v1/topology" if not url.endswith("/topology") else url,
+                                    timeout=3) as f:
+            return json.loads(f.read())
+    except (OSError, ValueError):
+        return None
+
+
 def run_one(ctl, p: dict) -> tuple:
     """One engine run of the case in ``p``: (engine document or None, message)."""
     cfg = config(p, f"{ctl.host}:{ctl.port}")
@@ -90,12 +105,14 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
             p = check(case_params(spec, c, of_version, background))
             doc, why = run_one(ctl, p)
             alive = ctl.alive()
+            view = topology_view(ctl) if c in VIEW_CASES and alive else None
             if doc is None:
                 v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
                 r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
             else:
                 v = judge(doc.get("robustness"), doc["loops"], alive=alive,
-                          disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms)
+                          disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
+                          view=view, victim_dpid=p.get("first_dpid", 1))
                 r = to_result(doc, p)
                 r.benchmark = "robustness"
             r.controller = dict(ctl.info)

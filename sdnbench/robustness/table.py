@@ -19,7 +19,7 @@ def verdict_table(by_controller: dict, case_order: list) -> str:
     score = ["passed (rejected or ignored)"]
     for k in ctls:
         vs = list(by_controller[k].values())
-        ok = sum(v.verdict in ("rejected", "ignored") for v in vs)
+        ok = sum(v.verdict in ("rejected", "ignored") for v in vs)  # fooled is a failure
         score.append(f"{ok}/{len(vs)}" + (f" ({ok / len(vs):.0%})" if vs else ""))
     rows.append(score)
     text = output.table(["case", *ctls], rows, align="l" * (1 + len(ctls)))

@@ -63,3 +63,21 @@ def test_table_has_cases_as_rows_and_a_score():
     text = verdict_table({"ctl1": {"a": a, "b": b}}, ["a", "b"])
     assert "crashed (restarted)" in text and "1/2 (50%)" in text
     assert text.splitlines()[0].split() == ["case", "ctl1"]
+
+
+def test_view_cases_fooled_or_not():
+    port = lambda d, p: {"dpid": d, "port_no": p}  # noqa: E731
+    fake = {"links": [{"src": port(5, 1), "dst": port(1, 1)}], "hosts": []}
+    o = obs(case="fabricated-lldp", attacker_dpid=5)
+    v = judge(o, STEADY, alive=True, view=fake, victim_dpid=1)
+    assert v.verdict == "fooled" and "1:1 ↔ 5:1" in v.evidence
+    real = {"links": [{"src": port(1, 2), "dst": port(2, 1)}], "hosts": []}
+    v = judge(o, STEADY, alive=True, view=real, victim_dpid=1)
+    assert v.verdict == "ignored" and "no fabricated link" in v.evidence
+    moved = {"links": [], "hosts": [{"mac": "00:00:00:00:00:01", "dpid": 5, "port_no": 1}]}
+    o = obs(case="host-hijack", attacker_dpid=5)
+    assert judge(o, STEADY, alive=True, view=moved).verdict == "fooled"
+    kept = {"links": [], "hosts": [{"mac": "00:00:00:00:00:01", "dpid": 1, "port_no": 1}]}
+    v = judge(o, STEADY, alive=True, view=kept)
+    assert v.verdict == "ignored" and "dpid 1 port 1" in v.evidence
+    assert judge(o, STEADY, alive=True, view=None).verdict == "ignored"   # no view: OpenFlow only

@@ -8,6 +8,10 @@ Verdicts, worst first (the first that applies wins):
   accepting connections on its port;
 - ``hung``: no background switch got an answer for at least ``hung_ms`` from the case's start
   on (consecutive loops with zero answers);
+- ``fooled`` (the two view cases, where the controller has a topology/host view, e.g.
+  ``osken:topology``): after ``fabricated-lldp`` its view has the link between the victim's
+  port 1 and the attacker's port 1 that does not exist; after ``host-hijack`` it places the
+  victim's host on the attacker (TopoGuard's two attacks);
 - ``degraded``: the background's answered rate during or after the case fell more than
   ``drop`` below its rate before the case, or a background session was lost;
 - ``rejected``: the controller sent an OpenFlow error to the attacker or closed its session
@@ -24,7 +28,10 @@ from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Optional
 
-VERDICTS = ("crashed", "hung", "degraded", "rejected", "ignored")
+VERDICTS = ("crashed", "hung", "fooled", "degraded", "rejected", "ignored")
+# The victim host of ``host-hijack``: switch 0's host 1 (crates/ofmutate/src/attacks.rs)
+VICTIM_HOST_MAC = "00:00:00:00:00:01"
+VIEW_CASES = ("fabricated-lldp", "host-hijack")
 DROP = 0.3
 HUNG_MS = 1000
 
@@ -73,8 +80,27 @@ def phases(loops: dict, started_s: float, ended_s: float) -> Phases:
     return Phases(m(before), m(during), m(after), longest * 1000.0)
 
 
+def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> Optional[tuple]:
+    """(fooled, evidence) from the controller's topology view, or None when not applicable."""
+    if case not in VIEW_CASES or view is None:
+        return None
+    me = obs.get("attacker_dpid")
+    if case == "fabricated-lldp":
+        fake = [ln for ln in view.get("links", [])
+                if {(ln["src"]["dpid"], ln["src"]["port_no"]), (ln["dst"]["dpid"], ln["dst"]["port_no"])}
+                == {(victim_dpid, 1), (me, 1)}]
+        return (True, f"view has the fabricated link {victim_dpid}:1 ↔ {me}:1 ({len(fake)} direction(s))") if fake \
+            else (False, "no fabricated link in the view")
+    at = [h for h in view.get("hosts", []) if h.get("mac") == VICTIM_HOST_MAC]
+    if any(h["dpid"] == me for h in at):
+        return True, f"view places host {VICTIM_HOST_MAC} on the attacker (dpid {me})"
+    where = ", ".join(f"dpid {h['dpid']} port {h['port_no']}" for h in at) or "nowhere"
+    return False, f"view places host {VICTIM_HOST_MAC} at {where}"
+
+
 def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
-          drop: float = DROP, hung_ms: float = HUNG_MS) -> Verdict:
+          drop: float = DROP, hung_ms: float = HUNG_MS, view: Optional[dict] = None,
+          victim_dpid: int = 1) -> Verdict:
     """The verdict of one case run (see the module doc)."""
     case = (obs or {}).get("case", "?")
     if obs is None:
@@ -86,6 +112,11 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
     if ph.longest_silence_ms >= hung_ms:
         return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {rates}", pd)
+    seen_view = view_check(case, obs, view, victim_dpid)
+    if seen_view and seen_view[0]:
+        return Verdict(case, "fooled", f"{seen_view[1]}; {rates}", pd)
+    if seen_view:
+        rates = f"{seen_view[1]}; {rates}"
     worst = min((x for x in (ph.during, ph.after) if x is not None), default=None)
     if disconnects:
         return Verdict(case, "degraded", f"{disconnects} background session(s) lost; {rates}", pd)

