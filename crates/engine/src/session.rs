@@ -518,6 +518,12 @@ impl Session {
                 st.echo_rtt_ns.push(rtt);
                 if self.workload.up_after_echo() && !self.echoed {
                     self.echoed = true;
+        if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
+            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
+            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
+                node.table_full();
+            }
+        }
         if let (Event::FlowMod { applied: Some(ofswitch::flow_table::Applied::TableFull), .. }, Some((node, _))) = (&ev, &self.net) {
             node.table_full();
         }

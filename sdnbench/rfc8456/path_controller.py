@@ -1,0 +1,107 @@
+"""A scripted OpenFlow 1.0 controller for the provisioning known-answer tests: a flooding
+"path provisioner" with a known install delay and a known table cap.
+
+On a packet-in of a unicast frame it waits ``delay_s`` (the known cost), then sends a flow-mod
+matching (dl_src, dl_dst) with action FLOOD, unless it already installed ``install_cap`` flows
+on that switch (the known cap: after it, packet-outs only), and a packet-out of the frame to
+FLOOD. Broadcast frames (the destinations' announcements) are flooded at once, never installed.
+On a loop-free topology (linear,N) flooding carries every frame to its destination, so a K-switch
+path costs K x (delay + the measured floor). Counts flow-mods sent and TABLE_FULL errors seen.
+
+Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+import threading
+from typing import Optional
+
+FLOOD = 0xFFFB
+NO_BUFFER = 0xFFFFFFFF
+_WILD_EXCEPT_MACS = 0x003FFFFF & ~((1 << 2) | (1 << 3))
+
+
+def _header(ty: int, body: bytes, xid: int) -> bytes:
+    return struct.pack("!BBHI", 1, ty, 8 + len(body), xid) + body
+
+
+def flow_mod(src: bytes, dst: bytes, xid: int) -> bytes:
+    match = struct.pack("!IH6s6sHBxHBBxxIIHH", _WILD_EXCEPT_MACS, 0, src, dst, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    body = match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 0x8000, NO_BUFFER, 0xFFFF, 0)
+    body += struct.pack("!HHHH", 0, 8, FLOOD, 0)
+    return _header(14, body, xid)
+
+
+def packet_out(in_port: int, data: bytes, xid: int) -> bytes:
+    body = struct.pack("!IHH", NO_BUFFER, in_port, 8) + struct.pack("!HHHH", 0, 8, FLOOD, 0) + data
+    return _header(13, body, xid)
+
+
+class PathController:
+    def __init__(self, delay_s: float = 0.0, install_cap: Optional[int] = None):
+        self.delay_s = delay_s
+        self.install_cap = install_cap
+        self.flow_mods = 0
+        self.table_full_errors = 0
+        self.packet_ins = 0
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._server = None
+
+    def __enter__(self) -> "PathController":
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        self._thread.start()
+        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
+        self._server = fut.result(5)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        async def close():
+            self._server.close()
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(struct.pack("!BBHI", 1, 0, 8, 1) + struct.pack("!BBHI", 1, 5, 8, 2))
+        installed = 0
+        try:
+            while True:
+                _, ty, length, xid = struct.unpack("!BBHI", await reader.readexactly(8))
+                body = await reader.readexactly(length - 8)
+                if ty == 2:
+                    writer.write(_header(3, body, xid))
+                elif ty == 1 and len(body) >= 4 and struct.unpack("!HH", body[:4]) == (3, 0):
+                    self.table_full_errors += 1  # OFPET_FLOW_MOD_FAILED, OFPFMFC_ALL_TABLES_FULL
+                elif ty == 10:
+                    self.packet_ins += 1
+                    in_port = struct.unpack("!H", body[6:8])[0]
+                    data = body[10:]
+                    if data[0] & 1:
+                        writer.write(packet_out(in_port, data, xid))
+                        continue
+                    msg = b""
+                    if self.install_cap is None or installed < self.install_cap:
+                        installed += 1
+                        self.flow_mods += 1
+                        msg = flow_mod(data[6:12], data[0:6], xid)
+                    msg += packet_out(in_port, data, xid)
+                    if self.delay_s > 0:
+                        self._loop.call_later(self.delay_s, writer.write, msg)
+                    else:
+                        writer.write(msg)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
