@@ -30,9 +30,11 @@ def test_an_engine_campaign_runs_records_a_failure_and_compares(tmp_path, capsys
     f = tmp_path / "engine.yaml"
     f.write_text(SCENARIO)
     store = tmp_path / "store"
-    assert main(["run", str(f), "--store", str(store)]) == 0
+    # a failed cell makes the campaign exit 2 (docs/cli.md), and the others are kept
+    assert main(["run", str(f), "--store", str(store)]) == 2
     err = capsys.readouterr().err
-    assert "run 1 done: 4 ok, 1 failed of 5 cells" in err, err
+    assert "run 1 FAILED: 4 ok, 1 failed of 5 cells" in err, err
+    assert "connection to 127.0.0.1:9 refused" in err, "a refused port fails at once, not after a HELLO timeout"
     with Store(store) as st:
         info = st.run(1)
         assert info.versions.get("controller:os-ken") and "sdnbench-engine" in info.versions

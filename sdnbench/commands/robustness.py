@@ -15,6 +15,7 @@ from .. import output
 from ..errors import UserError
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
+from ..robustness import exceptions
 from ..robustness.runner import run_cases
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
@@ -31,6 +32,18 @@ def add_to(s, common) -> None:
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
     r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
     r.set_defaults(func=run_robustness, of_version="1.3")
+
+    e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
+                     description=exceptions.__doc__)
+    common(e)
+    e.add_argument("--mode", default="throughput", choices=["throughput", "fixed-rate"])
+    e.add_argument("--rate", type=float, help="offered requests/s (fixed-rate)")
+    e.add_argument("--switches", type=int, default=4)
+    e.add_argument("--loops", type=int, default=5)
+    e.add_argument("--loop-ms", type=int, default=1000)
+    e.add_argument("--warmup", type=int, default=1)
+    e.add_argument("--reps", type=int, default=3, help="repetitions of each variant, interleaved (3)")
+    e.set_defaults(func=run_exceptions, of_version="1.3")
 
 
 def run_robustness(args) -> int:
@@ -71,3 +84,64 @@ def run_robustness(args) -> int:
         print(verdict_table(table, chosen))
     bad = [v for t in table.values() for v in t.values() if v.verdict in ("crashed", "hung")]
     return 2 if bad else 0
+
+
+def run_exceptions(args) -> int:
+    from ..controllers import launch
+    from ..engine.driver import EngineInterrupted
+    from ..engine.params import check
+    from ..engine.runner import measure
+    if args.reps < 1:
+        raise UserError("--reps must be at least 1")
+    base = {"controller": args.controller, "of_version": args.of_version, "mode": args.mode,
+            "switches": args.switches, "loops": args.loops, "loop_ms": args.loop_ms, "warmup": args.warmup}
+    if args.rate is not None:
+        base["rate"] = args.rate
+    if args.workers is not None:
+        base["workers"] = args.workers
+    params = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
+    runs: dict = {v: [] for v in params}
+    results: list = []
+    with launch(args.controller, of_version=args.of_version) as ctl:
+        for rep in range(args.reps):
+            for v, p in params.items():
+                try:
+                    r = measure(p, ctl)
+                except EngineInterrupted as e:
+                    results.append(e.result)
+                    _save(args, results)
+                    raise
+                r.benchmark = "exceptions"
+                r.params.update(rep=rep, variant=v)
+                runs[v].append(r)
+                results.append(r)
+                _save(args, results)
+                if not args.json:
+                    rate = exceptions.per_loop(r)
+                    mean = sum(rate) / len(rate) if rate else 0.0
+                    print(f"rep {rep} {v:<5} {mean:>12,.0f} answered/s  invalid sent "
+                          f"{r.counters.get('invalid_packet_ins_sent', 0):,}", file=sys.stderr)
+    rows = exceptions.summarize(runs)
+    for r in results:
+        r.counters["exceptions_summary"] = rows
+    _save(args, results)
+    if args.json:
+        output.print_json([r.to_dict() for r in results])
+    else:
+        pct = lambda x: "-" if x is None else f"{x:+.1%}"  # noqa: E731
+        num = lambda x, f="{:,.0f}": "-" if x is None else f.format(x)  # noqa: E731
+        print(output.table(["variant", "answered/s (mean ± σ)", "drop", "p (M-W U)", "p50 µs", "p99 µs",
+                            "invalid sent", "sessions lost"],
+                           [[w["variant"], f"{num(w['answered_per_s'])} ± {num(w['stdev'])}", pct(w["drop"]),
+                             num(w["p_value"], "{:.3g}"), num(w["p50_us"], "{:.1f}"), num(w["p99_us"], "{:.1f}"),
+                             w["invalid_sent"], w["sessions_lost"]] for w in rows], align="lrrrrrrr"))
+    if getattr(args, "store", None):
+        from ..store.cli import save_if_asked
+        for r in results:
+            save_if_asked(args, r)
+    return 0 if all(r.status == "ok" for r in results) else 2
+
+
+def _save(args, results: list) -> None:
+    if args.out:
+        write_json_atomic(args.out, [x.to_dict() for x in results])

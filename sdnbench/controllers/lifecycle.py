@@ -276,6 +276,11 @@ def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) 
     info = {"spec": parsed.text, "name": "external", "version": None, "app": None,
             "of_version": of_version, "host": parsed.host, "port": parsed.port, "pid": None}
     ctl = Controller(parsed, parsed.host, parsed.port, info)
+    refused = ofhello.refused(parsed.host, parsed.port)
+    if refused:
+        # nothing listens there: waiting for a HELLO cannot help (issue 13.8: fail at once)
+        raise UserError(f"{parsed.text}: no OpenFlow controller answering ({refused}); start it first, "
+                        "or use a managed spec such as osken:learning")
     try:
         wait_until(lambda: ofhello.probe(parsed.host, parsed.port, wire) is not None, timeout,
                    f"an OpenFlow HELLO from {parsed.host}:{parsed.port}")

@@ -8,6 +8,8 @@ counts what it did, so the engine's accounting can be checked against an indepen
   it, ``dropped`` counts them);
 - ``garbage_after`` N: after N packet-ins on the first connection, sends a message whose length
   field (4) is shorter than the OpenFlow header;
+- ``ignore_learning``: never answers the learning phase's packet-ins (xid ``LEARNING_XID | host``);
+  ``learning_packet_ins`` counts them either way;
 - counts packet-ins received, reply messages sent and distinct requests answered
   ((connection, buffer id) pairs).
 
@@ -35,6 +37,11 @@ def _flow_mod(version: int, xid: int, buffer_id: int) -> bytes:
     return struct.pack("!BBHI", 4, 14, 8 + len(body), xid) + body
 
 
+# The engine's learning packet-ins (gratuitous ARPs) carry xid 0x4000_0000 | host
+# (crates/engine/src/learning.rs).
+LEARNING_XID = 0x4000_0000
+
+
 def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
     if version == 1:
         body = struct.pack("!IHH", buffer_id, 0xFFFF, 0)
@@ -46,7 +53,7 @@ def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
 class ScriptedController:
     def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
                  close_nth: Optional[int] = None, close_after_s: float = 0.0, drop_every: int = 0,
-                 garbage_after: Optional[int] = None):
+                 garbage_after: Optional[int] = None, ignore_learning: bool = False):
         self.version = version
         self.delay_s = delay_s
         self.packet_out_too = packet_out_too
@@ -54,6 +61,8 @@ class ScriptedController:
         self.close_after_s = close_after_s
         self.drop_every = drop_every
         self.garbage_after = garbage_after
+        self.ignore_learning = ignore_learning
+        self.learning_packet_ins = 0
         self.dropped = 0
         self.packet_ins = 0
         self.replies = 0
@@ -106,6 +115,10 @@ class ScriptedController:
                     writer.write(struct.pack("!BBHI", v, 3, length, xid) + body)
                 elif ty == 10:
                     self.packet_ins += 1
+                    if xid & LEARNING_XID:
+                        self.learning_packet_ins += 1
+                        if self.ignore_learning:
+                            continue
                     seen += 1
                     if self.drop_every and seen % self.drop_every == 0:
                         self.dropped += 1

@@ -113,3 +113,47 @@ def test_session_counters_add_up_when_some_fail():
     h = doc["handshake"]
     assert h["sessions_attempted"] == 3
     assert h["sessions_up"] + sum(f["count"] for f in h["failures"]) == 3, h
+
+
+# ---- learning drains before the measured phase (crates/engine/src/learning.rs) ----
+
+LEARN = dict(macs=20, learn=True, loops=2, loop_ms=400, warmup=1, settle_ms=0)
+
+
+def test_learning_waits_for_every_answer_of_a_slow_controller():
+    """Every learning reply comes 0.4 s after its ARP: the drain takes 0.4 s (plus the poll and
+    the scripted controller's own floor), then every learning request is answered and none of
+    them is counted in the measured phase."""
+    with ScriptedController(version=4, delay_s=0.4) as ctl:
+        doc = run_doc(ctl.address, switches=2, **LEARN)
+    ln, t = doc["learning"], doc["totals"]
+    assert (ln["requests"], ln["replies"], ln["outstanding"], ln["ended"]) == (40, 40, 0, "drained"), ln
+    assert ctl.learning_packet_ins == 40
+    assert 0.4 <= ln["duration_s"] < 0.4 * 1.05 + 0.1, ln
+    assert t["learning_replies"] == 40 and t["learning_late_replies"] == 0 and t["unmatched_replies"] == 0, t
+    assert t["requests_answered"] + t["late_replies"] == len(ctl.answered_ids)
+    assert not [w for w in doc["warnings"] if "learning" in w]
+    _invariant(t)
+
+
+def test_learning_never_answered_ends_when_quiet_with_a_warning():
+    with ScriptedController(version=4, ignore_learning=True) as ctl:
+        doc = run_doc(ctl.address, switches=2, learn_quiet_ms=300, **LEARN)
+    ln = doc["learning"]
+    assert (ln["requests"], ln["replies"], ln["outstanding"], ln["ended"]) == (40, 0, 40, "quiet"), ln
+    assert 0.3 <= ln["duration_s"] < 0.3 * 1.05 + 0.1, ln
+    assert any(w.startswith("learning did not drain: 40 of 40") for w in doc["warnings"]), doc["warnings"]
+    assert doc["status"] == "ok" and doc["totals"]["requests_answered"] > 0
+
+
+def test_learning_deadline_keeps_late_learning_replies_out_of_the_measurement():
+    """Learning replies after 1 s, deadline 0.3 s: the measured phase starts without them; when
+    they come they are counted as late learning replies (the packet-outs) and never as answers."""
+    with ScriptedController(version=4, delay_s=1.0, packet_out_too=True) as ctl:
+        doc = run_doc(ctl.address, switches=2, learn_deadline_ms=300, learn_quiet_ms=5000, **LEARN)
+    ln, t = doc["learning"], doc["totals"]
+    assert (ln["outstanding"], ln["ended"]) == (40, "deadline"), ln
+    assert 0.3 <= ln["duration_s"] < 0.3 * 1.05 + 0.1, ln
+    assert t["learning_late_replies"] == 40, t
+    assert t["requests_answered"] + t["late_replies"] == len(ctl.answered_ids)
+    _invariant(t)

@@ -153,7 +153,7 @@ def test_cli_run_writes_json_and_a_summary(tmp_path):
     out = tmp_path / "out.json"
     args = ["net", "run", "--topo", "linear,2", "--controller", "standalone",
             "--ping-sizes", "64,128", "--ping-count", "2", "--ping-interval", "0.05",
-            "--json", str(out)]
+            "-o", str(out)]
     store = None
     try:
         import sdnbench.store  # noqa: F401

@@ -160,7 +160,11 @@ def layout_for(obs: list) -> Layout:
     vary = varying(obs)
     # An axis needs a value in every observation: an option only some benchmarks set (iperf3's
     # parallel streams in the -P 5 runs) names those benchmarks rather than spanning an axis.
-    axis = [k for k in vary if all(o.factors.get(k) is not None for o in obs)]
+    # Parameters are normalised (every net cell has tcp.parallel, 1 by default), so "set in
+    # every observation" is not enough: a factor fixed per benchmark is that benchmark's option.
+    per_benchmark = "benchmark" in vary
+    axis = [k for k in vary if all(o.factors.get(k) is not None for o in obs)
+            and not (per_benchmark and k != "benchmark" and _determined_by(obs, k, "benchmark"))]
     x = next((k for name in X_KEYS for k in axis if _base(k) == name), None)
     row = next((k for name in ROW_KEYS for k in axis if _base(k) == name and k != x), None)
     lines: list = []

@@ -59,6 +59,8 @@ pub struct SwitchStats {
     pub late_ns_last: u64,
     /// Flow-mods and packet-outs answering the learning phase (not measured).
     pub learning_replies: u64,
+    /// Learning replies that came after the measured phase began (counted nowhere else).
+    pub learning_late: u64,
     /// LLDP frames this switch sent to a neighbour (packet-outs) and raised from one (packet-ins).
     pub lldp_out: u64,
     pub lldp_in: u64,
@@ -96,6 +98,7 @@ impl SwitchStats {
             late_ns_max: 0,
             late_ns_last: 0,
             learning_replies: 0,
+            learning_late: 0,
             lldp_out: 0,
             lldp_in: 0,
             replies: [0; 32],

@@ -81,6 +81,12 @@ pub struct Config {
     pub learn: bool,
     /// Time after the learning phase before the first measured request.
     pub settle_ms: u64,
+    /// The learning ARPs go out this long after the last switch came up (`learning.rs`).
+    pub learn_after_ms: u64,
+    /// The learning phase ends when no learning reply came for this long (`learning.rs`).
+    pub learn_quiet_ms: u64,
+    /// ... or at the latest this long after the switches came up (with a warning).
+    pub learn_deadline_ms: u64,
     /// Buffered packet-ins (buffer id = sequence number); otherwise NO_BUFFER + whole frame.
     pub buffered: bool,
     pub keep_flows: bool,
@@ -147,6 +153,9 @@ impl Default for Config {
             timeout_floor_ms: 100,
             learn: true,
             settle_ms: 200,
+            learn_after_ms: 200,
+            learn_quiet_ms: 1000,
+            learn_deadline_ms: 30_000,
             buffered: true,
             keep_flows: false,
             workers: None,

@@ -69,8 +69,14 @@ pub fn engine_cpu_s(o: &Outcome) -> f64 {
     total
 }
 
+/// The learning phase over all workers (`learning.rs`).
+pub fn learning(o: &Outcome) -> crate::learning::Drain {
+    crate::learning::merge(&o.ready.iter().map(|r| &r.learning).collect::<Vec<_>>())
+}
+
 pub fn warnings(o: &Outcome) -> Vec<String> {
     let mut w: Vec<String> = o.plan.notes.clone();
+    w.extend(crate::learning::warning(&learning(o)));
     for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
         if o.sampler.series.len() > 2 && s.label == "engine" {
             continue; // the coordinator only waits when workers are child processes
@@ -171,9 +177,11 @@ pub fn build(o: &Outcome) -> Value {
                    "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
                                        "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
                    "learning_replies": sum(&|s| s.learning_replies),
+                   "learning_late_replies": sum(&|s| s.learning_late_replies),
                    "errors": errors.values().sum::<u64>(), "errors_by_code": errors,
                    "replies_by_type": replies, "disconnects": disconnects.len()},
         "disconnects": disconnects,
+        "learning": learning_json(o),
         "robustness": o.robustness,
         "latency": {"unit": "us", "count": lat.count, "mean": lat.mean_us, "stdev": lat.stdev_us, "min": lat.min_us,
                     "p50": lat.p50_us, "p90": lat.p90_us, "p99": lat.p99_us, "p99_9": lat.p99_9_us, "max": lat.max_us,
@@ -217,6 +225,12 @@ pub fn sessions(o: &Outcome) -> (u32, u32, BTreeMap<String, u32>) {
         f.insert("no handshake before the run started".into(), attempted - up - named);
     }
     (attempted, up, f)
+}
+
+fn learning_json(o: &Outcome) -> Value {
+    let d = learning(o);
+    json!({"requests": d.sent, "replies": d.replies, "outstanding": d.sent.saturating_sub(d.replies),
+           "duration_s": d.duration_s, "ended": d.ended})
 }
 
 fn capacity(o: &Outcome) -> Value {

@@ -9,6 +9,7 @@ pub mod config;
 pub mod coordinator;
 pub mod export;
 pub mod hist;
+pub mod learning;
 pub mod limits;
 pub mod network;
 pub mod output;

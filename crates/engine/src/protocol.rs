@@ -52,6 +52,9 @@ pub struct Ready {
     pub handshake_s: f64,
     /// Why sessions failed, with counts (bounded: one entry per distinct reason).
     pub failures: BTreeMap<String, u32>,
+    /// The learning phase, drained before the Ready (`learning.rs`).
+    #[serde(default)]
+    pub learning: crate::learning::Drain,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -93,6 +96,8 @@ pub struct SwitchReport {
     #[serde(default)]
     pub late_ns_max: u64,
     pub learning_replies: u64,
+    #[serde(default)]
+    pub learning_late_replies: u64,
     #[serde(default)]
     pub lldp_packet_outs: u64,
     #[serde(default)]

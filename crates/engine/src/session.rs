@@ -110,6 +110,8 @@ pub struct Session {
     wpos: usize,
     index: u32,
     echoed: bool,
+    /// The learning ARPs were sent (or this session had none to send).
+    learned: bool,
     inbox: Option<Rc<crate::worker::Inbox>>,
     /// The emulated network, when the config has one: this worker's node and our inbox in it.
     net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
@@ -169,6 +171,7 @@ impl Session {
             wpos: 0,
             index,
             echoed: false,
+            learned: false,
             inbox,
             net,
             chans: Default::default(),
@@ -231,6 +234,7 @@ impl Session {
             let mut deadline = if self.sw.is_up() { u64::MAX } else { handshake_deadline };
             match phase {
                 Phase::Wait => {
+                    self.learn(now);
                     if self.sh.go_ns() != 0 {
                         deadline = deadline.min(self.sh.go_ns());
                     }
@@ -289,6 +293,21 @@ impl Session {
                 _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
                 _ = self.chans.notify.notified(), if !self.chans.is_empty() => {}
             }
+        }
+    }
+
+    /// The learning phase's gratuitous ARPs, once, when the worker opens it (`learning.rs`).
+    fn learn(&mut self, now: u64) {
+        if self.learned || !self.sw.is_up() || !self.sh.learning.is_open() {
+            return;
+        }
+        self.learned = true;
+        if self.workload.learns(&self.sh.cfg) {
+            let hosts = learning_hosts(&self.sh.cfg);
+            for h in 1..=hosts {
+                self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
+            }
+            self.sh.learning.requests_sent(u64::from(hosts), now);
         }
     }
 
@@ -501,8 +520,17 @@ impl Session {
     fn on_event(&mut self, ev: Event, msg_type: u8, loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
         let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
         if request_reply && !loading {
-            // answers to the learning phase's ARPs: kept apart from the measured requests
-            st.learning_replies += 1;
+            // answers to the learning phase's ARPs: kept apart from the measured requests (a
+            // flow-mod before the ARPs, e.g. a table-miss entry, is the controller's set-up)
+            if self.learned {
+                st.learning_replies += 1;
+                self.sh.learning.reply(now);
+            }
+            return;
+        }
+        if loading && self.workload.learns(&self.sh.cfg) && matches!(ev, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 0, .. }) {
+            // a learning ARP flooded back after the drain: late, never a measured answer
+            st.learning_late += 1;
             return;
         }
         st.count_reply(msg_type);
@@ -540,14 +568,14 @@ impl Session {
                     self.sw.echo_now(now, &mut self.wbuf);
                     return;
                 }
-                if self.workload.learns(&self.sh.cfg) {
-                    for h in 1..=self.sh.cfg.macs.min(65_535) {
-                        self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
-                    }
-                }
                 self.sh.session_up();
             }
             _ => {}
+
+/// Gratuitous ARPs one switch sends in the learning phase: one per host (at most 65,535).
+pub fn learning_hosts(cfg: &crate::config::Config) -> u32 {
+    cfg.macs.min(65_535)
+}
         }
     }
 }

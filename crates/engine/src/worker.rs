@@ -43,6 +43,8 @@ pub struct Shared {
     pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
     /// This worker's part of the emulated network (`network/`), when the config has one.
     pub net: RefCell<Option<Rc<crate::network::node::Node>>>,
+    /// The learning phase's counters (`learning.rs`).
+    pub learning: crate::learning::Learning,
 }
 
 impl Shared {
@@ -64,6 +66,7 @@ impl Shared {
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
             net: RefCell::new(None),
+            learning: Default::default(),
         }
     }
 
@@ -163,6 +166,11 @@ impl Shared {
             }
         }
     }
+    /// Sessions send their learning requests on their next turn (`learning.rs`).
+    pub fn open_learning(&self, expected: u64) {
+        self.learning.open(expected, self.now_ns());
+        let _ = self.phase_tx.send(2);
+    }
     pub fn go(&self, settle_ms: u64) {
         self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
         let _ = self.phase_tx.send(1);
@@ -219,6 +227,7 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         late_ns_sum: s.late_ns_sum,
         late_ns_max: s.late_ns_max,
         learning_replies: s.learning_replies,
+        learning_late_replies: s.learning_late,
         lldp_packet_outs: s.lldp_out,
         lldp_packet_ins: s.lldp_in,
         errors: s.errors.iter().map(|((t, c), n)| (format!("{t}.{c}"), *n)).collect(),

@@ -247,7 +247,8 @@ fn a_closed_session_ends_only_itself_and_is_named() {
 
 #[test]
 fn strict_mode_ends_the_run_on_a_lost_session() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(300), lldp: false, garbage_nth: None });
+    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(800), lldp: false, garbage_nth: None });
+    // closed at 800 ms: after the handshake, learning (from 200 ms) and settle (200 ms), in the loops
     let p = tmp("strict");
     let o = engine(port, &["--switches", "2", "--loops", "5", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--strict"], &p);
     assert_eq!(o.status.code(), Some(2));

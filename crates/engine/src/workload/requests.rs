@@ -29,7 +29,9 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     let t_connect = Instant::now();
     let stats = spawn_sessions(&sh, slice, addr);
     sh.wait_until(|| sh.up_count() + sh.finished_count() >= n || sh.stopped(), None).await;
-    emit(WorkerEvent::Ready(ready(&sh, &stats, slice.worker, t_connect)));
+    let mut r = ready(&sh, &stats, slice.worker, t_connect);
+    r.learning = learn(&sh).await;
+    emit(WorkerEvent::Ready(r));
     let mut stopped_early = false;
     match cmds.recv().await {
         Some(Cmd::Go) => {
@@ -64,6 +66,18 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     emit(WorkerEvent::Done(Box::new(rep)));
 }
 
+/// The learning phase (`learning.rs`): give the controller `learn_after_ms` to finish its own
+/// handshake with every switch, open the phase, and wait for it to drain.
+async fn learn(sh: &Shared) -> crate::learning::Drain {
+    let up = u64::from(sh.up_count());
+    if !crate::workload::Workload::of(&sh.cfg).learns(&sh.cfg) || up == 0 || sh.stopped() {
+        return crate::learning::Drain { ended: "none".into(), ..Default::default() };
+    }
+    sh.wait_until(|| sh.stopped(), Some(Instant::now() + Duration::from_millis(sh.cfg.learn_after_ms))).await;
+    sh.open_learning(up * u64::from(crate::session::learning_hosts(&sh.cfg)));
+    sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
+}
+
 /// One session task per switch of the slice, at most `connect_parallel` handshakes at once.
 fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
     let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
@@ -95,8 +109,11 @@ fn ready(sh: &Shared, stats: &Stats, worker: u32, t_connect: Instant) -> Ready {
         handshake_s: t_connect.elapsed().as_secs_f64(),
         ..Default::default()
     };
+    // failures are sessions that never came up (attempted = up + failed); one lost after its
+    // handshake is up, and reported as lost (`disconnects`, the status)
     for st in stats {
-        if let Some(d) = &st.borrow().disconnect {
+        let st = st.borrow();
+        if let (Some(d), None) = (&st.disconnect, st.handshake_ns) {
             *ready.failures.entry(d.reason.clone()).or_insert(0) += 1;
         }
     }
