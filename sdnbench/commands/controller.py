@@ -70,6 +70,8 @@ def register(sub) -> None:
 
     from . import robustness
     robustness.add_to(s, _common)
+    from . import discovery
+    discovery.add_to(s, _common)
 
 
 def _common(p, multi_controller: bool = False) -> None:

@@ -105,11 +105,15 @@ def _osken(spec: ControllerSpec, port: int, of_version: str) -> LaunchPlan:
 def _ryu(spec: ControllerSpec, port: int, scratch: Path) -> LaunchPlan:
     manifest = envs.require("ryu")
     empty = scratch / "ryu.conf"
+    wsapi = free_port(HOST)
     argv = [str(envs.bin_path("ryu", "ryu-manager")), "--config-file", str(empty),
             "--ofp-listen-host", HOST, "--ofp-tcp-listen-port", str(port),
-            "--wsapi-host", HOST, "--wsapi-port", str(free_port(HOST)), ryu_module(spec.app)]
+            "--wsapi-host", HOST, "--wsapi-port", str(wsapi), ryu_module(spec.app)]
+    if spec.app == "rest_topology":
+        # its REST view is only filled when ryu.topology.switches sends and reads LLDP
+        argv.insert(-1, "--observe-links")
     return LaunchPlan("ryu", manifest["version"], spec.app, argv,
-                      base_env(envs.venv_dir("ryu") / "bin"), files={empty: ""})
+                      base_env(envs.venv_dir("ryu") / "bin"), files={empty: ""}, api_port=wsapi)
 
 
 def _faucet(spec: ControllerSpec, port: int, scratch: Path) -> LaunchPlan:

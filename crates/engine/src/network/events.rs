@@ -34,6 +34,10 @@ pub struct Applied {
     pub state: LinkState,
     /// The port ends this worker set: (dpid, port).
     pub ends: Vec<(u64, u32)>,
+    /// The same instant in CLOCK_MONOTONIC ns (the clock of `network.discovery`'s times and of
+    /// a northbound poller), for change-detection times (RFC 8456 §5.1.8).
+    #[serde(default)]
+    pub mono_ns: u64,
 }
 
 pub struct Schedule {

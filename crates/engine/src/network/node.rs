@@ -245,11 +245,13 @@ impl Node {
             b.ports.borrow_mut().push((p, d.up));
             b.notify.notify_one();
         }
+        let now = mono_ns();
         self.applied.borrow_mut().push(Applied {
             event: d.event,
             worker: self.me,
             at_ms: d.at_ms,
-            actual_ms: (mono_ns() - go) as f64 / 1e6,
+            actual_ms: (now - go) as f64 / 1e6,
+            mono_ns: now,
             state: if d.up { LinkState::Up } else { LinkState::Down },
             ends: ends.iter().map(|&(i, p)| (self.model.dpids[i as usize], p)).collect(),
         });

@@ -1,0 +1,70 @@
+"""The engine in network mode as a background process: started with a JSON config, stopped with
+SIGINT when the caller has seen enough (the engine then writes its result and exits), always
+reaped (SIGKILL to its process group as a last resort)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from ..engine import driver
+from ..errors import UserError
+
+
+class EngineRun:
+    def __init__(self, config: dict):
+        self._dir = tempfile.TemporaryDirectory(prefix="sdnbench-discovery-")
+        d = Path(self._dir.name)
+        (d / "config.json").write_text(json.dumps(config))
+        self.out = d / "result.json"
+        argv = [str(driver.binary()), "--config", str(d / "config.json"), "--json", str(self.out), "--quiet"]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                     start_new_session=True)
+
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, grace_s: float = 20.0) -> dict:
+        """Stop it (if still running) and return its result document."""
+        if self.running():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            err = ""
+        doc = self._read()
+        if self.proc.returncode == 1 and doc is None:
+            lines = (err or "").strip().splitlines()
+            raise UserError(lines[-1] if lines else "sdnbench-engine rejected its configuration")
+        if doc is None:
+            tail = " | ".join((err or "").strip().splitlines()[-3:])
+            raise RuntimeError(f"sdnbench-engine exited {self.proc.returncode} without a result: {tail}")
+        return doc
+
+    def _read(self) -> Optional[dict]:
+        try:
+            doc = json.loads(self.out.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+        return doc if doc.get("schema") == driver.SCHEMA else None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def __enter__(self) -> "EngineRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.kill()
+        self._dir.cleanup()
