@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 SDNBENCH := $(VENV)/bin/sdnbench
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup demo test test-rust test-python fuzz bench clean-stale help
+.PHONY: setup demo test test-rust test-python fuzz fuzz-long bench clean-stale help
 
 help:
 	@echo "make demo   - set up if needed, then run the quick demo scenario"
@@ -32,6 +32,11 @@ test-python:
 	@# pytest exits 5 when it collected nothing: for us that means a broken suite, so say so.
 	@$(PY) -m pytest -q $(PYTEST_ARGS); rc=$$?; \
 	 if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; exit $$rc
+
+# Hours of fuzzing, outside `make test`: the corpus accumulates (minimised) and every run is
+# recorded in crates/ofwire/fuzz/executions.tsv (FUZZ_SECONDS, default 4 h).
+fuzz-long:
+	@scripts/fuzz-long.sh
 
 clean-stale: setup
 	$(SDNBENCH) net clean

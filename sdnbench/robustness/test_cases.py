@@ -23,3 +23,10 @@ def test_select():
         cases.select("a,zz", "1.3", KNOWN)
     with pytest.raises(UserError, match="need OpenFlow 1.3"):
         cases.select("b", "1.0", KNOWN)
+
+
+def test_docs_describe_every_case():
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "robustness.md").read_text()
+    missing = [n for n in cases.names() if f"`{n}`" not in doc]
+    assert not missing, f"docs/robustness.md lacks {missing}"
