@@ -137,9 +137,9 @@ impl Session {
             sc.ports = n.model.ports(index);
             sc.forward = true;
             sc.keep_flows = true;
+            sc.max_flows = n.table_size;
         }
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
-            sc.max_flows = n.table_size;
         sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
         for &(a, pa, b, pb) in &c.links {
             if a == dpid {
@@ -518,6 +518,12 @@ impl Session {
 
     /// Everything but the flow-mod hot path.
     fn on_event(&mut self, ev: Event, msg_type: u8, loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
+        if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
+            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
+            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
+                node.table_full();
+            }
+        }
         let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
         if request_reply && !loading {
             // answers to the learning phase's ARPs: kept apart from the measured requests (a
@@ -546,15 +552,6 @@ impl Session {
                 st.echo_rtt_ns.push(rtt);
                 if self.workload.up_after_echo() && !self.echoed {
                     self.echoed = true;
-        if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
-            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
-            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
-                node.table_full();
-            }
-        }
-        if let (Event::FlowMod { applied: Some(ofswitch::flow_table::Applied::TableFull), .. }, Some((node, _))) = (&ev, &self.net) {
-            node.table_full();
-        }
                     self.sh.session_up();
                 }
             }
@@ -571,11 +568,11 @@ impl Session {
                 self.sh.session_up();
             }
             _ => {}
+        }
+    }
+}
 
 /// Gratuitous ARPs one switch sends in the learning phase: one per host (at most 65,535).
 pub fn learning_hosts(cfg: &crate::config::Config) -> u32 {
     cfg.macs.min(65_535)
-}
-        }
-    }
 }
