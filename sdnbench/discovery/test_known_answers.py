@@ -1,0 +1,82 @@
+"""Known answers for discovery, against the scripted LLDP controller (``scripted.py``) on the real
+engine (ring,4 over 2 workers):
+
+- its northbound view shows the links only 2 s after the first switch connected: read as 2 s
+  within 5%, plus the poll interval (0.05 s) and the measured floor (under 0.1 s here);
+- it never learns one link direction: incomplete after 3 identical answers, that link named,
+  while the southbound verdict (probes crossed both ways) is complete;
+- it never probes out of one port: the southbound verdict is incomplete and names that link;
+- its northbound API is unreachable: one line naming the URL, and the southbound result is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+from ..northbound import adapter_for
+from .scripted import LldpController
+from .setup import engine_params, make_setup
+from .trial import run_trial
+
+TOPO = "ring,4"          # links 1:2-2:2, 2:3-3:2, 3:3-4:2, 4:3-1:3
+
+
+def _run(ctl: LldpController, verify: str = "northbound", url=None, deadline_s: float = 8.0, poll_s: float = 0.05):
+    p = engine_params(TOPO, f"tcp:{ctl.address}", "1.0", deadline_s, workers=2)
+    adapter = adapter_for("osken") if verify == "northbound" else None
+    s = make_setup(p, adapter, url or ctl.api.url, poll_s, deadline_s, 3, quiet=True)
+    return run_trial(s, ctl.address)
+
+
+def test_a_known_northbound_delay_is_read_within_5_percent():
+    with LldpController(reveal_s=2.0) as ctl:
+        t = _run(ctl)
+    assert t["state"] == "complete" and t["verification"] == "northbound", t
+    assert 2.0 * 0.95 <= t["discovery_s"] <= 2.0 * 1.05 + 0.05 + 0.1, t
+    assert t["previous_poll_s"] < 2.0 <= t["discovery_s"] + 0.02
+    sb = t["southbound"]
+    assert sb["complete_s"] is not None and sb["complete_s"] < 1.0 and sb["switches_connected"] == 4, sb
+
+
+def test_a_link_never_learned_is_incomplete_and_named():
+    with LldpController(hide={((2, 3), (3, 2))}) as ctl:
+        t = _run(ctl)
+    assert t["state"] == "incomplete" and (t["seen"], t["want"]) == (7, 8), t
+    assert t["missing"] == ["2:3-3:2"] and t["extra"] == []
+    assert t["southbound"]["complete_s"] is not None, "the probes did cross: only the view lacks it"
+
+
+def test_a_port_never_probed_is_southbound_incomplete_and_named():
+    with LldpController(never_probe=(3, 3)) as ctl:
+        t = _run(ctl, verify="southbound", deadline_s=2.0)
+    assert t["verification"] == "southbound" and t["state"] == "incomplete", t
+    assert t["missing"] == ["3:3-4:2"] and t["discovery_s"] is None
+
+
+def test_unreachable_northbound_keeps_the_southbound_result(capsys):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    s.close()
+    with LldpController() as ctl:
+        t = _run(ctl, url=dead, deadline_s=2.0)
+    assert t["northbound_error"].startswith(f"northbound {dead}/v1/links: unreachable"), t
+    assert t["verification"] == "southbound" and t["state"] == "complete" and t["discovery_s"] < 1.0, t
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"northbound {dead}") and "southbound-only" in err[0]
+
+
+def test_cli_reports_the_missing_link_and_exits_2():
+    with LldpController(hide={((4, 3), (1, 3))}) as ctl:
+        cp = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "discovery", "--controller", f"tcp:{ctl.address}",
+                             "--of", "1.0", "--topo", TOPO, "--api", "osken", "--api-url", ctl.api.url, "--poll-s", "0.1",
+                             "--deadline-s", "8", "--reps", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert cp.returncode == 2, cp.stderr
+    [r] = json.loads(cp.stdout)
+    t = r["counters"]["trials"][0]
+    assert t["missing"] == ["1:3-4:3"] and r["status"] == "failed"
+    assert r["counters"]["rfc8456"]["verification"] == "northbound" and r["counters"]["rfc8456"]["links"] == 4
+    assert "incomplete: 7 of 8 link directions (northbound); missing 1:3-4:3" in r["error"]
