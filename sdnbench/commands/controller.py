@@ -72,6 +72,8 @@ def register(sub) -> None:
     robustness.add_to(s, _common)
     from . import discovery
     discovery.add_to(s, _common)
+    from . import provisioning
+    provisioning.add_to(s, _common)
 
 
 def _common(p, multi_controller: bool = False) -> None:

@@ -6,7 +6,8 @@ matching (dl_src, dl_dst) with action FLOOD, unless it already installed ``insta
 on that switch (the known cap: after it, packet-outs only), and a packet-out of the frame to
 FLOOD. Broadcast frames (the destinations' announcements) are flooded at once, never installed.
 On a loop-free topology (linear,N) flooding carries every frame to its destination, so a K-switch
-path costs K x (delay + the measured floor). Counts flow-mods sent and TABLE_FULL errors seen.
+path costs K x (delay + the measured floor). Counts flow-mods sent and TABLE_FULL errors seen,
+and records the delay each reply really waited (``applied_s``: asyncio timers fire late).
 
 Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 """
@@ -47,6 +48,7 @@ class PathController:
         self.flow_mods = 0
         self.table_full_errors = 0
         self.packet_ins = 0
+        self.applied_s: list = []       # per delayed reply: the delay actually applied
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -73,6 +75,11 @@ class PathController:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
+    def _send(self, writer: asyncio.StreamWriter, msg: bytes, t_in: float) -> None:
+        # the delay really applied (the timer fires late by up to a few ms under load)
+        self.applied_s.append(self._loop.time() - t_in)
+        writer.write(msg)
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(struct.pack("!BBHI", 1, 0, 8, 1) + struct.pack("!BBHI", 1, 5, 8, 2))
         installed = 0
@@ -98,7 +105,7 @@ class PathController:
                         msg = flow_mod(data[6:12], data[0:6], xid)
                     msg += packet_out(in_port, data, xid)
                     if self.delay_s > 0:
-                        self._loop.call_later(self.delay_s, writer.write, msg)
+                        self._loop.call_later(self.delay_s, self._send, writer, msg, self._loop.time())
                     else:
                         writer.write(msg)
         except (asyncio.IncompleteReadError, ConnectionError, OSError):

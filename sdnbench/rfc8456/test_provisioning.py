@@ -1,0 +1,111 @@
+"""Reactive path provisioning and table capacity: pure parts, known answers against the scripted
+path controller (a known install delay, a known table cap), and the real os-ken learning app.
+
+Known answers: a K-switch path through a controller that answers each packet-in after d (as
+it really waited, recorded by the peer itself) costs K x d more than the same path through the same controller answering at once (the measured
+floor): read within 5%. A controller that installs at most M flows per switch leaves exactly M
+entries (limit: controller); an emulated table of T entries holds exactly T (limit: switch-table,
+every refusal a TABLE_FULL the controller receives)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ..errors import UserError
+from ..net.engine_network import network_for
+from . import provisioning as prov
+from .path_controller import PathController
+from .paths import farthest_pairs, path_switches
+
+
+def _trial(ctl, topo: str, flows: int, timeout_ms: int = 300, table_size: int = 0, concurrency: int = 1) -> dict:
+    net, _, _ = prov.trial_network(topo, flows, concurrency=concurrency, timeout_ms=timeout_ms, announce_ms=300,
+                                   table_size=table_size)
+    s = prov.summarize(prov.run_trial(ctl.address, net, "1.0", 20), net)
+    assert s["invariant"] == "ok" and s["network_invariant"] == "ok", s
+    return s
+
+
+def test_farthest_pairs_give_the_path_length():
+    pairs, k = farthest_pairs(network_for("linear,4"))
+    assert (pairs, k) == ([(0, 3), (3, 0)], 4)
+    net = network_for("fattree,4")
+    pairs, k = farthest_pairs(net)
+    assert k == 5 and len(pairs) == 16, "every host has a farthest host in another pod"
+    assert len(path_switches(net, *pairs[0])) == 10, "2 edges, 4 aggregations, 4 cores on shortest paths"
+    with pytest.raises(UserError, match="at least 2 hosts"):
+        farthest_pairs({"spec": "x", "switches": [{"dpid": 1, "ports": 1}], "hosts": []})
+
+
+def test_capacity_names_the_limit_hit():
+    base = {"flows": 10, "provisioned": 10, "table_full": 0, "table_size": 0, "entries_on_path_max": 10}
+    assert prov.capacity(base) == (10, "none")
+    assert prov.capacity(dict(base, entries_on_path_max=7)) == (7, "controller")
+    assert prov.capacity(dict(base, entries_on_path_max=5, table_size=5, table_full=3)) == (5, "switch-table")
+    assert prov.capacity(dict(base, provisioned=4, entries_on_path_max=4)) == (4, "controller")
+    assert prov.stats([1.0, 3.0]) == {"trials": 2, "average": 2.0, "variance": 2.0}
+    assert prov.run_seconds({"timeout_ms": 500, "flows": 10, "concurrency": 2, "rate": 0, "announce_ms": 1000}, 30) == 4.0
+
+
+@pytest.mark.parametrize("topo,k,delay", [("linear,2", 2, 0.020), ("linear,4", 4, 0.010)])
+def test_known_install_delay_is_read_within_5_percent(topo, k, delay):
+    with PathController() as c:
+        floor = _trial(c, topo, 5)
+    with PathController(delay_s=delay) as c:
+        s = _trial(c, topo, 5)
+        applied = c.applied_s
+    assert floor["provisioned"] == s["provisioned"] == 5
+    assert len(applied) == 5 * k and all(a >= delay for a in applied)
+    want = k * sum(applied) / len(applied) * 1000     # the delay the peer really applied
+    extra = sum(s["times_ms"]) / 5 - sum(floor["times_ms"]) / 5
+    assert abs(extra - want) <= 0.05 * want, (extra, want, s["times_ms"], floor["times_ms"])
+    assert s["entries_on_path_min"] == 5, "every switch of the path holds every flow"
+
+
+def test_known_controller_cap_and_switch_table_size_are_read_exactly():
+    with PathController(install_cap=7) as c:
+        s = _trial(c, "linear,2", 12, concurrency=4)
+    assert s["provisioned"] == 12, "packet-outs still carry the frames"
+    assert prov.capacity(s) == (7, "controller") and s["table_full"] == 0
+    with PathController() as c:
+        s = _trial(c, "linear,2", 12, table_size=5, concurrency=4)
+        refused = c.table_full_errors
+    assert prov.capacity(s) == (5, "switch-table")
+    assert s["table_full"] == refused == 2 * 7, "each switch refused the 7 flows beyond 5"
+
+
+def _cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sdnbench", "controller", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_a_controller_that_never_provisions_stops_at_its_deadline_with_a_verdict(tmp_path):
+    out = tmp_path / "r.json"
+    with PathController(delay_s=30) as c:
+        cp = _cli("provisioning", "--controller", f"tcp:{c.address}", "--flows", "3", "--timeout-ms", "200",
+                  "--announce-ms", "200", "--reps", "1", "-o", str(out))
+    assert cp.returncode == 2, cp.stderr
+    assert "never provisioned" in cp.stderr and "Traceback" not in cp.stderr
+    [r] = json.loads(out.read_text())
+    assert r["status"] == "failed" and r["counters"]["timed_out"] == 3, "what was measured is kept"
+
+
+def test_bad_input_is_one_line():
+    cp = _cli("provisioning", "--flows", "0", "--reps", "1")
+    assert cp.returncode != 0 and "--flows: 0" in cp.stderr and "Traceback" not in cp.stderr
+
+
+def test_osken_learning_provisions_linear_2_reactively():
+    cp = _cli("provisioning", "--controller", "osken:learning", "--topo", "linear,2", "--flows", "10",
+              "--timeout-ms", "500", "--reps", "1", "--json")
+    assert cp.returncode == 0, cp.stderr
+    [r] = json.loads(cp.stdout)
+    c = r["counters"]
+    assert c["provisioned"] == 10 and c["verdict"] == "all provisioned"
+    assert c["entries_on_path_min"] >= 10, "osken:learning installs (in_port, src, dst) on both switches"
+    [t] = [s for s in r["series"] if s["metric"] == "provisioning_time"]
+    assert len(t["values"]) == 10 and all(v > 0 for v in t["values"])
