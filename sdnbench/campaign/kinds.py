@@ -108,6 +108,15 @@ def validate_switch_param(name: str, value: Any) -> Optional[str]:
     return validate_param(name, value)
 
 
+def validate_robustness_param(name: str, value: Any) -> Optional[str]:
+    """A robustness cell parameter (``sdnbench.robustness.cell``)."""
+    try:
+        from ..robustness.cell import validate_param
+    except ImportError:
+        return None
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -118,6 +127,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
          "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
          validate_switch_param),
+    Kind("robustness", "sdnbench.robustness.cell", "run_case", ("engine",),
+         "robustness case (issue 16, RFC 8456 §5.3): a verdict for one malformed message or attack",
+         validate_robustness_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

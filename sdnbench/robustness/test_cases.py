@@ -30,3 +30,11 @@ def test_docs_describe_every_case():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "robustness.md").read_text()
     missing = [n for n in cases.names() if f"`{n}`" not in doc]
     assert not missing, f"docs/robustness.md lacks {missing}"
+
+
+def test_campaign_cell_parameters():
+    from sdnbench.robustness.cell import validate_param
+    assert validate_param("case", "length-zero") is None
+    assert "known: bad-version" in validate_param("case", "nope")
+    assert "unknown robustness parameter 'loops'" in validate_param("loops", 3)
+    assert validate_param("rate", 500) is None
