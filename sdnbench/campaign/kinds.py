@@ -117,6 +117,12 @@ def validate_robustness_param(name: str, value: Any) -> Optional[str]:
     return validate_param(name, value)
 
 
+def validate_discovery_param(name: str, value: Any) -> Optional[str]:
+    """A discovery cell parameter (``sdnbench.discovery.cell``)."""
+    from ..discovery.cell import validate_param
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -130,6 +136,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("robustness", "sdnbench.robustness.cell", "run_case", ("engine",),
          "robustness case (issue 16, RFC 8456 §5.3): a verdict for one malformed message or attack",
          validate_robustness_param),
+    Kind("discovery", "sdnbench.discovery.cell", "run_discovery", ("engine",),
+         "RFC 8456 topology discovery time (§5.1.1) or change detection (§5.1.8) on the emulated network",
+         validate_discovery_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

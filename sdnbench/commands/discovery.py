@@ -140,19 +140,10 @@ def _size_search(args) -> int:
 def run_change(args) -> int:
     if args.verify != "northbound":
         raise UserError("topology-change measures detection in the controller's view: use --verify northbound")
-    p0 = engine_params(args.topo, args.controller, args.of_version, args.deadline_s, args.workers)
-    link = change.pick_link(p0["network"], args.link)
-    events = change.events(link, args.down_at_s, args.up_after_s)
-    deadline = args.down_at_s + args.up_after_s + args.deadline_s
-    p = engine_params(args.topo, args.controller, args.of_version, deadline, args.workers, events)
-    with launch(args.controller, of_version=launch_of_version(p)) as ctl:
-        adapter, url = api_for(args.controller, args.api, args.api_url, ctl.api_url, args.verify)
-        s = make_setup(p, adapter, url, args.poll_s, deadline, args.stable, quiet=True)
-        t = change.run(s, f"{ctl.host}:{ctl.port}", link, ctl.pid)
-        info = dict(ctl.info)
-    r = change.to_result(args, t, info, adapter)
+    from ..discovery.cell import _change
+    r = _change(sys.modules[__name__], args)
     if not args.json:
-        print(change.describe(t))
+        print(change.describe(r.counters))
     return _finish(args, r)
 
 

@@ -14,7 +14,6 @@ from typing import Optional
 from ..errors import UserError
 from ..northbound.links import directed
 from .engine_run import EngineRun
-from .poller import Poll
 from .trial import Setup, poll_until_done, southbound
 
 
