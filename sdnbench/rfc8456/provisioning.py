@@ -42,8 +42,9 @@ def trial_network(topo: str, flows: int, concurrency: int = 1, rate: float = 0.0
 
 
 def run_seconds(prov: dict, deadline_s: float) -> float:
-    """How long the engine runs: the announcements, then until every flow could have ended
-    (each waits at most its timeout), at most ``deadline_s`` after the announcements."""
+    """The engine's run length: the announcements, then until every flow could have ended
+    (each waits at most its timeout), at most ``deadline_s`` after the announcements. The engine
+    ends the run earlier, at the first loop boundary after every flow ended."""
     t = prov["timeout_ms"] / 1000
     n, c, rate = prov["flows"], prov["concurrency"], prov["rate"]
     worst = n / rate + t if rate > 0 else math.ceil(n / c) * t

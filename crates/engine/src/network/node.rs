@@ -193,6 +193,11 @@ impl Node {
         self.table_full.set(self.table_full.get() + 1);
     }
 
+    /// The provisioning traffic has ended: every flow started and none waits (false without it).
+    pub fn prov_done(&self) -> bool {
+        self.prov.borrow().as_ref().is_some_and(|p| p.done())
+    }
+
     /// When the measured phase began (monotonic ns; 0: not yet).
     pub fn go_mono(&self) -> u64 {
         self.go_mono.get()

@@ -160,6 +160,11 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
         iv.sent -= prev.sent;
         prev = cum;
         emit(WorkerEvent::Interval(iv));
+        if sh.net.borrow().as_ref().is_some_and(|n| n.prov_done()) {
+            // the provisioning traffic ended: nothing left to measure, end the run here
+            sh.stop_all();
+            return false;
+        }
     }
     false
 }
