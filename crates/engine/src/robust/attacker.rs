@@ -100,7 +100,10 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
     }
     a.pump_until(deadline, |_| false);
     a.finish();
-    a.obs.ended_s = t_go.elapsed().as_secs_f64();
+    // the window's end (the phases "during" / "after" split here); the drain of a flood and the
+    // probe may run past it, until finished_s
+    a.obs.ended_s = (deadline - t_go).as_secs_f64();
+    a.obs.finished_s = t_go.elapsed().as_secs_f64();
     a.obs
 }
 

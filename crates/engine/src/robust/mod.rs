@@ -66,7 +66,10 @@ pub struct Observation {
     pub of_version: u8,
     pub attacker_dpid: u64,
     pub started_s: f64,
+    /// End of the case window (started_s + observe_ms).
     pub ended_s: f64,
+    /// When the attacker was done (after a flood's drain and the probe).
+    pub finished_s: f64,
     pub connected: bool,
     pub connect_error: Option<String>,
     /// The case's handshake completed (a features reply went out), after this long.
