@@ -84,7 +84,7 @@ def run_discovery(args) -> int:
 
 
 def _result(args, benchmark: str, trials: list, info: dict, adapter, extra: dict = None):
-    t = trials[-1]
+    t = next((x for x in reversed(trials) if x.get("switches")), trials[-1])
     fields = record.rfc_fields(info, args.topo, t["switches"], t["links"], t.get("verification", args.verify),
                                adapter.name if adapter else None, args.of_version)
     params = {"controller": args.controller, "topo": args.topo, "verify": args.verify, "poll_s": args.poll_s,
@@ -113,7 +113,10 @@ def _size_search(args) -> int:
     def ok(n: int) -> bool:
         nonlocal info, adapter
         topo = with_size(args.topo, n)
-        t, info, adapter = _trial(args, topo, quiet=True)
+        try:
+            t, info, adapter = _trial(args, topo, quiet=True)
+        except UserError as e:   # too large for this machine: a failure at this size, said why
+            t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {}, "switches": None, "links": None}
         t["topo"], t["size"] = topo, n
         seen.append(t)
         good = t["state"] == "complete" and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s

@@ -85,9 +85,17 @@ class LldpController:
 
     def _serve(self, s: socket.socket) -> None:
         s.settimeout(0.01)
-        s.sendall(_msg(0, 1) + _msg(5, 2))
+        try:
+            s.sendall(_msg(0, 1) + _msg(5, 2))
+            self._serve_loop(s)
+        except OSError:
+            pass                                 # the switch went away
+        finally:
+            s.close()
+
+    def _serve_loop(self, s: socket.socket) -> None:
         buf, dpid, ports, next_probe = b"", None, [], 0.0
-        with s:
+        try:
             while not self._stop.is_set():
                 if dpid is not None and time.monotonic() >= next_probe:
                     s.sendall(b"".join(_probe(dpid, p) for p in ports if (dpid, p) != self.never_probe))
@@ -99,8 +107,6 @@ class LldpController:
                     buf += data
                 except socket.timeout:
                     continue
-                except OSError:
-                    return
                 while len(buf) >= 8:
                     n = struct.unpack("!H", buf[2:4])[0]
                     if len(buf) < n:
@@ -117,3 +123,7 @@ class LldpController:
                         src, src_port = struct.unpack("!QH", m[32:42])
                         with self._lock:
                             self.learned.add(((src, src_port), (dpid, in_port)))
+        finally:
+            # a switch that left takes its links with it (as os-ken's switch-leave does)
+            with self._lock:
+                self.learned = {l for l in self.learned if dpid not in (l[0][0], l[1][0])}

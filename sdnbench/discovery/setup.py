@@ -8,9 +8,15 @@ from typing import Optional
 
 from ..engine.params import check
 from ..errors import UserError
-from ..net.engine_network import network_for
+from ..net.engine_network import to_engine_network
+from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..northbound import adapter_for, emulated_links
 from .trial import Setup
+
+# Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
+# refused before anything starts (building and checking that takes ~12 s here; more would make
+# the engine's own config check time out).
+MAX_NODES = 200_000
 
 # which adapter reads a managed controller's view (spec prefix → adapter)
 DEFAULT_API = {"osken:topology": "osken", "ryu:rest_topology": "ryu"}
@@ -33,7 +39,7 @@ def api_for(spec: str, api: Optional[str], api_url: Optional[str], ctl_api_url: 
 
 def engine_params(topo: str, controller: str, of_version: Optional[str], deadline_s: float,
                   workers: Optional[int] = None, events: Optional[list] = None) -> dict:
-    net = network_for(topo, events=events)
+    net = to_engine_network(parse_topology(topo, MAX_NODES, ENGINE_MAX_LINKS), events=events)
     p = {"controller": controller, "mode": "network", "network": net, "switches": len(net["switches"]),
          # the engine runs past the deadline; the trial stops it when it has its answer
          "loops": int(math.ceil(deadline_s)) + 5, "loop_ms": 1000, "warmup": 0, "settle_ms": 0}
