@@ -226,6 +226,7 @@ impl Session {
             let now = self.sh.now_ns();
             let phase = self.phase(now);
             if self.sh.stopped() {
+                self.network(now); // the network's last look at this switch (its flow entries now)
                 return Ok(());
             }
             if !self.sw.is_up() && now > handshake_deadline {
