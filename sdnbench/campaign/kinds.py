@@ -123,6 +123,12 @@ def validate_discovery_param(name: str, value: Any) -> Optional[str]:
     return validate_param(name, value)
 
 
+def validate_provisioning_param(name: str, value: Any) -> Optional[str]:
+    """A provisioning cell parameter (``sdnbench.rfc8456.cell``)."""
+    from ..rfc8456.cell import validate_param
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -139,6 +145,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("discovery", "sdnbench.discovery.cell", "run_discovery", ("engine",),
          "RFC 8456 topology discovery time (§5.1.1) or change detection (§5.1.8) on the emulated network",
          validate_discovery_param),
+    Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),
+         "RFC 8456 reactive path provisioning time and rate (§5.1.4/§5.1.6) or forwarding-table "
+         "capacity (§5.2.3) on the emulated network", validate_provisioning_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

@@ -45,18 +45,22 @@ def _trial_flags(p, flows: int) -> None:
     p.add_argument("--reps", type=int, default=3, help="trials (3)")
 
 
+def trial(args, benchmark: str, rep: int) -> Result:
+    """One trial with its own controller launch (trials do not share learned state)."""
+    net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
+                                       args.announce_ms, args.table_size)
+    with launch(args.controller, of_version=args.of_version or "1.0", topology=args.topo) as ctl:
+        doc = prov.run_trial(f"{ctl.host}:{ctl.port}", net, args.of_version, args.deadline)
+        r = _result(args, benchmark, rep, k, pairs, prov.summarize(doc, net), doc)
+        ctl.record(r)
+    return r
+
+
 def _trials(args, benchmark: str) -> list:
     prov.check_args(args.flows, args.concurrency, args.rate, args.timeout_ms, args.reps, args.table_size)
     results = []
     for rep in range(args.reps):
-        net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
-                                           args.announce_ms, args.table_size)
-        with launch(args.controller, of_version=args.of_version or "1.0", topology=args.topo) as ctl:
-            doc = prov.run_trial(f"{ctl.host}:{ctl.port}", net, args.of_version, args.deadline)
-            s = prov.summarize(doc, net)
-            r = _result(args, benchmark, rep, k, pairs, s, doc)
-            ctl.record(r)
-        results.append(r)
+        results.append(trial(args, benchmark, rep))
         if args.out:
             write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
     return results
@@ -73,6 +77,8 @@ def _result(args, benchmark: str, rep: int, k: int, pairs: list, s: dict, doc: d
     if s["rate_per_s"] is not None:
         r.add("provisioning_rate", "paths/s", [s["rate_per_s"]], rep=rep, k=k)
     entries, limit = prov.capacity(s)
+    if benchmark.startswith("table-capacity"):
+        r.add("table_capacity", "entries", [entries], rep=rep, limit=limit)
     r.counters = {key: v for key, v in s.items() if key not in ("times_ms", "entries_per_switch")}
     r.counters.update(verdict=prov.verdict(s), table_capacity=entries, table_limit=limit,
                       entries_per_switch={str(d): c for d, c in s["entries_per_switch"].items()})
