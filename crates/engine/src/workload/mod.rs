@@ -13,8 +13,12 @@
 //! a flow-mod or packet-out naming one answers it (see `accounting.rs`). Sessions are up once
 //! the handshake is done; a learning phase may come first.
 //! `Capacity` (`capacity.rs`): switches connect one by one; a session counts as up only after an
-//! echo went round; nothing else is sent. Room is left for discovery, provisioning and
-//! robustness workloads: each is one more variant and one more file.
+//! echo went round; nothing else is sent. Room is left for discovery and provisioning
+//! workloads: each is one more variant and one more file.
+//! Robustness (`robust/`, RFC 8456 §5.3) is not a variant but an overlay on `Requests`: the
+//! configured switches keep their load unchanged while one more switch, on its own thread,
+//! plays a named case (`config.robustness`); `invalid_every` mixes invalid packet-ins into the
+//! load itself (§5.3.1).
 
 pub mod capacity;
 pub mod requests;
