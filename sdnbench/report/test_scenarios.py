@@ -86,7 +86,7 @@ def test_controller_benchmark_quick(tmp_path):
     runs, failed = _run_quick(tmp_path, "controller-benchmark")
     assert failed == []
     k = _kinds(build(runs))
-    thr, lat = k["throughput: throughput (flows/s, throughput mode)"], k["latency: latency (us, latency mode)"]
+    thr, lat = k["throughput: throughput (flows/s, throughput mode)"], k["latency: latency (µs, latency mode)"]
     assert {"trials", "best"} <= set(thr[0]) and {"trials", "best"} <= set(lat[0])
     assert "boxplot" in thr[1] and "cdf" in lat[1]
     assert "distribution" in k["capacity: sessions (switches, capacity mode)"][0]
