@@ -30,11 +30,20 @@ def case_params(spec: str, case: str, of_version: str, background: dict, seed: i
     return p
 
 
+def launch_spec(spec: str, switches: int) -> str:
+    """``faucet:auto`` here means Faucet configured for the emulated switches: datapath ids 1..n
+    and the attacker's n+1, ports 1..4 (the engine's default), one VLAN."""
+    if spec != "faucet:auto":
+        return spec
+    from ..controllers.faucet_config import faucet_config_for
+    return f"faucet:{faucet_config_for(list(range(1, switches + 2)), ports=range(1, 5))}"
+
+
 class _Managed:
     """The controller under test, (re)launched on demand."""
 
-    def __init__(self, spec: str, of_version: str):
-        self.spec, self.of_version = spec, of_version
+    def __init__(self, spec: str, of_version: str, switches: int = BACKGROUND["switches"]):
+        self.spec, self.of_version = launch_spec(spec, switches), of_version
         self.stack: Optional[contextlib.ExitStack] = None
         self.ctl = None
         self.restarts = 0
@@ -97,7 +106,7 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
     background = background or {}
     for c in cases:  # bad input fails before anything is launched
         check(case_params(spec, c, of_version, background))
-    m = _Managed(spec, of_version)
+    m = _Managed(spec, of_version, int(background.get("switches", BACKGROUND["switches"])))
     out = []
     try:
         ctl = m.start()

@@ -81,3 +81,9 @@ def test_view_cases_fooled_or_not():
     v = judge(o, STEADY, alive=True, view=kept)
     assert v.verdict == "ignored" and "dpid 1 port 1" in v.evidence
     assert judge(o, STEADY, alive=True, view=None).verdict == "ignored"   # no view: OpenFlow only
+
+
+def test_no_baseline_is_unmeasured_not_hung():
+    v = judge(obs(errors=[{"name": "E"}]), loops([0] * 11), alive=True)
+    assert v.verdict == "unmeasured" and "no baseline" in v.evidence
+    assert judge(obs(), loops([0] * 11), alive=False).verdict == "crashed"

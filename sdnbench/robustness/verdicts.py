@@ -18,6 +18,10 @@ Verdicts, worst first (the first that applies wins):
   (and only that);
 - ``ignored``: nothing visible, service unchanged.
 
+And one non-verdict: ``unmeasured`` when the background was never answered before the case
+(no baseline: the controller does not serve the engine's switches at all), so "hung" or
+"degraded" would be claims without evidence.
+
 The background runs at a fixed offered rate well below the controller's capacity, so its
 answered rate is steady and a drop means the controller failed to keep up.
 """
@@ -28,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Optional
 
-VERDICTS = ("crashed", "hung", "fooled", "degraded", "rejected", "ignored")
+VERDICTS = ("crashed", "hung", "fooled", "degraded", "rejected", "ignored", "unmeasured")
 # The victim host of ``host-hijack``: switch 0's host 1 (crates/ofmutate/src/attacks.rs)
 VICTIM_HOST_MAC = "00:00:00:00:00:01"
 VIEW_CASES = ("fabricated-lldp", "host-hijack")
@@ -110,6 +114,9 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
     rates = f"background {_r(ph.before)} → {_r(ph.during)} → {_r(ph.after)} answered/s"
     if not alive:
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
+    if not ph.before:
+        return Verdict(case, "unmeasured", f"the background was never answered before the case (no baseline); "
+                       f"{_seen(obs)}; {rates}", pd)
     if ph.longest_silence_ms >= hung_ms:
         return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {rates}", pd)
     seen_view = view_check(case, obs, view, victim_dpid)
