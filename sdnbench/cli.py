@@ -25,7 +25,12 @@ EXIT_INTERNAL = 3
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage as a ``UserError`` (exit 1, one line)."""
+    """argparse that reports bad usage as a ``UserError`` (exit 1, one line), and keeps the line
+    breaks of a description (each subcommand's docstring, whose examples are one per line)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         old = _old_json_file(message)
