@@ -47,6 +47,12 @@ pub struct ProvisionSpec {
     /// Time the controller gets after the announcements, before the first flow.
     #[serde(default = "default_announce")]
     pub announce_ms: u64,
+    /// Send a waiting flow's frame again every this many ms until it is delivered (0: once).
+    /// For proactive provisioning (§5.1.5), where a miss is dropped and the path appears when
+    /// the northbound request is applied: the frame keeps knocking, so the first one across
+    /// comes at most `repeat_ms` after the path is complete.
+    #[serde(default)]
+    pub repeat_ms: u64,
 }
 
 fn one() -> u32 {
@@ -99,8 +105,14 @@ pub struct ProvisionReport {
     pub late: u64,
     pub started_ns: Vec<u64>,
     pub delivered_ns: Vec<u64>,
-    /// When the announcements went out and when the first flow started (ns since go).
+    /// When the announcements went out (ns since go).
     pub announced_ns: u64,
+    /// Go itself on CLOCK_MONOTONIC (ns): a northbound client aligns its request times with it.
+    #[serde(default)]
+    pub go_mono_ns: u64,
+    /// Frames sent again (`repeat_ms`).
+    #[serde(default)]
+    pub repeated: u64,
 }
 
 impl ProvisionReport {
@@ -181,6 +193,12 @@ impl Provision {
         self.waiting.front().map(|&i| self.r.started_ns[i as usize] + self.spec.timeout_ms * 1_000_000)
     }
 
+    /// The flows still waiting for their first delivery (after `expire`).
+    pub fn waiting(&self) -> Vec<(u32, u32)> {
+        let pairs = &self.spec.pairs;
+        self.waiting.iter().filter(|&&i| self.r.delivered_ns[i as usize] == 0).map(|&i| (i, pairs[i as usize % pairs.len()].1)).collect()
+    }
+
     pub fn done(&self) -> bool {
         self.r.started >= self.spec.flows as u64 && self.r.in_flight == 0
     }
@@ -219,16 +237,25 @@ pub async fn run(node: Rc<Node>) {
     }
     if let Some(p) = node.prov.borrow_mut().as_mut() {
         p.r.announced_ns = rel(&node).max(1);
+        p.r.go_mono_ns = node.go_mono();
     }
     sleep(Duration::from_millis(spec.announce_ms)).await;
     let first = rel(&node);
+    let repeat = spec.repeat_ms * 1_000_000;
+    let mut next_repeat = first + repeat;
     loop {
         let now = rel(&node);
         let mut starts = vec![];
+        let mut again = vec![];
         let wake_at = {
             let mut b = node.prov.borrow_mut();
             let p = b.as_mut().expect("provisioning state");
             p.expire(now);
+            if repeat > 0 && now >= next_repeat {
+                again = p.waiting();
+                p.r.repeated += again.len() as u64;
+                next_repeat = now + repeat;
+            }
             while let Some(at) = p.next_start(first) {
                 if at > now {
                     break;
@@ -238,8 +265,13 @@ pub async fn run(node: Rc<Node>) {
             if p.done() {
                 return;
             }
-            [p.next_start(first), p.next_timeout()].into_iter().flatten().min()
+            let rep = (repeat > 0).then_some(next_repeat);
+            [p.next_start(first), p.next_timeout(), rep].into_iter().flatten().min()
         };
+        for (i, d) in again {
+            let h = &node.model.hosts[spec.pairs[i as usize % spec.pairs.len()].0 as usize];
+            node.deliver(Frame { to: h.index, port: h.port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data: flow_frame(&node.model, i, d) });
+        }
         for (i, s, d) in starts {
             let (index, port) = node.hosts.borrow_mut().inject(&node.model, now, s, d);
             let data = flow_frame(&node.model, i, d);
@@ -315,7 +347,7 @@ mod tests {
     use crate::network::model::tests::ring;
 
     fn spec(flows: u32, concurrency: u32, rate: f64) -> ProvisionSpec {
-        ProvisionSpec { pairs: vec![(0, 2)], flows, concurrency, rate, timeout_ms: 10, announce_ms: 0 }
+        ProvisionSpec { pairs: vec![(0, 2)], flows, concurrency, rate, timeout_ms: 10, announce_ms: 0, repeat_ms: 0 }
     }
 
     #[test]
@@ -353,6 +385,11 @@ mod tests {
         assert!(p.done());
         assert_eq!((p.r.started, p.r.provisioned, p.r.timed_out, p.r.late), (4, 2, 2, 2));
         p.r.check().unwrap();
+        let mut w = Provision::new(spec(3, 3, 0.0));
+        w.start(0);
+        w.start(0);
+        w.delivered(5, 2, &flow_frame(&m, 0, 2));
+        assert_eq!(w.waiting(), vec![(1, 2)], "only undelivered flows are sent again");
         let mut r = Provision::new(spec(3, 10, 1000.0));
         assert_eq!(r.next_start(0), Some(0));
         r.start(0);
