@@ -3,6 +3,7 @@
 the engine's emulated network (docs/rfc8456-provisioning.md).
 
     sdnbench controller provisioning --controller osken:learning --topo linear,4 --flows 200 --reps 3
+    sdnbench controller provisioning --mode proactive --controller ryu:ofctl_rest --topo linear,4 --flows 100
     sdnbench controller table-capacity --controller osken:learning --topo linear,2 --flows 2000 --table-size 1000
 
 Exit 2 when a trial provisioned no flow at all (the controller never provisions) or broke an
@@ -22,15 +23,16 @@ def add_to(s, common) -> None:
     p = s.add_parser("provisioning", help="RFC 8456 §5.1.4/§5.1.6 reactive path provisioning time and rate",
                      description=__doc__)
     common(p)
-    p.add_argument("--mode", default="reactive", choices=["reactive"],
-                   help="reactive: the controller provisions on flow misses (proactive: not built yet)")
+    p.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
+                   help="reactive: the controller provisions on flow misses; proactive: paths requested "
+                        "through its northbound API (ryu:ofctl_rest), misses dropped")
     _trial_flags(p, flows=100)
-    p.set_defaults(func=run_provisioning, of_version="1.0")
+    p.set_defaults(func=run_provisioning, of_version=None)
     t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive)",
                      description=__doc__)
     common(t)
     _trial_flags(t, flows=2000)
-    t.set_defaults(func=run_table_capacity, of_version="1.0", concurrency=8)
+    t.set_defaults(func=run_table_capacity, of_version=None, concurrency=8)
 
 
 def _trial_flags(p, flows: int) -> None:
@@ -49,9 +51,19 @@ def trial(args, benchmark: str, rep: int) -> Result:
     """One trial with its own controller launch (trials do not share learned state)."""
     net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
                                        args.announce_ms, args.table_size)
-    with launch(args.controller, of_version=args.of_version or "1.0", topology=args.topo) as ctl:
-        doc = prov.run_trial(f"{ctl.host}:{ctl.port}", net, args.of_version, args.deadline)
-        r = _result(args, benchmark, rep, k, pairs, prov.summarize(doc, net), doc)
+    proactive = getattr(args, "mode", "reactive") == "proactive"
+    if not args.of_version:
+        args.of_version = "1.3" if proactive else "1.0"
+    with launch(args.controller, of_version=args.of_version, topology=args.topo) as ctl:
+        address = f"{ctl.host}:{ctl.port}"
+        if proactive:
+            from ..rfc8456 import proactive as pro
+            from ..rfc8456.flow_push import adapter_for
+            s, doc = pro.run(adapter_for(args.controller, ctl.api_url), address, net, args.of_version, args.deadline)
+        else:
+            doc = prov.run_trial(address, net, args.of_version, args.deadline)
+            s = prov.summarize(doc, net)
+        r = _result(args, benchmark, rep, k, pairs, s, doc)
         ctl.record(r)
     return r
 
@@ -126,7 +138,7 @@ def _finish(args, results: list, capacity: bool) -> int:
 
 
 def run_provisioning(args) -> int:
-    return _finish(args, _trials(args, "provisioning-reactive"), capacity=False)
+    return _finish(args, _trials(args, f"provisioning-{args.mode}"), capacity=False)
 
 
 def run_table_capacity(args) -> int:

@@ -68,3 +68,30 @@ def path_switches(net: dict, src: int, dst: int) -> set:
     da, db = _hops(g, a), _hops(g, b)
     k = da[b]
     return {s for s in g if s in da and s in db and da[s] + db[s] - 1 == k}
+
+
+def port_path(net: dict, src: int, dst: int) -> list:
+    """One shortest path from host ``src`` to host ``dst`` as ``[(dpid, out_port), ...]``, ingress
+    switch first; the last out_port is the destination host's port (what a proactive request
+    installs on each switch)."""
+    hosts = net["hosts"]
+    a, b = hosts[src]["dpid"], hosts[dst]["dpid"]
+    out = {}
+    for da, pa, db, pb in net.get("links", []):
+        out.setdefault(da, []).append((db, pa))
+        out.setdefault(db, []).append((da, pb))
+    prev, q = {a: None}, deque([a])
+    while q:
+        u = q.popleft()
+        for v, port in sorted(out.get(u, [])):
+            if v not in prev:
+                prev[v] = (u, port)
+                q.append(v)
+    if b not in prev:
+        raise UserError(f"topology {net.get('spec', '')}: no path from host {src} to host {dst}")
+    hops, v = [(b, hosts[dst]["port"])], b
+    while prev[v] is not None:
+        u, port = prev[v]
+        hops.append((u, port))
+        v = u
+    return hops[::-1]

@@ -109,3 +109,54 @@ def test_osken_learning_provisions_linear_2_reactively():
     assert c["entries_on_path_min"] >= 10, "osken:learning installs (in_port, src, dst) on both switches"
     [t] = [s for s in r["series"] if s["metric"] == "provisioning_time"]
     assert len(t["values"]) == 10 and all(v > 0 for v in t["values"])
+
+
+def test_proactive_flow_macs_are_the_engines():
+    from .proactive import flow_mac
+    assert flow_mac(7) == "02:5d:00:00:00:07" and flow_mac(0x01020304) == "02:5d:01:02:03:04"
+    assert port_path_ends(network_for("linear,4")) == [(1, 2), (2, 3), (3, 3), (4, 1)]
+
+
+def port_path_ends(net):
+    from .paths import port_path
+    hops = port_path(net, 0, 3)
+    assert hops[-1] == (net["hosts"][3]["dpid"], net["hosts"][3]["port"]), "the last hop leads to the host"
+    return hops
+
+
+def test_a_refused_northbound_request_is_one_line_naming_request_and_answer():
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    from .flow_push import NorthboundRefused, RyuOfctl
+
+    class Refuse(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(400)
+            self.end_headers()
+            self.wfile.write(b"Invalid rule parameter.\n")
+
+        def log_message(self, *a):
+            pass
+
+    srv = HTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(NorthboundRefused) as e:
+            RyuOfctl(f"http://127.0.0.1:{srv.server_port}").add(1, "02:5d:00:00:00:00", "00:00:00:00:00:02", 2)
+    finally:
+        srv.shutdown()
+    msg = str(e.value)
+    assert "\n" not in msg and "POST http://127.0.0.1:" in msg and "/stats/flowentry/add" in msg
+    assert '"dl_src": "02:5d:00:00:00:00"' in msg and msg.endswith("HTTP 400 Invalid rule parameter.")
+
+
+def test_ryu_ofctl_rest_provisions_linear_2_proactively():
+    cp = _cli("provisioning", "--mode", "proactive", "--controller", "ryu:ofctl_rest", "--topo", "linear,2",
+              "--flows", "5", "--announce-ms", "300", "--deadline", "20", "--reps", "1", "--json")
+    assert cp.returncode == 0, cp.stderr
+    [r] = json.loads(cp.stdout)
+    c = r["counters"]
+    assert r["benchmark"] == "provisioning-proactive" and c["provisioned"] == 5 and c["before_request"] == 0
+    assert c["entries_on_path_min"] == 5, "one pushed entry per flow on both switches"
+    assert c["repeated"] > 0, "frames knocked until their path existed"

@@ -1,0 +1,92 @@
+"""Proactive path provisioning time and rate (RFC 8456 §5.1.5, §5.1.7) on the emulated network.
+
+Workload ``provisioning-proactive`` (what the controller must do per request): one northbound
+request per switch of a K-switch path (match source and destination MAC, output to the next
+hop), for a flow whose frames already knock at the ingress switch (the engine re-sends each
+waiting flow's frame every ``repeat_ms``; a miss is dropped, the controller gets no hint). Time
+per flow: from the path's first request leaving sdnbench to the first frame leaving the egress
+switch toward the destination host (the RFC's "first frame at TP2"), on one clock
+(CLOCK_MONOTONIC, shared with the engine). Its resolution is ``repeat_ms``. Rate (§5.1.7):
+paths across / (last delivery - first request).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from ..errors import UserError
+from .paths import port_path
+from .provisioning import run_trial, summarize
+
+REPEAT_MS = 2
+
+
+def flow_mac(i: int) -> str:
+    """Flow i's source MAC, as the engine writes it (``provision.rs``: 02:5d + i)."""
+    return "02:5d:" + ":".join(f"{(i >> s) & 255:02x}" for s in (24, 16, 8, 0))
+
+
+def _wait_switches(adapter, want: set, until: float, engine: threading.Thread) -> None:
+    while True:
+        try:
+            seen = set(adapter.switches())
+        except UserError:
+            seen = set()
+        if want <= seen:
+            return
+        if time.monotonic() > until or not engine.is_alive():
+            raise UserError(f"proactive provisioning: the controller's API lists switches {sorted(seen)}, "
+                            f"not all of {sorted(want)}")
+        time.sleep(0.1)
+
+
+def run(adapter, address: str, net: dict, of_version: str, deadline_s: float) -> tuple:
+    """Run the engine with ``net`` (its provisioning block set for proactive use here) and push
+    every flow's path through ``adapter``. Returns ``(summary, the engine's document)``."""
+    p = net["provisioning"]
+    p.update(concurrency=p["flows"], rate=0.0, timeout_ms=int(deadline_s * 1000), repeat_ms=REPEAT_MS)
+    out: dict = {}
+
+    def engine():
+        try:
+            out["doc"] = run_trial(address, net, of_version, deadline_s)
+        except BaseException as e:  # handed to the caller below
+            out["error"] = e
+
+    t = threading.Thread(target=engine, daemon=True)
+    t.start()
+    requests = []
+    try:
+        _wait_switches(adapter, {s["dpid"] for s in net["switches"]}, time.monotonic() + 30, t)
+        time.sleep(p["announce_ms"] / 1000 + 0.2)       # the flows are knocking now
+        for i in range(p["flows"]):
+            s, d = p["pairs"][i % len(p["pairs"])]
+            dst_mac = net["hosts"][d]["mac"]
+            requests.append(time.monotonic_ns())
+            for dpid, port in port_path(net, s, d):
+                adapter.add(dpid, flow_mac(i), dst_mac, port)
+    finally:
+        t.join()
+    if "error" in out:
+        raise out["error"]
+    return with_requests(summarize(out["doc"], net), out["doc"], requests), out["doc"]
+
+
+def with_requests(s: dict, doc: dict, requests: list) -> dict:
+    """Re-time the summary's flows from their northbound request (not from the first frame)."""
+    pr = doc["network"]["provisioning"]
+    go = pr["go_mono_ns"]
+    times, before, ends = [], 0, []
+    for i, d in enumerate(pr["delivered_ns"]):
+        if not d or i >= len(requests):
+            continue
+        t = go + d - requests[i]
+        if t < 0:
+            before += 1          # across before it was asked for: the controller did it itself
+            continue
+        times.append(t / 1e6)
+        ends.append(go + d)
+    span = (max(ends) - min(requests)) / 1e9 if ends and requests else 0.0
+    return dict(s, times_ms=times, before_request=before, span_s=span,
+                rate_per_s=len(times) / span if span > 0 else None, repeated=pr.get("repeated", 0))
