@@ -4,8 +4,10 @@
 //! the destination host (the data-plane mode of §5.1.4, as the RFC's appendix measures it).
 //!
 //! # The traffic
-//! 1. At go, every destination host announces itself once (a gratuitous ARP, broadcast): TP2
-//!    announcing D1 in §5.1.4, so a learning controller knows where the destinations are.
+//! 1. At go, and again `announce_ms / 2` later, every destination host announces itself (a
+//!    gratuitous ARP, broadcast): TP2 announcing D1 in §5.1.4, so a learning controller knows
+//!    where the destinations are (twice: a controller still busy with a switch's handshake
+//!    drops the first).
 //! 2. After `announce_ms`, flow `i` (0..`flows`) is one UDP frame from a source MAC and IP of its
 //!    own (`02:5d:` + i, 172.16.0.0 + i: a new flow for any controller that matches on addresses)
 //!    to host `pairs[i % len].1`, injected at host `pairs[i % len].0`'s port. Its payload carries
@@ -230,16 +232,23 @@ pub async fn run(node: Rc<Node>) {
     let mut dsts: Vec<u32> = spec.pairs.iter().map(|p| p.1).collect();
     dsts.sort_unstable();
     dsts.dedup();
-    for h in dsts {
-        let host = &node.model.hosts[h as usize];
-        let data = announce_frame(&node.model, h);
-        node.deliver(Frame { to: host.index, port: host.port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
-    }
+    let announce = |node: &Node| {
+        for &h in &dsts {
+            let host = &node.model.hosts[h as usize];
+            let data = announce_frame(&node.model, h);
+            node.deliver(Frame { to: host.index, port: host.port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
+        }
+    };
+    announce(&node);
     if let Some(p) = node.prov.borrow_mut().as_mut() {
         p.r.announced_ns = rel(&node).max(1);
         p.r.go_mono_ns = node.go_mono();
     }
-    sleep(Duration::from_millis(spec.announce_ms)).await;
+    // and once more halfway: a controller still finishing a switch's handshake when the first
+    // announcement arrived drops it (Ryu does), and would then never learn the destination
+    sleep(Duration::from_millis(spec.announce_ms / 2)).await;
+    announce(&node);
+    sleep(Duration::from_millis(spec.announce_ms - spec.announce_ms / 2)).await;
     let first = rel(&node);
     let repeat = spec.repeat_ms * 1_000_000;
     let mut next_repeat = first + repeat;
