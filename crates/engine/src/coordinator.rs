@@ -46,6 +46,10 @@ pub struct LoopTotal {
     /// Per-switch answered counts in switch order, when every worker sent them.
     pub per_switch: Vec<u64>,
     per_switch_parts: Vec<(u32, Vec<u64>)>,
+    /// Network runs: switches connected, link directions probed, links (see `Interval`).
+    pub net_connected: u32,
+    pub net_dirs_seen: u64,
+    pub net_links: u64,
 }
 
 pub struct Outcome {
@@ -364,6 +368,9 @@ fn merge_interval(
     e.0.sent += iv.sent;
     e.0.lost += iv.lost;
     e.0.up += iv.up;
+    e.0.net_connected += iv.net_connected;
+    e.0.net_dirs_seen += iv.net_dirs_seen;
+    e.0.net_links = e.0.net_links.max(iv.net_links);
     e.1 += 1;
     if e.1 == n {
         let (mut total, _) = pending.remove(&iv.k).expect("present");

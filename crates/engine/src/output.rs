@@ -56,7 +56,7 @@ impl Live {
         }
         let secs = self.loop_ms as f64 / 1000.0;
         let tag = if l.k <= self.warmup { " (warm-up)" } else { "" };
-        let line = format!(
+        let mut line = format!(
             "loop {:>3}/{}  answered {:>12}/s  sent {:>12}/s  lost {:>8}  up {}/{}{tag}",
             l.k,
             self.total_loops,
@@ -66,6 +66,10 @@ impl Live {
             l.up,
             self.switches
         );
+        if l.net_links > 0 {
+            // discovery progress (RFC 8456 §5.1.1): who connected, which links carried probes
+            line += &format!("  connected {}/{}  link directions probed {}/{}", l.net_connected, self.switches, l.net_dirs_seen, 2 * l.net_links);
+        }
         if self.tty {
             eprint!("\r\x1b[2K{line}");
             if l.k == self.total_loops {

@@ -70,6 +70,15 @@ pub struct Interval {
     /// only sent for small slices (at most `PER_SWITCH_IN_INTERVALS` switches).
     #[serde(default)]
     pub per_switch: Vec<u64>,
+    /// Network runs, for the live line: this worker's switches connected so far, the link
+    /// directions whose probes it received (each direction is received by one worker), and the
+    /// network's links (the same in every worker).
+    #[serde(default)]
+    pub net_connected: u32,
+    #[serde(default)]
+    pub net_dirs_seen: u64,
+    #[serde(default)]
+    pub net_links: u64,
 }
 
 pub const PER_SWITCH_IN_INTERVALS: usize = 256;

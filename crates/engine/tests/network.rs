@@ -183,8 +183,9 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
     assert!((1..4).all(|l| last(l, 0) > 2500.0 && last(l, 1) > 2500.0), "{d}");
 }
 
-/// Run ring,4 (no events) for `loops` s against `serve_with(delay, skip)`; the result's network.
-fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> Value {
+/// Run ring,4 (no events) for `loops` s against `serve_with(delay, skip)`; the result's network
+/// and the live lines (stderr).
+fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> (Value, String) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     std::thread::spawn(move || {
@@ -201,21 +202,22 @@ fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> Value
     let out = dir.join("result.json");
     let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
         .args(["--mode", "network", "--network", net.to_str().unwrap(), "--controller", &format!("127.0.0.1:{port}")])
-        .args(["--workers", "2", "--loops", &loops.to_string(), "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0", "--quiet"])
+        .args(["--workers", "2", "--loops", &loops.to_string(), "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0"])
         .args(["--json", out.to_str().unwrap()])
-        .status()
+        .output()
         .unwrap();
-    assert!(st.success(), "engine exit {st:?}");
+    assert!(st.status.success(), "engine exit {st:?}");
     let r: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    r["network"].clone()
+    (r["network"].clone(), String::from_utf8_lossy(&st.stderr).into_owned())
 }
 
 /// Known answer: a controller that starts probing 700 ms after each switch's features reply is
 /// read as complete at 700 ms plus the handshake (under 200 ms here), never before.
 #[test]
 fn southbound_discovery_time_is_the_controllers_probe_delay() {
-    let n = ring4_against(Duration::from_millis(700), None, 2);
+    let (n, live) = ring4_against(Duration::from_millis(700), None, 2);
+    assert!(live.contains("connected 4/4  link directions probed 8/8"), "the live line shows progress: {live}");
     let d = &n["discovery"];
     let t = d["complete_ms"].as_f64().unwrap();
     assert!((700.0..900.0).contains(&t), "{d}");
@@ -231,7 +233,8 @@ fn southbound_discovery_time_is_the_controllers_probe_delay() {
 /// direction a→b without probes: discovery is not complete, and the probes say which.
 #[test]
 fn a_link_never_probed_leaves_southbound_discovery_incomplete() {
-    let n = ring4_against(Duration::ZERO, Some((1, 2)), 1);
+    let (n, live) = ring4_against(Duration::ZERO, Some((1, 2)), 1);
+    assert!(live.contains("link directions probed 7/8"), "{live}");
     let d = &n["discovery"];
     assert!(d["complete_ms"].is_null(), "{d}");
     assert!(d["probes_ms"][0][0][0].is_null() && d["probes_ms"][0][1][0].is_number(), "{d}");

@@ -114,6 +114,12 @@ impl Node {
         }
     }
 
+    /// For the live line: (switches connected, link directions with probes received here, links).
+    pub fn progress(&self) -> (u32, u64, u64) {
+        let dirs = self.router.borrow().counters.lldp.iter().map(|d| (d[0] > 0) as u64 + (d[1] > 0) as u64).sum();
+        (self.connected.get().1, dirs, self.model.links.len() as u64)
+    }
+
     /// A switch of this worker connected to its (first) controller.
     pub fn connected(&self) {
         let (first, n) = self.connected.get();

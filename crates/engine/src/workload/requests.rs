@@ -154,7 +154,10 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
             sh.stop_all();
             return true;
         }
-        let cum = snapshot(stats, worker, k);
+        let mut cum = snapshot(stats, worker, k);
+        if let Some(n) = sh.net.borrow().as_ref() {
+            (cum.net_connected, cum.net_dirs_seen, cum.net_links) = n.progress();
+        }
         let mut iv = cum.clone();
         iv.answered -= prev.answered;
         iv.sent -= prev.sent;
