@@ -29,6 +29,8 @@ OSKEN_APPS = {a.name: a for a in (
         ("1.3",)),
     App("topology", "LLDP discovery plus learning switch; HTTP JSON API on 127.0.0.1", ("1.0", "1.3"),
         modules=("topology", "learning")),
+    App("flowpush", "installs only the flows pushed to its HTTP JSON API on 127.0.0.1 (proactive "
+        "provisioning); misses dropped", ("1.0", "1.3")),
 )}
 
 # Ryu 4.34's bundled apps that make sense as a controller under test (ryu:APP); other module

@@ -94,7 +94,7 @@ def _osken(spec: ControllerSpec, port: int, of_version: str) -> LaunchPlan:
     argv = [str(envs.bin_path("osken")), str(LAUNCHER), "--ofp-listen-host", HOST,
             "--ofp-tcp-listen-port", str(port), "--sdnbench-of-version", of_version]
     api_port = None
-    if "topology" in app.module_list():
+    if {"topology", "flowpush"} & set(app.module_list()):
         api_port = free_port(HOST)
         argv += ["--sdnbench-api-port", str(api_port)]
     argv += list(app.module_list())

@@ -4,6 +4,8 @@ controller API, each with ``switches() -> [dpid]`` and ``add(dpid, src_mac, dst_
 - ``RyuOfctl``: Ryu's ``ofctl_rest`` (``ryu:ofctl_rest``; real, runs here):
   ``GET /stats/switches``, ``POST /stats/flowentry/add`` with ``{"dpid", "priority", "match":
   {"dl_src", "dl_dst"}, "actions": [{"type": "OUTPUT", "port"}]}``.
+- ``OsKenFlowPush``: our os-ken app (``osken:flowpush``, ``sdnbench/controllers/apps/flowpush.py``):
+  ``GET /v1/switches``, ``POST /v1/flows`` with ``{"dpid", "priority", "match", "out_port"}``.
 
 A request the API refuses is one line naming the request and the answer (``NorthboundRefused``,
 a ``UserError``).
@@ -54,9 +56,25 @@ class RyuOfctl:
                "actions": [{"type": "OUTPUT", "port": out_port}]})
 
 
-def adapter_for(spec: str, api_url: str):
+class OsKenFlowPush:
+    name = "osken-flowpush"
+
+    def __init__(self, base_url: str):
+        self.base = base_url.rstrip("/")
+
+    def switches(self) -> list:
+        return sorted(_call("GET", f"{self.base}/v1/switches") or [])
+
+    def add(self, dpid: int, src_mac: str, dst_mac: str, out_port: int) -> None:
+        _call("POST", f"{self.base}/v1/flows", {"dpid": dpid, "priority": PRIORITY, "out_port": out_port,
+                                                 "match": {"eth_src": src_mac, "eth_dst": dst_mac}})
+
+
+def adapter_for(spec: str, api_url):
     """The adapter for controller ``spec`` (its API at ``api_url``)."""
-    if spec.startswith("ryu:"):
+    if spec.startswith("ryu:") and api_url:
         return RyuOfctl(api_url)
+    if spec == "osken:flowpush" and api_url:
+        return OsKenFlowPush(api_url)
     raise UserError(f"proactive provisioning: no northbound flow API known for {spec!r} "
-                    "(use ryu:ofctl_rest)")
+                    "(use ryu:ofctl_rest or osken:flowpush)")

@@ -160,3 +160,17 @@ def test_ryu_ofctl_rest_provisions_linear_2_proactively():
     assert r["benchmark"] == "provisioning-proactive" and c["provisioned"] == 5 and c["before_request"] == 0
     assert c["entries_on_path_min"] == 5, "one pushed entry per flow on both switches"
     assert c["repeated"] > 0, "frames knocked until their path existed"
+
+
+def test_osken_flowpush_provisions_linear_2_proactively_and_refuses_an_unknown_switch():
+    cp = _cli("provisioning", "--mode", "proactive", "--controller", "osken:flowpush", "--topo", "linear,2",
+              "--flows", "5", "--announce-ms", "300", "--deadline", "20", "--reps", "1", "--json")
+    assert cp.returncode == 0, cp.stderr
+    c = json.loads(cp.stdout)[0]["counters"]
+    assert c["provisioned"] == 5 and c["before_request"] == 0 and c["entries_on_path_min"] == 5
+    from ..controllers import launch
+    from .flow_push import NorthboundRefused, adapter_for
+    with launch("osken:flowpush", of_version="1.3") as ctl:
+        with pytest.raises(NorthboundRefused) as e:
+            adapter_for("osken:flowpush", ctl.api_url).add(99, "02:5d:00:00:00:00", "00:00:00:00:00:02", 1)
+    assert "/v1/flows" in str(e.value) and "HTTP 404" in str(e.value) and "no switch with dpid 99" in str(e.value)

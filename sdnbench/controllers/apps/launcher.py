@@ -40,7 +40,7 @@ CONF.register_cli_opts([
 ])
 
 
-APPS = ("learning", "hub", "passthrough", "multitable", "topology")
+APPS = ("learning", "hub", "passthrough", "multitable", "topology", "flowpush")
 
 
 def app_modules(names):
