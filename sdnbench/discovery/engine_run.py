@@ -18,14 +18,16 @@ from ..errors import UserError
 
 
 class EngineRun:
-    def __init__(self, config: dict):
+    def __init__(self, config: dict, live: bool = False):
         self._dir = tempfile.TemporaryDirectory(prefix="sdnbench-discovery-")
         d = Path(self._dir.name)
         (d / "config.json").write_text(json.dumps(config))
         self.out = d / "result.json"
-        argv = [str(driver.binary()), "--config", str(d / "config.json"), "--json", str(self.out), "--quiet"]
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                     start_new_session=True)
+        argv = [str(driver.binary()), "--config", str(d / "config.json"), "--json", str(self.out)]
+        # live: the engine's own progress lines (switches connected, link directions probed) on
+        # our stderr; otherwise its stderr is kept for the error message
+        self.proc = subprocess.Popen(argv + ([] if live else ["--quiet"]), stdout=subprocess.DEVNULL,
+                                     stderr=None if live else subprocess.PIPE, text=True, start_new_session=True)
 
     def running(self) -> bool:
         return self.proc.poll() is None

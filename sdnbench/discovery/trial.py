@@ -85,7 +85,7 @@ def run_trial(s: Setup, address: str, controller_pid: Optional[int] = None) -> d
     if controller_pid:
         cfg["controller_pid"] = controller_pid
     start = time.monotonic_ns()
-    with EngineRun(cfg) as run:
+    with EngineRun(cfg, live=not s.quiet) as run:
         polled = poll_until_done(s, run, start)
         doc = run.stop()
     return summarize(s, polled, doc)
