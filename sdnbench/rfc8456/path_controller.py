@@ -9,6 +9,9 @@ On a loop-free topology (linear,N) flooding carries every frame to its destinati
 path costs K x (delay + the measured floor). Counts flow-mods sent and TABLE_FULL errors seen,
 and records the delay each reply really waited (``applied_s``: asyncio timers fire late).
 
+With ``push_api`` it is a proactive controller instead: misses are ignored and flows arrive
+through an HTTP API shaped like ``osken:flowpush``'s, applied ``delay_s`` after each request.
+
 Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 """
 
@@ -29,10 +32,10 @@ def _header(ty: int, body: bytes, xid: int) -> bytes:
     return struct.pack("!BBHI", 1, ty, 8 + len(body), xid) + body
 
 
-def flow_mod(src: bytes, dst: bytes, xid: int) -> bytes:
+def flow_mod(src: bytes, dst: bytes, xid: int, port: int = FLOOD) -> bytes:
     match = struct.pack("!IH6s6sHBxHBBxxIIHH", _WILD_EXCEPT_MACS, 0, src, dst, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     body = match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 0x8000, NO_BUFFER, 0xFFFF, 0)
-    body += struct.pack("!HHHH", 0, 8, FLOOD, 0)
+    body += struct.pack("!HHHH", 0, 8, port, 0)
     return _header(14, body, xid)
 
 
@@ -42,9 +45,16 @@ def packet_out(in_port: int, data: bytes, xid: int) -> bytes:
 
 
 class PathController:
-    def __init__(self, delay_s: float = 0.0, install_cap: Optional[int] = None):
+    def __init__(self, delay_s: float = 0.0, install_cap: Optional[int] = None, push_api: bool = False):
         self.delay_s = delay_s
         self.install_cap = install_cap
+        # push_api: proactive mode. Packet-ins are ignored; flows come through an HTTP API shaped
+        # like osken:flowpush's (GET /v1/switches, POST /v1/flows), answered at once and applied
+        # ``delay_s`` later (the known cost of a northbound request).
+        self.push_api = push_api
+        self.api_url: Optional[str] = None
+        self._writers: dict = {}
+        self._http = None
         self.flow_mods = 0
         self.table_full_errors = 0
         self.packet_ins = 0
@@ -62,9 +72,50 @@ class PathController:
         self._thread.start()
         fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
         self._server = fut.result(5)
+        if self.push_api:
+            self._start_api()
         return self
 
+    def _start_api(self) -> None:
+        import json
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        ctl = self
+
+        class Api(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                self._reply(200, sorted(ctl._writers))
+
+            def do_POST(self):  # noqa: N802
+                b = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                w = ctl._writers.get(b["dpid"])
+                if w is None:
+                    return self._reply(404, {"error": f"no switch with dpid {b['dpid']}"})
+                m = b["match"]
+                msg = flow_mod(bytes.fromhex(m["eth_src"].replace(":", "")),
+                               bytes.fromhex(m["eth_dst"].replace(":", "")), 7, b["out_port"])
+                t_in = ctl._loop.time()
+                ctl._loop.call_soon_threadsafe(ctl._loop.call_later, ctl.delay_s, ctl._send, w, msg, t_in)
+                self._reply(200, {"ok": True})
+
+            def _reply(self, code, body):
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *a):
+                pass
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Api)
+        threading.Thread(target=self._http.serve_forever, daemon=True).start()
+        self.api_url = f"http://127.0.0.1:{self._http.server_port}"
+
     def __exit__(self, *exc) -> None:
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+
         async def close():
             self._server.close()
         asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
@@ -89,6 +140,10 @@ class PathController:
                 body = await reader.readexactly(length - 8)
                 if ty == 2:
                     writer.write(_header(3, body, xid))
+                elif ty == 6:
+                    self._writers[struct.unpack("!Q", body[:8])[0]] = writer    # features reply
+                elif ty == 10 and self.push_api:
+                    self.packet_ins += 1                                         # a miss: dropped
                 elif ty == 1 and len(body) >= 4 and struct.unpack("!HH", body[:4]) == (3, 0):
                     self.table_full_errors += 1  # OFPET_FLOW_MOD_FAILED, OFPFMFC_ALL_TABLES_FULL
                 elif ty == 10:

@@ -174,3 +174,25 @@ def test_osken_flowpush_provisions_linear_2_proactively_and_refuses_an_unknown_s
         with pytest.raises(NorthboundRefused) as e:
             adapter_for("osken:flowpush", ctl.api_url).add(99, "02:5d:00:00:00:00", "00:00:00:00:00:02", 1)
     assert "/v1/flows" in str(e.value) and "HTTP 404" in str(e.value) and "no switch with dpid 99" in str(e.value)
+
+
+def _proactive(delay: float) -> tuple:
+    from . import proactive
+    from .flow_push import OsKenFlowPush
+    with PathController(delay_s=delay, push_api=True) as c:
+        net, _, _ = prov.trial_network("linear,2", 5, announce_ms=300)
+        s, _ = proactive.run(OsKenFlowPush(c.api_url), c.address, net, "1.0", 20)
+        applied = list(c.applied_s)
+    assert s["provisioned"] == 5 and s["before_request"] == 0 and s["invariant"] == "ok", s
+    return s, applied
+
+
+def test_known_northbound_apply_delay_is_read_within_5_percent_plus_the_repeat():
+    floor, _ = _proactive(0.0)
+    s, applied = _proactive(0.050)
+    # a path is across when its last switch applied its request: the last of K requests each
+    # answered at once and applied d later; the frames knock every REPEAT_MS
+    from .proactive import REPEAT_MS
+    d = sum(applied) / len(applied) * 1000
+    extra = sum(s["times_ms"]) / 5 - sum(floor["times_ms"]) / 5
+    assert abs(extra - d) <= 0.05 * d + REPEAT_MS, (extra, d, s["times_ms"], floor["times_ms"])
