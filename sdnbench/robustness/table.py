@@ -16,9 +16,9 @@ def verdict_table(by_controller: dict, case_order: list) -> str:
             v = by_controller[k].get(c)
             row.append("-" if v is None else v.verdict + (" (restarted)" if v.restarted else ""))
         rows.append(row)
-    score = ["passed (rejected or ignored)"]
+    score = ["passed (rejected or ignored) of measured"]
     for k in ctls:
-        vs = list(by_controller[k].values())
+        vs = [v for v in by_controller[k].values() if v.verdict != "unmeasured"]  # no baseline: no claim
         ok = sum(v.verdict in ("rejected", "ignored") for v in vs)  # fooled is a failure
         score.append(f"{ok}/{len(vs)}" + (f" ({ok / len(vs):.0%})" if vs else ""))
     rows.append(score)

@@ -87,3 +87,9 @@ def test_no_baseline_is_unmeasured_not_hung():
     v = judge(obs(errors=[{"name": "E"}]), loops([0] * 11), alive=True)
     assert v.verdict == "unmeasured" and "no baseline" in v.evidence
     assert judge(obs(), loops([0] * 11), alive=False).verdict == "crashed"
+
+
+def test_unmeasured_cases_are_left_out_of_the_score():
+    a = judge(obs(case="a"), STEADY, alive=True)
+    u = judge(obs(case="u"), loops([0] * 11), alive=True)
+    assert "1/1 (100%)" in verdict_table({"c": {"a": a, "u": u}}, ["a", "u"])
