@@ -119,7 +119,9 @@ def _size_search(args) -> int:
             t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {}, "switches": None, "links": None}
         t["topo"], t["size"] = topo, n
         seen.append(t)
-        good = t["state"] == "complete" and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s
+        # a trial that fell back to southbound-only does not count for a northbound search
+        good = (t["state"] == "complete" and t.get("verification") == args.verify
+                and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s)
         if not args.json:
             print(f"size {topo}: {record.describe(t)}", file=sys.stderr)
         return good

@@ -58,7 +58,8 @@ def poll_until_done(s: Setup, run: EngineRun, start_ns: int, stop_when=None) -> 
         if s.adapter is None or out.error:
             continue
         try:
-            links = frozenset(s.adapter.links(s.api_url, timeout=max(1.0, min(5.0, s.poll_s))))
+            # a large view takes the controller a while to serialize: a slow answer is late, not lost
+            links = frozenset(s.adapter.links(s.api_url, timeout=max(10.0, s.poll_s)))
             out.polls.append(Poll(now, links))
             in_row = 0
         except NorthboundError as e:
