@@ -26,6 +26,9 @@ def add_to(s, common) -> None:
     p.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
                    help="reactive: the controller provisions on flow misses; proactive: paths requested "
                         "through its northbound API (ryu:ofctl_rest), misses dropped")
+    p.add_argument("--api", choices=["floodlight", "onos"],
+                   help="proactive with a controller sdnbench does not launch (tcp:/cmd:): its flow API")
+    p.add_argument("--api-url", help="proactive: the flow API's base URL (with --api)")
     _trial_flags(p, flows=100)
     p.set_defaults(func=run_provisioning, of_version=None)
     t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive)",
@@ -59,7 +62,8 @@ def trial(args, benchmark: str, rep: int) -> Result:
         if proactive:
             from ..rfc8456 import proactive as pro
             from ..rfc8456.flow_push import adapter_for
-            s, doc = pro.run(adapter_for(args.controller, ctl.api_url), address, net, args.of_version, args.deadline)
+            adapter = adapter_for(args.controller, getattr(args, "api_url", None) or ctl.api_url, getattr(args, "api", None) or "")
+            s, doc = pro.run(adapter, address, net, args.of_version, args.deadline)
         else:
             doc = prov.run_trial(address, net, args.of_version, args.deadline)
             s = prov.summarize(doc, net)

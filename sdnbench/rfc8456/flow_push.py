@@ -7,6 +7,14 @@ controller API, each with ``switches() -> [dpid]`` and ``add(dpid, src_mac, dst_
 - ``OsKenFlowPush``: our os-ken app (``osken:flowpush``, ``sdnbench/controllers/apps/flowpush.py``):
   ``GET /v1/switches``, ``POST /v1/flows`` with ``{"dpid", "priority", "match", "out_port"}``.
 
+- ``FloodlightStaticFlowPusher``: ``GET /wm/core/controller/switches/json``,
+  ``POST /wm/staticflowpusher/json`` (``{"switch", "name", "priority", "eth_src", "eth_dst",
+  "active", "actions": "output=N"}``; success is ``{"status": "Entry pushed"}``).
+- ``OnosFlows``: ``GET /onos/v1/devices``, ``POST /onos/v1/flows/of:DPID?appId=...`` with a
+  selector (ETH_SRC, ETH_DST) and an OUTPUT treatment; basic auth.
+The last two are tested against fakes that answer as the documentation says (``fake_northbound.py``);
+neither controller runs here.
+
 A request the API refuses is one line naming the request and the answer (``NorthboundRefused``,
 a ``UserError``).
 """
@@ -26,9 +34,10 @@ class NorthboundRefused(UserError):
     pass
 
 
-def _call(method: str, url: str, body=None, timeout: float = 5.0):
+def _call(method: str, url: str, body=None, timeout: float = 5.0, auth: str = ""):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **({"Authorization": auth} if auth else {})}
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
             text = r.read().decode(errors="replace")
@@ -70,11 +79,69 @@ class OsKenFlowPush:
                                                  "match": {"eth_src": src_mac, "eth_dst": dst_mac}})
 
 
-def adapter_for(spec: str, api_url):
-    """The adapter for controller ``spec`` (its API at ``api_url``)."""
+def _colon_dpid(dpid: int) -> str:
+    return ":".join(f"{(dpid >> s) & 255:02x}" for s in range(56, -8, -8))
+
+
+class FloodlightStaticFlowPusher:
+    """Floodlight's static flow pusher (v1.2 REST API; tested against a fake that answers as
+    documented, Floodlight does not run here)."""
+    name = "floodlight-staticflowpusher"
+
+    def __init__(self, base_url: str):
+        self.base = base_url.rstrip("/")
+        self.n = 0
+
+    def switches(self) -> list:
+        return sorted(int(s["switchDPID"].replace(":", ""), 16)
+                      for s in _call("GET", f"{self.base}/wm/core/controller/switches/json") or [])
+
+    def add(self, dpid: int, src_mac: str, dst_mac: str, out_port: int) -> None:
+        self.n += 1
+        body = {"switch": _colon_dpid(dpid), "name": f"sdnbench-{self.n}", "priority": str(PRIORITY),
+                "eth_src": src_mac, "eth_dst": dst_mac, "active": "true", "actions": f"output={out_port}"}
+        url = f"{self.base}/wm/staticflowpusher/json"
+        answer = _call("POST", url, body)
+        status = str((answer or {}).get("status", ""))
+        if not status.startswith("Entry pushed"):
+            # Floodlight answers some refusals with 200 and an error status
+            raise NorthboundRefused(f"northbound refused POST {url} {json.dumps(body)}: {status or answer}")
+
+
+class OnosFlows:
+    """ONOS's flows API (REST v1; tested against a fake that answers as documented, ONOS does
+    not run here). Basic auth onos/rocks, ONOS's default."""
+    name = "onos-flows"
+    APP_ID = "org.sdnbench.provisioning"
+
+    def __init__(self, base_url: str, user: str = "onos", password: str = "rocks"):
+        self.base = base_url.rstrip("/")
+        import base64
+        self.auth = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+    def switches(self) -> list:
+        devs = (_call("GET", f"{self.base}/onos/v1/devices", auth=self.auth) or {}).get("devices", [])
+        return sorted(int(d["id"][3:], 16) for d in devs if d.get("available") and d["id"].startswith("of:"))
+
+    def add(self, dpid: int, src_mac: str, dst_mac: str, out_port: int) -> None:
+        device = f"of:{dpid:016x}"
+        body = {"priority": PRIORITY, "timeout": 0, "isPermanent": True, "deviceId": device,
+                "treatment": {"instructions": [{"type": "OUTPUT", "port": str(out_port)}]},
+                "selector": {"criteria": [{"type": "ETH_SRC", "mac": src_mac}, {"type": "ETH_DST", "mac": dst_mac}]}}
+        _call("POST", f"{self.base}/onos/v1/flows/{device}?appId={self.APP_ID}", body, auth=self.auth)
+
+
+APIS = ("floodlight", "onos")
+
+
+def adapter_for(spec: str, api_url, api: str = ""):
+    """The adapter for controller ``spec`` (its API at ``api_url``; ``api`` names it for
+    controllers sdnbench does not launch: floodlight, onos)."""
     if spec.startswith("ryu:") and api_url:
         return RyuOfctl(api_url)
     if spec == "osken:flowpush" and api_url:
         return OsKenFlowPush(api_url)
+    if api and api_url:
+        return {"floodlight": FloodlightStaticFlowPusher, "onos": OnosFlows}[api](api_url)
     raise UserError(f"proactive provisioning: no northbound flow API known for {spec!r} "
-                    "(use ryu:ofctl_rest or osken:flowpush)")
+                    "(use ryu:ofctl_rest or osken:flowpush, or --api floodlight|onos with --api-url)")

@@ -1,0 +1,91 @@
+"""Fake northbound servers for the controllers that cannot run here (Floodlight, ONOS): they
+answer like the documented APIs, check each request's shape as the real one would, and record
+what they were asked. For unit tests of the adapters in ``flow_push.py`` only; they install
+nothing anywhere.
+
+- Floodlight (v1.2 REST): ``GET /wm/core/controller/switches/json`` -> ``[{"switchDPID"}]``;
+  ``POST /wm/staticflowpusher/json`` -> ``{"status": "Entry pushed"}``, or (200!) an
+  ``{"status": "Error! ..."}`` for a body without switch/name, as Floodlight does.
+- ONOS (REST v1): ``GET /onos/v1/devices`` -> ``{"devices": [{"id": "of:...", "available"}]}``;
+  ``POST /onos/v1/flows/{deviceId}?appId=`` -> 201 Created with a Location header; 401 without
+  basic auth, 400 for a body whose deviceId differs from the path's, 404 for an unknown device.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlparse
+
+
+class FakeNorthbound:
+    def __init__(self, kind: str, dpids: list, auth: str = "Basic b25vczpyb2Nrcw=="):
+        assert kind in ("floodlight", "onos")
+        self.kind, self.dpids, self.auth = kind, list(dpids), auth
+        self.requests: list = []
+        self._srv = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+
+    def __enter__(self) -> "FakeNorthbound":
+        threading.Thread(target=self._srv.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._srv.shutdown()
+        self._srv.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._srv.server_port}"
+
+    def answer(self, method: str, path: str, headers, body) -> tuple:
+        u = urlparse(path)
+        if self.kind == "floodlight":
+            if method == "GET" and u.path == "/wm/core/controller/switches/json":
+                return 200, [{"switchDPID": ":".join(f"{(d >> s) & 255:02x}" for s in range(56, -8, -8))}
+                             for d in self.dpids]
+            if method == "POST" and u.path == "/wm/staticflowpusher/json":
+                if not isinstance(body, dict) or "switch" not in body or "name" not in body:
+                    return 200, {"status": "Error! Must specify switch and name"}
+                return 200, {"status": "Entry pushed"}
+            return 404, {"error": "not found"}
+        if headers.get("Authorization") != self.auth:
+            return 401, {"code": 401, "message": "Unauthorized"}
+        if method == "GET" and u.path == "/onos/v1/devices":
+            return 200, {"devices": [{"id": f"of:{d:016x}", "available": True, "type": "SWITCH"} for d in self.dpids]}
+        if method == "POST" and u.path.startswith("/onos/v1/flows/"):
+            device = u.path.rsplit("/", 1)[1]
+            if device not in {f"of:{d:016x}" for d in self.dpids}:
+                return 404, {"code": 404, "message": f"Device {device} not found"}
+            if not isinstance(body, dict) or body.get("deviceId") != device:
+                return 400, {"code": 400, "message": "Invalid flow rule: deviceId does not match"}
+            return 201, None
+        return 404, {"code": 404, "message": "not found"}
+
+    def _handler(self):
+        fake = self
+
+        class H(BaseHTTPRequestHandler):
+            def _do(self, method):
+                n = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(n)) if n else None
+                fake.requests.append((method, self.path, body))
+                code, answer = fake.answer(method, self.path, self.headers, body)
+                data = b"" if answer is None else json.dumps(answer).encode()
+                self.send_response(code)
+                if code == 201:
+                    self.send_header("Location", f"{fake.url}{self.path.split('?')[0]}/1")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):  # noqa: N802
+                self._do("GET")
+
+            def do_POST(self):  # noqa: N802
+                self._do("POST")
+
+            def log_message(self, *a):
+                pass
+
+        return H
