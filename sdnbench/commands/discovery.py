@@ -75,6 +75,7 @@ def run_discovery(args) -> int:
         t, info, adapter = _trial(args, args.topo, quiet=args.json)
         t["rep"] = rep
         trials.append(t)
+        _save(args, _result(args, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
         if not args.json:
             print(f"trial {rep + 1}/{args.reps}: {record.describe(t)}", file=sys.stderr)
     r = _result(args, "topology-discovery", trials, info, adapter)
@@ -119,6 +120,7 @@ def _size_search(args) -> int:
             t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {}, "switches": None, "links": None}
         t["topo"], t["size"] = topo, n
         seen.append(t)
+        _save(args, _result(args, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
         # a trial that fell back to southbound-only does not count for a northbound search
         good = (t["state"] == "complete" and t.get("verification") == args.verify
                 and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s)
@@ -150,6 +152,11 @@ def run_change(args) -> int:
     if not args.json:
         print(change.describe(r.counters))
     return _finish(args, r)
+
+
+def _save(args, r) -> None:
+    from .controller import _save as save
+    save(args, [r])
 
 
 def _finish(args, r) -> int:
