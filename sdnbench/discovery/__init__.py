@@ -8,6 +8,8 @@
 - ``trial``: one discovery trial = engine + poller; ``change``: a link down/up after discovery;
 - ``size``: doubling then bisection over the topology size;
 - ``record``: trials → a ``Result`` with the §4.8 fields, mean and variance;
+- ``setup``: command-line choices → engine params, adapter and URL (size limit checked first);
+- ``cell``: the ``discovery`` campaign kind;
 - ``scripted``: a scripted LLDP controller with a fake northbound view (known-answer tests).
 
 Times are CLOCK_MONOTONIC ns (Python's ``time.monotonic_ns()`` is the engine's clock), and every
