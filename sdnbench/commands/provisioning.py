@@ -26,16 +26,24 @@ def add_to(s, common) -> None:
     p.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
                    help="reactive: the controller provisions on flow misses; proactive: paths requested "
                         "through its northbound API (ryu:ofctl_rest), misses dropped")
+    _api_flags(p)
+    _trial_flags(p, flows=100)
+    p.set_defaults(func=run_provisioning, of_version=None)
+    t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive, proactive)",
+                     description=__doc__)
+    common(t)
+    t.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
+                   help="reactive: new flows until entries stop growing; proactive: push flows through the "
+                        "northbound API until it refuses or the table is full")
+    _api_flags(t)
+    _trial_flags(t, flows=2000)
+    t.set_defaults(func=run_table_capacity, of_version=None, concurrency=8)
+
+
+def _api_flags(p) -> None:
     p.add_argument("--api", choices=["floodlight", "onos"],
                    help="proactive with a controller sdnbench does not launch (tcp:/cmd:): its flow API")
     p.add_argument("--api-url", help="proactive: the flow API's base URL (with --api)")
-    _trial_flags(p, flows=100)
-    p.set_defaults(func=run_provisioning, of_version=None)
-    t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive)",
-                     description=__doc__)
-    common(t)
-    _trial_flags(t, flows=2000)
-    t.set_defaults(func=run_table_capacity, of_version=None, concurrency=8)
 
 
 def _trial_flags(p, flows: int) -> None:
@@ -63,7 +71,8 @@ def trial(args, benchmark: str, rep: int) -> Result:
             from ..rfc8456 import proactive as pro
             from ..rfc8456.flow_push import adapter_for
             adapter = adapter_for(args.controller, getattr(args, "api_url", None) or ctl.api_url, getattr(args, "api", None) or "")
-            s, doc = pro.run(adapter, address, net, args.of_version, args.deadline)
+            s, doc = pro.run(adapter, address, net, args.of_version, args.deadline,
+                             until_refused=benchmark.startswith("table-capacity"))
         else:
             doc = prov.run_trial(address, net, args.of_version, args.deadline)
             s = prov.summarize(doc, net)
@@ -98,6 +107,8 @@ def _result(args, benchmark: str, rep: int, k: int, pairs: list, s: dict, doc: d
     r.counters = {key: v for key, v in s.items() if key not in ("times_ms", "entries_per_switch")}
     r.counters.update(verdict=prov.verdict(s), table_capacity=entries, table_limit=limit,
                       entries_per_switch={str(d): c for d, c in s["entries_per_switch"].items()})
+    if s.get("refused"):
+        r.notes.append(f"pushing stopped after {s['pushed']} paths: {s['refused']}")
     bad = [x for x in (s["invariant"], s["network_invariant"]) if x != "ok"]
     if s["provisioned"] == 0:
         return r.finish("failed", f"{args.controller}: {prov.verdict(s)}")
@@ -146,5 +157,5 @@ def run_provisioning(args) -> int:
 
 
 def run_table_capacity(args) -> int:
-    return _finish(args, _trials(args, "table-capacity-reactive"), capacity=True)
+    return _finish(args, _trials(args, f"table-capacity-{args.mode}"), capacity=True)
 

@@ -1,6 +1,6 @@
 """The ``provisioning`` campaign kind: one cell = one trial (the campaign's repetitions are the
 RFC's trials), ``test: reactive`` (§5.1.4/§5.1.6), ``proactive`` (§5.1.5/§5.1.7, through the
-controller's northbound API) or ``table-capacity`` (§5.2.3), with
+controller's northbound API), ``table-capacity`` or ``table-capacity-proactive`` (§5.2.3), with
 its controller launched for the cell. Parameters and defaults are the CLI's
 (``sdnbench controller provisioning`` / ``table-capacity``)."""
 
@@ -15,7 +15,7 @@ DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,
             "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
             "table_size": 0, "test": "reactive"}
 TESTS = {"reactive": "provisioning-reactive", "proactive": "provisioning-proactive",
-         "table-capacity": "table-capacity-reactive"}
+         "table-capacity": "table-capacity-reactive", "table-capacity-proactive": "table-capacity-proactive"}
 
 
 def validate_param(name: str, value: Any) -> Optional[str]:
@@ -38,6 +38,6 @@ def run_provisioning(params: dict) -> Result:
     from ..commands.provisioning import trial
     from .provisioning import check_args
     args = Namespace(**{**DEFAULTS, **{k: v for k, v in params.items() if k in DEFAULTS}})
-    args.mode = "proactive" if args.test == "proactive" else "reactive"
+    args.mode = "proactive" if "proactive" in args.test else "reactive"
     check_args(args.flows, args.concurrency, args.rate, args.timeout_ms, 1, args.table_size)
     return trial(args, TESTS[args.test], int(params.get("rep", params.get("repetition", 0)) or 0))

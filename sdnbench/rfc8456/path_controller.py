@@ -54,6 +54,7 @@ class PathController:
         self.push_api = push_api
         self.api_url: Optional[str] = None
         self._writers: dict = {}
+        self._pushed: dict = {}         # push_api: requests per dpid (install_cap refuses beyond)
         self._http = None
         self.flow_mods = 0
         self.table_full_errors = 0
@@ -90,6 +91,9 @@ class PathController:
                 w = ctl._writers.get(b["dpid"])
                 if w is None:
                     return self._reply(404, {"error": f"no switch with dpid {b['dpid']}"})
+                n = ctl._pushed[b["dpid"]] = ctl._pushed.get(b["dpid"], 0) + 1
+                if ctl.install_cap is not None and n > ctl.install_cap:
+                    return self._reply(400, {"error": f"flow table full ({ctl.install_cap} flows)"})
                 m = b["match"]
                 msg = flow_mod(bytes.fromhex(m["eth_src"].replace(":", "")),
                                bytes.fromhex(m["eth_dst"].replace(":", "")), 7, b["out_port"])

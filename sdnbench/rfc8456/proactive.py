@@ -16,6 +16,7 @@ import threading
 import time
 
 from ..errors import UserError
+from .flow_push import NorthboundRefused
 from .paths import port_path
 from .provisioning import run_trial, summarize
 
@@ -41,9 +42,11 @@ def _wait_switches(adapter, want: set, until: float, engine: threading.Thread) -
         time.sleep(0.1)
 
 
-def run(adapter, address: str, net: dict, of_version: str, deadline_s: float) -> tuple:
+def run(adapter, address: str, net: dict, of_version: str, deadline_s: float, until_refused: bool = False) -> tuple:
     """Run the engine with ``net`` (its provisioning block set for proactive use here) and push
-    every flow's path through ``adapter``. Returns ``(summary, the engine's document)``."""
+    every flow's path through ``adapter``. Returns ``(summary, the engine's document)``.
+    ``until_refused`` (§5.2.3 proactive): a refused request ends the pushing instead of the test;
+    the summary names it (``refused``) and counts the paths pushed whole (``pushed``)."""
     p = net["provisioning"]
     p.update(concurrency=p["flows"], rate=0.0, timeout_ms=int(deadline_s * 1000), repeat_ms=REPEAT_MS)
     out: dict = {}
@@ -56,7 +59,7 @@ def run(adapter, address: str, net: dict, of_version: str, deadline_s: float) ->
 
     t = threading.Thread(target=engine, daemon=True)
     t.start()
-    requests = []
+    requests, refused = [], None
     try:
         _wait_switches(adapter, {s["dpid"] for s in net["switches"]}, time.monotonic() + 30, t)
         time.sleep(p["announce_ms"] / 1000 + 0.2)       # the flows are knocking now
@@ -64,13 +67,21 @@ def run(adapter, address: str, net: dict, of_version: str, deadline_s: float) ->
             s, d = p["pairs"][i % len(p["pairs"])]
             dst_mac = net["hosts"][d]["mac"]
             requests.append(time.monotonic_ns())
-            for dpid, port in port_path(net, s, d):
-                adapter.add(dpid, flow_mac(i), dst_mac, port)
+            try:
+                for dpid, port in port_path(net, s, d):
+                    adapter.add(dpid, flow_mac(i), dst_mac, port)
+            except NorthboundRefused as e:
+                if not until_refused:
+                    raise
+                refused = str(e)
+                requests.pop()
+                break
     finally:
         t.join()
     if "error" in out:
         raise out["error"]
-    return with_requests(summarize(out["doc"], net), out["doc"], requests), out["doc"]
+    summary = with_requests(summarize(out["doc"], net), out["doc"], requests)
+    return dict(summary, pushed=len(requests), refused=refused), out["doc"]
 
 
 def with_requests(s: dict, doc: dict, requests: list) -> dict:

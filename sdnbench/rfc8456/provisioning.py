@@ -106,10 +106,12 @@ def capacity(s: dict) -> tuple:
     """§5.2.3 reactive: ``(entries, limit)`` where limit names what stopped the table growing:
     ``switch-table`` (TABLE_FULL at the configured size), ``controller`` (flows crossed but the
     controller left no entry for them, or stopped provisioning), or ``none`` (no limit within
-    the flows offered)."""
+    the flows offered). Proactive: a refused northbound request is the controller's limit."""
     entries = s["entries_on_path_max"]
     if s["table_full"] > 0 or (s["table_size"] and entries >= s["table_size"]):
         return entries, "switch-table"
+    if s.get("refused"):
+        return entries, "controller"       # proactive: its northbound API refused a flow
     if entries < s["provisioned"] or s["provisioned"] < s["flows"]:
         return entries, "controller"
     return entries, "none"

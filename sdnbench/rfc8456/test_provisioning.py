@@ -196,3 +196,23 @@ def test_known_northbound_apply_delay_is_read_within_5_percent_plus_the_repeat()
     d = sum(applied) / len(applied) * 1000
     extra = sum(s["times_ms"]) / 5 - sum(floor["times_ms"]) / 5
     assert abs(extra - d) <= 0.05 * d + REPEAT_MS, (extra, d, s["times_ms"], floor["times_ms"])
+
+
+def _proactive_capacity(cap, table_size: int, flows: int = 12) -> tuple:
+    from . import proactive
+    from .flow_push import OsKenFlowPush
+    with PathController(install_cap=cap, push_api=True) as c:
+        net, _, _ = prov.trial_network("linear,2", flows, announce_ms=300, table_size=table_size)
+        s, _ = proactive.run(OsKenFlowPush(c.api_url), c.address, net, "1.0", 3, until_refused=True)
+        refused = c.table_full_errors
+    assert s["invariant"] == "ok", s
+    return s, refused
+
+
+def test_proactive_table_capacity_reads_the_api_cap_and_the_switch_table_exactly():
+    s, _ = _proactive_capacity(7, 0)
+    assert (s["pushed"], s["provisioned"]) == (7, 7) and prov.capacity(s) == (7, "controller")
+    assert "HTTP 400" in s["refused"] and "flow table full (7 flows)" in s["refused"] and "/v1/flows" in s["refused"]
+    s, refused = _proactive_capacity(None, 5)
+    assert s["pushed"] == 12 and s["provisioned"] == 5 and s["refused"] is None
+    assert prov.capacity(s) == (5, "switch-table") and s["table_full"] == refused == 2 * 7
