@@ -120,6 +120,8 @@ def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
         return dict(r, verification="none", state="failed", discovery_s=None,
                     note="no switch connected to the controller")
     v = polled.verdict
+    if v is not None and v.state == "running":
+        v.state = "timeout"          # the deadline (or the engine's end) came first
     if s.adapter is not None and v is not None and not polled.error:
         rel = lambda t: None if t is None else max(0.0, (t - t0) / 1e9)
         return dict(r, verification="northbound", state=v.state, discovery_s=rel(v.at_ns) if v.state == "complete" else None,
