@@ -12,6 +12,9 @@ paths across / (last delivery - first request).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import threading
 import time
 
@@ -76,12 +79,33 @@ def run(adapter, address: str, net: dict, of_version: str, deadline_s: float, un
                 refused = str(e)
                 requests.pop()
                 break
+    except BaseException:
+        _interrupt_engine()     # Ctrl-C / SIGTERM / a refusal: the engine writes what it has and ends
+        raise
     finally:
         t.join()
     if "error" in out:
         raise out["error"]
     summary = with_requests(summarize(out["doc"], net), out["doc"], requests)
     return dict(summary, pushed=len(requests), refused=refused), out["doc"]
+
+
+def _interrupt_engine() -> None:
+    """SIGINT to our own sdnbench-engine children (by PID; the engine runs in its own session, so
+    a terminal's Ctrl-C never reaches it): it stops, writes its partial result and exits."""
+    me = os.getpid()
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm, rest = stat[stat.find("(") + 1:stat.rfind(")")], stat[stat.rfind(")") + 2:].split()
+        if comm == "sdnbench-engine" and int(rest[1]) == me:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(d), signal.SIGINT)
 
 
 def with_requests(s: dict, doc: dict, requests: list) -> dict:

@@ -10,6 +10,7 @@ every refusal a TABLE_FULL the controller receives)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -216,3 +217,31 @@ def test_proactive_table_capacity_reads_the_api_cap_and_the_switch_table_exactly
     s, refused = _proactive_capacity(None, 5)
     assert s["pushed"] == 12 and s["provisioned"] == 5 and s["refused"] is None
     assert prov.capacity(s) == (5, "switch-table") and s["table_full"] == refused == 2 * 7
+
+
+def test_ctrl_c_during_a_proactive_trial_ends_it_at_once_and_leaves_nothing(tmp_path):
+    import signal
+    import time
+    # the flow API never answers (port 9): without the interrupt the engine would run to its 60 s deadline
+    with PathController() as c:
+        p = subprocess.Popen([sys.executable, "-m", "sdnbench", "controller", "provisioning", "--mode", "proactive",
+                              "--controller", f"tcp:{c.address}", "--api", "onos", "--api-url", "http://127.0.0.1:9",
+                              "--flows", "3", "--deadline", "60", "--reps", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(4)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            # the failure path must not leave the trial behind: its engine (by PID), then the CLI
+            for pid in subprocess.run(["pgrep", "-P", str(p.pid), "sdnbench-engine"], capture_output=True,
+                                      text=True).stdout.split():
+                os.kill(int(pid), signal.SIGINT)
+            p.kill()
+            p.wait()
+            raise
+    assert time.monotonic() - t0 < 15, "not the 60 s deadline"
+    assert p.returncode != 0 and "Traceback" not in err
+    left = subprocess.run(["pgrep", "-f", "sdnbench-prov-"], capture_output=True, text=True).stdout.strip()
+    assert not left, f"an engine of the trial is still running: {left}"
