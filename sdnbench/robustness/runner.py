@@ -86,6 +86,15 @@ def topology_view(ctl) -> Optional[dict]:
         return None
 
 
+def controller_cpu(doc: dict) -> Optional[tuple]:
+    """(t_s, cpu_percent) of the controller as the engine sampled it (managed controllers)."""
+    res = doc.get("resources") or {}
+    for proc in res.get("processes", []):
+        if proc.get("label") == "controller":
+            return res.get("t_s", []), proc.get("cpu_percent", [])
+    return None
+
+
 def run_one(ctl, p: dict) -> tuple:
     """One engine run of the case in ``p``: (engine document or None, message)."""
     cfg = config(p, f"{ctl.host}:{ctl.port}")
@@ -121,7 +130,7 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
             else:
                 v = judge(doc.get("robustness"), doc["loops"], alive=alive,
                           disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
-                          view=view, victim_dpid=p.get("first_dpid", 1))
+                          view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc))
                 r = to_result(doc, p)
                 r.benchmark = "robustness"
             r.controller = dict(ctl.info)

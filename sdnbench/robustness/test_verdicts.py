@@ -93,3 +93,11 @@ def test_unmeasured_cases_are_left_out_of_the_score():
     a = judge(obs(case="a"), STEADY, alive=True)
     u = judge(obs(case="u"), loops([0] * 11), alive=True)
     assert "1/1 (100%)" in verdict_table({"c": {"a": a, "u": u}}, ["a", "u"])
+
+
+def test_controller_cpu_is_split_like_the_loops():
+    t = [0.5 * (i + 1) for i in range(11)]
+    cpu = [50, 10, 10, 10, 90, 90, 90, 20, 20, 20, 20]   # first sample: warm-up, left out
+    v = judge(obs(), STEADY, alive=True, ctl_cpu=(t, cpu))
+    assert (v.phases["ctl_cpu_before"], v.phases["ctl_cpu_during"], v.phases["ctl_cpu_after"]) == (10, 70, 20)
+    assert "controller CPU 10% → 70% → 20%" in v.evidence

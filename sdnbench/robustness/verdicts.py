@@ -47,6 +47,10 @@ class Phases:
     during: Optional[float]
     after: Optional[float]
     longest_silence_ms: float
+    # the controller's CPU % (engine's sampler, one sample per loop end), same split
+    ctl_cpu_before: Optional[float] = None
+    ctl_cpu_during: Optional[float] = None
+    ctl_cpu_after: Optional[float] = None
 
 
 @dataclass
@@ -61,8 +65,9 @@ class Verdict:
         return asdict(self)
 
 
-def phases(loops: dict, started_s: float, ended_s: float) -> Phases:
-    """Split the measured loops (``loops`` as the engine writes it) around the window."""
+def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] = None) -> Phases:
+    """Split the measured loops (``loops`` as the engine writes it) around the window; ``cpu``
+    is (t_s, cpu_percent) of the controller, each sample covering the loop that ends at t_s."""
     loop_s = loops["loop_ms"] / 1000.0
     warm = loops.get("warmup", 0)
     before, during, after = [], [], []
@@ -81,7 +86,13 @@ def phases(loops: dict, started_s: float, ended_s: float) -> Phases:
             silence = silence + loop_s if n == 0 else 0.0
             longest = max(longest, silence)
     m = lambda v: fmean(v) if v else None  # noqa: E731
-    return Phases(m(before), m(during), m(after), longest * 1000.0)
+    split: dict = {"b": [], "d": [], "a": []}
+    for t_end, c in zip(*(cpu or ((), ()))):
+        if t_end <= loop_s * warm:
+            continue
+        split["b" if t_end <= started_s else "a" if t_end - loop_s >= ended_s else "d"].append(c)
+    return Phases(m(before), m(during), m(after), longest * 1000.0,
+                  m(split["b"]), m(split["d"]), m(split["a"]))
 
 
 def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> Optional[tuple]:
@@ -104,14 +115,16 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
 
 def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
           drop: float = DROP, hung_ms: float = HUNG_MS, view: Optional[dict] = None,
-          victim_dpid: int = 1) -> Verdict:
+          victim_dpid: int = 1, ctl_cpu: Optional[tuple] = None) -> Verdict:
     """The verdict of one case run (see the module doc)."""
     case = (obs or {}).get("case", "?")
     if obs is None:
         return Verdict(case, "crashed" if not alive else "hung", "the run produced no observation")
-    ph = phases(loops, obs["started_s"], obs["ended_s"])
+    ph = phases(loops, obs["started_s"], obs["ended_s"], ctl_cpu)
     pd = asdict(ph)
     rates = f"background {_r(ph.before)} → {_r(ph.during)} → {_r(ph.after)} answered/s"
+    if ph.ctl_cpu_before is not None:
+        rates += f"; controller CPU {_r(ph.ctl_cpu_before)}% → {_r(ph.ctl_cpu_during)}% → {_r(ph.ctl_cpu_after)}%"
     if not alive:
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
     if not ph.before:
