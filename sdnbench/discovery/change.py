@@ -47,14 +47,16 @@ def _dirs(link: list) -> set:
 
 
 def back_up_seen(polls: list, link: list) -> bool:
-    """The view lost the link and later had it again (the caller may stop polling)."""
-    d, lost = _dirs(link), False
+    """The view had the link, lost it, and later had it again (the caller may stop polling)."""
+    d, had, lost = _dirs(link), False, False
     for p in polls:
         if p.links is None:
             continue
-        if not lost and not (d & p.links) and p.links:
-            lost = True
-        elif lost and d <= p.links:
+        if not had:
+            had = d <= p.links
+        elif not lost:
+            lost = not (d & p.links)
+        elif d <= p.links:
             return True
     return False
 

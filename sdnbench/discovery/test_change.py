@@ -18,6 +18,8 @@ def test_detection_is_the_first_poll_after_the_instant_that_shows_the_change():
     assert (r["down_detect_s"], r["down_previous_poll_s"]) == (18e-9, 8e-9)
     assert (r["up_detect_s"], r["up_previous_poll_s"]) == (9e-9, 0.0)
     assert back_up_seen(polls, LINK) and not back_up_seen(polls[:5], LINK)
+    # during discovery the link is absent before it is first seen: that is not a change
+    assert not back_up_seen([Poll(0, frozenset()), Poll(1, WITHOUT), Poll(2, WANT)], LINK)
 
 
 def test_never_detected_or_never_discovered():
