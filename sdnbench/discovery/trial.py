@@ -60,7 +60,8 @@ def poll_until_done(s: Setup, run: EngineRun, start_ns: int, stop_when=None) -> 
         try:
             # a large view takes the controller a while to serialize: a slow answer is late, not lost
             links = frozenset(s.adapter.links(s.api_url, timeout=max(10.0, s.poll_s)))
-            out.polls.append(Poll(now, links))
+            # a poll's time is when its answer arrived: the view showed this by then at the latest
+            out.polls.append(Poll(time.monotonic_ns(), links))
             in_row = 0
         except NorthboundError as e:
             out.polls.append(Poll(now, None, str(e)))
