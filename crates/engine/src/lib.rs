@@ -3,6 +3,7 @@
 //! parses arguments and prints.
 
 pub mod accounting;
+pub mod agent_merge;
 pub mod cbench;
 pub mod cli;
 pub mod config;
