@@ -70,6 +70,9 @@ pub struct SwitchStats {
     pub disconnect: Option<Disconnect>,
     /// Counter values at each interval boundary (filled by the worker's ticker).
     pub answered_at: Vec<u64>,
+    /// Replies counted the way cbench counts them (`cbench_responses.rs`), and at each loop end.
+    pub responses: u64,
+    pub responses_at: Vec<u64>,
     pub sent_at: Vec<u64>,
     /// Latency of answered requests, recorded only while `measuring`.
     pub hist: Option<Hist>,
@@ -105,6 +108,8 @@ impl SwitchStats {
             errors: BTreeMap::new(),
             disconnect: None,
             answered_at: Vec::new(),
+            responses: 0,
+            responses_at: Vec::new(),
             sent_at: Vec::new(),
             hist: if hist { Some(Hist::new()) } else { None },
             measuring: false,

@@ -38,7 +38,13 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
             Short('l') | Long("loops") => c.loops = n(&mut p, "-l")?,
             Short('s') | Long("switches") => c.switches = n(&mut p, "-s")?,
             Short('M') | Long("mac-addresses") => c.macs = n(&mut p, "-M")?,
-            Short('t') | Long("throughput") => c.mode = Mode::Throughput,
+            Short('t') | Long("throughput") => {
+                c.mode = Mode::Throughput;
+                c.fill_socket = true; // cbench keeps its socket full, it has no window
+                // and no loss timeout: every answer counts, however deep the queue it waited in
+                c.adaptive_timeout = false;
+                c.timeout_ms = 60_000;
+            }
             Short('w') | Long("warmup") => c.warmup = n(&mut p, "-w")?,
             Short('C') | Long("cooldown") => cooldown = n(&mut p, "-C")?,
             Short('i') | Long("connect-delay") => {
@@ -78,6 +84,39 @@ pub fn banner(c: &Config, cooldown: u32) -> String {
 }
 
 /// cbench's per-loop line: per-switch counts per second, then the total per ms.
+/// Whether cbench would count this controller message as a response (its fakeswitch.c): every
+/// packet-out whose frame is not LLDP, and every flow-mod whose command is ADD or MODIFY_STRICT.
+/// A flow-mod and a packet-out answering one packet-in are two responses; `answered` counts
+/// the request once, and `controller cbench` prints both.
+pub fn counts_as_response(msg: &[u8]) -> bool {
+    const OFPFC_ADD: u16 = 0;
+    const OFPFC_MODIFY_STRICT: u16 = 2;
+    let be16 = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let (version, ty) = match msg {
+        [v, t, ..] => (*v, *t),
+        _ => return false,
+    };
+    match (version, ty) {
+        // OF1.0 flow-mod: header 8, match 40, cookie 8, command u16
+        (1, 14) => matches!(be16(56), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
+        // OF1.3 flow-mod: header 8, cookie 8, cookie mask 8, table id 1, command u8
+        (4, 14) => matches!(msg.get(25).map(|&c| u16::from(c)), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
+        // packet-out: the frame after the actions (1.0: at 16 + actions_len; 1.3: 24 + it)
+        (1, 13) => !frame_is_lldp(msg, be16(14).map(|n| 16 + n as usize)),
+        (4, 13) => !frame_is_lldp(msg, be16(16).map(|n| 24 + n as usize)),
+        _ => false,
+    }
+}
+
+fn frame_is_lldp(msg: &[u8], data_at: Option<usize>) -> bool {
+    let ethertype = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
+    let Some(d) = data_at else { return false };
+    match ethertype(d + 12) {
+        Some(0x8100) => ethertype(d + 16) == Some(0x88cc),
+        t => t == Some(0x88cc),
+    }
+}
+
 pub fn loop_line(switches: u32, per_switch: &[u64], loop_ms: u64) -> String {
     let secs = loop_ms as f64 / 1000.0;
     let mut s = format!("{switches:<3} switches: flows/sec:  ");
@@ -114,6 +153,32 @@ mod tests {
         assert!(p("-l 1 -w 1").is_err());
         assert!(p("-x").is_err());
         assert!(p("-s many").unwrap_err().contains("-s"));
+    }
+
+    #[test]
+    fn responses_are_counted_as_cbench_counts_them() {
+        let mut fm10 = vec![0u8; 72];
+        fm10[..2].copy_from_slice(&[1, 14]);
+        assert!(counts_as_response(&fm10), "OF1.0 flow-mod ADD");
+        fm10[57] = 3; // DELETE
+        assert!(!counts_as_response(&fm10));
+        fm10[57] = 2; // MODIFY_STRICT
+        assert!(counts_as_response(&fm10));
+        let mut fm13 = vec![0u8; 56];
+        fm13[..2].copy_from_slice(&[4, 14]);
+        assert!(counts_as_response(&fm13));
+        fm13[25] = 1; // MODIFY
+        assert!(!counts_as_response(&fm13));
+        // OF1.0 packet-out, one 8-byte output action, then a frame
+        let mut po = vec![1, 13, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 1, 0, 8];
+        po.extend_from_slice(&[0, 0, 0, 8, 0xff, 0xfb, 0, 0]);
+        let mut frame = vec![0u8; 60];
+        frame[12..14].copy_from_slice(&[0x08, 0x00]);
+        assert!(counts_as_response(&[po.clone(), frame.clone()].concat()));
+        frame[12..14].copy_from_slice(&[0x88, 0xcc]);
+        assert!(!counts_as_response(&[po.clone(), frame].concat()), "LLDP is not a response");
+        assert!(counts_as_response(&po), "a buffered packet-out (no frame) counts");
+        assert!(!counts_as_response(&[1, 2, 0, 8]), "an echo request does not");
     }
 
     #[test]

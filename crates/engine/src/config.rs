@@ -69,6 +69,10 @@ pub struct Config {
     pub frame_size: usize,
     /// Requests in flight per switch in throughput mode.
     pub window: u32,
+    /// Throughput as cbench's `-t` does it: no window; keep `FILL_SOCKET_BYTES` of requests
+    /// queued in front of the socket whenever it takes more (in flight is bounded only by the
+    /// socket buffers and `MAX_IN_FLIGHT_OPEN_LOOP` per switch). `controller cbench -t` sets it.
+    pub fill_socket: bool,
     /// Offered requests per second over all switches (fixed-rate mode).
     pub rate: f64,
     /// A request unanswered for this long is lost (with `adaptive_timeout`: at most this long).
@@ -147,6 +151,7 @@ impl Default for Config {
             versions: (1 << 1) | (1 << 4),
             frame_size: 128,
             window: 256,
+            fill_socket: false,
             rate: 10_000.0,
             timeout_ms: 2000,
             adaptive_timeout: true,
@@ -233,6 +238,7 @@ impl Config {
     pub fn window_per_switch(&self) -> u32 {
         match self.mode {
             Mode::Latency => 1,
+            Mode::Throughput if self.fill_socket => crate::pacer::MAX_IN_FLIGHT_OPEN_LOOP,
             _ => self.window.max(1),
         }
     }

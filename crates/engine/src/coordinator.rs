@@ -46,6 +46,10 @@ pub struct LoopTotal {
     /// Per-switch answered counts in switch order, when every worker sent them.
     pub per_switch: Vec<u64>,
     per_switch_parts: Vec<(u32, Vec<u64>)>,
+    /// Replies counted as cbench counts them in this loop, in total and per switch.
+    pub responses: u64,
+    pub per_switch_responses: Vec<u64>,
+    responses_parts: Vec<(u32, Vec<u64>)>,
     /// Network runs: switches connected, link directions probed, links (see `Interval`).
     pub net_connected: u32,
     pub net_dirs_seen: u64,
@@ -364,6 +368,10 @@ fn merge_interval(
     if !iv.per_switch.is_empty() {
         e.0.per_switch_parts.push((iv.worker, iv.per_switch.clone()));
     }
+    if !iv.per_switch_responses.is_empty() {
+        e.0.responses_parts.push((iv.worker, iv.per_switch_responses.clone()));
+    }
+    e.0.responses += iv.responses;
     e.0.answered += iv.answered;
     e.0.sent += iv.sent;
     e.0.lost += iv.lost;
@@ -377,6 +385,10 @@ fn merge_interval(
         if total.per_switch_parts.len() == n {
             total.per_switch_parts.sort_by_key(|p| p.0);
             total.per_switch = total.per_switch_parts.drain(..).flat_map(|p| p.1).collect();
+        }
+        if total.responses_parts.len() == n {
+            total.responses_parts.sort_by_key(|p| p.0);
+            total.per_switch_responses = total.responses_parts.drain(..).flat_map(|p| p.1).collect();
         }
         total.t_s = go_at.elapsed().as_secs_f64();
         out.sampler.sample(total.t_s);

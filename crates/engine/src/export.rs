@@ -31,6 +31,12 @@ pub fn measured_rps(o: &Outcome) -> Vec<f64> {
     o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered as f64 / secs).collect()
 }
 
+/// Responses per second (counted as cbench counts them) in each measured loop.
+pub fn measured_responses_ps(o: &Outcome) -> Vec<f64> {
+    let secs = o.cfg.loop_ms as f64 / 1000.0;
+    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.responses as f64 / secs).collect()
+}
+
 /// Requests answered in the measured (post-warm-up) loops.
 pub fn measured_answered(o: &Outcome) -> u64 {
     o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered).sum()

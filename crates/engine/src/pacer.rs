@@ -10,7 +10,20 @@ use ofswitch::PacketInGen;
 
 /// A fixed-rate switch never has more than this many requests in flight: past it the controller
 /// is not keeping up, the requests count as lost once they time out, and memory stays bounded.
-const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
+pub const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
+
+/// `fill_socket`: the bytes of requests kept queued in front of the socket (cbench's BUFLEN,
+/// its output buffer, which it refills whenever the socket takes more).
+pub const FILL_SOCKET_BYTES: usize = 65_536;
+
+/// How many requests of `request_len` bytes may be added now to a write buffer holding
+/// `unwritten` bytes: all that fit below `FILL_SOCKET_BYTES` (cbench's `-t`), or no limit.
+pub fn socket_room(fill_socket: bool, unwritten: usize, request_len: usize) -> u32 {
+    if !fill_socket {
+        return u32::MAX;
+    }
+    (FILL_SOCKET_BYTES.saturating_sub(unwritten) / request_len.max(1)) as u32
+}
 
 #[derive(Clone, Debug)]
 pub enum Pacer {
@@ -110,6 +123,18 @@ mod tests {
         o.answer(4, 2);
         assert_eq!(p.fill(2, &mut o, &mut g, &mut w, Some(128), u32::MAX), 3);
         assert_eq!(p.next_due(), u64::MAX);
+    }
+
+    #[test]
+    fn socket_filling_is_bounded_by_bytes_not_a_window() {
+        let c = Config { fill_socket: true, window: 8, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        let room = socket_room(true, 0, 82);
+        assert_eq!(room, 799);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), room), 799, "the window of 8 does not apply");
+        assert_eq!(socket_room(true, 65_000, 82), 6);
+        assert_eq!(socket_room(false, 65_000, 82), u32::MAX);
     }
 
     #[test]

@@ -70,6 +70,11 @@ pub struct Interval {
     /// only sent for small slices (at most `PER_SWITCH_IN_INTERVALS` switches).
     #[serde(default)]
     pub per_switch: Vec<u64>,
+    /// Replies counted as cbench counts them in this loop, in total and per switch.
+    #[serde(default)]
+    pub responses: u64,
+    #[serde(default)]
+    pub per_switch_responses: Vec<u64>,
     /// Network runs, for the live line: this worker's switches connected so far, the link
     /// directions whose probes it received (each direction is received by one worker), and the
     /// network's links (the same in every worker).

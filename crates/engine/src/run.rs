@@ -78,9 +78,9 @@ pub fn cbench(args: Vec<String>) -> i32 {
     println!("{}", crate::cbench::banner(&a.cfg, a.cooldown));
     let switches = a.cfg.switches;
     let mut on_loop = |l: &LoopTotal| {
-        // cbench's line: each switch's answered requests per second, then the total per ms
-        // (past 256 switches per worker only the total is sent while running).
-        let per = if l.per_switch.is_empty() { vec![l.answered] } else { l.per_switch.clone() };
+        // cbench's line: each switch's responses (counted as cbench counts them) per second, then
+        // the total per ms (past 256 switches per worker only the total is sent while running).
+        let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
         println!("{}", crate::cbench::loop_line(switches, &per, a.cfg.loop_ms));
     };
     let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
@@ -90,9 +90,13 @@ pub fn cbench(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    let mut rps = crate::export::measured_rps(&o);
-    rps.truncate(rps.len().saturating_sub(a.cooldown as usize));
-    println!("{}", crate::output::result_line(switches, &rps));
+    let keep = |mut v: Vec<f64>| {
+        v.truncate(v.len().saturating_sub(a.cooldown as usize));
+        v
+    };
+    println!("{}", crate::output::result_line(switches, &keep(crate::export::measured_responses_ps(&o))));
+    let (mean, _, min, max) = crate::export::mean_sd(&keep(crate::export::measured_rps(&o)));
+    println!("answered requests/s (each packet-in once): min/max/avg = {min:.2}/{max:.2}/{mean:.2}");
     for w in &o.warnings {
         eprintln!("warning: {w}");
     }

@@ -161,6 +161,7 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
         let mut iv = cum.clone();
         iv.answered -= prev.answered;
         iv.sent -= prev.sent;
+        iv.responses -= prev.responses;
         prev = cum;
         emit(WorkerEvent::Interval(iv));
         if sh.net.borrow().as_ref().is_some_and(|n| n.prov_done()) {
@@ -181,8 +182,12 @@ fn snapshot(stats: &Stats, worker: u32, k: u32) -> Interval {
         let (a, se) = (s.answered, s.sent);
         if per_switch {
             iv.per_switch.push(a - s.answered_at.last().copied().unwrap_or(0));
+            iv.per_switch_responses.push(s.responses - s.responses_at.last().copied().unwrap_or(0));
         }
         s.answered_at.push(a);
+        let r = s.responses;
+        s.responses_at.push(r);
+        iv.responses += r;
         s.sent_at.push(se);
         iv.answered += a;
         iv.sent += se;
