@@ -100,6 +100,10 @@ pub fn cbench(args: Vec<String>) -> i32 {
     for w in &o.warnings {
         eprintln!("warning: {w}");
     }
+    // nothing answered, or a version mismatch: the status says why (issue 21.7)
+    if let Some(e) = &o.error {
+        eprintln!("sdnbench-engine cbench: {e}");
+    }
     if o.status == "ok" { 0 } else { 2 }
 }
 
