@@ -371,7 +371,10 @@ fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
     let (a, b) = (got_a.lock().unwrap().clone(), got_b.lock().unwrap().clone());
     let margin = Duration::from_millis(200);
     assert!(a.iter().filter(|t| **t < change).count() > 10, "A, master, gets packet-ins: {} {} {}", a.len(), r["network"]["counters"], r["switches"]);
-    assert!(b.iter().all(|t| *t >= change), "B, slave, gets none before its change: {b:?}");
+    // until B's SLAVE request is processed B is EQUAL (the OF1.3 default) and may get the first
+    // probe or two: only what comes after its first 200 ms counts
+    let settled = Duration::from_millis(200);
+    assert!(b.iter().all(|t| *t < settled || *t >= change), "B, slave, gets none before its change: {b:?}");
     assert!(b.iter().filter(|t| **t > change + margin).count() > 10, "B, master now, gets them: {}", b.len());
     assert!(a.iter().all(|t| *t < change + margin), "A, slave now, gets none: {:?}", a.iter().filter(|t| **t >= change).collect::<Vec<_>>());
     assert_eq!(r["network"]["invariant"], "ok");
