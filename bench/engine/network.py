@@ -30,7 +30,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
-from sdnbench.engine.netgen import ring  # noqa: E402
+from sdnbench.net.engine_network import network_for  # noqa: E402
 
 ENGINE = REPO / "target" / "release" / "sdnbench-engine"
 
@@ -105,7 +105,7 @@ def main() -> None:
     a = p.parse_args()
     layouts = ["contiguous", "interleaved"] if a.layout == "both" else [a.layout]
     for name in layouts:
-        net = ring(a.switches)
+        net = network_for(f"ring,{a.switches}")
         if name == "interleaved":
             net = interleave(net, a.workers)
         with tempfile.TemporaryDirectory() as t:

@@ -16,12 +16,13 @@ import urllib.request
 
 from .. import paths
 from ..controllers.lifecycle import launch
-from .netgen import directed_links, fat_tree, linear, ring
+from ..net.engine_network import network_for
+from ..northbound.links import emulated_links
 
 
 def _links(api: str) -> set:
     with urllib.request.urlopen(api + "/v1/links", timeout=2) as r:
-        return {(l["src"]["dpid"], l["src"]["port_no"], l["dst"]["dpid"], l["dst"]["port_no"]) for l in json.load(r)}
+        return {((l["src"]["dpid"], l["src"]["port_no"]), (l["dst"]["dpid"], l["dst"]["port_no"])) for l in json.load(r)}
 
 
 def _engine(tmp_path, net: dict, address: tuple, seconds: int, workers: int = 2) -> subprocess.Popen:
@@ -36,7 +37,7 @@ def _engine(tmp_path, net: dict, address: tuple, seconds: int, workers: int = 2)
 
 
 def _discover(tmp_path, net: dict) -> tuple:
-    want = directed_links(net)
+    want = emulated_links(net)
     with launch("osken:topology", of_version="1.0") as ctl:
         proc, out = _engine(tmp_path, net, ctl.address, seconds=12)
         seen, t0 = set(), time.monotonic()
@@ -51,7 +52,7 @@ def _discover(tmp_path, net: dict) -> tuple:
 
 
 def test_osken_topology_discovers_ring_50(tmp_path):
-    want, seen, took, doc = _discover(tmp_path, ring(50))
+    want, seen, took, doc = _discover(tmp_path, network_for("ring,50"))
     assert seen == want, f"missing {sorted(want - seen)[:5]}, extra {sorted(seen - want)[:5]}"
     n = doc["network"]
     assert n["invariant"] == "ok" and n["links"] == 50
@@ -60,7 +61,7 @@ def test_osken_topology_discovers_ring_50(tmp_path):
 
 
 def test_osken_topology_discovers_fat_tree_4(tmp_path):
-    net = fat_tree(4)
+    net = network_for("fattree,4")
     assert len(net["switches"]) == 20 and len(net["links"]) == 32
     want, seen, took, doc = _discover(tmp_path, net)
     assert seen == want, f"missing {sorted(want - seen)[:5]}, extra {sorted(seen - want)[:5]}"
@@ -68,7 +69,7 @@ def test_osken_topology_discovers_fat_tree_4(tmp_path):
 
 
 def test_osken_learning_delivers_host_frames_across_linear_5(tmp_path):
-    net = dict(linear(5), host_traffic_ms=200)
+    net = dict(network_for("linear,5"), host_traffic_ms=200)
     with launch("osken:learning", of_version="1.0") as ctl:
         proc, out = _engine(tmp_path, net, ctl.address, seconds=4)
         assert proc.wait(timeout=60) == 0
