@@ -2,13 +2,23 @@
 reading is clear (loops of 500 ms, window 1.5–3.5 s)."""
 
 from sdnbench.robustness.table import verdict_table
-from sdnbench.robustness.verdicts import judge, phases
+from sdnbench.robustness.verdicts import judge, percentile, phases
 
 
-def loops(answered):
+def loops(answered, latency_us=None):
     n = len(answered)
-    return {"loop_ms": 500, "warmup": 1, "k": list(range(1, n + 1)),
-            "t_s": [0.5 * (i + 1) for i in range(n)], "answered": answered}
+    d = {"loop_ms": 500, "warmup": 1, "k": list(range(1, n + 1)),
+         "t_s": [0.5 * (i + 1) for i in range(n)], "answered": answered}
+    if latency_us is not None:
+        d["latency_us"] = latency_us
+    return d
+
+
+def lat_loops(before_us, during_us, after_us, n=100):
+    """11 loops of 500 ms (window 1.5-3.5 s): warm-up, 2 before, 4 during, 4 after; each loop
+    has ``n`` answered requests, all with the phase's latency except one outlier per loop."""
+    per = [[10**6] * n] + [[before_us] * n] * 2 + [[during_us] * n] * 4 + [[after_us] * n] * 4
+    return loops([n] * 11, per)
 
 
 def obs(**kw):
@@ -101,3 +111,31 @@ def test_controller_cpu_is_split_like_the_loops():
     v = judge(obs(), STEADY, alive=True, ctl_cpu=(t, cpu))
     assert (v.phases["ctl_cpu_before"], v.phases["ctl_cpu_during"], v.phases["ctl_cpu_after"]) == (10, 70, 20)
     assert "controller CPU 10% → 70% → 20%" in v.evidence
+
+
+def test_latency_per_phase_from_raw_samples():
+    # before: 99 samples of 1 ms and one of 9 ms per loop -> p50 1 ms, p99 1 ms (nearest rank:
+    # 198 of 200 samples are 1 ms, the 198th is still 1 ms), max 9 ms
+    per = [[5000] * 100] + [[1000] * 99 + [9000]] * 2 + [[2000] * 100] * 4 + [[1000] * 100] * 4
+    ph = phases(loops([100] * 11, per), 1.5, 3.5)
+    assert (ph.lat_p50_before, ph.lat_p99_before, ph.lat_n_before) == (1000.0, 1000.0, 200)
+    assert (ph.lat_p50_during, ph.lat_p99_during, ph.lat_n_during) == (2000.0, 2000.0, 400)
+    assert ph.lat_p99_after == 1000.0      # the warm-up loop's 5 ms is left out
+    assert percentile([1, 2, 3, 4], 0.5) == 2.0 and percentile([], 0.99) is None
+
+
+def test_latency_rise_is_degraded_by_the_documented_rule():
+    # p99 before 1 ms: the limit is max(2 ms, 6 ms) = 6 ms
+    assert judge(obs(), lat_loops(1000, 5900, 1000), alive=True).verdict == "ignored"
+    v = judge(obs(), lat_loops(1000, 6100, 1000), alive=True)
+    assert v.verdict == "degraded" and "latency p99 during 6.10 ms > 6.00 ms" in v.evidence
+    # p99 before 20 ms: the limit is max(40 ms, 25 ms) = 40 ms; a rise after the window counts too
+    assert judge(obs(), lat_loops(20000, 39000, 20000), alive=True).verdict == "ignored"
+    v = judge(obs(), lat_loops(20000, 20000, 41000), alive=True)
+    assert v.verdict == "degraded" and "p99 after 41.00 ms" in v.evidence
+    assert "latency p50 20.00 → 20.00 → 41.00 ms" in v.evidence
+
+
+def test_latency_rule_needs_enough_samples():
+    assert judge(obs(), lat_loops(1000, 50000, 1000, n=5), alive=True).verdict == "ignored"
+    assert judge(obs(), STEADY, alive=True).verdict == "ignored"   # no samples: no latency clause

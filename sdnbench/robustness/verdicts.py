@@ -1,5 +1,5 @@
 """One verdict per case, from what was observed (issue 16). Pure: inputs are the engine's
-``robustness`` observation, its per-loop answered counts, and whether the controller was alive
+``robustness`` observation, its per-loop answered counts and raw latency samples, and whether the controller was alive
 and listening after the case.
 
 Verdicts, worst first (the first that applies wins):
@@ -13,7 +13,9 @@ Verdicts, worst first (the first that applies wins):
   port 1 and the attacker's port 1 that does not exist; after ``host-hijack`` it places the
   victim's host on the attacker (TopoGuard's two attacks);
 - ``degraded``: the background's answered rate during or after the case fell more than
-  ``drop`` below its rate before the case, or a background session was lost;
+  ``drop`` below its rate before the case, or its latency rose (p99 during or after above
+  ``max(LAT_FACTOR × p99 before, p99 before + LAT_SLACK_MS)``, each phase with at least
+  ``LAT_MIN_SAMPLES`` answered requests), or a background session was lost;
 - ``rejected``: the controller sent an OpenFlow error to the attacker or closed its session
   (and only that);
 - ``ignored``: nothing visible, service unchanged.
@@ -28,6 +30,7 @@ answered rate is steady and a drop means the controller failed to keep up.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Optional
@@ -38,6 +41,12 @@ VICTIM_HOST_MAC = "00:00:00:00:00:01"
 VIEW_CASES = ("fabricated-lldp", "host-hijack")
 DROP = 0.3
 HUNG_MS = 1000
+# "their latency rose": p99 during/after > max(LAT_FACTOR × p99 before, p99 before + LAT_SLACK_MS).
+# The factor catches a slow controller's doubling; the slack keeps a fast one's jitter (a p99 of
+# 0.3 ms becoming 0.9 ms is noise on a shared machine, not a denial of service) out.
+LAT_FACTOR = 2.0
+LAT_SLACK_MS = 5.0
+LAT_MIN_SAMPLES = 20
 
 
 @dataclass
@@ -51,6 +60,17 @@ class Phases:
     ctl_cpu_before: Optional[float] = None
     ctl_cpu_during: Optional[float] = None
     ctl_cpu_after: Optional[float] = None
+    # the background's latency (µs), nearest-rank percentiles of the raw per-request samples of
+    # the loops of each phase (engine ``loops.latency_us``), and how many samples each rests on
+    lat_p50_before: Optional[float] = None
+    lat_p50_during: Optional[float] = None
+    lat_p50_after: Optional[float] = None
+    lat_p99_before: Optional[float] = None
+    lat_p99_during: Optional[float] = None
+    lat_p99_after: Optional[float] = None
+    lat_n_before: int = 0
+    lat_n_during: int = 0
+    lat_n_after: int = 0
 
 
 @dataclass
@@ -71,17 +91,16 @@ def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] =
     loop_s = loops["loop_ms"] / 1000.0
     warm = loops.get("warmup", 0)
     before, during, after = [], [], []
+    lat: dict = {"before": [], "during": [], "after": []}
+    samples = loops.get("latency_us") or [[] for _ in loops["k"]]
     silence, longest = 0.0, 0.0
-    for k, t_end, n in zip(loops["k"], loops["t_s"], loops["answered"]):
+    for k, t_end, n, us in zip(loops["k"], loops["t_s"], loops["answered"], samples):
         if k <= warm:
             continue
         t0, rate = t_end - loop_s, n / loop_s
-        if t_end <= started_s:
-            before.append(rate)
-        elif t0 >= ended_s:
-            after.append(rate)
-        else:
-            during.append(rate)
+        phase = "before" if t_end <= started_s else "after" if t0 >= ended_s else "during"
+        {"before": before, "during": during, "after": after}[phase].append(rate)
+        lat[phase].extend(us)
         if t_end > started_s:
             silence = silence + loop_s if n == 0 else 0.0
             longest = max(longest, silence)
@@ -91,8 +110,31 @@ def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] =
         if t_end <= loop_s * warm:
             continue
         split["b" if t_end <= started_s else "a" if t_end - loop_s >= ended_s else "d"].append(c)
+    q = {f"lat_p{int(p * 100)}_{ph}": percentile(v, p) for ph, v in lat.items() for p in (0.5, 0.99)}
     return Phases(m(before), m(during), m(after), longest * 1000.0,
-                  m(split["b"]), m(split["d"]), m(split["a"]))
+                  m(split["b"]), m(split["d"]), m(split["a"]),
+                  **q, **{f"lat_n_{ph}": len(v) for ph, v in lat.items()})
+
+
+def percentile(values: list, q: float) -> Optional[float]:
+    """Nearest-rank percentile (the smallest sample with at least ``q`` of them at or below)."""
+    if not values:
+        return None
+    s = sorted(values)
+    return float(s[max(0, math.ceil(q * len(s)) - 1)])
+
+
+def latency_rose(ph: Phases) -> Optional[str]:
+    """Why the background's latency counts as risen (the ``degraded`` rule), or None."""
+    b = ph.lat_p99_before
+    if b is None or ph.lat_n_before < LAT_MIN_SAMPLES:
+        return None
+    limit = max(LAT_FACTOR * b, b + LAT_SLACK_MS * 1000.0)
+    for name, p99, n in (("during", ph.lat_p99_during, ph.lat_n_during), ("after", ph.lat_p99_after, ph.lat_n_after)):
+        if p99 is not None and n >= LAT_MIN_SAMPLES and p99 > limit:
+            return (f"latency p99 {name} {_ms(p99)} ms > {_ms(limit)} ms "
+                    f"(max({LAT_FACTOR:g}× before {_ms(b)} ms, before + {LAT_SLACK_MS:g} ms))")
+    return None
 
 
 def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> Optional[tuple]:
@@ -123,6 +165,9 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
     ph = phases(loops, obs["started_s"], obs["ended_s"], ctl_cpu)
     pd = asdict(ph)
     rates = f"background {_r(ph.before)} → {_r(ph.during)} → {_r(ph.after)} answered/s"
+    if ph.lat_n_before or ph.lat_n_during or ph.lat_n_after:
+        rates += (f"; latency p50 {_ms(ph.lat_p50_before)} → {_ms(ph.lat_p50_during)} → {_ms(ph.lat_p50_after)} ms, "
+                  f"p99 {_ms(ph.lat_p99_before)} → {_ms(ph.lat_p99_during)} → {_ms(ph.lat_p99_after)} ms")
     if ph.ctl_cpu_before is not None:
         rates += f"; controller CPU {_r(ph.ctl_cpu_before)}% → {_r(ph.ctl_cpu_during)}% → {_r(ph.ctl_cpu_after)}%"
     if not alive:
@@ -143,6 +188,9 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
     if ph.before and worst is not None and worst < (1 - drop) * ph.before:
         fell = 1 - worst / ph.before
         return Verdict(case, "degraded", f"rate fell {fell:.0%} (> {drop:.0%}); {rates}", pd)
+    slow = latency_rose(ph)
+    if slow:
+        return Verdict(case, "degraded", f"{slow}; {rates}", pd)
     seen = _seen(obs)
     if obs.get("errors") or obs.get("closed_by_controller"):
         return Verdict(case, "rejected", f"{seen}; {rates}", pd)
@@ -151,6 +199,11 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
 
 def _r(x: Optional[float]) -> str:
     return "-" if x is None else f"{x:,.0f}"
+
+
+def _ms(us: Optional[float]) -> str:
+    """µs as ms, to 0.01 ms."""
+    return "-" if us is None else f"{us / 1000.0:,.2f}"
 
 
 def _seen(obs: dict) -> str:

@@ -80,6 +80,9 @@ pub struct SwitchStats {
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
+    /// Robustness runs: the latency of every answered request since the last loop boundary
+    /// (raw samples, taken by the worker's ticker at each boundary); None: not kept.
+    pub loop_lat_ns: Option<Vec<u64>>,
 }
 
 impl SwitchStats {
@@ -115,6 +118,7 @@ impl SwitchStats {
             measuring: false,
             sample_every: 1,
             echo_rtt_ns: Vec::new(),
+            loop_lat_ns: None,
         }
     }
 
@@ -144,6 +148,9 @@ impl SwitchStats {
         match out.answer(seq, now_ns) {
             Match::Answered(rtt) => {
                 self.answered += 1;
+                if let Some(v) = self.loop_lat_ns.as_mut() {
+                    v.push(rtt);
+                }
                 if self.measuring {
                     if let Some(h) = self.hist.as_mut() {
                         if self.sample_every <= 1 || seq % self.sample_every == 0 {

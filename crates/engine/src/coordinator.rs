@@ -54,6 +54,8 @@ pub struct LoopTotal {
     pub net_connected: u32,
     pub net_dirs_seen: u64,
     pub net_links: u64,
+    /// Robustness runs: raw latency samples (µs) of the requests answered in this loop.
+    pub latency_us: Vec<u32>,
 }
 
 pub struct Outcome {
@@ -372,6 +374,7 @@ fn merge_interval(
         e.0.responses_parts.push((iv.worker, iv.per_switch_responses.clone()));
     }
     e.0.responses += iv.responses;
+    e.0.latency_us.extend_from_slice(&iv.latency_us);
     e.0.answered += iv.answered;
     e.0.sent += iv.sent;
     e.0.lost += iv.lost;

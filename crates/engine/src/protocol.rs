@@ -84,6 +84,10 @@ pub struct Interval {
     pub net_dirs_seen: u64,
     #[serde(default)]
     pub net_links: u64,
+    /// Robustness runs: the latency (µs) of every request this worker's switches had answered
+    /// in this loop, raw (by answer time); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latency_us: Vec<u32>,
 }
 
 pub const PER_SWITCH_IN_INTERVALS: usize = 256;

@@ -53,28 +53,85 @@ fn serve(mut s: TcpStream, close_bad: bool) {
                 at += n;
                 continue;
             }
-            match m[1] {
-                0xee => out.extend_from_slice(&[4, 1, 0, 12, m[4], m[5], m[6], m[7], 0, 1, 0, 1]),
-                2 => {
-                    out.extend_from_slice(m);
-                    let l = out.len();
-                    out[l - n + 1] = 3;
-                }
-                10 => {
-                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
-                    fm.resize(56, 0);
-                    fm[32..36].copy_from_slice(&m[8..12]);
-                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
-                    out.extend_from_slice(&fm);
-                }
-                _ => {}
-            }
+            answer(m, &mut out);
             at += n;
         }
         buf.drain(..at);
         if s.write_all(&out).is_err() {
             return;
         }
+    }
+}
+
+/// What the scripted controller answers to one well-formed 1.3 message: BAD_TYPE to type 0xee,
+/// an echo reply to an echo request, a flow-mod naming the buffer to a packet-in.
+fn answer(m: &[u8], out: &mut Vec<u8>) {
+    match m[1] {
+        0xee => out.extend_from_slice(&[4, 1, 0, 12, m[4], m[5], m[6], m[7], 0, 1, 0, 1]),
+        2 => {
+            out.extend_from_slice(m);
+            let l = out.len();
+            out[l - m.len() + 1] = 3;
+        }
+        10 => {
+            let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
+            fm.resize(56, 0);
+            fm[32..36].copy_from_slice(&m[8..12]);
+            fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
+            out.extend_from_slice(&fm);
+        }
+        _ => {}
+    }
+}
+
+/// A controller that answers like `serve` but holds every answer `delay` after its request
+/// was read (a writer thread keeps the schedule), so every latency is `delay` plus a little.
+fn delayed_controller(delay: std::time::Duration) -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(s) = s else { break };
+            std::thread::spawn(move || serve_delayed(s, delay));
+        }
+    });
+    port
+}
+
+fn serve_delayed(mut s: TcpStream, delay: std::time::Duration) {
+    s.set_nodelay(true).unwrap();
+    let mut w = s.try_clone().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<(std::time::Instant, Vec<u8>)>();
+    std::thread::spawn(move || {
+        for (due, bytes) in rx {
+            std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
+            if w.write_all(&bytes).is_err() {
+                return;
+            }
+        }
+    });
+    let _ = tx.send((std::time::Instant::now(), vec![4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12, 4, 5, 0, 8, 0, 0, 0, 2]));
+    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    loop {
+        match s.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+        let (now, mut at) = (std::time::Instant::now(), 0);
+        while buf.len() - at >= 8 {
+            let n = (u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize).max(8);
+            if buf.len() - at < n {
+                break;
+            }
+            let mut out = Vec::new();
+            answer(&buf[at..at + n], &mut out);
+            let due = if buf[at + 1] == 10 { now + delay } else { now };
+            if !out.is_empty() && tx.send((due, out)).is_err() {
+                return;
+            }
+            at += n;
+        }
+        buf.drain(..at);
     }
 }
 
@@ -199,4 +256,36 @@ fn a_dribbled_packet_in_is_answered_and_the_session_probed() {
     let r = &v["robustness"];
     assert_eq!(r["received"]["flow_mod"], 1, "{r}");
     assert_eq!(r["probe_answered"], true, "{r}");
+}
+
+/// Per-loop latency samples (robustness runs): a controller that holds every flow-mod 30 ms
+/// gives loops whose every sample is at least 30 ms and whose median is within a few ms of it;
+/// each loop has exactly one sample per request it answered.
+#[test]
+fn per_loop_latency_samples_show_the_controllers_delay() {
+    let port = delayed_controller(std::time::Duration::from_millis(30));
+    let dir = std::env::temp_dir();
+    let (cfg, out) = (dir.join(format!("sdnbench-robust-lat-{}.cfg.json", std::process::id())), dir.join(format!("sdnbench-robust-lat-{}.json", std::process::id())));
+    let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 4,
+        "loop_ms": 400, "warmup": 1, "traffic": "cbench", "mode": "fixed-rate", "rate": 200.0,
+        "robustness": {"case": "unknown-type", "at_ms": 800, "observe_ms": 600}});
+    std::fs::write(&cfg, c.to_string()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let _ = (std::fs::remove_file(&cfg), std::fs::remove_file(&out));
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let lat = v["loops"]["latency_us"].as_array().expect("latency_us in a robustness run");
+    let answered = v["loops"]["answered"].as_array().unwrap();
+    assert_eq!(lat.len(), 5);
+    for (k, (l, a)) in lat.iter().zip(answered).enumerate().skip(1) {
+        let mut s: Vec<u64> = l.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+        assert_eq!(s.len() as u64, a.as_u64().unwrap(), "loop {k}: one sample per answered request");
+        assert!(s.len() > 20, "loop {k}: {} samples", s.len());
+        s.sort_unstable();
+        let p50 = s[s.len() / 2];
+        assert!(s[0] >= 30_000 && (30_000..36_000).contains(&p50), "loop {k}: min {} p50 {p50} µs", s[0]);
+    }
 }

@@ -86,6 +86,7 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
     for (pos, index) in (slice.lo..slice.hi).enumerate() {
         let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, sh.cfg.per_switch_histograms);
         s.sample_every = workload.latency_sample_every(&sh.cfg);
+        s.loop_lat_ns = sh.cfg.robustness.is_some().then(Vec::new);
         let st = Rc::new(RefCell::new(s));
         stats.push(st.clone());
         let (sh2, permits) = (sh.clone(), permits.clone());
@@ -189,6 +190,9 @@ fn snapshot(stats: &Stats, worker: u32, k: u32) -> Interval {
         s.responses_at.push(r);
         iv.responses += r;
         s.sent_at.push(se);
+        if let Some(v) = s.loop_lat_ns.as_mut() {
+            iv.latency_us.extend(v.drain(..).map(|ns| u32::try_from((ns + 500) / 1000).unwrap_or(u32::MAX)));
+        }
         iv.answered += a;
         iv.sent += se;
         iv.lost += s.lost;
