@@ -26,6 +26,7 @@ pub async fn attach(cfg: &Config, slice: Slice) -> Result<Option<Rc<Node>>, Stri
         node.set_transport(ob, ib);
     }
     tokio::task::spawn_local(node.clone().run_delay_line());
+    super::node::set_current(Some(node.clone()));
     Ok(Some(node))
 }
 
@@ -38,6 +39,9 @@ pub fn go(node: &Rc<Node>, cfg: &Config) {
         sleep(settle).await;
         if n.prov.borrow().is_some() {
             tokio::task::spawn_local(super::provision::run(n.clone()));
+        }
+        if n.stream.borrow().is_some() {
+            tokio::task::spawn_local(super::stream::run(n.clone()));
         }
         if host_ms > 0 {
             tokio::task::spawn_local(n.clone().run_host_traffic(Duration::from_millis(host_ms), size));

@@ -32,6 +32,8 @@ pub struct Channels {
     outs: Vec<Vec<u8>>,
     /// Messages from the extra channels the core refused or could not parse.
     pub errors: u64,
+    /// Each channel's role as last seen (0 = the session's own connection).
+    seen_roles: Vec<u32>,
 }
 
 impl Channels {
@@ -111,7 +113,27 @@ impl Channels {
             }
         }
         self.flush();
+        self.observe_roles(sw);
         next
+    }
+
+    /// Record every channel whose role differs from what was last seen (OF1.3 role requests,
+    /// from any channel: a new MASTER demotes the old one) in this worker's node, at the time
+    /// it is seen (the turn after the session read the request).
+    fn observe_roles(&mut self, sw: &Switch) {
+        let now = super::mono_ns();
+        let mut changes = vec![];
+        for (i, c) in sw.channels.iter().enumerate() {
+            if self.seen_roles.len() <= i {
+                self.seen_roles.push(c.role);
+            } else if self.seen_roles[i] != c.role {
+                self.seen_roles[i] = c.role;
+                changes.push((now, i as u32, c.role));
+            }
+        }
+        if !changes.is_empty() {
+            super::node::with_current(|n| n.role_changes(sw.cfg.dpid, changes));
+        }
     }
 
     /// Write what each socket takes now (the rest waits for the next turn).

@@ -51,6 +51,8 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
         "timed_out": reports.iter().any(|r| r.timed_out),
         "table_full": reports.iter().map(|r| r.table_full).sum::<u64>(),
         "provisioning": provisioning(reports),
+        "stream": stream(reports),
+        "roles": roles(reports),
         "discovery": discovery(reports, &c),
     })
 }
@@ -90,4 +92,21 @@ pub fn provisioning(reports: &[&NetReport]) -> Value {
     let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
     v["invariant"] = match p.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) };
     v
+}
+
+/// The streams (`stream.rs`; one worker runs them): per pair its raw record, and the invariant.
+/// Null when the network had none.
+pub fn stream(reports: &[&NetReport]) -> Value {
+    let Some(s) = reports.iter().find_map(|r| r.stream.as_ref()) else { return Value::Null };
+    let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
+    v["invariant"] = match s.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) };
+    v
+}
+
+/// OF1.3 role changes the switches saw, in time order: `{dpid, mono_ns, channel, role}` (channel 0
+/// is the first controller address; roles EQUAL 1, MASTER 2, SLAVE 3).
+pub fn roles(reports: &[&NetReport]) -> Value {
+    let mut all: Vec<(u64, u64, u32, u32)> = reports.iter().flat_map(|r| r.roles.iter().cloned()).collect();
+    all.sort_by_key(|r| (r.1, r.0));
+    all.iter().map(|&(dpid, t, channel, role)| json!({"dpid": dpid, "mono_ns": t, "channel": channel, "role": role})).collect()
 }

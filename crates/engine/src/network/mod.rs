@@ -13,6 +13,7 @@
 //! - `wire`: binary records for frames between workers; `transport`: the Unix-socket mesh.
 //! - `events`: the schedule of down/up changes and the record of when each was applied.
 //! - `hosts`: frames injected at and delivered to hosts, per flow, first-delivery times.
+//! - `provision`: new flows' first frames; `stream`: sequence-numbered frames per host pair.
 //!
 //! # How a frame travels, and what it costs
 //! ```text
@@ -43,6 +44,7 @@ pub mod provision;
 pub mod router;
 pub mod size;
 pub mod spec;
+pub mod stream;
 pub mod transport;
 pub mod wire;
 
@@ -72,8 +74,8 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
         Ok(Some(n)) if n.switches.len() as u64 != c.switches as u64 => {
             vec![format!("switches: {} but the network has {} switches", c.switches, n.switches.len())]
         }
-        Ok(Some(n)) if n.provisioning.is_some() && c.workers.unwrap_or(1) > 1 => {
-            vec!["workers: the provisioning traffic runs in one worker (give --workers 1)".into()]
+        Ok(Some(n)) if (n.provisioning.is_some() || n.stream.is_some()) && c.workers.unwrap_or(1) > 1 => {
+            vec!["workers: the provisioning traffic and the streams run in one worker (give --workers 1)".into()]
         }
         Ok(Some(_)) if !c.links.is_empty() => vec!["links: give either links or a network, not both".into()],
         _ => vec![],

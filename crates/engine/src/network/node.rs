@@ -48,6 +48,13 @@ pub struct NetReport {
     /// The provisioning traffic's flows (`provision.rs`), when the network has it.
     #[serde(default)]
     pub provisioning: Option<super::provision::ProvisionReport>,
+    /// The sequence-numbered streams (`stream.rs`), when the network has them.
+    #[serde(default)]
+    pub stream: Option<super::stream::StreamReport>,
+    /// OF1.3 role changes the switches saw: (dpid, monotonic ns, channel, new role); channel 0
+    /// is the first controller address, 1.. the others in order.
+    #[serde(default)]
+    pub roles: Vec<(u64, u64, u32, u32)>,
     /// Flow-mods this worker's switches refused with TABLE_FULL (`table_size` reached).
     #[serde(default)]
     pub table_full: u64,
@@ -57,6 +64,25 @@ pub struct NetReport {
     pub first_connect_ns: u64,
     #[serde(default)]
     pub switches_connected: u32,
+}
+
+thread_local! {
+    /// This worker thread's node (one per worker; set by `attach`), for the switch-side code
+    /// that holds no reference to it (`Channels`).
+    static CURRENT: RefCell<Option<Rc<Node>>> = const { RefCell::new(None) };
+}
+
+pub fn set_current(n: Option<Rc<Node>>) {
+    CURRENT.with(|c| *c.borrow_mut() = n);
+}
+
+/// Run `f` with this worker's node (nothing when the worker has none).
+pub fn with_current(f: impl FnOnce(&Node)) {
+    CURRENT.with(|c| {
+        if let Some(n) = c.borrow().as_ref() {
+            f(n)
+        }
+    });
 }
 
 pub struct Node {
@@ -82,6 +108,9 @@ pub struct Node {
     /// The provisioning traffic's state and its wake-up (a delivery, or a flow may start).
     pub prov: RefCell<Option<super::provision::Provision>>,
     pub prov_wake: Notify,
+    roles: RefCell<Vec<(u64, u64, u32, u32)>>,
+    /// The streams' state.
+    pub stream: RefCell<Option<super::stream::Streams>>,
     /// (first connect in monotonic ns, switches connected).
     connected: Cell<(u64, u32)>,
 }
@@ -110,6 +139,8 @@ impl Node {
             table_full: Cell::new(0),
             prov: RefCell::new(spec.provisioning.clone().map(super::provision::Provision::new)),
             prov_wake: Notify::new(),
+            roles: RefCell::new(Vec::new()),
+            stream: RefCell::new(spec.stream.clone().map(super::stream::Streams::new)),
             connected: Cell::new((0, 0)),
         }
     }
@@ -163,6 +194,9 @@ impl Node {
                         p.delivered(t.saturating_sub(self.model.link_delay_ns), host, &data);
                         self.prov_wake.notify_one();
                     }
+                    if let Some(s) = self.stream.borrow_mut().as_mut() {
+                        s.delivered(t.saturating_sub(self.model.link_delay_ns), host, &data);
+                    }
                     self.hosts.borrow_mut().deliver(&self.model, t, host, &data)
                 }
             }
@@ -192,6 +226,11 @@ impl Node {
     pub fn switch_state(&self, index: u32, d: [u64; 3], flows: u64) {
         self.switch_dropped.borrow_mut()[index as usize] = d;
         self.flows.borrow_mut()[index as usize] = flows;
+    }
+
+    /// Switch `dpid` saw these role changes: (monotonic ns, channel, role) (`Channels::turn`).
+    pub fn role_changes(&self, dpid: u64, changes: Vec<(u64, u32, u32)>) {
+        self.roles.borrow_mut().extend(changes.into_iter().map(|(t, ch, role)| (dpid, t, ch, role)));
     }
 
     /// A switch of this worker refused a flow-mod with TABLE_FULL.
@@ -257,6 +296,9 @@ impl Node {
             b.notify.notify_one();
         }
         let now = mono_ns();
+        if let Some(s) = self.stream.borrow_mut().as_mut() {
+            s.event(d.event, now - go);
+        }
         self.applied.borrow_mut().push(Applied {
             event: d.event,
             worker: self.me,
@@ -332,6 +374,8 @@ impl Node {
                 .map(|i| (self.model.dpids[i as usize], self.flows.borrow()[i as usize]))
                 .collect(),
             provisioning: self.prov.borrow().as_ref().map(|p| p.r.clone()),
+            stream: self.stream.borrow().as_ref().map(|s| s.r.clone()),
+            roles: self.roles.borrow().clone(),
             table_full: self.table_full.get(),
             first_connect_ns: self.connected.get().0,
             switches_connected: self.connected.get().1,

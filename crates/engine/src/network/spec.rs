@@ -48,6 +48,9 @@ pub struct NetworkSpec {
     /// The provisioning traffic (`provision.rs`): new flows across chosen host pairs.
     #[serde(default)]
     pub provisioning: Option<super::provision::ProvisionSpec>,
+    /// Sequence-numbered streams between host pairs (`stream.rs`).
+    #[serde(default)]
+    pub stream: Option<super::stream::StreamSpec>,
     /// Flow entries each emulated switch holds at most (0: no limit); an ADD beyond it is
     /// refused with TABLE_FULL (RFC 8456 §5.2.3's switch-side limit).
     #[serde(default)]
@@ -135,6 +138,9 @@ pub fn validate(n: &NetworkSpec) -> Result<(), String> {
     }
     if let Some(p) = &n.provisioning {
         super::provision::validate(p, n.hosts.len())?;
+    }
+    if let Some(s) = &n.stream {
+        super::stream::validate(s, n.hosts.len())?;
     }
     check_events(n, &ports)
 }

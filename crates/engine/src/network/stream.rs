@@ -1,0 +1,349 @@
+//! Sequence-numbered streams (RFC 8456 §5.4.1 failover and §5.4.2 re-provisioning): for each
+//! host pair, one frame every `interval_us`, from the source host's own MAC and IP to the
+//! destination host's, its UDP payload carrying `MAGIC`, the pair id and a sequence number. The
+//! destination side records per pair what arrived, every break in the sequence (a gap), and the
+//! first arrival after each scheduled event (`events.rs`).
+//!
+//! The frames of one pair are one flow (same addresses and ports every time): a controller
+//! provisions it once, and a failure on its path shows as a gap in the sequence until traffic
+//! flows on another path.
+//!
+//! # What is recorded (raw; summaries are computed from it)
+//! Per pair: frames `sent` (sequence numbers 0..sent), `received`, `reordered` (a sequence
+//! number at or below the last one seen: late or duplicated, not counted in the gaps), the first
+//! and last sequence numbers and arrival times, and `gaps`: every arrival whose sequence number
+//! skips (`seq > last + 1`) or that comes more than `gap_us` after the previous one, as
+//! (last seq before, its arrival, first seq after, its arrival). Per event: the last arrival
+//! before it and the first after it (RFC 8456 §5.4.2: "the first frame after the gap minus the
+//! last frame before it").
+//!
+//! # Invariants (`StreamReport::check`)
+//! Per pair: `received <= sent` unless frames were duplicated (`reordered` covers those);
+//! the frames missing inside the gaps, `sum(after_seq - before_seq - 1)`, are at most
+//! `sent - received + reordered`; arrival times never go backwards.
+
+use super::model::Model;
+use super::mono_ns;
+use super::node::Node;
+use super::router::{Frame, FROM_HOST};
+use serde::{Deserialize, Serialize};
+use std::rc::Rc;
+use tokio::time::{sleep, Duration};
+
+/// First bytes of a stream frame's UDP payload.
+pub const MAGIC: [u8; 4] = *b"SDNS";
+const UDP_PORT: u16 = 5003;
+/// Gaps kept per pair at most (then only counted).
+const MAX_GAPS: usize = 1000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamSpec {
+    /// (source host, destination host) by index into `hosts`; pair id = position here.
+    pub pairs: Vec<(u32, u32)>,
+    /// One frame per pair every this many microseconds.
+    #[serde(default = "default_interval")]
+    pub interval_us: u64,
+    /// The first frames leave this long after go.
+    #[serde(default)]
+    pub start_ms: u64,
+    /// The last frames leave before this (ms after go; 0: until the run ends).
+    #[serde(default)]
+    pub stop_ms: u64,
+    /// A silence longer than this between two arrivals is a gap even with no frame missing
+    /// (0: 10 intervals).
+    #[serde(default)]
+    pub gap_us: u64,
+}
+
+fn default_interval() -> u64 {
+    1000
+}
+
+pub fn validate(s: &StreamSpec, hosts: usize) -> Result<(), String> {
+    if s.pairs.is_empty() {
+        return Err("network.stream.pairs: empty (give at least one [source, destination] host pair)".into());
+    }
+    for (i, &(a, b)) in s.pairs.iter().enumerate() {
+        if a as usize >= hosts || b as usize >= hosts {
+            return Err(format!("network.stream.pairs[{i}]: [{a}, {b}] names a host the network does not have (it has {hosts})"));
+        }
+        if a == b {
+            return Err(format!("network.stream.pairs[{i}]: source and destination are both host {a}"));
+        }
+    }
+    if !(50..=10_000_000).contains(&s.interval_us) {
+        return Err(format!("network.stream.interval_us: {} (must be 50..=10000000)", s.interval_us));
+    }
+    if s.stop_ms != 0 && s.stop_ms <= s.start_ms {
+        return Err(format!("network.stream.stop_ms: {} is not after start_ms {}", s.stop_ms, s.start_ms));
+    }
+    Ok(())
+}
+
+/// A break in one pair's sequence: the arrival before it and the arrival after it (ns since go).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Gap {
+    pub before_seq: u32,
+    pub before_ns: u64,
+    pub after_seq: u32,
+    pub after_ns: u64,
+}
+
+/// One scheduled event as one pair saw it: the last arrival before and the first after
+/// (`after_ns` 0: nothing arrived after it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AroundEvent {
+    pub event: u32,
+    /// When the event was applied (ns since go).
+    pub at_ns: u64,
+    pub before_seq: Option<u32>,
+    pub before_ns: u64,
+    pub after_seq: Option<u32>,
+    pub after_ns: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    pub src: u32,
+    pub dst: u32,
+    pub sent: u64,
+    /// When sequence number 0 left (ns since go; 0: not yet).
+    pub first_sent_ns: u64,
+    pub received: u64,
+    pub reordered: u64,
+    pub first_seq: Option<u32>,
+    pub last_seq: Option<u32>,
+    pub first_rx_ns: u64,
+    pub last_rx_ns: u64,
+    pub gaps: Vec<Gap>,
+    /// Gaps beyond `MAX_GAPS` (counted, not kept).
+    pub gaps_dropped: u64,
+    /// The largest jump in sequence numbers (frames missing) and in time between arrivals (ns).
+    pub max_seq_gap: u64,
+    pub max_time_gap_ns: u64,
+    pub events: Vec<AroundEvent>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StreamReport {
+    pub interval_us: u64,
+    /// Go on CLOCK_MONOTONIC (ns): the origin of every time here.
+    pub go_mono_ns: u64,
+    pub pairs: Vec<PairReport>,
+}
+
+impl StreamReport {
+    pub fn check(&self) -> Result<(), String> {
+        for (i, p) in self.pairs.iter().enumerate() {
+            let missing: u64 = p.gaps.iter().map(|g| (g.after_seq - g.before_seq - 1) as u64).sum();
+            if p.received > p.sent + p.reordered {
+                return Err(format!("pair {i}: received {} > sent {} + reordered {}", p.received, p.sent, p.reordered));
+            }
+            if missing > p.sent - p.received.min(p.sent) + p.reordered {
+                return Err(format!("pair {i}: {missing} missing in gaps > sent {} - received {} + reordered {}", p.sent, p.received, p.reordered));
+            }
+            if p.gaps.iter().any(|g| g.after_ns < g.before_ns) || p.last_rx_ns < p.first_rx_ns {
+                return Err(format!("pair {i}: arrival times go backwards"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The state of the streams: pure, times passed in (ns since go).
+pub struct Streams {
+    pub spec: StreamSpec,
+    pub r: StreamReport,
+}
+
+impl Streams {
+    pub fn new(spec: StreamSpec) -> Streams {
+        let pairs = spec.pairs.iter().map(|&(src, dst)| PairReport { src, dst, ..Default::default() }).collect();
+        Streams { r: StreamReport { interval_us: spec.interval_us, pairs, ..Default::default() }, spec }
+    }
+
+    fn gap_ns(&self) -> u64 {
+        if self.spec.gap_us > 0 { self.spec.gap_us * 1000 } else { 10 * self.spec.interval_us * 1000 }
+    }
+
+    /// Pair `i` sends its next frame at `now`: its sequence number.
+    pub fn send(&mut self, i: usize, now: u64) -> u32 {
+        let p = &mut self.r.pairs[i];
+        if p.sent == 0 {
+            p.first_sent_ns = now.max(1);
+        }
+        p.sent += 1;
+        (p.sent - 1) as u32
+    }
+
+    /// A frame reached host `host` at `now`.
+    pub fn delivered(&mut self, now: u64, host: u32, frame: &[u8]) {
+        let Some((i, seq)) = pair_of(frame) else { return };
+        let gap_ns = self.gap_ns();
+        let Some(p) = self.r.pairs.get_mut(i as usize) else { return };
+        if p.dst != host || seq as u64 >= p.sent {
+            return; // a flooded copy elsewhere, or not ours
+        }
+        let now = now.max(p.last_rx_ns).max(1);
+        if let Some(last) = p.last_seq {
+            if seq <= last {
+                p.reordered += 1;
+                return;
+            }
+            let (jump, silence) = ((seq - last - 1) as u64, now - p.last_rx_ns);
+            p.max_seq_gap = p.max_seq_gap.max(jump);
+            p.max_time_gap_ns = p.max_time_gap_ns.max(silence);
+            if jump > 0 || silence > gap_ns {
+                if p.gaps.len() < MAX_GAPS {
+                    p.gaps.push(Gap { before_seq: last, before_ns: p.last_rx_ns, after_seq: seq, after_ns: now });
+                } else {
+                    p.gaps_dropped += 1;
+                }
+            }
+        } else {
+            p.first_seq = Some(seq);
+            p.first_rx_ns = now;
+        }
+        for e in p.events.iter_mut().filter(|e| e.after_ns == 0) {
+            e.after_seq = Some(seq);
+            e.after_ns = now;
+        }
+        p.received += 1;
+        p.last_seq = Some(seq);
+        p.last_rx_ns = now;
+    }
+
+    /// Scheduled event `event` was applied at `now`.
+    pub fn event(&mut self, event: u32, now: u64) {
+        for p in &mut self.r.pairs {
+            let (before_seq, before_ns) = (p.last_seq, p.last_rx_ns);
+            p.events.push(AroundEvent { event, at_ns: now, before_seq, before_ns, after_seq: None, after_ns: 0 });
+        }
+    }
+}
+
+/// The streams of one worker (the network checks it runs in one): every `interval_us` from
+/// `start_ms`, each pair sends its next frame; a late timer sends the frames it owes at once.
+pub async fn run(node: Rc<Node>) {
+    let Some(spec) = node.stream.borrow().as_ref().map(|s| s.spec.clone()) else { return };
+    if let Some(s) = node.stream.borrow_mut().as_mut() {
+        s.r.go_mono_ns = node.go_mono();
+    }
+    let go = node.go_mono();
+    let step = spec.interval_us * 1000;
+    let first = spec.start_ms * 1_000_000;
+    let stop = if spec.stop_ms == 0 { u64::MAX } else { spec.stop_ms * 1_000_000 };
+    let mut k: u64 = 0;
+    loop {
+        let due = first + k * step;
+        if due >= stop {
+            return;
+        }
+        let now = mono_ns().saturating_sub(go);
+        if due > now {
+            sleep(Duration::from_nanos(due - now)).await;
+            continue;
+        }
+        for (i, &(s, d)) in spec.pairs.iter().enumerate() {
+            let t = mono_ns().saturating_sub(go);
+            let seq = node.stream.borrow_mut().as_mut().expect("stream state").send(i, t);
+            let (index, port) = node.hosts.borrow_mut().inject(&node.model, t, s, d);
+            let data = stream_frame(&node.model, s, d, i as u32, seq);
+            node.deliver(Frame { to: index, port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
+        }
+        k += 1;
+    }
+}
+
+/// (pair id, sequence number) of a stream frame (IPv4/UDP to `UDP_PORT` with `MAGIC`).
+pub fn pair_of(f: &[u8]) -> Option<(u32, u32)> {
+    if f.len() < 54 || f[12..14] != [0x08, 0x00] || f[23] != 17 || f[36..38] != UDP_PORT.to_be_bytes() || f[42..46] != MAGIC {
+        return None;
+    }
+    Some((u32::from_be_bytes([f[46], f[47], f[48], f[49]]), u32::from_be_bytes([f[50], f[51], f[52], f[53]])))
+}
+
+/// Pair `pair`'s frame `seq`: host `src` to host `dst`, their own addresses.
+pub fn stream_frame(model: &Model, src: u32, dst: u32, pair: u32, seq: u32) -> Vec<u8> {
+    let mut f = super::hosts::host_frame(model, src, dst, 0, 60);
+    f[34..36].copy_from_slice(&UDP_PORT.to_be_bytes());
+    f[36..38].copy_from_slice(&UDP_PORT.to_be_bytes());
+    f[42..46].copy_from_slice(&MAGIC);
+    f[46..50].copy_from_slice(&pair.to_be_bytes());
+    f[50..54].copy_from_slice(&seq.to_be_bytes());
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::model::tests::ring;
+
+    fn spec() -> StreamSpec {
+        StreamSpec { pairs: vec![(0, 2), (2, 0)], interval_us: 1000, start_ms: 0, stop_ms: 0, gap_us: 0 }
+    }
+
+    #[test]
+    fn frames_name_their_pair_and_sequence() {
+        let m = Model::new(&ring(3), 1);
+        let f = stream_frame(&m, 0, 2, 1, 77);
+        assert_eq!(pair_of(&f), Some((1, 77)));
+        assert_eq!(&f[0..6], &m.hosts[2].mac);
+        assert_eq!(&f[6..12], &m.hosts[0].mac, "the source host's own address: one flow per pair");
+        assert_eq!(pair_of(&super::super::hosts::host_frame(&m, 0, 2, 5, 60)), None);
+    }
+
+    #[test]
+    fn gaps_losses_and_events_are_recorded() {
+        let m = Model::new(&ring(3), 1);
+        let mut s = Streams::new(spec());
+        for seq in 0..10 {
+            s.send(0, seq as u64 * 1_000_000);
+        }
+        let at = |seq: u32| (seq as u64 + 1) * 1_000_000;
+        for seq in [0, 1, 2] {
+            s.delivered(at(seq), 2, &stream_frame(&m, 0, 2, 0, seq));
+        }
+        s.event(0, 3_500_000);
+        s.delivered(at(3), 1, &stream_frame(&m, 0, 2, 0, 3)); // a flooded copy: not for host 1
+        for seq in [6, 7, 6, 9] {
+            s.delivered(at(seq), 2, &stream_frame(&m, 0, 2, 0, seq));
+        }
+        let p = &s.r.pairs[0];
+        assert_eq!((p.sent, p.received, p.reordered), (10, 6, 1));
+        assert_eq!(p.gaps, vec![Gap { before_seq: 2, before_ns: at(2), after_seq: 6, after_ns: at(6) }, Gap { before_seq: 7, before_ns: at(7), after_seq: 9, after_ns: at(9) }]);
+        assert_eq!((p.max_seq_gap, p.max_time_gap_ns), (3, 4_000_000));
+        let e = &p.events[0];
+        assert_eq!((e.before_seq, e.before_ns, e.after_seq, e.after_ns), (Some(2), at(2), Some(6), at(6)));
+        assert_eq!(s.r.pairs[1].events[0].after_ns, 0, "the other pair received nothing");
+        s.r.check().unwrap();
+        let mut bad = s.r.clone();
+        bad.pairs[0].gaps[0].after_seq = 60;
+        assert!(bad.check().unwrap_err().contains("missing in gaps"));
+    }
+
+    #[test]
+    fn a_long_silence_is_a_gap_with_nothing_missing() {
+        let m = Model::new(&ring(3), 1);
+        let mut s = Streams::new(spec());
+        s.send(0, 0);
+        s.send(0, 1);
+        s.delivered(1_000_000, 2, &stream_frame(&m, 0, 2, 0, 0));
+        s.delivered(50_000_000, 2, &stream_frame(&m, 0, 2, 0, 1));
+        assert_eq!(s.r.pairs[0].gaps[0].after_seq, 1);
+        s.r.check().unwrap();
+    }
+
+    #[test]
+    fn bad_specs_are_one_line_naming_the_field() {
+        let mut s = spec();
+        validate(&s, 3).unwrap();
+        s.pairs = vec![(0, 3)];
+        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.pairs[0]: [0, 3] names a host"));
+        let s = StreamSpec { interval_us: 0, ..spec() };
+        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.interval_us"));
+        let s = StreamSpec { start_ms: 5, stop_ms: 5, ..spec() };
+        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.stop_ms"));
+    }
+}
