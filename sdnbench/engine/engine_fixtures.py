@@ -25,11 +25,12 @@ def _accepts(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def responder(of_version: str = "1.3", procs: int = 1) -> Iterator[str]:
-    """The minimal responder (crates/responder) on a free port; yields HOST:PORT."""
+def responder(of_version: str = "1.3", procs: int = 1, extra: tuple = ()) -> Iterator[str]:
+    """The minimal responder (crates/responder) on a free port; yields HOST:PORT. ``extra``:
+    its throttle flags (``--delay-us D``, ``--rate R``, ``--drop-one-in K``; crates/responder)."""
     port = free_port()
     r = spawn("sdnbench-responder", [str(paths.engine_binary("sdnbench-responder")), "--listen",
-                                     f"127.0.0.1:{port}", "--of", of_version, "--procs", str(procs)])
+                                     f"127.0.0.1:{port}", "--of", of_version, "--procs", str(procs), *extra])
     try:
         wait_until(lambda: _accepts(port), 10, "the responder to listen")
         yield f"127.0.0.1:{port}"

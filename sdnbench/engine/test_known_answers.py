@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import free_port, run_doc
+from sdnbench.engine.engine_fixtures import free_port, responder, run_doc
 from sdnbench.engine.scripted_controller import ScriptedController
 
 pytestmark = pytest.mark.integration
@@ -157,3 +157,27 @@ def test_learning_deadline_keeps_late_learning_replies_out_of_the_measurement():
     assert t["learning_late_replies"] == 40, t
     assert t["requests_answered"] + t["late_replies"] == len(ctl.answered_ids)
     _invariant(t)
+
+
+def test_wake_coalescing_keeps_latency_within_its_bound():
+    """A responder that answers every request after exactly 20 ms: coalescing (on by default in
+    throughput mode) waits up to 1% of the lowest latency, 200 us, before sleeping; the latency
+    read stays within 1% (+ the measured floor) of the known delay and of a run without it, and
+    the throughput (window / delay) is the same."""
+    delay_ms, window, switches = 20, 8, 2
+    with responder("1.0", extra=("--delay-us", str(delay_ms * 1000))) as addr:
+        common = dict(switches=switches, window=window, macs=4, learn=False, loops=2, loop_ms=500, warmup=1)
+        on = run_doc(addr, **common)
+        off = run_doc(addr, coalesce_pct=0, **common)
+    c = on["efficiency"]["coalescing"]
+    assert c["pct"] == 1.0 and c["waits"] > 0, c
+    # 1% of a latency the engine measured, and every latency is the delay plus a little
+    assert 0.01 * delay_ms * 1000 <= c["max_quantum_us"] <= 0.0105 * delay_ms * 1000, c
+    assert off["efficiency"]["coalescing"]["waits"] == 0
+    for doc in (on, off):
+        _invariant(doc["totals"])
+        assert delay_ms * 1000 <= doc["latency"]["p50"] <= delay_ms * 1000 * 1.01 + 1000, doc["latency"]
+    assert abs(on["latency"]["p50"] - off["latency"]["p50"]) <= 0.01 * off["latency"]["p50"] + 500
+    want = switches * window / (delay_ms / 1000)
+    for doc in (on, off):
+        assert abs(doc["throughput"]["mean"] - want) <= 0.03 * want, (doc["throughput"]["mean"], want)

@@ -32,6 +32,8 @@ override the file):
   --rate R                 offered requests/s over all switches, fixed-rate mode (10000)
   --timeout-ms MS          a request unanswered this long is lost; adaptive below it (2000)
   --fixed-timeout          the loss timeout is exactly --timeout-ms (not 10 x recent latency)
+  --coalesce-pct P         throughput mode: wait up to P% of the lowest recent latency before
+                           sleeping on the sockets (at most 1 ms; 0 = off) (1)
   --no-learn               skip the gratuitous-ARP learning phase
   --settle-ms MS           pause between learning and measuring (200)
   --unbuffered             packet-ins without buffer id (the whole frame; matched by marker)
@@ -121,6 +123,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("rate") => c.rate = num(&mut p, "--rate")?,
             Long("timeout-ms") => c.timeout_ms = num(&mut p, "--timeout-ms")?,
             Long("fixed-timeout") => c.adaptive_timeout = false,
+            Long("coalesce-pct") => c.coalesce_pct = num(&mut p, "--coalesce-pct")?,
             Long("no-learn") => c.learn = false,
             Long("settle-ms") => c.settle_ms = num(&mut p, "--settle-ms")?,
             Long("unbuffered") => c.buffered = false,

@@ -120,6 +120,10 @@ pub struct Config {
     /// RFC 8456 §5.3.1: after every this many requests, one invalid packet-in (0: none;
     /// 99 = 1%, 49 = 2% of packet-ins; `robust/exceptions.rs`).
     pub invalid_every: u32,
+    /// Wake coalescing in throughput mode (`coalesce.rs`): before sleeping on its sockets, a
+    /// worker waits at most this percent of the lowest latency it measured lately (≤ 1 ms; not
+    /// at all below 50 µs), so one wake-up handles several answers. 0: off.
+    pub coalesce_pct: f64,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -176,6 +180,7 @@ impl Default for Config {
             network: None,
             robustness: None,
             invalid_every: 0,
+            coalesce_pct: 1.0,
         }
     }
 }
@@ -227,6 +232,12 @@ impl Config {
     }
 
     /// Every range and consistency check, one line per bad field (empty: valid).
+    /// Whether wake coalescing applies (`coalesce.rs`): throughput mode, `coalesce_pct` > 0,
+    /// no emulated network.
+    pub fn coalescing(&self) -> bool {
+        self.mode == Mode::Throughput && self.coalesce_pct > 0.0 && self.network.is_none()
+    }
+
     pub fn validate(&self) -> Vec<String> {
         crate::validate::check(self)
     }

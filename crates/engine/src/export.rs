@@ -195,7 +195,8 @@ pub fn build(o: &Outcome) -> Value {
                     "clamped": hist.clamped, "hdr_v2_base64": hist.to_base64(),
                     "buckets_us": hist.buckets_us().iter().map(|(v, c)| json!([v, c])).collect::<Vec<_>>()},
         "efficiency": {"engine_cpu_s": cpu_s, "measured_answered": measured_answered,
-                       "answered_per_engine_cpu_s": if cpu_s > 0.0 { measured_answered as f64 / cpu_s } else { 0.0 }},
+                       "answered_per_engine_cpu_s": if cpu_s > 0.0 { measured_answered as f64 / cpu_s } else { 0.0 },
+                       "coalescing": coalescing(o)},
         "resources": {"t_s": o.sampler.t_s, "processes": resources},
         "capacity": capacity(o),
         "network": crate::network::export::build(&o.reports.iter().filter_map(|r| r.network.as_ref()).collect::<Vec<_>>(),
@@ -203,6 +204,16 @@ pub fn build(o: &Outcome) -> Value {
         "switches": sw,
         "warnings": o.warnings,
     })
+}
+
+/// Wake coalescing over all workers (`coalesce.rs`): parks that waited, the time waited, the
+/// largest quantum (µs; the bound on what coalescing added to any latency sample).
+fn coalescing(o: &Outcome) -> serde_json::Value {
+    let r: Vec<_> = o.reports.iter().map(|r| &r.coalesce).collect();
+    json!({"pct": if o.cfg.coalescing() { o.cfg.coalesce_pct } else { 0.0 },
+           "waits": r.iter().map(|c| c.waits).sum::<u64>(),
+           "waited_s": r.iter().map(|c| c.waited_ns).sum::<u64>() as f64 / 1e9,
+           "max_quantum_us": r.iter().map(|c| c.max_quantum_ns).max().unwrap_or(0) as f64 / 1e3})
 }
 
 /// Sessions (attempted, up, failures by reason). Invariant: attempted = up + Σ failures.

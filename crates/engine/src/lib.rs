@@ -6,6 +6,7 @@ pub mod accounting;
 pub mod agent_merge;
 pub mod cbench;
 pub mod cli;
+pub mod coalesce;
 pub mod config;
 pub mod coordinator;
 pub mod export;

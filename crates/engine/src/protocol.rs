@@ -143,6 +143,9 @@ pub struct WorkerReport {
     /// The emulated network's figures of this worker (`network/`).
     #[serde(default)]
     pub network: Option<crate::network::node::NetReport>,
+    /// Wake coalescing in this worker (`coalesce.rs`).
+    #[serde(default)]
+    pub coalesce: crate::coalesce::Report,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

@@ -257,6 +257,7 @@ impl Session {
                     deadline = deadline.min(self.sh.end_ns());
                 }
                 Phase::Drain => {
+                    self.sh.park.set(0); // the drain's answers are read as they come
                     self.stats.borrow_mut().measuring = false;
                     if self.out.pending() == 0 || now >= self.sh.drain_end_ns() {
                         return Ok(());
@@ -514,6 +515,10 @@ impl Session {
         }
         if let Some(rtt) = answered {
             self.observe(rtt);
+            if self.sh.coalescing {
+                let q = self.sh.floor.borrow_mut().observe(now, rtt);
+                self.sh.park.set(q);
+            }
             let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
             if st.measuring && st.hist.is_none() && self.sample(seq) {
                 merged.record_ns(rtt);

@@ -30,6 +30,7 @@ pub fn check(c: &Config) -> Vec<String> {
     at_least(&mut e, "timeout_ms", c.timeout_ms, 1);
     at_least(&mut e, "timeout_floor_ms", c.timeout_floor_ms, 1);
     at_least(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1);
+    range(&mut e, "coalesce_pct", c.coalesce_pct, 0.0, 10.0);
     at_least(&mut e, "connect_parallel", c.connect_parallel, 1);
     if let Some(w) = c.workers {
         at_least(&mut e, "workers", w, 1);

@@ -45,13 +45,16 @@ pub struct Shared {
     pub net: RefCell<Option<Rc<crate::network::node::Node>>>,
     /// The learning phase's counters (`learning.rs`).
     pub learning: crate::learning::Learning,
+    /// Wake coalescing (`coalesce.rs`): on in throughput mode with `coalesce_pct` > 0.
+    pub coalescing: bool,
+    pub park: std::sync::Arc<crate::coalesce::Park>,
+    pub floor: RefCell<crate::coalesce::Floor>,
 }
 
 impl Shared {
     pub fn new(cfg: Config, n_local: u32) -> Shared {
         let (phase_tx, phase_rx) = watch::channel(0);
         Shared {
-            cfg,
             n_local,
             epoch: Instant::now(),
             go_ns: Cell::new(0),
@@ -67,6 +70,10 @@ impl Shared {
             inboxes: RefCell::new(Default::default()),
             net: RefCell::new(None),
             learning: Default::default(),
+            coalescing: cfg.coalescing(),
+            park: crate::coalesce::current(),
+            floor: RefCell::new(crate::coalesce::Floor::new(cfg.coalesce_pct)),
+            cfg,
         }
     }
 
@@ -188,7 +195,14 @@ pub fn source_for(cfg: &Config, index: u32) -> Option<SocketAddr> {
 
 /// Run one worker to completion. Blocks the calling thread.
 pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let park = crate::coalesce::Park::new();
+    crate::coalesce::install(&park);
+    let hook = park.clone();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .on_thread_park(move || hook.before_park())
+        .build()
+        .expect("tokio runtime");
     let local = tokio::task::LocalSet::new();
     let workload = Workload::of(&cfg);
     local.block_on(&rt, workload.run(cfg, slice, cmds, emit));

@@ -138,6 +138,7 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
         stopped_early,
         capacity: None,
         network: None,
+        coalesce: sh.park.report(),
     }
 }
 
