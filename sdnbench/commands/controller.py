@@ -74,6 +74,8 @@ def register(sub) -> None:
     discovery.add_to(s, _common)
     from . import provisioning
     provisioning.add_to(s, _common)
+    from . import resilience
+    resilience.add_to(s, _common)
 
 
 def _common(p, multi_controller: bool = False) -> None:

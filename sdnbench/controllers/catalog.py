@@ -31,6 +31,8 @@ OSKEN_APPS = {a.name: a for a in (
         modules=("topology", "learning")),
     App("flowpush", "installs only the flows pushed to its HTTP JSON API on 127.0.0.1 (proactive "
         "provisioning); misses dropped", ("1.0", "1.3")),
+    App("reroute", "shortest paths over LLDP-discovered links, moved off a link when it goes down "
+        "(RFC 8456 §5.4.2); never floods", ("1.0", "1.3")),
 )}
 
 # Ryu 4.34's bundled apps that make sense as a controller under test (ryu:APP); other module

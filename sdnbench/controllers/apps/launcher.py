@@ -40,7 +40,7 @@ CONF.register_cli_opts([
 ])
 
 
-APPS = ("learning", "hub", "passthrough", "multitable", "topology", "flowpush")
+APPS = ("learning", "hub", "passthrough", "multitable", "topology", "flowpush", "reroute")
 
 
 def app_modules(names):

@@ -1,0 +1,103 @@
+"""A scripted OpenFlow 1.0 controller for the re-provisioning known answer (RFC 8456 §5.4.2):
+it knows the network (the engine's network dict) and the host pairs, installs each pair's
+shortest path (match dl_src, dl_dst -> the next hop) once every switch has connected, and when a
+PORT_STATUS says a port of a link went down, waits ``delay_s`` (the known reroute delay) and
+installs every pair's shortest path without that link, egress switch first. It records the
+delay each reroute really waited (``applied_s``: asyncio timers fire late). Packet-ins are
+ignored. Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+import threading
+
+from .path_controller import flow_mod
+from .paths import port_path
+
+OFPT_FEATURES_REPLY, OFPT_PORT_STATUS = 6, 12
+OFPPC_PORT_DOWN = OFPPS_LINK_DOWN = 1
+
+
+def _mac(text: str) -> bytes:
+    return bytes.fromhex(text.replace(":", ""))
+
+
+class RerouteController:
+    def __init__(self, net: dict, pairs: list, delay_s: float = 0.0):
+        self.net = dict(net, links=list(net["links"]))
+        self.pairs = pairs
+        self.delay_s = delay_s
+        self.applied_s: list = []
+        self.port_status = 0
+        self.port = 0
+        self._writers: dict = {}
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._server = None
+
+    def __enter__(self) -> "RerouteController":
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        self.port = s.getsockname()[1]
+        self._thread.start()
+        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
+        self._server = fut.result(5)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        async def close():
+            self._server.close()
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def _install(self) -> None:
+        """Every pair's shortest path in the current network, egress switch first."""
+        for s, d in self.pairs:
+            src, dst = _mac(self.net["hosts"][s]["mac"]), _mac(self.net["hosts"][d]["mac"])
+            for dpid, out in reversed(port_path(self.net, s, d)):
+                self._writers[dpid].write(flow_mod(src, dst, 9, out))
+
+    def _reroute(self, t_in: float) -> None:
+        self.applied_s.append(self._loop.time() - t_in)
+        self._install()
+
+    def _port_down(self, dpid: int, port: int) -> None:
+        links = self.net["links"]
+        gone = [l for l in links if (l[0], l[1]) == (dpid, port) or (l[2], l[3]) == (dpid, port)]
+        if not gone:
+            return          # the other end of a link already handled
+        self.net["links"] = [l for l in links if l not in gone]
+        self._loop.call_later(self.delay_s, self._reroute, self._loop.time())
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(struct.pack("!BBHI", 1, 0, 8, 1) + struct.pack("!BBHI", 1, 5, 8, 2))
+        try:
+            while True:
+                _, ty, length, xid = struct.unpack("!BBHI", await reader.readexactly(8))
+                body = await reader.readexactly(length - 8)
+                if ty == 2:
+                    writer.write(struct.pack("!BBHI", 1, 3, length, xid) + body)
+                elif ty == OFPT_FEATURES_REPLY:
+                    self._writers[struct.unpack("!Q", body[:8])[0]] = writer
+                    if len(self._writers) == len(self.net["switches"]):
+                        self._install()
+                elif ty == OFPT_PORT_STATUS:
+                    self.port_status += 1
+                    port_no = struct.unpack("!H", body[8:10])[0]
+                    config, state = struct.unpack("!II", body[8 + 24:8 + 32])
+                    if config & OFPPC_PORT_DOWN or state & OFPPS_LINK_DOWN:
+                        dpid = next(d for d, w in self._writers.items() if w is writer)
+                        self._port_down(dpid, port_no)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
