@@ -16,7 +16,7 @@ from ..errors import UserError
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
 from ..robustness import exceptions
-from ..robustness.runner import run_cases
+from ..robustness.runner import SYN_RATE, run_cases
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
 
@@ -31,6 +31,7 @@ def add_to(s, common) -> None:
     r.add_argument("--switches", type=int, default=4, help="background switches (4)")
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
     r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
+    r.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE}; needs root)")
     r.set_defaults(func=run_robustness, of_version="1.3")
 
     e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
@@ -45,12 +46,14 @@ def add_to(s, common) -> None:
     e.add_argument("--reps", type=int, default=3, help="repetitions of each variant, interleaved (3)")
     e.set_defaults(func=run_exceptions, of_version="1.3")
 
-    d = s.add_parser("dos", help="RFC 8456 §5.3.2: service to legitimate switches under connection and packet-in floods",
+    d = s.add_parser("dos", help="RFC 8456 §5.3.2: service to legitimate switches under connection, packet-in and SYN floods",
                      description="The denial-of-service cases of the robustness suite (" + ", ".join(DOS_CASES) +
                      "): the legitimate switches' answered rate before, during and after each attack.")
     common(d, multi_controller=True)
     d.add_argument("--rate", type=float, default=1000.0, help="legitimate offered requests/s (1000)")
     d.add_argument("--switches", type=int, default=4, help="legitimate switches (4)")
+    d.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE})")
+    d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
     d.set_defaults(func=run_dos, of_version="1.3")
 
 
@@ -85,7 +88,7 @@ def run_robustness(args) -> int:
                 print(f"{spec:<24} {v.case:<26} {v.verdict:<9} {v.evidence}", file=sys.stderr)
 
         run_cases(spec, chosen, of_version=args.of_version, background=bg, drop=args.drop,
-                  hung_ms=args.hung_ms, on_case=on_case)
+                  hung_ms=args.hung_ms, syn_rate=args.syn_rate, on_case=on_case)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
@@ -94,25 +97,40 @@ def run_robustness(args) -> int:
     return 2 if bad else 0
 
 
-DOS_CASES = ("connection-flood", "no-hello", "handshake-never-finished", "packet-in-flood")
+DOS_CASES = ("connection-flood", "no-hello", "handshake-never-finished", "packet-in-flood", "syn-flood")
+
+
+def dos_row(spec: str, r, v) -> list:
+    """One line of the dos table: the attack's size, the legitimate switches' answered rate and
+    latency p99 before / during / after."""
+    ph = v.phases
+    obs = r.counters["robustness"].get("observation") or {}
+    size = (f"{obs['idle']['opened']} conns" if obs.get("idle") else
+            f"{obs['syn_sent']:,} SYNs" if obs.get("syn_sent") else
+            f"{obs.get('flood_sent', 0):,} packet-ins" if obs.get("flood_sent") else "1 session")
+    rel = lambda x: "-" if x is None or not ph.get("before") else f"{x / ph['before'] - 1:+.1%}"  # noqa: E731
+    num = lambda x: "-" if x is None else f"{x:,.0f}"  # noqa: E731
+    ms = lambda x: "-" if x is None else f"{x / 1000:.2f}"  # noqa: E731
+    return [spec, v.case, size, num(ph.get("before")), num(ph.get("during")), rel(ph.get("during")),
+            num(ph.get("after")), rel(ph.get("after")),
+            "/".join(ms(ph.get(f"lat_p99_{k}")) for k in ("before", "during", "after")),
+            v.verdict + (" (restarted)" if v.restarted else "")]
 
 
 def run_dos(args) -> int:
     specs = args.controller or ["osken:learning"]
     bg = {"rate": args.rate, "switches": args.switches}
-    results, rows = [], []
+    cases = [c for c in DOS_CASES if not (args.no_syn and c == "syn-flood")]
+    results, rows, queues = [], [], []
     for spec in specs:
-        for r, v in run_cases(spec, list(DOS_CASES), of_version=args.of_version, background=bg):
+        for r, v in run_cases(spec, cases, of_version=args.of_version, background=bg, syn_rate=args.syn_rate):
             results.append(r)
             _save(args, results)
-            ph = v.phases
-            obs = r.counters["robustness"].get("observation") or {}
-            size = (f"{obs['idle']['opened']} conns" if obs.get("idle") else
-                    f"{obs.get('flood_sent', 0):,} packet-ins" if obs.get("flood_sent") else "1 session")
-            rel = lambda x: "-" if x is None or not ph.get("before") else f"{x / ph['before'] - 1:+.1%}"  # noqa: E731
-            num = lambda x: "-" if x is None else f"{x:,.0f}"  # noqa: E731
-            rows.append([spec, v.case, size, num(ph.get("before")), num(ph.get("during")), rel(ph.get("during")),
-                         num(ph.get("after")), rel(ph.get("after")), v.verdict + (" (restarted)" if v.restarted else "")])
+            rows.append(dos_row(spec, r, v))
+            lq = r.counters["robustness"].get("listen_queue")
+            if lq is not None:
+                queues.append(f"{spec} syn-flood: listen queue (root namespace, TcpExt) "
+                              + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
     if getattr(args, "store", None):
         from ..store.cli import save_if_asked
         for r in results:
@@ -121,8 +139,9 @@ def run_dos(args) -> int:
         output.print_json([r.to_dict() for r in results])
     else:
         print(output.table(["controller", "attack (southbound port)", "size", "before/s", "during/s", "Δ during",
-                            "after/s", "Δ after", "verdict"], rows, align="lllrrrrrl"))
-        print("note: a SYN flood from a namespace is not built yet (docs/robustness.md)")
+                            "after/s", "Δ after", "p99 ms b/d/a", "verdict"], rows, align="lllrrrrrrl"))
+        for q in queues:
+            print(q)
     bad = [v for v in rows if v[-1].startswith(("crashed", "hung"))]
     return 2 if bad else 0
 

@@ -6,13 +6,14 @@ lost when a later case goes wrong."""
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from ..controllers import launch
 from ..engine import driver
 from ..engine.convert import to_result
 from ..engine.params import check, config, engine_args
 from ..result import Result
+from . import netns
 from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
 
 # The background load: a fixed offered rate well below what the controllers sustain here, so
@@ -22,11 +23,19 @@ BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, 
               "loop_ms": 500, "warmup": 1}
 AT_MS = 1500
 OBSERVE_MS = 2000
+# The cases that need a network namespace (``netns.py``), and their default SYN rate (SYNs/s).
+SYN_CASES = ("syn-flood",)
+SYN_RATE = 5000
+# Placeholder namespace for checking a SYN case's parameters before anything is created.
+_SYN_CHECK = {"netns": "/run/netns/-", "ifname": "-", "dst_mac": "02:00:00:00:00:00", "src_net": "10.233.1.0/24"}
 
 
-def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1) -> dict:
+def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1,
+                syn_rate: int = SYN_RATE) -> dict:
     p = dict(BACKGROUND, **background, controller=spec, of_version=of_version)
     p["robustness"] = {"case": case, "at_ms": AT_MS, "observe_ms": OBSERVE_MS, "seed": seed}
+    if case in SYN_CASES:
+        p["robustness"]["syn"] = dict(_SYN_CHECK, rate=int(syn_rate))
     return p
 
 
@@ -108,20 +117,39 @@ def run_one(ctl, p: dict) -> tuple:
         return None, str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
+@contextlib.contextmanager
+def syn_source(p: dict) -> Iterator[dict]:
+    """For a SYN case: the namespace its SYNs come from, for the engine run in the block; yields
+    what it saw (the listen-queue counters' change, anything left behind). Else nothing."""
+    seen: dict = {}
+    if p["robustness"]["case"] not in SYN_CASES:
+        yield seen
+        return
+    with netns.syn_namespace() as net:
+        p["robustness"]["syn"] = net.spec(p["robustness"]["syn"]["rate"])
+        before = netns.read_netstat()
+        yield seen
+        seen["listen_queue"] = netns.delta(before, netns.read_netstat())
+    seen["left_behind"] = netns.leftovers(net)
+
+
 def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Optional[dict] = None,
-              drop: float = DROP, hung_ms: float = HUNG_MS,
+              drop: float = DROP, hung_ms: float = HUNG_MS, syn_rate: int = SYN_RATE,
               on_case: Callable[[Result, Verdict], None] = lambda r, v: None) -> list:
     """Every case against ``spec``; returns [(Result, Verdict)] and calls ``on_case`` after each."""
     background = background or {}
     for c in cases:  # bad input fails before anything is launched
-        check(case_params(spec, c, of_version, background))
+        check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
+    if any(c in SYN_CASES for c in cases):
+        netns.preflight()
     m = _Managed(spec, of_version, int(background.get("switches", BACKGROUND["switches"])))
     out = []
     try:
         ctl = m.start()
         for c in cases:
-            p = check(case_params(spec, c, of_version, background))
-            doc, why = run_one(ctl, p)
+            p = check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
+            with syn_source(p) as syn_seen:
+                doc, why = run_one(ctl, p)
             alive = ctl.alive()
             view = topology_view(ctl) if c in VIEW_CASES and alive else None
             if doc is None:
@@ -130,7 +158,8 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
             else:
                 v = judge(doc.get("robustness"), doc["loops"], alive=alive,
                           disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
-                          view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc))
+                          view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc),
+                          listen_queue=syn_seen.get("listen_queue"))
                 r = to_result(doc, p)
                 r.benchmark = "robustness"
             r.controller = dict(ctl.info)
@@ -140,7 +169,9 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
                 v.restarted = True
                 if tail:
                     r.notes.append("controller log before restart:\n" + tail)
-            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"))
+            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), **syn_seen)
+            if syn_seen.get("left_behind"):
+                r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
             r.counters["robustness_verdict"] = v.verdict
             r.finish(r.status, r.error)
             out.append((r, v))

@@ -13,7 +13,8 @@ Verdicts, worst first (the first that applies wins):
   port 1 and the attacker's port 1 that does not exist; after ``host-hijack`` it places the
   victim's host on the attacker (TopoGuard's two attacks);
 - ``degraded``: the background's answered rate during or after the case fell more than
-  ``drop`` below its rate before the case, or its latency rose (p99 during or after above
+  ``drop`` below its rate before the case, or (SYN flood) a new switch could not finish its
+  handshake during the flood, or its latency rose (p99 during or after above
   ``max(LAT_FACTOR × p99 before, p99 before + LAT_SLACK_MS)``, each phase with at least
   ``LAT_MIN_SAMPLES`` answered requests), or a background session was lost;
 - ``rejected``: the controller sent an OpenFlow error to the attacker or closed its session
@@ -157,8 +158,9 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
 
 def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
           drop: float = DROP, hung_ms: float = HUNG_MS, view: Optional[dict] = None,
-          victim_dpid: int = 1, ctl_cpu: Optional[tuple] = None) -> Verdict:
-    """The verdict of one case run (see the module doc)."""
+          victim_dpid: int = 1, ctl_cpu: Optional[tuple] = None, listen_queue: Optional[dict] = None) -> Verdict:
+    """The verdict of one case run (see the module doc). ``listen_queue``: the change of the
+    root namespace's TcpExt listen counters over a SYN flood's run (evidence only)."""
     case = (obs or {}).get("case", "?")
     if obs is None:
         return Verdict(case, "crashed" if not alive else "hung", "the run produced no observation")
@@ -170,6 +172,9 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
                   f"p99 {_ms(ph.lat_p99_before)} → {_ms(ph.lat_p99_during)} → {_ms(ph.lat_p99_after)} ms")
     if ph.ctl_cpu_before is not None:
         rates += f"; controller CPU {_r(ph.ctl_cpu_before)}% → {_r(ph.ctl_cpu_during)}% → {_r(ph.ctl_cpu_after)}%"
+    if listen_queue:
+        rates += "; listen queue " + ", ".join(f"{k} +{n:,}" for k, n in listen_queue.items() if n) if any(
+            listen_queue.values()) else "; listen queue: no overflow, drop or SYN cookie counted"
     if not alive:
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
     if not ph.before:
@@ -185,12 +190,14 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
     worst = min((x for x in (ph.during, ph.after) if x is not None), default=None)
     if disconnects:
         return Verdict(case, "degraded", f"{disconnects} background session(s) lost; {rates}", pd)
+    if obs.get("syn_sent") and obs.get("handshake_ms") is None:
+        return Verdict(case, "degraded", f"a new switch could not connect during the SYN flood ({_seen(obs)}); {rates}", pd)
     if ph.before and worst is not None and worst < (1 - drop) * ph.before:
         fell = 1 - worst / ph.before
-        return Verdict(case, "degraded", f"rate fell {fell:.0%} (> {drop:.0%}); {rates}", pd)
+        return Verdict(case, "degraded", f"rate fell {fell:.0%} (> {drop:.0%}); {_seen(obs)}; {rates}", pd)
     slow = latency_rose(ph)
     if slow:
-        return Verdict(case, "degraded", f"{slow}; {rates}", pd)
+        return Verdict(case, "degraded", f"{slow}; {_seen(obs)}; {rates}", pd)
     seen = _seen(obs)
     if obs.get("errors") or obs.get("closed_by_controller"):
         return Verdict(case, "rejected", f"{seen}; {rates}", pd)
@@ -224,6 +231,9 @@ def _seen(obs: dict) -> str:
         bits.append(f"idle conns {idle['opened']} opened, {idle['closed_by_controller']} closed by controller")
     if obs.get("flood_sent"):
         bits.append(f"flood {obs['flood_sent']:,} packet-ins")
+    if obs.get("syn_sent") or obs.get("syn_refused"):
+        bits.append(f"{obs['syn_sent']:,} SYNs sent" + (f" ({obs['syn_refused']:,} refused)" if obs.get("syn_refused") else "")
+                    + (f"; new switch's handshake {obs['handshake_ms']:.1f} ms" if obs.get("handshake_ms") is not None else ""))
     back = {k: n for k, n in (obs.get("received") or {}).items()
             if k not in ("hello", "features_request", "echo_reply", "echo_request", "error")}
     if back:

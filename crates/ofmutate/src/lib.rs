@@ -57,7 +57,15 @@ pub enum Step {
     Wait { ms: u64 },
     /// Open this many more TCP connections to the controller and never send on them.
     IdleConnections { n: u32 },
+    /// Start sending TCP SYNs from spoofed addresses to the controller's port, at a set rate,
+    /// for the rest of the window, from a network namespace (the engine's `robust/syn.rs`;
+    /// the namespace is the caller's). Only as a case's first step: the case's own connection
+    /// is made after it, `SYN_HEAD_START_MS` into the flood, as a new switch would.
+    SynFlood,
 }
+
+/// How long a SYN flood runs before the case's own switch connects.
+pub const SYN_HEAD_START_MS: u64 = 500;
 
 /// Which OpenFlow versions a case applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -84,6 +84,15 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
     let deadline = start + Duration::from_millis(spec.observe_ms);
     obs.started_s = t_go.elapsed().as_secs_f64();
     let mut a = Attacker { t_go, ctx, obs, s: None, switch: None, rbuf: Vec::new(), out: Vec::new(), idle: Vec::new(), hs_started: None, flood_i: 0, probe_sent: None, framer: Framer::default(), tail: Framer::default(), replies: Vec::new() };
+    let mut script = (case.script)(&a.ctx);
+    let syn = if script.first() == Some(&Step::SynFlood) {
+        script.remove(0);
+        let s = start_syn(cfg, spec, deadline);
+        std::thread::sleep(Duration::from_millis(ofmutate::SYN_HEAD_START_MS).min(deadline.saturating_duration_since(Instant::now())));
+        Some(s)
+    } else {
+        None
+    };
     match connect(cfg.controller()) {
         Ok(s) => {
             a.s = Some(s);
@@ -91,7 +100,7 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
         }
         Err(e) => a.obs.connect_error = Some(e),
     }
-    for step in (case.script)(&a.ctx) {
+    for step in script {
         if Instant::now() >= deadline {
             a.obs.notes.push("the window ended before every step was sent".into());
             break;
@@ -99,12 +108,35 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
         a.step(step, deadline);
     }
     a.pump_until(deadline, |_| false);
+    if let Some(h) = syn {
+        match h.join() {
+            Ok(sent) => {
+                (a.obs.syn_sent, a.obs.syn_refused) = (sent.sent, sent.refused);
+                a.obs.notes.extend(sent.error.map(|e| format!("syn flood: {e}")));
+            }
+            Err(_) => a.obs.notes.push("syn flood: its thread panicked".into()),
+        }
+    }
     a.finish();
     // the window's end (the phases "during" / "after" split here); the drain of a flood and the
     // probe may run past it, until finished_s
     a.obs.ended_s = (deadline - t_go).as_secs_f64();
     a.obs.finished_s = t_go.elapsed().as_secs_f64();
     a.obs
+}
+
+/// The SYN flood of a `syn-flood` case, on its own thread until the window's end.
+fn start_syn(cfg: &Config, spec: &RobustSpec, deadline: Instant) -> JoinHandle<super::syn::Sent> {
+    let dst = crate::limits::resolve(cfg.controller());
+    let (syn, seed) = (spec.syn.clone(), spec.seed);
+    std::thread::Builder::new()
+        .name("syn-flood".into())
+        .spawn(move || match (syn, dst) {
+            (Some(s), Ok(SocketAddr::V4(d))) => super::syn::flood(&s, d, seed, deadline),
+            (None, _) => super::syn::Sent { error: Some("no robustness.syn given".into()), ..Default::default() },
+            (_, d) => super::syn::Sent { error: Some(format!("the controller is not an IPv4 address: {d:?}")), ..Default::default() },
+        })
+        .expect("a thread")
 }
 
 fn connect(addr: &str) -> Result<TcpStream, String> {
@@ -345,6 +377,7 @@ impl Attacker {
                 self.pump_until(until, |_| false);
             }
             Step::IdleConnections { n } => self.open_idle(n),
+            Step::SynFlood => self.obs.notes.push("a SYN flood is only a case's first step; ignored".into()),
         }
     }
 

@@ -15,6 +15,7 @@
 
 pub mod attacker;
 pub mod exceptions;
+pub mod syn;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,11 +33,13 @@ pub struct RobustSpec {
     /// The attacker's datapath id (0: one past the background switches).
     pub dpid: u64,
     pub seed: u64,
+    /// `syn-flood` only (and required there): the namespace the SYNs come from (`syn.rs`).
+    pub syn: Option<syn::SynSpec>,
 }
 
 impl Default for RobustSpec {
     fn default() -> RobustSpec {
-        RobustSpec { case: String::new(), at_ms: 2000, observe_ms: 2000, dpid: 0, seed: 1 }
+        RobustSpec { case: String::new(), at_ms: 2000, observe_ms: 2000, dpid: 0, seed: 1, syn: None }
     }
 }
 
@@ -87,6 +90,9 @@ pub struct Observation {
     /// and in how long (a session the controller still serves).
     pub probe_answered: Option<bool>,
     pub probe_rtt_ms: Option<f64>,
+    /// `syn-flood`: SYNs written into the namespace's veth, and writes the kernel refused.
+    pub syn_sent: u64,
+    pub syn_refused: u64,
     pub notes: Vec<String>,
 }
 
@@ -104,6 +110,14 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
             e.push(format!("robustness.case: {} needs OpenFlow 1.3 (versions offers only 1.0)", r.case))
         }
         Some(_) => {}
+    }
+    let floods = ofmutate::find(&r.case).is_some_and(|k| (k.script)(&ofmutate::Ctx::default()).first() == Some(&ofmutate::Step::SynFlood));
+    match (&r.syn, floods) {
+        (None, true) => e.push(format!("robustness.syn: {} needs it (the namespace the SYNs come from; sdnbench sets it up)", r.case)),
+        (Some(_), false) => e.push(format!("robustness.syn: only for a SYN flood case, not {}", r.case)),
+        (Some(s), true) if !(1..=1_000_000).contains(&s.rate) => e.push(format!("robustness.syn.rate: {} is not in 1..=1000000 SYNs/s", s.rate)),
+        (Some(s), true) if syn::Spoof::new(&s.src_net, 1).is_err() => e.push(format!("robustness.syn.src_net: {:?} is not a.b.c.0/24", s.src_net)),
+        _ => {}
     }
     if !Workload::of(c).sends_requests() || c.network.is_some() {
         e.push("robustness: needs a background load (mode throughput, latency or fixed-rate, no network)".into());
@@ -176,6 +190,20 @@ mod tests {
         assert!(check(&c)[0].contains("needs OpenFlow 1.3"));
         let c = Config { mode: crate::config::Mode::Capacity, ..cfg("garbage") };
         assert!(check(&c).iter().any(|l| l.contains("background load")));
+    }
+
+    #[test]
+    fn syn_flood_needs_its_namespace_and_only_it() {
+        assert!(check(&cfg("syn-flood"))[0].starts_with("robustness.syn: syn-flood needs it"));
+        let spec = syn::SynSpec { netns: "/run/netns/x".into(), ifname: "v".into(), dst_mac: "02:00:00:00:00:01".into(), src_net: "10.233.7.0/24".into(), rate: 100 };
+        let mut c = cfg("syn-flood");
+        c.robustness.as_mut().unwrap().syn = Some(spec.clone());
+        assert!(check(&c).is_empty(), "{:?}", check(&c));
+        c.robustness.as_mut().unwrap().syn = Some(syn::SynSpec { rate: 0, ..spec.clone() });
+        assert!(check(&c)[0].contains("syn.rate"));
+        let mut g = cfg("garbage");
+        g.robustness.as_mut().unwrap().syn = Some(spec);
+        assert!(check(&g)[0].contains("only for a SYN flood case"));
     }
 
     #[test]
