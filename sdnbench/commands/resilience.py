@@ -29,6 +29,8 @@ def add_to(s, common) -> None:
     p.add_argument("--link", help="the link to fail, DPID-DPID (the first link some host pair depends on)")
     _stream_flags(p, after_ms=2000)
     p.set_defaults(func=run_reprovisioning, controller="osken:reroute")
+    from . import failover
+    failover.add_to(s, common, _stream_flags)
 
 
 def _stream_flags(p, after_ms: int) -> None:

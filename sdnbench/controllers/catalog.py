@@ -33,6 +33,8 @@ OSKEN_APPS = {a.name: a for a in (
         "provisioning); misses dropped", ("1.0", "1.3")),
     App("reroute", "shortest paths over LLDP-discovered links, moved off a link when it goes down "
         "(RFC 8456 §5.4.2); never floods", ("1.0", "1.3")),
+    App("takeover", "learning switch with OpenFlow 1.3 roles: master, or a slave that takes the master "
+        "role when its peer dies (RFC 8456 §5.4.1; `controller failover` runs two)", ("1.3",)),
 )}
 
 # Ryu 4.34's bundled apps that make sense as a controller under test (ryu:APP); other module

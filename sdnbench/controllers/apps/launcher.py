@@ -6,9 +6,10 @@ Run with the os-ken virtualenv's python (never sdnbench's own):
         --sdnbench-of-version 1.3 learning [topology ...]
 
 App names are modules in this directory. It does what a manager does: parse os-ken's options,
-load the apps, create their contexts, run them until a signal, and close them. It adds two
-options of its own: ``--sdnbench-of-version`` (restrict the OpenFlow versions offered) and
-``--sdnbench-api-port`` (the loopback port of the topology app's HTTP API).
+load the apps, create their contexts, run them until a signal, and close them. It adds options
+of its own: ``--sdnbench-of-version`` (restrict the OpenFlow versions offered),
+``--sdnbench-api-port`` (the loopback port of the topology app's HTTP API) and
+``--sdnbench-peer`` (the takeover app's role and the loopback port it shares with its peer).
 """
 
 import logging
@@ -37,10 +38,12 @@ CONF.register_cli_opts([
     cfg.StrOpt("sdnbench-of-version", default="any", choices=["any", "1.0", "1.3"],
                help="offer only this OpenFlow version"),
     cfg.IntOpt("sdnbench-api-port", default=0, help="loopback port of the topology app's HTTP API"),
+    cfg.StrOpt("sdnbench-peer", default="",
+               help="takeover app: master:PORT (listen on loopback PORT) or slave:PORT (watch it)"),
 ])
 
 
-APPS = ("learning", "hub", "passthrough", "multitable", "topology", "flowpush", "reroute")
+APPS = ("learning", "hub", "passthrough", "multitable", "topology", "flowpush", "reroute", "takeover")
 
 
 def app_modules(names):
