@@ -129,6 +129,12 @@ def validate_provisioning_param(name: str, value: Any) -> Optional[str]:
     return validate_param(name, value)
 
 
+def validate_resilience_param(name: str, value: Any) -> Optional[str]:
+    """A resilience cell parameter (``sdnbench.rfc8456.resilience_cell``)."""
+    from ..rfc8456.resilience_cell import validate_param
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -148,6 +154,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),
          "RFC 8456 reactive path provisioning time and rate (§5.1.4/§5.1.6) or forwarding-table "
          "capacity (§5.2.3) on the emulated network", validate_provisioning_param),
+    Kind("resilience", "sdnbench.rfc8456.resilience_cell", "run_resilience", ("engine",),
+         "RFC 8456 network re-provisioning time (§5.4.2, a link fails) or controller failover time "
+         "(§5.4.1, the master is killed) on the emulated network", validate_resilience_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

@@ -88,3 +88,11 @@ def test_osken_reroute_moves_the_streams_off_a_failed_link():
     [t] = [s for s in r["series"] if s["metric"] == "reprovisioning_time"]
     assert len(t["values"]) == 2 and all(0 < v < 500 for v in t["values"])
     assert all(p["received"] > 0.9 * p["sent"] for p in c["pairs"]), "the streams flowed before and after"
+
+
+def test_resilience_cell_parameters_are_checked():
+    from .resilience_cell import validate_param
+    assert validate_param("test", "failover") is None and validate_param("link", "1-2") is None
+    assert "test must be one of reprovisioning, failover" == validate_param("test", "flood")
+    assert validate_param("warmup_ms", 0) == "warmup_ms must be a whole number, 1 or more"
+    assert validate_param("flows", 3).startswith("unknown resilience parameter 'flows'")

@@ -378,4 +378,18 @@ fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
     assert!(b.iter().filter(|t| **t > change + margin).count() > 10, "B, master now, gets them: {}", b.len());
     assert!(a.iter().all(|t| *t < change + margin), "A, slave now, gets none: {:?}", a.iter().filter(|t| **t >= change).collect::<Vec<_>>());
     assert_eq!(r["network"]["invariant"], "ok");
+    // the role record (network.roles): each switch saw A (channel 0) become MASTER and B
+    // (channel 1) SLAVE at the start, then B MASTER and A SLAVE (demoted) about 1.5 s later
+    for dpid in [1, 2] {
+        let seen: Vec<(u64, u64, u64)> = r["network"]["roles"].as_array().unwrap().iter()
+            .filter(|x| x["dpid"] == dpid)
+            .map(|x| (x["mono_ns"].as_u64().unwrap(), x["channel"].as_u64().unwrap(), x["role"].as_u64().unwrap()))
+            .collect();
+        let at = |ch: u64, role: u64| seen.iter().filter(|x| (x.1, x.2) == (ch, role)).map(|x| x.0).collect::<Vec<_>>();
+        let (a_master, b_slave, b_master, a_slave) = (at(0, 2), at(1, 3), at(1, 2), at(0, 3));
+        assert!(a_master.len() == 1 && b_slave.len() == 1 && b_master.len() == 1 && a_slave.len() == 1, "dpid {dpid}: {seen:?}");
+        let took = b_master[0] - a_master[0];
+        assert!(took > 1_200_000_000 && took < 1_800_000_000, "dpid {dpid}: B master {took} ns after A");
+        assert!(a_slave[0] == b_master[0], "A demoted when B became master");
+    }
 }
