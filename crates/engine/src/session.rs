@@ -515,13 +515,17 @@ impl Session {
         }
         if let Some(rtt) = answered {
             self.observe(rtt);
-            if self.sh.coalescing {
-                let q = self.sh.floor.borrow_mut().observe(now, rtt);
-                self.sh.park.set(q);
-            }
             let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
-            if st.measuring && st.hist.is_none() && self.sample(seq) {
-                merged.record_ns(rtt);
+            if self.sample(seq) {
+                if st.measuring && st.hist.is_none() {
+                    merged.record_ns(rtt);
+                }
+                // the coalescing floor from the same samples as the histogram (1 in 16 in
+                // throughput mode): its cost stays off the per-answer path
+                if self.sh.coalescing {
+                    let q = self.sh.floor.borrow_mut().observe(now, rtt);
+                    self.sh.park.set(q);
+                }
             }
         }
     }
