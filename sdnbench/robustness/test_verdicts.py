@@ -139,3 +139,15 @@ def test_latency_rise_is_degraded_by_the_documented_rule():
 def test_latency_rule_needs_enough_samples():
     assert judge(obs(), lat_loops(1000, 50000, 1000, n=5), alive=True).verdict == "ignored"
     assert judge(obs(), STEADY, alive=True).verdict == "ignored"   # no samples: no latency clause
+
+
+def test_one_stalled_loop_is_not_a_latency_rise():
+    # before p99 1 ms (limit 6 ms); one loop of the window at 50 ms, the rest at 1 ms: the phase's
+    # p99 is 50 ms but only one loop is above the limit -> not degraded; two such loops -> degraded
+    one = [[10**6] * 100] + [[1000] * 100] * 2 + [[50000] * 100] + [[1000] * 100] * 7
+    v = judge(obs(), loops([100] * 11, one), alive=True)
+    assert v.phases["lat_p99_during"] == 50000.0 and v.verdict == "ignored"
+    assert v.phases["lat_p99_loops"][:3] == [1000.0, 1000.0, 50000.0]
+    two = [[10**6] * 100] + [[1000] * 100] * 2 + [[50000] * 100] * 2 + [[1000] * 100] * 6
+    v = judge(obs(), loops([100] * 11, two), alive=True)
+    assert v.verdict == "degraded" and "2 loops above it" in v.evidence
