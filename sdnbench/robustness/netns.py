@@ -21,7 +21,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ..errors import UserError
 
@@ -66,13 +66,21 @@ def free_octet(routes: str, pid: int) -> int:
     raise UserError("syn-flood namespace: every 10.233.B.0/24 is already routed here")
 
 
+def cannot_run() -> Optional[str]:
+    """Why this machine cannot run a SYN case (one line), or None."""
+    if os.geteuid() != 0:
+        return "syn-flood needs root (it creates a network namespace and a veth)"
+    if Path("/proc/sys/net/ipv4/conf/all/route_localnet").read_text().strip() != "0":
+        return ("syn-flood: net.ipv4.conf.all.route_localnet is set, so SYN-ACKs from 127.0.0.1 could "
+                "leave through any interface; refusing")
+    return None
+
+
 def preflight() -> None:
     """One clear line when this machine cannot run the case."""
-    if os.geteuid() != 0:
-        raise UserError("syn-flood needs root (it creates a network namespace and a veth); leave it out with --cases")
-    if Path("/proc/sys/net/ipv4/conf/all/route_localnet").read_text().strip() != "0":
-        raise UserError("syn-flood: net.ipv4.conf.all.route_localnet is set, so SYN-ACKs from 127.0.0.1 could "
-                        "leave through any interface; refusing")
+    why = cannot_run()
+    if why:
+        raise UserError(why + "; leave it out with --cases")
 
 
 @contextlib.contextmanager
