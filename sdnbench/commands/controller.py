@@ -21,7 +21,7 @@ from ..engine import driver
 from ..engine.driver import EngineInterrupted
 from ..engine.params import check, launch_of_version
 from ..engine.runner import measure
-from ..engine.search import Trial, search
+from ..engine.search import search, trial_from
 
 
 def register(sub) -> None:
@@ -220,16 +220,11 @@ def run_search(args) -> int:
         def trial(rate):
             p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
             r = measure(p, ctl)
-            c = r.counters
-            secs = args.loops * args.loop_ms / 1000.0
-            thr = r.find("throughput")
-            apr = statistics.fmean(thr[0].values) if thr and thr[0].values else 0.0
-            sent = c.get("requests_sent", 0)
-            loss = 1 - c.get("requests_answered", 0) / sent if sent else 1.0
-            t = Trial(offered=sent / (secs + args.loop_ms / 1000.0) if rate is None else rate, apr=apr,
-                      loss=max(0.0, loss))
+            thr, sent = r.find("throughput"), r.find("sent_rate")
+            t = trial_from(rate, r.counters, sent[0].values if sent else [], thr[0].values if thr else [])
             if not args.json:
-                print(f"trial: offered {t.offered:,.0f}/s  APR {t.apr:,.0f}/s  loss {t.loss:.4%}")
+                print(f"trial: offered {t.offered:,.0f}/s  sent {t.sent:,.0f}/s  APR {t.apr:,.0f}/s  "
+                      f"loss {t.loss:.4%}" + (f"  not stable: {t.unstable}" if t.unstable else "  stable"))
             return t
         res = search(trial, step=args.step, p_pct=args.confirm, max_trials=args.max_trials)
         info = dict(ctl.info)
@@ -238,16 +233,22 @@ def run_search(args) -> int:
     r.add("search_offered", "flows/s", [t.offered for t in res.trials])
     r.add("search_apr", "flows/s", [t.apr for t in res.trials])
     r.add("search_loss", "ratio", [t.loss for t in res.trials])
+    r.add("search_sent", "flows/s", [t.sent for t in res.trials])
+    r.add("search_late", "requests", [t.late for t in res.trials])
+    r.add("search_lost", "requests", [t.lost for t in res.trials])
+    r.add("search_in_flight_at_stop", "requests", [t.in_flight for t in res.trials])
     r.counters.update({"max_rate": res.max_rate, "loss_free_rate": res.loss_free_rate,
                        "trials": len(res.trials)})
     r.counters["markers"] = [t.marker for t in res.trials]
+    r.counters["unstable"] = [t.unstable for t in res.trials]
     if res.stopped:
         r.notes.append(res.stopped)
     r.versions["sdnbench-engine"] = driver.version()
     r.finish()
     if not args.json:
-        print(output.table(["offered/s", "APR/s", "loss", "marker"],
-                           [[f"{t.offered:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.marker] for t in res.trials]))
+        print(output.table(["offered/s", "sent/s", "APR/s", "loss", "late", "lost", "in flight", "marker", "not stable because"],
+                           [[f"{t.offered:,.0f}", f"{t.sent:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.late, t.lost,
+                             t.in_flight, t.marker, t.unstable] for t in res.trials]))
         mx = "-" if res.max_rate is None else f"{res.max_rate:,.0f}"
         lf = "-" if res.loss_free_rate is None else f"{res.loss_free_rate:,.0f}"
         print(f"maximum rate {mx}/s, loss-free rate {lf}/s" + (f" ({res.stopped})" if res.stopped else ""))

@@ -60,6 +60,8 @@ def to_result(doc: dict, params: dict) -> Result:
     rps = [a / secs for a in loops["answered"]]
     if mode != "capacity":
         r.add("throughput", "flows/s", rps[warm:], t=loops["t_s"][warm:])
+        # what the engine actually sent per loop (fixed rate: the offered load as it happened)
+        r.add("sent_rate", "requests/s", [s / secs for s in loops["sent"][warm:]], t=loops["t_s"][warm:])
         if warm:
             r.add("throughput_warmup", "flows/s", rps[:warm], t=loops["t_s"][:warm])
         for s in doc["switches"]:
