@@ -127,6 +127,10 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
         for note in net.notes:
             if note not in result.notes:
                 result.notes.append(note)
+        if address and rep == 0:
+            neg = negotiated_version(address, p["of"])
+            if neg:
+                result.params["of_negotiated"] = neg
         if ctl and topo.has_loop() and rep == 0:
             result.notes.append("the topology has loops: a plain learning-switch controller floods "
                                 "broadcasts around them; use a loop-aware controller")
@@ -157,13 +161,30 @@ def _network(topo, address, p: dict, backend=None):
     net.__exit__(None, None, None)
 
 
+WIRE = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
+
+
+def negotiated_version(address: tuple, of: str) -> Optional[str]:
+    """The version the switches use with this controller, found as they find it: a HELLO with the
+    highest offered version; the answer's version is the controller's highest, and the session
+    uses the lower of the two (OpenFlow 1.3.5 §6.3.1). None if nothing answers or none fits."""
+    from ..controllers.ofhello import probe
+
+    offered = of.split(",")
+    got = probe(address[0], address[1], WIRE[offered[-1]], timeout=2.0)
+    if got is None:
+        return None
+    fits = [v for v in offered if WIRE[v] <= got]
+    return fits[-1] if fits else None
+
+
 def version_mismatch(address: tuple, of: str) -> Optional[str]:
     """Say HELLO to the controller with the highest offered version; name the mismatch if its
     answer is a version the switches were not allowed to use."""
     from ..controllers.ofhello import probe
 
     offered = of.split(",")
-    wire = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
+    wire = WIRE
     got = probe(address[0], address[1], wire[offered[-1]], timeout=2.0)
     if got is None:
         return f"the controller at {address[0]}:{address[1]} did not answer a HELLO"

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from sdnbench.net.params import NetParamsError, check, check_one, parse_of
-from sdnbench.net.runner import version_mismatch
+from sdnbench.net.runner import negotiated_version, version_mismatch
 
 
 def test_defaults_offer_openflow_10_and_13():
@@ -89,3 +89,13 @@ def test_a_probe_hello_names_the_version_mismatch():
         assert "did not answer a HELLO" in version_mismatch(quiet.getsockname(), "1.3")
     finally:
         quiet.close()
+
+
+def test_the_negotiated_version_is_the_lower_of_the_two_highest():
+    for ctl, offered, want in ((1, "1.0,1.3", "1.0"), (4, "1.0,1.3", "1.3"), (6, "1.0,1.3", "1.3"),
+                               (1, "1.3", None), (4, "1.0", "1.0")):
+        srv = _hello_server(ctl)
+        try:
+            assert negotiated_version(srv.getsockname(), offered) == want, (ctl, offered)
+        finally:
+            srv.close()
