@@ -6,6 +6,7 @@ lost when a later case goes wrong."""
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Callable, Iterator, Optional
 
 from ..controllers import launch
@@ -148,9 +149,11 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
         ctl = m.start()
         for c in cases:
             p = check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
+            load0 = os.getloadavg()[0]
             with syn_source(p) as syn_seen:
                 doc, why = run_one(ctl, p)
             alive = ctl.alive()
+            load = [round(load0, 2), round(os.getloadavg()[0], 2)]
             view = topology_view(ctl) if c in VIEW_CASES and alive else None
             if doc is None:
                 v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
@@ -169,7 +172,11 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
                 v.restarted = True
                 if tail:
                     r.notes.append("controller log before restart:\n" + tail)
-            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), **syn_seen)
+            # the machine's 1-minute load average before and after: latency verdicts on a busy
+            # shared machine are read with it (docs/robustness.md)
+            v.evidence += f"; load average {load[0]:.1f} → {load[1]:.1f} ({os.cpu_count()} CPUs)"
+            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), loadavg=load,
+                                            **syn_seen)
             if syn_seen.get("left_behind"):
                 r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
             r.counters["robustness_verdict"] = v.verdict

@@ -128,11 +128,12 @@ def test_latency_rise_is_degraded_by_the_documented_rule():
     # p99 before 1 ms: the limit is max(2 ms, 6 ms) = 6 ms
     assert judge(obs(), lat_loops(1000, 5900, 1000), alive=True).verdict == "ignored"
     v = judge(obs(), lat_loops(1000, 6100, 1000), alive=True)
-    assert v.verdict == "degraded" and "latency p99 during 6.10 ms > 6.00 ms" in v.evidence
+    assert v.verdict == "degraded" and "latency during: p99 6.10 ms > 6.00 ms" in v.evidence
+    assert "p50 6.10 ms > 1.50 ms" in v.evidence
     # p99 before 20 ms: the limit is max(40 ms, 25 ms) = 40 ms; a rise after the window counts too
     assert judge(obs(), lat_loops(20000, 39000, 20000), alive=True).verdict == "ignored"
     v = judge(obs(), lat_loops(20000, 20000, 41000), alive=True)
-    assert v.verdict == "degraded" and "p99 after 41.00 ms" in v.evidence
+    assert v.verdict == "degraded" and "latency after: p99 41.00 ms" in v.evidence
     assert "latency p50 20.00 → 20.00 → 41.00 ms" in v.evidence
 
 
@@ -143,11 +144,25 @@ def test_latency_rule_needs_enough_samples():
 
 def test_one_stalled_loop_is_not_a_latency_rise():
     # before p99 1 ms (limit 6 ms); one loop of the window at 50 ms, the rest at 1 ms: the phase's
-    # p99 is 50 ms but only one loop is above the limit -> not degraded; two such loops -> degraded
+    # p99 is 50 ms but only one loop is above the limit -> not degraded; three such loops (the
+    # window's median moves too) -> degraded
     one = [[10**6] * 100] + [[1000] * 100] * 2 + [[50000] * 100] + [[1000] * 100] * 7
     v = judge(obs(), loops([100] * 11, one), alive=True)
     assert v.phases["lat_p99_during"] == 50000.0 and v.verdict == "ignored"
     assert v.phases["lat_p99_loops"][:3] == [1000.0, 1000.0, 50000.0]
-    two = [[10**6] * 100] + [[1000] * 100] * 2 + [[50000] * 100] * 2 + [[1000] * 100] * 6
-    v = judge(obs(), loops([100] * 11, two), alive=True)
-    assert v.verdict == "degraded" and "2 loops above it" in v.evidence
+    three = [[10**6] * 100] + [[1000] * 100] * 2 + [[50000] * 100] * 3 + [[1000] * 100] * 5
+    v = judge(obs(), loops([100] * 11, three), alive=True)
+    assert v.verdict == "degraded" and "3 loops above it" in v.evidence
+
+
+def test_a_tail_alone_is_not_a_latency_rise():
+    # every loop of the window: 97 answers at 1 ms, 3 at 60 ms -> p99 60 ms in 4 loops, p50 1 ms
+    tail = [[1000] * 97 + [60000] * 3]
+    per = [[10**6] * 100] + [[1000] * 100] * 2 + tail * 4 + [[1000] * 100] * 4
+    v = judge(obs(), loops([100] * 11, per), alive=True)
+    assert v.phases["lat_p99_during"] == 60000.0 and v.phases["lat_p50_during"] == 1000.0
+    assert v.verdict == "ignored"
+    # the same with the median moved to 2 ms (> max(1.5 x 1 ms, 1 ms + 0.5 ms)): degraded
+    both = [[2000] * 97 + [60000] * 3]
+    per = [[10**6] * 100] + [[1000] * 100] * 2 + both * 4 + [[1000] * 100] * 4
+    assert judge(obs(), loops([100] * 11, per), alive=True).verdict == "degraded"
