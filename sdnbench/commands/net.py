@@ -61,9 +61,10 @@ def _register_run(nsub) -> None:
                    help="ovs, or user for Mininet's CPqD user switch (ofsoftswitch13)")
     r.add_argument("--pairs", default="first-last", help="first-last | per-switch | all | h1-h4,h2-h3")
     r.add_argument("--reps", type=int, default=1, help="repetitions, each on a fresh network")
-    r.add_argument("--backend", default="mininet", metavar="mininet|ssh:INVENTORY",
-                   help="where the network is: Mininet here (default), or the real hosts "
-                        "and switch of an inventory file, reached over SSH")
+    r.add_argument("--backend", default="mininet", metavar="mininet|ssh:INVENTORY|cluster:SERVERS",
+                   help="where the network is: Mininet here (default), the real hosts "
+                        "and switch of an inventory file, reached over SSH, or Mininet's cluster "
+                        "edition over the servers of a servers file")
     g = r.add_argument_group("ping")
     g.add_argument("--ping", action="store_true", help="ICMP RTT per payload size (default when no "
                                                        "other measurement is chosen)")

@@ -73,7 +73,7 @@ def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int]
 
 def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> Result:
     params = dict(params)
-    backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY
+    backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY | cluster:SERVERS
     p = normalize(params)
     topo = backend.topology(p)
     link = parse_link(p.get("link")) if p.get("link") else None
@@ -88,7 +88,7 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
     if backend.name == "mininet":
         result.versions.update(_tool_versions(p["measurements"]))
     else:
-        result.params["backend"] = f"ssh:{backend.inventory.path}"
+        result.params["backend"] = getattr(backend, "spec", None) or f"ssh:{backend.inventory.path}"
     result.counters["pairs"] = len(pairs)
     # Refuse what this machine cannot build before a controller is even started.
     backend.preflight(topo, p)

@@ -3,7 +3,8 @@
 ``Network`` is the interface the measurements (``net/ping.py``, ``iperf.py``, ``ditg.py``,
 ``first_packet.py``) use; ``backend.MininetNetwork`` (this machine) and ``ssh.SSHNetwork`` (real
 hosts) implement it. A backend is chosen by a spec string: ``mininet`` (the default) or
-``ssh:INVENTORY`` (``--backend`` of ``net run``, ``backend:`` in a scenario's params).
+``ssh:INVENTORY`` or ``cluster:SERVERS`` (Mininet's cluster edition over several servers,
+``cluster.py``) (``--backend`` of ``net run``, ``backend:`` in a scenario's params).
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ class Network(Protocol):
 
 @dataclass(frozen=True)
 class BackendSpec:
-    kind: str                          # "mininet" or "ssh"
-    inventory: Optional[str] = None
+    kind: str                          # "mininet", "ssh" or "cluster"
+    inventory: Optional[str] = None    # the inventory (ssh) or servers file (cluster)
 
     def __str__(self) -> str:
-        return self.kind if self.kind == "mininet" else f"ssh:{self.inventory}"
+        return self.kind if self.kind == "mininet" else f"{self.kind}:{self.inventory}"
 
 
 def parse_backend(spec: Optional[str]) -> BackendSpec:
@@ -49,7 +50,10 @@ def parse_backend(spec: Optional[str]) -> BackendSpec:
         return BackendSpec("mininet")
     if text.startswith("ssh:") and text[4:].strip():
         return BackendSpec("ssh", text[4:].strip())
-    raise UserError(f"backend {text!r}: use mininet or ssh:INVENTORY (an inventory file)")
+    if text.startswith("cluster:") and text[8:].strip():
+        return BackendSpec("cluster", text[8:].strip())
+    raise UserError(f"backend {text!r}: use mininet, ssh:INVENTORY (an inventory file) or "
+                    "cluster:SERVERS (a servers file)")
 
 
 def check_spec(value) -> Optional[str]:
@@ -67,5 +71,8 @@ def open_backend(spec: Optional[str]):
     if b.kind == "mininet":
         from .mininet import MininetBackend
         return MininetBackend()
+    if b.kind == "cluster":
+        from .cluster import ClusterBackend
+        return ClusterBackend(b.inventory)
     from .ssh_backend import SSHBackend
     return SSHBackend(b.inventory)
