@@ -121,15 +121,15 @@ class ClusterNetwork:
             on = f"PATH={s.path}" if s.path else "the login PATH"
             raise UserError(f"{s.where()}: {', '.join(missing)} not found on {on}"
                             + (" (Mininet is not installed)" if "mnexec" in missing else ""))
-        status, out, _ = sess.shell("ovs-vsctl --timeout=5 show >/dev/null && ovs-vsctl --version | head -1")
+        status, out = _run(sess, "ovs-vsctl --timeout=5 show >/dev/null && ovs-vsctl --version | head -1")
         if status != 0:
             raise UserError(f"{s.where()}: Open vSwitch is not running ({_last(out)})")
         self.info.setdefault("ovs_version", out.split()[-1] if out.split() else None)
         if len(self.servers.servers) > 1:
             kind = "vxlan id 1 dstport 4789" if self.servers.tunnel == "vxlan" else "gretap"
             probe = f"{self.prefix}chk"
-            status, out, _ = sess.shell(f"ip link add name {probe} type {kind} local {s.tunnel_ip} "
-                                        f"remote {s.tunnel_ip} && ip link del {probe}")
+            status, out = _run(sess, f"ip link add name {probe} type {kind} local {s.tunnel_ip} "
+                                     f"remote {s.tunnel_ip} && ip link del {probe}")
             if status != 0:
                 other = "vxlan" if self.servers.tunnel == "gre" else "gre"
                 raise UserError(f"{s.where()}: cannot make {self.servers.tunnel} tunnels "
@@ -207,7 +207,7 @@ class ClusterNetwork:
 
     def _teardown(self) -> None:
         errors = []
-        for step in (self._stop_procs, self._stop_mininet, self._sweep):
+        for step in (self._stop_procs, self._stop_mininet, self._sweep, self._stop_masters):
             try:
                 step()
             except Exception as e:     # keep tearing down; judged by what is left
@@ -242,7 +242,7 @@ class ClusterNetwork:
         p = self.prefix
         return (f"for d in /proc/[0-9]*; do grep -qs 'mininet:{p}[hs][0-9]' $d/cmdline && "
                 f"kill -9 ${{d#/proc/}} 2>/dev/null; done; "
-                f"for b in $(ovs-vsctl --timeout=5 list-br | grep '^{p}s[0-9]'); do "
+                f"for b in $(ovs-vsctl --timeout=5 list-br 2>/dev/null | grep '^{p}s[0-9]'); do "
                 f"ovs-vsctl --timeout=5 --if-exists del-br $b; done; "
                 f"for i in $(ip -o link | sed -n 's/^[0-9]*: \\({p}[hs][0-9][^@:]*\\).*/\\1/p'); do "
                 f"ip link del $i 2>/dev/null; done; true")
@@ -251,11 +251,16 @@ class ClusterNetwork:
         for s in self._sessions.values():
             s.shell(self._sweep_script(), timeout=30)
 
+    def _stop_masters(self) -> None:
+        from .cluster_nodes import stop_masters
+        if self.workdir and (self.workdir / "ssh_config").exists():
+            stop_masters(self.workdir / "ssh_config", self.servers.servers)
+
     def _leftovers(self) -> list:
         p, left = self.prefix, []
         for name, s in self._sessions.items():
             _st, out, _ = s.shell(
-                f"ovs-vsctl --timeout=5 list-br | grep '^{p}s[0-9]'; ip -o link | grep -o ' {p}[hs][0-9][^@:]*'; "
+                f"ovs-vsctl --timeout=5 list-br 2>/dev/null | grep '^{p}s[0-9]'; ip -o link | grep -o ' {p}[hs][0-9][^@:]*'; "
                 f"for d in /proc/[0-9]*; do grep -qs 'mininet:{p}[hs][0-9]' $d/cmdline && echo ${{d#/proc/}}; done; true")
             if out.split():
                 left.append(f"server {name}: {' '.join(out.split())}")
@@ -331,6 +336,14 @@ class _Controller:
 
 def _mac(i: int) -> str:
     return ":".join(f"{b:02x}" for b in (0, 0, 0, (i >> 16) & 255, (i >> 8) & 255, i & 255))
+
+
+def _run(sess, script: str) -> tuple:
+    """``(exit status, output)`` of a short script on a server. (``RemoteHostSession.shell``
+    reports the status of its own trailing ``echo``, always 0, so the script's is printed.)"""
+    _st, out, _ = sess.shell(f"{script}\necho __rc=$?")
+    body, _, rc = out.rpartition("__rc=")
+    return int(rc.strip() or 1), body
 
 
 def _last(text: str) -> str:

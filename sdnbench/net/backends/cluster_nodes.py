@@ -29,12 +29,17 @@ VXLAN_PORT = 4789
 
 
 def ssh_config(path: Path, servers, known_hosts: Path) -> Path:
-    """Write the OpenSSH client configuration for ``servers`` (``cluster_servers.Server``)."""
+    """Write the OpenSSH client configuration for ``servers`` (``cluster_servers.Server``).
+
+    One multiplexed connection per server (a node's shell or a command costs a channel, not a
+    login: about 20 ms instead of 600 ms here); the master lingers at most ``ControlPersist``
+    seconds after its last session, and ``stop_masters`` ends it at once."""
     lines = []
     for s in servers:
         lines += [f"Host {s.ssh}", f"  Port {s.port}", "  User root", "  BatchMode yes",
                   "  ConnectTimeout 5", "  ServerAliveInterval 5", "  ServerAliveCountMax 3",
-                  "  ForwardAgent no", "  LogLevel ERROR"]
+                  "  ForwardAgent no", "  LogLevel ERROR", "  ControlMaster auto",
+                  f"  ControlPath {path.parent}/cm-%C", "  ControlPersist 10"]
         if s.key:
             lines += [f"  IdentityFile {s.key}", "  IdentitiesOnly yes"]
         if s.host_key == "accept":
@@ -44,6 +49,14 @@ def ssh_config(path: Path, servers, known_hosts: Path) -> Path:
                       "  StrictHostKeyChecking yes"]
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def stop_masters(conf: Path, servers) -> None:
+    """End the multiplexing master of every server (no-op where none runs)."""
+    import subprocess
+    for s in servers:
+        subprocess.run(["ssh", "-F", str(conf), "-O", "exit", f"root@{s.ssh}"],
+                       capture_output=True, timeout=10)
 
 
 class _AsRoot:
@@ -77,15 +90,15 @@ class RemoteVXLANLink(RemoteGRELink):
         ip1, ip2 = self.tunnel_ips[node1.server], self.tunnel_ips[node2.server]
         for node, name, addr, local, peer in ((node1, intfname1, addr1, ip1, ip2),
                                               (node2, intfname2, addr2, ip2, ip1)):
+            # One command on the server (a login costs a shell start-up there): make the device
+            # and move it into the node's namespace; the rest through the node's own shell.
             out = node.rcmd(f"ip link add name {name} type vxlan id {vni} local {local} remote {peer} "
-                            f"dstport {VXLAN_PORT}")
+                            f"dstport {VXLAN_PORT} && ip link set {name} netns {node.pid}")
             if out.strip():
                 raise RuntimeError(f"server {node.server}: cannot create VXLAN device {name}: {out.strip()}")
-            if addr:
-                node.rcmd(f"ip link set {name} address {addr}")
-            node.rcmd(f"ip link set dev {name} mtu 1450 up")
-            if not self.moveIntf(name, node):
-                raise RuntimeError(f"server {node.server}: cannot move {name} to {node}")
+            out = node.cmd(f"ip link set dev {name} {f'address {addr} ' if addr else ''}mtu 1450 up")
+            if out.strip():
+                raise RuntimeError(f"server {node.server}: cannot configure {name}: {out.strip()}")
         return None
 
 
