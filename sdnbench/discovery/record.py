@@ -61,6 +61,11 @@ def describe(t: dict) -> str:
     line = f"{t['state']}: {t.get('seen', 0)} of {t.get('want', 0)} link directions ({how})"
     if named:
         line += f"; missing {named}"
+    why = t.get("why_missing")
+    if why and any(why.values()):
+        line += (f"; of those directions, {why['never_probed']} never carried a probe, "
+                 f"{why['dropped_by_switch']} carried probes the switch did not raise to the controller, "
+                 f"{why['raised']} were raised to the controller (its view lost them)")
     if t.get("northbound_error"):
         line += f"; {t['northbound_error']}"
     return line

@@ -51,6 +51,8 @@ def test_a_link_never_learned_is_incomplete_and_named():
     assert t["state"] == "incomplete" and (t["seen"], t["want"]) == (7, 8), t
     assert t["missing"] == ["2:3-3:2"] and t["extra"] == []
     assert t["southbound"]["complete_s"] is not None, "the probes did cross: only the view lacks it"
+    # and they reached the controller as packet-ins: its bookkeeping, not the network, lost it
+    assert t["why_missing"] == {"never_probed": 0, "dropped_by_switch": 0, "raised": 1}, t["why_missing"]
 
 
 def test_a_port_never_probed_is_southbound_incomplete_and_named():

@@ -127,16 +127,41 @@ def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
         rel = lambda t: None if t is None else max(0.0, (t - t0) / 1e9)
         return dict(r, verification="northbound", state=v.state, discovery_s=rel(v.at_ns) if v.state == "complete" else None,
                     previous_poll_s=rel(v.before_ns), seen=v.seen, want=v.want,
-                    missing=v.missing_names(), extra=undirected_names(v.extra))
+                    missing=v.missing_names(), extra=undirected_names(v.extra),
+                    why_missing=why_missing(v.missing, s.params["network"]["links"], doc))
     if s.adapter is not None and not polled.error and polled.polls:
         v = judge(s.want, polled.polls, s.stable)
         return dict(r, verification="northbound", state="timeout", discovery_s=None, seen=v.seen,
-                    want=v.want, missing=v.missing_names(), extra=undirected_names(v.extra))
+                    want=v.want, missing=v.missing_names(), extra=undirected_names(v.extra),
+                    why_missing=why_missing(v.missing, s.params["network"]["links"], doc))
     # southbound verdict: every link carried the controller's probes both ways
     names = [_link_name(s.params["network"]["links"][i]) for i in sb["unprobed"]]
     done = sb["complete_s"] is not None
     return dict(r, verification="southbound", state="complete" if done else "incomplete",
                 discovery_s=sb["complete_s"], seen=2 * sb["links_probed_both_ways"], want=2 * links, missing=names, extra=[])
+
+
+def why_missing(missing: list, links: list, doc: dict) -> dict:
+    """For the link directions a northbound view lacks, where the engine saw their probes end:
+    ``never_probed`` (no probe of the controller crossed that direction), ``dropped_by_switch``
+    (probes crossed, the receiving switch raised none to the controller: no table-miss entry or
+    rule sending LLDP up), ``raised`` (packet-ins with the probe reached the controller: its own
+    bookkeeping lost the link)."""
+    net = doc.get("network") or {}
+    crossed, raised = net.get("lldp_per_link") or [], net.get("lldp_raised_per_link") or []
+    where = {}
+    for i, (a, pa, b, pb) in enumerate(links):
+        where[((a, pa), (b, pb))] = (i, 0)
+        where[((b, pb), (a, pa))] = (i, 1)
+    out = {"never_probed": 0, "dropped_by_switch": 0, "raised": 0}
+    for d in missing:
+        i, k = where.get(tuple(map(tuple, d)), (None, None))
+        if i is None:
+            continue
+        c = crossed[i][k] if i < len(crossed) else 0
+        up = raised[i][k] if i < len(raised) else 0
+        out["raised" if up else "dropped_by_switch" if c else "never_probed"] += 1
+    return out
 
 
 def _link_name(l) -> str:

@@ -375,7 +375,11 @@ impl Session {
             }
             for f in &frames {
                 if node.arrive(f) {
+                    let before = sw.counters.packet_ins;
                     sw.receive_frame(now, f.port, &f.data, outs);
+                    if sw.counters.packet_ins != before {
+                        node.raised(f);
+                    }
                 }
             }
         });

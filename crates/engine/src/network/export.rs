@@ -35,6 +35,7 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
     json!({
         "links": links,
         "links_probed_both_ways": c.links_probed_both_ways(),
+        "links_raised_both_ways": c.links_raised_both_ways(),
         "lldp_forwarded": lldp_total,
         "invariant": match c.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) },
         "counters": {"tx_linked": c.tx_linked, "rx_linked": c.rx_linked, "dropped_down": c.dropped_down,
@@ -47,6 +48,7 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
                   "flows": hosts.flows},
         "events": events,
         "lldp_per_link": c.lldp,
+        "lldp_raised_per_link": c.lldp_raised,
         "flows_per_switch": reports.iter().flat_map(|r| r.flows.iter().cloned()).collect::<Vec<_>>(),
         "timed_out": reports.iter().any(|r| r.timed_out),
         "table_full": reports.iter().map(|r| r.table_full).sum::<u64>(),

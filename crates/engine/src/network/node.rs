@@ -253,6 +253,11 @@ impl Node {
         self.router.borrow_mut().arrive(mono_ns(), f)
     }
 
+    /// The switch raised the arrived frame `f` to its controller (`NetCounters::raised`).
+    pub fn raised(&self, f: &Frame) {
+        self.router.borrow_mut().counters.raised(f);
+    }
+
     /// The delay line's timer: frames whose link delay passed while no session transmitted.
     pub async fn run_delay_line(self: Rc<Self>) {
         loop {

@@ -53,6 +53,11 @@ pub struct NetCounters {
     pub to_hosts: u64,
     /// LLDP/BDDP that crossed each link, per direction.
     pub lldp: Vec<[u64; 2]>,
+    /// Of those, the ones the receiving switch raised to its controller as a packet-in (the
+    /// others it dropped: at OpenFlow 1.3 a miss without a table-miss entry, or a rule that
+    /// does not send LLDP to the controller). Invariant: raised <= crossed, per direction.
+    #[serde(default)]
+    pub lldp_raised: Vec<[u64; 2]>,
     /// Refused by the switches themselves (never transmitted, outside the invariant): output to
     /// a port that is down, output to a port that does not exist, frames arriving on a down port.
     #[serde(default)]
@@ -84,6 +89,7 @@ impl NetCounters {
             a[0] += b[0];
             a[1] += b[1];
         }
+        merge_counts(&mut self.lldp_raised, &o.lldp_raised);
         merge_times(&mut self.lldp_first_ns, &o.lldp_first_ns, |a, b| if a == 0 || (b != 0 && b < a) { b } else { a });
         merge_times(&mut self.lldp_last_ns, &o.lldp_last_ns, u64::max);
     }
@@ -101,6 +107,24 @@ impl NetCounters {
         self.lldp_last_ns[link][dir] = now;
     }
 
+    /// The receiving switch raised the LLDP/BDDP `f` (which arrived over a link) to its
+    /// controller.
+    pub fn raised(&mut self, f: &Frame) {
+        if f.link == FROM_HOST || !is_lldp(&f.data) {
+            return;
+        }
+        let l = f.link as usize;
+        if self.lldp_raised.len() <= l {
+            self.lldp_raised.resize(self.lldp.len().max(l + 1), [0; 2]);
+        }
+        self.lldp_raised[l][f.dir as usize] += 1;
+    }
+
+    /// Links whose probes were raised to the controller in both directions.
+    pub fn links_raised_both_ways(&self) -> usize {
+        self.lldp_raised.iter().filter(|d| d[0] > 0 && d[1] > 0).count()
+    }
+
     /// The written invariants; `Err` names the first one broken.
     pub fn check(&self) -> Result<(), String> {
         let right = self.rx_linked + self.dropped_down + self.in_transit;
@@ -114,12 +138,28 @@ impl NetCounters {
         if lldp > self.rx_linked {
             return Err(format!("lldp {lldp} > rx_linked {}", self.rx_linked));
         }
+        for (l, r) in self.lldp_raised.iter().enumerate() {
+            let crossed = self.lldp.get(l).copied().unwrap_or([0; 2]);
+            if r[0] > crossed[0] || r[1] > crossed[1] {
+                return Err(format!("link {l}: lldp raised {r:?} > crossed {crossed:?}"));
+            }
+        }
         Ok(())
     }
 
     /// Links whose LLDP crossed in both directions.
     pub fn links_probed_both_ways(&self) -> usize {
         self.lldp.iter().filter(|d| d[0] > 0 && d[1] > 0).count()
+    }
+}
+
+fn merge_counts(a: &mut Vec<[u64; 2]>, b: &[[u64; 2]]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), [0; 2]);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        x[0] += y[0];
+        x[1] += y[1];
     }
 }
 
@@ -280,6 +320,25 @@ mod tests {
                 Route::Host { .. } => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn probes_raised_to_the_controller_are_counted_apart_from_those_that_crossed() {
+        let mut r = router(3, 0);
+        r.transmit(1_000, 0, 2, lldp());
+        r.transmit(1_000, 1, 1, lldp());
+        let got = step(&mut r, 2_000);
+        assert_eq!(got.len(), 2);
+        // only the first was raised (say the second switch had no rule sending LLDP up)
+        r.counters.raised(&got[0]);
+        assert_eq!(r.counters.links_probed_both_ways(), 1);
+        assert_eq!(r.counters.links_raised_both_ways(), 0);
+        r.counters.raised(&got[1]);
+        assert_eq!(r.counters.links_raised_both_ways(), 1);
+        r.counters.check().unwrap();
+        // raised more often than crossed breaks the invariant
+        r.counters.raised(&got[1]);
+        assert!(r.counters.check().unwrap_err().contains("raised"));
     }
 
     #[test]
