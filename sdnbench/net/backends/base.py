@@ -52,7 +52,7 @@ def parse_backend(spec: Optional[str]) -> BackendSpec:
         return BackendSpec("ssh", text[4:].strip())
     if text.startswith("cluster:") and text[8:].strip():
         return BackendSpec("cluster", text[8:].strip())
-    raise UserError(f"backend {text!r}: use mininet, ssh:INVENTORY (an inventory file) or "
+    raise UserError(f"backend {text!r}: use mininet or ssh:INVENTORY (an inventory file) or "
                     "cluster:SERVERS (a servers file)")
 
 

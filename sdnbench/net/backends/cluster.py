@@ -116,6 +116,8 @@ class ClusterNetwork:
 
     def _check_server(self, s, wanted: list) -> None:
         sess = self._sessions[s.name]
+        for run in sess.sweep_dead_runs():      # measurements of a run killed with SIGKILL
+            self.notes.append(f"removed what a killed sdnbench run ({run}) left on server {s.name}")
         missing = sess.missing_tools(wanted)
         if missing:
             on = f"PATH={s.path}" if s.path else "the login PATH"

@@ -212,3 +212,37 @@ class Rack:
         shutil.rmtree(self.dir, ignore_errors=True)
         if left:
             raise RuntimeError(f"rack {self.prefix} left {', '.join(left)}")
+
+
+def main(argv=None) -> int:
+    """``python -m sdnbench.net.backends.clusterlab [--servers a,b] -- COMMAND ...``: build the
+    rack, run COMMAND with ``{servers}`` replaced by the servers file and ``{lan}`` by this
+    machine's address on the rack's LAN, tear the rack down."""
+    import argparse
+    import sys
+
+    from ... import proc
+
+    ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.clusterlab", description=main.__doc__)
+    ap.add_argument("--servers", default="a,b", help="server names (default: a,b)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    a, cmd = ap.parse_args(argv[:cut]), argv[cut + 1:]
+    with proc.signals_as_exceptions(), Rack(tuple(a.servers.split(","))) as rack:
+        print(f"rack {rack.prefix}: servers file {rack.servers_file}, this machine {rack.lan_ip}",
+              file=sys.stderr)
+        if not cmd:
+            print(rack.servers_file.read_text())
+            return 0
+        p = subprocess.Popen([c.replace("{servers}", str(rack.servers_file)).replace("{lan}", rack.lan_ip)
+                              for c in cmd])
+        try:
+            return p.wait()
+        except BaseException:
+            p.send_signal(signal.SIGINT)
+            p.wait()
+            raise
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
