@@ -3,10 +3,99 @@
 //! `hist.rs` writes it). The merged result sums every counter and adds the histograms, so its
 //! percentiles are those of all samples together (not an average of percentiles). An agent that
 //! did not return a result is named in `missing` and the merge is `partial`.
-//! Pure: no I/O; the coordinator that gathers the results is not written yet (see docs/scale-out.md).
+//! Pure: no I/O. An agent (`agent.rs`) merges its own workers into one Ready, one Interval per
+//! loop and one report (`ready`, `interval`, `report` below), so to the coordinator it is one
+//! worker; the coordinator's export then sums the agents' reports as it sums workers'.
 
+use crate::coordinator::{LoopTotal, Outcome};
 use crate::hist::Hist;
+use crate::protocol::{AgentFacts, Interval, Ready, WorkerReport, PROTOCOL};
+use crate::workload::capacity::CapacityReport;
 use std::collections::BTreeMap;
+
+/// The agent's Ready: its workers' sessions summed, the slowest handshake, failures merged.
+pub fn ready(worker: u32, rs: &[Ready]) -> Ready {
+    let mut r = Ready { worker, protocol: PROTOCOL.into(), pid: std::process::id(), ..Default::default() };
+    for x in rs {
+        r.up += x.up;
+        r.failed += x.failed;
+        r.handshake_s = r.handshake_s.max(x.handshake_s);
+        for (k, v) in &x.failures {
+            *r.failures.entry(k.clone()).or_insert(0) += v;
+        }
+        r.learning.sent += x.learning.sent;
+        r.learning.replies += x.learning.replies;
+        r.learning.duration_s = r.learning.duration_s.max(x.learning.duration_s);
+        if r.learning.ended.is_empty() {
+            r.learning.ended = x.learning.ended.clone();
+        }
+    }
+    r
+}
+
+/// The agent's interval of loop `l.k`: its workers' totals (per switch in switch order).
+pub fn interval(worker: u32, l: &LoopTotal) -> Interval {
+    Interval {
+        worker,
+        k: l.k,
+        answered: l.answered,
+        sent: l.sent,
+        lost: l.lost,
+        up: l.up,
+        per_switch: l.per_switch.clone(),
+        responses: l.responses,
+        per_switch_responses: l.per_switch_responses.clone(),
+        net_connected: l.net_connected,
+        net_dirs_seen: l.net_dirs_seen,
+        net_links: l.net_links,
+        latency_us: l.latency_us.clone(),
+    }
+}
+
+/// The agent's report: its workers' switches, histograms added, capacity summed, its own facts.
+pub fn report(worker: u32, o: &Outcome) -> Result<WorkerReport, String> {
+    let mut hist = Hist::with_sigfig(3);
+    for r in &o.reports {
+        hist.merge(&Hist::from_base64(&r.hist_b64).map_err(|e| format!("worker {}: {e}", r.worker))?);
+    }
+    let caps: Vec<&CapacityReport> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
+    let capacity = (!caps.is_empty()).then(|| CapacityReport {
+        attempted: caps.iter().map(|c| c.attempted).sum(),
+        established: caps.iter().map(|c| c.established).sum(),
+        held: caps.iter().map(|c| c.held).sum(),
+        hold_ms: caps[0].hold_ms,
+        first_failure: caps.iter().find_map(|c| c.first_failure.clone()),
+        establish_s: caps.iter().map(|c| c.establish_s).fold(0.0, f64::max),
+        session_ms: caps.iter().flat_map(|c| c.session_ms.iter().copied()).collect(),
+    });
+    let mut coalesce = crate::coalesce::Report::default();
+    for r in &o.reports {
+        coalesce.waits += r.coalesce.waits;
+        coalesce.waited_ns += r.coalesce.waited_ns;
+        coalesce.max_quantum_ns = coalesce.max_quantum_ns.max(r.coalesce.max_quantum_ns);
+    }
+    let rss_bytes_peak = o.sampler.series.iter().map(|s| s.rss_bytes.iter().copied().max().unwrap_or(0)).sum();
+    Ok(WorkerReport {
+        worker,
+        pid: std::process::id(),
+        switches: o.reports.iter().flat_map(|r| r.switches.iter().cloned()).map(|s| crate::protocol::SwitchReport { worker, ..s }).collect(),
+        hist_b64: hist.to_base64(),
+        hist_clamped: o.reports.iter().map(|r| r.hist_clamped).sum(),
+        stopped_early: o.reports.iter().any(|r| r.stopped_early),
+        capacity,
+        // network mode: one worker per agent, so its report is the agent's
+        network: if o.reports.len() == 1 { o.reports[0].network.clone() } else { None },
+        coalesce,
+        agent: Some(AgentFacts {
+            workers: o.plan.workers,
+            nofile_hard: o.nofile.1,
+            source_addrs: o.cfg.source_addrs.clone(),
+            rss_bytes_peak,
+            status: o.status.into(),
+            error: o.error.clone(),
+        }),
+    })
+}
 
 /// What one agent returns.
 #[derive(Clone, Debug)]

@@ -12,6 +12,8 @@ usage: sdnbench-engine [bench] [--config FILE|-] [OPTIONS]
        sdnbench-engine check --config FILE|-   (validate a JSON config: one line per error, exit 1)
        sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
        sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
+       sdnbench-engine agent           (one machine's part of a run over agents: the worker
+                                        protocol on stdin/stdout, local workers of its own)
        sdnbench-engine --version
 
 options (each sets the config field of the same name, with - for _; flags after --config
@@ -49,6 +51,9 @@ override the file):
   --controller-pid PID     sample this process's CPU and memory
   --network FILE           the emulated network (JSON: switches, links, hosts, events; sets --switches)
   --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
+  --agents A,B,...         run the switches' slices on agents: local, netns:NAME,
+                           ssh:[USER@]HOST[:PORT]; or k8s alone: print a Kubernetes Indexed Job
+  --max-skew-ms MS         agents: refuse clocks further off than this (50)
   --json FILE              write the full result (schema sdnbench.engine/1)
   --quiet                  no live or summary text
 ";
@@ -142,6 +147,11 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
             Long("network") => crate::network::load_into(&mut c, &p.value().map_err(|e| e.to_string())?.to_string_lossy())?,
             Long("links") => links = Some(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string()),
+            Long("agents") => {
+                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.agents = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
+            }
+            Long("max-skew-ms") => c.max_skew_ms = num(&mut p, "--max-skew-ms")?,
             Long("json") => json = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
             Long("quiet") | Short('q') => quiet = true,
             Long("help") | Short('h') => return Err(USAGE.into()),

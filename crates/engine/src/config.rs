@@ -124,6 +124,12 @@ pub struct Config {
     /// worker waits at most this percent of the lowest latency it measured lately (≤ 1 ms; not
     /// at all below 50 µs), so one wake-up handles several answers. 0: off.
     pub coalesce_pct: f64,
+    /// Agents (`agents.rs`, docs/scale-out.md): start the switches' slices through these instead
+    /// of local workers: `local`, `netns:NAME`, `ssh:[USER@]HOST[:PORT]`; `k8s` alone writes a
+    /// Kubernetes Indexed Job instead of running. Empty: one machine.
+    pub agents: Vec<String>,
+    /// Agents: refuse the run if an agent's clock is off the coordinator's by more than this.
+    pub max_skew_ms: f64,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -181,6 +187,8 @@ impl Default for Config {
             robustness: None,
             invalid_every: 0,
             coalesce_pct: 1.0,
+            agents: Vec::new(),
+            max_skew_ms: 50.0,
         }
     }
 }

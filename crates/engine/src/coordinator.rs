@@ -13,7 +13,8 @@ use crate::resources::Sampler;
 use crate::workload::Workload;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -32,6 +33,11 @@ pub fn install_signal_handlers() {
 
 pub fn interrupted() -> bool {
     SIGNALLED.load(Ordering::SeqCst)
+}
+
+/// Stop the run as a signal would (an agent whose coordinator said stop, or went away).
+pub fn request_stop() {
+    SIGNALLED.store(true, Ordering::SeqCst);
 }
 
 /// Loop totals over all workers.
@@ -73,22 +79,30 @@ pub struct Outcome {
     pub nofile: (u64, u64),
     /// What the robustness attacker observed (`robust/`), when a case was configured.
     pub robustness: Option<crate::robust::Observation>,
+    /// Agents (`agent_link.rs`); empty when the workers were local.
+    pub agents: Vec<crate::agent_link::AgentState>,
+    /// The switches this run is responsible for (an agent: its slice; otherwise all).
+    pub part_switches: u32,
 }
 
-enum Handle {
+pub(crate) enum Handle {
     Thread(tokio::sync::mpsc::UnboundedSender<Cmd>, std::thread::JoinHandle<()>),
-    Child(Child, Option<ChildStdin>),
+    /// A child process (a local worker, or an agent behind `ip netns exec`/`ssh`) and the bytes
+    /// of protocol written to it.
+    Child(Child, Option<ChildStdin>, Arc<AtomicU64>),
 }
 
 impl Handle {
-    fn send(&mut self, cmd: &Cmd) {
+    pub(crate) fn send(&mut self, cmd: &Cmd) {
         match self {
             Handle::Thread(tx, _) => {
                 let _ = tx.send(cmd.clone());
             }
-            Handle::Child(_, stdin) => {
+            Handle::Child(_, stdin, bytes) => {
                 if let Some(s) = stdin {
-                    if writeln!(s, "{}", encode(cmd)).and_then(|_| s.flush()).is_err() {
+                    let line = encode(cmd);
+                    bytes.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
+                    if writeln!(s, "{line}").and_then(|_| s.flush()).is_err() {
                         *stdin = None;
                     }
                 }
@@ -98,7 +112,7 @@ impl Handle {
     fn pid(&self) -> u32 {
         match self {
             Handle::Thread(..) => std::process::id(),
-            Handle::Child(c, _) => c.id(),
+            Handle::Child(c, ..) => c.id(),
         }
     }
     fn finish(self) {
@@ -107,7 +121,7 @@ impl Handle {
                 drop(tx);
                 let _ = j.join();
             }
-            Handle::Child(mut c, stdin) => {
+            Handle::Child(mut c, stdin, _) => {
                 drop(stdin);
                 let deadline = Instant::now() + Duration::from_secs(5);
                 while Instant::now() < deadline {
@@ -123,51 +137,94 @@ impl Handle {
     }
 }
 
-fn spawn_worker(cfg: &Config, slice: Slice, in_thread: bool, tx: mpsc::Sender<(u32, WorkerEvent)>) -> Result<Handle, String> {
-    let w = slice.worker;
+/// Start the worker of `slice`; its events are tagged with `w`, its handle's index.
+fn spawn_worker(cfg: &Config, slice: Slice, w: u32, in_thread: bool, tx: mpsc::Sender<(u32, WorkerEvent)>) -> Result<Handle, String> {
     if in_thread {
         let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
         let cfg = cfg.clone();
         let j = std::thread::Builder::new()
-            .name(format!("worker-{w}"))
+            .name(format!("worker-{}", slice.worker))
             .spawn(move || crate::worker::run(cfg, slice, crx, &mut |e| drop(tx.send((w, e)))))
             .map_err(|e| format!("cannot start a worker thread: {e}"))?;
         return Ok(Handle::Thread(ctx, j));
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own binary: {e}"))?;
-    let mut child = Command::new(exe)
-        .arg("worker")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot start worker process: {e}"))?;
-    let stdout = child.stdout.take().expect("piped");
-    std::thread::spawn(move || {
-        let mut done = false;
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            match serde_json::from_str::<WorkerEvent>(&line) {
-                Ok(e) => {
-                    done |= matches!(e, WorkerEvent::Done(_));
-                    let _ = tx.send((w, e));
-                }
-                Err(e) => {
-                    let _ = tx.send((w, WorkerEvent::Fatal(format!("worker {w} sent a bad line: {e}"))));
-                }
-            }
-        }
-        if !done {
-            let _ = tx.send((w, WorkerEvent::Fatal(format!("worker {w} exited without a report"))));
-            let _ = tx.send((w, WorkerEvent::Done(Box::default())));
-        }
-    });
-    let mut h = Handle::Child(child, None);
-    if let Handle::Child(c, stdin) = &mut h {
-        *stdin = c.stdin.take();
-    }
+    let mut cmd = Command::new(exe);
+    cmd.arg("worker");
+    let child = Spawned::spawn(cmd, w, &format!("worker {}", slice.worker), false, tx).map_err(|e| format!("cannot start worker process: {e}"))?;
+    let mut h = child.handle;
     h.send(&Cmd::Start { config: Box::new(cfg.clone()), slice });
     Ok(h)
+}
+
+/// A child speaking the protocol, its reader thread started. `keep_stderr`: read the child's
+/// stderr (echoed with `label`), its last line kept for the line that says why it was lost.
+pub(crate) struct Spawned {
+    pub handle: Handle,
+    pub bytes_in: Arc<AtomicU64>,
+    pub bytes_out: Arc<AtomicU64>,
+}
+
+impl Spawned {
+    pub(crate) fn spawn(mut cmd: Command, w: u32, label: &str, keep_stderr: bool, tx: mpsc::Sender<(u32, WorkerEvent)>) -> std::io::Result<Spawned> {
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+        cmd.stderr(if keep_stderr { Stdio::piped() } else { Stdio::inherit() });
+        let mut child = cmd.spawn()?;
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().map(|e| {
+            let label = label.to_string();
+            std::thread::spawn(move || {
+                let mut last = String::new();
+                for line in BufReader::new(e).lines().map_while(Result::ok) {
+                    eprintln!("{label}: {line}");
+                    if !line.trim().is_empty() {
+                        last = line;
+                    }
+                }
+                last
+            })
+        });
+        let bytes_in = Arc::new(AtomicU64::new(0));
+        let counted = bytes_in.clone();
+        let label = label.to_string();
+        std::thread::spawn(move || read_events(BufReader::new(stdout), w, &label, stderr, &counted, &tx));
+        let bytes_out = Arc::new(AtomicU64::new(0));
+        let stdin = child.stdin.take();
+        Ok(Spawned { handle: Handle::Child(child, stdin, bytes_out.clone()), bytes_in, bytes_out })
+    }
+}
+
+/// Forward a child's events; at the end without a report, one `Lost` line saying why.
+fn read_events(
+    r: impl BufRead,
+    w: u32,
+    label: &str,
+    stderr: Option<std::thread::JoinHandle<String>>,
+    bytes_in: &AtomicU64,
+    tx: &mpsc::Sender<(u32, WorkerEvent)>,
+) {
+    let mut done = false;
+    for line in r.lines() {
+        let Ok(line) = line else { break };
+        bytes_in.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
+        match serde_json::from_str::<WorkerEvent>(&line) {
+            Ok(e) => {
+                done |= matches!(e, WorkerEvent::Done(_));
+                let _ = tx.send((w, e));
+            }
+            Err(e) => {
+                let _ = tx.send((w, WorkerEvent::Fatal(format!("{label} sent a bad line: {e}"))));
+            }
+        }
+    }
+    if !done {
+        let why = stderr.and_then(|j| j.join().ok()).filter(|s| !s.is_empty());
+        let msg = match why {
+            Some(why) => format!("{label} exited without a report ({why})"),
+            None => format!("{label} exited without a report"),
+        };
+        let _ = tx.send((w, WorkerEvent::Lost(msg)));
+    }
 }
 
 fn unix_now() -> f64 {
@@ -177,13 +234,70 @@ fn unix_now() -> f64 {
 /// Run `cfg` to the end (or to Ctrl-C). `on_loop` sees each loop's totals as they complete
 /// (the live display); `on_ready` the handshake results.
 pub fn run(
+    cfg: Config,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Result<Outcome, String> {
+    if !cfg.agents.is_empty() {
+        return crate::agent_link::run(cfg, on_ready, on_loop);
+    }
+    let started_unix = unix_now();
+    let nofile = limits::raise_nofile();
+    let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
+    let cfg = prepare(cfg, &plan, nofile, true)?;
+    let parts = slices(cfg.switches, plan.workers);
+    let (tx, rx) = mpsc::channel();
+    let mut handles = Vec::new();
+    for (i, s) in parts.iter().enumerate() {
+        handles.push(spawn_worker(&cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
+    }
+    drop(tx);
+    let ids = parts.iter().map(|p| p.worker).collect();
+    let switches = parts.iter().map(|p| p.hi - p.lo).sum();
+    let run = Run { cfg, plan, nofile, started_unix, agents: vec![], ids, switches };
+    Ok(drive(run, handles, rx, on_ready, on_loop))
+}
+
+/// An agent's part of a run (`agent.rs`): the switches `slice` (global indexes) on this machine,
+/// with a plan of its own: worker processes for this machine's file limit, source addresses of
+/// this machine (`source`: chosen by the agent when the config gives none). In network mode one
+/// worker, numbered as the agent, so the network's ownership of switches holds.
+pub fn run_part(
     mut cfg: Config,
+    slice: Slice,
+    source: &dyn Fn(&Config, u32) -> Vec<String>,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> Result<Outcome, String> {
     let started_unix = unix_now();
     let nofile = limits::raise_nofile();
-    let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
+    let n = slice.hi - slice.lo;
+    let network = cfg.network.is_some();
+    if cfg.source_addrs.is_empty() {
+        cfg.source_addrs = source(&cfg, n);
+    }
+    let local = Config { switches: n, workers: if network { Some(1) } else { None }, ..cfg.clone() };
+    let plan = limits::plan(&local, nofile.1, limits::ephemeral_ports())?;
+    cfg.source_addrs = plan.source_addrs.clone();
+    let parts: Vec<Slice> = if network {
+        vec![slice]
+    } else {
+        slices(n, plan.workers).into_iter().map(|s| Slice { worker: s.worker, lo: s.lo + slice.lo, hi: s.hi + slice.lo }).collect()
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut handles = Vec::new();
+    for (i, s) in parts.iter().enumerate() {
+        handles.push(spawn_worker(&cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
+    }
+    drop(tx);
+    let ids = parts.iter().map(|p| p.worker).collect();
+    let switches = parts.iter().map(|p| p.hi - p.lo).sum();
+    let run = Run { cfg, plan, nofile, started_unix, agents: vec![], ids, switches };
+    Ok(drive(run, handles, rx, on_ready, on_loop))
+}
+
+/// The config as the workers get it: source addresses planned, the network checked.
+pub(crate) fn prepare(mut cfg: Config, plan: &Plan, nofile: (u64, u64), size_check: bool) -> Result<Config, String> {
     cfg.source_addrs = plan.source_addrs.clone();
     if !cfg.links.is_empty() && plan.workers > 1 {
         return Err(format!(
@@ -192,9 +306,11 @@ pub fn run(
         ));
     }
     if cfg.network.is_some() {
-        let w = crate::network::size::check(cfg.switches as u64, cfg.controllers.len().max(1) as u64, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
-        if w != plan.workers as u64 {
-            return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
+        if size_check {
+            let w = crate::network::size::check(cfg.switches as u64, cfg.controllers.len().max(1) as u64, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
+            if w != plan.workers as u64 {
+                return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
+            }
         }
         // every worker needs the worker count: it decides which worker owns which switch
         cfg.workers = Some(plan.workers);
@@ -207,13 +323,32 @@ pub fn run(
     if cfg.switches > 1024 && cfg.per_switch_histograms {
         cfg.per_switch_histograms = false;
     }
-    let parts = slices(cfg.switches, plan.workers);
-    let (tx, rx) = mpsc::channel();
-    let mut handles = Vec::new();
-    for s in &parts {
-        handles.push(spawn_worker(&cfg, *s, parts.len() == 1, tx.clone())?);
-    }
-    drop(tx);
+    Ok(cfg)
+}
+
+/// What `drive` needs besides the handles.
+pub(crate) struct Run {
+    pub cfg: Config,
+    pub plan: Plan,
+    pub nofile: (u64, u64),
+    pub started_unix: f64,
+    /// Agents (empty: local workers): their names, slices, clocks and traffic.
+    pub agents: Vec<crate::agent_link::AgentState>,
+    /// The worker id (`Slice::worker`) of each handle, in handle order.
+    pub ids: Vec<u32>,
+    /// The switches of all handles together.
+    pub switches: u32,
+}
+
+/// Start the workers (or agents) together, gather them, judge.
+pub(crate) fn drive(
+    run: Run,
+    mut handles: Vec<Handle>,
+    rx: mpsc::Receiver<(u32, WorkerEvent)>,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Outcome {
+    let Run { cfg, plan, nofile, started_unix, agents, ids, switches: ids_switches } = run;
     let mut out = Outcome {
         cfg: cfg.clone(),
         plan,
@@ -228,15 +363,17 @@ pub fn run(
         finished_unix: 0.0,
         nofile,
         robustness: None,
+        agents,
+        part_switches: ids_switches,
     };
-    let procs = sampled_processes(&cfg, &handles);
+    let procs = sampled_processes(&cfg, &handles, !out.agents.is_empty());
     let go = crate::robust::attacker::Go::new();
     let attacker = crate::robust::attacker::spawn(&cfg, go.clone());
     let mut on_ready = |r: &[Ready]| {
         go.went();
         on_ready(r)
     };
-    let went = collect(&mut handles, &rx, &mut out, &procs, &mut on_ready, on_loop);
+    let went = collect(&mut handles, &ids, &rx, &mut out, &procs, &mut on_ready, on_loop);
     go.abandon();
     out.robustness = attacker.and_then(|a| a.join().ok());
     for h in handles {
@@ -244,14 +381,16 @@ pub fn run(
     }
     out.reports.sort_by_key(|r| r.worker);
     judge(&mut out, went);
+    crate::agent_link::judge(&mut out);
     out.finished_unix = unix_now();
     out.warnings = crate::export::warnings(&out);
-    Ok(out)
+    out
 }
 
-fn sampled_processes(cfg: &Config, handles: &[Handle]) -> Vec<(String, u32)> {
+fn sampled_processes(cfg: &Config, handles: &[Handle], agents: bool) -> Vec<(String, u32)> {
     let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
-    if handles.len() > 1 {
+    // an agent's processes are on its machine: it samples them itself (`AgentFacts`)
+    if handles.len() > 1 && !agents {
         procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
     }
     if let Some(pid) = cfg.controller_pid {
@@ -269,9 +408,30 @@ fn stop_all(handles: &mut [Handle], stop_sent: &mut bool) {
     }
 }
 
-/// Gather the workers' events until every one is done. Returns whether the go was given.
+/// Where the gathering stands.
+#[derive(PartialEq, Eq)]
+enum Phase {
+    WaitReady,
+    /// Agents: pings sent, waiting for every pong.
+    Clock,
+    Went,
+    Stopped,
+}
+
+struct Gather {
+    ids: Vec<u32>,
+    alive: Vec<bool>,
+    ready: Vec<bool>,
+    phase: Phase,
+    stop_sent: bool,
+    go_at: Instant,
+    pending: std::collections::BTreeMap<u32, (LoopTotal, Vec<u32>)>,
+}
+
+/// Gather the workers' events until every one is done (or lost). Returns whether the go was given.
 fn collect(
     handles: &mut [Handle],
+    ids: &[u32],
     rx: &mpsc::Receiver<(u32, WorkerEvent)>,
     out: &mut Outcome,
     procs: &[(String, u32)],
@@ -279,47 +439,96 @@ fn collect(
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> bool {
     let n = handles.len();
-    let (mut stop_sent, mut went, mut done) = (false, false, 0);
-    let mut pending: std::collections::BTreeMap<u32, (LoopTotal, usize)> = Default::default();
-    let mut go_at = Instant::now();
+    let agents = !out.agents.is_empty();
+    let mut g = Gather { ids: ids.to_vec(), alive: vec![true; n], ready: vec![false; n], phase: Phase::WaitReady, stop_sent: false, go_at: Instant::now(), pending: Default::default() };
+    let mut done = 0;
     while done < n {
-        if interrupted() && !stop_sent {
+        if interrupted() && !g.stop_sent {
             out.status = "interrupted";
-            stop_all(handles, &mut stop_sent);
+            stop_all(handles, &mut g.stop_sent);
         }
-        let (_, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
+        let (w, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
             Ok(x) => x,
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
+        let w = w as usize;
         match ev {
             WorkerEvent::Ready(r) => {
+                g.ready[w] = true;
                 out.ready.push(r);
-                if out.ready.len() == n && !stop_sent {
-                    out.ready.sort_by_key(|r| r.worker);
-                    on_ready(&out.ready);
-                    go_at = Instant::now();
-                    out.sampler = Sampler::new(procs.to_vec(), 0.0);
-                    for h in handles.iter_mut() {
-                        h.send(&Cmd::Go);
-                    }
-                    went = true;
-                }
             }
-            WorkerEvent::Interval(iv) => merge_interval(&mut pending, iv, n, go_at, out, on_loop),
+            WorkerEvent::Pong(p) => crate::agent_link::pong(&mut out.agents[w], &p),
+            WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
             WorkerEvent::Done(r) => {
                 done += 1;
                 if r.pid != 0 {
                     out.reports.push(*r);
                 }
             }
+            WorkerEvent::Fatal(msg) if agents => out.agents[w].last_fatal = Some(msg),
             WorkerEvent::Fatal(msg) => {
                 out.error.get_or_insert(msg);
-                stop_all(handles, &mut stop_sent);
+                stop_all(handles, &mut g.stop_sent);
+            }
+            WorkerEvent::Lost(msg) => {
+                done += 1;
+                g.alive[w] = false;
+                if agents {
+                    crate::agent_link::lost(&mut out.agents[w], msg, g.phase == Phase::Went);
+                    flush_complete(&mut g, out, on_loop);
+                } else {
+                    out.error.get_or_insert(msg);
+                    stop_all(handles, &mut g.stop_sent);
+                }
+            }
+        }
+        advance(&mut g, handles, out, procs, on_ready);
+    }
+    g.phase == Phase::Went
+}
+
+/// Move on when every live worker is there: the go (local workers), or the clock check and a
+/// common start (agents); a clock too far off stops everything with one line.
+fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(String, u32)], on_ready: &mut dyn FnMut(&[Ready])) {
+    let all = |v: &[bool], alive: &[bool]| alive.iter().zip(v).all(|(a, x)| !a || *x) && alive.iter().any(|a| *a);
+    if g.stop_sent && g.phase != Phase::Went {
+        g.phase = Phase::Stopped;
+    }
+    if g.phase == Phase::WaitReady && all(&g.ready, &g.alive) {
+        out.ready.sort_by_key(|r| r.worker);
+        on_ready(&out.ready);
+        if out.agents.is_empty() {
+            for h in handles.iter_mut() {
+                h.send(&Cmd::Go);
+            }
+            start_clocks(g, out, procs, Duration::ZERO);
+        } else {
+            crate::agent_link::ping(&mut out.agents, handles, &g.alive);
+            g.phase = Phase::Clock;
+        }
+    }
+    if g.phase == Phase::Clock {
+        let ponged: Vec<bool> = out.agents.iter().map(|a| a.offset_ns.is_some()).collect();
+        if !all(&ponged, &g.alive) {
+            return;
+        }
+        match crate::agent_link::go_at(&out.agents, handles, &g.alive, out.cfg.max_skew_ms) {
+            Ok(lead) => start_clocks(g, out, procs, lead),
+            Err(line) => {
+                out.error = Some(line);
+                out.agents.iter_mut().for_each(|a| a.refused = true);
+                stop_all(handles, &mut g.stop_sent);
+                g.phase = Phase::Stopped;
             }
         }
     }
-    went
+}
+
+fn start_clocks(g: &mut Gather, out: &mut Outcome, procs: &[(String, u32)], lead: Duration) {
+    g.go_at = Instant::now() + lead;
+    out.sampler = Sampler::new(procs.to_vec(), 0.0);
+    g.phase = Phase::Went;
 }
 
 /// Decide the status from the counters (`status.rs`).
@@ -342,7 +551,7 @@ fn judge(out: &mut Outcome, went: bool) {
         .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())))
         .map(|r| crate::status::explain(&r, out.cfg.versions));
     let facts = crate::status::Facts {
-        switches: if workload.up_after_echo() { up } else { out.cfg.switches },
+        switches: if workload.up_after_echo() { up } else { out.part_switches },
         up,
         lost,
         first_failure,
@@ -357,15 +566,8 @@ fn judge(out: &mut Outcome, went: bool) {
     out.error = error;
 }
 
-fn merge_interval(
-    pending: &mut std::collections::BTreeMap<u32, (LoopTotal, usize)>,
-    iv: Interval,
-    n: usize,
-    go_at: Instant,
-    out: &mut Outcome,
-    on_loop: &mut dyn FnMut(&LoopTotal),
-) {
-    let e = pending.entry(iv.k).or_insert_with(|| (LoopTotal { k: iv.k, ..Default::default() }, 0));
+fn merge_interval(g: &mut Gather, iv: Interval, out: &mut Outcome, on_loop: &mut dyn FnMut(&LoopTotal)) {
+    let e = g.pending.entry(iv.k).or_insert_with(|| (LoopTotal { k: iv.k, ..Default::default() }, vec![]));
     // keep per-switch counts in worker order (slices are contiguous and ordered by worker)
     if !iv.per_switch.is_empty() {
         e.0.per_switch_parts.push((iv.worker, iv.per_switch.clone()));
@@ -382,18 +584,29 @@ fn merge_interval(
     e.0.net_connected += iv.net_connected;
     e.0.net_dirs_seen += iv.net_dirs_seen;
     e.0.net_links = e.0.net_links.max(iv.net_links);
-    e.1 += 1;
-    if e.1 == n {
-        let (mut total, _) = pending.remove(&iv.k).expect("present");
-        if total.per_switch_parts.len() == n {
+    e.1.push(iv.worker);
+    flush_complete(g, out, on_loop);
+}
+
+/// Loops every live worker has reported, in order (an agent lost mid-run is not waited for).
+fn flush_complete(g: &mut Gather, out: &mut Outcome, on_loop: &mut dyn FnMut(&LoopTotal)) {
+    let n = g.alive.len();
+    loop {
+        let Some((&k, (_, from))) = g.pending.iter().next() else { return };
+        let complete = (0..n).all(|i| !g.alive[i] || from.contains(&g.ids[i]));
+        if !complete {
+            return;
+        }
+        let (mut total, from) = g.pending.remove(&k).expect("present");
+        if total.per_switch_parts.len() == n && from.len() == n {
             total.per_switch_parts.sort_by_key(|p| p.0);
             total.per_switch = total.per_switch_parts.drain(..).flat_map(|p| p.1).collect();
         }
-        if total.responses_parts.len() == n {
+        if total.responses_parts.len() == n && from.len() == n {
             total.responses_parts.sort_by_key(|p| p.0);
             total.per_switch_responses = total.responses_parts.drain(..).flat_map(|p| p.1).collect();
         }
-        total.t_s = go_at.elapsed().as_secs_f64();
+        total.t_s = g.go_at.elapsed().as_secs_f64();
         out.sampler.sample(total.t_s);
         on_loop(&total);
         out.loops.push(total);

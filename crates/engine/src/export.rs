@@ -202,6 +202,7 @@ pub fn build(o: &Outcome) -> Value {
         "network": crate::network::export::build(&o.reports.iter().filter_map(|r| r.network.as_ref()).collect::<Vec<_>>(),
                                                  crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len())),
         "switches": sw,
+        "agents": crate::agent_link::json(o),
         "warnings": o.warnings,
     })
 }

@@ -3,14 +3,19 @@
 //! parses arguments and prints.
 
 pub mod accounting;
+pub mod agent;
+pub mod agent_link;
 pub mod agent_merge;
+pub mod agents;
 pub mod cbench;
 pub mod cli;
+pub mod clock;
 pub mod coalesce;
 pub mod config;
 pub mod coordinator;
 pub mod export;
 pub mod hist;
+pub mod k8s;
 pub mod learning;
 pub mod limits;
 pub mod network;

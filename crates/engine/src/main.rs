@@ -14,6 +14,7 @@ fn main() {
                 0
             }
             Some("worker") => run::worker(),
+            Some("agent") => sdnbench_engine::agent::main(),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("check") => run::check(args.split_off(1)),
             Some("robust-cases") => {

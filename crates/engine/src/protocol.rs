@@ -7,14 +7,19 @@
 //! ```text
 //! coordinator → worker   {"start": {"config": {...}, "slice": {"worker": 0, "lo": 0, "hi": 500}}}
 //! worker → coordinator   {"ready": {...}}            all its sessions up (or failed)
+//! coordinator → agent    "ping"                      agents only: clock check (after every Ready)
+//! agent → coordinator    {"pong": {...}}             its CLOCK_REALTIME when the ping arrived
 //! coordinator → worker   "go"                        every worker is ready: start loading
+//! coordinator → agent    {"go_at": {"unix_ns": T}}   agents: start when the agent's clock reads T
 //! worker → coordinator   {"interval": {...}}         one per loop, as it ends
 //! coordinator → worker   "stop"                      optional: end early (Ctrl-C; EOF means the same)
 //! worker → coordinator   {"done": {...}}             full per-switch report + histogram
 //! worker → coordinator   {"fatal": "..."}            the worker cannot go on (e.g. --strict)
 //! ```
-//! Times inside are relative to the worker's own go, so no clock agreement between machines is
-//! needed; the coordinator's go is the common start (its skew is the delivery latency).
+//! Times inside are relative to the worker's own go. An agent (`agent.rs`: one machine's part,
+//! itself a coordinator of local workers) speaks the same protocol; the coordinator measures each
+//! agent's clock offset NTP-style (ping/pong) and sends a common start time in the agent's own
+//! clock (`go_at`), refusing the run beyond `max_skew_ms`.
 
 use crate::accounting::Disconnect;
 use crate::config::{Config, Slice};
@@ -30,6 +35,10 @@ pub enum Cmd {
     Start { config: Box<Config>, slice: Slice },
     Go,
     Stop,
+    /// Agents: answer with a `pong` carrying the clock.
+    Ping,
+    /// Agents: go when the agent's CLOCK_REALTIME reads `unix_ns`.
+    GoAt { unix_ns: u64 },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -39,6 +48,17 @@ pub enum WorkerEvent {
     Interval(Interval),
     Done(Box<WorkerReport>),
     Fatal(String),
+    Pong(Pong),
+    /// Never on the wire: the coordinator's reader saw the stream end without a report.
+    #[serde(skip)]
+    Lost(String),
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Pong {
+    pub worker: u32,
+    /// The agent's CLOCK_REALTIME (ns since the Unix epoch) when it read the ping.
+    pub clock_ns: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -55,6 +75,14 @@ pub struct Ready {
     /// The learning phase, drained before the Ready (`learning.rs`).
     #[serde(default)]
     pub learning: crate::learning::Drain,
+    /// Agents: CLOCK_REALTIME (ns) when the Ready was written (informative; the offset is
+    /// measured with `ping`).
+    #[serde(default)]
+    pub clock_ns: u64,
+    /// Agents in network mode: where the other agents reach this one's frame transport
+    /// (HOST:PORT, TCP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net_addr: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -146,6 +174,21 @@ pub struct WorkerReport {
     /// Wake coalescing in this worker (`coalesce.rs`).
     #[serde(default)]
     pub coalesce: crate::coalesce::Report,
+    /// Agents: what the agent decided and measured on its machine (`agent.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentFacts>,
+}
+
+/// An agent's own facts: its local plan and its footprint.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct AgentFacts {
+    pub workers: u32,
+    pub nofile_hard: u64,
+    pub source_addrs: Vec<String>,
+    /// Sum over the agent's processes of each one's peak RSS sampled during the run.
+    pub rss_bytes_peak: u64,
+    pub status: String,
+    pub error: Option<String>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

@@ -49,6 +49,10 @@ pub fn check(c: &Config) -> Vec<String> {
     }
     e.extend(crate::network::check(c));
     e.extend(crate::robust::check(c));
+    e.extend(crate::agents::check(&c.agents, c.switches));
+    if !(c.max_skew_ms > 0.0 && c.max_skew_ms.is_finite()) {
+        e.push(format!("max_skew_ms: {} (a positive number of ms)", c.max_skew_ms));
+    }
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());
     }

@@ -139,6 +139,7 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
         capacity: None,
         network: None,
         coalesce: sh.park.report(),
+        agent: None,
     }
 }
 

@@ -1,0 +1,149 @@
+//! The coordinator's side of agents (`Config::agents`, docs/scale-out.md): start each agent
+//! through its transport (`agents.rs`) with a slice of the switches, check every agent's clock
+//! after the READY barrier (`clock.rs`) and give a common start in each agent's own clock; an agent
+//! lost (unreachable, died) is named in one line, the others' results are kept and the result is
+//! `partial`. Counters and histograms merge as workers' do (`export.rs` sums reports; an agent's
+//! report is already the merge of its own workers, `agent_merge.rs`).
+
+use crate::config::{slices, Config, Slice};
+use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
+use crate::limits::{self, Plan};
+use crate::protocol::{Cmd, Pong, Ready};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+/// One agent as the coordinator sees it.
+#[derive(Debug, Default)]
+pub struct AgentState {
+    pub name: String,
+    pub slice: Slice,
+    /// One line: why it is not in the result (unreachable, died).
+    pub lost: Option<String>,
+    pub last_fatal: Option<String>,
+    ping_sent_ns: u64,
+    pub offset_ns: Option<i64>,
+    pub rtt_ns: u64,
+    /// The run was refused on the clock check.
+    pub refused: bool,
+    /// Bytes of protocol (JSON lines) written to and read from the agent.
+    pub bytes_to: Arc<AtomicU64>,
+    pub bytes_from: Arc<AtomicU64>,
+}
+
+impl Default for Slice {
+    fn default() -> Slice {
+        Slice { worker: 0, lo: 0, hi: 0 }
+    }
+}
+
+/// Run `cfg` over its agents.
+pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+    let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    if cfg.agents.iter().any(|a| a == "k8s") {
+        return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
+    }
+    let specs = cfg.agents.iter().map(|a| crate::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let nofile = limits::raise_nofile();
+    let n = specs.len() as u32;
+    let plan = Plan { workers: n, source_addrs: cfg.source_addrs.clone(), notes: vec![] };
+    let cfg = prepare(cfg, &plan, nofile, false)?;
+    // what every agent gets: the run, less the agent list (an agent runs its slice locally)
+    let sent = Config { agents: vec![], ..cfg.clone() };
+    let (tx, rx) = mpsc::channel();
+    let (mut handles, mut agents) = (Vec::new(), Vec::new());
+    for (i, (spec, slice)) in specs.iter().zip(slices(cfg.switches, n)).enumerate() {
+        let name = cfg.agents[i].clone();
+        let cmd = crate::agents::command(spec)?;
+        let sp = Spawned::spawn(cmd, i as u32, &format!("agent {name}"), true, tx.clone()).map_err(|e| format!("agent {name}: cannot start: {e}"))?;
+        let mut h = sp.handle;
+        h.send(&Cmd::Start { config: Box::new(sent.clone()), slice });
+        handles.push(h);
+        agents.push(AgentState { name, slice, bytes_to: sp.bytes_out, bytes_from: sp.bytes_in, ..Default::default() });
+    }
+    drop(tx);
+    let ids = (0..n).collect();
+    let switches = cfg.switches;
+    Ok(drive(Run { cfg, plan, nofile, started_unix, agents, ids, switches }, handles, rx, on_ready, on_loop))
+}
+
+/// After the READY barrier: a ping to every live agent (its pong gives the clock offset).
+pub(crate) fn ping(agents: &mut [AgentState], handles: &mut [Handle], alive: &[bool]) {
+    for (i, a) in agents.iter_mut().enumerate().filter(|(i, _)| alive[*i]) {
+        a.ping_sent_ns = crate::clock::realtime_ns();
+        handles[i].send(&Cmd::Ping);
+    }
+}
+
+pub fn pong(a: &mut AgentState, p: &Pong) {
+    let t1 = crate::clock::realtime_ns();
+    a.rtt_ns = t1.saturating_sub(a.ping_sent_ns);
+    a.offset_ns = Some(crate::clock::offset_ns(a.ping_sent_ns, t1, p.clock_ns));
+}
+
+/// Refuse a clock beyond `max_skew_ms` (one line naming the agent), or send every live agent the
+/// common start in its own clock; returns how far ahead the start is.
+pub(crate) fn go_at(agents: &[AgentState], handles: &mut [Handle], alive: &[bool], max_skew_ms: f64) -> Result<Duration, String> {
+    let live = || agents.iter().enumerate().filter(|(i, _)| alive[*i]);
+    for (_, a) in live() {
+        crate::clock::check(&a.name, a.offset_ns.unwrap_or(0), a.rtt_ns, max_skew_ms)?;
+    }
+    // far enough ahead for the go to reach every agent: 100 ms plus twice the slowest round trip
+    let lead_ns = 100_000_000 + 2 * live().map(|(_, a)| a.rtt_ns).max().unwrap_or(0);
+    let t = crate::clock::realtime_ns() + lead_ns;
+    for (i, a) in live() {
+        let unix_ns = (t as i64 + a.offset_ns.unwrap_or(0)) as u64;
+        handles[i].send(&Cmd::GoAt { unix_ns });
+    }
+    Ok(Duration::from_nanos(lead_ns))
+}
+
+/// The agent's stream ended without a report: say why, in one line.
+pub fn lost(a: &mut AgentState, msg: String, during_run: bool) {
+    let when = if during_run { "during the run" } else { "before the start" };
+    let why = match &a.last_fatal {
+        Some(f) => format!("agent {}: {f}", a.name),
+        None => msg,
+    };
+    a.lost = Some(format!("{why}; lost {when}, its switches {}..{} are not in the result", a.slice.lo, a.slice.hi));
+}
+
+/// Lost agents make the result partial (failed stays failed); the line names each.
+pub fn judge(out: &mut Outcome) {
+    let lost: Vec<String> = out.agents.iter().filter_map(|a| a.lost.clone()).collect();
+    if lost.is_empty() {
+        return;
+    }
+    // partial: the lost agents' switches are what is missing, so they are the whole story
+    let rest = match out.status {
+        "ok" | "partial" => String::new(),
+        _ => out.error.take().map(|e| format!("; {e}")).unwrap_or_default(),
+    };
+    if out.status == "ok" {
+        out.status = "partial";
+    }
+    out.error = Some(format!("{}{rest}", lost.join("; ")));
+}
+
+/// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
+/// facts it reported (local plan, memory).
+pub fn json(o: &Outcome) -> Value {
+    o.agents
+        .iter()
+        .map(|a| {
+            let rep = o.reports.iter().find(|r| r.worker == a.slice.worker);
+            let facts = rep.and_then(|r| r.agent.as_ref());
+            let up = rep.map_or(0, |r| r.switches.iter().filter(|s| s.of_version.is_some()).count() as u64);
+            let rss = facts.map_or(0, |f| f.rss_bytes_peak);
+            let state = if a.lost.is_some() { "lost" } else if a.refused { "refused" } else { "ok" };
+            json!({"name": a.name, "index": a.slice.worker, "switches": [a.slice.lo, a.slice.hi], "state": state, "lost": a.lost,
+                   "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6,
+                   "protocol_bytes_to_agent": a.bytes_to.load(Ordering::Relaxed),
+                   "protocol_bytes_from_agent": a.bytes_from.load(Ordering::Relaxed),
+                   "sessions_up": up, "rss_bytes_peak": rss, "rss_bytes_per_session": if up > 0 { rss / up } else { 0 },
+                   "local": facts})
+        })
+        .collect::<Vec<_>>()
+        .into()
+}

@@ -1,0 +1,116 @@
+//! Agent specs (`Config::agents`): how the coordinator reaches each machine's agent. An agent is
+//! `sdnbench-engine agent` (`agent.rs`) behind a byte stream: its stdin/stdout carry the JSON-lines
+//! protocol (`protocol.rs`), its stderr is kept for the one line that says why it was lost.
+//!
+//! - `local`: this binary as a child process (same machine; for tests and for one fat machine);
+//! - `netns:NAME`: `ip netns exec NAME <this binary> agent` (a namespace as a machine);
+//! - `ssh:[USER@]HOST[:PORT]`: `ssh -o BatchMode=yes -o ConnectTimeout=5 [-p PORT] [USER@]HOST
+//!   sdnbench-engine agent` (the remote `sdnbench-engine` on its PATH; `SDNBENCH_AGENT_EXE`
+//!   overrides the remote command).
+//!
+//! `k8s` is not an agent: alone, it makes the engine write a Kubernetes Indexed Job (`k8s.rs`).
+
+use std::process::Command;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    Local,
+    Netns(String),
+    Ssh { dest: String, port: Option<u16> },
+}
+
+/// Parse one spec; errors are one line naming it.
+pub fn parse(s: &str) -> Result<Spec, String> {
+    if s == "local" {
+        return Ok(Spec::Local);
+    }
+    if let Some(name) = s.strip_prefix("netns:") {
+        let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        return if ok { Ok(Spec::Netns(name.into())) } else { Err(format!("agents: {s:?}: bad namespace name")) };
+    }
+    if let Some(rest) = s.strip_prefix("ssh:") {
+        let (dest, port) = match rest.rsplit_once(':') {
+            Some((d, p)) => (d, Some(p.parse::<u16>().map_err(|_| format!("agents: {s:?}: bad port {p:?}"))?)),
+            None => (rest, None),
+        };
+        let host = dest.rsplit('@').next().unwrap_or("");
+        if host.is_empty() || dest.starts_with('-') || dest.contains(char::is_whitespace) {
+            return Err(format!("agents: {s:?}: expected ssh:[USER@]HOST[:PORT]"));
+        }
+        return Ok(Spec::Ssh { dest: dest.into(), port });
+    }
+    Err(format!("agents: unknown agent {s:?} (local, netns:NAME, ssh:[USER@]HOST[:PORT], or k8s alone)"))
+}
+
+/// The config's `agents` checks (for `validate`): every spec parses; `k8s` stands alone.
+pub fn check(agents: &[String], switches: u32) -> Vec<String> {
+    if agents.iter().any(|a| a == "k8s") {
+        return if agents.len() == 1 { vec![] } else { vec!["agents: k8s stands alone (it writes a Job, it runs nothing)".into()] };
+    }
+    let mut e: Vec<String> = agents.iter().filter_map(|a| parse(a).err()).collect();
+    if agents.len() as u64 > switches as u64 {
+        e.push(format!("agents: {} agents for {switches} switches (each needs at least one)", agents.len()));
+    }
+    e
+}
+
+/// The command that starts the agent `spec` (stdin/stdout/stderr set by the caller).
+pub fn command(spec: &Spec) -> Result<Command, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find my own binary: {e}"))?;
+    Ok(match spec {
+        Spec::Local => {
+            let mut c = Command::new(exe);
+            c.arg("agent");
+            c
+        }
+        Spec::Netns(name) => {
+            let mut c = Command::new("ip");
+            c.args(["netns", "exec", name]).arg(exe).arg("agent");
+            c
+        }
+        Spec::Ssh { dest, port } => {
+            let remote = std::env::var("SDNBENCH_AGENT_EXE").unwrap_or_else(|_| "sdnbench-engine".into());
+            let mut c = Command::new("ssh");
+            c.args(["-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "StrictHostKeyChecking=accept-new"]);
+            if let Some(p) = port {
+                c.arg("-p").arg(p.to_string());
+            }
+            c.arg(dest).arg(format!("{remote} agent"));
+            c
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_bad_ones_are_one_line() {
+        assert_eq!(parse("local").unwrap(), Spec::Local);
+        assert_eq!(parse("netns:sdnb-a1").unwrap(), Spec::Netns("sdnb-a1".into()));
+        assert_eq!(parse("ssh:root@10.0.0.2").unwrap(), Spec::Ssh { dest: "root@10.0.0.2".into(), port: None });
+        assert_eq!(parse("ssh:h:2222").unwrap(), Spec::Ssh { dest: "h".into(), port: Some(2222) });
+        for bad in ["ssh:", "ssh:-oProxyCommand=x", "ssh:h:port", "netns:", "netns:a b", "k9s", "ssh:root@"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.starts_with("agents: ") && !e.contains('\n'), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn k8s_stands_alone_and_agents_need_switches() {
+        assert!(check(&["k8s".into()], 4).is_empty());
+        assert_eq!(check(&["k8s".into(), "local".into()], 4).len(), 1);
+        assert_eq!(check(&["local".into(), "local".into()], 1).len(), 1);
+        assert!(check(&["local".into(), "netns:x".into()], 2).is_empty());
+    }
+
+    #[test]
+    fn ssh_command_names_the_remote_agent() {
+        let c = command(&parse("ssh:root@10.0.0.2:2222").unwrap()).unwrap();
+        let args: Vec<String> = c.get_args().map(|a| a.to_string_lossy().into()).collect();
+        assert_eq!(c.get_program(), "ssh");
+        assert!(args.windows(2).any(|w| w == ["-p", "2222"]), "{args:?}");
+        assert!(args.ends_with(&["root@10.0.0.2".into(), "sdnbench-engine agent".into()]), "{args:?}");
+    }
+}
