@@ -1,0 +1,123 @@
+"""Engine agents in network namespaces (issue 20; integration, real ``ip netns``; docs/scale-out.md).
+
+Each agent runs in its own namespace with its own address on a veth bridged to the root
+namespace, where the responder listens (``agent_lab.AgentLab``; everything removed after).
+
+- known answer: 2 agents x 6 switches against ``responder --delay-us 4000``: merged p50 within 5%
+  of D plus the floor, merged answered = the sum over the agents' switches, and the same within
+  noise as one engine (no agents) running all 12 switches from the root namespace;
+- an agent killed mid-run (by PID) -> ``partial``, the agent named, the other's results kept;
+  unreachable agents (a missing namespace, an ssh port that refuses) -> named in one line;
+- clock skew: one agent's clock made 300 ms fast (``SDNBENCH_TEST_CLOCK_OFFSET_MS=300@1``, the
+  testing hook: CLOCK_REALTIME cannot differ between namespaces) -> refused, naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from .. import paths
+from ..proc import spawn, wait_until
+from .agent_lab import AgentLab
+from .engine_fixtures import free_port
+
+D_US = 4000
+# the engine's and the kernel's own share of a round trip here (a responder with no delay reads
+# ~0.1-0.2 ms p50 on this machine); the known answer allows 5% of D on top of it
+FLOOR_US = 400
+
+
+@pytest.fixture(scope="module")
+def lab():
+    with AgentLab(2) as lab:
+        yield lab
+
+
+@pytest.fixture(scope="module")
+def responder(lab):
+    port = free_port()
+    addr = f"{lab.controller_ip}:{port}"
+    r = spawn("sdnbench-responder", [str(paths.engine_binary("sdnbench-responder")), "--listen", addr,
+                                     "--of", "1.3", "--delay-us", str(D_US)])
+    try:
+        wait_until(lambda: subprocess.run(["ss", "-Htln", f"sport = :{port}"], capture_output=True,
+                                          text=True).stdout.strip() != "", 10, "the responder to listen")
+        yield addr
+    finally:
+        r.stop()
+
+
+def _engine(tmp_path, addr: str, agents: list, loops: int = 3, env=None, name="r.json", wait=True):
+    out = tmp_path / name
+    args = [str(paths.engine_binary("sdnbench-engine")), "--controller", addr, "--mode", "latency",
+            "--switches", "12", "--loops", str(loops), "--loop-ms", "500", "--no-learn", "--of", "1.3",
+            "--quiet", "--json", str(out)]
+    if agents:
+        args += ["--agents", ",".join(agents)]
+    p = subprocess.Popen(args, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    if not wait:
+        return p, out
+    _, err = p.communicate(timeout=60)
+    return p.returncode, err, json.loads(out.read_text())
+
+
+def test_two_agents_known_answer_equals_one_engine(tmp_path, lab, responder):
+    rc, err, two = _engine(tmp_path, responder, lab.specs(), name="two.json")
+    assert rc == 0 and two["status"] == "ok", err
+    rc, err, one = _engine(tmp_path, responder, [], name="one.json")
+    assert rc == 0 and one["status"] == "ok", err
+    p50 = two["latency"]["p50"]
+    assert D_US <= p50 <= D_US * 1.05 + FLOOR_US, p50
+    # merged answered = the sum of the agents' switches; every agent used its own address
+    by_agent = {a["index"]: 0 for a in two["agents"]}
+    for s in two["switches"]:
+        by_agent[s["worker"]] += s["answered"]
+    assert sum(by_agent.values()) == two["totals"]["requests_answered"] > 0
+    assert all(v > 0 for v in by_agent.values())
+    assert [a["local"]["source_addrs"] for a in two["agents"]] == [lab.agent_addrs(1), lab.agent_addrs(2)]
+    assert all(abs(a["clock_offset_ms"]) < 5 and a["protocol_bytes_from_agent"] > 0 for a in two["agents"])
+    # the same as one engine within noise: p50 within 5%, answered/s within 10%
+    assert abs(p50 - one["latency"]["p50"]) <= 0.05 * one["latency"]["p50"], (p50, one["latency"]["p50"])
+    assert abs(two["throughput"]["mean"] - one["throughput"]["mean"]) <= 0.10 * one["throughput"]["mean"]
+
+
+def test_an_agent_killed_mid_run_is_named_and_the_result_partial(tmp_path, lab, responder):
+    p, out = _engine(tmp_path, responder, lab.specs(), loops=6, wait=False)
+    wait_until(lambda: len(lab.pids(2)) > 0, 10, "agent 2 to start")
+    time.sleep(1.2)                      # past the handshake and the go
+    for pid in lab.pids(2):
+        os.kill(pid, 9)
+    _, err = p.communicate(timeout=60)
+    doc = json.loads(out.read_text())
+    assert p.returncode == 2 and doc["status"] == "partial", err
+    assert doc["error"].startswith(f"agent {lab.spec(2)} exited without a report") and "during the run" in doc["error"]
+    assert "\n" not in doc["error"]
+    kept = [s for s in doc["switches"] if s["worker"] == 0]
+    assert len(kept) == 6 and all(s["answered"] > 0 for s in kept)
+    assert [a["state"] for a in doc["agents"]] == ["ok", "lost"]
+    assert len(doc["loops"]["k"]) == 7, "every loop of the live agent is kept"
+
+
+def test_unreachable_agents_are_named_in_one_line(tmp_path, lab, responder):
+    missing = f"netns:{lab.prefix}-nosuch"
+    rc, err, doc = _engine(tmp_path, responder, [lab.spec(1), missing, "ssh:root@127.0.0.1:1"])
+    assert rc == 2 and doc["status"] == "partial"
+    line = doc["error"]
+    assert "\n" not in line
+    assert f"agent {missing} exited without a report (Cannot open network namespace" in line
+    assert "agent ssh:root@127.0.0.1:1 exited without a report (ssh: connect to host 127.0.0.1 port 1" in line
+    assert doc["totals"]["requests_answered"] > 0 and {s["worker"] for s in doc["switches"]} == {0}
+
+
+def test_a_clock_beyond_the_skew_is_refused_naming_the_agent(tmp_path, lab, responder):
+    rc, err, doc = _engine(tmp_path, responder, lab.specs(), env={"SDNBENCH_TEST_CLOCK_OFFSET_MS": "300@1"})
+    assert rc == 2 and doc["status"] == "failed"
+    assert doc["error"].startswith(f"agent {lab.spec(2)}: clock offset +30"), doc["error"]
+    assert "exceeds max_skew_ms 50" in doc["error"] and doc["loops"]["k"] == []
+    assert [a["state"] for a in doc["agents"]] == ["refused", "refused"]
+    assert 299 < doc["agents"][1]["clock_offset_ms"] < 302 and abs(doc["agents"][0]["clock_offset_ms"]) < 2
