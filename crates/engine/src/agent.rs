@@ -131,7 +131,7 @@ fn wait_for_start(worker: u32, rx: &mpsc::Receiver<Cmd>) {
 /// The agent's own source addresses when the config gives none: on loopback none (the plan picks
 /// 127/8 addresses); otherwise every address of the controller's family on the interface the
 /// kernel routes the controller through (a namespace's veth, a machine's NIC).
-fn source_addrs(cfg: &Config, _sessions: u32) -> Vec<String> {
+pub(crate) fn source_addrs(cfg: &Config, _sessions: u32) -> Vec<String> {
     let Ok(target) = crate::limits::resolve(cfg.controller()) else { return vec![] };
     if target.ip().is_loopback() {
         return vec![];

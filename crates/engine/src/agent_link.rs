@@ -41,7 +41,7 @@ impl Default for Slice {
 /// Run `cfg` over its agents.
 pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    if cfg.agents.iter().any(|a| a == "k8s") {
+    if crate::k8s::pods(&cfg).is_some() {
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
     }
     let specs = cfg.agents.iter().map(|a| crate::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;

@@ -8,7 +8,8 @@
 //!   sdnbench-engine agent` (the remote `sdnbench-engine` on its PATH; `SDNBENCH_AGENT_EXE`
 //!   overrides the remote command).
 //!
-//! `k8s` is not an agent: alone, it makes the engine write a Kubernetes Indexed Job (`k8s.rs`).
+//! `k8s` (or `k8s:N`) is not an agent: alone, it makes the engine write a Kubernetes Indexed Job
+//! (`k8s.rs`) instead of running.
 
 use std::process::Command;
 
@@ -44,7 +45,7 @@ pub fn parse(s: &str) -> Result<Spec, String> {
 
 /// The config's `agents` checks (for `validate`): every spec parses; `k8s` stands alone.
 pub fn check(agents: &[String], switches: u32) -> Vec<String> {
-    if agents.iter().any(|a| a == "k8s") {
+    if agents.iter().any(|a| a == "k8s" || a.starts_with("k8s:")) {
         return if agents.len() == 1 { vec![] } else { vec!["agents: k8s stands alone (it writes a Job, it runs nothing)".into()] };
     }
     let mut e: Vec<String> = agents.iter().filter_map(|a| parse(a).err()).collect();

@@ -52,7 +52,8 @@ override the file):
   --network FILE           the emulated network (JSON: switches, links, hosts, events; sets --switches)
   --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
   --agents A,B,...         run the switches' slices on agents: local, netns:NAME,
-                           ssh:[USER@]HOST[:PORT]; or k8s alone: print a Kubernetes Indexed Job
+                           ssh:[USER@]HOST[:PORT]; or k8s[:PODS] alone: print a Kubernetes
+                           Indexed Job (JSON manifest; image from $SDNBENCH_IMAGE), run nothing
   --max-skew-ms MS         agents: refuse clocks further off than this (50)
   --json FILE              write the full result (schema sdnbench.engine/1)
   --quiet                  no live or summary text

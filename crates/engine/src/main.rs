@@ -15,6 +15,7 @@ fn main() {
             }
             Some("worker") => run::worker(),
             Some("agent") => sdnbench_engine::agent::main(),
+            Some("k8s-agent") => sdnbench_engine::k8s::agent_main(args.split_off(1)),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("check") => run::check(args.split_off(1)),
             Some("robust-cases") => {

@@ -10,6 +10,17 @@ pub fn bench(args: Vec<String>) -> i32 {
         Ok(a) => a,
         Err(e) => return usage_error(&e),
     };
+    if let Some(pods) = crate::k8s::pods(&a.cfg) {
+        return match pods {
+            Ok(n) => {
+                let name = format!("sdnbench-{}", std::process::id());
+                let image = std::env::var("SDNBENCH_IMAGE").unwrap_or_else(|_| format!("sdnbench/engine:{}", env!("CARGO_PKG_VERSION")));
+                println!("{}", serde_json::to_string_pretty(&crate::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
+                0
+            }
+            Err(e) => usage_error(&e),
+        };
+    }
     coordinator::install_signal_handlers();
     let c = &a.cfg;
     let live = crate::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);

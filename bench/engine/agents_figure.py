@@ -1,0 +1,70 @@
+"""The scale-out figure (issue 20, docs/scale-out.md): N namespace agents x S switches each held
+against ``sdnbench-responder --procs P`` at a modest fixed rate; prints the merged result, setup
+time, memory per session and protocol bytes per agent. Run once (root), not a test:
+
+    .venv/bin/python bench/engine/agents_figure.py --agents 4 --per-agent 25000 --procs 6 --rate 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from sdnbench import paths  # noqa: E402
+from sdnbench.engine.agent_lab import AgentLab  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agents", type=int, default=4)
+    ap.add_argument("--per-agent", type=int, default=25000)
+    ap.add_argument("--procs", type=int, default=6)
+    ap.add_argument("--rate", type=float, default=20000)
+    ap.add_argument("--loops", type=int, default=5)
+    ap.add_argument("--addrs", type=int, default=3, help="addresses per agent namespace")
+    a = ap.parse_args()
+    out = Path(tempfile.mkdtemp(prefix="sdnbench-agents-figure-")) / "result.json"
+    with AgentLab(a.agents, addrs=a.addrs) as lab:
+        addr = f"{lab.controller_ip}:6653"
+        resp = subprocess.Popen([str(paths.engine_binary("sdnbench-responder")), "--listen", addr, "--procs", str(a.procs)])
+        time.sleep(0.5)
+        try:
+            t0 = time.monotonic()
+            cp = subprocess.run([str(paths.engine_binary("sdnbench-engine")), "--controller", addr, "--mode", "fixed-rate",
+                                 "--rate", str(a.rate), "--switches", str(a.agents * a.per_agent), "--loops", str(a.loops),
+                                 "--loop-ms", "1000", "--no-learn", "--of", "1.3", "--connect-timeout-ms", "120000",
+                                 "--echo-interval-ms", "0", "--agents", ",".join(lab.specs()), "--json", str(out)],
+                                capture_output=True, text=True)
+            wall = time.monotonic() - t0
+        finally:
+            resp.terminate()
+            resp.wait(timeout=10)
+    print(cp.stdout[-3000:])
+    print(cp.stderr[-2000:], file=sys.stderr)
+    j = json.loads(out.read_text())
+    h = j["handshake"]
+    print(f"status {j['status']} error {j['error']}")
+    print(f"sessions up {h['sessions_up']} / {j['params']['switches']}; setup {h['duration_s']:.1f} s "
+          f"({h['rate_per_s']:.0f}/s, slowest agent); wall {wall:.1f} s")
+    print(f"merged: sent {j['totals']['requests_sent']} answered {j['totals']['requests_answered']} "
+          f"lost {j['totals']['requests_lost']}; answered/s mean {j['throughput']['mean']:.0f}; "
+          f"latency p50 {j['latency']['p50']} us p99 {j['latency']['p99']} us")
+    for ag in j["agents"]:
+        loc = ag["local"] or {}
+        print(f"{ag['name']}: switches {ag['switches']} up {ag['sessions_up']} workers {loc.get('workers')} "
+              f"addrs {loc.get('source_addrs')} rss {ag['rss_bytes_peak'] / 1e6:.1f} MB "
+              f"({ag['rss_bytes_per_session']} B/session) clock {ag['clock_offset_ms']} ms "
+              f"protocol to {ag['protocol_bytes_to_agent']} B from {ag['protocol_bytes_from_agent']} B")
+    print(f"result: {out}")
+    return 0 if j["status"] == "ok" else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
