@@ -140,7 +140,7 @@ def write_status(st: State, path: str):
 
 async def main(a) -> None:
     st = State()
-    server = await asyncio.start_server(lambda r, w: serve(st, r, w), "127.0.0.1", a.port, backlog=4096)
+    server = await asyncio.start_server(lambda r, w: serve(st, r, w), a.host, a.port, backlog=4096)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for s in (signal.SIGTERM, signal.SIGINT):
@@ -156,6 +156,7 @@ async def main(a) -> None:
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=6653)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (a lab bridge's, for namespaces)")
     p.add_argument("--status", required=True)
     p.add_argument("--interval", type=float, default=5.0)
     p.add_argument("--rounds", type=int, default=0, help="probe rounds (0: until stopped)")

@@ -121,3 +121,31 @@ def test_a_clock_beyond_the_skew_is_refused_naming_the_agent(tmp_path, lab, resp
     assert "exceeds max_skew_ms 50" in doc["error"] and doc["loops"]["k"] == []
     assert [a["state"] for a in doc["agents"]] == ["refused", "refused"]
     assert 299 < doc["agents"][1]["clock_offset_ms"] < 302 and abs(doc["agents"][0]["clock_offset_ms"]) < 2
+
+
+def test_discovery_over_links_that_cross_two_agents(tmp_path, lab):
+    """ring,8 over 2 agents: links 3-4 and 7-0 cross them (TCP frame transport, one connection per
+    direction); the scripted LLDP controller sees every link in both directions."""
+    from ..net.engine_network import network_for
+    net = tmp_path / "net.json"
+    net.write_text(json.dumps(network_for("ring,8")))
+    status, port = tmp_path / "ctl.json", free_port()
+    ctl = spawn("lldp_controller", [str(paths.REPO / ".venv" / "bin" / "python"), str(paths.REPO / "bench" / "engine" / "lldp_controller.py"),
+                                    "--host", lab.controller_ip, "--port", str(port), "--status", str(status), "--interval", "0.5"])
+    try:
+        wait_until(lambda: status.exists(), 10, "the LLDP controller")
+        out = tmp_path / "net-result.json"
+        cp = subprocess.run([str(paths.engine_binary("sdnbench-engine")), "--mode", "network", "--network", str(net),
+                             "--controller", f"{lab.controller_ip}:{port}", "--of", "1.0", "--loops", "3", "--loop-ms", "1000",
+                             "--warmup", "0", "--settle-ms", "0", "--quiet", "--agents", ",".join(lab.specs()), "--json", str(out)],
+                            capture_output=True, text=True, timeout=60)
+        seen = json.loads(status.read_text())
+    finally:
+        ctl.stop()
+    doc = json.loads(out.read_text())
+    assert cp.returncode == 0 and doc["status"] == "ok", cp.stderr
+    n = doc["network"]
+    assert n["links"] == 8 and n["links_probed_both_ways"] == 8 and n["invariant"] == "ok", n
+    assert n["frames_to_other_workers"] > 0
+    assert all(a["net_addr"].startswith(a["local"]["source_addrs"][0] + ":") for a in doc["agents"])
+    assert seen["link_directions"] == 16, seen

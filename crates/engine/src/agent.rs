@@ -69,6 +69,13 @@ pub fn main() -> i32 {
     };
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || read_commands(tx));
+    let cfg = match join_mesh(cfg, slice.worker, &rx) {
+        Ok(c) => c,
+        Err(e) => {
+            emit(&WorkerEvent::Fatal(e));
+            return 1;
+        }
+    };
     let mut rx = Some(rx);
     let mut on_ready = |rs: &[Ready]| {
         let mut r = crate::agent_merge::ready(slice.worker, rs);
@@ -106,6 +113,27 @@ fn read_commands(tx: mpsc::Sender<Cmd>) {
     let _ = tx.send(Cmd::Stop);
 }
 
+/// Network mode over several agents: listen for the other agents' frames on this agent's address,
+/// announce it, and wait for every agent's (`transport::start_tcp` connects them at the start).
+fn join_mesh(mut cfg: Config, worker: u32, rx: &mpsc::Receiver<Cmd>) -> Result<Config, String> {
+    if cfg.network.is_none() || cfg.workers.unwrap_or(1) <= 1 {
+        return Ok(cfg);
+    }
+    let ip = source_addrs(&cfg, 0).into_iter().next().unwrap_or_else(|| "127.0.0.1".into());
+    let addr = crate::network::transport::listen_tcp(&ip)?;
+    emit(&WorkerEvent::Listening(crate::protocol::Listening { worker, addr }));
+    loop {
+        match rx.recv() {
+            Ok(Cmd::Peers { addrs }) => {
+                cfg.net_peers = addrs;
+                return Ok(cfg);
+            }
+            Ok(Cmd::Stop) | Err(_) => return Err("stopped before the agents' addresses came".into()),
+            Ok(_) => {}
+        }
+    }
+}
+
 /// Answer pings until the start time comes, then return (the local workers get their go).
 fn wait_for_start(worker: u32, rx: &mpsc::Receiver<Cmd>) {
     let mut start: Option<u64> = None;
@@ -122,7 +150,7 @@ fn wait_for_start(worker: u32, rx: &mpsc::Receiver<Cmd>) {
             Ok(Cmd::GoAt { unix_ns }) => start = Some(unix_ns),
             Ok(Cmd::Go) => return,
             Ok(Cmd::Stop) | Err(mpsc::RecvTimeoutError::Disconnected) => return,
-            Ok(Cmd::Start { .. }) => {}
+            Ok(Cmd::Start { .. }) | Ok(Cmd::Peers { .. }) => {}
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
     }

@@ -27,6 +27,8 @@ pub struct AgentState {
     pub rtt_ns: u64,
     /// The run was refused on the clock check.
     pub refused: bool,
+    /// Network mode: where it takes the other agents' frames (HOST:PORT).
+    pub net_addr: Option<String>,
     /// Bytes of protocol (JSON lines) written to and read from the agent.
     pub bytes_to: Arc<AtomicU64>,
     pub bytes_from: Arc<AtomicU64>,
@@ -66,6 +68,17 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
     let ids = (0..n).collect();
     let switches = cfg.switches;
     Ok(drive(Run { cfg, plan, nofile, started_unix, agents, ids, switches }, handles, rx, on_ready, on_loop))
+}
+
+/// Network mode: an agent announced its frame address; once every live agent has, tell them all.
+pub(crate) fn listening(agents: &mut [AgentState], handles: &mut [Handle], w: usize, addr: String) {
+    agents[w].net_addr = Some(addr);
+    if agents.iter().all(|a| a.net_addr.is_some()) {
+        let addrs: Vec<String> = agents.iter().filter_map(|a| a.net_addr.clone()).collect();
+        for h in handles.iter_mut() {
+            h.send(&Cmd::Peers { addrs: addrs.clone() });
+        }
+    }
 }
 
 /// After the READY barrier: a ping to every live agent (its pong gives the clock offset).
@@ -138,7 +151,7 @@ pub fn json(o: &Outcome) -> Value {
             let rss = facts.map_or(0, |f| f.rss_bytes_peak);
             let state = if a.lost.is_some() { "lost" } else if a.refused { "refused" } else { "ok" };
             json!({"name": a.name, "index": a.slice.worker, "switches": [a.slice.lo, a.slice.hi], "state": state, "lost": a.lost,
-                   "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6,
+                   "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6, "net_addr": a.net_addr,
                    "protocol_bytes_to_agent": a.bytes_to.load(Ordering::Relaxed),
                    "protocol_bytes_from_agent": a.bytes_from.load(Ordering::Relaxed),
                    "sessions_up": up, "rss_bytes_peak": rss, "rss_bytes_per_session": if up > 0 { rss / up } else { 0 },

@@ -130,6 +130,9 @@ pub struct Config {
     pub agents: Vec<String>,
     /// Agents: refuse the run if an agent's clock is off the coordinator's by more than this.
     pub max_skew_ms: f64,
+    /// Set by the coordinator for agents in network mode: each agent's HOST:PORT for the frames
+    /// of links that cross agents (`network/transport.rs`, TCP). Empty: the local Unix mesh.
+    pub net_peers: Vec<String>,
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -189,6 +192,7 @@ impl Default for Config {
             coalesce_pct: 1.0,
             agents: Vec::new(),
             max_skew_ms: 50.0,
+            net_peers: Vec::new(),
         }
     }
 }

@@ -459,6 +459,7 @@ fn collect(
                 out.ready.push(r);
             }
             WorkerEvent::Pong(p) => crate::agent_link::pong(&mut out.agents[w], &p),
+            WorkerEvent::Listening(l) => crate::agent_link::listening(&mut out.agents, handles, w, l.addr),
             WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
             WorkerEvent::Done(r) => {
                 done += 1;

@@ -7,6 +7,8 @@
 //! ```text
 //! coordinator → worker   {"start": {"config": {...}, "slice": {"worker": 0, "lo": 0, "hi": 500}}}
 //! worker → coordinator   {"ready": {...}}            all its sessions up (or failed)
+//! agent → coordinator    {"listening": {...}}        network mode: its TCP address for frames
+//! coordinator → agent    {"peers": {"addrs": [..]}}  ... every agent's, once all are known
 //! coordinator → agent    "ping"                      agents only: clock check (after every Ready)
 //! agent → coordinator    {"pong": {...}}             its CLOCK_REALTIME when the ping arrived
 //! coordinator → worker   "go"                        every worker is ready: start loading
@@ -39,6 +41,8 @@ pub enum Cmd {
     Ping,
     /// Agents: go when the agent's CLOCK_REALTIME reads `unix_ns`.
     GoAt { unix_ns: u64 },
+    /// Agents in network mode: every agent's frame-transport address, by agent number.
+    Peers { addrs: Vec<String> },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -49,9 +53,18 @@ pub enum WorkerEvent {
     Done(Box<WorkerReport>),
     Fatal(String),
     Pong(Pong),
+    /// Agents in network mode, before the Ready: where this agent takes the others' frames.
+    Listening(Listening),
     /// Never on the wire: the coordinator's reader saw the stream end without a report.
     #[serde(skip)]
     Lost(String),
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Listening {
+    pub worker: u32,
+    /// HOST:PORT (TCP).
+    pub addr: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -79,10 +92,6 @@ pub struct Ready {
     /// measured with `ping`).
     #[serde(default)]
     pub clock_ns: u64,
-    /// Agents in network mode: where the other agents reach this one's frame transport
-    /// (HOST:PORT, TCP).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub net_addr: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -18,7 +18,11 @@ pub async fn attach(cfg: &Config, slice: Slice) -> Result<Option<Rc<Node>>, Stri
     let Some(spec) = spec_of(cfg)? else { return Ok(None) };
     let workers = cfg.workers.unwrap_or(1).max(1);
     let node = Rc::new(Node::new(&spec, workers, slice.worker));
-    if workers > 1 {
+    if workers > 1 && !cfg.net_peers.is_empty() {
+        let n2 = node.clone();
+        let (ob, ib) = transport::start_tcp(slice.worker, &cfg.net_peers, Rc::new(move |f| n2.deliver(f))).await?;
+        node.set_transport(ob, ib);
+    } else if workers > 1 {
         let id = run_id();
         let listener = transport::bind(&id, slice.worker)?;
         let n2 = node.clone();

@@ -8,6 +8,13 @@
 //! once (one syscall per peer per turn, however many frames). Readers decode records and hand
 //! each frame to `deliver` on the worker's thread.
 //!
+//! Across agents (machines; `agent.rs`) the same mesh runs over TCP (`start_tcp`): worker `w`
+//! is agent `w`, it listens on the address it announced (`listen_tcp`, before its Ready: the mesh
+//! is up before any switch connects) and connects to every other agent's, one connection per
+//! direction, same records. Frame timestamps are CLOCK_MONOTONIC, shared by namespaces of one
+//! machine; across machines the cross-worker transport delay figure would include the clocks'
+//! difference (the frames themselves are unaffected: timestamps only feed that figure).
+//!
 //! Stop without losing count: `Outbox::close` flushes and shuts the write side; a reader ends at
 //! EOF. Once every worker has closed and `Inbound::finished` resolved, nothing is on the wire, so
 //! the routers' `in_transit` is exactly what their delay lines held.
@@ -17,9 +24,22 @@ use super::wire::{encode, Decoder};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::unix::OwnedWriteHalf;
-use tokio::net::{UnixListener, UnixStream};
+use std::sync::Mutex;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream, UnixListener, UnixStream};
+
+type Writer = Box<dyn AsyncWrite + Unpin>;
+
+/// The TCP listener an agent bound (and announced) before its worker started.
+static TCP_LISTENER: Mutex<Option<std::net::TcpListener>> = Mutex::new(None);
+
+/// Agents: listen for the other agents' frames on `ip` (port chosen here); returns HOST:PORT.
+pub fn listen_tcp(ip: &str) -> Result<String, String> {
+    let l = std::net::TcpListener::bind((ip, 0)).map_err(|e| format!("network transport: cannot listen on {ip}: {e}"))?;
+    let a = l.local_addr().map_err(|e| e.to_string())?;
+    *TCP_LISTENER.lock().expect("lock") = Some(l);
+    Ok(a.to_string())
+}
 use tokio::sync::Notify;
 
 pub fn socket_name(run_id: &str, worker: u32) -> String {
@@ -81,25 +101,68 @@ pub async fn start(
     listener: UnixListener,
     deliver: Rc<dyn Fn(Frame)>,
 ) -> Result<(Rc<Outbox>, Rc<Inbound>), String> {
-    let mut writers: Vec<Option<OwnedWriteHalf>> = (0..workers).map(|_| None).collect();
+    let mut writers: Vec<Option<Writer>> = (0..workers).map(|_| None).collect();
     for w in (0..workers).filter(|&w| w != me) {
         let s = connect_retry(&socket_name(run_id, w), Duration::from_secs(30)).await.map_err(|e| format!("network transport: worker {me} cannot reach worker {w}: {e}"))?;
-        writers[w as usize] = Some(s.into_split().1);
+        writers[w as usize] = Some(Box::new(s.into_split().1));
     }
     let inbound = Rc::new(Inbound { open: (workers - 1).into(), ended: Notify::new(), error: RefCell::new(None) });
     for _ in 1..workers {
         let (s, _) = listener.accept().await.map_err(|e| format!("network transport: worker {me} accept: {e}"))?;
         tokio::task::spawn_local(read_loop(s, deliver.clone(), inbound.clone()));
     }
+    Ok(finish_start(writers, inbound))
+}
+
+/// The TCP mesh between agents: `peers[w]` is agent `w`'s HOST:PORT (this one's included, bound
+/// by `listen_tcp`, or bound here if not).
+pub async fn start_tcp(me: u32, peers: &[String], deliver: Rc<dyn Fn(Frame)>) -> Result<(Rc<Outbox>, Rc<Inbound>), String> {
+    let workers = peers.len() as u32;
+    let std_listener = match TCP_LISTENER.lock().expect("lock").take() {
+        Some(l) => l,
+        None => std::net::TcpListener::bind(&peers[me as usize]).map_err(|e| format!("network transport: cannot listen on {}: {e}", peers[me as usize]))?,
+    };
+    std_listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let listener = TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;
+    let mut writers: Vec<Option<Writer>> = (0..workers).map(|_| None).collect();
+    for w in (0..workers).filter(|&w| w != me) {
+        let s = connect_tcp_retry(&peers[w as usize], Duration::from_secs(30))
+            .await
+            .map_err(|e| format!("network transport: agent {me} cannot reach agent {w} at {}: {e}", peers[w as usize]))?;
+        let _ = s.set_nodelay(true);
+        writers[w as usize] = Some(Box::new(s.into_split().1));
+    }
+    let inbound = Rc::new(Inbound { open: (workers - 1).into(), ended: Notify::new(), error: RefCell::new(None) });
+    for _ in 1..workers {
+        let (s, _) = listener.accept().await.map_err(|e| format!("network transport: agent {me} accept: {e}"))?;
+        let _ = s.set_nodelay(true);
+        tokio::task::spawn_local(read_loop(s, deliver.clone(), inbound.clone()));
+    }
+    Ok(finish_start(writers, inbound))
+}
+
+async fn connect_tcp_retry(addr: &str, patience: Duration) -> std::io::Result<TcpStream> {
+    let until = tokio::time::Instant::now() + patience;
+    loop {
+        match TcpStream::connect(addr).await {
+            Ok(s) => return Ok(s),
+            Err(e) if tokio::time::Instant::now() >= until => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
+fn finish_start(writers: Vec<Option<Writer>>, inbound: Rc<Inbound>) -> (Rc<Outbox>, Rc<Inbound>) {
+    let workers = writers.len();
     let outbox = Rc::new(Outbox {
-        bufs: RefCell::new(vec![Vec::new(); workers as usize]),
+        bufs: RefCell::new(vec![Vec::new(); workers]),
         wake: Notify::new(),
         closing: false.into(),
         done: Notify::new(),
         frames_sent: 0.into(),
     });
     tokio::task::spawn_local(write_loop(writers, outbox.clone()));
-    Ok((outbox, inbound))
+    (outbox, inbound)
 }
 
 async fn connect_retry(name: &str, patience: Duration) -> std::io::Result<UnixStream> {
@@ -113,7 +176,7 @@ async fn connect_retry(name: &str, patience: Duration) -> std::io::Result<UnixSt
     }
 }
 
-async fn write_loop(mut writers: Vec<Option<OwnedWriteHalf>>, ob: Rc<Outbox>) {
+async fn write_loop(mut writers: Vec<Option<Writer>>, ob: Rc<Outbox>) {
     let mut spare: Vec<u8> = Vec::new();
     loop {
         let closing = ob.closing.get();
@@ -138,7 +201,7 @@ async fn write_loop(mut writers: Vec<Option<OwnedWriteHalf>>, ob: Rc<Outbox>) {
     }
 }
 
-async fn read_loop(mut s: UnixStream, deliver: Rc<dyn Fn(Frame)>, inbound: Rc<Inbound>) {
+async fn read_loop(mut s: impl AsyncRead + Unpin, deliver: Rc<dyn Fn(Frame)>, inbound: Rc<Inbound>) {
     let mut d = Decoder::default();
     let mut buf = vec![0u8; 256 * 1024];
     loop {
