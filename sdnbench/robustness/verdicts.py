@@ -59,8 +59,8 @@ LAT_MIN_LOOPS = 2
 # the tail in bursts of 50-300 ms (seen: a table with load average 4 on 2 cores read "degraded"
 # on p99 alone for half the cases, p50 unchanged); a controller that serves everyone slower
 # moves the median.
-P50_FACTOR = 1.5
-P50_SLACK_MS = 0.5
+P50_FACTOR = 2.0
+P50_SLACK_MS = 2.0
 
 
 @dataclass
