@@ -32,7 +32,7 @@ from typing import Optional, Sequence
 from ... import proc
 from ...errors import UserError
 from ..topology import Topology
-from . import cluster_place, remote
+from . import cluster_place, cluster_sweep, remote
 from .cluster_servers import Servers
 
 TOOLS = {"ping": ["ping"], "tcp": ["iperf3", "ss"], "udp": ["iperf3", "ss"]}
@@ -116,8 +116,8 @@ class ClusterNetwork:
 
     def _check_server(self, s, wanted: list) -> None:
         sess = self._sessions[s.name]
-        for run in sess.sweep_dead_runs():      # measurements of a run killed with SIGKILL
-            self.notes.append(f"removed what a killed sdnbench run ({run}) left on server {s.name}")
+        for prefix in cluster_sweep.sweep_dead(sess):      # a run killed with SIGKILL
+            self.notes.append(f"removed what a killed sdnbench run ({prefix}) left on server {s.name}")
         missing = sess.missing_tools(wanted)
         if missing:
             on = f"PATH={s.path}" if s.path else "the login PATH"
@@ -141,8 +141,10 @@ class ClusterNetwork:
 
     def __enter__(self) -> "ClusterNetwork":
         self.check()
-        self.workdir = Path(tempfile.mkdtemp(prefix=f"sdnbench-cluster-{self.prefix}-"))
+        self.workdir = Path(tempfile.mkdtemp(prefix=cluster_sweep.LOCAL_DIR.format(prefix=self.prefix)))
         try:
+            for sess in self._sessions.values():
+                cluster_sweep.record(sess, self.prefix)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 self._build()
@@ -239,19 +241,9 @@ class ClusterNetwork:
                 warnings.simplefilter("ignore", DeprecationWarning)
                 net.stop()
 
-    def _sweep_script(self) -> str:
-        """On a server: kill the shells of our nodes, delete our bridges and interfaces."""
-        p = self.prefix
-        return (f"for d in /proc/[0-9]*; do grep -qs 'mininet:{p}[hs][0-9]' $d/cmdline && "
-                f"kill -9 ${{d#/proc/}} 2>/dev/null; done; "
-                f"for b in $(ovs-vsctl --timeout=5 list-br 2>/dev/null | grep '^{p}s[0-9]'); do "
-                f"ovs-vsctl --timeout=5 --if-exists del-br $b; done; "
-                f"for i in $(ip -o link | sed -n 's/^[0-9]*: \\({p}[hs][0-9][^@:]*\\).*/\\1/p'); do "
-                f"ip link del $i 2>/dev/null; done; true")
-
     def _sweep(self) -> None:
         for s in self._sessions.values():
-            s.shell(self._sweep_script(), timeout=30)
+            s.shell(cluster_sweep.sweep_script(self.prefix), timeout=30)
 
     def _stop_masters(self) -> None:
         from .cluster_nodes import stop_masters
@@ -259,11 +251,9 @@ class ClusterNetwork:
             stop_masters(self.workdir / "ssh_config", self.servers.servers)
 
     def _leftovers(self) -> list:
-        p, left = self.prefix, []
+        left = []
         for name, s in self._sessions.items():
-            _st, out, _ = s.shell(
-                f"ovs-vsctl --timeout=5 list-br 2>/dev/null | grep '^{p}s[0-9]'; ip -o link | grep -o ' {p}[hs][0-9][^@:]*'; "
-                f"for d in /proc/[0-9]*; do grep -qs 'mininet:{p}[hs][0-9]' $d/cmdline && echo ${{d#/proc/}}; done; true")
+            _st, out, _ = s.shell(cluster_sweep.leftovers_script(self.prefix))
             if out.split():
                 left.append(f"server {name}: {' '.join(out.split())}")
         return left

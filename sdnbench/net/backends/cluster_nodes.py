@@ -77,6 +77,16 @@ class _AsRoot:
     def _popen(self, cmd, sudo=True, tt=True, **params):
         return super()._popen(cmd, sudo=False, tt=tt, **params)
 
+    @staticmethod
+    def _ignoreSignal():  # noqa: N802 (cluster.py's name)
+        """cluster.py's: a process group of its own (Ctrl-C is not sent to the ssh clients;
+        the network's clean-up stops them); ours: the ssh client dies with sdnbench, so that a
+        SIGKILLed run's remote shells (and their namespaces) end with their connections."""
+        import os
+        from ...procreg import die_with_parent
+        os.setpgrp()
+        die_with_parent()
+
 
 class RemoteVXLANLink(RemoteGRELink):
     """cluster.py's ``RemoteGRELink`` with a VXLAN device (one VNI per link) as the tunnel."""

@@ -166,6 +166,40 @@ def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing(rack):
     assert run_dirs() == before
 
 
+def test_a_killed_run_is_swept_by_the_next_one(rack):
+    """SIGKILL leaves no chance to clean up: the local ssh clients die with sdnbench (their remote
+    shells end), the bridges and the measured processes stay on the server; the next run's check
+    on that server removes them, its multiplexing master and its local directory."""
+    before = run_dirs()
+    p = subprocess.Popen([sys.executable, "-c", DRIVER, str(rack.dir / "one.yaml")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        prefix, h1 = p.stdout.readline().split()
+        deadline = time.monotonic() + 20
+        while not any("iperf3 -c" in l for l in rack.pids("a") + [_cmd(q) for q in in_netns_of(int(h1))]):
+            assert p.poll() is None and time.monotonic() < deadline, "iperf3 client never started"
+            time.sleep(0.05)
+    finally:
+        p.kill()
+        p.communicate()
+    assert rack.ovs("a", "list-br").split() == [f"{prefix}s1"] and len(run_dirs() - before) == 1
+    net = ClusterNetwork(cluster_servers.load(rack.dir / "one.yaml"), parse_topology("single,2"), ["ping"])
+    try:
+        net.check()
+    finally:
+        net._close_sessions()
+    assert f"removed what a killed sdnbench run ({prefix}) left on server a" in net.notes
+    nothing_left(rack, prefix)
+    assert run_dirs() == before
+
+
+def _cmd(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 @pytest.fixture(scope="module")
 def broken_rack():
     """x has no sshd; y runs no Open vSwitch; z lacks mnexec on its PATH."""
