@@ -14,6 +14,7 @@ usage: sdnbench-engine [bench] [--config FILE|-] [OPTIONS]
        sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
        sdnbench-engine agent           (one machine's part of a run over agents: the worker
                                         protocol on stdin/stdout, local workers of its own)
+       sdnbench-engine k8s-agent --config FILE   (a pod of the Indexed Job of --agents k8s)
        sdnbench-engine --version
 
 options (each sets the config field of the same name, with - for _; flags after --config
