@@ -205,7 +205,7 @@ class ClusterNetwork:
             node = self._net.get(self._real[h])
             lines = ["sysctl -qw net.ipv6.conf.all.disable_ipv6=1"]
             lines += [f"ethtool -K {i.name} tx off rx off >/dev/null" for i in node.intfList() if i.name != "lo"]
-            out = node.cmd("; ".join(lines) + "; echo rc=$?")
+            out = node.cmd(" && ".join(lines) + "; echo rc=$?")
             if "rc=0" not in out:
                 raise RuntimeError(f"configuring host {h} on server {self.placement[h]} failed: {out.strip()}")
 
