@@ -8,6 +8,9 @@ it exists here):
 - namespace ``P-aI`` (I = 1..), ``eth0`` with ``addrs`` addresses 10.N.0.(10 + addrs*(I-1) + j);
 - agent spec ``netns:P-aI``.
 
+``ssh()`` starts an sshd in every namespace (on its first address, a key made for the lab) and
+returns the ``ssh:root@ADDR`` specs and the environment the engine needs to use them.
+
 ``AgentLab(n, addrs=1)`` is a context manager; leaving it stops every process still in its
 namespaces (by PID: they are the engine agents this lab's runs started), deletes the namespaces,
 veths and bridge, and checks that none is left (also after an exception).
@@ -17,8 +20,11 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
+import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,6 +55,8 @@ class AgentLab:
         self.netns: list = []
         self.veths: list = []
         self.made_bridge = False
+        self.sshd: list = []
+        self.dir = Path(tempfile.mkdtemp(prefix=f"sdnbench-agentlab-{self.prefix}-"))
 
     @property
     def controller_ip(self) -> str:
@@ -98,10 +106,51 @@ class AgentLab:
             sh(*in_ns, "ip", "addr", "add", f"{a}/24", "dev", "eth0")
         sh(*in_ns, "ip", "link", "set", "eth0", "up")
 
+    def ssh(self, engine: str) -> tuple:
+        """sshd in every namespace; returns (specs, env) for ``--agents`` over ssh."""
+        key, host_key = self.dir / "id_ed25519", self.dir / "host_key"
+        for k in (key, host_key):
+            sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(k))
+        (self.dir / "authorized_keys").write_text(Path(f"{key}.pub").read_text())
+        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
+        specs = []
+        for i in range(1, self.n + 1):
+            addr = self.agent_addrs(i)[0]
+            cfg = self.dir / f"sshd-{i}.conf"
+            cfg.write_text("\n".join([
+                f"ListenAddress {addr}", "Port 22", f"HostKey {host_key}", "PidFile none",
+                f"AuthorizedKeysFile {self.dir / 'authorized_keys'}", "StrictModes no",
+                "PermitRootLogin prohibit-password", "PasswordAuthentication no", "UsePAM no", "UseDNS no",
+                "PrintMotd no", "X11Forwarding no", "PermitTTY no", ""]))
+            self.sshd.append(subprocess.Popen(["ip", "netns", "exec", self.ns(i), "/usr/sbin/sshd", "-D", "-e", "-f", str(cfg)],
+                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True))
+            deadline = time.monotonic() + 10
+            while True:
+                with socket.socket() as s:
+                    s.settimeout(0.5)
+                    if s.connect_ex((addr, 22)) == 0:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"sshd in {self.ns(i)} did not listen on {addr}:22")
+                time.sleep(0.05)
+            specs.append(f"ssh:root@{addr}")
+        env = {"SDNBENCH_AGENT_EXE": engine,
+               "SDNBENCH_SSH_OPTS": f"-i {key} -o UserKnownHostsFile={self.dir / 'known_hosts'} -o LogLevel=ERROR"}
+        return specs, env
+
     def pids(self, i: int) -> list:
         return [int(p) for p in sh("ip", "netns", "pids", self.ns(i), check=False).stdout.split()]
 
     def close(self) -> None:
+        for p in self.sshd:
+            p.terminate()
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.sshd = []
         for ns in self.netns:
             for pid in sh("ip", "netns", "pids", ns, check=False).stdout.split():
                 try:
@@ -121,5 +170,6 @@ class AgentLab:
         left = [n for n in self.netns if Path(f"/run/netns/{n}").exists()]
         left += [v for v in self.veths + [self.bridge] if sh("ip", "link", "show", v, check=False).returncode == 0]
         self.netns, self.veths, self.made_bridge = [], [], False
+        shutil.rmtree(self.dir, ignore_errors=True)
         if left:
             raise RuntimeError(f"agent lab: left behind: {left}")

@@ -9,7 +9,10 @@ namespace, where the responder listens (``agent_lab.AgentLab``; everything remov
 - an agent killed mid-run (by PID) -> ``partial``, the agent named, the other's results kept;
   unreachable agents (a missing namespace, an ssh port that refuses) -> named in one line;
 - clock skew: one agent's clock made 300 ms fast (``SDNBENCH_TEST_CLOCK_OFFSET_MS=300@1``, the
-  testing hook: CLOCK_REALTIME cannot differ between namespaces) -> refused, naming it.
+  testing hook: CLOCK_REALTIME cannot differ between namespaces) -> refused, naming it;
+- links across agents: ring,8 over 2 agents, every link discovered both ways (TCP frames);
+- the same agents reached over ssh (an sshd per namespace).
+About 17 s in all.
 """
 
 from __future__ import annotations
@@ -149,3 +152,14 @@ def test_discovery_over_links_that_cross_two_agents(tmp_path, lab):
     assert n["frames_to_other_workers"] > 0
     assert all(a["net_addr"].startswith(a["local"]["source_addrs"][0] + ":") for a in doc["agents"])
     assert seen["link_directions"] == 16, seen
+
+
+def test_agents_over_ssh(tmp_path, lab, responder):
+    """The same run with each namespace reached over ssh (an sshd in each, a key made for the lab):
+    the agent is 'sdnbench-engine agent' behind ssh's byte stream."""
+    specs, env = lab.ssh(str(paths.engine_binary("sdnbench-engine")))
+    rc, err, doc = _engine(tmp_path, responder, specs, env=env, name="ssh.json")
+    assert rc == 0 and doc["status"] == "ok", err
+    assert [a["name"] for a in doc["agents"]] == specs
+    assert doc["handshake"]["sessions_up"] == 12 and D_US <= doc["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert [a["local"]["source_addrs"] for a in doc["agents"]] == [lab.agent_addrs(1), lab.agent_addrs(2)]

@@ -6,7 +6,8 @@
 //! - `netns:NAME`: `ip netns exec NAME <this binary> agent` (a namespace as a machine);
 //! - `ssh:[USER@]HOST[:PORT]`: `ssh -o BatchMode=yes -o ConnectTimeout=5 [-p PORT] [USER@]HOST
 //!   sdnbench-engine agent` (the remote `sdnbench-engine` on its PATH; `SDNBENCH_AGENT_EXE`
-//!   overrides the remote command).
+//!   overrides the remote command; `SDNBENCH_SSH_OPTS`, split on spaces, adds ssh options such
+//!   as `-i KEY`; otherwise ~/.ssh/config applies).
 //!
 //! `k8s` (or `k8s:N`) is not an agent: alone, it makes the engine write a Kubernetes Indexed Job
 //! (`k8s.rs`) instead of running.
@@ -76,6 +77,7 @@ pub fn command(spec: &Spec) -> Result<Command, String> {
             if let Some(p) = port {
                 c.arg("-p").arg(p.to_string());
             }
+            c.args(std::env::var("SDNBENCH_SSH_OPTS").unwrap_or_default().split_whitespace());
             c.arg(dest).arg(format!("{remote} agent"));
             c
         }
