@@ -4,6 +4,12 @@ back up later. Detection time = the first northbound poll at or after the engine
 instant whose view no longer has the link (both directions), and for the way back, the first
 whose view has it again. Resolution: the poll interval (the previous poll is reported too).
 The RFC's Tcn is the PORT_STATUS instant: the engine records it as the event's ``mono_ns``.
+
+Southbound (``--verify southbound``, for controllers without a northbound view; also reported
+beside a northbound result), from what the engine saw the controller do (``southbound_change``):
+the link down is detected when the controller's flows react (the flow-entry count of an end
+switch changes after the PORT_STATUS; a controller that changes no flow shows nothing here, and
+the result says so), the link up when its probes cross the link again in both directions.
 """
 
 from __future__ import annotations
@@ -86,6 +92,20 @@ def analyse(want: frozenset, link: list, polls: list, down_ns: Optional[int], up
             "up_detect_s": s(up, up_ns), "up_previous_poll_s": s(up_prev, up_ns) if up else None}
 
 
+def southbound_change(evs: list) -> dict:
+    """Seconds from the engine's instants to the controller's southbound reactions (see above)."""
+    def first(state: str):
+        recs = [e for e in evs if e["state"] == state and e.get("mono_ns")]
+        return recs, min((e["mono_ns"] for e in recs), default=None)
+    down, t_down = first("down")
+    up, t_up = first("up")
+    flows = [e["flows_changed_ns"] for e in down if e.get("flows_changed_ns")]
+    dirs = [min((e["first_probe_after_ns"][k] for e in up if (e.get("first_probe_after_ns") or [0, 0])[k]), default=None)
+            for k in (0, 1)]
+    return {"down_flows_react_s": (min(flows) - t_down) / 1e9 if flows and t_down else None,
+            "up_probed_both_ways_s": (max(dirs) - t_up) / 1e9 if t_up and None not in dirs else None}
+
+
 def run(s: Setup, address: str, link: list, controller_pid: Optional[int] = None) -> dict:
     from ..engine.params import config
     cfg = config(s.params, address)
@@ -97,12 +117,23 @@ def run(s: Setup, address: str, link: list, controller_pid: Optional[int] = None
         doc = eng.stop()
     evs = (doc.get("network") or {}).get("events") or []
     at = lambda state: min((e["mono_ns"] for e in evs if e["state"] == state and e.get("mono_ns")), default=None)
-    t = analyse(s.want, link, polled.polls, at("down"), at("up"))
+    if s.adapter is not None:
+        t = analyse(s.want, link, polled.polls, at("down"), at("up"))
+    else:
+        t = {"discovered_before_change": southbound(doc)["complete_s"] is not None, "down_detect_s": None,
+             "down_previous_poll_s": None, "up_detect_s": None, "up_previous_poll_s": None}
+    t["southbound_change"] = southbound_change(evs)
     t.update({"link": "-".join(sorted(f"{x}:{y}" for x, y in ((link[0], link[1]), (link[2], link[3])))),
               "polls": len(polled.polls), "poll_s": s.poll_s, "northbound_error": polled.error,
               "southbound": southbound(doc), "switches": len(s.params["network"]["switches"]),
-              "links": len(s.params["network"]["links"]), "verification": "northbound"})
-    ok = t["discovered_before_change"] and t["down_detect_s"] is not None
+              "links": len(s.params["network"]["links"]),
+              "verification": "northbound" if s.adapter is not None else "southbound"})
+    sb = t["southbound_change"]
+    if s.adapter is None:      # southbound: the down from the flows (if they react), the up from the probes
+        t["down_detect_s"], t["up_detect_s"] = sb["down_flows_react_s"], sb["up_probed_both_ways_s"]
+        ok = t["discovered_before_change"] and t["up_detect_s"] is not None
+    else:
+        ok = t["discovered_before_change"] and t["down_detect_s"] is not None
     t["state"] = "complete" if ok else "incomplete"
     return t
 
@@ -110,9 +141,16 @@ def run(s: Setup, address: str, link: list, controller_pid: Optional[int] = None
 def describe(t: dict) -> str:
     if not t["discovered_before_change"]:
         return f"link {t['link']}: the topology was not discovered before the change (poll longer: --down-at-s)"
+    sb = t.get("southbound_change") or {}
+    g = lambda v: "not seen" if v is None else f"{v:.3f} s"
+    south = (f"southbound: flows reacted to the down after {g(sb.get('down_flows_react_s'))}"
+             + (" (this controller changes no flow on a port down)" if sb.get("down_flows_react_s") is None else "")
+             + f", probes crossed both ways again {g(sb.get('up_probed_both_ways_s'))} after the up")
+    if t.get("verification") == "southbound":
+        return f"link {t['link']}: {south}"
     f = lambda v, prev: "not seen" if v is None else f"{v:.3f} s (previous poll {prev:.3f} s)"
     return (f"link {t['link']}: down detected after {f(t['down_detect_s'], t['down_previous_poll_s'] or 0)}, "
-            f"up after {f(t['up_detect_s'], t['up_previous_poll_s'] or 0)}; poll every {t['poll_s']:g} s")
+            f"up after {f(t['up_detect_s'], t['up_previous_poll_s'] or 0)}; poll every {t['poll_s']:g} s; {south}")
 
 
 def to_result(args, t: dict, info: dict, adapter):
@@ -127,7 +165,7 @@ def to_result(args, t: dict, info: dict, adapter):
     r.topology = {"spec": args.topo, "switches": t["switches"], "links": t["links"]}
     r.add("change_detect_down", "s", [] if t["down_detect_s"] is None else [t["down_detect_s"]])
     r.add("change_detect_up", "s", [] if t["up_detect_s"] is None else [t["up_detect_s"]])
-    r.counters.update({"rfc8456": rfc_fields(info, args.topo, t["switches"], t["links"], "northbound",
+    r.counters.update({"rfc8456": rfc_fields(info, args.topo, t["switches"], t["links"], t["verification"],
                                             adapter.name if adapter else None, args.of_version), **t})
     r.versions["sdnbench-engine"] = driver.version()
     return r.finish() if t["state"] == "complete" else r.finish("failed", describe(t))

@@ -6,6 +6,8 @@ Southbound: it answers echo, learns each switch's dpid and ports from FEATURES_R
 Northbound: a fake os-ken-style ``/v1/links`` that shows the links learned, but only once
 ``reveal_s`` has passed since the first switch connected (a known discovery delay), and never
 ``hide`` (a link direction it "never learns").
+With ``react_ms``, a PORT_STATUS saying a port went down is answered ``react_ms`` later by a
+FLOW_MOD (ADD, drop what arrives on that port): a known southbound reaction time.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ def _msg(t: int, xid: int, body: bytes = b"") -> bytes:
     return struct.pack("!BBHI", 1, t, 8 + len(body), xid) + body
 
 
+def _drop_in_port(port: int) -> bytes:
+    """OpenFlow 1.0 FLOW_MOD ADD: match in_port only, no actions (drop)."""
+    match = struct.pack("!IH", 0x3FFFFE, port).ljust(40, b"\0")
+    return _msg(14, 9, match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 100, 0xFFFFFFFF, 0xFFFF, 0))
+
+
 def _probe(dpid: int, port: int) -> bytes:
     frame = bytes([0x01, 0x80, 0xC2, 0, 0, 0x0E, 2, 0, 0, 0, 0, 1]) + struct.pack("!HQH", LLDP, dpid, port)
     frame = frame.ljust(60, b"\0")
@@ -34,8 +42,9 @@ def _probe(dpid: int, port: int) -> bytes:
 
 
 class LldpController:
-    def __init__(self, probe_ms: int = 50, reveal_s: float = 0.0, never_probe=None, hide=()):
-        self.probe_ms, self.reveal_s = probe_ms, reveal_s
+    def __init__(self, probe_ms: int = 50, reveal_s: float = 0.0, never_probe=None, hide=(),
+                 react_ms: Optional[int] = None):
+        self.probe_ms, self.reveal_s, self.react_ms = probe_ms, reveal_s, react_ms
         self.never_probe, self.hide = never_probe, set(hide)
         self.first_connect: Optional[float] = None
         self.learned: set = set()
@@ -94,9 +103,11 @@ class LldpController:
             s.close()
 
     def _serve_loop(self, s: socket.socket) -> None:
-        buf, dpid, ports, next_probe = b"", None, [], 0.0
+        buf, dpid, ports, next_probe, due = b"", None, [], 0.0, []
         try:
             while not self._stop.is_set():
+                while due and time.monotonic() >= due[0][0]:
+                    s.sendall(due.pop(0)[1])
                 if dpid is not None and time.monotonic() >= next_probe:
                     s.sendall(b"".join(_probe(dpid, p) for p in ports if (dpid, p) != self.never_probe))
                     next_probe = time.monotonic() + self.probe_ms / 1000
@@ -118,6 +129,10 @@ class LldpController:
                         dpid = struct.unpack("!Q", m[8:16])[0]
                         ports = [struct.unpack("!H", m[i:i + 2])[0] for i in range(32, len(m), 48)]
                         ports = [p for p in ports if p < 0xFF00]
+                    elif m[1] == 12 and self.react_ms is not None and len(m) >= 64 and \
+                            struct.unpack("!I", m[44:48])[0] & 1:       # port status: state LINK_DOWN
+                        due.append((time.monotonic() + self.react_ms / 1000,
+                                    _drop_in_port(struct.unpack("!H", m[16:18])[0])))
                     elif m[1] == 10 and len(m) >= 18 + 24 and struct.unpack("!H", m[30:32])[0] == LLDP:
                         in_port = struct.unpack("!H", m[14:16])[0]
                         src, src_port = struct.unpack("!QH", m[32:42])

@@ -99,3 +99,22 @@ def test_size_search_stops_at_the_largest_size_its_view_can_hold():
     c = json.loads(cp.stdout)[0]["counters"]
     assert (c["largest_size"], c["first_failure_size"]) == (6, 7), c["size_tried"]
     assert [n for n, _ in c["size_tried"]] == [3, 6, 12, 9, 7]
+
+
+def test_southbound_change_reads_a_known_reaction_and_the_probes_coming_back():
+    """topology-change without a northbound view: the scripted controller answers the link's
+    PORT_STATUS (down) 300 ms later with a flow-mod, and probes every 50 ms: the flows react
+    after 300 ms (within 5% + the 10 ms of its loop), the probes cross both ways again within
+    one probe period (+ floor) after the link comes back."""
+    from . import change
+    p0 = engine_params(TOPO, "tcp:x", "1.0", 3.0, workers=2)
+    link = change.pick_link(p0["network"], None)
+    with LldpController(react_ms=300) as ctl:
+        p = engine_params(TOPO, f"tcp:{ctl.address}", "1.0", 4.0, workers=2, events=change.events(link, 1.0, 1.0))
+        t = change.run(make_setup(p, None, None, 0.05, 4.0, 3, quiet=True), ctl.address, link)
+    sb = t["southbound_change"]
+    assert t["verification"] == "southbound" and t["state"] == "complete", t
+    assert abs(sb["down_flows_react_s"] - 0.3) <= 0.05 * 0.3 + 0.02, sb
+    assert 0 < sb["up_probed_both_ways_s"] <= 0.05 + 0.03, sb
+    assert (t["down_detect_s"], t["up_detect_s"]) == (sb["down_flows_react_s"], sb["up_probed_both_ways_s"])
+    assert "flows reacted to the down after 0.3" in change.describe(t)

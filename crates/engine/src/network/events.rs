@@ -38,6 +38,15 @@ pub struct Applied {
     /// a northbound poller), for change-detection times (RFC 8456 §5.1.8).
     #[serde(default)]
     pub mono_ns: u64,
+    /// Southbound reactions (RFC 8456 §5.1.8 without a northbound view), CLOCK_MONOTONIC ns, 0
+    /// = none seen by this worker: for a link coming up, the first probe of the controller that
+    /// crossed it afterwards, per direction (seen by the worker owning the receiving end); for
+    /// a link or port going down, the first change in the flow-entry count of one of this
+    /// worker's end switches afterwards (the controller's flows reacting).
+    #[serde(default)]
+    pub first_probe_after_ns: [u64; 2],
+    #[serde(default)]
+    pub flows_changed_ns: u64,
 }
 
 pub struct Schedule {

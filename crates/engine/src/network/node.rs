@@ -95,6 +95,11 @@ pub struct Node {
     pub hosts: RefCell<HostCounters>,
     schedule: RefCell<Schedule>,
     applied: RefCell<Vec<Applied>>,
+    /// Applied events whose southbound reaction is still awaited: link → applied index (a link
+    /// that came up: its first probes), and (switch index, applied index) (an end that went
+    /// down: its flow entries changing).
+    watch_up: RefCell<std::collections::HashMap<u32, usize>>,
+    watch_flows: RefCell<Vec<(u32, usize)>>,
     wake: Notify,
     go_mono: Cell<u64>,
     routes: RefCell<Vec<Route>>,
@@ -130,6 +135,8 @@ impl Node {
             inbound: RefCell::new(None),
             hosts: RefCell::new(HostCounters::default()),
             applied: RefCell::new(Vec::new()),
+            watch_up: RefCell::new(Default::default()),
+            watch_flows: RefCell::new(Vec::new()),
             wake: Notify::new(),
             go_mono: Cell::new(0),
             routes: RefCell::new(Vec::new()),
@@ -225,7 +232,18 @@ impl Node {
     /// And its flow entries now.
     pub fn switch_state(&self, index: u32, d: [u64; 3], flows: u64) {
         self.switch_dropped.borrow_mut()[index as usize] = d;
-        self.flows.borrow_mut()[index as usize] = flows;
+        let before = std::mem::replace(&mut self.flows.borrow_mut()[index as usize], flows);
+        if before != flows && !self.watch_flows.borrow().is_empty() {
+            let now = mono_ns();
+            let mut applied = self.applied.borrow_mut();
+            self.watch_flows.borrow_mut().retain(|&(i, a)| {
+                if i != index {
+                    return true;
+                }
+                applied[a].flows_changed_ns = now;
+                false
+            });
+        }
     }
 
     /// Switch `dpid` saw these role changes: (monotonic ns, channel, role) (`Channels::turn`).
@@ -250,7 +268,17 @@ impl Node {
 
     /// Called by the session just before `receive_frame`; false: dropped (link down meanwhile).
     pub fn arrive(&self, f: &Frame) -> bool {
-        self.router.borrow_mut().arrive(mono_ns(), f)
+        let now = mono_ns();
+        let ok = self.router.borrow_mut().arrive(now, f);
+        if ok && f.link != super::router::FROM_HOST && super::router::is_lldp(&f.data) {
+            if let Some(&i) = self.watch_up.borrow().get(&f.link) {
+                let t = &mut self.applied.borrow_mut()[i].first_probe_after_ns[f.dir as usize];
+                if *t == 0 {
+                    *t = now;
+                }
+            }
+        }
+        ok
     }
 
     /// The switch raised the arrived frame `f` to its controller (`NetCounters::raised`).
@@ -304,6 +332,14 @@ impl Node {
         if let Some(s) = self.stream.borrow_mut().as_mut() {
             s.event(d.event, now - go);
         }
+        let idx = self.applied.borrow().len();
+        match (d.target, d.up) {
+            (super::events::Target::Link(l), true) => {
+                self.watch_up.borrow_mut().insert(l, idx);
+            }
+            (_, false) => self.watch_flows.borrow_mut().extend(ends.iter().map(|&(i, _)| (i, idx))),
+            _ => {}
+        }
         self.applied.borrow_mut().push(Applied {
             event: d.event,
             worker: self.me,
@@ -312,6 +348,8 @@ impl Node {
             mono_ns: now,
             state: if d.up { LinkState::Up } else { LinkState::Down },
             ends: ends.iter().map(|&(i, p)| (self.model.dpids[i as usize], p)).collect(),
+            first_probe_after_ns: [0; 2],
+            flows_changed_ns: 0,
         });
     }
 
