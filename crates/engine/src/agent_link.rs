@@ -57,7 +57,10 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
     let (mut handles, mut agents) = (Vec::new(), Vec::new());
     for (i, (spec, slice)) in specs.iter().zip(slices(cfg.switches, n)).enumerate() {
         let name = cfg.agents[i].clone();
-        let cmd = crate::agents::command(spec)?;
+        let mut cmd = crate::agents::command(spec)?;
+        // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
+        // client in the terminal's process group would die of it and lose its agent's report
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let sp = Spawned::spawn(cmd, i as u32, &format!("agent {name}"), true, tx.clone()).map_err(|e| format!("agent {name}: cannot start: {e}"))?;
         let mut h = sp.handle;
         h.send(&Cmd::Start { config: Box::new(sent.clone()), slice });
