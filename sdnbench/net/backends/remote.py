@@ -85,7 +85,8 @@ class RemoteHostSession:
         end = f"__sdnbench_end_{tok}"
         try:
             chan = self._control_channel()
-            chan.sendall(f"( {script}\n) </dev/null 2>&1; echo; echo {end} $?\n".encode())
+            # the script's status is kept before the separating echo (whose own status is 0)
+            chan.sendall(f"( {script}\n) </dev/null 2>&1; rc=$?; echo; echo {end} $rc\n".encode())
             buf = bytearray()
             deadline = time.monotonic() + timeout
             while end.encode() not in buf or not buf.endswith(b"\n"):

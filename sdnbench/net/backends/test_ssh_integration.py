@@ -216,3 +216,15 @@ def test_a_killed_run_is_swept_by_the_next_one(lab):
     assert r.status == "ok" and any("removed what a killed sdnbench run" in n for n in r.notes)
     assert settled(lab) == {}
     assert run_dirs() == before
+
+
+def test_a_remote_script_reports_its_own_exit_status(lab):
+    from sdnbench.net.backends import inventory as inv
+    h = inv.load(lab.inventory).hosts[0]
+    s = remote.RemoteHostSession(h, "status-test")
+    try:
+        assert s.shell("exit 3")[0] == 3
+        assert s.shell("true")[0] == 0
+        assert s.shell("echo hi; false") == (1, "hi\n", "")
+    finally:
+        s.close()
