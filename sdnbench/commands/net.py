@@ -261,8 +261,12 @@ def _clean(args) -> int:
     from .. import procreg
     from ..net import stale
 
+    from ..robustness import netns
+
     orphans, dead = procreg.orphans()
     if args.dry_run:
+        for what in netns.sweep_dead(dry_run=True):
+            print(f"{what} [leftover]")
         found = stale.survey()
         for lo in found.values():
             state = f"in use by pid {lo.claimed_by}" if lo.claimed_by else "leftover"
@@ -277,10 +281,13 @@ def _clean(args) -> int:
     for o in orphans:
         print(f"stopped {o.describe()}")
     removed, live = stale.clean()
+    swept = netns.sweep_dead()
+    for what in swept:
+        print(f"removed {what}")
     for lo in removed:
         print(f"removed {lo.describe()}")
     for lo in live:
         print(f"kept {lo.prefix}: in use by pid {lo.claimed_by}")
-    if not removed and not orphans:
+    if not removed and not orphans and not swept:
         print("nothing to clean")
     return 0

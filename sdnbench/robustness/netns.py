@@ -87,6 +87,7 @@ def preflight() -> None:
 def syn_namespace() -> Iterator[SynNet]:
     """Create the namespace and veth pair, yield them, always remove them."""
     preflight()
+    sweep_dead()
     ns, vr, vn = names(os.getpid())
     b = free_octet(_ip("-4", "route", "show", "table", "all").stdout, os.getpid())
     net = SynNet(ns, vr, vn, b)
@@ -109,6 +110,30 @@ def remove(net: SynNet) -> list:
     _ip("link", "del", net.veth_root, check=False)    # takes its peer and the route with it
     _ip("netns", "del", net.name, check=False)
     return leftovers(net)
+
+
+def dead_namespaces() -> list:
+    """The syn-flood namespaces of sdnbench processes that are gone (a ``kill -9`` skips the
+    ``finally`` that removes them): ``[(namespace, pid)]``."""
+    out = []
+    root = Path("/run/netns")
+    for p in sorted(root.glob(f"{PREFIX}*")) if root.exists() else []:
+        pid = p.name[len(PREFIX):]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            out.append((p.name, int(pid)))
+    return out
+
+
+def sweep_dead(dry_run: bool = False) -> list:
+    """Remove (or, dry, only name) what dead runs' syn-flood cases left: namespace and veth."""
+    done = []
+    for ns, pid in dead_namespaces():
+        _, vr, vn = names(pid)
+        if not dry_run:
+            _ip("link", "del", vr, check=False)
+            _ip("netns", "del", ns, check=False)
+        done.append(f"syn-flood namespace {ns} and veth {vr}")
+    return done
 
 
 def leftovers(net: SynNet) -> list:

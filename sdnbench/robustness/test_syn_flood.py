@@ -80,3 +80,25 @@ def test_sigterm_during_the_flood_leaves_nothing(tmp_path):
     p.communicate(timeout=30)
     assert p.returncode != 0
     assert left_behind(p.pid) == []
+
+
+def test_net_clean_removes_what_a_killed_run_left():
+    """A ``kill -9`` skips the finally: the namespace and veth of a dead pid are swept by
+    ``sdnbench net clean`` (and by the next syn-flood case), a live owner's are kept."""
+    import os
+    from sdnbench.robustness import netns
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    pid = dead.pid
+    ns, vr, vn = netns.names(pid)
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    try:
+        subprocess.run(["ip", "link", "add", vr, "type", "veth", "peer", "name", vn, "netns", ns], check=True)
+        live, _, _ = netns.names(os.getpid())
+        assert (ns, pid) in netns.dead_namespaces() and all(n != live for n, _ in netns.dead_namespaces())
+        cp = subprocess.run([sys.executable, "-m", "sdnbench", "net", "clean"], capture_output=True, text=True, timeout=60)
+        assert cp.returncode == 0 and f"syn-flood namespace {ns}" in cp.stdout, cp.stdout + cp.stderr
+        assert not os.path.exists(f"/run/netns/{ns}") and not os.path.exists(f"/sys/class/net/{vr}")
+    finally:
+        subprocess.run(["ip", "link", "del", vr], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
