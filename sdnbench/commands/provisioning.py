@@ -58,13 +58,25 @@ def _trial_flags(p, flows: int) -> None:
     p.add_argument("--reps", type=int, default=3, help="trials (3)")
 
 
+def default_of(controller: str, proactive: bool) -> str:
+    """Without --of: reactive tests prefer OpenFlow 1.0 (a miss goes to the controller with no
+    table-miss entry to install), proactive ones 1.3; a managed controller that speaks only the
+    other version gets that one."""
+    from ..controllers.catalog import of_versions_for
+    from ..controllers.spec import parse_spec
+    want = "1.3" if proactive else "1.0"
+    spec = parse_spec(controller)
+    known = of_versions_for(spec.kind, spec.app)
+    return want if not known or want in known else known[-1]
+
+
 def trial(args, benchmark: str, rep: int) -> Result:
     """One trial with its own controller launch (trials do not share learned state)."""
     net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
                                        args.announce_ms, args.table_size)
     proactive = getattr(args, "mode", "reactive") == "proactive"
     if not args.of_version:
-        args.of_version = "1.3" if proactive else "1.0"
+        args.of_version = default_of(args.controller, proactive)
     with launch(args.controller, of_version=args.of_version, topology=args.topo) as ctl:
         address = f"{ctl.host}:{ctl.port}"
         if proactive:

@@ -245,3 +245,12 @@ def test_ctrl_c_during_a_proactive_trial_ends_it_at_once_and_leaves_nothing(tmp_
     assert p.returncode != 0 and "Traceback" not in err
     left = subprocess.run(["pgrep", "-f", "sdnbench-prov-"], capture_output=True, text=True).stdout.strip()
     assert not left, f"an engine of the trial is still running: {left}"
+
+
+def test_without_of_the_version_follows_the_test_and_the_controller():
+    from sdnbench.commands.provisioning import default_of
+    assert default_of("osken:learning", proactive=False) == "1.0"
+    assert default_of("osken:learning", proactive=True) == "1.3"
+    assert default_of("ryu:simple_switch_13", proactive=False) == "1.3"   # speaks 1.3 only
+    assert default_of("osken:takeover", proactive=False) == "1.3"
+    assert default_of("tcp:127.0.0.1:6653", proactive=False) == "1.0"     # unknown: the test's choice
