@@ -20,10 +20,9 @@ version of its hello; the engine negotiates).
 from __future__ import annotations
 
 import asyncio
-import socket
 import struct
-import threading
 from typing import Optional
+from .loop_server import LoopServer
 
 NO_BUFFER = 0xFFFFFFFF
 
@@ -50,10 +49,11 @@ def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
     return struct.pack("!BBHI", 4, 13, 8 + len(body), xid) + body
 
 
-class ScriptedController:
+class ScriptedController(LoopServer):
     def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
                  close_nth: Optional[int] = None, close_after_s: float = 0.0, drop_every: int = 0,
                  garbage_after: Optional[int] = None, ignore_learning: bool = False):
+        super().__init__()
         self.version = version
         self.delay_s = delay_s
         self.packet_out_too = packet_out_too
@@ -69,31 +69,10 @@ class ScriptedController:
         self.answered_ids: set = set()
         self.accepted = 0
         self.closed_peer: Optional[tuple] = None
-        self.port = 0
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._server = None
 
     def __enter__(self) -> "ScriptedController":
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        self._thread.start()
-        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
-        self._server = fut.result(5)
+        super().__enter__()
         return self
-
-    def __exit__(self, *exc) -> None:
-        async def close():
-            self._server.close()
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         nth = self.accepted

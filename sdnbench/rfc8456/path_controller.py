@@ -18,10 +18,10 @@ Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 from __future__ import annotations
 
 import asyncio
-import socket
 import struct
 import threading
 from typing import Optional
+from ..engine.loop_server import LoopServer
 
 FLOOD = 0xFFFB
 NO_BUFFER = 0xFFFFFFFF
@@ -44,8 +44,9 @@ def packet_out(in_port: int, data: bytes, xid: int) -> bytes:
     return _header(13, body, xid)
 
 
-class PathController:
+class PathController(LoopServer):
     def __init__(self, delay_s: float = 0.0, install_cap: Optional[int] = None, push_api: bool = False):
+        super().__init__()
         self.delay_s = delay_s
         self.install_cap = install_cap
         # push_api: proactive mode. Packet-ins are ignored; flows come through an HTTP API shaped
@@ -60,19 +61,9 @@ class PathController:
         self.table_full_errors = 0
         self.packet_ins = 0
         self.applied_s: list = []       # per delayed reply: the delay actually applied
-        self.port = 0
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._server = None
 
     def __enter__(self) -> "PathController":
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        self._thread.start()
-        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
-        self._server = fut.result(5)
+        super().__enter__()
         if self.push_api:
             self._start_api()
         return self
@@ -119,16 +110,7 @@ class PathController:
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
-
-        async def close():
-            self._server.close()
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        super().__exit__(*exc)
 
     def _send(self, writer: asyncio.StreamWriter, msg: bytes, t_in: float) -> None:
         # the delay really applied (the timer fires late by up to a few ms under load)

@@ -10,12 +10,11 @@ ignored. Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 from __future__ import annotations
 
 import asyncio
-import socket
 import struct
-import threading
 
 from .path_controller import flow_mod
 from .paths import port_path
+from ..engine.loop_server import LoopServer
 
 OFPT_FEATURES_REPLY, OFPT_PORT_STATUS = 6, 12
 OFPPC_PORT_DOWN = OFPPS_LINK_DOWN = 1
@@ -25,39 +24,19 @@ def _mac(text: str) -> bytes:
     return bytes.fromhex(text.replace(":", ""))
 
 
-class RerouteController:
+class RerouteController(LoopServer):
     def __init__(self, net: dict, pairs: list, delay_s: float = 0.0):
+        super().__init__()
         self.net = dict(net, links=list(net["links"]))
         self.pairs = pairs
         self.delay_s = delay_s
         self.applied_s: list = []
         self.port_status = 0
-        self.port = 0
         self._writers: dict = {}
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._server = None
 
     def __enter__(self) -> "RerouteController":
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        self._thread.start()
-        fut = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._serve, sock=s), self._loop)
-        self._server = fut.result(5)
+        super().__enter__()
         return self
-
-    def __exit__(self, *exc) -> None:
-        async def close():
-            self._server.close()
-        asyncio.run_coroutine_threadsafe(close(), self._loop).result(5)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
 
     def _install(self) -> None:
         """Every pair's shortest path in the current network, egress switch first."""
