@@ -458,8 +458,9 @@ fn collect(
                 g.ready[w] = true;
                 out.ready.push(r);
             }
-            WorkerEvent::Pong(p) => crate::agent_link::pong(&mut out.agents[w], &p),
-            WorkerEvent::Listening(l) => crate::agent_link::listening(&mut out.agents, handles, w, l.addr),
+            WorkerEvent::Pong(p) if agents => crate::agent_link::pong(&mut out.agents[w], &p),
+            WorkerEvent::Listening(l) if agents => crate::agent_link::listening(&mut out.agents, handles, w, l.addr),
+            WorkerEvent::Pong(_) | WorkerEvent::Listening(_) => {}
             WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
             WorkerEvent::Done(r) => {
                 done += 1;
