@@ -64,7 +64,9 @@ impl Workload {
     }
 
     /// Record the latency of one answered request in this many.
+    /// Always a power of two (the answer path samples with a mask).
     pub fn latency_sample_every(self, cfg: &Config) -> u32 {
+        const { assert!(THROUGHPUT_LATENCY_SAMPLE.is_power_of_two()) };
         if cfg.mode == Mode::Throughput { THROUGHPUT_LATENCY_SAMPLE } else { 1 }
     }
 
