@@ -246,16 +246,7 @@ pub fn run(
     let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
     let cfg = prepare(cfg, &plan, nofile, true)?;
     let parts = slices(cfg.switches, plan.workers);
-    let (tx, rx) = mpsc::channel();
-    let mut handles = Vec::new();
-    for (i, s) in parts.iter().enumerate() {
-        handles.push(spawn_worker(&cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
-    }
-    drop(tx);
-    let ids = parts.iter().map(|p| p.worker).collect();
-    let switches = parts.iter().map(|p| p.hi - p.lo).sum();
-    let run = Run { cfg, plan, nofile, started_unix, agents: vec![], ids, switches };
-    Ok(drive(run, handles, rx, on_ready, on_loop))
+    start_workers(Run { cfg, plan, nofile, started_unix, agents: vec![], ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
 }
 
 /// An agent's part of a run (`agent.rs`): the switches `slice` (global indexes) on this machine,
@@ -284,15 +275,25 @@ pub fn run_part(
     } else {
         slices(n, plan.workers).into_iter().map(|s| Slice { worker: s.worker, lo: s.lo + slice.lo, hi: s.hi + slice.lo }).collect()
     };
+    start_workers(Run { cfg, plan, nofile, started_unix, agents: vec![], ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
+}
+
+/// Spawn one worker per slice of `parts` and drive the run (`run`'s worker ids and switch count
+/// are filled from the slices).
+fn start_workers(
+    mut run: Run,
+    parts: &[Slice],
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Result<Outcome, String> {
     let (tx, rx) = mpsc::channel();
     let mut handles = Vec::new();
     for (i, s) in parts.iter().enumerate() {
-        handles.push(spawn_worker(&cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
+        handles.push(spawn_worker(&run.cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
     }
     drop(tx);
-    let ids = parts.iter().map(|p| p.worker).collect();
-    let switches = parts.iter().map(|p| p.hi - p.lo).sum();
-    let run = Run { cfg, plan, nofile, started_unix, agents: vec![], ids, switches };
+    run.ids = parts.iter().map(|p| p.worker).collect();
+    run.switches = parts.iter().map(|p| p.hi - p.lo).sum();
     Ok(drive(run, handles, rx, on_ready, on_loop))
 }
 
