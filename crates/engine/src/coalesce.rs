@@ -96,11 +96,14 @@ pub struct Floor {
     epoch_start: u64,
     cur: u64,
     prev: u64,
+    /// `quantum()` of the current floor, recomputed only when the floor moves (a new minimum
+    /// or a new epoch), not per sample: the float arithmetic was a tenth of the answer path.
+    q: u64,
 }
 
 impl Floor {
     pub fn new(pct: f64) -> Floor {
-        Floor { pct, epoch_start: 0, cur: u64::MAX, prev: u64::MAX }
+        Floor { pct, epoch_start: 0, cur: u64::MAX, prev: u64::MAX, q: 0 }
     }
 
     /// Record one measured latency at `now`; returns the quantum to use from now on.
@@ -110,9 +113,13 @@ impl Floor {
             self.prev = self.cur;
             self.cur = u64::MAX;
             self.epoch_start = now;
+            self.cur = rtt_ns;
+            self.q = self.quantum();
+        } else if rtt_ns < self.cur {
+            self.cur = rtt_ns;
+            self.q = self.quantum();
         }
-        self.cur = self.cur.min(rtt_ns);
-        self.quantum()
+        self.q
     }
 
     pub fn quantum(&self) -> u64 {

@@ -148,17 +148,36 @@ impl Outstanding {
         if d > u32::MAX / 2 { 0 } else { d as usize }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn answer(&mut self, seq: u32, now_ns: u64) -> Match {
         let i = seq.wrapping_sub(self.base) as usize;
         let Some(slot) = self.slots.get_mut(i) else {
             return Match::Unknown;
         };
         let v = *slot;
+        // The common case, inline: a pending request answered in order. `ANSWERED` has both
+        // flag bits set, so it takes the other path too.
+        if v & (TIMED_OUT | OVERTAKEN) == 0 && seq == self.scan_seq {
+            *slot = ANSWERED;
+            self.pending -= 1;
+            self.scan_seq = seq.wrapping_add(1);
+            if self.slots.len() > KEEP {
+                self.trim();
+            }
+            return Match::Answered(now_ns.saturating_sub(v));
+        }
+        self.answer_other(i, v, now_ns)
+    }
+
+    /// Everything but an in-order answer: a repeat, a late answer, or one that overtakes.
+    #[inline(never)]
+    fn answer_other(&mut self, i: usize, v: u64, now_ns: u64) -> Match {
         if v == ANSWERED {
             return Match::Again;
         }
-        *slot = ANSWERED;
+        if let Some(slot) = self.slots.get_mut(i) {
+            *slot = ANSWERED;
+        }
         let rtt = now_ns.saturating_sub(v & TIME);
         if v & TIMED_OUT != 0 {
             self.trim();

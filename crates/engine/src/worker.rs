@@ -36,6 +36,9 @@ pub struct Shared {
     phase_tx: watch::Sender<u8>,
     pub merged: RefCell<Hist>,
     pub scratch: Rc<RefCell<Vec<u8>>>,
+    /// Where sessions with nothing left unwritten build their requests before the write
+    /// (`Session::send_requests`): one buffer that stays in cache for the worker's switches.
+    pub wscratch: Rc<RefCell<Vec<u8>>>,
     up: Cell<u32>,
     finished: Cell<u32>,
     changed: Notify,
@@ -64,6 +67,7 @@ impl Shared {
             phase_tx,
             merged: RefCell::new(Hist::with_sigfig(3)),
             scratch: Rc::new(RefCell::new(vec![0; SCRATCH])),
+            wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
             changed: Notify::new(),

@@ -43,6 +43,22 @@ mod field13 {
     pub const END: usize = 56;
 }
 
+/// The buffer id of `msg`, a whole message whose header the caller has already read as a
+/// flow-mod of `version` (a receiver's hot path: no second header check); `None` when the
+/// message is shorter than a flow-mod's fixed part. Equal to `Packet::new_checked(msg)?.buffer_id()`
+/// for every message that passes those header checks.
+#[inline]
+pub fn buffer_id_of(msg: &[u8], version: Version) -> Option<u32> {
+    let (at, end) = match version {
+        Version::V10 => (field10::BUFFER_ID, field10::END),
+        Version::V13 => (field13::BUFFER_ID, field13::END),
+    };
+    if msg.len() < end {
+        return None;
+    }
+    Some(u32::from_be_bytes([msg[at], msg[at + 1], msg[at + 2], msg[at + 3]]))
+}
+
 /// Zero-copy view of a whole flow-mod message (header included).
 #[derive(Debug, Clone)]
 pub struct Packet<T: AsRef<[u8]>> {
@@ -289,6 +305,9 @@ mod tests {
             let bytes = msg.to_vec();
             let p = Packet::new_checked(&bytes[..]).unwrap();
             assert_eq!((p.xid(), p.buffer_id(), p.priority(), p.command()), (77, 0x2a, 0x8000, 0));
+            assert_eq!(buffer_id_of(&bytes, v), Some(0x2a), "{v:?}");
+            let end = if v == Version::V10 { field10::END } else { field13::END };
+            assert_eq!(buffer_id_of(&bytes[..end - 1], v), None, "{v:?}: shorter than the fixed part");
             assert_eq!(Message::parse(&bytes).unwrap(), msg);
         }
     }

@@ -338,6 +338,52 @@ impl<T: AsRef<[u8]>> Packet<T> {
     }
 }
 
+/// Where a packet-in's per-request fields lie, for a program that writes one message and then
+/// patches many copies of it (a load generator's template). Found once by [`Packet::patch_points`];
+/// [`PatchPoints::apply`] then writes xid, buffer id and ingress port with no version dispatch
+/// and no match parsing per copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatchPoints {
+    /// The ingress port's offset: the 1.0 field (16 bits) or the leading 1.3 in_port OXM's value.
+    pub in_port_at: usize,
+    /// Whether the port is 32 bits (1.3) rather than 16 (1.0).
+    pub in_port_wide: bool,
+    /// The frame's offset.
+    pub data_at: usize,
+}
+
+impl PatchPoints {
+    /// Write xid, buffer id and in_port into `msg`, a copy of the message these points were
+    /// found in. A 1.0 port must fit 16 bits (its high bits are dropped).
+    #[inline(always)]
+    pub fn apply(&self, msg: &mut [u8], xid: u32, buffer_id: Option<u32>, in_port: u32) {
+        msg[field::XID].copy_from_slice(&xid.to_be_bytes());
+        if let Some(id) = buffer_id {
+            msg[field::BUFFER_ID].copy_from_slice(&id.to_be_bytes());
+        }
+        let at = self.in_port_at;
+        if self.in_port_wide {
+            msg[at..at + 4].copy_from_slice(&in_port.to_be_bytes());
+        } else {
+            debug_assert!(in_port <= u16::MAX as u32, "a 1.0 in_port is 16 bits");
+            msg[at..at + 2].copy_from_slice(&(in_port as u16).to_be_bytes());
+        }
+    }
+}
+
+impl<T: AsRef<[u8]>> Packet<T> {
+    /// This message's [`PatchPoints`]; `None` for a 1.3 match that does not start with an
+    /// unmasked in_port OXM (its port cannot be patched in place).
+    pub fn patch_points(&self) -> Option<PatchPoints> {
+        let (in_port_at, in_port_wide) = match self.version {
+            Version::V10 => (field::IN_PORT_10.start, false),
+            Version::V13 if self.has_in_port_13() => (field::IN_PORT_13.start, true),
+            Version::V13 => return None,
+        };
+        Some(PatchPoints { in_port_at, in_port_wide, data_at: self.data_at })
+    }
+}
+
 impl<T: AsRef<[u8]> + AsMut<[u8]>> Packet<T> {
     #[inline]
     pub fn set_xid(&mut self, xid: u32) {
@@ -390,6 +436,27 @@ impl<T: AsRef<[u8]> + AsMut<[u8]>> Packet<T> {
 mod tests {
     use super::*;
     use crate::message::{Body, Message};
+
+    #[test]
+    fn patch_points_write_what_the_setters_write() {
+        let frame: Vec<u8> = (0..64).collect();
+        let pi = PacketInRef { buffer_id: 0, total_len: 64, reason: reason::NO_MATCH, in_port: 1, table_id: 0, cookie: 0, data: &frame };
+        for v in [Version::V10, Version::V13] {
+            let mut tpl = Vec::new();
+            pi.emit_append(v, 0, &mut tpl);
+            let pp = Packet::new_unchecked(&tpl[..]).patch_points().expect("ofwire writes in_port first");
+            let (mut by_setters, mut by_points) = (tpl.clone(), tpl.clone());
+            let mut p = Packet::new_unchecked(&mut by_setters[..]);
+            p.set_xid(0x0102_0304);
+            p.set_buffer_id(0x0a0b_0c0d);
+            p.set_in_port(0x1234).unwrap();
+            pp.apply(&mut by_points, 0x0102_0304, Some(0x0a0b_0c0d), 0x1234);
+            assert_eq!(by_points, by_setters, "{v:?}");
+            assert_eq!(pp.data_at, tpl.len() - frame.len(), "{v:?}");
+            pp.apply(&mut by_points, 1, None, 2);
+            assert_eq!(Packet::new_unchecked(&by_points[..]).buffer_id(), 0x0a0b_0c0d, "None leaves the buffer id");
+        }
+    }
 
     #[test]
     fn fast_emit_matches_repr_in_both_versions() {
