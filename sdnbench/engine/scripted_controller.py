@@ -11,7 +11,8 @@ counts what it did, so the engine's accounting can be checked against an indepen
 - ``ignore_learning``: never answers the learning phase's packet-ins (xid ``LEARNING_XID | host``);
   ``learning_packet_ins`` counts them either way;
 - counts packet-ins received, reply messages sent and distinct requests answered
-  ((connection, buffer id) pairs).
+  ((connection, buffer id) pairs), and keeps each connection's first packet-in
+  (``first_packet_ins``, whole messages).
 
 It runs an asyncio loop on a thread, on 127.0.0.1 and a free port. Speaks OF1.0 or OF1.3 (the
 version of its hello; the engine negotiates).
@@ -69,6 +70,7 @@ class ScriptedController(LoopServer):
         self.answered_ids: set = set()
         self.accepted = 0
         self.closed_peer: Optional[tuple] = None
+        self.first_packet_ins: list = []
 
     def __enter__(self) -> "ScriptedController":
         super().__enter__()
@@ -83,6 +85,7 @@ class ScriptedController(LoopServer):
         if nth == self.close_nth:
             self._loop.call_later(self.close_after_s, self._close, writer)
         seen = 0
+        first = True
         try:
             while True:
                 head = await reader.readexactly(8)
@@ -93,6 +96,9 @@ class ScriptedController(LoopServer):
                 elif ty == 2:
                     writer.write(struct.pack("!BBHI", v, 3, length, xid) + body)
                 elif ty == 10:
+                    if first:
+                        self.first_packet_ins.append(head + body)
+                        first = False
                     self.packet_ins += 1
                     if xid & LEARNING_XID:
                         self.learning_packet_ins += 1

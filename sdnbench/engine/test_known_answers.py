@@ -3,6 +3,7 @@ does exactly what each test says — drop 1 request in K, answer after the loss 
 only OpenFlow 1.0, send a broken length field — and counts what it did; the engine's figures
 must agree. Also: the written counter invariants hold for every workload."""
 
+import struct
 import time
 
 import pytest
@@ -134,6 +135,32 @@ def test_learning_waits_for_every_answer_of_a_slow_controller():
     assert t["requests_answered"] + t["late_replies"] == len(ctl.answered_ids)
     assert not [w for w in doc["warnings"] if "learning" in w]
     _invariant(t)
+
+
+def test_cbench_traffic_first_teaches_its_destination_as_cbench_does():
+    """cbench's default ``-L``: each switch's first packet-in is cbench's gratuitous ARP reply
+    from the destination MAC 80:00:00:00:00:<dpid> (xid 1, unbuffered, port 2), answered in the
+    learning phase, before anything is measured; with learning off there is none."""
+    common = dict(switches=2, traffic="cbench", of_version="1.0", macs=10, loops=2, loop_ms=300, warmup=1, settle_ms=0)
+    with ScriptedController(version=1) as ctl:
+        doc = run_doc(ctl.address, learn=True, **common)
+    assert len(ctl.first_packet_ins) == 2
+    dpids = set()
+    for m in ctl.first_packet_ins:
+        ver, ty, _, xid, buffer_id, _, in_port = struct.unpack("!BBHIIHH", m[:16])
+        frame = m[18:]
+        assert (ver, ty, xid, buffer_id, in_port) == (1, 10, 1, 0xFFFFFFFF, 2)
+        assert frame[:6] == b"\xff" * 6 and frame[6:11] == bytes([0x80, 0, 0, 0, 0]) and frame[12:14] == b"\x08\x06"
+        dpids.add(frame[11])
+    assert dpids == {1, 2}
+    ln, t = doc["learning"], doc["totals"]
+    assert (ln["requests"], ln["replies"], ln["outstanding"], ln["ended"]) == (2, 2, 0, "drained"), ln
+    assert t["learning_replies"] == 2 and t["requests_answered"] > 0, t
+    _invariant(t)
+    with ScriptedController(version=1) as ctl:
+        doc = run_doc(ctl.address, learn=False, **common)
+    assert all(struct.unpack("!I", m[4:8])[0] != 1 for m in ctl.first_packet_ins), "no -L packet-in"
+    assert doc["learning"]["requests"] == 0
 
 
 def test_learning_never_answered_ends_when_quiet_with_a_warning():

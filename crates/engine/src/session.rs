@@ -14,7 +14,7 @@ use crate::outstanding::Outstanding;
 use crate::pacer::Pacer;
 use crate::worker::Shared;
 use crate::workload::Workload;
-use ofswitch::{frame_len, Event, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
+use ofswitch::{frame_len, Event, Learning, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
 use ofwire::{flow_mod, Header, MsgType};
 use std::cell::RefCell;
 use std::io;
@@ -296,18 +296,25 @@ impl Session {
         }
     }
 
-    /// The learning phase's gratuitous ARPs, once, when the worker opens it (`learning.rs`).
+    /// The learning phase's requests, once, when the worker opens it (`learning.rs`): the
+    /// traffic profile's (`Profile::learning`).
     fn learn(&mut self, now: u64) {
         if self.learned || !self.sw.is_up() || !self.sh.learning.is_open() {
             return;
         }
         self.learned = true;
         if self.workload.learns(&self.sh.cfg) {
-            let hosts = learning_hosts(&self.sh.cfg);
-            for h in 1..=hosts {
-                self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
+            let n = learning_requests(&self.sh.cfg);
+            match self.sh.cfg.profile().learning() {
+                // cbench's -L packet-in takes xid 1; its requests then start at xid 2
+                Learning::CbenchDestination => self.gen.emit_cbench_learn(&mut self.wbuf, 1),
+                Learning::HostArps => {
+                    for h in 1..=n {
+                        self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
+                    }
+                }
             }
-            self.sh.learning.requests_sent(u64::from(hosts), now);
+            self.sh.learning.requests_sent(u64::from(n), now);
         }
     }
 
@@ -630,7 +637,8 @@ impl Session {
     }
 }
 
-/// Gratuitous ARPs one switch sends in the learning phase: one per host (at most 65,535).
-pub fn learning_hosts(cfg: &crate::config::Config) -> u32 {
-    cfg.macs.min(65_535)
+/// Learning requests one switch sends (`Profile::learning_requests`): one gratuitous ARP per host
+/// (at most 65,535), or cbench's one `-L` packet-in.
+pub fn learning_requests(cfg: &crate::config::Config) -> u32 {
+    cfg.profile().learning_requests(cfg.macs)
 }

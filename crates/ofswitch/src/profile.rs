@@ -3,7 +3,7 @@
 //!
 //! | profile        | frame | what a learning controller does per request |
 //! |----------------|-------|---------------------------------------------|
-//! | `cbench`       | cbench's own packet-in, checked against a capture of cbench (request `seq` = buffer id `seq`, xid `seq + 1`): a 64-byte frame, IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>` that is never learned, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`) | learn the source MAC, miss the destination, and flood: a packet-out (and no flow-mod for an L2 learning switch). Comparable with published cbench numbers. |
+//! | `cbench`       | cbench's own packet-in, checked against a capture of cbench (request `seq` = buffer id `seq`, xid `seq + 1`): a 64-byte frame, IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>`, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`). Learning phase as cbench's default `-L`: one gratuitous ARP reply from the destination MAC on port 2 (xid 1), so the destination is known ([`Learning::CbenchDestination`]); with learning off it is never learned | learned destination: learn the source MAC, install a flow for it (flow-mod) and forward the frame (packet-out): two responses per request in cbench's count. Without learning: flood, a packet-out only. Comparable with published cbench numbers (which use the default `-L`). |
 //! | `unique-pairs` | UDP between two hosts of the switch that were announced by gratuitous ARP (learning phase); the (source, destination) pair steps through the hosts | look up a known destination and install a flow for the pair: flow-mod (+ packet-out). |
 //! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
 
@@ -29,10 +29,33 @@ impl Profile {
         }
     }
 
-    /// Whether the learning phase (gratuitous ARP per host) is part of this profile.
-    pub fn learns_hosts(self) -> bool {
-        self != Profile::Cbench
+    /// What a switch sends in the learning phase, before any measured request.
+    pub fn learning(self) -> Learning {
+        match self {
+            Profile::Cbench => Learning::CbenchDestination,
+            _ => Learning::HostArps,
+        }
     }
+
+    /// How many learning requests a switch sends, with `macs` hosts per switch.
+    pub fn learning_requests(self, macs: u32) -> u32 {
+        match self.learning() {
+            Learning::CbenchDestination => 1,
+            Learning::HostArps => macs.min(65_535),
+        }
+    }
+}
+
+/// A profile's learning phase (turned off as a whole by the engine's `learn: false`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learning {
+    /// One gratuitous ARP per host of the switch: the controller learns every host's port.
+    HostArps,
+    /// cbench's `-L` packet-in (on by default in cbench: `learn-dst-macs`, fakeswitch.c
+    /// `fakeswitch_learn_dstmac`): a gratuitous ARP reply from the one destination MAC every
+    /// request goes to, `80:00:00:00:00:<dpid>`, on port 2. A learning switch then knows the
+    /// destination, so each request costs it a flow-mod and a packet-out, as under cbench.
+    CbenchDestination,
 }
 
 impl fmt::Display for Profile {

@@ -58,9 +58,10 @@ impl Workload {
         self == Workload::Capacity
     }
 
-    /// Whether switches announce their hosts (gratuitous ARP) before the measured phase.
+    /// Whether switches have a learning phase before the measured one (what they send in it is
+    /// the traffic profile's: `Profile::learning`).
     pub fn learns(self, cfg: &Config) -> bool {
-        self.sends_requests() && cfg.learn && cfg.profile().learns_hosts()
+        self.sends_requests() && cfg.learn
     }
 
     /// Record the latency of one answered request in this many.
@@ -91,10 +92,13 @@ mod tests {
     }
 
     #[test]
-    fn cbench_traffic_has_no_learning_phase() {
-        let c = Config { traffic: "cbench".into(), ..Config::default() };
-        assert!(!Workload::Requests.learns(&c));
+    fn cbench_traffic_learns_its_destination_once_like_cbench() {
+        let c = Config { traffic: "cbench".into(), macs: 100, ..Config::default() };
+        assert!(Workload::Requests.learns(&c), "cbench's -L is on by default");
+        assert_eq!(crate::session::learning_requests(&c), 1);
+        assert!(!Workload::Requests.learns(&Config { learn: false, ..c }));
         assert!(Workload::Requests.learns(&Config::default()));
+        assert_eq!(crate::session::learning_requests(&Config { macs: 100, ..Config::default() }), 100);
         assert!(!Workload::Capacity.learns(&Config::default()));
     }
 }

@@ -74,7 +74,7 @@ async fn learn(sh: &Shared) -> crate::learning::Drain {
         return crate::learning::Drain { ended: "none".into(), ..Default::default() };
     }
     sh.wait_until(|| sh.stopped(), Some(Instant::now() + Duration::from_millis(sh.cfg.learn_after_ms))).await;
-    sh.open_learning(up * u64::from(crate::session::learning_hosts(&sh.cfg)));
+    sh.open_learning(up * u64::from(crate::session::learning_requests(&sh.cfg)));
     sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
 }
 
