@@ -65,6 +65,16 @@ impl Template {
     }
 }
 
+/// The frame bytes a request patches: up to the end of the marker's sequence number.
+const PATCHED: usize = frames::MARKER_OFFSET + 12;
+
+/// The patched head of a frame of at least [`PATCHED`] bytes (callers check the cut), as an
+/// array, so the patches' indexes are checked at compile time, not one by one per request.
+#[inline(always)]
+fn patched(f: &mut [u8]) -> &mut [u8; PATCHED] {
+    (&mut f[..PATCHED]).try_into().expect("a frame of at least PATCHED bytes")
+}
+
 /// Generates the measured packet-ins of one switch, for one traffic [`Profile`].
 #[derive(Clone, Debug)]
 pub struct PacketInGen {
@@ -141,11 +151,11 @@ impl PacketInGen {
             Some(n) => (true, self.frame.len().min(n as usize)),
             None => (false, self.frame.len()),
         };
-        if cut < frames::MARKER_OFFSET + 12 {
+        if cut < PATCHED {
             // A cut inside the patched bytes (a tiny miss_send_len): patch a whole copy, send
             // its head.
             let mut f = self.frame.clone();
-            self.patch(&mut f, seq, src, dst, buffered);
+            self.patch(patched(&mut f), seq, src, dst, buffered);
             let buffer_id = if buffered { seq } else { NO_BUFFER };
             let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
             pi.emit_append(v, xid, out);
@@ -159,7 +169,7 @@ impl PacketInGen {
         let m = &mut out[at..];
         // 1.0 ports are 16-bit by construction (host_port < ports)
         self.tpl.at.apply(m, xid, buffered.then_some(seq), in_port);
-        self.patch(&mut m[self.tpl.at.data_at..], seq, src, dst, buffered);
+        self.patch(patched(&mut m[self.tpl.at.data_at..]), seq, src, dst, buffered);
     }
 
     /// Request `seq`'s source host and in_port. cbench: request `seq` is cbench's request with
@@ -185,7 +195,7 @@ impl PacketInGen {
     /// Write request `seq`'s varying bytes into a copy of the frame (at least
     /// [`frames::MARKER_OFFSET`] + 12 bytes of it).
     #[inline(always)]
-    fn patch(&self, f: &mut [u8], seq: u32, src: u32, dst: u32, buffered: bool) {
+    fn patch(&self, f: &mut [u8; PATCHED], seq: u32, src: u32, dst: u32, buffered: bool) {
         if self.profile == Profile::Cbench {
             return self.patch_cbench(f, seq, src, buffered);
         }
@@ -210,7 +220,7 @@ impl PacketInGen {
 
     /// cbench's patches: its MAC pattern only (see `profile`).
     #[inline(never)]
-    fn patch_cbench(&self, f: &mut [u8], seq: u32, mac: u32, buffered: bool) {
+    fn patch_cbench(&self, f: &mut [u8; PATCHED], seq: u32, mac: u32, buffered: bool) {
         cbench_frame_patch(f, self.dpid, mac);
         if !buffered {
             // unbuffered replies are matched by the marker (cbench itself never sends
