@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..result import Result, write_json_atomic
 from ..engine import driver
 from ..engine.driver import EngineInterrupted
-from ..engine.params import check, launch_of_version
+from ..engine.params import check, launch_of_version, launch_spec
 from ..engine.runner import measure
 from ..engine.search import search, trial_from
 
@@ -42,7 +42,7 @@ def register(sub) -> None:
     b.add_argument("--window", type=int, help="requests in flight per switch (throughput)")
     b.add_argument("--rate", type=float, help="offered requests/s over all switches (fixed-rate)")
     b.add_argument("--strict", action="store_true", help="a lost session fails the run")
-    b.add_argument("--traffic", help="packet-in traffic profile: cbench, unique-pairs, new-flows (unique-pairs)")
+    b.add_argument("--traffic", help="packet-in traffic profile: cbench, unique-pairs, new-flows, faucet (unique-pairs; faucet: packet-ins as Faucet's pipeline raises them, docs/engine-workloads)")
     b.set_defaults(func=run_bench, **NEGOTIATE)
 
     c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity")
@@ -163,7 +163,8 @@ def run_bench(args) -> int:
     check(dict(base, switches=counts[0]))  # fail on bad input before launching anything
     results: list = []
     live = sys.stderr.isatty() and not args.json
-    with launch(args.controller, of_version=launch_of_version(base)) as ctl:
+    # faucet:auto: Faucet configured for the largest switch count
+    with launch(launch_spec(check(dict(base, switches=max(counts)))), of_version=launch_of_version(base)) as ctl:
         for n in counts:
             for rep in range(args.reps):
                 p = check(dict(base, switches=n))
@@ -203,7 +204,7 @@ def run_capacity(args) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
     p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
-    with launch(args.controller, of_version=launch_of_version(p)) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         r = measure(p, ctl, live=False)
     c = r.counters
     if not args.json:
@@ -215,8 +216,8 @@ def run_capacity(args) -> int:
 
 def run_search(args) -> int:
     base = _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
-    check(dict(base, mode="throughput"))
-    with launch(args.controller, of_version=launch_of_version(base)) as ctl:
+    checked = check(dict(base, mode="throughput"))
+    with launch(launch_spec(checked), of_version=launch_of_version(base)) as ctl:
         def trial(rate):
             p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
             r = measure(p, ctl)

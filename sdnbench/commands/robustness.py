@@ -28,7 +28,7 @@ def add_to(s, common) -> None:
     common(r, multi_controller=True)
     r.add_argument("--cases", help="comma-separated case names (all that apply to --of)")
     r.add_argument("--list", action="store_true", help="list the cases (name, family, source) and exit")
-    r.add_argument("--rate", type=float, default=1000.0, help="background offered requests/s (1000)")
+    r.add_argument("--rate", type=float, help="background offered requests/s (1000; Faucet: 200)")
     r.add_argument("--switches", type=int, default=4, help="background switches (4)")
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
     r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
@@ -51,7 +51,7 @@ def add_to(s, common) -> None:
                      description="The denial-of-service cases of the robustness suite (" + ", ".join(DOS_CASES) +
                      "): the legitimate switches' answered rate before, during and after each attack.")
     common(d, multi_controller=True)
-    d.add_argument("--rate", type=float, default=1000.0, help="legitimate offered requests/s (1000)")
+    d.add_argument("--rate", type=float, help="legitimate offered requests/s (1000; Faucet: 200)")
     d.add_argument("--switches", type=int, default=4, help="legitimate switches (4)")
     d.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE})")
     d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
@@ -156,7 +156,7 @@ def run_dos(args) -> int:
 def run_exceptions(args) -> int:
     from ..controllers import launch
     from ..engine.driver import EngineInterrupted
-    from ..engine.params import check
+    from ..engine.params import check, launch_spec
     from ..engine.runner import measure
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
@@ -169,7 +169,7 @@ def run_exceptions(args) -> int:
     params = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
     runs: dict = {v: [] for v in params}
     results: list = []
-    with launch(args.controller, of_version=args.of_version) as ctl:
+    with launch(launch_spec(params["clean"]), of_version=args.of_version) as ctl:
         for rep in range(args.reps):
             for v, p in params.items():
                 try:

@@ -57,3 +57,12 @@ def test_bad_vlan():
 def test_loops_are_refused():
     with pytest.raises(UserError, match="loop"):
         switches_of(parse_topology("leafspine,2,2,1"))
+
+
+def test_max_hosts_on_the_vlan_and_every_port():
+    cfg = faucet_config({"s1": (1, [1, 2])}, max_hosts=0)
+    assert cfg["vlans"]["sdnbench"]["max_hosts"] == 0
+    assert all(i["max_hosts"] == 0 for i in cfg["dps"]["s1"]["interfaces"].values())
+    assert "max_hosts" not in faucet_config({"s1": (1, [1])})["vlans"]["sdnbench"]    # Faucet's default
+    with pytest.raises(UserError, match="negative"):
+        faucet_config({"s1": (1, [1])}, max_hosts=-1)

@@ -7,7 +7,10 @@ specially, one line here.
 
 Keys handled here (not engine config fields):
 
-- ``controller``: the controller *spec* (default ``osken:learning``); the engine gets its address;
+- ``controller``: the controller *spec* (default ``osken:learning``); the engine gets its address.
+  ``faucet:auto`` is Faucet configured for the emulated switches (``launch_spec``), and with a
+  ``faucet:`` controller the traffic profile defaults to ``faucet`` (Faucet takes no other
+  packet-ins: docs/robustness.md, "Faucet");
 - ``of_version``: "1.0" or "1.3" forces that OpenFlow version (engine and launched controller);
   absent, the engine offers both (HELLO version bitmap) and uses what the controller picks;
 - ``links``: "linear" or "none", a named layout the engine expands (``--links``);
@@ -43,6 +46,10 @@ def check(params: dict) -> dict:
     p = dict(params)
     p.setdefault("controller", DEFAULT_CONTROLLER)
     p.setdefault("mode", "throughput")
+    if str(p["controller"]).startswith("faucet:") and not p.get("traffic"):
+        p["traffic"] = "faucet"
+    if p.get("traffic") is None:
+        p.pop("traffic", None)
     if "of_version" in p and p["of_version"] is not None:
         if str(p["of_version"]) not in OF_VERSIONS:
             raise UserError(f"of_version must be 1.0 or 1.3, not {p['of_version']!r}")
@@ -74,17 +81,44 @@ def config(p: dict, address: str) -> dict:
     return c
 
 
+def launch_spec(p: dict) -> str:
+    """The controller spec to launch for checked params ``p``. ``faucet:auto`` becomes Faucet
+    configured for the emulated switches: datapath ids ``first_dpid`` .. one past the last
+    switch (a robustness case's attacker), ports 1..``ports``, one VLAN, and no host limit
+    (each ``faucet`` request is a new host: Faucet's default limits of 255 hosts per port and
+    256 per VLAN would ban learning after that many requests)."""
+    spec = p["controller"]
+    if spec != "faucet:auto":
+        return spec
+    from ..controllers.faucet_config import faucet_config_for
+    c = engine_resolved(config(p, _CHECK_ADDRESS))
+    first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
+    return f"faucet:{faucet_config_for(list(range(first, first + n + 1)), ports=range(1, ports + 1), max_hosts=0)}"
+
+
 def engine_args(p: dict) -> list:
     """Flags that go beside ``--config`` (named layouts the engine expands itself)."""
     return ["--links", p["links"]] if p.get("links", "none") != "none" else []
 
 
+def _engine_check(cfg: dict) -> subprocess.CompletedProcess:
+    from .driver import binary
+    return subprocess.run([str(binary()), "check", "--config", "-"], input=json.dumps(cfg),
+                          capture_output=True, text=True, timeout=30)
+
+
 def engine_check(cfg: dict) -> list:
     """Ask the engine to validate ``cfg``: [] when valid, else one line per bad field."""
-    from .driver import binary
-    cp = subprocess.run([str(binary()), "check", "--config", "-"], input=json.dumps(cfg),
-                        capture_output=True, text=True, timeout=30)
+    cp = _engine_check(cfg)
     if cp.returncode == 0:
         return []
     lines = [ln for ln in (cp.stdout + cp.stderr).splitlines() if ln.strip()]
     return lines or [f"sdnbench-engine check exited {cp.returncode}"]
+
+
+def engine_resolved(cfg: dict) -> dict:
+    """The engine's own reading of a valid ``cfg``, defaults filled in (its one definition)."""
+    cp = _engine_check(cfg)
+    if cp.returncode != 0:
+        raise UserError("; ".join(engine_check(cfg)))
+    return json.loads(cp.stdout)

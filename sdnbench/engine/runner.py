@@ -15,7 +15,7 @@ from ..errors import Interrupted
 from ..result import Result
 from . import driver
 from .convert import to_result
-from .params import check, config, engine_args, launch_of_version
+from .params import check, config, engine_args, launch_of_version, launch_spec
 
 
 def measure(p: dict, ctl, live: bool = False) -> Result:
@@ -41,7 +41,7 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
 
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
     p = check(params)
-    with launch(p["controller"], of_version=launch_of_version(p), port=port) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), port=port) as ctl:
         return measure(p, ctl, live=live)
 
 

@@ -10,6 +10,11 @@ counts what it did, so the engine's accounting can be checked against an indepen
   field (4) is shorter than the OpenFlow header;
 - ``ignore_learning``: never answers the learning phase's packet-ins (xid ``LEARNING_XID | host``);
   ``learning_packet_ins`` counts them either way;
+- ``faucet``: behaves as Faucet's learning does (``crates/ofswitch/src/faucet.rs``): takes only
+  packet-ins with Faucet's cookie, reason ACTION and a frame tagged VLAN 100 (``ignored``
+  counts the others); learns each source MAC once for good (``learned``, kept across
+  connections, as a Faucet process keeps its hosts), answering with two flow-mods that name no
+  buffer: eth_dst (table 2) then eth_src (table 1);
 - counts packet-ins received, reply messages sent and distinct requests answered
   ((connection, buffer id) pairs), and keeps each connection's first packet-in
   (``first_packet_ins``, whole messages).
@@ -42,6 +47,40 @@ def _flow_mod(version: int, xid: int, buffer_id: int) -> bytes:
 LEARNING_XID = 0x4000_0000
 
 
+FAUCET_COOKIE = 0x5ADC15C0
+FAUCET_VID = 100
+
+
+def _oxm(field: int, value: bytes) -> bytes:
+    return struct.pack("!HBB", 0x8000, field << 1, len(value)) + value
+
+
+def _faucet_flow_mods(xid: int, in_port: int, mac: bytes) -> bytes:
+    """Faucet's two learning flow-mods for ``mac`` (OF1.3, no buffer): eth_dst table 2, then
+    eth_src table 1."""
+    vlan = _oxm(6, struct.pack("!H", 0x1000 | FAUCET_VID))
+    out = b""
+    for table, oxms in ((2, vlan + _oxm(3, mac)), (1, _oxm(0, struct.pack("!I", in_port)) + vlan + _oxm(4, mac))):
+        match = struct.pack("!HH", 1, 4 + len(oxms)) + oxms
+        match += bytes(-len(match) % 8)
+        body = struct.pack("!QQBBHHHIIIH2x", 0x5ADC15C0, 0, table, 0, 0, 0, 0x8000, NO_BUFFER, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+        out += struct.pack("!BBHI", 4, 14, 8 + len(body) + len(match), xid) + body + match
+    return out
+
+
+def _faucet_takes(body: bytes) -> Optional[tuple]:
+    """(in_port, source MAC) of a 1.3 packet-in Faucet would learn from, else None."""
+    reason, cookie = body[6], struct.unpack("!Q", body[8:16])[0]
+    mlen = struct.unpack("!H", body[18:20])[0]
+    data = body[16 + mlen + (-mlen % 8) + 2:]
+    if cookie != FAUCET_COOKIE or reason != 1 or len(data) < 18:
+        return None
+    if data[12:14] != b"\x81\x00" or struct.unpack("!H", data[14:16])[0] & 0xFFF != FAUCET_VID:
+        return None
+    in_port = struct.unpack("!I", body[24:28])[0] if body[20:24] == b"\x80\x00\x00\x04" else 0
+    return in_port, data[6:12]
+
+
 def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
     if version == 1:
         body = struct.pack("!IHH", buffer_id, 0xFFFF, 0)
@@ -53,8 +92,11 @@ def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
 class ScriptedController(LoopServer):
     def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
                  close_nth: Optional[int] = None, close_after_s: float = 0.0, drop_every: int = 0,
-                 garbage_after: Optional[int] = None, ignore_learning: bool = False):
+                 garbage_after: Optional[int] = None, ignore_learning: bool = False, faucet: bool = False):
         super().__init__()
+        self.faucet = faucet
+        self.learned: set = set()
+        self.ignored = 0
         self.version = version
         self.delay_s = delay_s
         self.packet_out_too = packet_out_too
@@ -112,6 +154,9 @@ class ScriptedController(LoopServer):
                         writer.write(struct.pack("!BBHI", v, 2, 4, 66))
                         continue
                     buffer_id = struct.unpack("!I", body[:4])[0]
+                    if self.faucet:
+                        self._faucet(writer, xid, body, nth)
+                        continue
                     msg = _flow_mod(v, xid, buffer_id)
                     n = 1
                     if self.packet_out_too:
@@ -125,6 +170,21 @@ class ScriptedController(LoopServer):
             pass
         finally:
             writer.close()
+
+    def _faucet(self, writer: asyncio.StreamWriter, xid: int, body: bytes, nth: int) -> None:
+        took = _faucet_takes(body)
+        if took is None:
+            self.ignored += 1
+            return
+        in_port, mac = took
+        if mac in self.learned:
+            return   # Faucet learns a host once
+        self.learned.add(mac)
+        msg = _faucet_flow_mods(xid, in_port, mac)
+        if self.delay_s > 0:
+            self._loop.call_later(self.delay_s, self._send, writer, msg, 2, (nth, mac))
+        else:
+            self._send(writer, msg, 2, (nth, mac))
 
     def _send(self, writer: asyncio.StreamWriter, msg: bytes, n: int, request: tuple) -> None:
         if writer.is_closing():

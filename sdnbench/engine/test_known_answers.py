@@ -208,3 +208,36 @@ def test_wake_coalescing_keeps_latency_within_its_bound():
     want = switches * window / (delay_ms / 1000)
     for doc in (on, off):
         assert abs(doc["throughput"]["mean"] - want) <= 0.03 * want, (doc["throughput"]["mean"], want)
+
+
+def test_faucet_traffic_is_answered_by_faucets_learning_flow_mods():
+    """The ``faucet`` profile against a scripted Faucet (takes only its own cookie, reason
+    ACTION and VLAN 100; learns each host once, forever, with two unbuffered flow-mods 20 ms
+    later): every learned host is one answered request, its second flow-mod an extra reply, the
+    latency the known delay. A second run against the same process (which keeps its hosts, as
+    Faucet does for 300 s) is answered too: its hosts are new (the run salt)."""
+    delay_ms = 20
+    with ScriptedController(version=4, delay_s=delay_ms / 1000, faucet=True) as ctl:
+        docs = [run_doc(ctl.address, traffic="faucet", mode="fixed-rate", rate=400, switches=2, loops=3, loop_ms=500, warmup=1)
+                for _ in range(2)]
+        learned, ignored = len(ctl.learned), ctl.ignored
+    answered = 0
+    for doc in docs:
+        t = doc["totals"]
+        _invariant(t)
+        assert doc["status"] == "ok" and doc["params"]["traffic"] == "faucet"
+        assert t["requests_lost"] == 0 and t["requests_answered"] >= 0.95 * t["requests_sent"], t
+        assert t["extra_replies"] == t["requests_answered"] + t["late_replies"], t  # eth_dst + eth_src
+        assert delay_ms * 1000 <= doc["latency"]["p50"] <= delay_ms * 1000 * 1.05 + 2000, doc["latency"]
+        answered += t["requests_answered"] + t["late_replies"] + t["requests_in_flight_at_stop"]
+    assert ignored == 0, "every packet-in was one Faucet takes"
+    assert answered <= learned <= answered + 8, (answered, learned)
+
+
+def test_table_miss_traffic_gets_nothing_from_faucet():
+    """Why the profile exists: the default packet-ins (cookie 0, NO_MATCH, untagged) are all
+    ignored by Faucet's rules, and the run says nothing was measured."""
+    with ScriptedController(version=4, faucet=True) as ctl:
+        doc = run_doc(ctl.address, traffic="unique-pairs", switches=1, loops=2, loop_ms=300, warmup=0, learn=False)
+        assert ctl.ignored > 0 and not ctl.learned
+    assert doc["status"] == "failed" and "nothing measured" in doc["error"], doc.get("error")

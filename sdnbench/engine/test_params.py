@@ -43,3 +43,22 @@ def test_bad_params_are_one_line_user_errors_naming_the_field(bad, named):
 def test_links_flag():
     assert engine_args(check({"links": "linear"})) == ["--links", "linear"]
     assert engine_args(check({})) == []
+
+
+def test_faucet_controllers_default_to_faucet_traffic_and_auto_fits_the_engine():
+    import yaml
+    from sdnbench.engine.params import launch_spec
+    p = check({"controller": "faucet:auto", "switches": 3, "ports": 2, "first_dpid": 10})
+    assert p["traffic"] == "faucet"
+    assert check({"controller": "faucet:auto", "traffic": "unique-pairs"})["traffic"] == "unique-pairs"
+    assert "traffic" not in check({"controller": "osken:learning"})
+    cfg = yaml.safe_load(open(launch_spec(p).split(":", 1)[1]).read())
+    assert sorted(d["dp_id"] for d in cfg["dps"].values()) == [10, 11, 12, 13]   # + the attacker
+    assert all(sorted(d["interfaces"]) == [1, 2] for d in cfg["dps"].values())
+    assert cfg["vlans"]["sdnbench"]["max_hosts"] == 0
+    assert launch_spec(check({"controller": "osken:learning"})) == "osken:learning"
+
+
+def test_faucet_traffic_needs_of13_in_one_line():
+    with pytest.raises(UserError, match="OpenFlow 1.3 only"):
+        check({"controller": "faucet:auto", "of_version": "1.0"})

@@ -149,8 +149,8 @@ def probe(host: str, port: int, dpid: int = 1, wait: float = 1.0, setup_s: float
 def main() -> int:
     from .. import output
     from ..controllers import launch
-    from .runner import launch_spec
-    with launch(launch_spec("faucet:auto", 4), of_version="1.3") as ctl:
+    from ..engine.params import check, launch_spec
+    with launch(launch_spec(check({"controller": "faucet:auto", "switches": 4})), of_version="1.3") as ctl:
         rows = probe(ctl.host, ctl.port)
     print(output.table(["packet-in", "Faucet sent back", "flow-mod tables", "names the request"],
                        [[r["variant"], ", ".join(f"{k} {n}" for k, n in r["replies"].items()) or "nothing",

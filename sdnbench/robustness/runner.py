@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from typing import Callable, Iterator, Optional
 
 from ..controllers import launch
 from ..engine import driver
 from ..engine.convert import to_result
-from ..engine.params import check, config, engine_args
+from ..engine.params import check, config, engine_args, launch_spec
 from ..result import Result
 from . import netns
 from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
@@ -22,6 +23,15 @@ from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
 # warm-up loop, 2 loops before the case, the case window (2 s), 4 loops after.
 BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, "loops": 10,
               "loop_ms": 500, "warmup": 1}
+# Faucet learns a new host per background request (the ``faucet`` traffic profile) at a cost of
+# about 1 ms of its CPU each: it answers 700-900/s here at a full core, so 1,000/s would
+# saturate it before any case. 200/s keeps it near a fifth of a core (docs/robustness.md).
+FAUCET_RATE = 200.0
+
+
+def background_rate(spec: str) -> float:
+    """The default background rate for ``spec``: ``FAUCET_RATE`` for Faucet, else 1,000/s."""
+    return FAUCET_RATE if spec.startswith("faucet:") else BACKGROUND["rate"]
 AT_MS = 1500
 OBSERVE_MS = 2000
 # The cases that need a network namespace (``netns.py``), and their default SYN rate (SYNs/s).
@@ -33,27 +43,21 @@ _SYN_CHECK = {"netns": "/run/netns/-", "ifname": "-", "dst_mac": "02:00:00:00:00
 
 def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1,
                 syn_rate: int = SYN_RATE) -> dict:
-    p = dict(BACKGROUND, **background, controller=spec, of_version=of_version)
+    p = dict(BACKGROUND, rate=background_rate(spec))
+    p.update({k: v for k, v in background.items() if v is not None}, controller=spec, of_version=of_version)
     p["robustness"] = {"case": case, "at_ms": AT_MS, "observe_ms": OBSERVE_MS, "seed": seed}
     if case in SYN_CASES:
         p["robustness"]["syn"] = dict(_SYN_CHECK, rate=int(syn_rate))
     return p
 
 
-def launch_spec(spec: str, switches: int) -> str:
-    """``faucet:auto`` here means Faucet configured for the emulated switches: datapath ids 1..n
-    and the attacker's n+1, ports 1..4 (the engine's default), one VLAN."""
-    if spec != "faucet:auto":
-        return spec
-    from ..controllers.faucet_config import faucet_config_for
-    return f"faucet:{faucet_config_for(list(range(1, switches + 2)), ports=range(1, 5))}"
-
-
 class _Managed:
     """The controller under test, (re)launched on demand."""
 
-    def __init__(self, spec: str, of_version: str, switches: int = BACKGROUND["switches"]):
-        self.spec, self.of_version = launch_spec(spec, switches), of_version
+    def __init__(self, p: dict):
+        """``p``: a case's checked params (``faucet:auto`` is configured for its switches and
+        attacker: ``engine.params.launch_spec``)."""
+        self.spec, self.of_version = launch_spec(p), p.get("of_version", "1.3")
         self.stack: Optional[contextlib.ExitStack] = None
         self.ctl = None
         self.restarts = 0
@@ -79,6 +83,36 @@ class _Managed:
         self.restarts += 1
         self.start()
         return tail
+
+
+# Before each case a managed controller must be idle again: a case that queued work in it (a
+# flood's packet-ins still being processed) would otherwise be charged to the next case (seen:
+# Faucet at 100% CPU for seconds after a packet-in flood, so the next case had no baseline).
+QUIET_CPU = 25.0        # % of one core, over QUIET_SAMPLE_S, twice in a row
+QUIET_SAMPLE_S = 0.25
+QUIET_TIMEOUT_S = 60.0
+
+
+def wait_quiet(pid: Optional[int], sample=None, timeout_s: float = QUIET_TIMEOUT_S) -> Optional[float]:
+    """Wait until the controller's process tree uses less than ``QUIET_CPU`` % (two samples in
+    a row); return how long that took in s, ``None`` for a controller without a PID (``tcp:``),
+    or ``-timeout_s`` when it never went quiet. ``sample(pid) -> cpu %`` is injectable (tests)."""
+    if not pid:
+        return None
+    sample = sample or _cpu_over_sample
+    t0, calm = time.monotonic(), 0
+    while time.monotonic() - t0 < timeout_s:
+        calm = calm + 1 if sample(pid) < QUIET_CPU else 0
+        if calm >= 2:
+            return round(time.monotonic() - t0, 2)
+    return -timeout_s
+
+
+def _cpu_over_sample(pid: int) -> float:
+    from ..controllers.resources import snapshot, tree_cpu_percent
+    a, ta = snapshot(pid), time.monotonic()
+    time.sleep(QUIET_SAMPLE_S)
+    return tree_cpu_percent(a, ta, snapshot(pid), time.monotonic())
 
 
 def topology_view(ctl) -> Optional[dict]:
@@ -143,12 +177,15 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
         check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
     if any(c in SYN_CASES for c in cases):
         netns.preflight()
-    m = _Managed(spec, of_version, int(background.get("switches", BACKGROUND["switches"])))
+    if not cases:
+        return []
+    m = _Managed(check(case_params(spec, cases[0], of_version, background, syn_rate=syn_rate)))
     out = []
     try:
         ctl = m.start()
         for c in cases:
             p = check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
+            quiet_s = wait_quiet(ctl.pid)
             load0 = os.getloadavg()[0]
             with syn_source(p) as syn_seen:
                 doc, why = run_one(ctl, p)
@@ -175,8 +212,11 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
             # the machine's 1-minute load average before and after: latency verdicts on a busy
             # shared machine are read with it (docs/robustness.md)
             v.evidence += f"; load average {load[0]:.1f} → {load[1]:.1f} ({os.cpu_count()} CPUs)"
+            if quiet_s is not None and abs(quiet_s) >= 1.0:
+                v.evidence += (f"; controller busy for {quiet_s:.1f} s before the case (the previous one's work)"
+                               if quiet_s > 0 else f"; controller never went quiet before the case ({-quiet_s:.0f} s)")
             r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), loadavg=load,
-                                            **syn_seen)
+                                            quiet_wait_s=quiet_s, **syn_seen)
             if syn_seen.get("left_behind"):
                 r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
             r.counters["robustness_verdict"] = v.verdict

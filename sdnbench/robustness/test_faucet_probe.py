@@ -7,7 +7,7 @@ import struct
 
 from sdnbench.controllers import launch
 from sdnbench.robustness import faucet_probe
-from sdnbench.robustness.runner import launch_spec
+from sdnbench.engine.params import check, launch_spec
 
 
 def test_packet_in_bytes():
@@ -19,7 +19,7 @@ def test_packet_in_bytes():
 
 
 def test_faucet_answers_no_request_of_the_background():
-    with launch(launch_spec("faucet:auto", 4), of_version="1.3") as ctl:
+    with launch(launch_spec(check({"controller": "faucet:auto", "switches": 4})), of_version="1.3") as ctl:
         rows = {r["variant"]: r for r in faucet_probe.probe(ctl.host, ctl.port, wait=0.5, setup_s=2.0)}
     assert rows["switch comes up"]["replies"]["flow_mod"] > 10                      # the DP came up
     assert rows["engine's packet-in (cookie 0, NO_MATCH, untagged, buffered)"]["replies"] == {}

@@ -58,3 +58,16 @@ def test_unknown_case_is_one_line(tmp_path):
     cp, _ = run_cli("--cases", "nope", tmp_path=tmp_path)
     assert cp.returncode == 1
     assert cp.stderr.strip().count("\n") == 0 and "known: bad-version" in cp.stderr
+
+
+def test_faucet_is_measured_with_its_own_traffic(tmp_path):
+    """Faucet answers only packet-ins its pipeline would raise: with the ``faucet`` traffic
+    profile its background is served (at its own default rate) and a case gets a verdict."""
+    cp, rs = run_cli("--controller", "faucet:auto", "--cases", "bad-version", tmp_path=tmp_path)
+    assert cp.returncode == 0, cp.stderr
+    (r,) = rs
+    v = r["counters"]["robustness"]
+    assert r["params"]["traffic"] == "faucet" and r["params"]["rate"] == 200
+    assert v["phases"]["before"] > 180, v                  # served before the case: measured
+    assert v["verdict"] in ("rejected", "ignored"), v
+    assert not alive(r["controller"]["pid"])

@@ -169,3 +169,12 @@ def test_a_tail_alone_is_not_a_latency_rise():
     both = [[3100] * 97 + [60000] * 3]
     per = [[10**6] * 100] + [[1000] * 100] * 2 + both * 4 + [[1000] * 100] * 4
     assert judge(obs(), loops([100] * 11, per), alive=True).verdict == "degraded"
+
+
+def test_wait_quiet_waits_for_two_calm_samples_and_gives_up():
+    from sdnbench.robustness.runner import wait_quiet
+    cpu = iter([100.0, 90.0, 10.0, 50.0, 5.0, 4.0, 100.0])
+    assert wait_quiet(123, sample=lambda pid: next(cpu)) >= 0        # calm only at 5.0, 4.0
+    assert next(cpu) == 100.0, "stopped after the second calm sample"
+    assert wait_quiet(None) is None                                  # tcp: no process to watch
+    assert wait_quiet(1, sample=lambda pid: 100.0, timeout_s=0.05) == -0.05

@@ -21,7 +21,7 @@ options (each sets the config field of the same name, with - for _; flags after 
 override the file):
   --config FILE|-          the run as one JSON object (fields of crates/engine/SCHEMA.md, `params`)
   --controller HOST:PORT   controller to load (127.0.0.1:6653); a comma list sets `controllers`
-  --traffic PROFILE        cbench | unique-pairs | new-flows (unique-pairs)
+  --traffic PROFILE        cbench | unique-pairs | new-flows | faucet (unique-pairs)
   --mode MODE              throughput | latency | fixed-rate | capacity | network (throughput)
   --switches N             emulated switches (16)
   --macs N                 hosts (MAC addresses) per switch (1000)

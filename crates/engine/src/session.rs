@@ -122,6 +122,9 @@ pub struct Session {
     /// Count replies as cbench counts them (`cbench::counts_as_response`): only for the cbench
     /// profile, whose RESULT line prints them; other runs skip the per-message check.
     count_responses: bool,
+    /// The `faucet` profile: a flow-mod answers the request whose MAC its match names
+    /// (`ofswitch::faucet`), not a buffer id, so it never takes the flow-mod fast path.
+    faucet: bool,
     /// Recent latency high-water mark (decays by 1/1024 per answer), for the adaptive timeout.
     rtt_est_ns: u64,
 }
@@ -166,6 +169,7 @@ impl Session {
             workload: Workload::of(c),
             sample_every: Workload::of(c).latency_sample_every(c),
             count_responses: c.traffic == "cbench",
+            faucet: c.profile() == ofswitch::Profile::Faucet,
             rtt_est_ns: 0,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
@@ -307,12 +311,13 @@ impl Session {
             let n = learning_requests(&self.sh.cfg);
             match self.sh.cfg.profile().learning() {
                 // cbench's -L packet-in takes xid 1; its requests then start at xid 2
-                Learning::CbenchDestination => self.gen.emit_cbench_learn(&mut self.wbuf, 1),
-                Learning::HostArps => {
+                Some(Learning::CbenchDestination) => self.gen.emit_cbench_learn(&mut self.wbuf, 1),
+                Some(Learning::HostArps) => {
                     for h in 1..=n {
                         self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
                     }
                 }
+                None => {}
             }
             self.sh.learning.requests_sent(u64::from(n), now);
         }
@@ -516,7 +521,7 @@ impl Session {
         let mut merged = shared.merged.borrow_mut();
         // per-message tests hoisted out of the loop (each was a load through `Shared`)
         let count_responses = loading && self.count_responses;
-        let fast_flow_mods = loading && !self.sh.cfg.keep_flows;
+        let fast_flow_mods = loading && !self.sh.cfg.keep_flows && !self.faucet;
         let version = self.sw.version;
         let wire_version = ofswitch::consts::layout(version);
         let flow_mod_type = MsgType::FlowMod.code(wire_version);
@@ -548,7 +553,7 @@ impl Session {
                 Ok(ev) => ev,
                 Err(e) => return Err(End::new("malformed", e.to_string())),
             };
-            self.on_event(ev, h.msg_type(), loading, &mut st, &mut merged, now);
+            self.on_event(ev, msg, loading, &mut st, &mut merged, now);
         }
         Ok(at)
     }
@@ -582,7 +587,8 @@ impl Session {
     }
 
     /// Everything but the flow-mod hot path.
-    fn on_event(&mut self, ev: Event, msg_type: u8, loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
+    fn on_event(&mut self, ev: Event, msg: &[u8], loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
+        let msg_type = Header::new_unchecked(msg).msg_type();
         if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
             use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
             if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
@@ -606,7 +612,10 @@ impl Session {
         }
         st.count_reply(msg_type);
         match ev {
-            Event::FlowMod { buffer_id, .. } => self.reply(st, merged, buffer_id, None, now),
+            Event::FlowMod { buffer_id, .. } => {
+                let seq = if self.faucet { self.gen.faucet_answer(msg) } else { None };
+                self.reply(st, merged, buffer_id, seq, now)
+            }
             Event::PacketOut { buffer_id, marker, .. } => {
                 let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
                 let seq = if buffer_id == NO_BUFFER { seq } else { None };

@@ -41,8 +41,12 @@ pub fn check(c: &Config) -> Vec<String> {
     if c.versions == 0 || c.versions & !((1 << 1) | (1 << 4)) != 0 {
         e.push(format!("versions: bitmap {:#x} must offer 1.0 (bit 1), 1.3 (bit 4) or both", c.versions));
     }
-    if let Err(err) = c.traffic.parse::<ofswitch::Profile>() {
-        e.push(format!("traffic: {err}"));
+    match c.traffic.parse::<ofswitch::Profile>() {
+        Err(err) => e.push(format!("traffic: {err}")),
+        Ok(p) if p.needs_of13() && c.versions & (1 << 4) == 0 => {
+            e.push(format!("traffic: profile {p} is OpenFlow 1.3 only (Faucet's packet-ins); offer 1.3 (--of 1.3)"))
+        }
+        Ok(_) => {}
     }
     if !c.links.is_empty() && c.ports < 2 {
         e.push(format!("links: need at least 2 ports per switch, not {}", c.ports));

@@ -26,7 +26,7 @@ fn hello(ctx: &Ctx) -> Vec<u8> {
 /// An LLDP packet-in claiming it came from `victim_dpid` port 1, received on our port 1.
 pub fn forged_lldp(ctx: &Ctx) -> Vec<u8> {
     let frame = ofwire::frame::build::lldp_frame(FORGED_LLDP_SRC, &Lldp::for_port(ctx.victim_dpid, 1));
-    packet_in(ctx.version, 0x0bad_0101, 1, frame)
+    packet_in(ctx, 0x0bad_0101, 1, frame)
 }
 
 /// The victim host: host 1 of the victim switch (the engine's learning phase announces hosts
@@ -37,7 +37,7 @@ pub const VICTIM_HOST: u32 = 1;
 pub fn hijacking_arp(ctx: &Ctx) -> Vec<u8> {
     let mac = ofswitch::frames::host_mac(ctx.victim_index, VICTIM_HOST);
     let ip = ofswitch::frames::host_ip(ctx.victim_index, VICTIM_HOST, ctx.macs);
-    packet_in(ctx.version, 0x0bad_0102, 1, ofwire::frame::build::gratuitous_arp(mac, ip))
+    packet_in(ctx, 0x0bad_0102, 1, ofwire::frame::build::gratuitous_arp(mac, ip))
 }
 
 pub static ATTACKS: &[Case] = &[

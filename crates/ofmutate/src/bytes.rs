@@ -44,9 +44,11 @@ pub fn set_u32(mut m: Vec<u8>, at: usize, v: u32) -> Vec<u8> {
 }
 
 /// A table-miss packet-in of `frame` on `in_port`, unbuffered.
-pub fn packet_in(version: u8, xid: u32, in_port: u32, frame: Vec<u8>) -> Vec<u8> {
+pub fn packet_in(ctx: &crate::Ctx, xid: u32, in_port: u32, frame: Vec<u8>) -> Vec<u8> {
+    let (version, d) = (ctx.version, ctx.dress);
     let v = version_of(version);
-    let mut pi = PacketIn { buffer_id: ofwire::packet_in::NO_BUFFER, total_len: frame.len() as u16, data: frame, ..Default::default() };
+    let frame = d.frame(frame);
+    let mut pi = PacketIn { buffer_id: ofwire::packet_in::NO_BUFFER, total_len: frame.len() as u16, data: frame, reason: d.reason, table_id: d.table_id, cookie: d.cookie, ..Default::default() };
     match v {
         Version::V10 => pi.in_port = in_port as u16,
         Version::V13 => pi.match_ = ofwire::OxmMatch { fields: vec![ofwire::Oxm::in_port(in_port)] },
@@ -83,7 +85,7 @@ mod tests {
     #[test]
     fn packet_in_is_valid_before_mutation() {
         for v in [1u8, 4] {
-            let m = packet_in(v, 1, 3, vec![0xab; 60]);
+            let m = packet_in(&crate::Ctx { version: v, ..crate::Ctx::default() }, 1, 3, vec![0xab; 60]);
             let back = Message::parse(&m).expect("a valid packet-in");
             match back.body {
                 Body::PacketIn(p) => {

@@ -23,7 +23,7 @@ fn frame() -> Vec<u8> {
 
 /// A valid table-miss packet-in of our frame on port 1.
 pub fn good_packet_in(ctx: &Ctx) -> Vec<u8> {
-    packet_in(ctx.version, 0x0bad_0001, 1, frame())
+    packet_in(ctx, 0x0bad_0001, 1, frame())
 }
 
 fn up_then(ctx: &Ctx, msgs: Vec<Vec<u8>>) -> Vec<Step> {
@@ -84,26 +84,26 @@ pub static CASES: &[Case] = &[
             let over = if c.version == 1 { 18 } else { 42 };
             let mut f = frame();
             f.resize(65535 - over, 0);
-            up_then(c, vec![packet_in(c.version, 0x0bad_0004, 1, f)])
+            up_then(c, vec![packet_in(c, 0x0bad_0004, 1, f)])
         } },
     Case { name: "bad-buffer-id", family: "message", applies: Applies::Both,
         what: "a packet-in claiming buffer id 0xdeadbeef and total_len 1500 with an empty frame",
         source: "hcprobe (buffer tests); OpenFlow 1.3.5 OFPBRC_BUFFER_UNKNOWN (the controller's side of it)",
         expect: "ignored, or a packet-out/flow-mod naming the buffer (which the switch would refuse)",
         script: |c| {
-            let m = packet_in(c.version, 0x0bad_0005, 1, vec![]);
+            let m = packet_in(c, 0x0bad_0005, 1, vec![]);
             up_then(c, vec![set_u16(set_u32(m, 8, 0xdead_beef), 12, 1500)])
         } },
     Case { name: "invalid-in-port", family: "message", applies: Applies::Both,
         what: "a packet-in whose ingress port is OFPP_ANY (1.3: 0xffffffff) / OFPP_NONE (1.0: 0xffff)",
         source: "OpenFlow 1.3.5 §7.2.1 (ANY is not a valid in_port); OFPBRC_BAD_PORT",
         expect: "ignored or refused; never a flow naming that port",
-        script: |c| up_then(c, vec![packet_in(c.version, 0x0bad_0006, if c.version == 1 { 0xffff } else { 0xffff_ffff }, frame())]) },
+        script: |c| up_then(c, vec![packet_in(c, 0x0bad_0006, if c.version == 1 { 0xffff } else { 0xffff_ffff }, frame())]) },
     Case { name: "empty-frame", family: "message", applies: Applies::Both,
         what: "an unbuffered packet-in with total_len 0 and no frame bytes",
         source: "ours (an Ethernet parser given nothing)",
         expect: "ignored",
-        script: |c| up_then(c, vec![packet_in(c.version, 0x0bad_0007, 1, vec![])]) },
+        script: |c| up_then(c, vec![packet_in(c, 0x0bad_0007, 1, vec![])]) },
     Case { name: "oxm-bad-length", family: "message", applies: Applies::Of13Only,
         what: "a 1.3 packet-in whose match length field says 200 bytes (past the end of the message)",
         source: "OpenFlow 1.3.5 OFPET_BAD_MATCH/OFPBMC_BAD_LEN",

@@ -32,11 +32,15 @@ pub struct Ctx {
     /// Hosts per background switch (the engine's `macs`), for host addresses.
     pub macs: u32,
     pub seed: u64,
+    /// How its packet-ins are dressed: the background's traffic profile's
+    /// (`ofswitch::Profile::dress`), so an attack against Faucet sends packet-ins Faucet takes
+    /// (its cookie, reason ACTION, its VLAN) and the case tests what it claims to test.
+    pub dress: ofswitch::faucet::Dress,
 }
 
 impl Default for Ctx {
     fn default() -> Ctx {
-        Ctx { version: 4, dpid: 0xbad0_0001, victim_dpid: 1, victim_index: 0, macs: 1000, seed: 1 }
+        Ctx { version: 4, dpid: 0xbad0_0001, victim_dpid: 1, victim_index: 0, macs: 1000, seed: 1, dress: ofswitch::faucet::Dress::TABLE_MISS }
     }
 }
 
@@ -114,7 +118,7 @@ pub fn flood_message(ctx: &Ctx, i: u32) -> Vec<u8> {
         dst_port: 9,
         frame_len: 64,
     });
-    bytes::packet_in(ctx.version, 0x0f00_0000 | (i & 0xff_ffff), 1, frame)
+    bytes::packet_in(ctx, 0x0f00_0000 | (i & 0xff_ffff), 1, frame)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! engine's answered requests per CPU-second (`bench/engine/bench.py efficiency`).
 
 use crate::consts::*;
+use crate::faucet::{self, Dress};
 use crate::frames;
 use crate::profile::{cbench_frame_patch, Profile, CBENCH_FRAME};
 use ofwire::packet_in::{self, reason, PatchPoints};
@@ -35,9 +36,9 @@ struct Template {
 const BLOCK: usize = 32;
 
 impl Template {
-    fn new(v: Version, frame: &[u8], cut: usize, buffered: bool) -> Template {
+    fn new(v: Version, frame: &[u8], cut: usize, buffered: bool, dress: Dress) -> Template {
         let buffer_id = if buffered { 0 } else { NO_BUFFER };
-        let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: reason::NO_MATCH, in_port: 0, table_id: 0, cookie: 0, data: &frame[..cut] };
+        let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: dress.reason, in_port: 0, table_id: dress.table_id, cookie: dress.cookie, data: &frame[..cut] };
         let mut bytes = Vec::with_capacity(pi.message_len(v) + BLOCK);
         pi.emit_append(v, 0, &mut bytes);
         let len = bytes.len();
@@ -95,6 +96,8 @@ pub struct PacketInGen {
     ip_base: u32,
     /// The last request's (seq, source host, its port), to step hosts without dividing.
     last: (u32, u32, u32),
+    /// `faucet`: the first three octets of every request's source MAC (`faucet.rs`).
+    faucet_prefix: [u8; 3],
 }
 
 impl PacketInGen {
@@ -107,21 +110,40 @@ impl PacketInGen {
     pub fn with_profile(profile: Profile, version: u8, switch: u32, macs: u32, ports: u32, frame_size: usize) -> PacketInGen {
         let macs = macs.max(1);
         let dpid = switch as u64 + 1;
+        let faucet_prefix = faucet::mac_prefix(faucet::salt_now(), switch);
         let frame = match profile {
             Profile::Cbench => {
                 let mut f = CBENCH_FRAME.to_vec();
                 cbench_frame_patch(&mut f, dpid, 0);
                 f
             }
+            Profile::Faucet => faucet::request_frame(faucet_prefix),
             _ => frames::udp_frame(switch, macs, 0, 0, 0, frame_size),
         };
         let mut fixed_sum: u32 = 0;
         for i in (14..24).step_by(2) {
             fixed_sum += u16::from_be_bytes([frame[i], frame[i + 1]]) as u32;
         }
-        let tpl = Template::new(layout(version), &frame, frame.len().min(128), true);
+        let tpl = Template::new(layout(version), &frame, frame.len().min(128), true, profile.dress());
         let ip_base = frames::ip_base(switch, macs);
-        PacketInGen { version, switch, macs, ports: ports.max(1), profile, dpid, frame, tpl, fixed_sum, ip_base, last: (u32::MAX, 0, 0) }
+        PacketInGen { version, switch, macs, ports: ports.max(1), profile, dpid, frame, tpl, fixed_sum, ip_base, last: (u32::MAX, 0, 0), faucet_prefix }
+    }
+
+    /// `faucet`: use this run salt (the default is the wall clock's, `faucet::salt_now`).
+    pub fn with_salt(mut self, salt: u16) -> PacketInGen {
+        if self.profile == Profile::Faucet {
+            self.faucet_prefix = faucet::mac_prefix(salt, self.switch);
+            self.frame = faucet::request_frame(self.faucet_prefix);
+            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len(), false, self.profile.dress());
+        }
+        self
+    }
+
+    /// `faucet`: the request a flow-mod (a whole message) answers, if it names one of this
+    /// switch's request MACs (`faucet::answered_seq24`, widened against the last request sent).
+    pub fn faucet_answer(&self, msg: &[u8]) -> Option<u32> {
+        let low = faucet::answered_seq24(msg, layout(self.version), self.faucet_prefix)?;
+        Some(faucet::widen(low, self.last.0))
     }
 
     /// Set the datapath id (cbench profile: its low byte is in the frame).
@@ -129,7 +151,7 @@ impl PacketInGen {
         self.dpid = dpid;
         if self.profile == Profile::Cbench {
             cbench_frame_patch(&mut self.frame, dpid, 0);
-            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len().min(128), true);
+            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len().min(128), true, self.profile.dress());
         }
         self
     }
@@ -148,8 +170,9 @@ impl PacketInGen {
         let dst = if src == self.macs { 1 } else { src + 1 };
         let v = layout(self.version);
         let (buffered, cut) = match miss_send_len {
-            Some(n) => (true, self.frame.len().min(n as usize)),
-            None => (false, self.frame.len()),
+            // `faucet`: unbuffered and whole, as OVS sends packet-ins (Faucet names no buffer)
+            Some(n) if self.profile != Profile::Faucet => (true, self.frame.len().min(n as usize)),
+            _ => (false, self.frame.len()),
         };
         if cut < PATCHED {
             // A cut inside the patched bytes (a tiny miss_send_len): patch a whole copy, send
@@ -157,12 +180,13 @@ impl PacketInGen {
             let mut f = self.frame.clone();
             self.patch(patched(&mut f), seq, src, dst, buffered);
             let buffer_id = if buffered { seq } else { NO_BUFFER };
-            let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: reason::NO_MATCH, in_port, table_id: 0, cookie: 0, data: &f[..cut] };
+            let d = self.profile.dress();
+            let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: d.reason, in_port, table_id: d.table_id, cookie: d.cookie, data: &f[..cut] };
             pi.emit_append(v, xid, out);
             return;
         }
         if self.tpl.key != (v, cut, buffered) {
-            self.tpl = Template::new(v, &self.frame, cut, buffered);
+            self.tpl = Template::new(v, &self.frame, cut, buffered, self.profile.dress());
         }
         let at = out.len();
         self.tpl.append(out);
@@ -181,6 +205,11 @@ impl PacketInGen {
         if self.profile == Profile::Cbench {
             return (seq.wrapping_sub(1) % self.macs, 1);
         }
+        if self.profile == Profile::Faucet {
+            // a new host per request, on ports 1..=ports in turn
+            self.last.0 = seq;
+            return (0, 1 + seq % self.ports);
+        }
         let (src, in_port) = if seq == self.last.0.wrapping_add(1) && self.last.1 != 0 {
             // the next request: step the source host (and its port) by one, wrapping
             if self.last.1 == self.macs { (1, 1) } else { (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 }) }
@@ -198,6 +227,11 @@ impl PacketInGen {
     fn patch(&self, f: &mut [u8; PATCHED], seq: u32, src: u32, dst: u32, buffered: bool) {
         if self.profile == Profile::Cbench {
             return self.patch_cbench(f, seq, src, buffered);
+        }
+        if self.profile == Profile::Faucet {
+            // the source MAC's low three octets: the request number (`faucet::request_mac`)
+            f[9..12].copy_from_slice(&seq.to_be_bytes()[1..]);
+            return;
         }
         f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
         f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
@@ -390,6 +424,39 @@ mod tests {
             assert_eq!(k.get::<4>(at::IP_SRC), frames::host_ip(2, src, 3));
             assert_eq!(k.get::<4>(at::IP_DST), frames::host_ip(2, dst, 3));
         }
+    }
+
+    /// `faucet`: what Faucet's `parse_pkt_meta` takes (reason ACTION, its cookie, a known
+    /// in_port, a frame tagged with its VLAN), unbuffered whatever `miss_send_len` says, a new
+    /// source MAC per request; and Faucet's learning flow-mods for that MAC answer it.
+    #[test]
+    fn faucet_packet_ins_are_new_tagged_hosts_answered_by_their_flow_mods() {
+        use ofwire::{Body, FlowMod, Message, Oxm, OxmMatch};
+        let mut g = PacketInGen::with_profile(Profile::Faucet, OFP13, 5, 10, 4, 128).with_salt(0x123);
+        let mut out = vec![];
+        let mut macs = std::collections::HashSet::new();
+        for seq in [0u32, 1, 2, 3, 4, 0x00ab_cdef, 0x0100_0005] {
+            out.clear();
+            g.emit(&mut out, seq, Some(128));
+            let Body::PacketIn(pi) = Message::parse(&out).unwrap().body else { panic!("not a packet-in") };
+            assert_eq!((pi.reason, pi.cookie, pi.table_id, pi.buffer_id), (1, faucet::COOKIE, 1, NO_BUFFER));
+            assert_eq!(pi.match_.fields, vec![Oxm::in_port(1 + seq % 4)]);
+            assert_eq!((pi.data.len(), pi.total_len), (64, 64));
+            assert_eq!(&pi.data[12..16], &[0x81, 0, 0, 100], "VLAN 100");
+            let src: [u8; 6] = pi.data[6..12].try_into().unwrap();
+            assert_eq!(src, faucet::request_mac(faucet::mac_prefix(0x123, 5), seq));
+            // a new host each request (within 2^24 requests: the MAC keeps 24 bits of seq)
+            assert!(macs.insert(src), "seq {seq}");
+            // Faucet's two flow-mods (eth_dst table 2, eth_src table 1) both name the request
+            for field in [ofwire::OxmField::EthDst, ofwire::OxmField::EthSrc] {
+                let fm = FlowMod { buffer_id: NO_BUFFER, match_: OxmMatch { fields: vec![Oxm::basic(field, &src)] }, ..Default::default() };
+                let msg = Message::new(Version::V13, 9, Body::FlowMod(fm)).to_vec();
+                assert_eq!(g.faucet_answer(&msg), Some(seq), "{field:?}");
+            }
+        }
+        let other = PacketInGen::with_profile(Profile::Faucet, OFP13, 6, 10, 4, 128).with_salt(0x123);
+        let fm = FlowMod { match_: OxmMatch { fields: vec![Oxm::eth_src(faucet::request_mac(faucet::mac_prefix(0x123, 5), 3))] }, ..Default::default() };
+        assert_eq!(other.faucet_answer(&Message::new(Version::V13, 9, Body::FlowMod(fm)).to_vec()), None, "another switch's host");
     }
 
     /// cbench `-L`: `fakeswitch_learn_dstmac` in cbench/fakeswitch.c builds an 84-byte

@@ -6,6 +6,7 @@
 //! | `cbench`       | cbench's own packet-in, checked against a capture of cbench (request `seq` = buffer id `seq`, xid `seq + 1`): a 64-byte frame, IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>`, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`). Learning phase as cbench's default `-L`: one gratuitous ARP reply from the destination MAC on port 2 (xid 1), so the destination is known ([`Learning::CbenchDestination`]); with learning off it is never learned | learned destination: learn the source MAC, install a flow for it (flow-mod) and forward the frame (packet-out): two responses per request in cbench's count. Without learning: flood, a packet-out only. Comparable with published cbench numbers (which use the default `-L`). |
 //! | `unique-pairs` | UDP between two hosts of the switch that were announced by gratuitous ARP (learning phase); the (source, destination) pair steps through the hosts | look up a known destination and install a flow for the pair: flow-mod (+ packet-out). |
 //! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
+//! | `faucet`       | as a switch under Faucet raises it (`faucet.rs`): OpenFlow 1.3, reason ACTION, Faucet's cookie, table 1 (eth_src), unbuffered, a 64-byte UDP frame tagged VLAN 100 from a source MAC never seen before (it carries the request number), on ports 1..`ports`. No learning phase | learn a new host: two flow-mods (eth_dst and eth_src tables), no packet-out. Answered by the first flow-mod naming the request's MAC. For pipeline controllers that take only their own packet-ins; not comparable with cbench numbers. |
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,33 +17,51 @@ pub enum Profile {
     #[default]
     UniquePairs,
     NewFlows,
+    Faucet,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 3] = [Profile::Cbench, Profile::UniquePairs, Profile::NewFlows];
+    pub const ALL: [Profile; 4] = [Profile::Cbench, Profile::UniquePairs, Profile::NewFlows, Profile::Faucet];
 
     pub fn name(self) -> &'static str {
         match self {
             Profile::Cbench => "cbench",
             Profile::UniquePairs => "unique-pairs",
             Profile::NewFlows => "new-flows",
+            Profile::Faucet => "faucet",
         }
     }
 
-    /// What a switch sends in the learning phase, before any measured request.
-    pub fn learning(self) -> Learning {
+    /// What a switch sends in the learning phase, before any measured request (none: every
+    /// request is a new host).
+    pub fn learning(self) -> Option<Learning> {
         match self {
-            Profile::Cbench => Learning::CbenchDestination,
-            _ => Learning::HostArps,
+            Profile::Cbench => Some(Learning::CbenchDestination),
+            Profile::Faucet => None,
+            _ => Some(Learning::HostArps),
         }
     }
 
     /// How many learning requests a switch sends, with `macs` hosts per switch.
     pub fn learning_requests(self, macs: u32) -> u32 {
         match self.learning() {
-            Learning::CbenchDestination => 1,
-            Learning::HostArps => macs.min(65_535),
+            Some(Learning::CbenchDestination) => 1,
+            Some(Learning::HostArps) => macs.min(65_535),
+            None => 0,
         }
+    }
+
+    /// How its packet-ins are dressed ([`crate::faucet::Dress`]).
+    pub fn dress(self) -> crate::faucet::Dress {
+        match self {
+            Profile::Faucet => crate::faucet::Dress::FAUCET,
+            _ => crate::faucet::Dress::TABLE_MISS,
+        }
+    }
+
+    /// Whether it exists only in OpenFlow 1.3 (Faucet speaks nothing else).
+    pub fn needs_of13(self) -> bool {
+        self == Profile::Faucet
     }
 }
 
@@ -136,7 +155,7 @@ mod tests {
             assert_eq!(p.name().parse::<Profile>(), Ok(p));
         }
         let e = "cbnech".parse::<Profile>().unwrap_err().to_string();
-        assert_eq!(e, "unknown traffic profile \"cbnech\" (known: cbench, unique-pairs, new-flows)");
+        assert_eq!(e, "unknown traffic profile \"cbnech\" (known: cbench, unique-pairs, new-flows, faucet)");
         assert_eq!(Profile::default(), Profile::UniquePairs);
     }
 

@@ -12,9 +12,10 @@ use crate::config::Config;
 /// Version byte of the invalid packet-ins (the `bad-version` case's).
 pub const INVALID_VERSION: u8 = 0x09;
 
-/// The invalid packet-in: a valid 1.3 table-miss packet-in, version byte 0x09.
-pub fn invalid_packet_in() -> Vec<u8> {
-    let ctx = ofmutate::Ctx::default();
+/// The invalid packet-in: a valid 1.3 packet-in dressed as the run's traffic profile dresses
+/// its requests (a table miss; Faucet's cookie and VLAN for `faucet`), version byte 0x09.
+pub fn invalid_packet_in(dress: ofswitch::faucet::Dress) -> Vec<u8> {
+    let ctx = ofmutate::Ctx { dress, ..ofmutate::Ctx::default() };
     ofmutate::bytes::set_version(ofmutate::cases::good_packet_in(&ctx), INVALID_VERSION)
 }
 
@@ -27,7 +28,7 @@ pub fn inject(cfg: &Config, before: u64, after: u64, wbuf: &mut Vec<u8>) -> u64 
     let k = cfg.invalid_every as u64;
     let n = after / k - before / k;
     if n > 0 {
-        let m = invalid_packet_in();
+        let m = invalid_packet_in(cfg.profile().dress());
         for _ in 0..n {
             wbuf.extend_from_slice(&m);
         }
@@ -56,7 +57,7 @@ mod tests {
         }
         assert_eq!(total, invalid_sent(&cfg, sent));
         assert_eq!(total, 1000 / 99);
-        let m = invalid_packet_in();
+        let m = invalid_packet_in(cfg.profile().dress());
         assert_eq!(buf.len(), m.len() * total as usize);
         assert_eq!(m[0], 0x09);
         assert_eq!(m[1], 10);

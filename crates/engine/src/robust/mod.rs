@@ -147,6 +147,7 @@ pub fn ctx(c: &crate::config::Config, r: &RobustSpec) -> ofmutate::Ctx {
         victim_index: 0,
         macs: c.macs,
         seed: r.seed,
+        dress: c.profile().dress(),
     }
 }
 
