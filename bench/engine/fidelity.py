@@ -14,7 +14,11 @@ ratio is sdnbench's mean over cbench's mean; the goal is every ratio within 0.85
 Controllers are started with the project's launcher (``sdnbench.controllers.lifecycle.launch``,
 OpenFlow 1.0: cbench speaks nothing else), except ``responder:rate=R``: the minimal responder
 throttled to R answers/s (``sdnbench-responder --rate R``), a peer whose answer is known — in
-throughput mode both tools must report R, whatever their own speed.
+throughput mode both tools must report R, whatever their own speed — and ``python:cost_us=C``:
+a single-threaded Python controller of our own (``sdnbench/engine/scripted_controller.py``)
+that spends C µs of CPU on every packet-in and answers it with one flow-mod, as a Python
+learning switch does, but with a known cost; it counts what it served, so each run also has
+the controller's own answers/s (``own``) beside the tools' figures.
 ovs-testcontroller takes at most 16 switches.
 """
 
@@ -35,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import Responder  # noqa: E402  (this directory's bench.py)
 
 SDNBENCH = [str(REPO / ".venv" / "bin" / "sdnbench"), "controller", "cbench", "--"]
-DEFAULT = "osken:learning,ryu:simple_switch,ovs-testcontroller,responder:rate=20000"
+DEFAULT = "osken:learning,ryu:simple_switch,ovs-testcontroller,responder:rate=20000,python:cost_us=100"
 BAND = (0.85, 1.15)
 
 
@@ -54,14 +58,28 @@ def run(argv: list, timeout: float) -> float:
 
 @contextmanager
 def controller(spec: str):
-    """(host, port) of a running controller for the block."""
+    """(port, served) of a running controller for the block: ``served()`` is the number of
+    requests it has answered by its own count, or None when it does not count."""
     if spec.startswith("responder:rate="):
         with Responder("1.0", extra=("--rate", spec.split("=", 1)[1])) as r:
-            yield r.port
+            yield r.port, lambda: None
+        return
+    if spec.startswith("python:cost_us="):
+        from sdnbench.engine.scripted_controller import ScriptedController
+        with ScriptedController(version=1, cost_us=float(spec.split("=", 1)[1])) as ctl:
+            yield int(ctl.address.rsplit(":", 1)[1]), lambda: ctl.replies
         return
     from sdnbench.controllers.lifecycle import launch
     with launch(spec, of_version="1.0") as ctl:
-        yield ctl.port
+        yield ctl.port, lambda: None
+
+
+def run_counted(argv: list, timeout: float, served) -> tuple:
+    """(the tool's figure, the controller's own answers/s over the run or None)."""
+    n0, t0 = served(), time.monotonic()
+    figure = run(argv, timeout)
+    n1, t1 = served(), time.monotonic()
+    return figure, (None if n0 is None else (n1 - n0) / (t1 - t0))
 
 
 def measure(a, spec: str, n: int) -> dict:
@@ -69,16 +87,20 @@ def measure(a, spec: str, n: int) -> dict:
              "-M", str(a.macs), "-w", "1"] + ([] if a.latency else ["-t"])
     limit = (a.loops + 1) * a.loop_ms / 1000 + 60
     rows = {"cbench": [], "sdnbench": []}
-    with controller(spec) as port:
+    own = {"cbench": [], "sdnbench": []}
+    with controller(spec) as (port, served):
         for _ in range(a.reps):
             args = flags + ["-p", str(port)]
-            rows["cbench"].append(run([a.peer, *args], limit))
-            time.sleep(0.5)
-            rows["sdnbench"].append(run(SDNBENCH + args, limit))
-            time.sleep(0.5)
+            for tool, argv in (("cbench", [a.peer, *args]), ("sdnbench", SDNBENCH + args)):
+                figure, mine = run_counted(argv, limit, served)
+                rows[tool].append(figure)
+                if mine is not None:
+                    own[tool].append(mine)
+                time.sleep(0.5)
     means = {k: sum(v) / len(v) for k, v in rows.items()}
     ratio = means["sdnbench"] / means["cbench"] if means["cbench"] else None
     return {"controller": spec, "switches": n, "raw": rows, "mean": means, "ratio": ratio,
+            "own_answers_per_s": {k: v for k, v in own.items() if v} or None,
             "within_band": ratio is not None and BAND[0] <= ratio <= BAND[1]}
 
 
@@ -105,9 +127,11 @@ def main() -> int:
             except Exception as e:   # one controller failing must not lose the others' figures
                 r = {"controller": spec, "switches": n, "error": f"{type(e).__name__}: {e}"}
             out.append(r)
+            own = r.get("own_answers_per_s") or {}
             line = (f"{spec:28} {n:3} switches  cbench {r['mean']['cbench']:12.0f}  sdnbench "
                     f"{r['mean']['sdnbench']:12.0f}  ratio {r['ratio']:.3f}"
-                    f"{'' if r['within_band'] else '  OUTSIDE 0.85-1.15'}") if "mean" in r else \
+                    f"{'' if r['within_band'] else '  OUTSIDE 0.85-1.15'}"
+                    + "".join(f"  own/s under {k} {sum(v) / len(v):,.0f}" for k, v in own.items())) if "mean" in r else \
                 f"{spec:28} {n:3} switches  error: {r['error']}"
             print(line, flush=True)
     doc = {"figure": "responses/s, sdnbench controller cbench over cbench", "mode":

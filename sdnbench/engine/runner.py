@@ -36,6 +36,10 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
     r = to_result(doc, p)
     ctl.check_alive()
     ctl.record(r, sampler)
+    if r.status == "failed" and "nothing measured" in (r.error or "") and \
+            str(p.get("controller", "")).startswith("faucet:") and p.get("traffic") != "faucet":
+        r.error += (f"; Faucet takes only the packet-ins its own pipeline raises, not {p.get('traffic')!r} "
+                    "traffic: use --traffic faucet (docs/robustness.md, \"Faucet\")")
     return r
 
 

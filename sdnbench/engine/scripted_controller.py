@@ -8,6 +8,9 @@ counts what it did, so the engine's accounting can be checked against an indepen
   it, ``dropped`` counts them);
 - ``garbage_after`` N: after N packet-ins on the first connection, sends a message whose length
   field (4) is shorter than the OpenFlow header;
+- ``cost_us``: spends this much CPU (a busy loop, on its one event-loop thread) on every
+  packet-in before answering, as a single-threaded controller whose decision costs that much:
+  it serves at most 10^6 / ``cost_us`` requests/s, less its own per-message overhead;
 - ``ignore_learning``: never answers the learning phase's packet-ins (xid ``LEARNING_XID | host``);
   ``learning_packet_ins`` counts them either way;
 - ``faucet``: behaves as Faucet's learning does (``crates/ofswitch/src/faucet.rs``): takes only
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import time
 from typing import Optional
 from .loop_server import LoopServer
 
@@ -81,6 +85,13 @@ def _faucet_takes(body: bytes) -> Optional[tuple]:
     return in_port, data[6:12]
 
 
+def _spin(seconds: float) -> None:
+    """Burn ``seconds`` of CPU (a decision that costs that much), holding the loop."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
     if version == 1:
         body = struct.pack("!IHH", buffer_id, 0xFFFF, 0)
@@ -92,8 +103,10 @@ def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
 class ScriptedController(LoopServer):
     def __init__(self, version: int = 4, delay_s: float = 0.0, packet_out_too: bool = False,
                  close_nth: Optional[int] = None, close_after_s: float = 0.0, drop_every: int = 0,
-                 garbage_after: Optional[int] = None, ignore_learning: bool = False, faucet: bool = False):
+                 garbage_after: Optional[int] = None, ignore_learning: bool = False, faucet: bool = False,
+                 cost_us: float = 0.0):
         super().__init__()
+        self.cost_s = cost_us / 1e6
         self.faucet = faucet
         self.learned: set = set()
         self.ignored = 0
@@ -154,6 +167,8 @@ class ScriptedController(LoopServer):
                         writer.write(struct.pack("!BBHI", v, 2, 4, 66))
                         continue
                     buffer_id = struct.unpack("!I", body[:4])[0]
+                    if self.cost_s:
+                        _spin(self.cost_s)
                     if self.faucet:
                         self._faucet(writer, xid, body, nth)
                         continue

@@ -241,3 +241,16 @@ def test_table_miss_traffic_gets_nothing_from_faucet():
         doc = run_doc(ctl.address, traffic="unique-pairs", switches=1, loops=2, loop_ms=300, warmup=0, learn=False)
         assert ctl.ignored > 0 and not ctl.learned
     assert doc["status"] == "failed" and "nothing measured" in doc["error"], doc.get("error")
+
+
+def test_a_known_cost_per_request_caps_the_answered_rate():
+    """A single-threaded controller that spends 2 ms of CPU per packet-in serves at most 500/s;
+    the throughput mode reads that cap (less the controller's own per-message overhead), and
+    the controller's own count agrees with the engine's."""
+    with ScriptedController(version=4, cost_us=2000) as ctl:
+        doc = run_doc(ctl.address, switches=2, macs=4, learn=False, loops=3, loop_ms=500, warmup=1)
+        served = ctl.replies
+    t = doc["totals"]
+    _invariant(t)
+    assert 0.7 * 500 <= doc["throughput"]["mean"] <= 500 * 1.02, doc["throughput"]
+    assert t["requests_answered"] + t["late_replies"] <= served <= t["requests_sent"], (t, served)

@@ -1,8 +1,8 @@
-"""Why Faucet cannot be measured by the robustness background (docs/robustness.md, "Faucet"):
+"""Why Faucet needs the engine's ``faucet`` traffic profile (docs/robustness.md, "Faucet"):
 one hand-made OpenFlow 1.3 switch connects to Faucet, comes up, and sends packet-ins that
 differ in one property at a time; what Faucet sends back to each is recorded.
 
-The background's packet-ins are the engine's: cookie 0, reason NO_MATCH (table miss),
+The other profiles' packet-ins are table misses: cookie 0, reason NO_MATCH,
 untagged frames, one buffer id per request, answered when a flow-mod or packet-out names that
 buffer (or carries the frame). Faucet (1.10) drops a packet-in whose cookie is not its own
 (``strict_packet_in_cookie``), whose reason is not ACTION, or whose frame carries no VLAN it

@@ -409,7 +409,8 @@ impl Session {
         let wscratch = self.sh.wscratch.clone();
         let mut scratch = wscratch.borrow_mut();
         let buf = if shared { &mut *scratch } else { &mut self.wbuf };
-        let n = self.pacer.fill(now, &mut self.out, &mut self.gen, buf, self.sh.miss_send_len(), room);
+        let msl = if self.faucet { None } else { self.sh.miss_send_len() }; // `Profile::buffered`
+        let n = self.pacer.fill(now, &mut self.out, &mut self.gen, buf, msl, room);
         let sent = {
             let mut st = self.stats.borrow_mut();
             st.sent += n as u64;

@@ -12,12 +12,14 @@ use std::fmt;
 use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
 pub enum Profile {
-    Cbench,
+    // the host-pair UDP profiles first: `own_frame` is one comparison on the hot path
     #[default]
-    UniquePairs,
-    NewFlows,
-    Faucet,
+    UniquePairs = 0,
+    NewFlows = 1,
+    Cbench = 2,
+    Faucet = 3,
 }
 
 impl Profile {
@@ -57,6 +59,17 @@ impl Profile {
             Profile::Faucet => crate::faucet::Dress::FAUCET,
             _ => crate::faucet::Dress::TABLE_MISS,
         }
+    }
+
+    /// Whether its frame is its own (cbench's, Faucet's), not the host-pair UDP frame.
+    #[inline(always)]
+    pub fn own_frame(self) -> bool {
+        self as u8 >= Profile::Cbench as u8
+    }
+
+    /// Whether its requests may be buffered (`faucet`: never; OVS sends packet-ins unbuffered).
+    pub fn buffered(self) -> bool {
+        self != Profile::Faucet
     }
 
     /// Whether it exists only in OpenFlow 1.3 (Faucet speaks nothing else).
