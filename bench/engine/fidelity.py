@@ -18,7 +18,8 @@ throughput mode both tools must report R, whatever their own speed — and ``pyt
 a single-threaded Python controller of our own (``sdnbench/engine/scripted_controller.py``)
 that spends C µs of CPU on every packet-in and answers it with one flow-mod, as a Python
 learning switch does, but with a known cost; it counts what it served, so each run also has
-the controller's own answers/s (``own``) beside the tools' figures.
+the controller's own answers/s while loaded (``own``: see ``run_counted``) beside the tools'
+figures — the truth both tools should read.
 ovs-testcontroller takes at most 16 switches.
 """
 
@@ -27,8 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import statistics
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,11 +78,40 @@ def controller(spec: str):
 
 
 def run_counted(argv: list, timeout: float, served) -> tuple:
-    """(the tool's figure, the controller's own answers/s over the run or None)."""
-    n0, t0 = served(), time.monotonic()
-    figure = run(argv, timeout)
-    n1, t1 = served(), time.monotonic()
-    return figure, (None if n0 is None else (n1 - n0) / (t1 - t0))
+    """(the tool's figure, the controller's own answers/s while the tool loaded it, or None).
+
+    The own figure is the median of the controller's 1-s windows (sampled every 0.1 s, sliding)
+    whose rate is at least half the busiest one: the steady state, without the tool's start-up,
+    learning and drain, which a whole-run average would mix in."""
+    if served() is None:
+        return run(argv, timeout), None
+    samples, stop = [], threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            samples.append((time.monotonic(), served()))
+            time.sleep(0.1)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    try:
+        figure = run(argv, timeout)
+    finally:
+        stop.set()
+        t.join()
+    return figure, steady_rate(samples)
+
+
+def steady_rate(samples: list, window_s: float = 1.0):
+    """Median rate of the sliding ``window_s`` windows at >= half the busiest (see run_counted)."""
+    rates = []
+    for i, (t0, n0) in enumerate(samples):
+        j = next((k for k in range(i, len(samples)) if samples[k][0] - t0 >= window_s), None)
+        if j is None:
+            break
+        rates.append((samples[j][1] - n0) / (samples[j][0] - t0))
+    busy = [r for r in rates if rates and r >= 0.5 * max(rates)]
+    return statistics.median(busy) if busy else None
 
 
 def measure(a, spec: str, n: int) -> dict:

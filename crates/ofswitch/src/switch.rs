@@ -286,9 +286,15 @@ impl Switch {
         if kind == MsgType::Hello {
             return self.on_hello(ch, ver, xid, h.payload(), &mut outs[ch]);
         }
-        if ver != v || c.state == State::Hello {
+        if c.state == State::Hello {
             emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
             return Err(SwitchError::WrongVersion { got: ver, want: v });
+        }
+        if ver != v && !version_exempt(ver, kind) {
+            // as Open vSwitch (lib/vconn.c `vconn_recv`): BAD_VERSION back, and the message is
+            // dropped as if it had not arrived; the session goes on
+            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
+            return Ok(Event::Refused { kind, ty: ET_BAD_REQUEST, code: BRC_BAD_VERSION });
         }
         if c.is_slave() && is_state_change(kind) {
             emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_IS_SLAVE, msg);
@@ -435,6 +441,13 @@ impl Switch {
 }
 
 /// Messages that change the switch's state: refused from a slave (OF1.3 §6.3.5).
+/// Messages taken in another (known) version than the session's, as Open vSwitch takes them:
+/// an error, an echo request or reply (their layout is the same in every version). A controller
+/// answering a broken message with an error in its lowest version must not cost the session.
+fn version_exempt(ver: u8, kind: MsgType) -> bool {
+    ofwire::version::Version::from_wire(ver).is_some() && matches!(kind, MsgType::Error | MsgType::EchoRequest | MsgType::EchoReply)
+}
+
 fn is_state_change(k: MsgType) -> bool {
     matches!(k, MsgType::FlowMod | MsgType::PacketOut | MsgType::PortMod | MsgType::GroupMod | MsgType::MeterMod | MsgType::TableMod)
 }

@@ -171,10 +171,20 @@ fn role_async_queue_and_unknown() {
     assert_eq!(r[0][1], 23);
     let r = ask(&mut s, &msg(OFP13, Kind::Unknown(77), 6, &[]));
     assert_eq!((r[0][1], be16(&r[0], 10)), (1, BRC_BAD_TYPE));
-    // a message with the wrong version is an error, and reported
+    // a message in another version gets BAD_VERSION and is dropped; the session goes on (as OVS)
     let mut out = vec![];
     let e = s.on_message(0, &msg(OFP10, Kind::BarrierRequest, 1, &[]), &mut out);
-    assert_eq!(e, Err(SwitchError::WrongVersion { got: 1, want: 4 }));
+    assert_eq!(e, Ok(Event::Refused { kind: ofwire::MsgType::BarrierRequest, ty: 1, code: 0 }));
+    assert_eq!((out[0], out[1], be16(&out, 8), be16(&out, 10)), (OFP13, 1, 1, 0), "OFPET_BAD_REQUEST/BAD_VERSION");
+    // an echo or error in another known version is taken, as OVS takes it; an unknown version is not
+    let r = ask(&mut s, &msg(OFP10, Kind::EchoRequest, 2, &[]));
+    assert_eq!((r[0][0], r[0][1]), (OFP13, 3), "echo reply");
+    let mut out = vec![];
+    let mut m = msg(OFP13, Kind::EchoRequest, 3, &[]);
+    m[0] = 0x09;
+    assert!(matches!(s.on_message(0, &m, &mut out), Ok(Event::Refused { code: 0, .. })));
+    let r = ask(&mut s, &msg(OFP13, Kind::BarrierRequest, 4, &[]));
+    assert_eq!(r[0][1], 21, "the session goes on");
 }
 
 fn flow_mod13(cmd: u8, prio: u16, buffer_id: u32, in_port: u32) -> Vec<u8> {
