@@ -409,7 +409,7 @@ impl Session {
         let wscratch = self.sh.wscratch.clone();
         let mut scratch = wscratch.borrow_mut();
         let buf = if shared { &mut *scratch } else { &mut self.wbuf };
-        let msl = if self.faucet { None } else { self.sh.miss_send_len() }; // `Profile::buffered`
+        let msl = if self.gen.profile.buffered() { self.sh.miss_send_len() } else { None };
         let n = self.pacer.fill(now, &mut self.out, &mut self.gen, buf, msl, room);
         let sent = {
             let mut st = self.stats.borrow_mut();

@@ -35,12 +35,12 @@ pub struct Ctx {
     /// How its packet-ins are dressed: the background's traffic profile's
     /// (`ofswitch::Profile::dress`), so an attack against Faucet sends packet-ins Faucet takes
     /// (its cookie, reason ACTION, its VLAN) and the case tests what it claims to test.
-    pub dress: ofswitch::faucet::Dress,
+    pub dress: ofswitch::Dress,
 }
 
 impl Default for Ctx {
     fn default() -> Ctx {
-        Ctx { version: 4, dpid: 0xbad0_0001, victim_dpid: 1, victim_index: 0, macs: 1000, seed: 1, dress: ofswitch::faucet::Dress::TABLE_MISS }
+        Ctx { version: 4, dpid: 0xbad0_0001, victim_dpid: 1, victim_index: 0, macs: 1000, seed: 1, dress: ofswitch::Dress::TABLE_MISS }
     }
 }
 

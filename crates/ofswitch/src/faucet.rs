@@ -43,48 +43,6 @@ pub const ETH_SRC_TABLE: u8 = 1;
 /// universally administered, so never equal to a request's locally administered source.
 pub const DST_MAC: [u8; 6] = [0x00, 0x00, 0x5e, 0x00, 0x53, 0x01];
 
-/// How a packet-in is dressed: what the controller expects of the packet-ins its own
-/// pipeline raises. Table-miss packet-ins (reason NO_MATCH, cookie 0, table 0, untagged) are
-/// what every other profile sends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dress {
-    pub reason: u8,
-    pub cookie: u64,
-    pub table_id: u8,
-    /// Tag the frame with this VLAN (802.1Q), unless it is LLDP (never tagged).
-    pub vlan: Option<u16>,
-}
-
-impl Dress {
-    pub const TABLE_MISS: Dress = Dress { reason: ofwire::packet_in::reason::NO_MATCH, cookie: 0, table_id: 0, vlan: None };
-    pub const FAUCET: Dress = Dress { reason: ofwire::packet_in::reason::ACTION, cookie: COOKIE, table_id: ETH_SRC_TABLE, vlan: Some(VLAN) };
-
-    /// `frame` as this dress carries it: with the VLAN tag inserted after the MACs (an empty,
-    /// short or LLDP frame is left alone).
-    pub fn frame(&self, frame: Vec<u8>) -> Vec<u8> {
-        match self.vlan {
-            Some(vid) if frame.len() >= 14 && frames::ethertype(&frame) != Some(ofwire::frame::ETHERTYPE_LLDP) => tag(&frame, vid),
-            _ => frame,
-        }
-    }
-}
-
-impl Default for Dress {
-    fn default() -> Dress {
-        Dress::TABLE_MISS
-    }
-}
-
-/// `frame` with an 802.1Q tag (priority 0, `vid`) after its MAC addresses.
-pub fn tag(frame: &[u8], vid: u16) -> Vec<u8> {
-    let mut f = Vec::with_capacity(frame.len() + 4);
-    f.extend_from_slice(&frame[..12]);
-    f.extend_from_slice(&0x8100u16.to_be_bytes());
-    f.extend_from_slice(&(vid & 0x0fff).to_be_bytes());
-    f.extend_from_slice(&frame[12..]);
-    f
-}
-
 /// A run's 14-bit salt from the wall clock's seconds (see the module doc).
 pub fn salt_now() -> u16 {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
@@ -115,7 +73,7 @@ pub fn request_frame(prefix: [u8; 3]) -> Vec<u8> {
         dst_port: 9,
         frame_len: 60,
     });
-    tag(&f, VLAN)
+    frames::tag(&f, VLAN)
 }
 
 /// The low 24 bits of a request's sequence number, when `msg` (a whole flow-mod, version
@@ -152,6 +110,7 @@ pub fn widen(low: u32, last: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::Dress;
     use ofwire::{Body, Instruction, OxmMatch};
 
     fn flow_mod(command: u16, fields: Vec<Oxm>) -> Vec<u8> {

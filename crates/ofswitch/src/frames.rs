@@ -108,6 +108,17 @@ pub fn ethertype(frame: &[u8]) -> Option<u16> {
     frame.get(12..14).map(|b| u16::from_be_bytes([b[0], b[1]]))
 }
 
+/// `frame` with an 802.1Q tag (priority 0, `vid`) after its MAC addresses.
+pub fn tag(frame: &[u8], vid: u16) -> Vec<u8> {
+    let mut f = Vec::with_capacity(frame.len() + 4);
+    f.extend_from_slice(&frame[..12]);
+    f.extend_from_slice(&0x8100u16.to_be_bytes());
+    f.extend_from_slice(&(vid & 0x0fff).to_be_bytes());
+    f.extend_from_slice(&frame[12..]);
+    f
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

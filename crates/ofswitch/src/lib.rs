@@ -60,5 +60,5 @@ pub use consts::{Kind, NO_BUFFER, OFP10, OFP13};
 pub use forward::Received;
 pub use ofwire::MsgType;
 pub use packet_in::PacketInGen;
-pub use profile::{Learning, Profile, UnknownProfile};
+pub use profile::{Dress, Learning, Profile, UnknownProfile};
 pub use switch::{frame_len, Counters, Event, State, Switch, SwitchConfig, SwitchError};

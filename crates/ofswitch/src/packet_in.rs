@@ -12,7 +12,8 @@
 //! engine's answered requests per CPU-second (`bench/engine/bench.py efficiency`).
 
 use crate::consts::*;
-use crate::faucet::{self, Dress};
+use crate::faucet;
+use crate::profile::Dress;
 use crate::frames;
 use crate::profile::{cbench_frame_patch, Profile, CBENCH_FRAME};
 use ofwire::packet_in::{self, reason, PatchPoints};

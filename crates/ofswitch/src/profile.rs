@@ -8,6 +8,7 @@
 //! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
 //! | `faucet`       | as a switch under Faucet raises it (`faucet.rs`): OpenFlow 1.3, reason ACTION, Faucet's cookie, table 1 (eth_src), unbuffered, a 64-byte UDP frame tagged VLAN 100 from a source MAC never seen before (it carries the request number), on ports 1..`ports`. No learning phase | learn a new host: two flow-mods (eth_dst and eth_src tables), no packet-out. Answered by the first flow-mod naming the request's MAC. For pipeline controllers that take only their own packet-ins; not comparable with cbench numbers. |
 
+use crate::{faucet, frames};
 use std::fmt;
 use std::str::FromStr;
 
@@ -53,11 +54,11 @@ impl Profile {
         }
     }
 
-    /// How its packet-ins are dressed ([`crate::faucet::Dress`]).
-    pub fn dress(self) -> crate::faucet::Dress {
+    /// How its packet-ins are dressed ([`Dress`]).
+    pub fn dress(self) -> Dress {
         match self {
-            Profile::Faucet => crate::faucet::Dress::FAUCET,
-            _ => crate::faucet::Dress::TABLE_MISS,
+            Profile::Faucet => Dress::FAUCET,
+            _ => Dress::TABLE_MISS,
         }
     }
 
@@ -75,6 +76,38 @@ impl Profile {
     /// Whether it exists only in OpenFlow 1.3 (Faucet speaks nothing else).
     pub fn needs_of13(self) -> bool {
         self == Profile::Faucet
+    }
+}
+
+/// How a packet-in is dressed: what the controller expects of the packet-ins its own
+/// pipeline raises. Table-miss packet-ins (reason NO_MATCH, cookie 0, table 0, untagged) are
+/// what every other profile sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dress {
+    pub reason: u8,
+    pub cookie: u64,
+    pub table_id: u8,
+    /// Tag the frame with this VLAN (802.1Q), unless it is LLDP (never tagged).
+    pub vlan: Option<u16>,
+}
+
+impl Dress {
+    pub const TABLE_MISS: Dress = Dress { reason: ofwire::packet_in::reason::NO_MATCH, cookie: 0, table_id: 0, vlan: None };
+    pub const FAUCET: Dress = Dress { reason: ofwire::packet_in::reason::ACTION, cookie: faucet::COOKIE, table_id: faucet::ETH_SRC_TABLE, vlan: Some(faucet::VLAN) };
+
+    /// `frame` as this dress carries it: with the VLAN tag inserted after the MACs (an empty,
+    /// short or LLDP frame is left alone).
+    pub fn frame(&self, frame: Vec<u8>) -> Vec<u8> {
+        match self.vlan {
+            Some(vid) if frame.len() >= 14 && frames::ethertype(&frame) != Some(ofwire::frame::ETHERTYPE_LLDP) => frames::tag(&frame, vid),
+            _ => frame,
+        }
+    }
+}
+
+impl Default for Dress {
+    fn default() -> Dress {
+        Dress::TABLE_MISS
     }
 }
 

@@ -14,7 +14,7 @@ pub const INVALID_VERSION: u8 = 0x09;
 
 /// The invalid packet-in: a valid 1.3 packet-in dressed as the run's traffic profile dresses
 /// its requests (a table miss; Faucet's cookie and VLAN for `faucet`), version byte 0x09.
-pub fn invalid_packet_in(dress: ofswitch::faucet::Dress) -> Vec<u8> {
+pub fn invalid_packet_in(dress: ofswitch::Dress) -> Vec<u8> {
     let ctx = ofmutate::Ctx { dress, ..ofmutate::Ctx::default() };
     ofmutate::bytes::set_version(ofmutate::cases::good_packet_in(&ctx), INVALID_VERSION)
 }
