@@ -23,6 +23,14 @@ from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
 # warm-up loop, 2 loops before the case, the case window (2 s), 4 loops after.
 BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, "loops": 10,
               "loop_ms": 500, "warmup": 1}
+AT_MS = 1500
+OBSERVE_MS = 2000
+# The cases that need a network namespace (``netns.py``), and their default SYN rate (SYNs/s).
+SYN_CASES = ("syn-flood",)
+SYN_RATE = 5000
+# Placeholder namespace for checking a SYN case's parameters before anything is created.
+_SYN_CHECK = {"netns": "/run/netns/-", "ifname": "-", "dst_mac": "02:00:00:00:00:00", "src_net": "10.233.1.0/24"}
+
 # Faucet learns a new host per background request (the ``faucet`` traffic profile) at a cost of
 # about 1 ms of its CPU each: it answers 700-900/s here at a full core, so 1,000/s would
 # saturate it before any case. 200/s keeps it near a fifth of a core (docs/robustness.md).
@@ -32,13 +40,6 @@ FAUCET_RATE = 200.0
 def background_rate(spec: str) -> float:
     """The default background rate for ``spec``: ``FAUCET_RATE`` for Faucet, else 1,000/s."""
     return FAUCET_RATE if spec.startswith("faucet:") else BACKGROUND["rate"]
-AT_MS = 1500
-OBSERVE_MS = 2000
-# The cases that need a network namespace (``netns.py``), and their default SYN rate (SYNs/s).
-SYN_CASES = ("syn-flood",)
-SYN_RATE = 5000
-# Placeholder namespace for checking a SYN case's parameters before anything is created.
-_SYN_CHECK = {"netns": "/run/netns/-", "ifname": "-", "dst_mac": "02:00:00:00:00:00", "src_net": "10.233.1.0/24"}
 
 
 def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1,
