@@ -22,6 +22,10 @@ from os_ken.lib import hub
 
 hub.patch(thread=True)
 
+import native_hub  # noqa: E402  (beside this file)
+
+EVENT_REPAIRED = native_hub.repair(hub)
+
 from os_ken import cfg, log  # noqa: E402
 from os_ken.base.app_manager import AppManager  # noqa: E402
 from os_ken.ofproto import ofproto_protocol, ofproto_v1_0, ofproto_v1_3  # noqa: E402
@@ -101,8 +105,9 @@ def main(argv):
     restrict_versions(app_mgr, CONF.sdnbench_of_version)
     contexts = app_mgr.create_contexts()
     services = list(app_mgr.instantiate_apps(**contexts))
-    logger.info("sdnbench launcher: apps %s on %s:%s (hub %s)", ",".join(CONF.app),
-                CONF.ofp_listen_host, CONF.ofp_tcp_listen_port, hub.HUB_TYPE)
+    logger.info("sdnbench launcher: apps %s on %s:%s (hub %s%s)", ",".join(CONF.app),
+                CONF.ofp_listen_host, CONF.ofp_tcp_listen_port, hub.HUB_TYPE,
+                ", timed Event.wait repaired" if EVENT_REPAIRED else "")
     # SIGTERM (how sdnbench stops us) ends the wait below like Ctrl-C does.
     signal.signal(signal.SIGTERM, _stop)
     code = 0
