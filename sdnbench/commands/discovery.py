@@ -136,8 +136,10 @@ def _size_search(args) -> int:
     if res["largest"] is not None and r.status != "ok":
         r.status, r.error = "ok", None
     if not args.json:
-        print(output.table(["topology", "state", "discovery s"],
-                           [[t["topo"], t["state"], "-" if t.get("discovery_s") is None else f"{t['discovery_s']:.3f}"] for t in seen]))
+        # a southbound-only trial of a northbound search shows its verification: it did not count
+        print(output.table(["topology", "state", "verified by", "discovery s"],
+                           [[t["topo"], t["state"], t.get("verification") or "-",
+                             "-" if t.get("discovery_s") is None else f"{t['discovery_s']:.3f}"] for t in seen]))
         print(f"largest size discovered within {args.deadline_s:g} s: "
               f"{'none' if res['largest'] is None else with_size(args.topo, res['largest'])}"
               + (f" (first failure: {with_size(args.topo, res['first_failure'])})" if res["first_failure"] else ""))

@@ -49,6 +49,12 @@ def to_result(benchmark: str, params: dict, trials: list, controller: dict, fiel
     return r.finish()
 
 
+def largest_view(t: dict) -> Optional[tuple]:
+    """(link directions, s) of the largest view any poll of the trial saw, the earliest if tied."""
+    sizes = [(n, at) for at, n in t.get("view_sizes") or [] if n is not None]
+    return max(sizes, key=lambda x: (x[0], -(x[1] or 0))) if sizes else None
+
+
 def describe(t: dict) -> str:
     """One line for a trial: complete in X s, or incomplete with M of N and the missing links."""
     how = t.get("verification")
@@ -59,6 +65,9 @@ def describe(t: dict) -> str:
     miss = t.get("missing") or []
     named = ", ".join(miss[:8]) + (f" and {len(miss) - 8} more" if len(miss) > 8 else "")
     line = f"{t['state']}: {t.get('seen', 0)} of {t.get('want', 0)} link directions ({how})"
+    peak = largest_view(t)
+    if peak and peak[0] > t.get("seen", 0) and peak[1] is not None:
+        line += f"; its view had {peak[0]} at {peak[1]:.1f} s and lost links again"
     if named:
         line += f"; missing {named}"
     why = t.get("why_missing")

@@ -5,7 +5,8 @@ Southbound: it answers echo, learns each switch's dpid and ports from FEATURES_R
 ``never_probe`` (dpid, port); a PACKET_IN of such a frame is a link direction learned.
 Northbound: a fake os-ken-style ``/v1/links`` that shows the links learned, but only once
 ``reveal_s`` has passed since the first switch connected (a known discovery delay), and never
-``hide`` (a link direction it "never learns").
+``hide`` (a link direction it "never learns"); a direction in ``forget`` leaves the view for good
+``forget_s`` after the first connection (a view that loses links again, as os-ken's ages them).
 With ``react_ms``, a PORT_STATUS saying a port went down is answered ``react_ms`` later by a
 FLOW_MOD (ADD, drop what arrives on that port): a known southbound reaction time.
 """
@@ -43,9 +44,10 @@ def _probe(dpid: int, port: int) -> bytes:
 
 class LldpController:
     def __init__(self, probe_ms: int = 50, reveal_s: float = 0.0, never_probe=None, hide=(),
-                 react_ms: Optional[int] = None):
+                 react_ms: Optional[int] = None, forget=(), forget_s: float = 1.0):
         self.probe_ms, self.reveal_s, self.react_ms = probe_ms, reveal_s, react_ms
         self.never_probe, self.hide = never_probe, set(hide)
+        self.forget, self.forget_s = set(forget), forget_s
         self.first_connect: Optional[float] = None
         self.learned: set = set()
         self._lock = threading.Lock()
@@ -61,8 +63,9 @@ class LldpController:
 
     def _links(self):
         with self._lock:
-            shown = self.first_connect is not None and time.monotonic() - self.first_connect >= self.reveal_s
-            links = sorted(self.learned - self.hide) if shown else []
+            age = None if self.first_connect is None else time.monotonic() - self.first_connect
+            hidden = self.hide | (self.forget if age is not None and age >= self.forget_s else set())
+            links = sorted(self.learned - hidden) if age is not None and age >= self.reveal_s else []
         return 200, [{"src": {"dpid": a, "port_no": pa}, "dst": {"dpid": b, "port_no": pb}} for (a, pa), (b, pb) in links]
 
     def __enter__(self) -> "LldpController":

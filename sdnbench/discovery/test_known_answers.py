@@ -6,6 +6,8 @@ engine (ring,4 over 2 workers):
   (0.05 s asked);
 - it never learns one link direction: incomplete after 3 identical answers, that link named,
   while the southbound verdict (probes crossed both ways) is complete;
+- its view loses a link direction 1 s after the first connection: every poll's view size is kept,
+  and the trial's line says the view had more links than it ended with;
 - it never probes out of one port: the southbound verdict is incomplete and names that link;
 - its northbound API is unreachable: one line naming the URL, and the southbound result is kept.
 """
@@ -18,6 +20,7 @@ import subprocess
 import sys
 
 from ..northbound import adapter_for
+from .record import describe, largest_view
 from .scripted import LldpController
 from .setup import engine_params, make_setup
 from .trial import run_trial
@@ -25,10 +28,11 @@ from .trial import run_trial
 TOPO = "ring,4"          # links 1:2-2:2, 2:3-3:2, 3:3-4:2, 4:3-1:3
 
 
-def _run(ctl: LldpController, verify: str = "northbound", url=None, deadline_s: float = 8.0, poll_s: float = 0.05):
+def _run(ctl: LldpController, verify: str = "northbound", url=None, deadline_s: float = 8.0, poll_s: float = 0.05,
+         stable: int = 3):
     p = engine_params(TOPO, f"tcp:{ctl.address}", "1.0", deadline_s, workers=2)
     adapter = adapter_for("osken") if verify == "northbound" else None
-    s = make_setup(p, adapter, url or ctl.api.url, poll_s, deadline_s, 3, quiet=True)
+    s = make_setup(p, adapter, url or ctl.api.url, poll_s, deadline_s, stable, quiet=True)
     return run_trial(s, ctl.address)
 
 
@@ -53,6 +57,23 @@ def test_a_link_never_learned_is_incomplete_and_named():
     assert t["southbound"]["complete_s"] is not None, "the probes did cross: only the view lacks it"
     # and they reached the controller as packet-ins: its bookkeeping, not the network, lost it
     assert t["why_missing"] == {"never_probed": 0, "dropped_by_switch": 0, "raised": 1}, t["why_missing"]
+
+
+def test_a_view_that_loses_a_link_again_shows_in_its_poll_series():
+    # one direction never learned, another forgotten 1 s after the first connection: the view
+    # peaks at 7 of 8 and ends at 6 of 8, and the trial's line says it lost links again
+    with LldpController(hide={((2, 3), (3, 2))}, forget={((4, 3), (1, 3))}, forget_s=1.0) as ctl:
+        t = _run(ctl, stable=30)               # 1.5 s of identical answers: past the forgetting
+    assert t["state"] == "incomplete" and (t["seen"], t["want"]) == (6, 8), t
+    sizes = [n for at, n in t["view_sizes"]]
+    assert sizes[-1] == 6 and 7 in sizes and max(i for i, n in enumerate(sizes) if n == 7) < sizes.index(6)
+    before = [at for at, n in t["view_sizes"] if n == 7]
+    after = [at for at, n in t["view_sizes"] if n == 6]
+    assert max(before) < 1.0 * 1.05 + 0.5 and min(after) >= 1.0 * 0.95, t["view_sizes"]
+    assert len(t["view_sizes"]) == t["polls"]
+    peak, at = largest_view(t)
+    assert peak == 7 and at < 1.0
+    assert "its view had 7 at" in describe(t) and "lost links again" in describe(t)
 
 
 def test_a_port_never_probed_is_southbound_incomplete_and_named():

@@ -116,7 +116,7 @@ def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
     links = (doc.get("network") or {}).get("links", len(s.want) // 2)
     r = {"links": links, "switches": len(s.params["network"]["switches"]), "southbound": sb,
          "polls": len(polled.polls), "poll_s": s.poll_s, "northbound_error": polled.error,
-         "engine_status": doc.get("status")}
+         "engine_status": doc.get("status"), "view_sizes": view_sizes(polled.polls, t0)}
     if not t0:
         return dict(r, verification="none", state="failed", discovery_s=None,
                     note="no switch connected to the controller")
@@ -139,6 +139,14 @@ def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
     done = sb["complete_s"] is not None
     return dict(r, verification="southbound", state="complete" if done else "incomplete",
                 discovery_s=sb["complete_s"], seen=2 * sb["links_probed_both_ways"], want=2 * links, missing=names, extra=[])
+
+
+def view_sizes(polls: list, t0_ns: int) -> list:
+    """Every poll as [s since the first switch connected (negative: before it), link directions
+    in the view or None for a failed poll]: the raw series behind the verdict, which shows a
+    view that grows, stalls, or loses links again (os-ken ages links out, Ryu does not)."""
+    return [[round((p.t_ns - t0_ns) / 1e9, 4) if t0_ns else None,
+             None if p.links is None else len(p.links)] for p in polls]
 
 
 def why_missing(missing: list, links: list, doc: dict) -> dict:
