@@ -135,6 +135,12 @@ def validate_resilience_param(name: str, value: Any) -> Optional[str]:
     return validate_param(name, value)
 
 
+def validate_rfc8456_param(name: str, value: Any) -> Optional[str]:
+    """A parameter of the suite's own cells (``sdnbench.rfc8456.suite_cell``)."""
+    from ..rfc8456.suite_cell import validate_param
+    return validate_param(name, value)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -157,6 +163,9 @@ KINDS: dict = {k.name: k for k in (
     Kind("resilience", "sdnbench.rfc8456.resilience_cell", "run_resilience", ("engine",),
          "RFC 8456 network re-provisioning time (§5.4.2, a link fails) or controller failover time "
          "(§5.4.1, the master is killed) on the emulated network", validate_resilience_param),
+    Kind("rfc8456", "sdnbench.rfc8456.suite_cell", "run_test", ("engine",),
+         "RFC 8456 exception handling (§5.3.1, clean/1%/2% invalid) or network discovery size "
+         "(§5.2.2, a size search) as one trial of `sdnbench rfc8456`", validate_rfc8456_param),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

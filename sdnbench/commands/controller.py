@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import fmt, output
 from ..controllers import launch
+from ..controllers.negotiation import session_version
 from ..errors import UserError
 from ..result import Result, write_json_atomic
 from ..engine import driver
@@ -100,6 +101,12 @@ def _common(p, multi_controller: bool = False) -> None:
 NEGOTIATE = {"of_version": None}
 
 
+def _agree(ctl, args) -> None:
+    """A controller that cannot speak --of (or neither version) is one line naming --of before
+    any run; without --of the engine's switches negotiate per session (the same HELLO rule)."""
+    session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
+
+
 def _switch_counts(text: str) -> list:
     try:
         counts = [int(x) for x in text.split(",")]
@@ -165,6 +172,7 @@ def run_bench(args) -> int:
     live = sys.stderr.isatty() and not args.json
     # faucet:auto: Faucet configured for the largest switch count
     with launch(launch_spec(check(dict(base, switches=max(counts)))), of_version=launch_of_version(base)) as ctl:
+        _agree(ctl, args)
         for n in counts:
             for rep in range(args.reps):
                 p = check(dict(base, switches=n))
@@ -205,6 +213,7 @@ def run_capacity(args) -> int:
         raise UserError("--max must be at least 1")
     p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
     with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
+        _agree(ctl, args)
         r = measure(p, ctl, live=False)
     c = r.counters
     if not args.json:
@@ -218,6 +227,8 @@ def run_search(args) -> int:
     base = _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
     checked = check(dict(base, mode="throughput"))
     with launch(launch_spec(checked), of_version=launch_of_version(base)) as ctl:
+        _agree(ctl, args)
+
         def trial(rate):
             p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
             r = measure(p, ctl)

@@ -16,7 +16,7 @@ import sys
 from .. import output
 from ..controllers import launch
 from ..discovery import change, record
-from ..discovery.setup import api_for, engine_params, make_setup
+from ..discovery.setup import agree_version, api_for, engine_params, make_setup
 from ..discovery.size import search, start_size, with_size
 from ..discovery.trial import run_trial
 from ..errors import UserError
@@ -58,11 +58,12 @@ def _trial(args, topo: str, quiet: bool) -> tuple:
     """Launch the controller, run one trial on ``topo``, stop the controller: (trial, controller info)."""
     p = engine_params(topo, args.controller, args.of_version, args.deadline_s, args.workers)
     with launch(args.controller, of_version=launch_of_version(p)) as ctl:
+        p, info = agree_version(p, ctl, args.of_version)
         adapter, url = api_for(args.controller, args.api, args.api_url, ctl.api_url, args.verify)
         s = make_setup(p, adapter, url, args.poll_s, args.deadline_s, args.stable, quiet)
         t = run_trial(s, f"{ctl.host}:{ctl.port}", ctl.pid)
         ctl.check_alive()
-        return t, dict(ctl.info), adapter
+        return t, info, adapter
 
 
 def run_discovery(args) -> int:

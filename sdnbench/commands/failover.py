@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import output
 from ..controllers import launch
+from ..controllers.negotiation import session_version
 from ..controllers.ofhello import free_port
 from ..result import Result
 from ..rfc8456 import failover as fo
@@ -30,6 +31,8 @@ def trial(args, rep: int) -> Result:
     net, pairs, kill_ms = fo.trial_network(args.topo, args.interval_us, args.warmup_ms, args.fail_after_ms,
                                            args.after_ms, args.flow_rate)
     with launch(spec_a, of_version="1.3") as a:
+        session_version(a.host, a.port, "1.3", a.info.get("name") or args.controller,
+                        need="failover needs OpenFlow 1.3 (master and slave roles, RFC 8456 §5.4.1)")
         with launch(spec_b, of_version="1.3") as b:
             doc, kill_mono = fo.run(a, b, net, kill_ms)
             s = fo.summarize(doc, net, kill_mono)

@@ -15,6 +15,7 @@ import sys
 
 from .. import output
 from ..controllers import launch
+from ..controllers.negotiation import session_version
 from ..result import Result, write_json_atomic
 from ..rfc8456 import provisioning as prov
 
@@ -75,10 +76,13 @@ def trial(args, benchmark: str, rep: int) -> Result:
     net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
                                        args.announce_ms, args.table_size)
     proactive = getattr(args, "mode", "reactive") == "proactive"
-    if not args.of_version:
-        args.of_version = default_of(args.controller, proactive)
-    with launch(args.controller, of_version=args.of_version, topology=args.topo) as ctl:
+    forced = getattr(args, "forced_of", args.of_version)
+    args.forced_of = forced
+    with launch(args.controller, of_version=forced or default_of(args.controller, proactive), topology=args.topo) as ctl:
         address = f"{ctl.host}:{ctl.port}"
+        # the version the switches and the controller agree on (--of: checked), as net run does
+        label = ctl.info.get("name") or args.controller
+        args.of_version = session_version(ctl.host, ctl.port, forced, label) or default_of(args.controller, proactive)
         if proactive:
             from ..rfc8456 import proactive as pro
             from ..rfc8456.flow_push import adapter_for

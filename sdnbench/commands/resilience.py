@@ -14,6 +14,7 @@ import sys
 
 from .. import output
 from ..controllers import launch
+from ..controllers.negotiation import session_version
 from ..errors import UserError
 from ..result import Result, write_json_atomic
 from ..rfc8456 import reprovisioning as rp
@@ -28,7 +29,7 @@ def add_to(s, common) -> None:
     p.add_argument("--topo", default="ring,6", help="topology with a redundant path (ring,6)")
     p.add_argument("--link", help="the link to fail, DPID-DPID (the first link some host pair depends on)")
     _stream_flags(p, after_ms=2000)
-    p.set_defaults(func=run_reprovisioning, controller="osken:reroute")
+    p.set_defaults(func=run_reprovisioning, controller="osken:reroute", of_version=None)  # negotiated
     from . import failover
     failover.add_to(s, common, _stream_flags)
 
@@ -54,7 +55,11 @@ def reprovisioning_trial(args, rep: int) -> Result:
     link = rp.parse_link(args.link) if getattr(args, "link", None) else None
     net, l, pairs, fail_ms = rp.trial_network(args.topo, link, args.interval_us, args.warmup_ms,
                                               args.fail_after_ms, args.after_ms)
-    with launch(args.controller, of_version=args.of_version, topology=args.topo) as ctl:
+    forced = getattr(args, "forced_of", args.of_version)
+    args.forced_of = forced
+    with launch(args.controller, of_version=forced or "1.3", topology=args.topo) as ctl:
+        # the version the switches and the controller agree on (--of: checked), as net run does
+        args.of_version = session_version(ctl.host, ctl.port, forced, ctl.info.get("name") or args.controller)
         doc = streams.run_engine([f"{ctl.host}:{ctl.port}"], net, args.of_version, rp.run_seconds(net))
         s = rp.summarize(doc, net)
         r = _result(args, rep, l, net, s, doc)

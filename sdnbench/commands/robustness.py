@@ -12,11 +12,12 @@ from __future__ import annotations
 import sys
 
 from .. import output
+from ..controllers.spec import display_name
 from ..errors import UserError
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
 from ..robustness import exceptions
-from ..robustness import netns
+from ..robustness import netns, stable
 from ..robustness.runner import SYN_CASES, SYN_RATE, run_cases
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
@@ -33,7 +34,8 @@ def add_to(s, common) -> None:
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
     r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
     r.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE}; needs root)")
-    r.set_defaults(func=run_robustness, of_version="1.3")
+    r.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
+    r.set_defaults(func=run_robustness, of_version=None)  # without --of: negotiated, as controller bench
 
     e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
                      description=exceptions.__doc__)
@@ -45,7 +47,10 @@ def add_to(s, common) -> None:
     e.add_argument("--loop-ms", type=int, default=1000)
     e.add_argument("--warmup", type=int, default=1)
     e.add_argument("--reps", type=int, default=3, help="repetitions of each variant, interleaved (3)")
-    e.set_defaults(func=run_exceptions, of_version="1.3")
+    e.add_argument("--reconnect", choices=["on", "off"], default="on",
+                   help="switches re-establish a lost session with Open vSwitch's backoff (on)")
+    e.add_argument("--max-backoff-ms", type=int, help="reconnect: the longest wait (OVS max_backoff, 8000)")
+    e.set_defaults(func=run_exceptions, of_version=None)  # without --of: negotiated once per launch
 
     d = s.add_parser("dos", help="RFC 8456 §5.3.2: service to legitimate switches under connection, packet-in and SYN floods",
                      description="The denial-of-service cases of the robustness suite (" + ", ".join(DOS_CASES) +
@@ -55,7 +60,8 @@ def add_to(s, common) -> None:
     d.add_argument("--switches", type=int, default=4, help="legitimate switches (4)")
     d.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE})")
     d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
-    d.set_defaults(func=run_dos, of_version="1.3")
+    d.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
+    d.set_defaults(func=run_dos, of_version=None)  # without --of: negotiated, as controller bench
 
 
 def run_robustness(args) -> int:
@@ -68,6 +74,7 @@ def run_robustness(args) -> int:
         return 0
     if not 0 < args.drop < 1:
         raise UserError("--drop must be between 0 and 1 (a fraction of the rate before the case)")
+    _check_reps(args)
     chosen = case_list.select(args.cases, args.of_version)
     if not args.cases and SYN_CASES[0] in chosen and netns.cannot_run():
         chosen = [c for c in chosen if c not in SYN_CASES]     # "all" here: every case this machine can run
@@ -78,35 +85,46 @@ def run_robustness(args) -> int:
         bg["workers"] = args.workers
     results, table = [], {}
     for spec in specs:
-        table[spec] = {}
+        name, verdicts = display_name(spec), []
+        if name in table:                      # two specs with one display name: keep both columns
+            name = f"{name} ({len(table) + 1})"
 
-        def on_case(r, v, spec=spec):
+        def on_case(r, v, name=name, verdicts=verdicts):
             results.append(r)
-            table[spec][v.case] = v
-            if args.out:
-                write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per case
+            verdicts.append(v)
+            _save(args, results)  # rewritten per case
             if getattr(args, "store", None):
                 from ..store.cli import save_if_asked
                 save_if_asked(args, r)
             if not args.json:
-                print(f"{spec:<24} {v.case:<26} {v.verdict:<9} {v.evidence}", file=sys.stderr)
+                print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
+                      file=sys.stderr)
 
-        run_cases(spec, chosen, of_version=args.of_version, background=bg, drop=args.drop,
+        run_cases(spec, chosen, of_version=args.of_version, background=bg, drop=args.drop, reps=args.reps,
                   hung_ms=args.hung_ms, syn_rate=args.syn_rate, on_case=on_case)
+        table[name] = stable.by_case(verdicts)
+        for r in results[-len(verdicts):]:   # every repetition's result carries the case's stable verdict
+            r.counters["robustness_stable"] = table[name][r.counters["robustness"]["case"]].to_dict()
+    _save(args, results)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
         print(verdict_table(table, chosen))
-    bad = [v for t in table.values() for v in t.values() if v.verdict in ("crashed", "hung")]
+    bad = [s for t in table.values() for s in t.values() if {"crashed", "hung"} & set(s.per_rep)]
     return 2 if bad else 0
+
+
+def _check_reps(args) -> None:
+    if args.reps < 1:
+        raise UserError("--reps must be at least 1")
 
 
 DOS_CASES = ("connection-flood", "no-hello", "handshake-never-finished", "packet-in-flood", "syn-flood")
 
 
-def dos_row(spec: str, r, v) -> list:
+def dos_row(name: str, r, v) -> list:
     """One line of the dos table: the attack's size, the legitimate switches' answered rate and
-    latency p99 before / during / after."""
+    latency p99 before / during / after, for one repetition."""
     ph = v.phases
     obs = r.counters["robustness"].get("observation") or {}
     size = (f"{obs['idle']['opened']} conns" if obs.get("idle") else
@@ -115,28 +133,32 @@ def dos_row(spec: str, r, v) -> list:
     rel = lambda x: "-" if x is None or not ph.get("before") else f"{x / ph['before'] - 1:+.1%}"  # noqa: E731
     num = lambda x: "-" if x is None else f"{x:,.0f}"  # noqa: E731
     ms = lambda x: "-" if x is None else f"{x / 1000:.2f}"  # noqa: E731
-    return [spec, v.case, size, num(ph.get("before")), num(ph.get("during")), rel(ph.get("during")),
-            num(ph.get("after")), rel(ph.get("after")),
+    return [name, v.case, r.params.get("rep", 0) + 1, size, num(ph.get("before")), num(ph.get("during")),
+            rel(ph.get("during")), num(ph.get("after")), rel(ph.get("after")),
             "/".join(ms(ph.get(f"lat_p99_{k}")) for k in ("before", "during", "after")),
             v.verdict + (" (restarted)" if v.restarted else "")]
 
 
 def run_dos(args) -> int:
+    _check_reps(args)
     specs = args.controller or ["osken:learning"]
     bg = {"rate": args.rate, "switches": args.switches}
     skip_syn = args.no_syn or bool(netns.cannot_run())
     if skip_syn and not args.no_syn:
         print(f"note: {netns.cannot_run()}: left out", file=sys.stderr)
     cases = [c for c in DOS_CASES if not (skip_syn and c in SYN_CASES)]
-    results, rows, queues = [], [], []
+    results, rows, queues, verdicts = [], [], [], {}
     for spec in specs:
-        for r, v in run_cases(spec, cases, of_version=args.of_version, background=bg, syn_rate=args.syn_rate):
+        name = display_name(spec)
+        for r, v in run_cases(spec, cases, of_version=args.of_version, background=bg, syn_rate=args.syn_rate,
+                              reps=args.reps):
             results.append(r)
             _save(args, results)
-            rows.append(dos_row(spec, r, v))
+            rows.append(dos_row(name, r, v))
+            verdicts.setdefault(name, []).append(v)
             lq = r.counters["robustness"].get("listen_queue")
             if lq is not None:
-                queues.append(f"{spec} syn-flood: listen queue (root namespace, TcpExt) "
+                queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
                               + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
     if getattr(args, "store", None):
         from ..store.cli import save_if_asked
@@ -144,32 +166,44 @@ def run_dos(args) -> int:
             save_if_asked(args, r)
     if args.json:
         output.print_json([r.to_dict() for r in results])
-    else:
-        print(output.table(["controller", "attack (southbound port)", "size", "before/s", "during/s", "Δ during",
-                            "after/s", "Δ after", "p99 ms b/d/a", "verdict"], rows, align="lllrrrrrrl"))
-        for q in queues:
-            print(q)
-    bad = [v for v in rows if v[-1].startswith(("crashed", "hung"))]
-    return 2 if bad else 0
+        return _dos_exit(verdicts)
+    print(output.table(["controller", "attack (southbound port)", "rep", "size", "before/s", "during/s", "Δ during",
+                        "after/s", "Δ after", "p99 ms b/d/a", "verdict"], rows, align="llrlrrrrrrl"))
+    for q in queues:
+        print(q)
+    for name, vs in verdicts.items():
+        print(f"{name}: " + "; ".join(f"{c} {s.cell}" for c, s in stable.by_case(vs).items()))
+    return _dos_exit(verdicts)
+
+
+def _dos_exit(verdicts: dict) -> int:
+    return 2 if any(v.verdict in ("crashed", "hung") for vs in verdicts.values() for v in vs) else 0
 
 
 def run_exceptions(args) -> int:
     from ..controllers import launch
+    from ..controllers.negotiation import session_version
     from ..engine.driver import EngineInterrupted
-    from ..engine.params import check, launch_spec
+    from ..engine.params import check, launch_of_version, launch_spec
     from ..engine.runner import measure
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
     base = {"controller": args.controller, "of_version": args.of_version, "mode": args.mode,
-            "switches": args.switches, "loops": args.loops, "loop_ms": args.loop_ms, "warmup": args.warmup}
-    if args.rate is not None:
-        base["rate"] = args.rate
-    if args.workers is not None:
-        base["workers"] = args.workers
+            "switches": args.switches, "loops": args.loops, "loop_ms": args.loop_ms, "warmup": args.warmup,
+            "reconnect": args.reconnect == "on"}
+    for k in ("rate", "workers", "max_backoff_ms"):
+        if getattr(args, k, None) is not None:
+            base[k] = getattr(args, k)
     params = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
     runs: dict = {v: [] for v in params}
     results: list = []
-    with launch(launch_spec(params["clean"]), of_version=args.of_version) as ctl:
+    with launch(launch_spec(params["clean"]), of_version=launch_of_version(params["clean"])) as ctl:
+        # the invalid packet-ins need a known session version: negotiated once, as controller
+        # bench does (or forced by --of; a controller that cannot speak it is one line naming
+        # --of), then every variant uses it. No HELLO back: the runs say why.
+        of = session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
+        if of:
+            params = {v: check(dict(p, of_version=of)) for v, p in params.items()}
         for rep in range(args.reps):
             for v, p in params.items():
                 try:
@@ -179,7 +213,7 @@ def run_exceptions(args) -> int:
                     _save(args, results)
                     raise
                 r.benchmark = "exceptions"
-                r.params.update(rep=rep, variant=v)
+                r.params.update(rep=rep, variant=v, of_session=of)
                 runs[v].append(r)
                 results.append(r)
                 _save(args, results)
@@ -187,7 +221,9 @@ def run_exceptions(args) -> int:
                     rate = exceptions.per_loop(r)
                     mean = sum(rate) / len(rate) if rate else 0.0
                     print(f"rep {rep} {v:<5} {mean:>12,.0f} answered/s  invalid sent "
-                          f"{r.counters.get('invalid_packet_ins_sent', 0):,}", file=sys.stderr)
+                          f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
+                          f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
+                          file=sys.stderr)
     rows = exceptions.summarize(runs)
     for r in results:
         r.counters["exceptions_summary"] = rows
@@ -195,18 +231,22 @@ def run_exceptions(args) -> int:
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
-        pct = lambda x: "-" if x is None else f"{x:+.1%}"  # noqa: E731
-        num = lambda x, f="{:,.0f}": "-" if x is None else f.format(x)  # noqa: E731
-        print(output.table(["variant", "answered/s (mean ± σ)", "drop", "p (M-W U)", "p50 µs", "p99 µs",
-                            "invalid sent", "sessions lost"],
-                           [[w["variant"], f"{num(w['answered_per_s'])} ± {num(w['stdev'])}", pct(w["drop"]),
-                             num(w["p_value"], "{:.3g}"), num(w["p50_us"], "{:.1f}"), num(w["p99_us"], "{:.1f}"),
-                             w["invalid_sent"], w["sessions_lost"]] for w in rows], align="lrrrrrrr"))
+        head, body, align = exceptions.table_rows(rows)
+        print(f"OpenFlow {of or 'not negotiated (no HELLO)'}; switches reconnect: {args.reconnect}")
+        print(output.table(head, body, align=align))
     if getattr(args, "store", None):
         from ..store.cli import save_if_asked
         for r in results:
             save_if_asked(args, r)
-    return 0 if all(r.status == "ok" for r in results) else 2
+    return 0 if all(_measured(r) for r in results) else 2
+
+
+def _measured(r) -> bool:
+    """A run that measured: ok, or, with invalid packet-ins, one whose sessions were lost (the
+    engine says partial, or failed when every switch was down at the stop): that is the figure."""
+    if r.status == "ok":
+        return True
+    return r.params.get("variant") != "clean" and (r.status == "partial" or r.counters.get("sessions_lost", 0) > 0)
 
 
 def _save(args, results: list) -> None:

@@ -73,8 +73,14 @@ def plan_for(spec: ControllerSpec, port: int, of_version: str, scratch: Path) ->
     raise ValueError(f"no launch plan for {spec.kind}")
 
 
+def spoken_versions(spec: ControllerSpec) -> tuple:
+    """The OpenFlow versions the controller speaks, as far as sdnbench knows (() = unknown):
+    a ``cmd:`` spec's ``of=``, else the catalogue's."""
+    return spec.command.of_versions if spec.command else of_versions_for(spec.kind, spec.app)
+
+
 def _check_of_version(spec: ControllerSpec, of_version: str) -> None:
-    speaks = spec.command.of_versions if spec.command else of_versions_for(spec.kind, spec.app)
+    speaks = spoken_versions(spec)
     if speaks and of_version not in speaks:
         raise UserError(f"{spec.text} speaks OpenFlow {' and '.join(speaks)} only, "
                         f"not {of_version} (use --of {speaks[-1]})")

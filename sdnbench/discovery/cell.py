@@ -43,15 +43,15 @@ def _change(cmd, args) -> Result:
     from ..controllers import launch
     from ..engine.params import launch_of_version
     from . import change
-    from .setup import api_for, engine_params, make_setup
+    from .setup import agree_version, api_for, engine_params, make_setup
     p0 = engine_params(args.topo, args.controller, args.of_version, args.deadline_s, args.workers)
     link = change.pick_link(p0["network"], args.link)
     deadline = args.down_at_s + args.up_after_s + args.deadline_s
     p = engine_params(args.topo, args.controller, args.of_version, deadline, args.workers,
                       change.events(link, args.down_at_s, args.up_after_s))
     with launch(args.controller, of_version=launch_of_version(p)) as ctl:
+        p, info = agree_version(p, ctl, args.of_version)
         adapter, url = api_for(args.controller, args.api, args.api_url, ctl.api_url, args.verify)
         t = change.run(make_setup(p, adapter, url, args.poll_s, deadline, args.stable, True),
                        f"{ctl.host}:{ctl.port}", link, ctl.pid)
-        info = dict(ctl.info)
     return change.to_result(args, t, info, adapter)

@@ -50,6 +50,16 @@ def engine_params(topo: str, controller: str, of_version: Optional[str], deadlin
     return check(p)
 
 
+def agree_version(p: dict, ctl, forced: Optional[str]) -> tuple:
+    """(params, controller info) at the OpenFlow version the switches and the launched
+    controller agree on (``controllers.negotiation``; ``--of``: checked, a mismatch is one line
+    naming it). The info records that version, not the one the controller was launched for."""
+    from ..controllers.negotiation import session_version
+    v = session_version(ctl.host, ctl.port, forced, ctl.info.get("name") or p["controller"])
+    info = dict(ctl.info, of_version=v or ctl.info.get("of_version"))
+    return (dict(p, of_version=v) if v else p), info
+
+
 def make_setup(p: dict, adapter, url, poll_s: float, deadline_s: float, stable: int, quiet: bool) -> Setup:
     if poll_s <= 0 or deadline_s <= 0:
         raise UserError("--poll-s and --deadline-s must be positive")

@@ -66,9 +66,11 @@ def test_a_view_that_loses_a_link_again_shows_in_its_poll_series():
         t = _run(ctl, stable=30)               # 1.5 s of identical answers: past the forgetting
     assert t["state"] == "incomplete" and (t["seen"], t["want"]) == (6, 8), t
     sizes = [n for at, n in t["view_sizes"]]
-    assert sizes[-1] == 6 and 7 in sizes and max(i for i, n in enumerate(sizes) if n == 7) < sizes.index(6)
-    before = [at for at, n in t["view_sizes"] if n == 7]
-    after = [at for at, n in t["view_sizes"] if n == 6]
+    # the view may pass through 6 on its way up ([0, 6, 7, 7, ...]): the loss is the last 7 -> 6
+    last7 = max(i for i, n in enumerate(sizes) if n == 7)
+    assert sizes[last7 + 1:] and set(sizes[last7 + 1:]) == {6}, sizes
+    before = [at for at, n in t["view_sizes"][:last7 + 1] if n == 7]
+    after = [at for at, n in t["view_sizes"][last7 + 1:]]
     assert max(before) < 1.0 * 1.05 + 0.5 and min(after) >= 1.0 * 0.95, t["view_sizes"]
     assert len(t["view_sizes"]) == t["polls"]
     peak, at = largest_view(t)

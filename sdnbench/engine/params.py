@@ -67,9 +67,15 @@ def check(params: dict) -> dict:
 
 
 def launch_of_version(p: dict) -> str:
-    """The OpenFlow version a launched controller is configured for: the forced one, else 1.3
-    (the engine offers 1.0 and 1.3 and follows the controller)."""
-    return p.get("of_version") or "1.3"
+    """The OpenFlow version a launched controller is configured for: the forced one, else 1.3,
+    or 1.0 for a controller known to speak only that (a ``cmd:`` spec's ``of=1.0``); the engine
+    offers 1.0 and 1.3 and follows the controller."""
+    if p.get("of_version"):
+        return p["of_version"]
+    from ..controllers.plan import spoken_versions
+    from ..controllers.spec import parse_spec
+    known = spoken_versions(parse_spec(p["controller"])) if p.get("controller") else ()
+    return "1.3" if not known or "1.3" in known else known[-1]
 
 
 def config(p: dict, address: str) -> dict:

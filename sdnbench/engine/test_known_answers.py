@@ -18,7 +18,12 @@ SHORT = dict(macs=4, learn=False, loops=2, loop_ms=400, warmup=1)
 
 def _invariant(t: dict) -> None:
     assert t["requests_sent"] == (t["requests_answered"] + t["late_replies"] + t["requests_lost"]
-                                  + t["requests_in_flight_at_stop"]), t
+                                  + t["requests_discarded"] + t["requests_in_flight_at_stop"]), t
+    # reconnection (crates/engine/SCHEMA.md): every lost session came back or is down at the stop
+    assert t["sessions_lost"] == t["reconnects"] + t["switches_down_at_stop"], t
+    assert t["reconnect_attempts"] == t["reconnects"] + t["reconnect_failures"], t
+    assert (t["disconnected_ms"] > 0) == (t["sessions_lost"] > 0), t
+    assert t["switches_reconnecting_at_stop"] <= t["switches_down_at_stop"], t
 
 
 def test_one_in_k_answered_reads_its_share_not_zero():
@@ -73,10 +78,22 @@ def test_a_version_mismatch_names_the_fix():
 
 def test_a_broken_length_field_fails_the_run():
     with ScriptedController(version=4, garbage_after=5) as ctl:
-        doc = run_doc(ctl.address, switches=1, **SHORT)
+        doc = run_doc(ctl.address, switches=1, reconnect=False, **SHORT)
     assert doc["status"] == "failed", doc["status"]
     assert "every session was lost" in doc["error"] and "length" in doc["error"], doc["error"]
     assert doc["disconnects"][0]["kind"] == "malformed"
+    _invariant(doc["totals"])
+
+
+def test_a_broken_length_field_costs_a_reconnection_when_switches_reconnect():
+    # garbage on the first connection only: the switch is back after OVS's first backoff (1 s)
+    with ScriptedController(version=4, garbage_after=5) as ctl:
+        doc = run_doc(ctl.address, switches=1, **dict(SHORT, loops=3))
+    t = doc["totals"]
+    _invariant(t)
+    assert (t["sessions_lost"], t["reconnects"], ctl.accepted) == (1, 1, 2), t
+    assert 1000 <= t["disconnected_ms"] < 1300, t
+    assert doc["status"] == "partial" and "1 of them re-established" in doc["error"], doc["error"]
 
 
 @pytest.mark.parametrize("mode, extra", [("throughput", {}), ("latency", {}), ("fixed-rate", {"rate": 2000})])

@@ -21,6 +21,10 @@ def test_versions_are_negotiated_unless_forced():
     assert launch_of_version(p) == "1.3"
     p = check({"of_version": "1.0"})
     assert config(p, "h:1")["versions"] == 2 and launch_of_version(p) == "1.0"
+    # a controller known to speak only 1.0 (a cmd: spec's of=1.0) is launched for 1.0 without --of
+    assert launch_of_version(check({"controller": "cmd:python3 pox.py {port};of=1.0;name=pox"})) == "1.0"
+    assert launch_of_version(check({"controller": "cmd:ctl {port};of=1.0,1.3"})) == "1.3"
+    assert launch_of_version(check({"controller": "ryu:simple_switch_13"})) == "1.3"
 
 
 def test_campaign_bookkeeping_keys_are_accepted():

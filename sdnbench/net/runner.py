@@ -161,30 +161,20 @@ def _network(topo, address, p: dict, backend=None):
     net.__exit__(None, None, None)
 
 
-WIRE = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
-
-
 def negotiated_version(address: tuple, of: str) -> Optional[str]:
-    """The version the switches use with this controller, found as they find it: a HELLO with the
-    highest offered version; the answer's version is the controller's highest, and the session
-    uses the lower of the two (OpenFlow 1.3.5 §6.3.1). None if nothing answers or none fits."""
-    from ..controllers.ofhello import probe
+    """The version the switches use with this controller, found as they find it
+    (``controllers.ofhello.negotiate``). None if nothing answers or none fits."""
+    from ..controllers.ofhello import negotiate
 
-    offered = of.split(",")
-    got = probe(address[0], address[1], WIRE[offered[-1]], timeout=2.0)
-    if got is None:
-        return None
-    fits = [v for v in offered if WIRE[v] <= got]
-    return fits[-1] if fits else None
+    return negotiate(address[0], address[1], of.split(","))[0]
 
 
 def version_mismatch(address: tuple, of: str) -> Optional[str]:
     """Say HELLO to the controller with the highest offered version; name the mismatch if its
     answer is a version the switches were not allowed to use."""
-    from ..controllers.ofhello import probe
+    from ..controllers.ofhello import WIRE as wire, probe
 
     offered = of.split(",")
-    wire = WIRE
     got = probe(address[0], address[1], wire[offered[-1]], timeout=2.0)
     if got is None:
         return f"the controller at {address[0]}:{address[1]} did not answer a HELLO"

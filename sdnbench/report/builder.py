@@ -61,7 +61,12 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
         report.sections.append(res)
     if history is not None:
         report.sections.append(history)
-    report.sections.append(_runs_section(runs))       # metadata last: the answer comes first
+    report.sections.append(_runs_section(runs))       # metadata after the answer
+    from ..paths import REPO
+    from .study import study_section       # a seed scenario's report ends with the paper beside it
+    study = study_section(runs, REPO / "scenarios")
+    if study is not None:
+        report.sections.append(study)
     return report
 
 

@@ -8,7 +8,8 @@ from sdnbench.report.headline import merge_notes
 def test_headline_names_winner_size_significance_and_best_scenario():
     report = build([controller_run(switch_counts=(1, 2, 4), reps=3)], with_plots=False)
     top = report.sections[0]
-    assert top.title == "Headline" and report.sections[-1].title == "Runs and metadata"
+    assert top.title == "Headline" and report.sections[-2].title == "Runs and metadata"
+    assert report.sections[-1].title == "The study and this run"    # a seed scenario's report ends with it
     text = "\n".join(top.text)
     assert text.startswith("2 set-ups compared: osken:learning, ryu:simple_switch; ")
     thr = next(t for t in top.text if t.startswith("throughput:"))

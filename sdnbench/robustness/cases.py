@@ -22,13 +22,15 @@ def names() -> list:
     return [c["name"] for c in catalogue()]
 
 
-def select(text: str | None, of_version: str = "1.3", known: list | None = None) -> list:
+def select(text: str | None, of_version: str | None = "1.3", known: list | None = None) -> list:
     """The case names of a comma-separated list ("all" or None: every case that applies to
-    ``of_version``). An unknown name is a UserError that lists the known ones."""
+    ``of_version``; ``of_version`` None, negotiated later: every case, and one that needs another
+    version than the negotiated one reads "not applicable"). An unknown name is a UserError that
+    lists the known ones."""
     cat = list(known) if known is not None else list(catalogue())
     by_name = {c["name"]: c for c in cat}
     if not text or text == "all":
-        return [c["name"] for c in cat if of_version == "1.3" or not c.get("of13_only")]
+        return [c["name"] for c in cat if of_version in ("1.3", None) or not c.get("of13_only")]
     wanted = [x.strip() for x in text.split(",") if x.strip()]
     bad = [w for w in wanted if w not in by_name]
     if bad:

@@ -3,11 +3,17 @@ packet-ins invalid (a wrong OpenFlow version, as the RFC's appendix; the engine'
 ``invalid_every``, ``crates/engine/src/robust/exceptions.rs``). Variants are interleaved per
 repetition in one campaign against one controller launch, so drift hits all alike.
 
+The switches reconnect as Open vSwitch does (the engine's ``reconnect``, on by default: backoff
+1 s doubling to ``max_backoff``, 8 s): a controller that closes the session on an invalid
+packet-in costs the reconnection, as on a real network, not the rest of the run. ``--reconnect
+off`` keeps a lost session lost.
+
 The RFC reruns path-provisioning rate/time and change detection; here the measured test is the
 engine's load run (answered requests/s per loop, and the latency of answered requests), which
-is what an emulated switch population can drive on one machine. Significance: Mann-Whitney U
-(two-sided) of the per-loop answered rates against the clean ones, as ``sdnbench.stats`` does
-for every comparison.
+is what an emulated switch population can drive on one machine. Per variant: the answered rate
+and its change against the clean runs (negative: a drop), the sessions lost and re-established,
+the time disconnected, p50/p99 latency, and the p-value of Mann-Whitney U (two-sided) of the
+per-loop answered rates against the clean ones, as ``sdnbench.stats`` does for every comparison.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ def per_loop(r) -> list:
 
 
 def summarize(runs: dict) -> list:
-    """``runs``: {variant: [Result, ...]} -> one row dict per variant, compared with clean."""
+    """``runs``: {variant: [Result, ...]} -> one row dict per variant, compared with clean.
+    ``change`` is mean / clean mean − 1 (negative for a drop); ``drop`` = −``change``."""
     clean = [x for r in runs.get("clean", []) for x in per_loop(r)]
     base = fmean(clean) if clean else None
     rows = []
@@ -36,16 +43,39 @@ def summarize(runs: dict) -> list:
         row = {"variant": name, "invalid_every": VARIANTS[name], "runs": len(rs), "loops": len(v),
                "answered_per_s": mean, "stdev": stdev(v) if len(v) > 1 else 0.0,
                "p50_us": _mean_counter(rs, "latency_p50_us"), "p99_us": _mean_counter(rs, "latency_p99_us"),
-               "invalid_sent": sum(r.counters.get("invalid_packet_ins_sent", 0) for r in rs),
-               "sessions_lost": sum(r.counters.get("disconnects", 0) or 0 for r in rs),
-               "drop": None, "p_value": None}
+               "invalid_sent": _sum(rs, "invalid_packet_ins_sent"),
+               "sessions_lost": sum(r.counters.get("sessions_lost", r.counters.get("disconnects", 0)) or 0 for r in rs),
+               "reconnects": _sum(rs, "reconnects"),
+               "disconnected_s": _sum(rs, "disconnected_ms") / 1000,
+               "not_sent": _sum(rs, "requests_not_sent_disconnected"),
+               "change": None, "drop": None, "p_value": None}
         if name != "clean" and base and mean is not None:
-            row["drop"] = 1 - mean / base
+            row["change"] = mean / base - 1
+            row["drop"] = -row["change"]
             row["p_value"] = mann_whitney(clean, v).p_value
         rows.append(row)
     return rows
 
 
+def table_rows(rows: list) -> tuple:
+    """(headers, rows, align) of the printed table: a drop reads negative ("-12.5%")."""
+    pct = lambda x: "-" if x is None else f"{x:+.1%}".replace("+-", "-")  # noqa: E731
+    num = lambda x, f="{:,.0f}": "-" if x is None else f.format(x)  # noqa: E731
+    head = ["variant", "answered/s (mean ± σ)", "change", "p (M-W U)", "p50 µs", "p99 µs", "invalid sent",
+            "sessions lost", "re-established", "disconnected s", "not sent"]
+    body = [[w["variant"], f"{num(w['answered_per_s'])} ± {num(w['stdev'])}", pct(w["change"]),
+             num(w["p_value"], "{:.3g}"), num(w["p50_us"], "{:.1f}"), num(w["p99_us"], "{:.1f}"),
+             f"{w['invalid_sent']:,}", f"{w['sessions_lost']:,}", f"{w['reconnects']:,}",
+             num(w["disconnected_s"], "{:.1f}"), f"{w['not_sent']:,}"] for w in rows]
+    return head, body, "lrrrrrrrrrr"
+
+
+def _sum(rs: list, key: str):
+    return sum(r.counters.get(key, 0) or 0 for r in rs)
+
+
 def _mean_counter(rs: list, key: str):
-    v = [r.counters[key] for r in rs if r.counters.get(key) is not None]
+    """Mean over the runs that measured a latency (a run with no answered request has none)."""
+    v = [r.counters[key] for r in rs if r.counters.get(key) is not None
+         and r.counters.get("engine_measured_answered", 1) > 0]
     return fmean(v) if v else None

@@ -1,7 +1,13 @@
 """Run robustness cases against one controller: a managed one (launched, watched by PID,
 restarted after a crash or hang) or a ``tcp:`` one (watched by its port). One engine run per
-case; the verdict and everything it rests on go into that run's Result, so nothing measured is
-lost when a later case goes wrong."""
+case and repetition; the verdict and everything it rests on go into that run's Result, so
+nothing measured is lost when a later case goes wrong.
+
+Repetitions (issue 31): each repetition runs every case against a fresh launch of a managed
+controller (the reuse rule: within a repetition the cases share one launch, waiting until it is
+idle between cases and restarting it after a crash or hang). A ``tcp:`` controller cannot be
+relaunched from here: its repetitions share the one process. The OpenFlow version is negotiated
+once per launch (``version.py``)."""
 
 from __future__ import annotations
 
@@ -11,18 +17,21 @@ import time
 from typing import Callable, Iterator, Optional
 
 from ..controllers import launch
+from ..controllers.spec import display_name
 from ..engine import driver
 from ..engine.convert import to_result
-from ..engine.params import check, config, engine_args, launch_spec
+from ..engine.params import check, config, engine_args, launch_of_version, launch_spec
 from ..result import Result
-from . import netns
+from . import cases as case_list
+from . import netns, version
 from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
 
 # The background load: a fixed offered rate well below what the controllers sustain here, so
-# its answered rate is steady and a drop is the case's doing. Timeline (loops of 500 ms): one
-# warm-up loop, 2 loops before the case, the case window (2 s), 4 loops after.
-BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, "loops": 10,
-              "loop_ms": 500, "warmup": 1}
+# its answered rate is steady and a drop is the case's doing. Timeline (loops of 250 ms): two
+# warm-up loops, 4 loops before the case, the case window (2 s, 8 loops), 8 loops after: the
+# samples of the significance tests (change.py).
+BACKGROUND = {"mode": "fixed-rate", "rate": 1000.0, "switches": 4, "macs": 100, "loops": 20,
+              "loop_ms": 250, "warmup": 2}
 AT_MS = 1500
 OBSERVE_MS = 2000
 # The cases that need a network namespace (``netns.py``), and their default SYN rate (SYNs/s).
@@ -42,7 +51,7 @@ def background_rate(spec: str) -> float:
     return FAUCET_RATE if spec.startswith("faucet:") else BACKGROUND["rate"]
 
 
-def case_params(spec: str, case: str, of_version: str, background: dict, seed: int = 1,
+def case_params(spec: str, case: str, of_version: Optional[str], background: dict, seed: int = 1,
                 syn_rate: int = SYN_RATE) -> dict:
     p = dict(BACKGROUND, rate=background_rate(spec))
     p.update({k: v for k, v in background.items() if v is not None}, controller=spec, of_version=of_version)
@@ -58,7 +67,7 @@ class _Managed:
     def __init__(self, p: dict):
         """``p``: a case's checked params (``faucet:auto`` is configured for its switches and
         attacker: ``engine.params.launch_spec``)."""
-        self.spec, self.of_version = launch_spec(p), p.get("of_version", "1.3")
+        self.spec, self.of_version = launch_spec(p), launch_of_version(p)
         self.stack: Optional[contextlib.ExitStack] = None
         self.ctl = None
         self.restarts = 0
@@ -169,10 +178,22 @@ def syn_source(p: dict) -> Iterator[dict]:
     seen["left_behind"] = netns.leftovers(net)
 
 
-def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Optional[dict] = None,
-              drop: float = DROP, hung_ms: float = HUNG_MS, syn_rate: int = SYN_RATE,
+def no_view_reason(spec: str, label: str) -> str:
+    """Why the two view cases cannot be judged for a controller that serves no view we read."""
+    if spec.startswith("faucet:"):
+        return (f"{label}: not stacked here (each datapath its own L2 domain: a host seen on the attacker is a new "
+                "host, not a move; LLDP read only on stack ports) and its host view (Prometheus) is not read")
+    return (f"{label} serves no topology or host view sdnbench reads: being fooled cannot be observed "
+            "(an L2 learning switch re-learns a moved host's port by design; LLDP it does not read)")
+
+
+def run_cases(spec: str, cases: list, *, of_version: Optional[str] = None, background: Optional[dict] = None,
+              drop: float = DROP, hung_ms: float = HUNG_MS, syn_rate: int = SYN_RATE, reps: int = 1,
               on_case: Callable[[Result, Verdict], None] = lambda r, v: None) -> list:
-    """Every case against ``spec``; returns [(Result, Verdict)] and calls ``on_case`` after each."""
+    """Every case against ``spec``, ``reps`` times (a fresh launch per repetition); returns
+    [(Result, Verdict)] in run order and calls ``on_case`` after each. ``of_version`` None:
+    negotiated per launch (``version.py``); a forced one the controller cannot speak is a
+    UserError naming --of."""
     background = background or {}
     for c in cases:  # bad input fails before anything is launched
         check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
@@ -180,52 +201,83 @@ def run_cases(spec: str, cases: list, *, of_version: str = "1.3", background: Op
         netns.preflight()
     if not cases:
         return []
-    m = _Managed(check(case_params(spec, cases[0], of_version, background, syn_rate=syn_rate)))
-    out = []
+    first = check(case_params(spec, cases[0], of_version, background, syn_rate=syn_rate))
+    m, label = _Managed(first), display_name(spec)
+    catalogue = {c["name"]: c for c in case_list.catalogue()}
+    out: list = []
     try:
-        ctl = m.start()
-        for c in cases:
-            p = check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
-            quiet_s = wait_quiet(ctl.pid)
-            load0 = os.getloadavg()[0]
-            with syn_source(p) as syn_seen:
-                doc, why = run_one(ctl, p)
-            alive = ctl.alive()
-            load = [round(load0, 2), round(os.getloadavg()[0], 2)]
-            view = topology_view(ctl) if c in VIEW_CASES and alive else None
-            if doc is None:
-                v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
-                r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
-            else:
-                v = judge(doc.get("robustness"), doc["loops"], alive=alive,
-                          disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
-                          view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc),
-                          listen_queue=syn_seen.get("listen_queue"))
-                r = to_result(doc, p)
-                r.benchmark = "robustness"
-            r.controller = dict(ctl.info)
-            if v.verdict in ("crashed", "hung") and ctl.pid:
-                tail = m.restart(dead=not alive)
-                ctl = m.ctl
-                v.restarted = True
-                if tail:
-                    r.notes.append("controller log before restart:\n" + tail)
-            # the machine's 1-minute load average before and after: latency verdicts on a busy
-            # shared machine are read with it (docs/robustness.md)
-            v.evidence += f"; load average {load[0]:.1f} → {load[1]:.1f} ({os.cpu_count()} CPUs)"
-            if quiet_s is not None and abs(quiet_s) >= 1.0:
-                v.evidence += (f"; controller busy for {quiet_s:.1f} s before the case (the previous one's work)"
-                               if quiet_s > 0 else f"; controller never went quiet before the case ({-quiet_s:.0f} s)")
-            r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), loadavg=load,
-                                            quiet_wait_s=quiet_s, **syn_seen)
-            if syn_seen.get("left_behind"):
-                r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
-            r.counters["robustness_verdict"] = v.verdict
-            r.finish(r.status, r.error)
-            out.append((r, v))
-            on_case(r, v)
-            if v.verdict == "crashed" and not ctl.pid:
-                break  # a tcp: controller that is gone cannot be restarted from here
+        for rep in range(reps):
+            ctl = m.ctl or m.start()     # a tcp: controller's one process is kept across repetitions
+            of = version.session_version(ctl.host, ctl.port, of_version, label)
+            for c in cases:
+                why = version.needs(catalogue.get(c, {}), of)
+                p = case_params(spec, c, of, background, syn_rate=syn_rate) if why else \
+                    check(case_params(spec, c, of, background, syn_rate=syn_rate))
+                p["rep"] = rep
+                r, v = _not_applicable(p, c, why, m.ctl) if why else _run_case(m, p, drop, hung_ms, label)
+                out.append((r, v))
+                on_case(r, v)
+                if v.verdict == "crashed" and not m.ctl.pid:
+                    return out  # a tcp: controller that is gone cannot be restarted from here
+            if m.ctl is not None and m.ctl.pid:
+                m.stop()      # the next repetition gets a fresh launch
     finally:
         m.stop()
     return out
+
+
+def _not_applicable(p: dict, case: str, why: str, ctl) -> tuple:
+    """A case that cannot run at the negotiated version: no engine run, the reason kept."""
+    v = Verdict(case, "not applicable", why)
+    r = Result(kind="controller", benchmark="robustness", params=p, controller=dict(ctl.info))
+    r.counters["robustness"] = v.to_dict()
+    r.counters["robustness_verdict"] = v.verdict
+    r.finish("ok")
+    return r, v
+
+
+def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -> tuple:
+    """One engine run of one case against the running controller ``m.ctl`` (restarted after a
+    crash or hang): (Result, Verdict)."""
+    ctl, c = m.ctl, p["robustness"]["case"]
+    quiet_s = wait_quiet(ctl.pid)
+    load0 = os.getloadavg()[0]
+    cpu0 = round(_cpu_over_sample(ctl.pid), 1) if ctl.pid else None   # the controller idle, just before
+    with syn_source(p) as syn_seen:
+        doc, why = run_one(ctl, p)
+    alive = ctl.alive()
+    load = [round(load0, 2), round(os.getloadavg()[0], 2)]
+    view = topology_view(ctl) if c in VIEW_CASES and alive else None
+    no_view = no_view_reason(p["controller"], label) if not ctl.api_url else \
+        f"{label}'s view at {ctl.api_url} could not be read after the case"
+    if doc is None:
+        v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
+        r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
+    else:
+        v = judge(doc.get("robustness"), doc["loops"], alive=alive,
+                  disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
+                  view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc),
+                  listen_queue=syn_seen.get("listen_queue"), no_view=no_view)
+        r = to_result(doc, p)
+        r.benchmark = "robustness"
+    r.controller = dict(ctl.info)
+    if v.verdict in ("crashed", "hung") and ctl.pid:
+        tail = m.restart(dead=not alive)
+        v.restarted = True
+        if tail:
+            r.notes.append("controller log before restart:\n" + tail)
+    # the machine's 1-minute load average before and after, and the controller's CPU just before:
+    # a verdict on a busy shared machine is read with them (docs/robustness.md)
+    v.evidence += f"; load average {load[0]:.1f} → {load[1]:.1f} ({os.cpu_count()} CPUs)"
+    if cpu0 is not None:
+        v.evidence += f"; controller {cpu0:.0f}% of a core just before the case"
+    if quiet_s is not None and abs(quiet_s) >= 1.0:
+        v.evidence += (f"; controller busy for {quiet_s:.1f} s before the case (the previous one's work)"
+                       if quiet_s > 0 else f"; controller never went quiet before the case ({-quiet_s:.0f} s)")
+    r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), loadavg=load,
+                                    quiet_wait_s=quiet_s, cpu_before_case=cpu0, **syn_seen)
+    if syn_seen.get("left_behind"):
+        r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
+    r.counters["robustness_verdict"] = v.verdict
+    r.finish(r.status, r.error)
+    return r, v

@@ -11,9 +11,17 @@
 //! - a request unanswered after the loss timeout is *lost*, until an answer comes: then it is
 //!   *late* (not lost, not answered), with its latency; a request still in flight when the
 //!   session ends by a disconnect is lost; one still in flight when the run's drain ends is
-//!   *in flight at stop*. Invariant: `sent = answered + late + lost + in_flight_at_stop`;
+//!   *in flight at stop*; `controller cbench` only: an answer that arrives in the pause after a
+//!   loop is read and thrown away, as cbench does, and its request is *discarded* (neither
+//!   answered nor lost). Invariant: `sent = answered + late + lost + discarded + in_flight_at_stop`;
 //! - reply messages are counted by type, errors by (type, code), and a session's end is kept
-//!   with its time and reason.
+//!   with its time and reason (the first one);
+//! - reconnection (`reconnect.rs`): every established session that ends before the run does is
+//!   *lost*; each lost session is either re-established by a later attempt or the switch is down
+//!   at the stop. Invariants: `sessions_lost = reconnects + down_at_stop` and
+//!   `reconnect_attempts = reconnects + reconnect_failures`; `disconnected_ns` runs from each
+//!   loss to the session's re-establishment (or the end of the measured phase) and is 0 exactly
+//!   when nothing was lost.
 
 use crate::hist::Hist;
 use crate::outstanding::{Match, Outstanding};
@@ -53,6 +61,9 @@ pub struct SwitchStats {
     pub late: u64,
     /// Requests neither answered nor timed out when the run's drain ended.
     pub in_flight_at_stop: u64,
+    /// Requests whose answer came in the pause after a loop and was thrown away uncounted, as
+    /// cbench throws it away (`Config::loop_gap_ms`; `controller cbench` only).
+    pub discarded: u64,
     /// Latency of the late answers: sum and max (ns).
     pub late_ns_sum: u64,
     pub late_ns_max: u64,
@@ -80,6 +91,27 @@ pub struct SwitchStats {
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
+    /// Established sessions that ended before the run did (`reconnect.rs`).
+    pub sessions_lost: u64,
+    /// Connections tried after a loss; those that came up (handshake done); those that did not.
+    pub reconnect_attempts: u64,
+    pub reconnects: u64,
+    pub reconnect_failures: u64,
+    /// Time without a session after a loss (closed at re-establishment or the run's end).
+    pub disconnected_ns: u64,
+    /// Since when the switch has had no session (after a loss), if it has none now.
+    pub down_since: Option<u64>,
+    /// The switch had no session when the run ended, after a loss.
+    pub down_at_stop: bool,
+    /// An attempt failed since the last loss (the controller refused, or never finished the
+    /// handshake); false while the switch is only waiting out its backoff.
+    pub failed_since_loss: bool,
+    /// Down at the stop but only waiting out its backoff (see `close_down_time`).
+    pub reconnecting_at_stop: bool,
+    /// When the session was last re-established (s from the start of the measured phase).
+    pub last_back_t_s: Option<f64>,
+    /// Requests due while the switch had no session (fixed-rate schedule), never sent.
+    pub not_sent_disconnected: u64,
     /// Robustness runs: the latency of every answered request since the last loop boundary
     /// (raw samples, taken by the worker's ticker at each boundary); None: not kept.
     pub loop_lat_ns: Option<Vec<u64>>,
@@ -100,6 +132,7 @@ impl SwitchStats {
             unmatched: 0,
             late: 0,
             in_flight_at_stop: 0,
+            discarded: 0,
             late_ns_sum: 0,
             late_ns_max: 0,
             late_ns_last: 0,
@@ -119,6 +152,17 @@ impl SwitchStats {
             sample_every: 1,
             echo_rtt_ns: Vec::new(),
             loop_lat_ns: None,
+            sessions_lost: 0,
+            reconnect_attempts: 0,
+            reconnects: 0,
+            reconnect_failures: 0,
+            disconnected_ns: 0,
+            down_since: None,
+            down_at_stop: false,
+            failed_since_loss: false,
+            reconnecting_at_stop: false,
+            last_back_t_s: None,
+            not_sent_disconnected: 0,
         }
     }
 
@@ -132,6 +176,15 @@ impl SwitchStats {
 
     /// A flow-mod or packet-out arrived. Returns the latency when it answered a request.
     #[inline]
+    /// An answer read in the pause after a loop (cbench's drain): it takes its request off the
+    /// books as *discarded* (a first answer only: a request answered before, or late, keeps
+    /// what it is), and counts nowhere else.
+    pub fn on_discarded_reply(&mut self, out: &mut Outstanding, seq: u32, now_ns: u64) {
+        if let Match::Answered(_) = out.answer(seq, now_ns) {
+            self.discarded += 1;
+        }
+    }
+
     pub fn on_request_reply(
         &mut self,
         out: &mut Outstanding,
@@ -192,6 +245,32 @@ impl SwitchStats {
         self.state = SessionState::Down;
         if self.disconnect.is_none() {
             self.disconnect = Some(Disconnect { t_s, kind: kind.into(), reason });
+        }
+    }
+
+    /// An established session was lost at `now`: the switch is down from now on.
+    pub fn lost_session(&mut self, now: u64) {
+        self.sessions_lost += 1;
+        self.failed_since_loss = false;
+        self.down_since.get_or_insert(now);
+    }
+
+    /// A session came up again at `now` (after a reconnect attempt).
+    pub fn reestablished(&mut self, now: u64) {
+        self.reconnects += 1;
+        if let Some(t) = self.down_since.take() {
+            self.disconnected_ns += now.saturating_sub(t);
+        }
+    }
+
+    /// The run is over: a switch still down was down until `end` (the measured phase's end, or
+    /// the stop when earlier). With `reconnecting`, one that was only waiting out its backoff
+    /// (no attempt failed since the loss) is reconnecting, not lost.
+    pub fn close_down_time(&mut self, end: u64, reconnecting: bool) {
+        if let Some(t) = self.down_since.take() {
+            self.disconnected_ns += end.saturating_sub(t);
+            self.down_at_stop = true;
+            self.reconnecting_at_stop = reconnecting && !self.failed_since_loss;
         }
     }
 
@@ -264,7 +343,21 @@ mod tests {
         assert_eq!((s.late_ns_sum, s.late_ns_max), (200, 200));
         s.on_request_reply(&mut o, b, None, 200);
         assert_eq!(s.answered, 1);
-        assert_eq!(s.sent, s.answered + s.late + s.lost + s.in_flight_at_stop);
+        assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
+    }
+
+    #[test]
+    fn an_answer_thrown_away_in_the_pause_discards_its_request_once() {
+        let (mut s, mut o) = stats();
+        let (a, b) = (o.push(0), o.push(0));
+        s.sent = 2;
+        s.on_discarded_reply(&mut o, a, 10);
+        s.on_discarded_reply(&mut o, a, 11);
+        assert_eq!((s.discarded, s.answered, s.extra), (1, 0, 0), "a second reply to it changes nothing");
+        s.on_request_reply(&mut o, a, None, 12);
+        assert_eq!(s.answered, 0, "a discarded request is never answered afterwards");
+        s.on_request_reply(&mut o, b, None, 12);
+        assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
     }
 
     #[test]
@@ -279,6 +372,23 @@ mod tests {
         assert_eq!(s.state, SessionState::Down);
         let d = s.disconnect.unwrap();
         assert_eq!((d.kind.as_str(), d.t_s), ("closed", 1.5));
+    }
+
+    #[test]
+    fn lost_sessions_are_reestablished_or_down_at_stop() {
+        let (mut s, _) = stats();
+        s.lost_session(100);
+        s.reconnect_attempts += 2;
+        s.reconnect_failures += 1;
+        s.reestablished(1_100);
+        s.lost_session(2_000);
+        s.close_down_time(2_500, true);
+        assert!(s.reconnecting_at_stop, "lost, no attempt failed yet: waiting out its backoff");
+        let down_at_stop = s.down_at_stop as u64;
+        assert_eq!(s.sessions_lost, s.reconnects + down_at_stop);
+        assert_eq!(s.reconnect_attempts, s.reconnects + s.reconnect_failures);
+        assert_eq!(s.disconnected_ns, 1_000 + 500);
+        assert_eq!(s.down_since, None);
     }
 
     #[test]

@@ -25,8 +25,31 @@ fn n<T: std::str::FromStr>(p: &mut lexopt::Parser, flag: &str) -> Result<T, Stri
     v.parse().map_err(|_| format!("cbench: {flag}: not a number: {v:?}"))
 }
 
+/// cbench's `run_test` sleeps this long after each loop ("to let packets queue"), then
+/// `fakeswitch_get_count` reads every socket empty and throws the messages away.
+pub const LOOP_GAP_MS: u64 = 100;
+
 pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
-    let mut c = Config { mode: Mode::Latency, versions: 1 << 1, traffic: "cbench".into(), switches: 16, loops: 16, warmup: 1, macs: 100_000, ..Config::default() };
+    // cbench's defaults (cbench.c `my_options`): latency mode, 16 switches, 16 loops, 1 warm-up,
+    // 100,000 MACs, `-L` on, `-D` 0
+    let mut c = Config {
+        mode: Mode::Latency,
+        versions: 1 << 1,
+        traffic: "cbench".into(),
+        switches: 16,
+        loops: 16,
+        warmup: 1,
+        macs: 100_000,
+        settle_ms: 0,
+        cbench_compat: true,
+        loop_gap_ms: LOOP_GAP_MS,
+        // cbench has no loss timeout: every answer counts, however deep the queue it waited in
+        adaptive_timeout: false,
+        timeout_ms: 60_000,
+        // and no reconnection: a closed session ends cbench ("... exiting")
+        reconnect: false,
+        ..Config::default()
+    };
     let (mut host, mut port) = ("localhost".to_string(), 6633u16);
     let mut cooldown = 0;
     let mut p = lexopt::Parser::from_args(args);
@@ -40,11 +63,8 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
             Short('M') | Long("mac-addresses") => c.macs = n(&mut p, "-M")?,
             Short('t') | Long("throughput") => {
                 c.mode = Mode::Throughput;
-                c.fill_socket = true; // cbench keeps its socket full, it has no window
-                // and no loss timeout: every answer counts, however deep the queue it waited in
-                c.adaptive_timeout = false;
-                c.timeout_ms = 60_000;
-                // and it reads whenever a byte is there: no wake coalescing (`coalesce.rs`). On a
+                c.fill_socket = true; // cbench keeps its socket full, it has no window;
+                // it reads whenever a byte is there: no wake coalescing (`coalesce.rs`). On a
                 // machine where the controller shares cores with the load generator, the CPU a
                 // generator spends is the controller's loss, and published cbench numbers carry
                 // cbench's share: measured against ovs-testcontroller (1 switch) coalescing
@@ -59,7 +79,14 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
             Short('I') | Long("connect-group-size") => c.connect_parallel = n(&mut p, "-I")?,
             Short('D') | Long("delay") => c.settle_ms = n(&mut p, "-D")?,
             Short('o') | Long("dpid-offset") => c.first_dpid = n(&mut p, "-o")?,
-            Short('L') | Long("learn-dst-macs") => c.learn = true,
+            Short('L') => c.learn = true,
+            // cbench: `--learn-dst-macs[=true|on|1]`, anything else turns learning off
+            Long("learn-dst-macs") => {
+                c.learn = match p.optional_value() {
+                    Some(v) => matches!(v.to_string_lossy().to_ascii_lowercase().as_str(), "true" | "on" | "1"),
+                    None => true,
+                }
+            }
             Short('d') | Long("debug") => {}
             Short('h') | Long("help") => return Err(USAGE.into()),
             _ => return Err(format!("cbench: {}", arg.unexpected())),
@@ -69,7 +96,6 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
         return Err(format!("cbench: -l {} leaves no test loop after -w {} and -C {cooldown}", c.loops, c.warmup));
     }
     c.loops -= c.warmup;
-    c.macs = c.macs.clamp(1, 65_535);
     let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
     c.controllers = vec![format!("{host}:{port}")];
     crate::cli::validate(&c)?;
@@ -83,55 +109,36 @@ pub fn banner(c: &Config, cooldown: u32) -> String {
     format!(
         "cbench (sdnbench-engine {}): controller benchmarking tool\n   running in mode '{}'\n   connecting to controller at {}\n   \
          faking {} switches offset {} :: {} tests each; {} ms per test\n   with {} unique source MACs per switch\n   \
-         ignoring first {} \"warmup\" and last {cooldown} \"cooldown\" loops\n   counting answered requests (one per packet-in), not reply messages",
+         ignoring first {} \"warmup\" and last {cooldown} \"cooldown\" loops\n   counting responses as cbench does (flow-mods ADD/MODIFY_STRICT and non-LLDP packet-outs); answered requests on the last line",
         env!("CARGO_PKG_VERSION"), c.mode.name(), c.controller(), c.switches, c.first_dpid,
         c.loops + c.warmup, c.loop_ms, c.macs, c.warmup
     )
 }
 
-/// cbench's per-loop line: per-switch counts per second, then the total per ms.
-/// Whether cbench would count this controller message as a response (its fakeswitch.c): every
-/// packet-out whose frame is not LLDP, and every flow-mod whose command is ADD or MODIFY_STRICT.
-/// A flow-mod and a packet-out answering one packet-in are two responses; `answered` counts
-/// the request once, and `controller cbench` prints both.
-pub fn counts_as_response(msg: &[u8]) -> bool {
-    const OFPFC_ADD: u16 = 0;
-    const OFPFC_MODIFY_STRICT: u16 = 2;
-    let be16 = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
-    let (version, ty) = match msg {
-        [v, t, ..] => (*v, *t),
-        _ => return false,
-    };
-    match (version, ty) {
-        // OF1.0 flow-mod: header 8, match 40, cookie 8, command u16
-        (1, 14) => matches!(be16(56), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
-        // OF1.3 flow-mod: header 8, cookie 8, cookie mask 8, table id 1, command u8
-        (4, 14) => matches!(msg.get(25).map(|&c| u16::from(c)), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
-        // packet-out: the frame after the actions (1.0: at 16 + actions_len; 1.3: 24 + it)
-        (1, 13) => !frame_is_lldp(msg, be16(14).map(|n| 16 + n as usize)),
-        (4, 13) => !frame_is_lldp(msg, be16(16).map(|n| 24 + n as usize)),
-        _ => false,
-    }
-}
-
-fn frame_is_lldp(msg: &[u8], data_at: Option<usize>) -> bool {
-    let ethertype = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
-    let Some(d) = data_at else { return false };
-    match ethertype(d + 12) {
-        Some(0x8100) => ethertype(d + 16) == Some(0x88cc),
-        t => t == Some(0x88cc),
-    }
-}
-
-pub fn loop_line(switches: u32, per_switch: &[u64], loop_ms: u64) -> String {
-    let secs = loop_ms as f64 / 1000.0;
-    let mut s = format!("{switches:<3} switches: flows/sec:  ");
+/// cbench's per-loop line, byte for byte (cbench.c `run_test`): the local time, then each
+/// switch's responses in the loop (a count, although the label says flows/sec), then the
+/// total per ms.
+pub fn loop_line(clock: &str, switches: u32, per_switch: &[u64], loop_ms: u64) -> String {
+    let mut s = format!("{clock} {switches:<3} switches: flows/sec:  ");
     for c in per_switch {
-        s += &format!("{:.0}   ", *c as f64 / secs);
+        s += &format!("{c}  ");
     }
     let total: u64 = per_switch.iter().sum();
-    s += &format!("total = {:.6} per ms", total as f64 / loop_ms as f64);
+    s += &format!(" total = {:.6} per ms ", total as f64 / loop_ms as f64);
     s
+}
+
+/// The local time of day as cbench prints it: `HH:MM:SS.mmm`.
+pub fn clock_now() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let secs = now.as_secs() as libc::time_t;
+    // SAFETY: localtime_r writes only into `tm`, which lives on this stack frame.
+    let tm = unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        libc::localtime_r(&secs, &mut tm);
+        tm
+    };
+    format!("{:02}:{:02}:{:02}.{:03}", tm.tm_hour, tm.tm_min, tm.tm_sec, now.subsec_millis())
 }
 
 #[cfg(test)]
@@ -152,6 +159,12 @@ mod tests {
         assert_eq!(a.cfg.mode, Mode::Throughput);
         assert_eq!(a.cfg.versions, 2, "OpenFlow 1.0 like cbench");
         assert_eq!(p("").unwrap().cfg.mode, Mode::Latency, "cbench's default mode");
+        let d = p("").unwrap().cfg;
+        assert_eq!((d.switches, d.loops + d.warmup, d.macs, d.settle_ms), (16, 16, 100_000, 0), "cbench's defaults");
+        assert!(d.learn && d.cbench_compat);
+        assert!(!p("--learn-dst-macs=false").unwrap().cfg.learn);
+        assert!(p("--learn-dst-macs=ON").unwrap().cfg.learn);
+        assert!(p("-L").unwrap().cfg.learn);
     }
 
     #[test]
@@ -162,33 +175,9 @@ mod tests {
     }
 
     #[test]
-    fn responses_are_counted_as_cbench_counts_them() {
-        let mut fm10 = vec![0u8; 72];
-        fm10[..2].copy_from_slice(&[1, 14]);
-        assert!(counts_as_response(&fm10), "OF1.0 flow-mod ADD");
-        fm10[57] = 3; // DELETE
-        assert!(!counts_as_response(&fm10));
-        fm10[57] = 2; // MODIFY_STRICT
-        assert!(counts_as_response(&fm10));
-        let mut fm13 = vec![0u8; 56];
-        fm13[..2].copy_from_slice(&[4, 14]);
-        assert!(counts_as_response(&fm13));
-        fm13[25] = 1; // MODIFY
-        assert!(!counts_as_response(&fm13));
-        // OF1.0 packet-out, one 8-byte output action, then a frame
-        let mut po = vec![1, 13, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 1, 0, 8];
-        po.extend_from_slice(&[0, 0, 0, 8, 0xff, 0xfb, 0, 0]);
-        let mut frame = vec![0u8; 60];
-        frame[12..14].copy_from_slice(&[0x08, 0x00]);
-        assert!(counts_as_response(&[po.clone(), frame.clone()].concat()));
-        frame[12..14].copy_from_slice(&[0x88, 0xcc]);
-        assert!(!counts_as_response(&[po.clone(), frame].concat()), "LLDP is not a response");
-        assert!(counts_as_response(&po), "a buffered packet-out (no frame) counts");
-        assert!(!counts_as_response(&[1, 2, 0, 8]), "an echo request does not");
-    }
-
-    #[test]
     fn loop_line_matches_cbench() {
-        assert_eq!(loop_line(2, &[1000, 3000], 1000), "2   switches: flows/sec:  1000   3000   total = 4.000000 per ms");
+        // cbench 's own line from a run here: "14:59:11.093 2   switches: flows/sec:  22  22   total = 0.087974 per ms "
+        assert_eq!(loop_line("14:59:11.093", 2, &[22, 22], 500), "14:59:11.093 2   switches: flows/sec:  22  22   total = 0.088000 per ms ");
+        assert_eq!(clock_now().len(), 12);
     }
 }

@@ -47,6 +47,10 @@ override the file):
   --connect-timeout-ms MS  per-session connect + handshake limit (10000)
   --connect-parallel N     handshakes in progress at once per worker (256)
   --echo-interval-ms MS    keep-alive echo after this much silence; 0 = off (5000)
+  --reconnect on|off       re-establish a lost session with Open vSwitch's backoff (on)
+  --reconnect-backoff-ms MS  reconnect: the first wait, doubling while lost at once (1000)
+  --max-backoff-ms MS      reconnect: the longest wait (OVS max_backoff) (8000)
+  --fail-mode MODE         what a disconnected switch does: secure or standalone (secure)
   --hold-ms MS             capacity mode: hold all sessions this long, then count (2000)
   --first-dpid N           datapath id of the first switch (1)
   --controller-pid PID     sample this process's CPU and memory
@@ -144,6 +148,21 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("connect-timeout-ms") => c.connect_timeout_ms = num(&mut p, "--connect-timeout-ms")?,
             Long("connect-parallel") => c.connect_parallel = num(&mut p, "--connect-parallel")?,
             Long("echo-interval-ms") => c.echo_interval_ms = num(&mut p, "--echo-interval-ms")?,
+            Long("reconnect") => {
+                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.reconnect = match v.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    other => return Err(format!("--reconnect: {other:?} is neither on nor off")),
+                };
+            }
+            Long("reconnect-backoff-ms") => c.reconnect_backoff_ms = num(&mut p, "--reconnect-backoff-ms")?,
+            Long("max-backoff-ms") => c.max_backoff_ms = num(&mut p, "--max-backoff-ms")?,
+            Long("fail-mode") => {
+                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+                c.fail_mode = serde_json::from_value(serde_json::Value::String(v.clone()))
+                    .map_err(|_| format!("--fail-mode: {v:?} is neither secure nor standalone"))?;
+            }
             Long("hold-ms") => c.hold_ms = num(&mut p, "--hold-ms")?,
             Long("first-dpid") => c.first_dpid = num(&mut p, "--first-dpid")?,
             Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
@@ -191,11 +210,14 @@ mod tests {
         assert_eq!(a.cfg.versions, 2);
         assert_eq!(a.cfg.source_addrs.len(), 2);
         assert_eq!(a.json.unwrap().to_str(), Some("out.json"));
+        let a = args("--reconnect off --max-backoff-ms 2000 --fail-mode standalone").unwrap();
+        assert!(!a.cfg.reconnect);
+        assert_eq!((a.cfg.max_backoff_ms, a.cfg.fail_mode), (2000, crate::config::FailMode::Standalone));
     }
 
     #[test]
     fn bad_input_is_one_line() {
-        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost", "--workers 0", "--traffic x", "--config /nonexistent"] {
+        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost", "--workers 0", "--traffic x", "--config /nonexistent", "--reconnect maybe", "--fail-mode open", "--max-backoff-ms 1"] {
             let e = args(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(!e.trim().contains('\n'), "{bad}: {e}");
         }

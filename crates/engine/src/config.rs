@@ -73,6 +73,15 @@ pub struct Config {
     /// queued in front of the socket whenever it takes more (in flight is bounded only by the
     /// socket buffers and `MAX_IN_FLIGHT_OPEN_LOOP` per switch). `controller cbench -t` sets it.
     pub fill_socket: bool,
+    /// Behave as cbench itself does (`controller cbench` sets it): its `-L` packet-in leaves in
+    /// the same write as the features reply, with no learning phase to drain; in latency mode
+    /// the next probe leaves on any counted response (`cbench_switch.rs`).
+    pub cbench_compat: bool,
+    /// A pause after each loop, not part of it (`controller cbench`: 100, as cbench's
+    /// `run_test` sleeps 100 ms after each loop, then reads and throws away whatever arrived:
+    /// `cbench_switch.rs`). Switches neither send nor read during it. Loops still last
+    /// `loop_ms`, and every per-second figure is per `loop_ms`.
+    pub loop_gap_ms: u64,
     /// Offered requests per second over all switches (fixed-rate mode).
     pub rate: f64,
     /// A request unanswered for this long is lost (with `adaptive_timeout`: at most this long).
@@ -103,7 +112,23 @@ pub struct Config {
     pub connect_timeout_ms: u64,
     /// At most this many handshakes in progress at once (per worker).
     pub connect_parallel: u32,
+    /// Keep-alive: an echo after this much silence from the controller (Open vSwitch's
+    /// `inactivity_probe`, 5 s); 0 = off.
     pub echo_interval_ms: u64,
+    /// Reconnect as Open vSwitch does (lib/rconn.c; `reconnect.rs`) when an established session
+    /// is lost (closed, reset, or the echo went unanswered): `true`/`"on"` or `false`/`"off"`
+    /// (today's behaviour: a lost session stays lost). Capacity runs never reconnect: lost
+    /// sessions are what they measure.
+    #[serde(deserialize_with = "on_off")]
+    pub reconnect: bool,
+    /// The first wait before reconnecting (OVS: 1 s); it doubles for each session lost within
+    /// its backoff, up to `max_backoff_ms`.
+    pub reconnect_backoff_ms: u64,
+    /// The longest wait (OVS `max_backoff`, 8 s).
+    pub max_backoff_ms: u64,
+    /// What a disconnected switch does with its traffic (OVS `fail_mode`): `secure` or
+    /// `standalone` (`reconnect.rs`).
+    pub fail_mode: FailMode,
     /// Keep a latency histogram per switch (memory: ~10 KiB each); off above 1024 switches.
     pub per_switch_histograms: bool,
     /// Capacity mode: how long to hold all sessions before counting the survivors.
@@ -133,6 +158,37 @@ pub struct Config {
     /// Set by the coordinator for agents in network mode: each agent's HOST:PORT for the frames
     /// of links that cross agents (`network/transport.rs`, TCP). Empty: the local Unix mesh.
     pub net_peers: Vec<String>,
+}
+
+/// OVS's fail modes (ovs-vsctl set-fail-mode). While disconnected, `secure` keeps the flow
+/// table and drops table misses; `standalone` does the same until the controller has been away
+/// for 3 × the inactivity probe, then forwards on its own ("fail-open", `ofswitch::fail_open`;
+/// network mode). Neither sends a packet-in: a request due while disconnected is not sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailMode {
+    /// Mininet's default for its OVS switches.
+    #[default]
+    Secure,
+    /// Open vSwitch's own default.
+    Standalone,
+}
+
+fn on_off<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OnOff {
+        Bool(bool),
+        Word(String),
+    }
+    match OnOff::deserialize(d)? {
+        OnOff::Bool(b) => Ok(b),
+        OnOff::Word(w) => match w.as_str() {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(serde::de::Error::custom(format!("{w:?} is neither on nor off"))),
+        },
+    }
 }
 
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -165,6 +221,8 @@ impl Default for Config {
             frame_size: 128,
             window: 256,
             fill_socket: false,
+            cbench_compat: false,
+            loop_gap_ms: 0,
             rate: 10_000.0,
             timeout_ms: 2000,
             adaptive_timeout: true,
@@ -182,6 +240,10 @@ impl Default for Config {
             connect_timeout_ms: 10_000,
             connect_parallel: 256,
             echo_interval_ms: 5000,
+            reconnect: true,
+            reconnect_backoff_ms: 1000,
+            max_backoff_ms: 8000,
+            fail_mode: FailMode::Secure,
             per_switch_histograms: true,
             hold_ms: 2000,
             controller_pid: None,
@@ -253,13 +315,26 @@ impl Config {
     pub fn validate(&self) -> Vec<String> {
         crate::validate::check(self)
     }
-    /// Total run time of the measured phase (warm-up included).
+    /// Total run time of the measured phase (warm-up and gaps included).
     pub fn run_ms(&self) -> u64 {
-        (self.warmup as u64 + self.loops as u64) * self.loop_ms
+        (self.warmup as u64 + self.loops as u64) * (self.loop_ms + self.loop_gap_ms)
+    }
+
+    /// From one loop's start to the next's: `loop_ms` plus the gap after it.
+    pub fn loop_period_ns(&self) -> u64 {
+        (self.loop_ms + self.loop_gap_ms) * 1_000_000
+    }
+
+    /// Whether a lost session is re-established (`reconnect.rs`): never in capacity runs.
+    pub fn reconnects(&self) -> bool {
+        self.reconnect && self.mode != Mode::Capacity
     }
 
     pub fn window_per_switch(&self) -> u32 {
         match self.mode {
+            // cbench's latency mode paces by its probe counter, not by unanswered requests
+            // (`cbench_switch.rs`): a request may stay unanswered while the next one goes
+            Mode::Latency if self.cbench_compat => 64,
             Mode::Latency => 1,
             Mode::Throughput if self.fill_socket => crate::pacer::MAX_IN_FLIGHT_OPEN_LOOP,
             _ => self.window.max(1),
@@ -328,6 +403,20 @@ mod tests {
         assert_eq!(c.controllers, vec!["127.0.0.1:1".to_string()]);
         let c = Config::from_json(r#"{"controllers": ["127.0.0.1:1", "127.0.0.1:2"]}"#).unwrap();
         assert_eq!(c.controller(), "127.0.0.1:1");
+    }
+
+    #[test]
+    fn reconnect_is_on_or_off() {
+        assert!(Config::default().reconnect, "OVS reconnects");
+        for (j, want) in [(r#"{"reconnect": "off"}"#, false), (r#"{"reconnect": false}"#, false), (r#"{"reconnect": "on"}"#, true)] {
+            assert_eq!(Config::from_json(j).unwrap().reconnect, want, "{j}");
+        }
+        let e = Config::from_json(r#"{"reconnect": "sometimes"}"#).unwrap_err();
+        assert!(e[0].starts_with("reconnect: bad value"), "{e:?}");
+        let c = Config::from_json(r#"{"fail_mode": "standalone", "mode": "capacity"}"#).unwrap();
+        assert_eq!(c.fail_mode, FailMode::Standalone);
+        assert!(!c.reconnects(), "capacity never reconnects");
+        assert!(Config::from_json(r#"{"fail_mode": "open"}"#).is_err());
     }
 
     #[test]

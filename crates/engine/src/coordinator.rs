@@ -557,6 +557,8 @@ fn judge(out: &mut Outcome, went: bool) {
         switches: if workload.up_after_echo() { up } else { out.part_switches },
         up,
         lost,
+        reconnects: sw.iter().map(|s| s.reconnect.reconnects).sum(),
+        back: sw.iter().filter(|s| s.of_version.is_some() && s.disconnect.is_some() && !s.reconnect.down_at_stop).count() as u32,
         first_failure,
         sends_requests: workload.sends_requests(),
         measured_answered: crate::export::measured_answered(out),

@@ -113,10 +113,32 @@ pub fn warnings(o: &Outcome) -> Vec<String> {
     if !down.is_empty() {
         w.push(format!("sessions lost during the run: {}", down.join(", ")));
     }
+    let sw = || o.reports.iter().flat_map(|r| &r.switches);
+    let back = sw().filter(|s| s.reconnect.reconnects > 0).count();
+    if back > 0 {
+        let n: u64 = sw().map(|s| s.reconnect.reconnects).sum();
+        let ms: u64 = sw().map(|s| s.reconnect.disconnected_ns).sum::<u64>() / 1_000_000;
+        w.push(format!("{back} switch(es) lost their session and reconnected ({n} reconnects, {ms} ms disconnected in all)"));
+    }
+    let waiting = sw().filter(|s| s.reconnect.reconnecting_at_stop).count();
+    if waiting > 0 {
+        w.push(format!("{waiting} switch(es) were waiting out their reconnect backoff at the stop"));
+    }
     if o.status == "interrupted" {
         w.push("interrupted: results are partial".into());
     }
     w
+}
+
+/// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
+fn reconnect_totals(sw: &[&crate::protocol::SwitchReport]) -> Value {
+    let sum = |f: &dyn Fn(&crate::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+    json!({"sessions_lost": sum(&|r| r.sessions_lost), "reconnect_attempts": sum(&|r| r.attempts),
+           "reconnects": sum(&|r| r.reconnects), "reconnect_failures": sum(&|r| r.failures),
+           "switches_down_at_stop": sum(&|r| r.down_at_stop as u64),
+           "switches_reconnecting_at_stop": sum(&|r| r.reconnecting_at_stop as u64),
+           "disconnected_ms": sum(&|r| r.disconnected_ns) as f64 / 1e6,
+           "requests_not_sent_disconnected": sum(&|r| r.not_sent_disconnected)})
 }
 
 pub fn build(o: &Outcome) -> Value {
@@ -153,7 +175,7 @@ pub fn build(o: &Outcome) -> Value {
         .iter()
         .map(|s| json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads}))
         .collect();
-    json!({
+    let mut doc = json!({
         "schema": SCHEMA,
         "engine": {"name": "sdnbench-engine", "version": env!("CARGO_PKG_VERSION"), "workers": o.plan.workers,
                    "pid": std::process::id(), "nofile_soft": o.nofile.0, "nofile_hard": o.nofile.1,
@@ -180,6 +202,7 @@ pub fn build(o: &Outcome) -> Value {
                    "extra_per_answered": if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
                    "unmatched_replies": sum(&|s| s.unmatched), "late_replies": late,
                    "requests_in_flight_at_stop": sum(&|s| s.in_flight_at_stop),
+                   "requests_discarded": sum(&|s| s.discarded),
                    "invalid_packet_ins_sent": sw.iter().map(|s| crate::robust::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
                    "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
                                        "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
@@ -187,6 +210,8 @@ pub fn build(o: &Outcome) -> Value {
                    "learning_late_replies": sum(&|s| s.learning_late_replies),
                    "errors": errors.values().sum::<u64>(), "errors_by_code": errors,
                    "replies_by_type": replies, "disconnects": disconnects.len()},
+        "reconnect": {"on": o.cfg.reconnects(), "backoff_ms": o.cfg.reconnect_backoff_ms, "max_backoff_ms": o.cfg.max_backoff_ms,
+                      "fail_mode": o.cfg.fail_mode},
         "disconnects": disconnects,
         "learning": learning_json(o),
         "robustness": o.robustness,
@@ -204,7 +229,11 @@ pub fn build(o: &Outcome) -> Value {
         "switches": sw,
         "agents": crate::agent_link::json(o),
         "warnings": o.warnings,
-    })
+    });
+    if let (Some(t), Value::Object(r)) = (doc["totals"].as_object_mut(), reconnect_totals(&sw)) {
+        t.extend(r);
+    }
+    doc
 }
 
 /// Wake coalescing over all workers (`coalesce.rs`): parks that waited, the time waited, the

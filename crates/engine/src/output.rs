@@ -139,6 +139,14 @@ pub fn summary(o: &Outcome, j: &Value) -> String {
         u(&h["sessions_up"]), u(&h["sessions_failed"]), j["disconnects"].as_array().map_or(0, |a| a.len()),
         f(&h["duration_s"]), thousands(f(&h["rate_per_s"]))
     );
+    let t = &j["totals"];
+    if u(&t["sessions_lost"]) > 0 {
+        s += &format!(
+            "Reconnect:  {} sessions lost, {} re-established ({} attempts failed), {:.2} s disconnected, {} requests not sent\n",
+            u(&t["sessions_lost"]), u(&t["reconnects"]), u(&t["reconnect_failures"]),
+            f(&t["disconnected_ms"]) / 1000.0, u(&t["requests_not_sent_disconnected"])
+        );
+    }
     for d in j["disconnects"].as_array().into_iter().flatten().take(10) {
         s += &format!(
             "  lost:     switch {} (dpid {}) at {:.2} s: {}\n",

@@ -93,6 +93,25 @@ impl Pacer {
         n
     }
 
+    /// The switch has no session (`reconnect.rs`): move the schedule past every request due up
+    /// to `now` (a fixed rate starts at `go` if it had not) and return how many will never be
+    /// sent. A window has none: a closed loop sends only as answers come.
+    pub fn skip(&mut self, now: u64, go: u64) -> u64 {
+        let Pacer::Rate { period_ns, first_ns, sent, started, offset_ns } = self else { return 0 };
+        if !*started {
+            if go == 0 || now < go {
+                return 0;
+            }
+            *first_ns = go + *offset_ns as u64;
+            *started = true;
+        }
+        let before = *sent;
+        while *first_ns + (*sent as f64 * *period_ns) as u64 <= now {
+            *sent += 1;
+        }
+        *sent - before
+    }
+
     /// When to wake for the next scheduled request (never, for a window).
     pub fn next_due(&self) -> u64 {
         match self {
@@ -105,6 +124,20 @@ impl Pacer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skip_moves_a_fixed_rate_past_what_was_due_and_a_window_has_nothing_due() {
+        let c = Config { mode: Mode::FixedRate, rate: 1000.0, switches: 1, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        assert_eq!(p.skip(5_000_000, 0), 0, "before the go nothing is due");
+        // go at 1 ms: due at 1, 2, ..., 10 ms (period 1 ms) -> 10 by 10.5 ms
+        assert_eq!(p.skip(10_500_000, 1_000_000), 10);
+        assert_eq!(p.skip(10_900_000, 1_000_000), 0);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        assert_eq!(p.fill(11_000_000, &mut o, &mut g, &mut w, None, u32::MAX), 1, "no burst of the skipped ones");
+        let mut win = Pacer::for_config(&Config::default(), 0, 1);
+        assert_eq!(win.skip(u64::MAX / 2, 1), 0);
+    }
 
     fn gen() -> PacketInGen {
         PacketInGen::new(4, 0, 10, 4, 64)

@@ -145,6 +145,8 @@ pub struct SwitchReport {
     pub late: u64,
     #[serde(default)]
     pub in_flight_at_stop: u64,
+    #[serde(default)]
+    pub discarded: u64,
     /// Latency of the late answers (ns): sum and max.
     #[serde(default)]
     pub late_ns_sum: u64,
@@ -165,6 +167,27 @@ pub struct SwitchReport {
     pub latency: Option<Summary>,
     pub echo_rtt_us: Vec<f64>,
     pub disconnect: Option<Disconnect>,
+    /// Reconnection (`reconnect.rs`, `accounting.rs`).
+    #[serde(default)]
+    pub reconnect: ReconnectCounts,
+}
+
+/// One switch's reconnection counters. Invariants: `sessions_lost = reconnects +
+/// down_at_stop`, `attempts = reconnects + failures`, `disconnected_ns = 0` iff
+/// `sessions_lost = 0`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReconnectCounts {
+    pub sessions_lost: u64,
+    pub attempts: u64,
+    pub reconnects: u64,
+    pub failures: u64,
+    pub down_at_stop: bool,
+    /// Down at the stop, but only waiting out the backoff (no attempt failed since the loss).
+    pub reconnecting_at_stop: bool,
+    pub disconnected_ns: u64,
+    pub not_sent_disconnected: u64,
+    /// When the session was last re-established (s from the start of the measured phase).
+    pub last_back_t_s: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

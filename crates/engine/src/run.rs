@@ -92,7 +92,7 @@ pub fn cbench(args: Vec<String>) -> i32 {
         // cbench's line: each switch's responses (counted as cbench counts them) per second, then
         // the total per ms (past 256 switches per worker only the total is sent while running).
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
-        println!("{}", crate::cbench::loop_line(switches, &per, a.cfg.loop_ms));
+        println!("{}", crate::cbench::loop_line(&crate::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
     let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
         Ok(o) => o,

@@ -7,7 +7,10 @@
 //! timeout) or a phase change from the worker: no spinning, in any mode.
 //!
 //! A malformed message, a disconnect or a reset ends only this session (recorded in its
-//! `SwitchStats`); with `strict` it also asks the worker to stop the whole run.
+//! `SwitchStats`); with `strict` it also asks the worker to stop the whole run. With `reconnect`
+//! (the default; `reconnect.rs`) a session that was up is then tried again after Open vSwitch's
+//! backoff, the switch keeping its flow table while it is down (`wait_down`; fail mode
+//! `standalone` fails open after 3 probe intervals, as OVS).
 
 use crate::accounting::SwitchStats;
 use crate::outstanding::Outstanding;
@@ -119,7 +122,7 @@ pub struct Session {
     chans: crate::network::channels::Channels,
     workload: Workload,
     sample_every: u32,
-    /// Count replies as cbench counts them (`cbench::counts_as_response`): only for the cbench
+    /// Count replies as cbench counts them (`cbench_switch::counts_as_response`): only for the cbench
     /// profile, whose RESULT line prints them; other runs skip the per-message check.
     count_responses: bool,
     /// The `faucet` profile: a flow-mod answers the request whose MAC its match names
@@ -127,6 +130,12 @@ pub struct Session {
     faucet: bool,
     /// Recent latency high-water mark (decays by 1/1024 per answer), for the adaptive timeout.
     rtt_est_ns: u64,
+    /// Sessions that came up (handshake done): 1 + the reconnects (`reconnect.rs`).
+    established: u32,
+    /// cbench's latency-mode pacing (`Config::cbench_compat`, latency mode only).
+    probe: Option<crate::cbench_switch::ProbeState>,
+    /// Loops whose pause was drained (`loop_pause`).
+    drained_loops: u64,
 }
 
 impl Session {
@@ -146,7 +155,9 @@ impl Session {
             sc.max_flows = n.table_size;
         }
         sc.echo_interval_ns = c.echo_interval_ms * 1_000_000;
-        sc.echo_timeout_ns = 3 * sc.echo_interval_ns;
+        // a reconnecting switch probes as OVS's rconn: idle one interval -> echo, no answer for
+        // one more -> disconnect; without reconnection, 3 intervals (as before)
+        sc.echo_timeout_ns = if c.reconnects() { sc.echo_interval_ns } else { 3 * sc.echo_interval_ns };
         for &(a, pa, b, pb) in &c.links {
             if a == dpid {
                 sc.links.push((pa, b, pb));
@@ -171,6 +182,9 @@ impl Session {
             count_responses: c.traffic == "cbench",
             faucet: c.profile() == ofswitch::Profile::Faucet,
             rtt_est_ns: 0,
+            established: 0,
+            probe: (c.cbench_compat && c.mode == crate::config::Mode::Latency).then(Default::default),
+            drained_loops: 0,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,
@@ -188,28 +202,133 @@ impl Session {
         }
     }
 
-    /// Run to the end; the outcome is recorded in the switch's stats.
-    pub async fn run(mut self, stream: io::Result<TcpStream>) {
-        let result = match stream {
-            Ok(s) => self.serve(&s).await,
-            Err(e) => Err(End::io(e)),
-        };
+    /// Run to the end; the outcome is recorded in the switch's stats. A session that was up and
+    /// is lost is tried again after the backoff while the config reconnects (`reconnect.rs`).
+    pub async fn run(mut self, stream: io::Result<TcpStream>, addr: SocketAddr) {
+        let cfg = &self.sh.cfg;
+        let mut backoff = crate::reconnect::Backoff::new(cfg.reconnect_backoff_ms, cfg.max_backoff_ms);
+        let mut stream = stream;
+        let mut attempt = false;
+        loop {
+            let before = self.established;
+            let result = match stream {
+                Ok(s) => {
+                    backoff.opened(self.sh.now_ns());
+                    self.serve(&s).await
+                }
+                Err(e) => {
+                    backoff.attempt_failed();
+                    Err(End::io(e))
+                }
+            };
+            let came_up = self.established > before;
+            if attempt && !came_up {
+                let mut st = self.stats.borrow_mut();
+                st.reconnect_failures += 1;
+                st.failed_since_loss = true;
+            }
+            let end = match result {
+                Ok(()) => {
+                    self.stats.borrow_mut().in_flight_at_stop += self.out.abandon() as u64;
+                    break;
+                }
+                Err(end) => end,
+            };
+            let now = self.sh.now_ns();
+            self.ended(end, came_up, now);
+            if !self.sh.cfg.reconnects() || self.established == 0 || self.sh.stopped() {
+                break;
+            }
+            self.sw.disconnect(0);
+            if !self.wait_down(now + backoff.next_wait(now)).await {
+                break;
+            }
+            self.stats.borrow_mut().reconnect_attempts += 1;
+            attempt = true;
+            self.partial.clear(); // the old connection's unread and unwritten bytes
+            self.wbuf.clear();
+            self.wpos = 0;
+            let src = crate::worker::source_for(&self.sh.cfg, self.index);
+            let mut phase_rx = self.sh.phase_rx.clone();
+            stream = tokio::select! {
+                r = connect(addr, src) => r,
+                _ = async { while !self.sh.stopped() && phase_rx.changed().await.is_ok() {} } => {
+                    self.stats.borrow_mut().reconnect_failures += 1;
+                    break;
+                }
+            };
+        }
+        self.sh.session_finished();
+    }
+
+    /// A connection ended by `end` at `now`: the loss is recorded (a session that had come up is
+    /// lost; one that never did is a failed attempt), and with `strict` the run stops.
+    fn ended(&mut self, end: End, came_up: bool, now: u64) {
         let t_s = self.sh.t_rel_s();
         let mut st = self.stats.borrow_mut();
-        match result {
-            Ok(()) => {
-                st.in_flight_at_stop += self.out.abandon() as u64;
+        if came_up {
+            st.lost_session(now);
+        }
+        let during_load = self.sh.phase_at(now) != 0;
+        st.end(&mut self.out, t_s, end.kind, end.reason.clone());
+        if self.sh.cfg.strict && during_load {
+            self.sh.fail(format!("switch {} (dpid {}): {}", self.index, st.dpid, end.reason));
+        }
+    }
+
+    /// No session: wait until `until` (the backoff), the switch keeping its flow table (network
+    /// runs: frames still cross it; misses are dropped, no packet-in is sent) and the requests
+    /// due meanwhile counted as not sent. False: the run ended first.
+    async fn wait_down(&mut self, until: u64) -> bool {
+        let mut phase_rx = self.sh.phase_rx.clone();
+        loop {
+            let now = self.sh.now_ns();
+            self.skip_unsent(now);
+            if self.sh.stopped() || self.phase(now) == Phase::Drain {
+                return false;
             }
-            Err(end) => {
-                let during_load = self.sh.phase_at(self.sh.now_ns()) != 0;
-                st.end(&mut self.out, t_s, end.kind, end.reason.clone());
-                if self.sh.cfg.strict && during_load {
-                    self.sh.fail(format!("switch {} (dpid {}): {}", self.index, st.dpid, end.reason));
-                }
+            if let Some(inbox) = &self.inbox {
+                inbox.frames.borrow_mut().clear(); // LLDP from neighbours: no controller to raise it to
+            }
+            let fail_open_at = self.fail_open_at();
+            if now >= fail_open_at {
+                self.sw.set_fail_open(true);
+            }
+            self.network(now);
+            self.wbuf.clear();
+            if now >= until {
+                return true;
+            }
+            // the measured phase's end is no phase change: wake for it too
+            let wake = if self.sh.go_ns() != 0 { until.min(self.sh.end_ns()) } else { until };
+            let wake = if self.sw.is_fail_open() { wake } else { wake.min(fail_open_at) };
+            tokio::select! {
+                _ = sleep_until(self.sh.instant_of(wake)) => {}
+                _ = phase_rx.changed() => {}
+                _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
             }
         }
-        drop(st);
-        self.sh.session_finished();
+    }
+
+    /// When a switch without a session fails open (`ofswitch::fail_open`): fail mode standalone,
+    /// 3 × the inactivity probe after the loss (OVS `fail-open.c` `trigger_duration`); never
+    /// in fail mode secure.
+    fn fail_open_at(&self) -> u64 {
+        let c = &self.sh.cfg;
+        match (c.fail_mode, self.stats.borrow().down_since) {
+            (crate::config::FailMode::Standalone, Some(t)) => t + 3 * c.echo_interval_ms * 1_000_000,
+            _ => u64::MAX,
+        }
+    }
+
+    /// Requests due while the switch has no session (`Pacer::skip`, fixed rate only), counted as
+    /// not sent; at most up to the end of the measured phase.
+    fn skip_unsent(&mut self, now: u64) {
+        let go = self.sh.go_ns();
+        if go != 0 {
+            let n = self.pacer.skip(now.min(self.sh.end_ns()), go);
+            self.stats.borrow_mut().not_sent_disconnected += n;
+        }
     }
 
     fn phase(&self, now: u64) -> Phase {
@@ -222,11 +341,18 @@ impl Session {
 
     async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
         let started = self.sh.now_ns();
-        if let Some((n, _)) = &self.net {
+        let first = self.established == 0;
+        if let (Some((n, _)), true) = (&self.net, first) {
             n.connected();
         }
+        let hello_at = self.wbuf.len();
         self.sw.start(started, &mut self.wbuf);
-        self.connect_channels(started).await;
+        if self.sh.cfg.cbench_compat {
+            self.wbuf[hello_at + 4..hello_at + 8].copy_from_slice(&1u32.to_be_bytes()); // cbench's HELLO is xid 1
+        }
+        if first {
+            self.connect_channels(started).await;
+        }
         let mut phase_rx = self.sh.phase_rx.clone();
         let handshake_deadline = started + self.sh.cfg.connect_timeout_ms * 1_000_000;
         loop {
@@ -241,6 +367,7 @@ impl Session {
                 return Err(End::new("timeout", "no handshake from the controller in time"));
             }
             let mut deadline = if self.sw.is_up() { u64::MAX } else { handshake_deadline };
+            let (paused, pause_edge) = if matches!(phase, Phase::Wait) { (false, u64::MAX) } else { self.loop_pause(s, now)? };
             match phase {
                 Phase::Wait => {
                     self.learn(now);
@@ -251,9 +378,12 @@ impl Session {
                 Phase::Load => {
                     let measuring = self.sh.measuring(now);
                     self.stats.borrow_mut().measuring = measuring;
-                    if self.sw.is_up() && self.workload != Workload::Network {
+                    deadline = deadline.min(pause_edge);
+                    if !paused && self.sw.is_up() && self.workload != Workload::Network {
                         self.send_requests(s, now)?;
                         deadline = deadline.min(self.pacer.next_due());
+                    } else if !paused && !first {
+                        self.skip_unsent(now); // reconnecting: no session yet
                     }
                     deadline = deadline.min(self.sh.end_ns());
                 }
@@ -281,11 +411,13 @@ impl Session {
             }
             self.links(now);
             self.network(now);
-            self.flush(s)?;
+            if !paused {
+                self.flush(s)?;
+            }
             let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
             tokio::select! {
-                r = s.ready(interest) => {
+                r = s.ready(interest), if !paused => {
                     let ready = r.map_err(End::io)?;
                     if ready.is_readable() || ready.is_read_closed() {
                         self.read_all(s)?;
@@ -300,9 +432,75 @@ impl Session {
         }
     }
 
+    /// cbench's pause after each loop (`Config::loop_gap_ms`): (whether `now` is in one, when
+    /// that next changes). In the pause a switch neither sends nor reads. At the first call
+    /// after a pause (the next loop's, or the drain's after the last), what arrived meanwhile is
+    /// read and thrown away (`read_discarding`) and the probe counter reset, as cbench's
+    /// `fakeswitch_get_count` does after every loop.
+    fn loop_pause(&mut self, s: &TcpStream, now: u64) -> Result<(bool, u64), End> {
+        let c = &self.sh.cfg;
+        if c.loop_gap_ms == 0 {
+            return Ok((false, u64::MAX));
+        }
+        let (period, since, loop_ns) = (c.loop_period_ns(), now.saturating_sub(self.sh.go_ns()), c.loop_ms * 1_000_000);
+        let (total, start) = ((c.warmup + c.loops) as u64, now - since % period);
+        let index = (since / period).min(total);
+        if index < total && since % period >= loop_ns {
+            return Ok((true, start + period));
+        }
+        if index > self.drained_loops {
+            self.drained_loops = index;
+            self.read_discarding(s)?;
+            if let Some(p) = &mut self.probe {
+                p.at_loop(index);
+            }
+        }
+        Ok((false, if index < total { start + loop_ns } else { u64::MAX }))
+    }
+
+    /// Read until the socket is empty and throw every whole message away; an answer among them
+    /// takes its request off the books as discarded (`SwitchStats::on_discarded_reply`).
+    fn read_discarding(&mut self, s: &TcpStream) -> Result<(), End> {
+        let scratch_rc = self.sh.scratch.clone();
+        let mut scratch = scratch_rc.borrow_mut();
+        let wire = ofswitch::consts::layout(self.sw.version);
+        loop {
+            let keep = self.partial.len();
+            scratch[..keep].copy_from_slice(&self.partial);
+            let n = match s.try_read(&mut scratch[keep..]) {
+                Ok(0) => return Err(End::new("closed", "the controller closed the connection")),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(End::io(e)),
+            };
+            let (buf, now) = (&scratch[..keep + n], self.sh.now_ns());
+            let mut at = 0;
+            let mut st = self.stats.borrow_mut();
+            while let Some(Ok(len)) = frame_len(&buf[at..]) {
+                if buf.len() - at < len {
+                    break;
+                }
+                if let Some(seq) = crate::cbench_switch::answered_buffer_id(&buf[at..at + len], wire) {
+                    st.on_discarded_reply(&mut self.out, seq, now);
+                }
+                at += len;
+            }
+            self.partial.clear();
+            self.partial.extend_from_slice(&buf[at..]);
+        }
+    }
+
     /// The learning phase's requests, once, when the worker opens it (`learning.rs`): the
     /// traffic profile's (`Profile::learning`).
     fn learn(&mut self, now: u64) {
+        if self.sh.cfg.cbench_compat && !self.learned && self.sw.is_up() {
+            // cbench: its -L packet-in (xid 1) in the same write as the features reply
+            self.learned = true;
+            if self.sh.cfg.learn {
+                self.gen.emit_cbench_learn(&mut self.wbuf, 1);
+            }
+            return;
+        }
         if self.learned || !self.sw.is_up() || !self.sh.learning.is_open() {
             return;
         }
@@ -410,7 +608,14 @@ impl Session {
         let mut scratch = wscratch.borrow_mut();
         let buf = if shared { &mut *scratch } else { &mut self.wbuf };
         let msl = if self.gen.profile.buffered() { self.sh.miss_send_len() } else { None };
+        let room = match &self.probe {
+            Some(p) => room.min(p.may_send()), // reset at each loop's start (`loop_pause`)
+            None => room,
+        };
         let n = self.pacer.fill(now, &mut self.out, &mut self.gen, buf, msl, room);
+        if let Some(p) = &mut self.probe {
+            p.sent(n);
+        }
         let sent = {
             let mut st = self.stats.borrow_mut();
             st.sent += n as u64;
@@ -537,8 +742,16 @@ impl Session {
             let msg = &buf[at..at + n];
             at += n;
             let h = Header::new_unchecked(msg);
-            if count_responses && crate::cbench::counts_as_response(msg) {
+            if count_responses && crate::cbench_switch::counts_as_response(msg) {
                 st.responses += 1;
+                if let Some(p) = &mut self.probe {
+                    p.response();
+                }
+            }
+            if let Some(p) = &mut self.probe {
+                if crate::cbench_switch::asks_config(msg) {
+                    p.config_asked();
+                }
             }
             // Hot path: a flow-mod on an up session with no flow table to fill only names a
             // buffer id, read through ofwire's zero-copy view; the state machine has nothing to
@@ -550,10 +763,14 @@ impl Session {
                     continue;
                 }
             }
+            let mark = self.wbuf.len();
             let ev = match self.sw.on_message(now, msg, &mut self.wbuf) {
                 Ok(ev) => ev,
                 Err(e) => return Err(End::new("malformed", e.to_string())),
             };
+            if self.sh.cfg.cbench_compat {
+                crate::cbench_switch::own_reply(msg, self.gen.dpid, &mut self.wbuf, mark);
+            }
             self.on_event(ev, msg, loading, &mut st, &mut merged, now);
         }
         Ok(at)
@@ -632,9 +849,22 @@ impl Session {
             }
             Event::Connected { version } => {
                 st.version = version;
-                st.handshake_ns = Some(now);
                 st.state = crate::accounting::SessionState::Up;
                 self.gen.version = version;
+                self.established += 1;
+                if self.established > 1 {
+                    // re-established (`reconnect.rs`): requests due during the handshake were not
+                    // sent, and the fixed-rate schedule resumes from now, without a burst
+                    st.reestablished(now);
+                    self.sw.set_fail_open(false); // OVS leaves fail-open once a controller is admitted
+                    st.last_back_t_s = Some(self.sh.t_rel_s());
+                    let go = self.sh.go_ns();
+                    if go != 0 {
+                        st.not_sent_disconnected += self.pacer.skip(now.min(self.sh.end_ns()), go);
+                    }
+                    return;
+                }
+                st.handshake_ns = Some(now);
                 if self.workload.up_after_echo() {
                     // up only once an echo went round: the session works end to end
                     self.sw.echo_now(now, &mut self.wbuf);

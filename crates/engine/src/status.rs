@@ -1,9 +1,11 @@
 //! The run's status, decided from its counters (pure). Written rules:
 //!
-//! - `failed`: no session came up, every session that came up was lost before the end, or the
+//! - `failed`: no session came up, every session that came up was lost and none had it back at
+//!   the end (with `reconnect`, a switch that re-established its session is back), or the
 //!   request workload measured nothing (no request answered in the measured loops); the error
 //!   says why in one line (with the first failure reason when there is one);
-//! - `partial`: some sessions were lost or never came up; the error names them (at most 5);
+//! - `partial`: some sessions were lost (re-established or not) or never came up; the error
+//!   names them (at most 5) and says how many were re-established;
 //! - `interrupted`: stopped by a signal (kept whatever else holds);
 //! - `ok`: otherwise.
 //!
@@ -17,6 +19,10 @@ pub struct Facts {
     pub up: u32,
     /// Up sessions that ended before the run did, as "switch I (dpid D): reason".
     pub lost: Vec<String>,
+    /// Of the switches in `lost`, those up again at the end (re-established, `reconnect.rs`).
+    pub back: u32,
+    /// Sessions re-established during the run (all switches).
+    pub reconnects: u64,
     /// First reason a session failed to come up.
     pub first_failure: Option<String>,
     /// The workload sends requests (so "nothing measured" applies).
@@ -76,8 +82,9 @@ pub fn judge(f: &Facts) -> (&'static str, Option<String>) {
     if !f.went || f.up == 0 {
         return ("failed", Some(format!("no session came up ({why})")));
     }
-    if f.lost.len() as u32 >= f.up {
-        return ("failed", Some(format!("every session was lost during the run (first: {})", f.lost[0])));
+    if f.lost.len() as u32 >= f.up && f.back == 0 {
+        let meanwhile = if f.reconnects > 0 { format!(", none up at the end ({} re-established meanwhile)", f.reconnects) } else { String::new() };
+        return ("failed", Some(format!("every session was lost during the run{meanwhile} (first: {})", f.lost[0])));
     }
     if f.sends_requests && f.measured_answered == 0 {
         return ("failed", Some("nothing measured: no request was answered in the measured loops".into()));
@@ -91,7 +98,8 @@ pub fn judge(f: &Facts) -> (&'static str, Option<String>) {
         if !f.lost.is_empty() {
             let names: Vec<&str> = f.lost.iter().take(5).map(String::as_str).collect();
             let more = if f.lost.len() > 5 { format!(" and {} more", f.lost.len() - 5) } else { String::new() };
-            parts.push(format!("{} session(s) lost: {}{more}", f.lost.len(), names.join("; ")));
+            let back = if f.back > 0 { format!(" ({} of them re-established by the end)", f.back) } else { String::new() };
+            parts.push(format!("{} session(s) lost{back}: {}{more}", f.lost.len(), names.join("; ")));
         }
         return ("partial", Some(parts.join("; ")));
     }
@@ -115,6 +123,22 @@ mod tests {
     fn every_session_lost_fails() {
         let f = Facts { lost: (0..4).map(|i| format!("switch {i}")).collect(), ..ok() };
         assert_eq!(judge(&f).0, "failed");
+    }
+
+    #[test]
+    fn every_session_lost_at_the_end_says_how_many_came_back_meanwhile() {
+        let f = Facts { lost: (0..4).map(|i| format!("switch {i}")).collect(), reconnects: 8, ..ok() };
+        let (s, e) = judge(&f);
+        assert_eq!(s, "failed");
+        assert!(e.unwrap().starts_with("every session was lost during the run, none up at the end (8 re-established meanwhile)"));
+    }
+
+    #[test]
+    fn every_session_lost_but_one_back_is_partial() {
+        let f = Facts { lost: (0..4).map(|i| format!("switch {i}")).collect(), back: 1, ..ok() };
+        let (s, e) = judge(&f);
+        assert_eq!(s, "partial");
+        assert!(e.unwrap().contains("4 session(s) lost (1 of them re-established by the end)"));
     }
 
     #[test]

@@ -23,7 +23,11 @@ pub fn check(c: &Config) -> Vec<String> {
         at_least(&mut e, "loops", c.loops, 1);
     }
     at_least(&mut e, "loop_ms", c.loop_ms, 1);
-    range(&mut e, "macs", c.macs, 1, 65_535);
+    // cbench's MAC index is 4 bytes of the source MAC (its default -M is 100,000); the other
+    // profiles announce every host with an ARP and number hosts in 16 bits
+    let max_macs = if c.profile() == ofswitch::Profile::Cbench { u32::MAX } else { 65_535 };
+    range(&mut e, "macs", c.macs, 1, max_macs);
+    range(&mut e, "loop_gap_ms", c.loop_gap_ms, 0, 60_000);
     range(&mut e, "ports", c.ports, 1, 65_000);
     range(&mut e, "frame_size", c.frame_size, 60, 9000);
     at_least(&mut e, "window", c.window, 1);
@@ -32,6 +36,8 @@ pub fn check(c: &Config) -> Vec<String> {
     at_least(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1);
     range(&mut e, "coalesce_pct", c.coalesce_pct, 0.0, 10.0);
     at_least(&mut e, "connect_parallel", c.connect_parallel, 1);
+    range(&mut e, "reconnect_backoff_ms", c.reconnect_backoff_ms, 1, 3_600_000);
+    range(&mut e, "max_backoff_ms", c.max_backoff_ms, c.reconnect_backoff_ms, 3_600_000);
     if let Some(w) = c.workers {
         at_least(&mut e, "workers", w, 1);
     }

@@ -123,7 +123,7 @@ impl Shared {
     #[inline]
     pub fn measuring(&self, now: u64) -> bool {
         let go = self.go_ns.get();
-        go != 0 && now >= go + self.cfg.warmup as u64 * self.cfg.loop_ms * 1_000_000 && now < self.end_ns()
+        go != 0 && now >= go + self.cfg.warmup as u64 * self.cfg.loop_period_ns() && now < self.end_ns()
     }
     pub fn miss_send_len(&self) -> Option<u16> {
         if self.cfg.buffered { Some(128) } else { None }
@@ -242,6 +242,7 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         unmatched: s.unmatched,
         late: s.late,
         in_flight_at_stop: s.in_flight_at_stop,
+        discarded: s.discarded,
         late_ns_sum: s.late_ns_sum,
         late_ns_max: s.late_ns_max,
         learning_replies: s.learning_replies,
@@ -255,5 +256,16 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
         echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
         disconnect: s.disconnect.clone(),
+        reconnect: crate::protocol::ReconnectCounts {
+            sessions_lost: s.sessions_lost,
+            attempts: s.reconnect_attempts,
+            reconnects: s.reconnects,
+            failures: s.reconnect_failures,
+            down_at_stop: s.down_at_stop,
+            reconnecting_at_stop: s.reconnecting_at_stop,
+            disconnected_ns: s.disconnected_ns,
+            not_sent_disconnected: s.not_sent_disconnected,
+            last_back_t_s: s.last_back_t_s,
+        },
     }
 }

@@ -168,7 +168,7 @@ fn flow_mod_req(v: Version, f: &FlowMod) -> Result<FlowModReq, u8> {
     };
     let entry = Entry {
         table: if v10 { 0 } else { f.table_id },
-        priority: f.priority,
+        priority: exact10_priority(v10, f),
         cookie: f.cookie,
         idle_timeout: f.idle_timeout,
         hard_timeout: f.hard_timeout,
@@ -179,6 +179,16 @@ fn flow_mod_req(v: Version, f: &FlowMod) -> Result<FlowModReq, u8> {
         ..Default::default()
     };
     Ok(FlowModReq { command: f.command as u8, table: entry.table, cookie_mask: if v10 { 0 } else { f.cookie_mask }, out_port, v10, entry })
+}
+
+/// OF1.0 §3.4: an exact-match entry (no wildcard) has the highest priority whatever the
+/// flow-mod says; Open vSwitch stores and reports it as 65535 (`ofputil_decode_flow_mod`).
+fn exact10_priority(v10: bool, f: &FlowMod) -> u16 {
+    if v10 && f.match10.wildcards & ofwire::match10::wildcards::ALL == 0 {
+        u16::MAX
+    } else {
+        f.priority
+    }
 }
 
 /// The OpenFlow error a refused flow-mod is answered with.

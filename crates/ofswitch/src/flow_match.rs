@@ -162,7 +162,15 @@ impl FlowMatch {
         set(w::TP_DST, m.u16_at(at::TP_DST) != 0);
         r.in_port = v.u32_at(at::IN_PORT) as u16;
         let vid = v.u16_at(at::VLAN_VID);
-        r.dl_vlan = if vid & VID_PRESENT == 0 { 0xffff } else { vid & 0x0fff };
+        // a wildcarded field reads 0, as Open vSwitch reports it (flow stats, flow-removed);
+        // matched, "no tag" is OFP_VLAN_NONE
+        r.dl_vlan = if m.u16_at(at::VLAN_VID) == 0 {
+            0
+        } else if vid & VID_PRESENT == 0 {
+            0xffff
+        } else {
+            vid & 0x0fff
+        };
         r.dl_src = v.get(at::ETH_SRC);
         r.dl_dst = v.get(at::ETH_DST);
         r.dl_type = v.u16_at(at::ETH_TYPE);

@@ -32,6 +32,9 @@ impl Switch {
             self.counters.dropped_in += 1;
             return Received::Dropped;
         }
+        if self.fail_open.is_some() {
+            return self.normal(in_port, frame, outs);
+        }
         self.counters.looked_up += 1;
         self.pipeline(now, in_port, frame, outs)
     }
@@ -80,6 +83,10 @@ impl Switch {
                     }
                 }
                 pn::IN_PORT13 => self.send(in_port, frame),
+                // OF1.3 §7.2.5 (and 1.0 §5.2.1): back out of the in port only by IN_PORT; an
+                // output naming the in port itself is dropped, as Open vSwitch does ("skipping
+                // output to input port"). Faucet's flood rules rely on it.
+                p if p == in_port => self.counters.dropped_out_in_port += 1,
                 p if p <= pn::MAX13 => self.send(p, frame),
                 _ => self.counters.dropped_out_unsupported += 1,
             },

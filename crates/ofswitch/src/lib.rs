@@ -40,6 +40,7 @@ pub mod channel;
 pub mod consts;
 mod control;
 pub mod emit;
+pub mod fail_open;
 pub mod faucet;
 pub mod flow_match;
 pub mod flow_table;

@@ -30,7 +30,14 @@ pub struct SwitchConfig {
     pub ports: u32,
     /// Supported versions as a hello bitmap: bit 1 = OF1.0, bit 4 = OF1.3.
     pub versions: u32,
+    /// Flow tables offered (FEATURES_REPLY, table stats, goto-table and flow-mod table ids).
+    /// 254 by default, as Open vSwitch: controllers size their pipeline by it (Floodlight puts
+    /// its table-miss entries in tables 0..min(4, n_tables - 1), so none at all on a switch
+    /// announcing one table, and its LLDP probes are then dropped at 1.3). Tables are created
+    /// on first use, so offering 254 costs nothing until a controller uses them.
     pub n_tables: u8,
+    /// Buffers announced in FEATURES_REPLY by a switch that does not forward (the load
+    /// generator's buffered packet-ins, as cbench's 256); a forwarding switch announces 0.
     pub n_buffers: u32,
     /// Keep flow-mods in a flow table (off for plain load tests: it costs memory).
     pub keep_flows: bool,
@@ -53,7 +60,7 @@ impl SwitchConfig {
             dpid,
             ports: 4,
             versions: (1 << OFP10) | (1 << OFP13),
-            n_tables: 1,
+            n_tables: 254,
             n_buffers: 256,
             keep_flows: false,
             max_flows: 0,
@@ -163,6 +170,8 @@ pub struct Counters {
     pub dropped_out_down: u64,
     pub dropped_out_no_port: u64,
     pub dropped_out_unsupported: u64,
+    /// Outputs naming the frame's own in port (only OFPP_IN_PORT sends a frame back).
+    pub dropped_out_in_port: u64,
     /// Packet-in messages written (one per receiving channel) and flow-removed / port-status
     /// messages written.
     pub packet_ins: u64,
@@ -170,6 +179,8 @@ pub struct Counters {
     pub port_status: u64,
     /// Flow entries left out of flow stats replies: too big for any OpenFlow message.
     pub oversize_entries: u64,
+    /// Frames forwarded in fail-open (`fail_open.rs`: fail mode standalone, no controller).
+    pub fail_open_frames: u64,
 }
 
 pub struct Switch {
@@ -190,6 +201,8 @@ pub struct Switch {
     pub tx: Vec<(u32, Vec<u8>)>,
     pub counters: Counters,
     pub(crate) scratch: Vec<crate::pipeline::Out>,
+    /// Set while the switch forwards on its own (`fail_open.rs`).
+    pub(crate) fail_open: Option<crate::fail_open::FailOpen>,
     xid: u32,
 }
 
@@ -212,6 +225,7 @@ impl Switch {
             tx: Vec::new(),
             counters: Counters::default(),
             scratch: Vec::new(),
+            fail_open: None,
             xid: 1,
         }
     }
@@ -256,6 +270,14 @@ impl Switch {
 
     pub fn is_up(&self) -> bool {
         self.state == State::Up
+    }
+
+    /// Channel `ch`'s connection is gone: it receives nothing (no packet-ins) until it starts
+    /// over (`start_channel`). The flow table and ports stay, as Open vSwitch keeps them.
+    pub fn disconnect(&mut self, ch: usize) {
+        let v = self.channels[ch].version;
+        self.channels[ch] = Channel::new(v);
+        self.sync0();
     }
 
     /// Channels that receive `what` now (up, and allowed by role and async config): where the
@@ -360,7 +382,10 @@ impl Switch {
     fn on_features(&mut self, ch: usize, xid: u32, out: &mut Vec<u8>) -> Event {
         let v = self.channels[ch].version;
         let ports = if v == OFP10 { (1..=self.cfg.ports).map(|p| self.ports.describe(v, self.cfg.dpid, p)).collect() } else { Vec::new() };
-        let f = emit::Features { dpid: self.cfg.dpid, n_buffers: self.cfg.n_buffers, n_tables: self.cfg.n_tables, ports };
+        // a forwarding switch keeps no packet buffers (its packet-ins are unbuffered, a packet-out
+        // naming a buffer sends nothing): it announces none, as Open vSwitch (2.7 on) does
+        let n_buffers = if self.cfg.forward { 0 } else { self.cfg.n_buffers };
+        let f = emit::Features { dpid: self.cfg.dpid, n_buffers, n_tables: self.cfg.n_tables, ports };
         emit::features_reply(out, v, xid, &f);
         let c = &mut self.channels[ch];
         if c.state != State::Up {
@@ -424,7 +449,9 @@ impl Switch {
         if interval == 0 || c.state != State::Up {
             return Ok(u64::MAX);
         }
-        if let Some(sent) = c.echo_sent_ns {
+        if let Some(sent) = c.echo_sent_ns.filter(|&t| c.last_rx_ns <= t) {
+            // as Open vSwitch's rconn (IDLE -> ACTIVE): any message after the probe proves the
+            // controller alive, not only the echo reply
             let waited = now.saturating_sub(sent);
             if waited >= timeout {
                 return Err(SwitchError::KeepaliveTimeout { waited_ns: waited });

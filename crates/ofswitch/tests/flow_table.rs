@@ -92,7 +92,7 @@ impl Model {
 #[test]
 fn indexed_table_agrees_with_a_linear_scan() {
     for seed in 1..=20u64 {
-        let mut r = Rng(seed * 0x9e37_79b9_7f4a_7c15);
+        let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let max = 40;
         let mut t = FlowTable::new(1, max);
         let mut m = Model::default();

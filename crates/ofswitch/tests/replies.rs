@@ -131,7 +131,8 @@ fn stats_and_multipart_replies() {
         assert_eq!(r[0].len(), head + 1056);
         assert_eq!(&r[0][head..head + 8], b"sdnbench");
         let r = ask(&mut s, &stats(v, ST_TABLE, &[]));
-        assert_eq!(r[0].len(), head + if v == OFP10 { 64 } else { 24 });
+        // one record per announced table (254 by default, as Open vSwitch answers)
+        assert_eq!(r[0].len(), head + 254 * if v == OFP10 { 64 } else { 24 });
         let any: &[u8] = if v == OFP10 { &[0xff, 0xff, 0, 0, 0, 0, 0, 0] } else { &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0] };
         let r = ask(&mut s, &stats(v, ST_PORT, any));
         assert_eq!(r[0].len(), head + 2 * if v == OFP10 { 104 } else { 112 });
@@ -303,6 +304,32 @@ fn keepalive_echo_and_timeout() {
     s.poll(600, &mut out).unwrap();
     assert_eq!(out[1], 2);
     assert!(matches!(s.poll(1700, &mut out), Err(SwitchError::KeepaliveTimeout { .. })));
+}
+
+#[test]
+fn any_message_after_the_probe_keeps_the_session_as_in_ovs() {
+    // rconn: IDLE -> ACTIVE on any message received, not only the echo reply
+    let mut cfg = SwitchConfig::new(1);
+    cfg.echo_interval_ns = 100;
+    cfg.echo_timeout_ns = 100;
+    let mut s = up(OFP13, cfg);
+    let mut out = vec![];
+    assert_eq!(s.poll(150, &mut out), Ok(250), "probe sent at 150");
+    s.on_message(200, &msg(OFP13, Kind::BarrierRequest, 7, &[]), &mut vec![]).unwrap();
+    out.clear();
+    assert_eq!(s.poll(260, &mut out), Ok(300), "alive: the next probe is due 100 after the barrier");
+    assert!(out.is_empty());
+    assert_eq!(s.poll(300, &mut out), Ok(400));
+    assert_eq!(out[1], 2, "a new probe");
+    assert!(matches!(s.poll(400, &mut out), Err(SwitchError::KeepaliveTimeout { .. })), "nothing since: disconnect");
+}
+
+#[test]
+fn a_disconnected_channel_gets_no_packet_in() {
+    let mut s = up(OFP13, SwitchConfig::new(1));
+    s.disconnect(0);
+    assert!(!s.is_up());
+    assert!(s.async_channels(ofswitch::channel::Async::PacketIn(0)).next().is_none());
 }
 
 #[test]

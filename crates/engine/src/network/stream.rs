@@ -54,6 +54,14 @@ pub struct StreamSpec {
     /// (0: 10 intervals).
     #[serde(default)]
     pub gap_us: u64,
+    /// Per pair (by position), a later first frame than `start_ms` (ms after go); missing or
+    /// shorter: `start_ms`. Pairs that must not race (a learning controller's answer depends on
+    /// which host spoke first) send one after the other.
+    #[serde(default)]
+    pub pair_start_ms: Vec<u64>,
+    /// Per pair, an earlier end than `stop_ms` (ms after go; 0 or missing: `stop_ms`).
+    #[serde(default)]
+    pub pair_stop_ms: Vec<u64>,
 }
 
 fn default_interval() -> u64 {
@@ -77,6 +85,11 @@ pub fn validate(s: &StreamSpec, hosts: usize) -> Result<(), String> {
     }
     if s.stop_ms != 0 && s.stop_ms <= s.start_ms {
         return Err(format!("network.stream.stop_ms: {} is not after start_ms {}", s.stop_ms, s.start_ms));
+    }
+    for (name, v) in [("pair_start_ms", &s.pair_start_ms), ("pair_stop_ms", &s.pair_stop_ms)] {
+        if v.len() > s.pairs.len() {
+            return Err(format!("network.stream.{name}: {} values for {} pairs", v.len(), s.pairs.len()));
+        }
     }
     Ok(())
 }
@@ -246,6 +259,11 @@ pub async fn run(node: Rc<Node>) {
             continue;
         }
         for (i, &(s, d)) in spec.pairs.iter().enumerate() {
+            let early = spec.pair_start_ms.get(i).is_some_and(|&ms| due < ms * 1_000_000);
+            let late = spec.pair_stop_ms.get(i).is_some_and(|&ms| ms > 0 && due >= ms * 1_000_000);
+            if early || late {
+                continue;
+            }
             let t = mono_ns().saturating_sub(go);
             let seq = node.stream.borrow_mut().as_mut().expect("stream state").send(i, t);
             let (index, port) = node.hosts.borrow_mut().inject(&node.model, t, s, d);
@@ -281,7 +299,7 @@ mod tests {
     use crate::network::model::tests::ring;
 
     fn spec() -> StreamSpec {
-        StreamSpec { pairs: vec![(0, 2), (2, 0)], interval_us: 1000, start_ms: 0, stop_ms: 0, gap_us: 0 }
+        StreamSpec { pairs: vec![(0, 2), (2, 0)], interval_us: 1000, start_ms: 0, stop_ms: 0, gap_us: 0, pair_start_ms: vec![], pair_stop_ms: vec![] }
     }
 
     #[test]
@@ -345,5 +363,7 @@ mod tests {
         assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.interval_us"));
         let s = StreamSpec { start_ms: 5, stop_ms: 5, ..spec() };
         assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.stop_ms"));
+        let s = StreamSpec { pair_start_ms: vec![0, 5, 9], ..spec() };
+        assert_eq!(validate(&s, 3).unwrap_err(), "network.stream.pair_start_ms: 3 values for 2 pairs");
     }
 }

@@ -54,7 +54,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         let t = Instant::now();
         let sh2 = sh.clone();
         let stream = connect(addr, source_for(&sh.cfg, index)).await;
-        tokio::task::spawn_local(Session::new(sh2, st.clone(), index, pos as u32).run(stream));
+        tokio::task::spawn_local(Session::new(sh2, st.clone(), index, pos as u32).run(stream, addr));
         let outcome = timeout(per_session, async {
             loop {
                 let s = st.borrow();
@@ -93,6 +93,8 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
             s.state == SessionState::Up && !s.echo_rtt_ns.is_empty()
         })
         .count() as u32;
+    let now = sh.now_ns();
+    stats.iter().for_each(|s| s.borrow_mut().close_down_time(now, false));
     let switches = stats.iter().map(|s| switch_report(&s.borrow(), slice.worker)).collect();
     sh.stop_all();
     emit(WorkerEvent::Done(Box::new(WorkerReport {

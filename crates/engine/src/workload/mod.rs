@@ -61,7 +61,7 @@ impl Workload {
     /// Whether switches have a learning phase before the measured one (what they send in it is
     /// the traffic profile's: `Profile::learning`).
     pub fn learns(self, cfg: &Config) -> bool {
-        self.sends_requests() && cfg.learn && cfg.profile().learning().is_some()
+        self.sends_requests() && cfg.learn && cfg.profile().learning().is_some() && !cfg.cbench_compat
     }
 
     /// Record the latency of one answered request in this many.

@@ -94,7 +94,7 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
             let permit = permits.acquire().await.expect("semaphore open");
             let stream = connect(addr, source_for(&sh2.cfg, index)).await;
             drop(permit);
-            Session::new(sh2, st, index, pos as u32).run(stream).await;
+            Session::new(sh2, st, index, pos as u32).run(stream, addr).await;
         });
     }
     stats
@@ -124,7 +124,13 @@ fn ready(sh: &Shared, stats: &Stats, worker: u32, t_connect: Instant) -> Ready {
 fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> WorkerReport {
     // Per-switch histograms (when kept) were not recorded twice: merge them in now.
     let mut merged = sh.merged.borrow_mut();
+    let now = sh.now_ns();
     for st in stats {
+        // a switch still down was down until the measured phase ended (or now, if lost after)
+        let mut s = st.borrow_mut();
+        let end = if sh.go_ns() != 0 && s.down_since.is_some_and(|t| t < sh.end_ns()) { sh.end_ns().min(now) } else { now };
+        s.close_down_time(end, sh.cfg.reconnects());
+        drop(s);
         if let Some(h) = &st.borrow().hist {
             merged.merge(h);
         }
@@ -148,7 +154,7 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
     let total = sh.cfg.warmup + sh.cfg.loops;
     let mut prev = Interval::default();
     for k in 1..=total {
-        let at = sh.instant_of(sh.go_ns() + k as u64 * sh.cfg.loop_ms * 1_000_000);
+        let at = sh.instant_of(sh.go_ns() + k as u64 * sh.cfg.loop_period_ns());
         let stop = tokio::select! {
             _ = sleep_until(at) => false,
             c = cmds.recv() => !matches!(c, Some(Cmd::Go)),

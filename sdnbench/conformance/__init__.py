@@ -1,0 +1,15 @@
+"""Differential conformance: the same controller, topology and stimuli on Mininet + Open vSwitch
+(userspace datapath) and on the engine's emulated network, at OpenFlow 1.0 and 1.3; what the
+controller received and sent and the flow tables after settling, normalised and compared
+(docs/conformance.md).
+
+- ``stimuli``: the shared timeline (connect, frames, link) and the engine's stream frame;
+- ``capture``: tcpdump on the controller's port, the pcap cut into OpenFlow messages (pure);
+- ``flowdump``: flow tables over OpenFlow (OVS: management socket; engine: a second controller);
+- ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment;
+- ``sides``: one side's run (launch, capture, network, stimulus, dump); ``normalise``: what
+  compares, and the comparison (pure); ``harness``: the matrix and its table
+  (``python -m sdnbench.conformance``);
+- ``tablemiss``: the scripted 1.3 controller of issue 27 (table-miss entries sized by the
+  announced table count, then LLDP), a known answer and a controller of the matrix.
+"""

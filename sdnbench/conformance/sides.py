@@ -1,0 +1,159 @@
+"""One run of one side: a controller launched fresh, tcpdump on its port, the network
+(Mininet + Open vSwitch, userspace datapath; or the engine in network mode), the stimulus on
+the shared timeline (``stimuli.py``), then the flow tables read over OpenFlow
+(``flowdump.py``) and everything stopped. Returns the raw record: captured messages and flow
+reply parts, parsed by os-ken's parser (``parse.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..controllers import launch
+from ..discovery.engine_run import EngineRun
+from ..discovery.setup import engine_params
+from ..engine.params import config
+from ..net.topology import ENGINE_MAX_LINKS, parse_topology
+from . import flowdump, stimuli
+from .capture import Capture, messages
+from .parse import parse_all
+
+VERSIONS = {"1.0": flowdump.V10, "1.3": flowdump.V13}
+PROTOCOLS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13"}
+
+
+@dataclass
+class Record:
+    side: str                      # "ovs" or "engine"
+    msgs: list                     # [(t, conn, to_controller, os-ken dict, raw)]
+    flows: dict                    # {dpid: [os-ken dict of each reply part]}
+    notes: list = field(default_factory=list)
+    ofctl: dict = field(default_factory=dict)   # OVS: dpid -> ovs-ofctl dump-flows text
+    t_end: float = 0.0             # wall clock of the flow dump: later messages are teardown
+
+
+def _sleep_until(t0: float, at: float) -> None:
+    time.sleep(max(0.0, t0 + at - time.monotonic()))
+
+
+def _quiet_hosts(net, topo) -> None:
+    """The hosts' own IPv4 output dropped and ARP off: only the stimulus' raw frames leave them."""
+    for h in topo.hosts:
+        intf = net.host_intf(h.name)
+        script = (f"ip link set dev {intf} arp off && nft add table ip sdnbench_quiet && "
+                  "nft add chain ip sdnbench_quiet out '{ type filter hook output priority 0; policy drop; }'")
+        r = net.run_in(h.name, ["sh", "-c", script], timeout=10)
+        if r.returncode != 0:
+            raise RuntimeError(f"quieting host {h.name}: {r.stderr.strip()}")
+
+
+def _ovs_stimulus(net, topo, stimulus: str, t0: float) -> None:
+    _sleep_until(t0, stimuli.SETTLE_S)
+    if stimulus == "frames":
+        hosts = [h.name for h in topo.hosts][:2]
+        for k, (src, dst) in enumerate(((1, 2), (2, 1))):
+            _sleep_until(t0, stimuli.SETTLE_S + k)
+            frames = [stimuli.stream_frame(src, dst, k, seq).hex() for seq in range(stimuli.FRAMES)]
+            r = net.run_in(hosts[src - 1], ["python3", "-c", stimuli.SENDER, net.host_intf(hosts[src - 1]),
+                                           str(stimuli.FRAME_GAP_S), *frames], timeout=10)
+            if r.returncode != 0:
+                raise RuntimeError(f"sending frames from {hosts[src - 1]}: {r.stderr.strip()[-200:]}")
+    elif stimulus == "link":
+        a, b = _first_switch_link(topo)
+        for up in (False, True):
+            for sw, peer in ((a, b), (b, a)):
+                intf = net.port_towards(sw, peer).intf
+                subprocess.run(["ip", "link", "set", "dev", intf, "up" if up else "down"], check=True)
+            if not up:
+                _sleep_until(t0, stimuli.SETTLE_S + stimuli.LINK_DOWN_S)
+
+
+def _first_switch_link(topo):
+    for l in topo.links:
+        if topo.is_switch(l.a) and topo.is_switch(l.b):
+            return l.a, l.b
+    raise ValueError("the topology has no switch-to-switch link")
+
+
+@contextlib.contextmanager
+def _no_ipv6_on_new_interfaces():
+    """New interfaces of the root namespace (the switches' veth ends) without IPv6 while the
+    network is built: otherwise the kernel's neighbour discovery on them reaches the bridges as
+    frames no stimulus sent. The old value is put back at once."""
+    key = Path("/proc/sys/net/ipv6/conf/default/disable_ipv6")
+    old = key.read_text().strip() if key.exists() else None
+    try:
+        if old is not None:
+            key.write_text("1")
+        yield
+    finally:
+        if old is not None:
+            key.write_text(old)
+
+
+def _capture_notes(cap, gaps: list) -> list:
+    notes = [f"capture: {cap.dropped()} packets dropped by the kernel"] if cap.dropped() else []
+    return notes + [f"capture: conn {c} {'to' if to else 'from'} the controller picked up after a gap"
+                    for c, to in gaps]
+
+
+def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
+    from ..net.backend import MininetNetwork
+    topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
+    v = VERSIONS[version]
+    pcap = work / f"ovs-{stimulus}.pcap"
+    flows, ofctl = {}, {}
+    with launch(spec, of_version=version, topology=topo) as ctl:
+        with Capture(ctl.port, pcap) as cap:
+            net = MininetNetwork(topo, controller=(ctl.host, ctl.port), protocols=PROTOCOLS[version], datapath="user")
+            with _no_ipv6_on_new_interfaces():
+                net.__enter__()
+            with contextlib.ExitStack() as stack:
+                stack.push(net.__exit__)
+                t0 = time.monotonic()
+                _quiet_hosts(net, topo)
+                _ovs_stimulus(net, topo, stimulus, t0)
+                _sleep_until(t0, stimuli.END_S)
+                t_end = time.time()
+                for s in topo.switches:
+                    flows[s.dpid] = flowdump.dump_unix(net.bridge(s.name), v)
+                    ofctl[s.dpid] = subprocess.run(["ovs-ofctl", "-O", PROTOCOLS[version], "dump-flows", net.bridge(s.name)],
+                                                   capture_output=True, text=True, timeout=10).stdout
+        gaps: list = []
+        msgs = messages(pcap.read_bytes(), ctl.port, gaps)
+    return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, notes=_capture_notes(cap, gaps))
+
+
+def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
+    topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
+    v = VERSIONS[version]
+    pcap = work / f"engine-{stimulus}.pcap"
+    with launch(spec, of_version=version, topology=topo) as ctl:
+        address = f"{ctl.host}:{ctl.port}"
+        p = engine_params(topo_spec, f"tcp:{address}", version, stimuli.END_S + 5, workers=1)
+        p["network"] = stimuli.engine_network(stimulus, p["network"])
+        with Capture(ctl.port, pcap) as cap, flowdump.Reader(v) as reader:
+            cfg = config(p, address)
+            cfg["controllers"] = [address, reader.address]
+            with EngineRun(cfg) as run:
+                t0 = time.monotonic()
+                _sleep_until(t0, stimuli.END_S + 0.5)      # the engine connects within ~0.5 s
+                t_end = time.time()
+                flows = reader.dump()
+                doc = run.stop()
+        gaps: list = []
+        msgs = messages(pcap.read_bytes(), ctl.port, gaps)
+    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, notes=_capture_notes(cap, gaps))
+    if doc.get("status") not in (None, "ok", "completed", "interrupted"):
+        rec.notes.append(f"engine status {doc.get('status')}")
+    return rec
+
+
+def run_pair(spec: str, version: str, stimulus: str, topo_spec: str) -> tuple:
+    with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
+        work = Path(d)
+        return run_ovs(spec, version, stimulus, topo_spec, work), run_engine(spec, version, stimulus, topo_spec, work)

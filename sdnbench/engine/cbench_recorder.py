@@ -1,0 +1,191 @@
+"""A scripted OpenFlow 1.0 controller that records what a cbench-like tool sends it.
+
+It does the handshake as POX does (``openflow.of_01``), because where a tool puts its first
+packet-ins relative to that handshake decides what a real controller makes of them:
+
+1. HELLO; then FEATURES_REQUEST and a description STATS_REQUEST;
+2. on the FEATURES_REPLY: SET_CONFIG, a FLOW_MOD deleting every entry, BARRIER_REQUEST;
+3. until the BARRIER_REPLY arrives, packet-ins are ignored (POX raises ConnectionUp only then,
+   so its apps never see them); after it, every packet-in is answered with one buffered
+   PACKET_OUT flooding it (24 bytes), as a learning switch does for an unknown destination.
+
+Everything the tool sends is kept, in order, per connection (``messages``), so two tools can be
+compared message by message: ``record`` runs a tool against it, ``compare`` says what differs
+from a vector recorded from cbench itself (``bench/engine/cbench_vector.py`` makes them,
+``test_cbench_vector.py`` checks the engine against them).
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+OFP10 = 1
+HELLO, FEATURES_REQUEST, FEATURES_REPLY, PACKET_IN, PACKET_OUT = 0, 5, 6, 10, 13
+SET_CONFIG, FLOW_MOD, STATS_REQUEST, BARRIER_REQUEST, BARRIER_REPLY = 9, 14, 16, 18, 19
+ECHO_REQUEST, ECHO_REPLY = 2, 3
+OFPFC_DELETE, OFPP_NONE, OFPP_FLOOD, NO_BUFFER = 3, 0xFFFF, 0xFFFB, 0xFFFFFFFF
+
+
+def header(ty: int, length: int, xid: int) -> bytes:
+    return struct.pack(">BBHI", OFP10, ty, length, xid)
+
+
+def delete_all(xid: int) -> bytes:
+    """FLOW_MOD DELETE with a match of all wildcards (OFPFW_ALL), out_port NONE: 72 bytes."""
+    match = struct.pack(">I", 0x3FFFFF) + bytes(36)
+    body = struct.pack(">QHHHHIHH", 0, OFPFC_DELETE, 0, 0, 0, NO_BUFFER, OFPP_NONE, 0)
+    return header(FLOW_MOD, 72, xid) + match + body
+
+
+def flood(buffer_id: int, in_port: int, xid: int) -> bytes:
+    """A buffered PACKET_OUT with one output action to FLOOD: 24 bytes."""
+    return header(PACKET_OUT, 24, xid) + struct.pack(">IHH", buffer_id, in_port, 8) + \
+        struct.pack(">HHHH", 0, 8, OFPP_FLOOD, 0)
+
+
+class Recorder:
+    """Listens on 127.0.0.1 (an ephemeral port) until closed; keeps ``limit`` messages a connection."""
+
+    def __init__(self, limit: int = 1000):
+        self.limit = limit
+        self.messages: list[list[bytes]] = []
+        self._lock = threading.Lock()
+        self._srv = socket.socket()
+        self._srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._srv.bind(("127.0.0.1", 0))
+        self._srv.listen(64)
+        self.port = self._srv.getsockname()[1]
+        self._conns: list[socket.socket] = []
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+        t = threading.Thread(target=self._accept, daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    def __enter__(self) -> "Recorder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._closed = True
+        self._srv.close()
+        for c in list(self._conns):
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            c.close()
+        for t in self._threads:
+            t.join(timeout=2)
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                conn, _ = self._srv.accept()
+            except OSError:
+                return
+            with self._lock:
+                kept: list[bytes] = []
+                self.messages.append(kept)
+                self._conns.append(conn)
+            t = threading.Thread(target=self._serve, args=(conn, kept), daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _serve(self, conn: socket.socket, kept: list) -> None:
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        xid, up, buf = 100, False, b""
+        conn.sendall(header(HELLO, 8, xid))
+        conn.sendall(header(FEATURES_REQUEST, 8, xid + 1) + header(STATS_REQUEST, 12, xid + 2) + bytes(4))
+        while True:
+            try:
+                data = conn.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            out = []
+            while len(buf) >= 8:
+                n = struct.unpack(">H", buf[2:4])[0]
+                if n < 8 or len(buf) < n:
+                    break
+                msg, buf = buf[:n], buf[n:]
+                if len(kept) < self.limit:
+                    kept.append(msg)
+                ty, mxid = msg[1], struct.unpack(">I", msg[4:8])[0]
+                if ty == FEATURES_REPLY:
+                    out.append(header(SET_CONFIG, 12, xid + 3) + struct.pack(">HH", 0, 128))
+                    out.append(delete_all(xid + 4) + header(BARRIER_REQUEST, 8, xid + 5))
+                elif ty == BARRIER_REPLY:
+                    up = True
+                elif ty == ECHO_REQUEST:
+                    out.append(header(ECHO_REPLY, 8, mxid))
+                elif ty == PACKET_IN and up:
+                    buffer_id, _, in_port = struct.unpack(">IHH", msg[8:16])
+                    out.append(flood(buffer_id, in_port, mxid))
+            if out:
+                try:
+                    conn.sendall(b"".join(out))
+                except OSError:
+                    return
+
+
+COUNT = 100
+FLAGS = {"latency": ["-s", "1", "-l", "2", "-m", "300", "-M", "10", "-w", "1"],
+         "throughput": ["-s", "1", "-l", "2", "-m", "300", "-M", "10", "-w", "1", "-t"]}
+VECTORS = Path(__file__).resolve().parent / "testdata"
+
+
+def record(argv: list, mode: str, count: int = COUNT) -> list:
+    """The first ``count`` messages the tool ``argv`` sends on its first connection."""
+    with Recorder(limit=count) as rec:
+        cp = subprocess.run([*argv, "-c", "127.0.0.1", "-p", str(rec.port), *FLAGS[mode]],
+                            capture_output=True, text=True, timeout=60)
+        time.sleep(0.2)
+        if not rec.messages:
+            raise RuntimeError(f"{argv[0]} never connected: {(cp.stdout + cp.stderr).strip()[-300:]}")
+        return list(rec.messages[0])
+
+
+def read_vector(mode: str) -> list:
+    return [bytes.fromhex(line) for line in (VECTORS / f"cbench_{mode}.hex").read_text().split()]
+
+
+# Fields that legitimately differ between cbench and sdnbench, by message type (OpenFlow 1.0):
+# (offset, length, why). Everything else must be equal byte for byte.
+ALLOWED = {
+    17: [(12 + 512, 256, "description stats: sw_desc names the tool (cbench: \"version 0.01\")")],
+}
+PACKET_IN = 10
+
+
+def compare(ours: list, theirs: list) -> list:
+    """Lines naming each difference. The packet-ins and the other messages (replies to what the
+    controller asked) are compared as two streams, each in order and byte for byte outside
+    ``ALLOWED``: where a probe falls between two replies is timing (cbench writes its first
+    probes on its first writable poll after the features reply, sdnbench when every switch is
+    up), not content."""
+    out = []
+    for name, keep in (("packet-in", lambda m: m[1] == PACKET_IN), ("reply", lambda m: m[1] != PACKET_IN)):
+        a, b = [m for m in ours if keep(m)], [m for m in theirs if keep(m)]
+        n = min(len(a), len(b))
+        if n < min(10, len(b)):
+            out.append(f"{name}s: sdnbench sent {len(a)}, cbench {len(b)}")
+        out += [f"{name} {i}: {d}" for i, (x, y) in enumerate(zip(a[:n], b[:n])) if (d := _differ(x, y))]
+    return out
+
+
+def _differ(a: bytes, b: bytes) -> str:
+    if a[:2] != b[:2] or len(a) != len(b):
+        return f"type {a[1]} length {len(a)}, cbench: type {b[1]} length {len(b)}"
+    masked = [(o, n) for o, n, _ in ALLOWED.get(a[1], [])]
+    diff = [k for k in range(len(a)) if a[k] != b[k] and not any(o <= k < o + n for o, n in masked)]
+    return f"type {a[1]}, {len(a)} bytes: differs at bytes {diff[:12]}" if diff else ""

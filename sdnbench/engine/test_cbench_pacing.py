@@ -1,0 +1,81 @@
+"""Known answers for `controller cbench`'s pacing and counting (``crates/engine/src/cbench_switch.rs``):
+a scripted controller answers every packet-in after a known delay, so cbench's figures are known.
+
+- Latency mode, one flow-mod per packet-in after D: one probe in flight, 1/D responses/s per
+  switch, and as many answered requests.
+- The same with a flow-mod *and* a packet-out, sent in one write: cbench counts two responses
+  per request, and its counter never goes below zero, so the surplus response is no credit:
+  still one probe in flight (1/D answered requests/s), 2/D responses/s.
+- Throughput mode (``-t``), one flow-mod after D per packet-in: the socket is kept full, so the
+  figure is the controller's, not D's: many times 1/D.
+- The pause after each loop (100 ms, cbench's ``usleep`` in ``run_test``): the probe in flight at
+  a loop's end is answered D later, inside the pause, and thrown away as cbench throws it away:
+  one request *discarded* per switch per loop (the last loop's too: cbench reads after every
+  loop), never answered, and the counters still add up. (With ``-L`` on, the reply to the
+  learning packet-in is one more counted response in the first loop, so one more probe: cbench
+  does the same.)
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from sdnbench.engine import driver
+from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.paths import engine_binary
+
+pytestmark = pytest.mark.integration
+
+DELAY_S = 0.02
+FLAGS = ["-s", "2", "-l", "3", "-m", "500", "-M", "10", "-w", "1"]
+
+
+def cbench(address: str, *extra: str) -> tuple:
+    """(responses/s, answered requests/s) averaged over the measured loops, for all switches."""
+    host, port = address.rsplit(":", 1)
+    cp = subprocess.run([str(engine_binary()), "cbench", "-c", host, "-p", port, *FLAGS, *extra],
+                        capture_output=True, text=True, timeout=60)
+    responses = re.search(r"RESULT: .*= [0-9.]+/[0-9.]+/([0-9.]+)/", cp.stdout)
+    answered = re.search(r"answered requests/s .*= [0-9.]+/[0-9.]+/([0-9.]+)", cp.stdout)
+    assert responses and answered, cp.stdout + cp.stderr
+    return float(responses.group(1)), float(answered.group(1))
+
+
+def test_latency_mode_one_reply_per_request_keeps_one_probe_in_flight():
+    with ScriptedController(version=1, delay_s=DELAY_S) as ctl:
+        responses, answered = cbench(ctl.address)
+    per_switch = 1 / DELAY_S
+    # each round trip is the delay plus a little processing: at most 1/D, not far below it
+    assert 0.8 * 2 * per_switch <= answered <= 1.02 * 2 * per_switch, answered
+    assert responses == pytest.approx(answered, rel=0.02)
+
+
+def test_latency_mode_a_surplus_reply_in_the_same_write_is_no_credit():
+    with ScriptedController(version=1, delay_s=DELAY_S, packet_out_too=True) as ctl:
+        responses, answered = cbench(ctl.address)
+    per_switch = 1 / DELAY_S
+    assert 0.8 * 2 * per_switch <= answered <= 1.02 * 2 * per_switch, answered
+    assert responses == pytest.approx(2 * answered, rel=0.03), "a flow-mod and a packet-out: two responses"
+
+
+def test_throughput_mode_keeps_the_socket_full():
+    with ScriptedController(version=1, delay_s=DELAY_S) as ctl:
+        _, answered = cbench(ctl.address, "-t")
+    assert answered > 10 * 2 / DELAY_S, "a window, not one probe per round trip"
+
+
+def test_answers_in_the_pause_after_a_loop_are_discarded_and_the_counters_add_up():
+    switches, loops = 2, 3
+    config = dict(mode="latency", traffic="cbench", switches=switches, macs=10, loops=loops - 1, warmup=1,
+                  loop_ms=300, versions=2, settle_ms=0, cbench_compat=True, loop_gap_ms=100,
+                  adaptive_timeout=False, timeout_ms=60_000, learn=False)
+    with ScriptedController(version=1, delay_s=DELAY_S) as ctl:
+        doc = driver.run([], config=dict(config, controllers=[ctl.address]))
+    t = doc["totals"]
+    assert t["requests_discarded"] == switches * loops, t
+    assert t["requests_sent"] == (t["requests_answered"] + t["late_replies"] + t["requests_lost"]
+                                  + t["requests_discarded"] + t["requests_in_flight_at_stop"]), t
+    assert t["requests_answered"] + t["requests_discarded"] == ctl.packet_ins, "every probe answered or discarded"

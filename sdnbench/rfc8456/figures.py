@@ -1,0 +1,155 @@
+"""Each RFC 8456 test's figures: how one trial's ``Result`` becomes the number the RFC reports.
+
+A figure has a name, a unit and a direction (``higher`` is better or not). ``value(result)`` is
+the trial's figure, None when the trial did not produce it. Pure: Results in, numbers out.
+
+- §5.1.1: the trial's discovery time (until the northbound view equals the emulated links, to
+  the poll interval), and the RFC's DT = Tmn − Tm1 (first LLDP packet-out to last LLDP
+  packet-in, at the emulator's southbound interface).
+- §5.1.2 APT: the mean of the trial's per-request latencies (µs); §5.1.3 APR: the mean of its
+  per-loop answered rates.
+- §5.1.4–5.1.7: the mean provisioning time of the trial's flows (ms) and its rate (paths/s).
+- §5.1.8: time until the view showed the link down.
+- §5.2.1 CCn, §5.2.2 Ns (switches of the largest topology discovered), §5.2.3 Nrp (entries).
+- §5.3.1: the clean run's answered rate, and the rate with 1 % and 2 % invalid packet-ins
+  against it (%).
+- §5.3.2: the legitimate switches' answered rate during the attack against before (%), and
+  their latency p99 during the attack.
+- §5.4.1: the first frame after the gap minus the last before it (ms) and the first new flow
+  provisioned by the standby; §5.4.2: (FDRT + RDRT) / 2 (ms).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Callable, Optional
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    unit: str
+    higher: bool
+    get: Callable
+
+    def value(self, r) -> Optional[float]:
+        if r is None or r.status != "ok":
+            return None
+        try:
+            v = self.get(r)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return None
+        if v is None or isinstance(v, bool) or not math.isfinite(float(v)):
+            return None
+        return float(v)
+
+
+def _series_mean(metric: str, **labels) -> Callable:
+    def get(r):
+        vals = [v for s in r.find(metric, **labels) for v in s.values if v is not None]
+        return fmean(vals) if vals else None
+    return get
+
+
+def _ms(get: Callable) -> Callable:
+    def in_ms(r):
+        v = get(r)
+        return None if v is None else 1000.0 * v
+    return in_ms
+
+
+def _counter(key: str) -> Callable:
+    return lambda r: r.counters[key]
+
+
+def _exc_change(variant: str) -> Callable:
+    def get(r):
+        d = r.counters.get(f"drop_{variant}")
+        return None if d is None else -100.0 * d
+    return get
+
+
+def _dos_change(r):
+    ph = r.counters["robustness"]["phases"]
+    return 100.0 * (ph["during"] / ph["before"] - 1)
+
+
+def _dos_p99(r):
+    return r.counters["robustness"]["phases"]["lat_p99_during"] / 1000.0
+
+
+_TIME_RATE = (Figure("provisioning time", "ms", False, _series_mean("provisioning_time")),
+              Figure("provisioning rate", "paths/s", True, _series_mean("provisioning_rate")))
+_DOS = (Figure("answered during attack", "% vs before", True, _dos_change),
+        Figure("latency p99 during attack", "ms", False, _dos_p99))
+
+FIGURES = {
+    "discovery": (Figure("discovery time", "s", False, _series_mean("discovery_time")),
+                  Figure("RFC DT (Tmn − Tm1)", "ms", False, _ms(_series_mean("discovery_rfc_dt")))),
+    "async-time": (Figure("processing time", "µs", False, _series_mean("latency")),),
+    "async-rate": (Figure("processing rate", "responses/s", True, _series_mean("throughput")),),
+    "reactive": _TIME_RATE,
+    "proactive": _TIME_RATE,
+    "topology-change": (Figure("link-down detection", "s", False, _series_mean("change_detect_down")),),
+    "sessions": (Figure("sessions held", "sessions", True, _series_mean("sessions")),),
+    "discovery-size": (Figure("largest discovered", "switches", True, _series_mean("largest-size")),),
+    "table-capacity": (Figure("entries", "entries", True, _series_mean("table_capacity")),),
+    "exceptions": (Figure("rate clean", "responses/s", True, _counter("answered_per_s_clean")),
+                   Figure("rate with 1% invalid", "% vs clean", True, _exc_change("1%")),
+                   Figure("rate with 2% invalid", "% vs clean", True, _exc_change("2%"))),
+    "dos-connection-flood": _DOS,
+    "dos-packet-in-flood": _DOS,
+    "dos-syn-flood": _DOS,
+    "failover": (Figure("failover time", "ms", False, _series_mean("failover_time")),
+                 Figure("new flow after the kill", "ms", False, _series_mean("new_flow_time"))),
+    "reprovisioning": (Figure("re-provisioning time", "ms", False, _series_mean("rfc_reprovisioning_time")),),
+}
+
+
+def figures_for(slug: str) -> tuple:
+    return FIGURES[slug]
+
+
+def at_limit(slug: str, r) -> bool:
+    """The trial reached the test's own limit, not the controller's: every session offered was
+    held (§5.2.1), or the size search stopped at its maximum (§5.2.2). Its figure is a lower bound."""
+    if r is None or r.status != "ok":
+        return False
+    c = r.counters
+    if slug == "sessions":
+        return c.get("capacity_first_failure") is None and c.get("capacity_held") == c.get("capacity_attempted")
+    if slug == "discovery-size":
+        return bool(c.get("stopped"))
+    return False
+
+
+def detail(slug: str, r) -> str:
+    """The trial's own words beside its figures: a verdict, the sizes it reached, its losses."""
+    if r is None:
+        return ""
+    if r.status != "ok":
+        return f"failed: {r.error}"
+    c = r.counters
+    if slug.startswith("dos-"):
+        rb = c.get("robustness", {})
+        return f"{rb.get('verdict', '')}: {rb.get('evidence', '')}".strip(": ")
+    if slug == "exceptions":
+        return f"{c.get('invalid_sent', 0):,} invalid sent, {c.get('sessions_lost', 0)} sessions lost"
+    if slug == "discovery-size":
+        return (f"tried {', '.join(f'{n}{chr(10003) if ok else chr(10007)}' for n, ok in c.get('size_tried', []))}"
+                + (f"; {c['stopped']}" if c.get("stopped") else ""))
+    if slug in ("reactive", "proactive", "table-capacity"):
+        return f"{c.get('provisioned')}/{c.get('flows')} provisioned, {c.get('verdict', c.get('invariant', ''))}"
+    if slug in ("failover", "reprovisioning"):
+        lost = c.get("lost", (c.get("lost_forward", 0) or 0) + (c.get("lost_reverse", 0) or 0))
+        return f"{c.get('verdict', '')}, {lost} frames lost"
+    if slug == "sessions":
+        return f"{c.get('capacity_established')} of {c.get('capacity_attempted')} established"
+    if slug in ("async-time", "async-rate"):
+        sent, got = c.get("requests_sent"), c.get("requests_answered")
+        if not (isinstance(sent, int) and isinstance(got, int) and sent):
+            return ""
+        return f"Nrx {got:,} of Ntx {sent:,} ({100 * (1 - got / sent):.2f}% unsuccessful)"
+    return ""

@@ -1,0 +1,138 @@
+"""The ``rfc8456`` campaign kind: the two RFC 8456 tests that had a command but no cell.
+
+- ``test: exceptions`` (§5.3.1): one trial = the controller launched once, the same load run
+  clean, with 1 % and with 2 % invalid packet-ins, interleaved (``sdnbench.robustness.exceptions``,
+  as ``sdnbench controller exceptions`` does with ``--reps 1``). Counters: each variant's
+  answered/s and the drop against clean.
+- ``test: discovery-size`` (§5.2.2): one trial = the size search of ``sdnbench controller
+  discovery --size-search`` (doubling, then bisection), each size with its controller launched.
+
+Every other suite test runs through its own kind (``controller``, ``discovery``, ...).
+"""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from typing import Any, Optional
+
+from ..errors import UserError
+from ..result import Result
+
+TESTS = ("exceptions", "discovery-size")
+EXC_KEYS = {"controller", "of_version", "switches", "loops", "loop_ms", "warmup", "mode", "rate", "workers",
+            "traffic"}
+SIZE_KEYS = {"controller", "of_version", "topo", "max_switches", "poll_s", "deadline_s", "stable", "api",
+             "api_url", "workers"}
+KNOWN = {"test"} | EXC_KEYS | SIZE_KEYS
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    if name in ("name", "rep", "repetition"):
+        return None
+    if name not in KNOWN:
+        return f"unknown rfc8456 parameter {name!r}; known: {', '.join(sorted(KNOWN))}"
+    if name == "test" and value not in TESTS:
+        return f"test must be one of {', '.join(TESTS)}"
+    if name in ("switches", "loops", "loop_ms", "max_switches") and not (isinstance(value, int) and value >= 1):
+        return f"{name} must be a whole number, 1 or more"
+    if name in ("poll_s", "deadline_s") and not (isinstance(value, (int, float)) and value > 0):
+        return f"{name} must be a positive number of seconds"
+    if name == "controller":
+        from ..campaign.kinds import validate_controller_param
+        return validate_controller_param(name, value)
+    return None
+
+
+def run_test(params: dict) -> Result:
+    test = params.get("test")
+    if test == "exceptions":
+        return exceptions_trial(params)
+    if test == "discovery-size":
+        return size_trial(params)
+    raise UserError(f"an rfc8456 cell needs test: {' or '.join(TESTS)}")
+
+
+def exceptions_trial(params: dict) -> Result:
+    from ..controllers import launch
+    from ..engine.params import check, launch_spec
+    from ..engine.runner import measure
+    from ..robustness import exceptions
+    base = {"controller": "osken:learning", "of_version": "1.3", "mode": "throughput", "switches": 4,
+            "loops": 5, "loop_ms": 1000, "warmup": 1}
+    base.update({k: v for k, v in params.items() if k in EXC_KEYS})
+    checked = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
+    runs: dict = {}
+    with launch(launch_spec(checked["clean"]), of_version=base["of_version"]) as ctl:
+        for v, p in checked.items():
+            runs[v] = [measure(p, ctl)]
+    rows = settle(exceptions.summarize(runs), {v: x.status for v, [x] in runs.items()})
+    clean = runs["clean"][0]
+    r = Result(kind="rfc8456", benchmark="exceptions", params=dict(params), controller=clean.controller,
+               topology=clean.topology, versions=clean.versions, started=clean.started)
+    for v, [x] in runs.items():
+        r.add("answered", "requests/s", exceptions.per_loop(x), variant=v)
+        r.notes += [n for n in x.notes if n not in r.notes]
+    r.counters = {"exceptions_summary": rows,
+                  **{f"answered_per_s_{w['variant']}": w["answered_per_s"] for w in rows},
+                  **{f"drop_{w['variant']}": w["drop"] for w in rows if w["variant"] != "clean"},
+                  "invalid_sent": sum(w["invalid_sent"] for w in rows),
+                  "sessions_lost": sum(w["sessions_lost"] for w in rows)}
+    for v, [x] in runs.items():
+        if v != "clean" and x.status != "ok":
+            r.notes.append(f"with {v} invalid packet-ins: {x.error}")
+    # Only the clean run failing fails the trial: the invalid variants losing sessions (os-ken,
+    # Ryu and Faucet reset a session on a wrong-version packet-in) is what §5.3.1 measures.
+    return r.finish("failed", clean.error) if clean.status != "ok" else r.finish()
+
+
+def settle(rows: list, status: dict) -> list:
+    """A variant whose run failed with nothing answered lost every session: it answered 0/s, a
+    drop of 100 %; that is §5.3.1's finding, not a missing value."""
+    for w in rows:
+        if w["variant"] != "clean" and w["answered_per_s"] is None and status.get(w["variant"]) != "ok":
+            w["answered_per_s"], w["drop"] = 0.0, 1.0
+    return rows
+
+
+def size_trial(params: dict) -> Result:
+    from ..commands import discovery as cmd
+    from ..discovery.size import search, start_size, with_size
+    args = Namespace(controller="osken:topology", of_version=None, topo="linear,8", verify="northbound",
+                     api=None, api_url=None, poll_s=1.0, deadline_s=60.0, stable=3, workers=None)
+    for k, v in params.items():
+        if k in SIZE_KEYS and k != "max_switches":
+            setattr(args, k, v)
+    seen: list = []
+    info: dict = {}
+    adapter = None
+
+    def ok(n: int) -> bool:
+        nonlocal info, adapter
+        topo = with_size(args.topo, n)
+        try:
+            t, info, adapter = cmd._trial(args, topo, quiet=True)
+        except UserError as e:        # too large for this machine: a failure at this size
+            t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {},
+                 "switches": None, "links": None}
+        t["topo"], t["size"] = topo, n
+        seen.append(t)
+        return (t["state"] == "complete" and t.get("verification") == args.verify
+                and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s)
+
+    res = search(start_size(args.topo), ok, int(params.get("max_switches", 256)))
+    largest = res["largest"]
+    extra = {"size_search": True, "largest": largest, "first_failure": res["first_failure"]}
+    r = cmd._result(args, "topology-discovery-size", seen, info, adapter, extra)
+    r.kind, r.params = "rfc8456", dict(params)
+    biggest = next((t for t in seen if t.get("size") == largest), None)
+    r.counters.update({"largest_size": largest, "first_failure_size": res["first_failure"],
+                       "size_tried": res["tried"],
+                       "largest_switches": biggest.get("switches") if biggest else None,
+                       "largest_links": biggest.get("links") if biggest else None,
+                       "stopped": res.get("stopped")})
+    if largest is not None:
+        r.add("largest-size", "switches", [biggest.get("switches") if biggest else largest])
+        r.status, r.error = "ok", None
+    elif r.status == "ok":
+        r.status, r.error = "failed", f"even {args.topo} was not discovered within {args.deadline_s:g} s"
+    return r

@@ -1,0 +1,88 @@
+"""The suite's plan: which app runs which test, why a test cannot apply, the generated scenario."""
+
+import pytest
+
+from sdnbench.campaign import scenario as scenario_mod
+from sdnbench.campaign.plan import plan as campaign_plan
+from sdnbench.commands.rfc8456 import scenario_text
+from sdnbench.errors import UserError
+from sdnbench.rfc8456 import roles, suite
+from sdnbench.rfc8456.evaluation import parse_header
+from sdnbench.rfc8456.figures import FIGURES
+
+POX = "cmd:python3 /opt/peers/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
+
+
+def test_osken_runs_its_sibling_apps_for_the_tests_a_learning_switch_cannot_do():
+    got = {p.test.slug: p.spec for p in suite.plan(["osken:learning"])}
+    assert got["discovery"] == got["topology-change"] == got["discovery-size"] == "osken:topology"
+    assert got["proactive"] == "osken:flowpush"
+    assert got["failover"] == "osken:takeover" and got["reprovisioning"] == "osken:reroute"
+    assert got["async-rate"] == got["sessions"] == got["exceptions"] == "osken:learning"
+
+
+def test_a_test_that_cannot_apply_says_why():
+    na = {p.test.slug: p.reason for p in suite.not_applicable(["ryu:simple_switch_13", POX])
+          if p.controller == "ryu:simple_switch_13"}
+    assert set(na) == {"failover", "reprovisioning"}
+    assert na["failover"].startswith("single instance only")
+    pox = {p.test.slug: p.reason for p in suite.not_applicable([POX])}
+    assert set(pox) == {"discovery", "topology-change", "discovery-size", "proactive", "failover", "reprovisioning"}
+    assert "no northbound API" in pox["discovery"] and "no proactive" in pox["proactive"]
+    assert "known for pox " in pox["discovery"]          # named by its name=, not its command line
+
+
+def test_the_openflow_version_is_what_the_controller_speaks():
+    assert roles.of_version("osken:learning") == "1.3"
+    assert roles.of_version("ryu:simple_switch") == "1.0"
+    assert roles.of_version(POX) == "1.0"
+    assert roles.of_version("tcp:127.0.0.1:6653") == "1.3"
+
+
+def test_a_cmd_controller_is_labelled_by_its_name():
+    assert suite.label(POX) == "pox"
+    assert suite.Planned(suite.BY_SLUG["sessions"], POX, POX).benchmark == "sessions@pox"
+
+
+@pytest.mark.parametrize("profile,trials", [("quick", 3), ("default", 5), ("full", 10)])
+def test_the_generated_scenario_validates_and_has_the_profiles_trials(profile, trials):
+    text = scenario_text(["osken:learning", "ryu:simple_switch_13"], profile, None)
+    sc = scenario_mod.parse(text, "rfc8456")           # every cell parameter checked by its kind
+    assert parse_header(sc.text) == {"controllers": ["osken:learning", "ryu:simple_switch_13"],
+                                     "profile": profile, "only": None}
+    reps = {b.name: b.repetitions for b in sc.benchmarks}
+    assert reps["async-rate@osken:learning"] == trials
+    assert reps["discovery-size@osken:learning"] == {"quick": 1, "default": 1, "full": 3}[profile]
+    assert "failover@ryu:simple_switch_13" not in reps and "failover@osken:learning" in reps
+    assert len(campaign_plan(sc, 0)) == sum(reps.values())
+    params = {b.name: b.params for b in sc.benchmarks}
+    assert params["async-rate@ryu:simple_switch_13"]["of_version"] == "1.3"
+    assert params["discovery@ryu:simple_switch_13"]["controller"] == "ryu:rest_topology"
+
+
+def test_only_picks_tests_by_name_or_section_and_every_test_has_figures():
+    got = {p.test.slug for p in suite.plan(["osken:learning"], ["sessions", "5.4.1"])}
+    assert got == {"sessions", "failover"}
+    assert set(FIGURES) == set(suite.BY_SLUG)
+    with pytest.raises(UserError, match="no test applies"):
+        scenario_text([POX], "quick", ["failover"])
+
+
+def test_quick_is_smaller_than_default_and_full_asks_the_rfcs_poll():
+    q, d, f = (suite.BY_SLUG["discovery"].params_for(p) for p in ("quick", "default", "full"))
+    assert q["topo"] == "ring,6" and d["topo"] == "ring,10" and f["poll_s"] == 3.0
+    assert suite.BY_SLUG["sessions"].params_for("full")["switches"] == 4000
+
+
+def test_api_gives_a_controller_without_a_topology_app_its_discovery_tests():
+    tcp, api = "tcp:127.0.0.1:6653", ["floodlight", "http://127.0.0.1:8080"]
+    assert {p.test.slug for p in suite.not_applicable([tcp])} >= {"discovery", "topology-change", "discovery-size"}
+    na = {p.test.slug for p in suite.not_applicable([tcp], api=api)}
+    assert na == {"proactive", "failover", "reprovisioning"}
+    text = scenario_text([tcp], "quick", ["discovery", "discovery-size"], api)
+    sc = scenario_mod.parse(text, "rfc8456")
+    assert parse_header(sc.text)["api"] == api
+    for b in sc.benchmarks:
+        assert (b.params["controller"], b.params["api"], b.params["api_url"]) == (tcp, *api)
+    osken = scenario_mod.parse(scenario_text(["osken:learning"], "quick", ["discovery"], api), "x")
+    assert "api" not in osken.benchmarks[0].params       # its own topology app, its own API
