@@ -18,6 +18,7 @@ differs by more than ``tolerance`` (absolute), or that one side has and the othe
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import struct
 import sys
@@ -61,33 +62,35 @@ def pcap_packets(path: Path):
 
 
 def tcp_streams(path: Path) -> dict:
-    """{(src, sport, dst, dport): bytes} with each stream's payload in sequence order, once."""
+    """{(src, sport, dst, dport): (bytes, marks)}: each stream's payload in sequence order, once,
+    and ``marks``, the (offset, capture time) at which each segment's new bytes begin."""
     segs = defaultdict(dict)
-    for _, ip in pcap_packets(path):
+    first = {}
+    for ts, ip in pcap_packets(path):
         if ip[9] != 6:
             continue
         ihl = (ip[0] & 15) * 4
         total = struct.unpack(">H", ip[2:4])[0]
         tcp = ip[ihl:total]
         sport, dport, seq = struct.unpack(">HHI", tcp[:8])
-        off = (tcp[12] >> 4) * 4
-        payload = tcp[off:]
+        payload = tcp[(tcp[12] >> 4) * 4:]
         if payload:
-            segs[(ip[12:16], sport, ip[16:20], dport)].setdefault(seq, payload)
+            key = (ip[12:16], sport, ip[16:20], dport)
+            rel = (seq - first.setdefault(key, seq)) % 2**32     # sequence numbers wrap
+            segs[key].setdefault(rel, (ts, payload))
     out = {}
     for key, by_seq in segs.items():
-        seqs = sorted(by_seq)
-        base, buf, end = seqs[0], bytearray(), seqs[0]
-        for s in seqs:      # in order; overlapping retransmissions keep the first copy's bytes
-            p = by_seq[s]
+        buf, end, marks = bytearray(), 0, []
+        for s in sorted(by_seq):  # in order; overlapping retransmissions keep the first copy's bytes
+            ts, p = by_seq[s]
             if s + len(p) <= end:
                 continue
             if s > end:     # a hole: the capture lost bytes; stop this stream there
                 break
+            marks.append((len(buf), ts))
             buf += p[end - s:]
             end = s + len(p)
-        out[key] = bytes(buf)
-        del base
+        out[key] = (bytes(buf), marks)
     return out
 
 
@@ -100,6 +103,15 @@ def messages(stream: bytes):
             return
         yield stream[at:at + n]
         at += n
+
+
+def timed_messages(stream: bytes, marks: list):
+    """(capture time of the segment that carried its first byte, message) for every message."""
+    offsets = [o for o, _ in marks]
+    at = 0
+    for m in messages(stream):
+        yield marks[bisect.bisect_right(offsets, at) - 1][1], m
+        at += len(m)
 
 
 def kind(msg: bytes) -> str:
@@ -159,26 +171,31 @@ def mix(path: Path, port: int) -> dict:
     """The capture's reply mix.
 
     Each buffered packet-in is a request; the controller's flow-mods and packet-outs naming its
-    buffer id on the same connection are its replies (requests whose buffer id the capture holds
-    twice on one connection are left out: cbench wraps buffer ids at 100,000). ``per_answered`` is the share of answered
+    buffer id on the same connection are its replies (a reply belongs to the latest packet-in
+    with its buffer id captured before it: cbench wraps buffer ids at 100,000). ``per_answered`` is the share of answered
     requests that got each *set* of reply kinds (e.g. ``FLOW_MOD ADD len=80 buffered +
     PACKET_OUT ...``): what the controller did per request, whatever the rate and however many
     requests were still queued when the capture ended. ``unmatched`` counts the controller's
     other messages by kind (handshake, echo, replies naming no buffer)."""
     streams = tcp_streams(path)
     requests, answered, unmatched = 0, Counter(), Counter()
-    for (src, sport, dst, dport), stream in streams.items():
+    for (src, sport, dst, dport), (stream, marks) in streams.items():
         if dport != port:
             continue
-        ids = Counter(bid for m in messages(stream) if m[1] == 10 and (bid := buffer_id(m)) is not None)
-        requests += sum(ids.values())
-        # a buffer id asked twice (cbench wraps them at 100,000) cannot tell whose reply is whose
-        asked = {bid for bid, k in ids.items() if k == 1}
+        # when each buffer id was asked: cbench wraps buffer ids at 100,000, so a reply belongs
+        # to the latest packet-in with its id sent before it
+        asked = defaultdict(list)
+        for ts, m in timed_messages(stream, marks):
+            if m[1] == 10 and (bid := buffer_id(m)) is not None:
+                asked[bid].append(ts)
+                requests += 1
         replies = defaultdict(list)
-        for m in messages(streams.get((dst, dport, src, sport), b"")):
+        back, back_marks = streams.get((dst, dport, src, sport), (b"", []))
+        for ts, m in timed_messages(back, back_marks):
             bid = buffer_id(m) if m[1] in (13, 14) else None
-            if bid in asked:
-                replies[bid].append(kind(m))
+            k = bisect.bisect_right(asked[bid], ts) - 1 if bid in asked else -1
+            if k >= 0:
+                replies[(bid, k)].append(kind(m))
             else:
                 unmatched[kind(m)] += 1
         answered.update(" + ".join(sorted(ks)) for ks in replies.values())

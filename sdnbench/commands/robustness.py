@@ -127,7 +127,8 @@ def dos_row(name: str, r, v) -> list:
     latency p99 before / during / after, for one repetition."""
     ph = v.phases
     obs = r.counters["robustness"].get("observation") or {}
-    size = (f"{obs['idle']['opened']} conns" if obs.get("idle") else
+    idle = obs.get("idle") or {}
+    size = (f"{idle['opened']:,} conns" + (f" ({idle['stopped_by']})" if idle.get("limit", 0) > 1 else "") if idle else
             f"{obs['syn_sent']:,} SYNs" if obs.get("syn_sent") else
             f"{obs.get('flood_sent', 0):,} packet-ins" if obs.get("flood_sent") else "1 session")
     rel = lambda x: "-" if x is None or not ph.get("before") else f"{x / ph['before'] - 1:+.1%}"  # noqa: E731

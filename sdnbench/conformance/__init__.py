@@ -3,7 +3,10 @@
 controller received and sent and the flow tables after settling, normalised and compared
 (docs/conformance.md).
 
-- ``stimuli``: the shared timeline (connect, frames, link) and the engine's stream frame;
+- ``stimuli``: the shared timeline (connect, frames, link, hosts, restart, echo-silence), the
+  engine's stream and announcement frames, and its keep-alive set as Mininet sets OVS's;
+- ``control``: the side's controller, which ``restart`` kills and relaunches on its port and
+  ``echo-silence`` stops and continues;
 - ``capture``: tcpdump on the controller's port, the pcap cut into OpenFlow messages (pure);
 - ``flowdump``: flow tables over OpenFlow (OVS: management socket; engine: a second controller);
 - ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment;

@@ -3,7 +3,7 @@ and once on the engine's emulated network; the views compared (``normalise.py``)
 table printed.
 
     python -m sdnbench.conformance --controllers osken:learning,ryu:simple_switch_13 \\
-        --versions 1.0,1.3 --stimuli connect,frames,link [--json out.json]
+        --versions 1.0,1.3 --stimuli connect,frames,link,hosts,restart,echo-silence [--json out.json]
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO) -> dict:
     d = normalise.compare(vo, ve)
     return {"controller": spec, "version": version, "stimulus": stimulus, "identical": d.identical,
             "only_ovs": d.only_ovs, "only_engine": d.only_engine, "noise": [vo.noise, ve.noise],
+            "unnamed": [vo.unnamed, ve.unnamed],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
                        "engine": [len(ve.received), len(ve.sent), len(ve.flows)]},
             "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes], "seconds": round(time.monotonic() - t, 1)}

@@ -17,6 +17,13 @@ the features' capabilities bits (OVS announces group and queue stats the emulati
 the order of OXM fields in a match, the values of non-zero timeouts (Faucet draws them at random),
 the messages after the flow tables were read (Mininet's teardown), and IPv6 frames (the kernel's
 own neighbour discovery on the veths, which no stimulus sends; counted in ``noise``).
+
+After a ``restart`` or an ``echo-silence`` only the window from the kill (the SIGCONT) on is
+compared (``Record.t_from``; a session that handshook in it, whole), and ``received`` also holds the number of sessions of each switch
+that handshook in it (``SESSIONS``): how often a switch came back is compared, not its TCP port.
+In that window, connections that never carried a FEATURES_REPLY (sdnbench's HELLO probe of the relaunched
+controller; a switch's attempt that timed out in the backlog of a stopped controller) name no
+switch: left out, counted in ``unnamed``.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ class View:
     sent: set = field(default_factory=set)
     flows: set = field(default_factory=set)
     noise: int = 0
+    unnamed: int = 0           # messages of connections that never said which switch they are
 
 
 def frame_kind(data: bytes) -> str:
@@ -171,12 +179,21 @@ def flow_keys(parts: list) -> set:
 def view(rec) -> View:
     """The comparable view of a side's record (``sides.Record``)."""
     v = View()
-    dpid = {}
+    dpid, sessions = {}, {}
+    t_from = getattr(rec, "t_from", 0.0)
     for t, conn, to_ctl, d, raw in rec.msgs:
         if to_ctl and raw[1] == 6 and len(raw) >= 16:
             dpid[conn] = struct.unpack("!Q", raw[8:16])[0]
+            if t >= t_from and not (rec.t_end and t > rec.t_end):
+                sessions.setdefault(dpid[conn], set()).add(conn)
+    window = set().union(*sessions.values()) if sessions else set()
     for t, conn, to_ctl, d, raw in rec.msgs:
-        if rec.t_end and t > rec.t_end:
+        # a session of the window counts whole: its switch's HELLO may have waited in a stopped
+        # controller's backlog from before the SIGCONT (where in the retry cycle: timing)
+        if (rec.t_end and t > rec.t_end) or (t < t_from and conn not in window):
+            continue
+        if t_from and conn not in dpid:
+            v.unnamed += 1
             continue
         key = received_key(d, raw) if to_ctl else sent_key(d, raw)
         if key is None:
@@ -185,6 +202,8 @@ def view(rec) -> View:
             v.noise += 1
             continue
         (v.received if to_ctl else v.sent).add(f"s{dpid.get(conn, '?')} {key}")
+    if t_from:
+        v.received |= {f"s{k} SESSIONS={len(c)}" for k, c in sessions.items()}
     for k, parts in rec.flows.items():
         v.flows |= {f"s{k} {e}" for e in flow_keys(parts)}
     return v

@@ -13,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..controllers import launch
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from . import flowdump, stimuli
 from .capture import Capture, messages
+from .control import Managed
 from .parse import parse_all
 
 VERSIONS = {"1.0": flowdump.V10, "1.3": flowdump.V13}
@@ -34,6 +34,7 @@ class Record:
     notes: list = field(default_factory=list)
     ofctl: dict = field(default_factory=dict)   # OVS: dpid -> ovs-ofctl dump-flows text
     t_end: float = 0.0             # wall clock of the flow dump: later messages are teardown
+    t_from: float = 0.0            # wall clock where the compared window starts (0: the start)
 
 
 def _sleep_until(t0: float, at: float) -> None:
@@ -62,6 +63,12 @@ def _ovs_stimulus(net, topo, stimulus: str, t0: float) -> None:
                                            str(stimuli.FRAME_GAP_S), *frames], timeout=10)
             if r.returncode != 0:
                 raise RuntimeError(f"sending frames from {hosts[src - 1]}: {r.stderr.strip()[-200:]}")
+    elif stimulus == "hosts":
+        for i, h in enumerate(topo.hosts[:2], start=1):
+            r = net.run_in(h.name, ["python3", "-c", stimuli.SENDER, net.host_intf(h.name), "0",
+                                    stimuli.announce_frame(i).hex()], timeout=10)
+            if r.returncode != 0:
+                raise RuntimeError(f"announcing {h.name}: {r.stderr.strip()[-200:]}")
     elif stimulus == "link":
         a, b = _first_switch_link(topo)
         for up in (False, True):
@@ -70,6 +77,28 @@ def _ovs_stimulus(net, topo, stimulus: str, t0: float) -> None:
                 subprocess.run(["ip", "link", "set", "dev", intf, "up" if up else "down"], check=True)
             if not up:
                 _sleep_until(t0, stimuli.SETTLE_S + stimuli.LINK_DOWN_S)
+
+
+def _controller_stimulus(m: Managed, stimulus: str, t0: float) -> float:
+    """``restart`` and ``echo-silence``, the same on both sides: the wall clock where the
+    compared window starts (0.0 for the other stimuli, which leave the controller alone)."""
+    if stimulus not in ("restart", "echo-silence"):
+        return 0.0
+    _sleep_until(t0, stimuli.SETTLE_S)
+    if stimulus == "restart":
+        return m.restart(stimuli.RESTART_PAUSE_S)
+    return m.silence(stimuli.SILENCE_S)
+
+
+def _ovs_keepalive(net, topo) -> None:
+    """Every bridge's controller probes after ``OVS_INACTIVITY_PROBE_MS`` of silence (OVS's
+    default, written down so that it is the same as the engine's ``echo_interval_ms``)."""
+    for s in topo.switches:
+        br = net.bridge(s.name)
+        uuid = subprocess.run(["ovs-vsctl", "get", "bridge", br, "controller"], capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip().strip("[]")
+        subprocess.run(["ovs-vsctl", "set", "controller", uuid,
+                        f"inactivity_probe={stimuli.OVS_INACTIVITY_PROBE_MS}"], check=True, timeout=10)
 
 
 def _first_switch_link(topo):
@@ -107,7 +136,8 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
     v = VERSIONS[version]
     pcap = work / f"ovs-{stimulus}.pcap"
     flows, ofctl = {}, {}
-    with launch(spec, of_version=version, topology=topo) as ctl:
+    with Managed(spec, version, topo) as m:
+        ctl = m.ctl
         with Capture(ctl.port, pcap) as cap:
             net = MininetNetwork(topo, controller=(ctl.host, ctl.port), protocols=PROTOCOLS[version], datapath="user")
             with _no_ipv6_on_new_interfaces():
@@ -115,9 +145,11 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
             with contextlib.ExitStack() as stack:
                 stack.push(net.__exit__)
                 t0 = time.monotonic()
+                _ovs_keepalive(net, topo)
                 _quiet_hosts(net, topo)
                 _ovs_stimulus(net, topo, stimulus, t0)
-                _sleep_until(t0, stimuli.END_S)
+                t_from = _controller_stimulus(m, stimulus, t0)
+                _sleep_until(t0, stimuli.end_s(stimulus))
                 t_end = time.time()
                 for s in topo.switches:
                     flows[s.dpid] = flowdump.dump_unix(net.bridge(s.name), v)
@@ -125,29 +157,34 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
                                                    capture_output=True, text=True, timeout=10).stdout
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ctl.port, gaps)
-    return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, notes=_capture_notes(cap, gaps))
+    return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, t_from=t_from,
+                  notes=_capture_notes(cap, gaps))
 
 
 def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
     topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
     v = VERSIONS[version]
     pcap = work / f"engine-{stimulus}.pcap"
-    with launch(spec, of_version=version, topology=topo) as ctl:
+    end = stimuli.end_s(stimulus)
+    with Managed(spec, version, topo) as m:
+        ctl = m.ctl
         address = f"{ctl.host}:{ctl.port}"
-        p = engine_params(topo_spec, f"tcp:{address}", version, stimuli.END_S + 5, workers=1)
+        p = engine_params(topo_spec, f"tcp:{address}", version, end + 5, workers=1)
         p["network"] = stimuli.engine_network(stimulus, p["network"])
+        p.update(stimuli.engine_params(stimulus))
         with Capture(ctl.port, pcap) as cap, flowdump.Reader(v) as reader:
             cfg = config(p, address)
             cfg["controllers"] = [address, reader.address]
             with EngineRun(cfg) as run:
                 t0 = time.monotonic()
-                _sleep_until(t0, stimuli.END_S + 0.5)      # the engine connects within ~0.5 s
+                t_from = _controller_stimulus(m, stimulus, t0)
+                _sleep_until(t0, end + 0.5)      # the engine connects within ~0.5 s
                 t_end = time.time()
                 flows = reader.dump()
                 doc = run.stop()
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ctl.port, gaps)
-    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, notes=_capture_notes(cap, gaps))
+    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps))
     if doc.get("status") not in (None, "ok", "completed", "interrupted"):
         rec.notes.append(f"engine status {doc.get('status')}")
     return rec

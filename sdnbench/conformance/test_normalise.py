@@ -72,3 +72,40 @@ def test_view_drops_teardown_and_maps_connections_to_switches():
 def test_frame_kinds():
     assert frame_kind(b"\x01\x80\xc2\0\0\x0e" + b"\0" * 6 + b"\x88\xcc") == "lldp"
     assert frame_kind(b"\xff" * 6 + b"\0" * 5 + b"\x01\x08\x06" + b"\0" * 28).startswith("arp 00:00:00:00:00:01>ff")
+
+
+def _feat(dpid: int) -> tuple:
+    return ({"OFPSwitchFeatures": {"n_tables": 254, "n_buffers": 0, "capabilities": 0}},
+            bytes([4, 6, 0, 32]) + b"\0" * 4 + dpid.to_bytes(8, "big") + b"\0" * 16)
+
+
+def test_a_window_compares_the_sessions_after_it_and_leaves_out_unnamed_connections():
+    """restart / echo-silence: only what follows ``t_from`` compares; each switch's sessions
+    that handshook in it are counted (whatever their TCP ports); a connection that never said
+    which switch it is (the relaunch's HELLO probe, an attempt abandoned in a stopped
+    controller's backlog) is left out and counted."""
+    hello_in = hello_out = ({"OFPHello": {"elements": []}}, b"\x04\x00\x00\x08\0\0\0\0")
+    pi = (_pi(stream_frame(1, 2, 0, 0)), b"\x04\x0a")
+
+    class Rec:
+        t_end, t_from, flows = 20.0, 10.0, {}
+        msgs = [(1.0, 100, True, *_feat(5)), (2.0, 100, True, *pi),           # before: not compared
+                (10.5, 300, True, *hello_in), (10.5, 300, False, *hello_out),  # unnamed
+                (11.0, 200, True, *_feat(5))]
+    v = view(Rec)
+    assert v.received == {"s5 FEATURES_REPLY n_tables=254 n_buffers=0", "s5 SESSIONS=1"}, v.received
+    assert v.unnamed == 2 and not v.sent
+
+    class EarlyHello(Rec):       # the new session's HELLO waited in the backlog before t_from
+        msgs = Rec.msgs + [(9.0, 200, True, *hello_in)]
+    assert "s5 OFPHello {\"elements\": []}" in view(EarlyHello).received
+
+    class Twice(Rec):
+        msgs = Rec.msgs + [(12.0, 201, True, *_feat(5))]
+    assert not compare(v, view(Twice)).identical, "a switch that came back twice differs"
+
+    class NoWindow(Rec):
+        t_from = 0.0
+    w = view(NoWindow)
+    assert not any("SESSIONS" in k for k in w.received) and w.unnamed == 0
+    assert any(k.startswith("s? OFPHello") for k in w.received), "without a window nothing is left out"

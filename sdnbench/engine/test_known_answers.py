@@ -215,8 +215,10 @@ def test_wake_coalescing_keeps_latency_within_its_bound():
         off = run_doc(addr, coalesce_pct=0, **common)
     c = on["efficiency"]["coalescing"]
     assert c["pct"] == 1.0 and c["waits"] > 0, c
-    # 1% of a latency the engine measured, and every latency is the delay plus a little
-    assert 0.01 * delay_ms * 1000 <= c["max_quantum_us"] <= 0.0105 * delay_ms * 1000, c
+    # 1% of a latency the engine measured (the lowest of a recent window): at least 1% of the
+    # delay, at most 1% of the largest latency read (on a loaded machine that can be well past
+    # the delay: the bound holds to what was measured, not to the machine's luck)
+    assert 0.01 * delay_ms * 1000 <= c["max_quantum_us"] <= 0.0101 * on["latency"]["max"], (c, on["latency"])
     assert off["efficiency"]["coalescing"]["waits"] == 0
     for doc in (on, off):
         _invariant(doc["totals"])

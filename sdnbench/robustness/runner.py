@@ -149,6 +149,14 @@ def controller_cpu(doc: dict) -> Optional[tuple]:
     return None
 
 
+def run_queue_waits(doc: dict) -> dict:
+    """{"engine"|"controller": (t_s, run-queue delay ms per loop)}, as the engine sampled them
+    (engines before 2026-11-25 keep none: {})."""
+    res = doc.get("resources") or {}
+    return {proc["label"]: (res.get("t_s", []), proc["run_delay_ms"]) for proc in res.get("processes", [])
+            if proc.get("label") in ("engine", "controller") and "run_delay_ms" in proc}
+
+
 def run_one(ctl, p: dict) -> tuple:
     """One engine run of the case in ``p``: (engine document or None, message)."""
     cfg = config(p, f"{ctl.host}:{ctl.port}")
@@ -257,7 +265,7 @@ def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -
         v = judge(doc.get("robustness"), doc["loops"], alive=alive,
                   disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
                   view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc),
-                  listen_queue=syn_seen.get("listen_queue"), no_view=no_view)
+                  listen_queue=syn_seen.get("listen_queue"), no_view=no_view, waits=run_queue_waits(doc))
         r = to_result(doc, p)
         r.benchmark = "robustness"
     r.controller = dict(ctl.info)

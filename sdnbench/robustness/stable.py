@@ -3,9 +3,12 @@
 Each case runs ``--reps`` times, each repetition against a fresh launch of the controller. The
 case's verdict is the one that holds in every repetition; when the repetitions disagree it is
 ``unstable``, with the verdict of each repetition kept (``per_rep``), so a reader sees how
-(e.g. ``hung, ignored, ignored``). A case that was not applicable in every repetition is
-``not applicable``; the summary counts passes over the cases that were applicable and
-measured."""
+(e.g. ``hung, ignored, ignored``). A repetition that could not be measured (``unmeasured``: no
+baseline, a starved controller or a starved load generator) makes no claim, so it neither agrees
+nor disagrees: the verdict is the one every *measured* repetition gave, and the cell says how
+many that were (``ignored (2/3; 1 unmeasured)``); with none measured the case is ``unmeasured``.
+A case that was not applicable in every repetition is ``not applicable``; the summary counts
+passes over the cases that were applicable and measured."""
 
 from __future__ import annotations
 
@@ -28,11 +31,12 @@ class Stable:
     @property
     def cell(self) -> str:
         """The table cell: the verdict, with the repetitions' verdicts when unstable."""
-        text = self.verdict
+        text, n = self.verdict, len(self.per_rep)
+        held = n - self.per_rep.count("unmeasured") if self.verdict != "unmeasured" else n
         if self.verdict == UNSTABLE:
             text += " (" + ", ".join(self.per_rep) + ")"
-        elif len(self.per_rep) > 1:
-            text += f" ({len(self.per_rep)}/{len(self.per_rep)})"
+        elif n > 1:
+            text += f" ({held}/{n}" + (f"; {n - held} unmeasured)" if held < n else ")")
         return text + (" restarted" if self.restarted else "")
 
     def to_dict(self) -> dict:
@@ -44,7 +48,8 @@ def combine(verdicts: list) -> Stable:
     if not verdicts:
         raise ValueError("combine needs at least one repetition")
     per = [v.verdict for v in verdicts]
-    verdict = per[0] if len(set(per)) == 1 else UNSTABLE
+    held = {p for p in per if p != "unmeasured"} or {"unmeasured"}   # an unmeasured repetition claims nothing
+    verdict = held.pop() if len(held) == 1 else UNSTABLE
     return Stable(verdicts[0].case, verdict, per, any(v.restarted for v in verdicts),
                   [v.evidence for v in verdicts])
 

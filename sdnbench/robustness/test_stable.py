@@ -29,3 +29,13 @@ def test_score_counts_passes_over_applicable_measured_cases():
                    v("e", "hung"), v("a", "ignored"), v("f", "rejected"), v("f", "ignored")])
     assert got["a"].verdict == "ignored" and got["f"].verdict == "unstable"
     assert score(list(got.values())) == (2, 4)        # a, d pass; e hung; f unstable: not a pass
+
+
+def test_an_unmeasured_repetition_claims_nothing():
+    s = combine([v("a", "ignored"), v("a", "unmeasured"), v("a", "ignored")])
+    assert (s.verdict, s.cell) == ("ignored", "ignored (2/3; 1 unmeasured)")
+    s = combine([v("a", "degraded"), v("a", "unmeasured"), v("a", "ignored")])
+    assert s.cell == "unstable (degraded, unmeasured, ignored)"
+    s = combine([v("a", "unmeasured")] * 3)
+    assert (s.verdict, s.cell) == ("unmeasured", "unmeasured (3/3)")
+    assert score([combine([v("a", "rejected"), v("a", "unmeasured")]), s]) == (1, 1)

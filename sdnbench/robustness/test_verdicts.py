@@ -221,3 +221,17 @@ def test_syn_flood_evidence_says_whether_cookies_or_the_queue_decided():
 def test_packet_in_flood_rate_is_stated():
     v = judge(obs(flood_sent=60000), STEADY, alive=True)
     assert "flood 60,000 packet-ins (30,000/s over 2.0 s)" in v.evidence
+
+
+def test_connection_flood_evidence_says_what_stopped_its_growth():
+    from sdnbench.robustness.verdicts import idle_growth
+    idle = {"opened": 1024, "refused": 1, "closed_by_controller": 0, "limit": 16384, "stopped_by": "refused",
+            "refusal": "connection 1025 not accepted within 1 s (its accept queue was full)", "files_room": 19900}
+    v = judge(obs(case="connection-flood", idle=idle), STEADY, alive=True)
+    assert ("idle conns 1,024 opened (grown until the controller took no more: connection 1025 not accepted "
+            "within 1 s (its accept queue was full)), 0 closed by controller") in v.evidence
+    assert idle_growth(dict(idle, stopped_by="count", opened=16384)) == " (the cap of 16,384 reached)"
+    assert idle_growth(dict(idle, stopped_by="files")) == " (stopped by the engine's open files: 19,900 free)"
+    assert idle_growth({"opened": 1, "limit": 1, "stopped_by": "count"}) == ""
+    assert idle_growth(dict(idle, opened=2003, stopped_by="window"), 2.0) == \
+        " (stopped by the end of the case's 2.0 s window: 1,002/s taken, none refused)"

@@ -26,8 +26,11 @@ Verdicts, worst first (the first that applies wins):
 
 And one non-verdict: ``unmeasured`` when the background was never answered before the case
 (no baseline: the controller does not serve the engine's switches at all), or the baseline was
-starved (the controller already at ``STARVED_CPU`` % of a core before the case), so "hung" or
-"degraded" would be claims without evidence.
+starved (the controller already at ``STARVED_CPU`` % of a core before the case), or the load
+generator itself was starved (the engine's loop clock ran ``ENGINE_LATE_MS`` or more late in a
+measured loop: its switches sent late and read late, so the background's rate and latency say
+nothing about the controller), so "hung" or "degraded" would be claims without evidence. A
+``fooled`` or ``crashed`` does not rest on the background and stands.
 
 The background runs at a fixed offered rate well below the controller's capacity, so its
 answered rate is steady and a drop means the controller failed to keep up.
@@ -46,6 +49,12 @@ VERDICTS = ("crashed", "hung", "fooled", "degraded", "rejected", "ignored", "not
 PASSED = ("rejected", "ignored")
 # A controller this busy before the case has no spare capacity to show a change against.
 STARVED_CPU = 90.0
+# The load generator was starved when a loop boundary of the engine ran this late: its loop
+# ticker shares the switches' event loop, so its lateness is theirs (a fixed-rate request's
+# latency is measured from its schedule, so a late engine looks like a slow controller). Measured
+# here (docs/robustness.md): below 2 ms in most loops, single blips to 28 ms at load average 5 on
+# 2 cores, and stalls of 52 ms to 1.35 s in 6 of 24 runs at that load: a fifth of a loop.
+ENGINE_LATE_MS = 50.0
 # The victim host of ``host-hijack``: switch 0's host 1 (crates/ofmutate/src/attacks.rs)
 VICTIM_HOST_MAC = "00:00:00:00:00:01"
 VIEW_CASES = ("fabricated-lldp", "host-hijack")
@@ -84,6 +93,16 @@ class Phases:
     # each measured loop's answered rate (/s) and median latency (µs): the significance tests' samples
     rate_loops: list = field(default_factory=list)
     lat_p50_loops: list = field(default_factory=list)
+    # how late the engine ran each measured loop's boundary (ms; ``engine_lateness``), and the
+    # largest per phase: the load generator's own scheduling, not the controller's
+    engine_late_ms_loops: list = field(default_factory=list)
+    engine_late_ms_before: Optional[float] = None
+    engine_late_ms_during: Optional[float] = None
+    engine_late_ms_after: Optional[float] = None
+    # the longest run-queue wait in one loop per phase (ms: how long its threads were runnable
+    # but got no CPU; engine ``resources.processes[].run_delay_ms``), {"engine"|"controller":
+    # {"before"|"during"|"after": ms}}: which of the two the machine starved
+    run_wait_ms: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -100,9 +119,11 @@ class Verdict:
         return asdict(self)
 
 
-def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] = None) -> Phases:
+def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] = None,
+           waits: Optional[dict] = None) -> Phases:
     """Split the measured loops (``loops`` as the engine writes it) around the window; ``cpu``
-    is (t_s, cpu_percent) of the controller, each sample covering the loop that ends at t_s."""
+    is (t_s, cpu_percent) of the controller, each sample covering the loop that ends at t_s;
+    ``waits`` {label: (t_s, run-queue delay ms)} the same for the engine and the controller."""
     loop_s = loops["loop_ms"] / 1000.0
     warm = loops.get("warmup", 0)
     before, during, after = [], [], []
@@ -110,13 +131,18 @@ def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] =
     samples = loops.get("latency_us") or [[] for _ in loops["k"]]
     per_loop, loop_phase, rate_loops, p50_loops = [], [], [], []
     silence, longest = 0.0, 0.0
-    for k, t_end, n, us in zip(loops["k"], loops["t_s"], loops["answered"], samples):
+    late_all = engine_lateness(loops)
+    late_ph: dict = {"before": [], "during": [], "after": []}
+    late_loops = []
+    for k, t_end, n, us, late in zip(loops["k"], loops["t_s"], loops["answered"], samples, late_all):
         if k <= warm:
             continue
         t0, rate = t_end - loop_s, n / loop_s
         phase = "before" if t_end <= started_s + EDGE_S else "after" if t0 >= ended_s - EDGE_S else "during"
         {"before": before, "during": during, "after": after}[phase].append(rate)
         lat[phase].extend(us)
+        late_ph[phase].append(late)
+        late_loops.append(late)
         per_loop.append(percentile(us, 0.99))
         p50_loops.append(percentile(us, 0.5))
         rate_loops.append(rate)
@@ -125,17 +151,53 @@ def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] =
             silence = silence + loop_s if n == 0 else 0.0
             longest = max(longest, silence)
     m = lambda v: fmean(v) if v else None  # noqa: E731
-    split: dict = {"b": [], "d": [], "a": []}
-    for t_end, c in zip(*(cpu or ((), ()))):
-        if t_end <= loop_s * warm:
-            continue
-        split["b" if t_end <= started_s + EDGE_S else "a" if t_end - loop_s >= ended_s - EDGE_S else "d"].append(c)
+    split = _by_phase(cpu, loop_s, warm, started_s, ended_s)
+    wait = {label: {ph: (round(max(v), 2) if v else None) for ph, v in
+                     zip(("before", "during", "after"), _by_phase(w, loop_s, warm, started_s, ended_s).values())}
+            for label, w in (waits or {}).items()}
     q = {f"lat_p{int(p * 100)}_{ph}": percentile(v, p) for ph, v in lat.items() for p in (0.5, 0.99)}
     return Phases(m(before), m(during), m(after), longest * 1000.0,
                   m(split["b"]), m(split["d"]), m(split["a"]),
                   **q, **{f"lat_n_{ph}": len(v) for ph, v in lat.items()},
                   lat_p99_loops=per_loop, lat_phase_loops=loop_phase, rate_loops=rate_loops,
-                  lat_p50_loops=p50_loops)
+                  lat_p50_loops=p50_loops, engine_late_ms_loops=late_loops,
+                  **{f"engine_late_ms_{ph}": (max(v) if v else None) for ph, v in late_ph.items()},
+                  run_wait_ms=wait)
+
+
+def _by_phase(series: Optional[tuple], loop_s: float, warm: int, started_s: float, ended_s: float) -> dict:
+    """{"b"|"d"|"a": values} of a per-loop (t_s, value) series of the engine's sampler."""
+    split: dict = {"b": [], "d": [], "a": []}
+    for t_end, c in zip(*(series or ((), ()))):
+        if t_end <= loop_s * warm:
+            continue
+        split["b" if t_end <= started_s + EDGE_S else "a" if t_end - loop_s >= ended_s - EDGE_S else "d"].append(c)
+    return split
+
+
+def engine_lateness(loops: dict) -> list:
+    """How late (ms) the engine stamped each loop's end, every loop in order. The engine's loop
+    ticker sleeps until go + k × loop_ms on the switches' own event loop and the coordinator
+    stamps ``t_s`` when its report arrives, so ``t_s - k × loop`` is a constant (the settle time
+    and the hand-over, under a millisecond) plus how late the switches' event loop ran at that
+    instant. The constant is taken as the least of these over the run (the promptest loop)."""
+    loop_s = loops["loop_ms"] / 1000.0
+    off = [t - k * loop_s for k, t in zip(loops["k"], loops["t_s"])]
+    base = min(off, default=0.0)
+    return [round((o - base) * 1000.0, 2) for o in off]
+
+
+def engine_starved(ph: Phases, limit_ms: float = ENGINE_LATE_MS) -> Optional[str]:
+    """Why the load generator's measurement cannot be trusted (a loop boundary it ran
+    ``limit_ms`` or more late), else None."""
+    worst = {p: getattr(ph, f"engine_late_ms_{p}") for p in ("before", "during", "after")}
+    late = {p: v for p, v in worst.items() if v is not None and v >= limit_ms}
+    if not late:
+        return None
+    words = {"before": "before the case", "during": "during it", "after": "after it"}
+    where = ", ".join(f"{v:,.0f} ms {words[p]}" for p, v in late.items())
+    return (f"the engine's loop clock ran late by up to {where} (limit {limit_ms:.0f} ms): its own switches "
+            "sent and read late, so the background's rate and latency say nothing about the controller")
 
 
 def percentile(values: list, q: float) -> Optional[float]:
@@ -174,14 +236,14 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
 def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
           drop: float = DROP, hung_ms: float = HUNG_MS, view: Optional[dict] = None,
           victim_dpid: int = 1, ctl_cpu: Optional[tuple] = None, listen_queue: Optional[dict] = None,
-          no_view: Optional[str] = None) -> Verdict:
+          no_view: Optional[str] = None, waits: Optional[dict] = None) -> Verdict:
     """The verdict of one case run (see the module doc). ``listen_queue``: the change of the
     root namespace's TcpExt listen counters over a SYN flood's run (evidence only). ``no_view``:
     why a view case cannot be judged for this controller (it serves no view we read)."""
     case = (obs or {}).get("case", "?")
     if obs is None:
         return Verdict(case, "crashed" if not alive else "hung", "the run produced no observation")
-    ph = phases(loops, obs["started_s"], obs["ended_s"], ctl_cpu)
+    ph = phases(loops, obs["started_s"], obs["ended_s"], ctl_cpu, waits)
     pd, rates, seen = asdict(ph), _service(ph, listen_queue), _seen(obs)
     if not alive:
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
@@ -192,9 +254,14 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
         return Verdict(case, "unmeasured", f"starved baseline: the controller used {ph.ctl_cpu_before:.0f}% of a core "
                        f"before the case (≥ {STARVED_CPU:.0f}%): no spare capacity to show a change against; "
                        f"{seen}; {rates}", pd)
+    seen_view = view_check(case, obs, view, victim_dpid)
+    starved = engine_starved(ph)
+    if starved:
+        if seen_view and seen_view[0]:   # the view does not rest on the background
+            return Verdict(case, "fooled", f"{seen_view[1]}; {seen}; {rates}; {starved}", pd)
+        return Verdict(case, "unmeasured", f"the load generator was starved ({starved}); {seen}; {rates}", pd)
     if ph.longest_silence_ms >= hung_ms:
         return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {rates}", pd)
-    seen_view = view_check(case, obs, view, victim_dpid)
     if seen_view and seen_view[0]:
         return Verdict(case, "fooled", f"{seen_view[1]}; {seen}; {rates}", pd)
     if seen_view:
@@ -221,6 +288,14 @@ def _service(ph: Phases, listen_queue: Optional[dict]) -> str:
     if ph.lat_n_before or ph.lat_n_during or ph.lat_n_after:
         rates += (f"; latency p50 {_ms(ph.lat_p50_before)} → {_ms(ph.lat_p50_during)} → {_ms(ph.lat_p50_after)} ms, "
                   f"p99 {_ms(ph.lat_p99_before)} → {_ms(ph.lat_p99_during)} → {_ms(ph.lat_p99_after)} ms")
+    if ph.engine_late_ms_before is not None:
+        late = " → ".join("-" if x is None else f"{x:,.1f}" for x in
+                          (ph.engine_late_ms_before, ph.engine_late_ms_during, ph.engine_late_ms_after))
+        rates += f"; engine loop clock late ≤ {late} ms"
+    if ph.run_wait_ms:
+        rates += "; longest run-queue wait in a loop (summed over its threads) " + ", ".join(
+            f"{label} " + " → ".join("-" if x is None else f"{x:,.1f}" for x in w.values())
+            for label, w in ph.run_wait_ms.items()) + " ms"
     if ph.ctl_cpu_before is not None:
         rates += f"; controller CPU {_r(ph.ctl_cpu_before)}% → {_r(ph.ctl_cpu_during)}% → {_r(ph.ctl_cpu_after)}%"
     if listen_queue:
@@ -256,6 +331,19 @@ def _ms(us: Optional[float]) -> str:
     return "-" if us is None else f"{us / 1000.0:,.2f}"
 
 
+def idle_growth(idle: dict, span_s: float = 0.0) -> str:
+    """What stopped a connection flood's growth (engine ``robustness.idle``), in words; "" for a
+    single idle connection or an engine that did not grow it. ``span_s``: the case's window."""
+    why = idle.get("stopped_by")
+    if not why or idle.get("limit", 0) <= 1:
+        return ""
+    rate = f": {idle['opened'] / span_s:,.0f}/s taken, none refused" if span_s > 0 else ""
+    return " (" + {"refused": f"grown until the controller took no more: {idle.get('refusal')}",
+                   "files": f"stopped by the engine's open files: {idle.get('files_room', 0):,} free",
+                   "window": f"stopped by the end of the case's {span_s:.1f} s window{rate}",
+                   "count": f"the cap of {idle.get('limit', 0):,} reached"}.get(why, why) + ")"
+
+
 def _seen(obs: dict) -> str:
     """What the attacker saw, in a few words."""
     bits = []
@@ -271,7 +359,9 @@ def _seen(obs: dict) -> str:
                     f"{(closed[1] - obs['started_s']) * 1000:.0f} ms")
     idle = obs.get("idle")
     if idle:
-        bits.append(f"idle conns {idle['opened']} opened, {idle['closed_by_controller']} closed by controller")
+        span = obs.get("ended_s", 0) - obs.get("started_s", 0)
+        bits.append(f"idle conns {idle['opened']:,} opened{idle_growth(idle, span)}, "
+                    f"{idle['closed_by_controller']:,} closed by controller")
     if obs.get("flood_sent"):
         span = obs.get("ended_s", 0) - obs.get("started_s", 0)
         bits.append(f"flood {obs['flood_sent']:,} packet-ins" + (f" ({obs['flood_sent'] / span:,.0f}/s over {span:.1f} s)"

@@ -96,6 +96,11 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
         return Err(format!("cbench: -l {} leaves no test loop after -w {} and -C {cooldown}", c.loops, c.warmup));
     }
     c.loops -= c.warmup;
+    if c.mode == Mode::Latency {
+        // cbench spins in latency mode (`Config::busy_poll`), on its one thread
+        c.busy_poll = true;
+        c.workers = Some(1);
+    }
     let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
     c.controllers = vec![format!("{host}:{port}")];
     crate::cli::validate(&c)?;
@@ -162,6 +167,9 @@ mod tests {
         let d = p("").unwrap().cfg;
         assert_eq!((d.switches, d.loops + d.warmup, d.macs, d.settle_ms), (16, 16, 100_000, 0), "cbench's defaults");
         assert!(d.learn && d.cbench_compat);
+        assert!(d.busy_poll && d.workers == Some(1), "latency mode spins on one thread, as cbench");
+        let t = p("-t").unwrap().cfg;
+        assert!(!t.busy_poll && t.workers.is_none(), "-t: cbench blocks on its full socket");
         assert!(!p("--learn-dst-macs=false").unwrap().cfg.learn);
         assert!(p("--learn-dst-macs=ON").unwrap().cfg.learn);
         assert!(p("-L").unwrap().cfg.learn);

@@ -82,6 +82,11 @@ pub struct Config {
     /// `cbench_switch.rs`). Switches neither send nor read during it. Loops still last
     /// `loop_ms`, and every per-second figure is per `loop_ms`.
     pub loop_gap_ms: u64,
+    /// Never sleep on the sockets: poll them in a loop, as cbench does in latency mode (its
+    /// `poll()` always asks for POLLOUT, so it returns at once and cbench spins a core). The
+    /// round trip then holds no wake-up, at the price of a core: `controller cbench` sets it
+    /// in latency mode, with one worker, as cbench is one thread.
+    pub busy_poll: bool,
     /// Offered requests per second over all switches (fixed-rate mode).
     pub rate: f64,
     /// A request unanswered for this long is lost (with `adaptive_timeout`: at most this long).
@@ -223,6 +228,7 @@ impl Default for Config {
             fill_socket: false,
             cbench_compat: false,
             loop_gap_ms: 0,
+            busy_poll: false,
             rate: 10_000.0,
             timeout_ms: 2000,
             adaptive_timeout: true,

@@ -173,7 +173,8 @@ pub fn build(o: &Outcome) -> Value {
         .sampler
         .series
         .iter()
-        .map(|s| json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads}))
+        .map(|s| json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads,
+                        "run_delay_ms": s.run_delay_ms}))
         .collect();
     let mut doc = json!({
         "schema": SCHEMA,

@@ -33,6 +33,13 @@ impl Backoff {
         self.deadline_ns = now.saturating_add(self.backoff_ns);
     }
 
+    /// How long an attempt may take to finish its handshake before it is given up (OVS
+    /// `timeout_CONNECTING`: `MAX(1, backoff)` seconds, 1 s being `first_ms` here). An attempt
+    /// given up is a failed one (`attempt_failed`): the next wait doubles, as in OVS.
+    pub fn handshake_timeout_ns(&self) -> u64 {
+        self.backoff_ns.max(self.first_ns)
+    }
+
     /// An attempt failed before it opened (OVS: `backoff_deadline = TIME_MAX`).
     pub fn attempt_failed(&mut self) {
         self.deadline_ns = u64::MAX;
@@ -57,6 +64,17 @@ mod tests {
     use super::*;
 
     const S: u64 = 1_000_000_000;
+
+    #[test]
+    fn a_handshake_is_given_up_after_the_backoff_but_at_least_the_first_wait() {
+        let mut b = Backoff::new(1000, 8000);
+        assert_eq!(b.handshake_timeout_ns(), S, "OVS: MAX(1, backoff), backoff 0 at first");
+        b.opened(0);
+        b.next_wait(1); // lost at once: 1 s
+        b.opened(2 * S);
+        assert_eq!(b.next_wait(2 * S + 1), 2 * S);
+        assert_eq!(b.handshake_timeout_ns(), 2 * S);
+    }
 
     #[test]
     fn immediate_closes_double_to_max_backoff() {

@@ -9,6 +9,9 @@ pub struct ProcSeries {
     pub cpu_percent: Vec<f64>,
     pub rss_bytes: Vec<u64>,
     pub threads: Vec<u32>,
+    /// Time its threads were runnable but waited for a CPU since the previous sample (ms; the
+    /// kernel's run-queue delay, /proc/PID/task/*/schedstat): how much the machine starved it.
+    pub run_delay_ms: Vec<f64>,
 }
 
 /// (cpu ticks, rss bytes, threads) of `pid`, or None if it is gone.
@@ -24,6 +27,19 @@ pub fn read(pid: u32) -> Option<(u64, u64, u32)> {
     Some((ticks, pages * page_size(), threads))
 }
 
+/// The run-queue delay (ns) summed over the threads of `pid` now alive, or None if unreadable
+/// (a kernel without schedstats, or the process gone).
+pub fn run_delay_ns(pid: u32) -> Option<u64> {
+    let mut sum = None;
+    for t in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+        let Ok(text) = std::fs::read_to_string(t.path().join("schedstat")) else { continue };
+        if let Some(d) = text.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()) {
+            sum = Some(sum.unwrap_or(0) + d);
+        }
+    }
+    sum
+}
+
 fn page_size() -> u64 {
     unsafe { libc::sysconf(libc::_SC_PAGESIZE) as u64 }
 }
@@ -36,21 +52,30 @@ pub struct Sampler {
     pub t_s: Vec<f64>,
     pub series: Vec<ProcSeries>,
     last: Vec<Option<u64>>,
+    last_delay: Vec<Option<u64>>,
     last_t: f64,
 }
 
 impl Sampler {
     pub fn new(procs: Vec<(String, u32)>, t: f64) -> Sampler {
         let last = procs.iter().map(|(_, p)| read(*p).map(|r| r.0)).collect();
+        let last_delay = procs.iter().map(|(_, p)| run_delay_ns(*p)).collect();
         let series = procs.into_iter().map(|(label, pid)| ProcSeries { label, pid, ..Default::default() }).collect();
-        Sampler { t_s: vec![], series, last, last_t: t }
+        Sampler { t_s: vec![], series, last, last_delay, last_t: t }
     }
 
     /// One sample of every process at time `t` (seconds).
     pub fn sample(&mut self, t: f64) {
         let dt = (t - self.last_t).max(1e-6);
         self.t_s.push(t);
-        for (s, last) in self.series.iter_mut().zip(self.last.iter_mut()) {
+        for ((s, last), last_delay) in self.series.iter_mut().zip(self.last.iter_mut()).zip(self.last_delay.iter_mut()) {
+            // a thread that exited takes its delay with it: the sum may fall (read as 0)
+            let delay = run_delay_ns(s.pid);
+            s.run_delay_ms.push(match (delay, *last_delay) {
+                (Some(d), Some(l)) => d.saturating_sub(l) as f64 / 1e6,
+                _ => 0.0,
+            });
+            *last_delay = delay;
             match read(s.pid) {
                 Some((ticks, rss, threads)) => {
                     let cpu = last.map(|l| (ticks.saturating_sub(l)) as f64 / ticks_per_s() / dt * 100.0);
@@ -87,6 +112,9 @@ mod tests {
         std::hint::black_box(x);
         s.sample(0.5);
         assert_eq!(s.series[0].cpu_percent.len(), 1);
+        assert_eq!(s.series[0].run_delay_ms.len(), 1);
+        assert!(s.series[0].run_delay_ms[0] >= 0.0);
+        assert!(run_delay_ns(std::process::id()).is_some(), "this kernel keeps schedstats");
         assert!(read(u32::MAX - 1).is_none());
     }
 }

@@ -136,6 +136,9 @@ pub struct Session {
     probe: Option<crate::cbench_switch::ProbeState>,
     /// Loops whose pause was drained (`loop_pause`).
     drained_loops: u64,
+    /// How long this connection may take to come up: `connect_timeout_ms` for the first, OVS's
+    /// rule for a reconnection (`Backoff::handshake_timeout_ns`).
+    handshake_timeout_ns: u64,
 }
 
 impl Session {
@@ -185,6 +188,7 @@ impl Session {
             established: 0,
             probe: (c.cbench_compat && c.mode == crate::config::Mode::Latency).then(Default::default),
             drained_loops: 0,
+            handshake_timeout_ns: c.connect_timeout_ms * 1_000_000,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,
@@ -214,6 +218,11 @@ impl Session {
             let result = match stream {
                 Ok(s) => {
                     backoff.opened(self.sh.now_ns());
+                    if self.sh.cfg.cbench_compat {
+                        // cbench leaves Nagle's algorithm on (its "nodelay" option sets
+                        // TCP_NODELAY to 0)
+                        let _ = s.set_nodelay(false);
+                    }
                     self.serve(&s).await
                 }
                 Err(e) => {
@@ -223,6 +232,9 @@ impl Session {
             };
             let came_up = self.established > before;
             if attempt && !came_up {
+                // OVS: an attempt that timed out or failed before it came up never resets the
+                // backoff (`backoff_deadline = TIME_MAX`): the next wait doubles
+                backoff.attempt_failed();
                 let mut st = self.stats.borrow_mut();
                 st.reconnect_failures += 1;
                 st.failed_since_loss = true;
@@ -249,6 +261,7 @@ impl Session {
             self.wbuf.clear();
             self.wpos = 0;
             let src = crate::worker::source_for(&self.sh.cfg, self.index);
+            self.handshake_timeout_ns = backoff.handshake_timeout_ns();
             let mut phase_rx = self.sh.phase_rx.clone();
             stream = tokio::select! {
                 r = connect(addr, src) => r,
@@ -354,7 +367,7 @@ impl Session {
             self.connect_channels(started).await;
         }
         let mut phase_rx = self.sh.phase_rx.clone();
-        let handshake_deadline = started + self.sh.cfg.connect_timeout_ms * 1_000_000;
+        let handshake_deadline = started + self.handshake_timeout_ns;
         loop {
             self.compact();
             let now = self.sh.now_ns();
@@ -413,6 +426,13 @@ impl Session {
             self.network(now);
             if !paused {
                 self.flush(s)?;
+            }
+            if self.sh.cfg.busy_poll && !paused {
+                // cbench's poll() always asks for POLLOUT, so it returns at once: cbench spins,
+                // reading as soon as an answer is there; so does this switch (`Config::busy_poll`)
+                tokio::task::yield_now().await;
+                self.read_all(s)?;
+                continue;
             }
             let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);

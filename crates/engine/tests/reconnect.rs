@@ -20,6 +20,9 @@ enum Conn {
     CloseWhenUp,
     /// This many ms after the handshake, read everything and answer nothing, echo included.
     Silent(u64),
+    /// Accept the connection and never answer, not even HELLO (a controller whose accept queue
+    /// is served but whose process hangs).
+    Mute,
 }
 
 struct Peer {
@@ -61,6 +64,11 @@ fn peer(script: Vec<Conn>, down_for: Option<Duration>) -> Peer {
 }
 
 fn serve(mut s: TcpStream, what: Conn) {
+    if what == Conn::Mute {
+        let mut sink = [0u8; 4096];
+        while matches!(s.read(&mut sink), Ok(n) if n > 0) {}
+        return;
+    }
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
     let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
@@ -178,6 +186,24 @@ fn a_controller_closing_each_session_is_retried_with_a_doubling_backoff() {
     assert!(j["error"].as_str().unwrap().contains("1 session(s) lost (1 of them re-established by the end)"), "{}", j["error"]);
     assert_eq!(code, Some(2));
     assert!(j["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains("3 reconnects")), "{}", j["warnings"]);
+}
+
+#[test]
+fn a_reconnection_whose_handshake_never_comes_is_given_up_as_ovs_does() {
+    // session 0 closed when up; attempts 1 and 2 are accepted but never answered: each is given
+    // up after MAX(first, backoff) (OVS timeout_CONNECTING), not after connect_timeout_ms
+    // (10 s), and counts as failed, so the backoff doubles (OVS: backoff_deadline = TIME_MAX):
+    // accepts 100 ms apart (the backoff), then 100 + 200, then 200 + 400; attempt 3 serves
+    let p = peer(vec![Conn::CloseWhenUp, Conn::Mute, Conn::Mute], None);
+    let (_, j) = engine(p.port, &["--switches", "1", "--loops", "6", "--loop-ms", "300", "--warmup", "0", "--reconnect-backoff-ms", "100", "--max-backoff-ms", "400"]);
+    invariants(&j);
+    let g = gaps(&p);
+    assert_eq!(g.len(), 3, "{g:?}");
+    for (gap, want) in g.iter().zip([100.0, 300.0, 600.0]) {
+        assert!(*gap >= want && *gap < want + 80.0, "gap {gap:.0} ms, want {want} ms: {g:?}");
+    }
+    let t = &j["totals"];
+    assert_eq!((u(t, "reconnect_attempts"), u(t, "reconnects"), u(t, "reconnect_failures")), (3, 1, 2), "{t}");
 }
 
 #[test]

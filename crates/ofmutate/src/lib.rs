@@ -59,7 +59,9 @@ pub enum Step {
     /// Keep the session going (answering the controller) for this long: lets the controller
     /// finish registering the switch (port descriptions, topology) before an attack.
     Wait { ms: u64 },
-    /// Open this many more TCP connections to the controller and never send on them.
+    /// Open up to this many more TCP connections to the controller, one after another, and
+    /// never send on them; stop growing at the first one the controller does not take, when
+    /// the engine's open files run out, or at the window's end.
     IdleConnections { n: u32 },
     /// Start sending TCP SYNs from spoofed addresses to the controller's port, at a set rate,
     /// for the rest of the window, from a network namespace (the engine's `robust/syn.rs`;

@@ -376,7 +376,7 @@ impl Attacker {
                 let until = deadline.min(Instant::now() + Duration::from_millis(ms));
                 self.pump_until(until, |_| false);
             }
-            Step::IdleConnections { n } => self.open_idle(n),
+            Step::IdleConnections { n } => self.open_idle(n, deadline),
             Step::SynFlood => self.obs.notes.push("a SYN flood is only a case's first step; ignored".into()),
         }
     }
@@ -402,22 +402,39 @@ impl Attacker {
         self.obs.flood_sent = (self.flood_i as u64).saturating_sub(self.out.len() as u64 / per.max(1));
     }
 
-    fn open_idle(&mut self, n: u32) {
-        let mut idle = Idle::default();
+    /// Open idle connections one after another (`Step::IdleConnections`), growing until the
+    /// controller does not take one, the engine's files run out, the window ends, or `n`.
+    fn open_idle(&mut self, n: u32, deadline: Instant) {
+        let room = files_room();
+        let mut idle = Idle { limit: n.max(1).min(u32::try_from(room).unwrap_or(u32::MAX)), files_room: room, ..Idle::default() };
         let addr = self.s.as_ref().and_then(|s| s.peer_addr().ok());
         // the first connection (the case's own) is one of them when it is idle too
         if self.s.is_some() {
             idle.opened += 1;
         }
-        for _ in 1..n.max(1) {
-            match addr.map(|a| TcpStream::connect_timeout(&a, Duration::from_secs(1))) {
-                Some(Ok(s)) => {
+        idle.stopped_by = "count".into();
+        while idle.opened + idle.refused < idle.limit {
+            if Instant::now() >= deadline {
+                idle.stopped_by = "window".into();
+                break;
+            }
+            let Some(a) = addr else { break };
+            match connect_within(a, IDLE_CONNECT_WAIT) {
+                Ok(s) => {
                     let _ = s.set_nonblocking(true);
                     self.idle.push(s);
                     idle.opened += 1;
                 }
-                _ => idle.refused += 1,
+                Err(e) => {
+                    idle.refused += 1;
+                    idle.stopped_by = "refused".into();
+                    idle.refusal = Some(format!("connection {} {}", idle.opened + idle.refused, refusal(&e)));
+                    break;
+                }
             }
+        }
+        if idle.stopped_by == "count" && idle.limit < n {
+            idle.stopped_by = "files".into();
         }
         self.obs.idle = Some(idle);
     }
@@ -461,6 +478,49 @@ impl Attacker {
     }
 }
 
+/// How long a connection of the flood may take (`connect_within`): on loopback an accepted
+/// connect takes microseconds; a controller that takes none for this long refuses it.
+const IDLE_CONNECT_WAIT: Duration = Duration::from_secs(1);
+
+/// Connect to `a`, trying a fresh SYN every `IDLE_RETRY` for up to `wait`: a SYN that finds the
+/// controller's accept queue full is dropped (Linux; the kernel would retry only after 1 s), so
+/// a controller that takes connections a little slower than we open them is not counted as
+/// refusing; one that takes none for `wait` is.
+fn connect_within(a: SocketAddr, wait: Duration) -> std::io::Result<TcpStream> {
+    let t0 = Instant::now();
+    loop {
+        match TcpStream::connect_timeout(&a, IDLE_RETRY) {
+            Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock) && t0.elapsed() < wait => continue,
+            r => return r,
+        }
+    }
+}
+
+/// How long one SYN of the connection flood is waited for before a fresh one is sent.
+const IDLE_RETRY: Duration = Duration::from_millis(50);
+
+/// Files the engine keeps for itself beside the flood (as `limits::RESERVED_FDS` per worker).
+const RESERVED_FDS: u64 = 64;
+
+/// Files this process may still open: soft RLIMIT_NOFILE less those open and `RESERVED_FDS`.
+fn files_room() -> u64 {
+    let open = std::fs::read_dir("/proc/self/fd").map(|d| d.count() as u64).unwrap_or(0);
+    let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit only writes the struct we pass.
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 { r.rlim_cur as u64 } else { 1024 };
+    soft.saturating_sub(open + RESERVED_FDS)
+}
+
+/// How the controller did not take a connection, in words.
+fn refusal(e: &std::io::Error) -> String {
+    match e.kind() {
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => format!("not accepted within {} s (its accept queue was full)", IDLE_CONNECT_WAIT.as_secs()),
+        ErrorKind::ConnectionRefused => "refused".into(),
+        ErrorKind::ConnectionReset => "reset".into(),
+        _ => format!("failed: {e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Framer;
@@ -478,5 +538,16 @@ mod tests {
         let mut z = Framer::default();
         z.feed(&[4, 10, 0, 0, 0, 0, 0, 1]);
         assert!(!z.between_messages());
+    }
+
+    #[test]
+    fn files_room_is_the_soft_limit_less_what_is_open() {
+        let room = super::files_room();
+        let soft = unsafe {
+            let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            libc::getrlimit(libc::RLIMIT_NOFILE, &mut r);
+            r.rlim_cur as u64
+        };
+        assert!(room > 0 && room < soft - super::RESERVED_FDS, "{room} of {soft}");
     }
 }

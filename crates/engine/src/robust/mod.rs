@@ -58,6 +58,18 @@ pub struct Idle {
     pub opened: u32,
     pub refused: u32,
     pub closed_by_controller: u32,
+    /// How many it would open at most: the case's count, or fewer when the engine's open files
+    /// allow fewer (`files_room`).
+    pub limit: u32,
+    /// Why it stopped growing: "refused" (the controller did not take one: `refusal`), "files"
+    /// (the engine's open-files limit), "window" (the case's window ended), or "count" (it
+    /// opened `limit`).
+    pub stopped_by: String,
+    /// The first connection the controller did not take, and how (the OS's error).
+    pub refusal: Option<String>,
+    /// Files the engine could still open when the flood began (soft RLIMIT_NOFILE less the
+    /// files open and `RESERVED_FDS`).
+    pub files_room: u64,
 }
 
 /// Everything the attacker observed. Times are seconds since the measured phase began (the
