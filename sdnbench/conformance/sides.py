@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,24 +53,40 @@ def _quiet_hosts(net, topo) -> None:
             raise RuntimeError(f"quieting host {h.name}: {r.stderr.strip()}")
 
 
+def _send_at(net, jobs: list) -> None:
+    """Each job (host, start, gap, frames) sent by its own sender, all running at once, each
+    frame at its absolute time (``stimuli.SENDER``); returns when every sender is done."""
+    results: dict = {}
+
+    def one(host, start, gap, frames):
+        results[host] = net.run_in(host, ["python3", "-c", stimuli.SENDER, net.host_intf(host), repr(start),
+                                          repr(gap), *(f.hex() for f in frames)], timeout=start - time.monotonic() + 10)
+    threads = [threading.Thread(target=one, args=job, daemon=True) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for host, *_ in jobs:
+        r = results.get(host)
+        if r is None or r.returncode == stimuli.LATE_EXIT:
+            raise RuntimeError(f"the frame sender on {host} started after its first frame was due")
+        if r.returncode != 0:
+            raise RuntimeError(f"sending frames from {host}: {r.stderr.strip()[-200:]}")
+
+
 def _ovs_stimulus(net, topo, stimulus: str, t0: float) -> None:
-    _sleep_until(t0, stimuli.SETTLE_S)
+    at = t0 + stimuli.SETTLE_S
     if stimulus == "frames":
         hosts = [h.name for h in topo.hosts][:2]
-        for k, (src, dst) in enumerate(((1, 2), (2, 1))):
-            _sleep_until(t0, stimuli.SETTLE_S + k)
-            frames = [stimuli.stream_frame(src, dst, k, seq).hex() for seq in range(stimuli.FRAMES)]
-            r = net.run_in(hosts[src - 1], ["python3", "-c", stimuli.SENDER, net.host_intf(hosts[src - 1]),
-                                           str(stimuli.FRAME_GAP_S), *frames], timeout=10)
-            if r.returncode != 0:
-                raise RuntimeError(f"sending frames from {hosts[src - 1]}: {r.stderr.strip()[-200:]}")
+        _send_at(net, [(hosts[src - 1], at + k * stimuli.PAIR_GAP_S, stimuli.FRAME_GAP_S,
+                        [stimuli.stream_frame(src, dst, k, seq) for seq in range(stimuli.FRAMES)])
+                       for k, (src, dst) in enumerate(((1, 2), (2, 1)))])
     elif stimulus == "hosts":
-        for i, h in enumerate(topo.hosts[:2], start=1):
-            r = net.run_in(h.name, ["python3", "-c", stimuli.SENDER, net.host_intf(h.name), "0",
-                                    stimuli.announce_frame(i).hex()], timeout=10)
-            if r.returncode != 0:
-                raise RuntimeError(f"announcing {h.name}: {r.stderr.strip()[-200:]}")
+        # h1 then h2, one frame each, 50 ms apart: in that order at the controller
+        _send_at(net, [(h.name, at + 0.05 * (i - 1), 0.0, [stimuli.announce_frame(i)])
+                       for i, h in enumerate(topo.hosts[:2], start=1)])
     elif stimulus == "link":
+        _sleep_until(t0, stimuli.SETTLE_S)
         a, b = _first_switch_link(topo)
         for up in (False, True):
             for sw, peer in ((a, b), (b, a)):

@@ -4,7 +4,7 @@ same timeline (seconds after every switch is connected):
 - ``connect``: nothing more than the handshake, the controller's first flows and its own
   probes (LLDP for topology apps) for ``SETTLE_S``;
 - ``frames``: after ``SETTLE_S``, 5 UDP frames h1 → h2, 100 ms apart, then from
-  ``SETTLE_S + 1`` 5 frames h2 → h1 (one after the other: a learning controller's flows depend
+  ``SETTLE_S + PAIR_GAP_S`` 5 frames h2 → h1 (one after the other: a learning controller's flows depend
   on which host spoke first, and a race would differ from run to run on either side); the
   engine's own stream frames (``crates/engine/src/network/stream.rs``: host MACs and IPs, UDP
   5003 → 5003, payload "SDNS", pair, sequence; 60 bytes); on Mininet sent raw from the host's
@@ -106,9 +106,10 @@ def engine_network(stimulus: str, net: dict) -> dict:
     at = int(SETTLE_S * 1000)
     if stimulus == "frames":
         span = int((FRAMES - 0.5) * FRAME_GAP_S * 1000)
+        gap = int(PAIR_GAP_S * 1000)
         net["stream"] = {"pairs": [[0, 1], [1, 0]], "interval_us": int(FRAME_GAP_S * 1e6),
-                         "start_ms": at, "stop_ms": at + 1000 + span,
-                         "pair_start_ms": [at, at + 1000], "pair_stop_ms": [at + span, at + 1000 + span]}
+                         "start_ms": at, "stop_ms": at + gap + span,
+                         "pair_start_ms": [at, at + gap], "pair_stop_ms": [at + span, at + gap + span]}
     elif stimulus == "link":
         link = net["links"][0]
         net["events"] = [{"at_ms": at, "link": link, "state": "down"},
@@ -121,11 +122,21 @@ def engine_network(stimulus: str, net: dict) -> dict:
     return net
 
 
+PAIR_GAP_S = 1.0            # h2 -> h1 starts this long after h1 -> h2 did
+LATE_EXIT = 3               # the sender's exit status when it could not keep its schedule
+
+# Sends its frames at absolute times on the shared monotonic clock (network namespaces share
+# it): frame k at ``start + k * gap``. Started seconds ahead, so that neither Python's start-up
+# nor the other host's sender moves a frame; a sender that starts after its first frame was
+# due exits LATE_EXIT rather than send a schedule that is not the engine's.
 SENDER = """
 import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((sys.argv[1], 0))
-for h in sys.argv[3:]:
+start, gap = float(sys.argv[2]), float(sys.argv[3])
+if time.monotonic() > start + gap / 2:
+    sys.exit(%d)
+for k, h in enumerate(sys.argv[4:]):
+    time.sleep(max(0.0, start + k * gap - time.monotonic()))
     s.send(bytes.fromhex(h))
-    time.sleep(float(sys.argv[2]))
-"""
+""" % LATE_EXIT
