@@ -96,7 +96,15 @@ def main(argv=None) -> int:
     if bad:
         print(f"unknown stimulus {bad[0]!r}: use {', '.join(stimuli.STIMULI)}", file=sys.stderr)
         return 1
+    from ..errors import Interrupted, UserError
     from ..proc import signals_as_exceptions
-    with signals_as_exceptions():        # Ctrl-C/SIGTERM: every network and controller is stopped
-        cells = run(args.controllers.split(","), args.versions.split(","), args.stimuli.split(","), args.json)
+    try:
+        with signals_as_exceptions():    # Ctrl-C/SIGTERM: every network and controller is stopped
+            cells = run(args.controllers.split(","), args.versions.split(","), args.stimuli.split(","), args.json)
+    except UserError as e:
+        print(f"conformance: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except Interrupted as e:
+        print("conformance: interrupted; cleaned up", file=sys.stderr)
+        return e.exit_code
     return 0 if all(c.get("identical") for c in cells) else 2

@@ -5,11 +5,11 @@
 //! is answered in every loop.
 
 use ofmutate::bytes::{emit, garbage, set_length, set_type, set_version};
-use ofwire::Body;
-use serde_json::Value;
+mod common;
+
+use ofwire::{Body, MsgType};
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::Command;
+use std::net::TcpStream;
 
 /// What connection i gets after its features reply (index 0: nothing bad).
 fn poison(i: usize) -> Vec<u8> {
@@ -28,44 +28,23 @@ fn poison(i: usize) -> Vec<u8> {
 }
 
 fn serve(mut s: TcpStream, i: usize) {
-    s.set_nodelay(true).unwrap();
-    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
-    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    if !common::greet13(&mut s) {
+        return;
+    }
     let (mut buf, mut chunk, mut poisoned) = (Vec::new(), [0u8; 65536], false);
     loop {
         match s.read(&mut chunk) {
             Ok(0) | Err(_) => return,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
-        let (mut out, mut at) = (Vec::new(), 0);
-        while buf.len() - at >= 8 {
-            let n = (u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize).max(8);
-            if buf.len() - at < n {
-                break;
+        let mut out = Vec::new();
+        for m in common::take_messages(&mut buf) {
+            if common::msg_type(&m) == MsgType::FeaturesReply && !poisoned {
+                poisoned = true;
+                out.extend_from_slice(&poison(i));
             }
-            let m = &buf[at..at + n];
-            match m[1] {
-                6 if !poisoned => {
-                    poisoned = true;
-                    out.extend_from_slice(&poison(i));
-                }
-                2 => {
-                    out.extend_from_slice(m);
-                    let l = out.len();
-                    out[l - n + 1] = 3;
-                }
-                10 => {
-                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
-                    fm.resize(56, 0);
-                    fm[32..36].copy_from_slice(&m[8..12]);
-                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
-                    out.extend_from_slice(&fm);
-                }
-                _ => {}
-            }
-            at += n;
+            common::answer13(&m, &mut out);
         }
-        buf.drain(..at);
         if s.write_all(&out).is_err() {
             return;
         }
@@ -74,26 +53,13 @@ fn serve(mut s: TcpStream, i: usize) {
 
 #[test]
 fn every_switch_survives_a_hostile_controller_and_the_others_go_on() {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for (i, s) in l.incoming().enumerate() {
-            let Ok(s) = s else { break };
-            std::thread::spawn(move || serve(s, i));
-        }
-    });
-    let out = std::env::temp_dir().join(format!("sdnbench-hostile-{}.json", std::process::id()));
+    let port = common::controller(serve);
     // connect_parallel 1: connections are accepted in switch order, so switch i gets poison(i)
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
-        .args(["--controller", &format!("127.0.0.1:{port}"), "--of", "1.3", "--switches", "9", "--loops", "3", "--loop-ms", "300",
-               "--warmup", "0", "--traffic", "cbench", "--window", "8", "--connect-parallel", "1", "--json", out.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(matches!(o.status.code(), Some(0) | Some(2)), "exit {:?}: {err}", o.status.code());
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&out);
+    let r = common::run_engine("hostile", &["--controller", &format!("127.0.0.1:{port}"), "--of", "1.3", "--switches", "9", "--loops", "3",
+                                            "--loop-ms", "300", "--warmup", "0", "--traffic", "cbench", "--window", "8", "--connect-parallel", "1"]);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(matches!(r.code, Some(0) | Some(2)), "exit {:?}: {}", r.code, r.stderr);
+    let v = r.json;
     let sw = v["switches"].as_array().unwrap();
     assert_eq!(sw.len(), 9);
     let disc = v["disconnects"].as_array().unwrap();

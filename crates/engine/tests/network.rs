@@ -1,6 +1,6 @@
 //! The emulated network end to end: the engine binary runs ring,4 over two worker processes
-//! against a scripted OpenFlow 1.0 controller (std threads, bytes written by hand) that sends an
-//! LLDP-typed packet-out on every port every 50 ms, and records the packet-ins and port-status
+//! against a scripted OpenFlow 1.0 controller (std threads; messages from ofwire, `tests/common`) that
+//! sends an LLDP packet-out on every port every 50 ms, and records the packet-ins and port-status
 //! messages it gets. A link goes down at 1.5 s.
 //!
 //! Known answers: every link carries the probes both ways (the controller sees all 8 link
@@ -8,11 +8,15 @@
 //! PORT_STATUS; after it the controller's probes to the down port are refused and counted by the
 //! switch; the frame counters balance; the event's instant is recorded.
 
+mod common;
+
+use ofwire::frame::{lldp_frame, Lldp};
+use ofwire::port::ports::{ANY13, CONTROLLER13, MAX10, NONE10};
+use ofwire::{Action, Body, FlowMod, Hello, Instruction, Message, MsgType, PacketOut, Role, Version};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,31 +28,24 @@ struct Seen {
     port_status: BTreeSet<(u64, u16, bool)>,
 }
 
-fn msg(t: u8, xid: u32, body: &[u8]) -> Vec<u8> {
-    let mut m = vec![1, t];
-    m.extend_from_slice(&((8 + body.len()) as u16).to_be_bytes());
-    m.extend_from_slice(&xid.to_be_bytes());
-    m.extend_from_slice(body);
-    m
-}
-
-/// An LLDP-typed frame carrying (dpid, port) right after the ethertype (the engine reads only
-/// the ethertype).
+/// A real LLDP frame for (dpid, port), as os-ken's switches app sends it.
 fn probe(dpid: u64, port: u16) -> Vec<u8> {
-    let mut f = vec![0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 1, 0x88, 0xcc];
-    f.extend_from_slice(&dpid.to_be_bytes());
-    f.extend_from_slice(&port.to_be_bytes());
-    f.resize(60, 0);
-    f
+    lldp_frame([2, 0, 0, 0, 0, 1], &Lldp::for_port(dpid, port as u32))
 }
 
+/// The (dpid, port) an LLDP frame was sent for.
+fn probed(frame: &[u8]) -> Option<(u64, u16)> {
+    if frame.len() < 14 || frame[12..14] != [0x88, 0xcc] {
+        return None;
+    }
+    let l = Lldp::parse(&frame[14..]).ok()?;
+    Some((l.dpid()?, l.port_no()? as u16))
+}
+
+/// OF1.0 packet-out of `frame` through `port` (no buffer, in_port NONE).
 fn packet_out(port: u16, frame: &[u8]) -> Vec<u8> {
-    let mut b = vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 8];
-    b.extend_from_slice(&[0, 0, 0, 8]);
-    b.extend_from_slice(&port.to_be_bytes());
-    b.extend_from_slice(&[0, 0]);
-    b.extend_from_slice(frame);
-    msg(13, 99, &b)
+    let po = PacketOut { buffer_id: u32::MAX, in_port: NONE10 as u32, actions: vec![Action::Output { port: port as u32, max_len: 0 }], data: frame.to_vec() };
+    Message::new(Version::V10, 99, Body::PacketOut(po)).to_vec()
 }
 
 fn serve(s: TcpStream, seen: Arc<Mutex<Seen>>) {
@@ -60,13 +57,14 @@ fn serve(s: TcpStream, seen: Arc<Mutex<Seen>>) {
 fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: Option<(u64, u16)>) {
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
-    let _ = s.write_all(&[msg(0, 1, &[]), msg(5, 2, &[])].concat());
+    let mut hello = Message::new(Version::V10, 1, Body::Hello(Hello::default())).to_vec();
+    Message::new(Version::V10, 2, Body::FeaturesRequest).emit_append(&mut hello);
+    let _ = s.write_all(&hello);
     let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
     let (mut dpid, mut ports) = (None::<u64>, Vec::<u16>::new());
     let mut next_probe = Instant::now();
     loop {
-        if dpid.is_some() && Instant::now() >= next_probe {
-            let d = dpid.unwrap();
+        if let Some(d) = dpid.filter(|_| Instant::now() >= next_probe) {
             let out: Vec<u8> = ports.iter().filter(|&&p| skip != Some((d, p))).flat_map(|&p| packet_out(p, &probe(d, p))).collect();
             if s.write_all(&out).is_err() {
                 return;
@@ -79,30 +77,23 @@ fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: O
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
             Err(_) => return,
         }
-        while buf.len() >= 8 {
-            let len = u16::from_be_bytes([buf[2], buf[3]]) as usize;
-            if buf.len() < len {
-                break;
-            }
-            let m: Vec<u8> = buf.drain(..len).collect();
-            match m[1] {
-                2 => drop(s.write_all(&msg(3, u32::from_be_bytes([m[4], m[5], m[6], m[7]]), &m[8..]))),
-                6 => {
-                    dpid = Some(u64::from_be_bytes(m[8..16].try_into().unwrap()));
-                    ports = m[32..].chunks(48).map(|p| u16::from_be_bytes([p[0], p[1]])).filter(|&p| p < 0xff00).collect();
+        for m in common::take_messages(&mut buf) {
+            let Ok(msg) = Message::parse(&m) else { continue };
+            match msg.body {
+                Body::EchoRequest(data) => drop(s.write_all(&Message::new(Version::V10, msg.xid, Body::EchoReply(data)).to_vec())),
+                Body::FeaturesReply(f) => {
+                    dpid = Some(f.datapath_id);
+                    ports = f.ports.iter().map(|p| p.port_no as u16).filter(|&p| p < MAX10).collect();
                     next_probe = Instant::now() + delay;
                 }
-                10 if m.len() >= 18 + 24 && m[30..32] == [0x88, 0xcc] => {
-                    let in_port = u16::from_be_bytes([m[14], m[15]]);
-                    let from = u64::from_be_bytes(m[32..40].try_into().unwrap());
-                    let from_port = u16::from_be_bytes([m[40], m[41]]);
-                    *seen.lock().unwrap().lldp.entry((from, from_port, dpid.unwrap_or(0), in_port)).or_default() += 1;
+                Body::PacketIn(pi) => {
+                    if let Some((from, from_port)) = probed(&pi.data) {
+                        *seen.lock().unwrap().lldp.entry((from, from_port, dpid.unwrap_or(0), pi.in_port)).or_default() += 1;
+                    }
                 }
-                12 => {
-                    // reason(1) pad(7), then ofp_phy_port: port_no at 0, config at 24, state at 28
-                    let p = &m[16..];
-                    let down = u32::from_be_bytes([p[28], p[29], p[30], p[31]]) & 1 != 0;
-                    seen.lock().unwrap().port_status.insert((dpid.unwrap_or(0), u16::from_be_bytes([p[0], p[1]]), down));
+                Body::PortStatus(ps) => {
+                    let down = ps.port.state & 1 != 0; // OFPPS_LINK_DOWN
+                    seen.lock().unwrap().port_status.insert((dpid.unwrap_or(0), ps.port.port_no as u16, down));
                 }
                 _ => {}
             }
@@ -140,7 +131,7 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
     std::fs::create_dir_all(&dir).unwrap();
     let net = ring4_with_a_link_down(&dir);
     let out = dir.join("result.json");
-    let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+    let st = common::engine_command()
         .args(["--mode", "network", "--network", net.to_str().unwrap(), "--controller", &format!("127.0.0.1:{port}")])
         .args(["--workers", "2", "--loops", "3", "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0", "--quiet"])
         .args(["--json", out.to_str().unwrap()])
@@ -200,7 +191,7 @@ fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> (Valu
     doc["events"] = serde_json::json!([]);
     std::fs::write(&net, doc.to_string()).unwrap();
     let out = dir.join("result.json");
-    let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+    let st = common::engine_command()
         .args(["--mode", "network", "--network", net.to_str().unwrap(), "--controller", &format!("127.0.0.1:{port}")])
         .args(["--workers", "2", "--loops", &loops.to_string(), "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0"])
         .args(["--json", out.to_str().unwrap()])
@@ -246,39 +237,25 @@ fn a_link_never_probed_leaves_southbound_discovery_incomplete() {
 /// OFPCR_ROLE_MASTER (OF1.3 §7.3.9: NOCHANGE 0, EQUAL 1, MASTER 2, SLAVE 3).
 const OFPCR_ROLE_MASTER: u32 = 2;
 
-fn msg13(t: u8, xid: u32, body: &[u8]) -> Vec<u8> {
-    let mut m = msg(t, xid, body);
-    m[0] = 4;
-    m
-}
-
 fn role_request(role: u32, generation: u64) -> Vec<u8> {
-    let mut b = role.to_be_bytes().to_vec();
-    b.extend_from_slice(&[0; 4]);
-    b.extend_from_slice(&generation.to_be_bytes());
-    msg13(24, 7, &b)
+    Message::new(Version::V13, 7, Body::RoleRequest(Role { role, generation_id: generation })).to_vec()
 }
 
 /// Table-miss entry: priority 0, match all, apply-actions output:CONTROLLER (no buffer).
 fn table_miss() -> Vec<u8> {
-    let mut b = vec![0u8; 40];
-    b[17] = 0; // table 0, command ADD
-    b[24..28].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // buffer_id
-    b[28..32].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // out_port
-    b[32..36].copy_from_slice(&0xffff_ffffu32.to_be_bytes()); // out_group
-    b.extend_from_slice(&[0, 1, 0, 4, 0, 0, 0, 0]); // OXM match, empty
-    b.extend_from_slice(&[0, 4, 0, 24, 0, 0, 0, 0]); // APPLY_ACTIONS
-    b.extend_from_slice(&[0, 0, 0, 16, 0xff, 0xff, 0xff, 0xfd, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
-    msg13(14, 8, &b)
+    let fm = FlowMod {
+        buffer_id: u32::MAX,
+        out_port: ANY13,
+        out_group: ANY13,
+        instructions: vec![Instruction::ApplyActions(vec![Action::Output { port: CONTROLLER13, max_len: 0xffff }])],
+        ..FlowMod::default()
+    };
+    Message::new(Version::V13, 8, Body::FlowMod(fm)).to_vec()
 }
 
 fn packet_out13(port: u32, frame: &[u8]) -> Vec<u8> {
-    let mut b = vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0, 16, 0, 0, 0, 0, 0, 0];
-    b.extend_from_slice(&[0, 0, 0, 16]);
-    b.extend_from_slice(&port.to_be_bytes());
-    b.extend_from_slice(&[0xff, 0xff, 0, 0, 0, 0, 0, 0]);
-    b.extend_from_slice(frame);
-    msg13(13, 9, &b)
+    let po = PacketOut { buffer_id: u32::MAX, in_port: CONTROLLER13, actions: vec![Action::Output { port, max_len: 0xffff }], data: frame.to_vec() };
+    Message::new(Version::V13, 9, Body::PacketOut(po)).to_vec()
 }
 
 /// One OF1.3 controller: `roles` is a list of (after, role, generation) requests sent on each
@@ -286,7 +263,7 @@ fn packet_out13(port: u32, frame: &[u8]) -> Vec<u8> {
 fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, packet_ins: Arc<Mutex<Vec<Duration>>>) {
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(5))).unwrap();
-    let _ = s.write_all(&[msg13(0, 1, &[]), msg13(5, 2, &[])].concat());
+    let _ = s.write_all(&common::greeting13());
     let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
     let mut dpid = None::<u64>;
     let mut pending = roles;
@@ -311,17 +288,19 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
             Err(_) => return,
         }
-        while buf.len() >= 8 {
-            let len = u16::from_be_bytes([buf[2], buf[3]]) as usize;
-            if buf.len() < len {
-                break;
-            }
-            let m: Vec<u8> = buf.drain(..len).collect();
-            match m[1] {
-                2 => drop(s.write_all(&msg13(3, u32::from_be_bytes([m[4], m[5], m[6], m[7]]), &m[8..]))),
-                6 => dpid = Some(u64::from_be_bytes(m[8..16].try_into().unwrap())),
-                10 => packet_ins.lock().unwrap().push(t0.elapsed()),
-                _ => {}
+        for m in common::take_messages(&mut buf) {
+            match common::msg_type(&m) {
+                MsgType::FeaturesReply => {
+                    if let Ok(Message { body: Body::FeaturesReply(f), .. }) = Message::parse(&m) {
+                        dpid = Some(f.datapath_id);
+                    }
+                }
+                MsgType::PacketIn => packet_ins.lock().unwrap().push(t0.elapsed()),
+                _ => {
+                    let mut out = Vec::new();
+                    common::answer13(&m, &mut out);
+                    let _ = s.write_all(&out);
+                }
             }
         }
     }
@@ -358,7 +337,7 @@ fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
     let f = dir.join("net.json");
     std::fs::write(&f, net.to_string()).unwrap();
     let out = dir.join("result.json");
-    let st = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+    let st = common::engine_command()
         .args(["--mode", "network", "--network", f.to_str().unwrap(), "--of", "1.3"])
         .args(["--controller", &format!("127.0.0.1:{pa},127.0.0.1:{pb}")])
         .args(["--workers", "1", "--loops", "3", "--loop-ms", "1000", "--warmup", "0", "--settle-ms", "0", "--quiet"])

@@ -1,13 +1,16 @@
 //! Reconnection as Open vSwitch does it (`src/reconnect.rs`), against a scripted controller
-//! written here (std threads, no codec) that closes the first N sessions as soon as they are up,
+//! written here (std threads; its messages from ofwire, `tests/common`) that closes the first N sessions as soon as they are up,
 //! goes silent, or stops listening for a while. It records when each connection was accepted:
 //! the gaps are the backoff, a known answer (OVS: 1 s doubling to `max_backoff`; here the first
 //! wait is 100 ms, so a test takes about a second).
 
+mod common;
+
+use common::u;
+use ofwire::MsgType;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -69,10 +72,10 @@ fn serve(mut s: TcpStream, what: Conn) {
         while matches!(s.read(&mut sink), Ok(n) if n > 0) {}
         return;
     }
-    s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
-    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
-    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    if !common::greet13(&mut s) {
+        return;
+    }
     let (mut buf, mut chunk, mut up) = (Vec::new(), [0u8; 65536], None::<Instant>);
     loop {
         match s.read(&mut chunk) {
@@ -82,15 +85,8 @@ fn serve(mut s: TcpStream, what: Conn) {
             Err(_) => return,
         }
         let mut out = Vec::new();
-        let mut at = 0;
-        while buf.len() - at >= 8 {
-            let n = u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize;
-            if buf.len() - at < n {
-                break;
-            }
-            let m = &buf[at..at + n];
-            at += n;
-            if m[1] == 6 {
+        for m in common::take_messages(&mut buf) {
+            if common::msg_type(&m) == MsgType::FeaturesReply {
                 up = Some(Instant::now());
                 if what == Conn::CloseWhenUp {
                     return; // dropping the stream closes it
@@ -101,23 +97,8 @@ fn serve(mut s: TcpStream, what: Conn) {
                     continue;
                 }
             }
-            match m[1] {
-                2 => {
-                    out.extend_from_slice(m);
-                    let l = out.len();
-                    out[l - n + 1] = 3;
-                }
-                10 => {
-                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
-                    fm.resize(56, 0);
-                    fm[32..36].copy_from_slice(&m[8..12]);
-                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
-                    out.extend_from_slice(&fm);
-                }
-                _ => {}
-            }
+            common::answer13(&m, &mut out);
         }
-        buf.drain(..at);
         if s.write_all(&out).is_err() {
             return;
         }
@@ -125,21 +106,11 @@ fn serve(mut s: TcpStream, what: Conn) {
 }
 
 fn engine(port: u16, extra: &[&str]) -> (Option<i32>, Value) {
-    let json = std::env::temp_dir().join(format!("sdnbench-reconnect-{}-{port}.json", std::process::id()));
-    let mut args: Vec<String> = ["--controller", &format!("127.0.0.1:{port}"), "--of", "1.3", "--quiet", "--no-learn", "--macs", "4"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(["--json".to_string(), json.display().to_string()]);
-    args.extend(extra.iter().map(|s| s.to_string()));
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine")).args(&args).output().unwrap();
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)))).unwrap();
-    let _ = std::fs::remove_file(&json);
-    (o.status.code(), v)
-}
-
-fn u(v: &Value, k: &str) -> u64 {
-    v[k].as_u64().unwrap_or_else(|| panic!("{k} missing in {v}"))
+    let controller = format!("127.0.0.1:{port}");
+    let mut args = vec!["--controller", &controller, "--of", "1.3", "--no-learn", "--macs", "4"];
+    args.extend_from_slice(extra);
+    let r = common::run_engine("reconnect", &args);
+    (r.code, r.json)
 }
 
 /// The written invariants (SCHEMA.md), per switch and in total.

@@ -1,10 +1,16 @@
-//! End-to-end runs of the engine binary against a scripted controller written here (std threads,
-//! no codec): the JSON output matches the checked-in schema, and the accounting rules hold.
+//! End-to-end runs of the engine binary against a scripted controller written here (std threads;
+//! its messages from ofwire, `tests/common`): the JSON output matches the checked-in schema, and the accounting rules hold.
 
+mod common;
+
+use ofmutate::bytes::{emit, set_length};
+use ofwire::frame::build::lldp_frame;
+use ofwire::frame::lldp::Lldp;
+use ofwire::port::ports::CONTROLLER13;
+use ofwire::{Action, Body, Message, MsgType, PacketOut, Version};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,26 +32,21 @@ struct Script {
 static LLDP_PACKET_INS: AtomicUsize = AtomicUsize::new(0);
 
 fn controller(script: Script) -> (u16, Arc<AtomicUsize>) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
     let accepted = Arc::new(AtomicUsize::new(0));
     let acc = accepted.clone();
-    std::thread::spawn(move || {
-        for (i, s) in l.incoming().enumerate() {
-            let Ok(s) = s else { break };
-            acc.fetch_add(1, Ordering::SeqCst);
-            std::thread::spawn(move || serve(s, i, script));
-        }
+    let port = common::controller(move |s, i| {
+        acc.fetch_add(1, Ordering::SeqCst);
+        serve(s, i, script)
     });
     (port, accepted)
 }
 
 fn serve(mut s: TcpStream, nth: usize, script: Script) {
-    s.set_nodelay(true).unwrap();
     let close_at = (script.close_nth == Some(nth)).then(|| Instant::now() + script.close_after);
     s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
-    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
-    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    if !common::greet13(&mut s) {
+        return;
+    }
     let mut buf = Vec::new();
     let mut chunk = [0u8; 65536];
     loop {
@@ -59,61 +60,46 @@ fn serve(mut s: TcpStream, nth: usize, script: Script) {
             Err(_) => return,
         }
         let mut out = Vec::new();
-        let mut at = 0;
-        while buf.len() - at >= 8 {
-            let n = u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize;
-            if buf.len() - at < n {
-                break;
-            }
-            let m = &buf[at..at + n];
-            match m[1] {
-                6 if script.garbage_nth == Some(nth) => {
-                    // a header whose length (4) is shorter than the header itself
-                    out.extend_from_slice(&[4, 2, 0, 4, 0, 0, 0, 66]);
-                }
-                6 if script.lldp => {
-                    // OF1.3 packet-out: NO_BUFFER, in_port CONTROLLER, output:2, an LLDP frame
-                    let mut po = vec![4, 13, 0, 0, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfd, 0, 16, 0, 0, 0, 0, 0, 0];
-                    po.extend_from_slice(&[0, 0, 0, 16, 0, 0, 0, 2, 0xff, 0xff, 0, 0, 0, 0, 0, 0]);
-                    let mut frame = vec![0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 1, 0x88, 0xcc];
-                    frame.resize(60, 0);
-                    po.extend_from_slice(&frame);
-                    let l = po.len() as u16;
-                    po[2..4].copy_from_slice(&l.to_be_bytes());
-                    out.extend_from_slice(&po);
-                }
-                10 if m.len() >= 42 + 14 && m[42 + 12..42 + 14] == [0x88, 0xcc] => {
-                    LLDP_PACKET_INS.fetch_add(1, Ordering::SeqCst);
-                }
-                2 => {
-                    out.extend_from_slice(m);
-                    let l = out.len();
-                    out[l - n + 1] = 3;
-                }
-                10 => {
-                    let bid = &m[8..12];
-                    // OF1.3 flow-mod, 56 bytes, buffer id at 32, empty match
-                    let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
-                    fm.resize(56, 0);
-                    fm[32..36].copy_from_slice(bid);
-                    fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
-                    out.extend_from_slice(&fm);
-                    if script.packet_out_too {
-                        let mut po = vec![4, 13, 0, 24, 0, 0, 0, 9];
-                        po.extend_from_slice(bid);
-                        po.extend_from_slice(&[0xff, 0xff, 0xff, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0]);
-                        out.extend_from_slice(&po);
-                    }
-                }
-                _ => {}
-            }
-            at += n;
+        for m in common::take_messages(&mut buf) {
+            answer(&m, nth, script, &mut out);
         }
-        buf.drain(..at);
         if s.write_all(&out).is_err() {
             return;
         }
     }
+}
+
+/// What the scripted controller sends for message `m` on connection `nth`.
+fn answer(m: &[u8], nth: usize, script: Script, out: &mut Vec<u8>) {
+    match common::msg_type(m) {
+        MsgType::FeaturesReply if script.garbage_nth == Some(nth) => {
+            // an echo request whose length (4) is shorter than the header itself
+            out.extend_from_slice(&set_length(emit(4, 66, Body::EchoRequest(Vec::new())), 4));
+        }
+        MsgType::FeaturesReply if script.lldp => {
+            // NO_BUFFER, in_port CONTROLLER, output:2, an LLDP frame for (dpid 1, port 2)
+            let frame = lldp_frame([2, 0, 0, 0, 0, 1], &Lldp::for_port(1, 2));
+            let po = PacketOut { buffer_id: u32::MAX, in_port: CONTROLLER13, actions: vec![Action::Output { port: 2, max_len: 0xffff }], data: frame };
+            Message::new(Version::V13, 7, Body::PacketOut(po)).emit_append(out);
+        }
+        MsgType::PacketIn if is_lldp(m) => {
+            LLDP_PACKET_INS.fetch_add(1, Ordering::SeqCst);
+        }
+        MsgType::PacketIn => {
+            common::flow_mod_for(m, out);
+            if script.packet_out_too {
+                let buffer_id = ofwire::packet_in::Packet::new_checked(m).unwrap().buffer_id();
+                let po = PacketOut { buffer_id, in_port: CONTROLLER13, actions: Vec::new(), data: Vec::new() };
+                Message::new(Version::V13, 9, Body::PacketOut(po)).emit_append(out);
+            }
+        }
+        _ => common::answer13(m, out),
+    }
+}
+
+fn is_lldp(m: &[u8]) -> bool {
+    let Ok(Message { body: Body::PacketIn(pi), .. }) = Message::parse(m) else { return false };
+    pi.data.len() >= 14 && pi.data[12..14] == [0x88, 0xcc]
 }
 
 fn engine(port: u16, extra: &[&str], json: &std::path::Path) -> std::process::Output {
@@ -127,7 +113,7 @@ fn engine(port: u16, extra: &[&str], json: &std::path::Path) -> std::process::Ou
         "--quiet".into(),
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
-    Command::new(env!("CARGO_BIN_EXE_sdnbench-engine")).args(&args).output().unwrap()
+    common::engine_command().args(&args).output().unwrap()
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
@@ -274,7 +260,7 @@ fn nothing_listening_is_a_failed_run_with_a_reason() {
 
 #[test]
 fn bad_arguments_exit_1_with_one_line() {
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine")).args(["--switches", "lots"]).output().unwrap();
+    let o = common::engine_command().args(["--switches", "lots"]).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(e.trim().lines().count(), 1, "{e}");
@@ -284,7 +270,7 @@ fn bad_arguments_exit_1_with_one_line() {
 fn ctrl_c_writes_partial_results() {
     let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
     let p = tmp("sigint");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
+    let mut child = common::engine_command()
         .args(["--controller", &format!("127.0.0.1:{port}"), "--switches", "2", "--loops", "100", "--loop-ms", "100",
                "--warmup", "0", "--macs", "2", "--quiet", "--json", p.to_str().unwrap()])
         .spawn()
