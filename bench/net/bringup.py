@@ -51,7 +51,7 @@ def plain_once(spec: str, datapath: str) -> tuple:
             def build(self):
                 for i, s in enumerate(topo_data.switches, 1):
                     self.addSwitch(f"{prefix}s{i}", dpid=f"{s.dpid:016x}")
-                for i, h in enumerate(topo_data.hosts, 1):
+                for i, _h in enumerate(topo_data.hosts, 1):
                     self.addHost(f"{prefix}h{i}")
                 real = {s.name: f"{prefix}s{i}" for i, s in enumerate(topo_data.switches, 1)}
                 real.update({h.name: f"{prefix}h{i}" for i, h in enumerate(topo_data.hosts, 1)})

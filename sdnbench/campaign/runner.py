@@ -59,8 +59,9 @@ def load_runners(scenario: Scenario) -> dict:
     return {b.kind: kinds.get(b.kind).load() for b in scenario.benchmarks}
 
 
-def start(store: Store, scenario: Scenario, overrides: Overrides = Overrides(),
+def start(store: Store, scenario: Scenario, overrides: Optional[Overrides] = None,
           versions: Optional[dict] = None) -> int:
+    overrides = overrides or Overrides()
     seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2 ** 31)
     run_id = store.create_run("campaign", scenario.name, scenario.description, scenario.text,
                               scenario.source, seed, versions, options=overrides.to_dict())
@@ -69,8 +70,9 @@ def start(store: Store, scenario: Scenario, overrides: Overrides = Overrides(),
 
 
 def execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
-            progress: Optional[Progress] = None, overrides: Overrides = Overrides(),
+            progress: Optional[Progress] = None, overrides: Optional[Overrides] = None,
             sleep: Callable[[float], None] = time.sleep) -> Outcome:
+    overrides = overrides or Overrides()
     with run_lock(store, run_id):
         return _execute(store, run_id, scenario, runners, progress, overrides, sleep)
 

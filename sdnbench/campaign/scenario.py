@@ -30,7 +30,6 @@ from typing import Any, Optional
 import yaml
 
 from ..errors import UserError
-from .quick import select as select_quick
 from . import quick as quick_mod
 
 ORDERS = ("random", "sequential")

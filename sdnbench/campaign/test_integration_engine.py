@@ -42,7 +42,7 @@ def test_an_engine_campaign_runs_records_a_failure_and_compares(tmp_path, capsys
         assert failed.benchmark == "unreachable" and failed.error
         ok = [(c, r) for c, r in st.results(1) if c.status == "ok"]
         assert len(ok) == 4
-        for cell, r in ok:
+        for _cell, r in ok:
             assert r.kind == "controller" and r.status == "ok"
             thr = [v for s in r.find("throughput") for v in s.values]
             assert len(thr) == 2 and all(v > 0 for v in thr)

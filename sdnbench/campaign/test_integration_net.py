@@ -31,7 +31,7 @@ def test_a_net_campaign_runs_stores_and_compares(tmp_path, capsys):
         assert "ovs" in info.versions and "mininet-python" in info.versions
         results = list(st.results(1))
         assert len(results) == 4
-        for cell, r in results:
+        for _cell, r in results:
             assert r.kind == "net" and r.status == "ok"
             rtts = [v for s in r.find("rtt") for v in s.values]
             assert len(rtts) >= 3 and all(v is None or v > 0 for v in rtts)

@@ -97,7 +97,7 @@ def test_sigkill_then_resume_keeps_each_cell_exactly_once(tmp_path):
         per_cell = st.conn.execute("SELECT cell_id, count(*) FROM results GROUP BY cell_id").fetchall()
         assert len(per_cell) == CELLS and all(n == 1 for _, n in per_cell)
         assert st.run(1).status == "done"
-        for c, r in st.results(1):
+        for _c, r in st.results(1):
             assert len(r.series[0].values) == 3
 
     # No committed cell was measured again after the kill; at most the killed cells were repeated.

@@ -11,9 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from pathlib import Path
 
-from ..errors import UserError
 from ..net.params import DEFAULT_OF
 from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_store_flag,
                       check_writable, output_format, print_json, table, write_or_beside)

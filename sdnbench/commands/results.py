@@ -19,11 +19,11 @@ from ..errors import UserError
 from ..output import add_json_flag, add_output_flags, check_writable, output_format, print_json, table
 from ..store import Store
 from ..store.export import FORMATS, export
+from .run import add_store_flag
 
 # Statistics (scipy) are imported inside the actions that need them, not at CLI start-up.
 PER = ("raw", "rep")
 TESTS = ("auto", "mann-whitney-u", "welch-t")
-from .run import add_store_flag
 
 
 def register(sub) -> None:
@@ -182,14 +182,14 @@ def cmd_best(args) -> int:
     side = build_side(f"run {info.id}", pairs, drop=[args.vary])
     full = build_side(f"run {info.id}", pairs)
     out = []
-    for (bench, pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
+    for (bench, _pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
         if args.metric and metric not in args.metric:
             continue
         by_value = {}
-        for (b2, pk2, m2), g2 in full.groups.items():
+        for (b2, _pk2, m2), g2 in full.groups.items():
             if b2 == bench and m2 == metric and {k: v for k, v in g2.params.items() if k != args.vary} == g.params:
                 by_value[g2.params.get(args.vary)] = g2.values(args.per)
-        for cell, errs in full.failures.items():
+        for cell, _errs in full.failures.items():
             p = json.loads(cell[1])
             if cell[0] == bench and {k: v for k, v in p.items() if k != args.vary} == g.params:
                 by_value.setdefault(p.get(args.vary), [])

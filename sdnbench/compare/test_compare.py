@@ -137,7 +137,7 @@ def test_failed_cells_are_marked_and_fail_the_gate(tmp_path, capsys):
             if fail:
                 r.finish("failed", "controller died")
             else:
-                r.add("throughput", "flows/s", [1.0, 2.0]).labels
+                r.add("throughput", "flows/s", [1.0, 2.0])
                 r.finish()
             st.save_result(r, run=run)
     assert main(["compare", "1", "2", "--store", str(tmp_path), "--fail-on", "throughput:5"]) == 2

@@ -181,7 +181,7 @@ def view(rec) -> View:
     v = View()
     dpid, sessions = {}, {}
     t_from = getattr(rec, "t_from", 0.0)
-    for t, conn, to_ctl, d, raw in rec.msgs:
+    for t, conn, to_ctl, _d, raw in rec.msgs:
         if to_ctl and raw[1] == 6 and len(raw) >= 16:
             dpid[conn] = struct.unpack("!Q", raw[8:16])[0]
             if t >= t_from and not (rec.t_end and t > rec.t_end):

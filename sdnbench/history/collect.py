@@ -96,7 +96,7 @@ def _assemble(scenario: str, metric: str, unit: str, cells: list) -> History:
 
 def _varying_keys(cells: list) -> list:
     keys: dict = {}
-    for _, bench, params, _ in cells:
+    for _, _bench, params, _ in cells:
         for k, v in params.items():
             keys.setdefault(k, set()).add(json.dumps(v, sort_keys=True))
     return [k for k, vals in keys.items() if len(vals) > 1]

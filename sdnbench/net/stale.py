@@ -250,7 +250,7 @@ def remove(lo: Leftovers) -> None:
 def clean(only: Optional[str] = None) -> tuple:
     """Remove every dead run's leftovers. Returns (removed, skipped-because-live) Leftovers."""
     removed, live = [], []
-    for prefix, lo in sorted(survey(only).items()):
+    for _prefix, lo in sorted(survey(only).items()):
         if lo.claimed_by and lo.claimed_by != os.getpid():
             live.append(lo)
             continue

@@ -109,7 +109,7 @@ def boxplots(data: dict, title: str, xlabel: str, ylabel: str) -> Figure:
     k = max(len(data), 1)
     width = 0.8 / k
     handles = []
-    for i, (name, by_c) in enumerate(data.items()):
+    for i, (_name, by_c) in enumerate(data.items()):
         pos = [j - 0.4 + width * (i + 0.5) for j, c in enumerate(conds) if c in by_c]
         vals = [by_c[c] for c in conds if c in by_c]
         st = style(i)

@@ -2,7 +2,6 @@
 
 Keeps a screenshot under ``artifacts/`` (gitignored) and prints its path."""
 
-from pathlib import Path
 
 import pytest
 

@@ -8,7 +8,7 @@ import struct
 import pytest
 
 from sdnbench.errors import UserError
-from sdnbench.report import export_csv, export_html, export_json, export_md
+from sdnbench.report import export_csv, export_html, export_json
 from sdnbench.report.builder import build
 from sdnbench.report.conftest import campus_run, controller_run
 from sdnbench.report.export import format_for, write
@@ -61,7 +61,7 @@ def test_html_is_self_contained_with_inline_images_of_the_stated_size(report):
         assert _png_size(base64.b64decode(data)) == (int(w), int(h))
     assert html.count('<table class="report-table"') == len(report.all_tables())
     assert '<header id="run-meta">' in html
-    for i, sec in enumerate(report.sections, 1):     # the contents link to every section
+    for i, _sec in enumerate(report.sections, 1):     # the contents link to every section
         assert f'href="#s{i}"' in html and f'<section id="s{i}"><h2>' in html
 
 

@@ -12,7 +12,6 @@ results``, ``compare`` and the reports see it like any other run.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Optional
 
 from ..result import Result

@@ -26,8 +26,6 @@ from os_ken.ofproto import ofproto_v1_0 as o10, ofproto_v1_0_parser as p10
 from os_ken.ofproto import ofproto_v1_3 as o13, ofproto_v1_3_parser as p13
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import osken_norm as N  # noqa: E402
-import osken_pack as P  # noqa: E402
 from osken_cases import cases  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "crates", "ofwire", "tests", "vectors")
@@ -60,7 +58,7 @@ def main():
         dp = Datapath(ofp, parser)
         vectors = []
         for name, kind, make in cases(ofp, parser, dp):
-            source, raw, expect = make(serialized, lambda buf: decode(dp, buf))
+            source, raw, expect = make(serialized, lambda buf, dp=dp: decode(dp, buf))
             vectors.append({"name": name, "kind": kind, "source": source,
                             "hex": binascii.hexlify(raw).decode(), "expect": expect})
         path = os.path.join(OUT, "osken_%s.json" % tag)

@@ -226,7 +226,7 @@ class Testbed:
         return out
 
     def close(self) -> None:
-        for h, p in list(self.sshd.items()):
+        for _h, p in list(self.sshd.items()):
             if p.poll() is None:
                 try:
                     os.killpg(p.pid, signal.SIGTERM)
