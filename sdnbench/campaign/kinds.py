@@ -19,6 +19,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from ..controllers.spec import validate_controller_param
 from ..errors import UserError
 
 
@@ -45,23 +46,6 @@ class Kind:
         if fn is None:
             raise UserError(f"benchmark kind {self.name!r}: {self.module} has no {self.function}()")
         return fn
-
-
-def validate_controller_param(name: str, value: Any) -> Optional[str]:
-    """Check a ``controller`` parameter's spec syntax, if the controllers part is installed."""
-    if name != "controller":
-        return None
-    try:
-        from ..controllers.spec import parse_spec
-    except ImportError:
-        return None
-    if not isinstance(value, str):
-        return f"a controller spec is text such as osken:learning, got {value!r}"
-    try:
-        parse_spec(value)
-    except UserError as e:
-        return str(e)
-    return None
 
 
 def validate_engine_param(name: str, value: Any) -> Optional[str]:
@@ -118,21 +102,39 @@ def validate_robustness_param(name: str, value: Any) -> Optional[str]:
 
 
 def validate_discovery_param(name: str, value: Any) -> Optional[str]:
-    """A discovery cell parameter (``sdnbench.discovery.cell``)."""
-    from ..discovery.cell import validate_param
+    """A discovery cell parameter (``sdnbench.discovery.params``)."""
+    from ..discovery.params import validate_param
     return validate_param(name, value)
+
+
+def check_discovery_cell(params: dict) -> list:
+    """Every problem of one discovery cell's combination of keys."""
+    from ..discovery.params import check_cell
+    return check_cell(params)
 
 
 def validate_provisioning_param(name: str, value: Any) -> Optional[str]:
-    """A provisioning cell parameter (``sdnbench.rfc8456.cell``)."""
-    from ..rfc8456.cell import validate_param
+    """A provisioning cell parameter (``sdnbench.rfc8456.provisioning_params``)."""
+    from ..rfc8456.provisioning_params import validate_param
     return validate_param(name, value)
+
+
+def check_provisioning_cell(params: dict) -> list:
+    """Every problem of one provisioning cell's combination of keys."""
+    from ..rfc8456.provisioning_params import check_cell
+    return check_cell(params)
 
 
 def validate_resilience_param(name: str, value: Any) -> Optional[str]:
-    """A resilience cell parameter (``sdnbench.rfc8456.resilience_cell``)."""
-    from ..rfc8456.resilience_cell import validate_param
+    """A resilience cell parameter (``sdnbench.rfc8456.resilience_params``)."""
+    from ..rfc8456.resilience_params import validate_param
     return validate_param(name, value)
+
+
+def check_resilience_cell(params: dict) -> list:
+    """Every problem of one resilience cell's combination of keys."""
+    from ..rfc8456.resilience_params import check_cell
+    return check_cell(params)
 
 
 def validate_rfc8456_param(name: str, value: Any) -> Optional[str]:
@@ -156,13 +158,14 @@ KINDS: dict = {k.name: k for k in (
          validate_robustness_param),
     Kind("discovery", "sdnbench.discovery.cell", "run_discovery", ("engine",),
          "RFC 8456 topology discovery time (§5.1.1) or change detection (§5.1.8) on the emulated network",
-         validate_discovery_param),
+         validate_discovery_param, check_discovery_cell),
     Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),
          "RFC 8456 reactive path provisioning time and rate (§5.1.4/§5.1.6) or forwarding-table "
-         "capacity (§5.2.3) on the emulated network", validate_provisioning_param),
+         "capacity (§5.2.3) on the emulated network", validate_provisioning_param, check_provisioning_cell),
     Kind("resilience", "sdnbench.rfc8456.resilience_cell", "run_resilience", ("engine",),
          "RFC 8456 network re-provisioning time (§5.4.2, a link fails) or controller failover time "
-         "(§5.4.1, the master is killed) on the emulated network", validate_resilience_param),
+         "(§5.4.1, the master is killed) on the emulated network", validate_resilience_param,
+         check_resilience_cell),
     Kind("rfc8456", "sdnbench.rfc8456.suite_cell", "run_test", ("engine",),
          "RFC 8456 exception handling (§5.3.1, clean/1%/2% invalid) or network discovery size "
          "(§5.2.2, a size search) as one trial of `sdnbench rfc8456`", validate_rfc8456_param),

@@ -17,6 +17,7 @@ from ..controllers import DEFAULT_SPEC, envs, launch
 from ..controllers.inventory import inventory
 from .. import fmt
 from ..errors import UserError
+from ..net.topology import parse_topology
 from ..output import add_json_flag, print_json
 
 
@@ -84,7 +85,7 @@ def run_start(args) -> int:
     if args.spec.startswith("tcp:"):
         raise UserError(f"{args.spec}: a tcp: controller runs elsewhere; sdnbench only connects to it")
     with launch(args.spec, port=args.port, of_version=args.of_version, timeout=args.timeout,
-                topology=args.topo) as ctl:
+                topology=parse_topology(args.topo) if args.topo else None) as ctl:
         if args.json:
             print_json(ctl.info)
         else:

@@ -14,13 +14,10 @@ from __future__ import annotations
 import sys
 
 from .. import output
-from ..controllers import launch
-from ..discovery import change, record
-from ..discovery.setup import agree_version, api_for, engine_params, make_setup
-from ..discovery.size import search, start_size, with_size
-from ..discovery.trial import run_trial
-from ..errors import UserError
-from ..engine.params import launch_of_version
+from ..discovery import change, launched, params, record
+from ..discovery.size import with_size
+from .controller import _finish as finish_results
+from .controller import _save as save_results
 
 
 def add_to(s, common) -> None:
@@ -54,44 +51,28 @@ def _flags(p, common, poll_s: float) -> None:
     p.add_argument("--stable", type=int, default=3, help="identical answers that end a stalled discovery (3)")
 
 
-def _trial(args, topo: str, quiet: bool) -> tuple:
-    """Launch the controller, run one trial on ``topo``, stop the controller: (trial, controller info)."""
-    p = engine_params(topo, args.controller, args.of_version, args.deadline_s, args.workers)
-    with launch(args.controller, of_version=launch_of_version(p)) as ctl:
-        p, info = agree_version(p, ctl, args.of_version)
-        adapter, url = api_for(args.controller, args.api, args.api_url, ctl.api_url, args.verify)
-        s = make_setup(p, adapter, url, args.poll_s, args.deadline_s, args.stable, quiet)
-        t = run_trial(s, f"{ctl.host}:{ctl.port}", ctl.pid)
-        ctl.check_alive()
-        return t, info, adapter
+def check(args, test: str) -> None:
+    """Every flag checked (``discovery/params.py``) before any controller or engine starts."""
+    keys = set(params.DEFAULTS) | set(params.CLI_ONLY)
+    params.check({**{k: v for k, v in vars(args).items() if k in keys}, "test": test})
 
 
 def run_discovery(args) -> int:
-    if args.reps < 1:
-        raise UserError("--reps must be at least 1")
+    check(args, "discovery")
     if args.size_search:
         return _size_search(args)
     trials, info, adapter = [], {}, None
     for rep in range(args.reps):
-        t, info, adapter = _trial(args, args.topo, quiet=args.json)
+        t, info, adapter = launched.trial(args, args.topo, quiet=args.json)
         t["rep"] = rep
         trials.append(t)
-        _save(args, _result(args, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
+        _save(args, launched.result(args, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
         if not args.json:
             print(f"trial {rep + 1}/{args.reps}: {record.describe(t)}", file=sys.stderr)
-    r = _result(args, "topology-discovery", trials, info, adapter)
+    r = launched.result(args, "topology-discovery", trials, info, adapter)
     if not args.json:
         _table(r)
     return _finish(args, r)
-
-
-def _result(args, benchmark: str, trials: list, info: dict, adapter, extra: dict = None):
-    t = next((x for x in reversed(trials) if x.get("switches")), trials[-1])
-    fields = record.rfc_fields(info, args.topo, t["switches"], t["links"], t.get("verification", args.verify),
-                               adapter.name if adapter else None, args.of_version)
-    params = {"controller": args.controller, "topo": args.topo, "verify": args.verify, "poll_s": args.poll_s,
-              "deadline_s": args.deadline_s, "stable": args.stable, "of_version": args.of_version, **(extra or {})}
-    return record.to_result(benchmark, {k: v for k, v in params.items() if v is not None}, trials, info, fields)
 
 
 def _table(r) -> None:
@@ -108,34 +89,13 @@ def _table(r) -> None:
 
 
 def _size_search(args) -> int:
-    start = start_size(args.topo)
-    seen: list = []
-    info, adapter = {}, None
-
-    def ok(n: int) -> bool:
-        nonlocal info, adapter
-        topo = with_size(args.topo, n)
-        try:
-            t, info, adapter = _trial(args, topo, quiet=True)
-        except UserError as e:   # too large for this machine: a failure at this size, said why
-            t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {}, "switches": None, "links": None}
-        t["topo"], t["size"] = topo, n
-        seen.append(t)
-        _save(args, _result(args, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
-        # a trial that fell back to southbound-only does not count for a northbound search
-        good = (t["state"] == "complete" and t.get("verification") == args.verify
-                and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s)
+    def progress(seen: list, info: dict, adapter) -> None:
+        _save(args, launched.result(args, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
         if not args.json:
-            print(f"size {topo}: {record.describe(t)}", file=sys.stderr)
-        return good
+            print(f"size {seen[-1]['topo']}: {record.describe(seen[-1])}", file=sys.stderr)
 
-    res = search(start, ok, args.max_switches)
-    r = _result(args, "topology-discovery-size", seen, info, adapter,
-                {"size_search": True, "largest": res["largest"], "first_failure": res["first_failure"]})
-    r.counters.update({"largest_size": res["largest"], "first_failure_size": res["first_failure"],
-                       "size_tried": res["tried"]})
-    if res["largest"] is not None and r.status != "ok":
-        r.status, r.error = "ok", None
+    res, seen, info, adapter = launched.size_search(args, args.max_switches, progress)
+    r = launched.size_result(args, res, seen, info, adapter)
     if not args.json:
         # a southbound-only trial of a northbound search shows its verification: it did not count
         print(output.table(["topology", "state", "verified by", "discovery s"],
@@ -148,18 +108,16 @@ def _size_search(args) -> int:
 
 
 def run_change(args) -> int:
-    from ..discovery.cell import _change
-    r = _change(sys.modules[__name__], args)
+    check(args, "topology-change")
+    r = launched.change_trial(args)
     if not args.json:
         print(change.describe(r.counters))
     return _finish(args, r)
 
 
 def _save(args, r) -> None:
-    from .controller import _save as save
-    save(args, [r])
+    save_results(args, [r])
 
 
 def _finish(args, r) -> int:
-    from .controller import _finish as finish
-    return finish(args, [r])
+    return finish_results(args, [r])

@@ -33,7 +33,7 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..history.alerts import alerts
     from ..history.collect import load_history
-    from ..history.render import as_json, plot, text
+    from ..report.history_render import as_json, plot, text
     from ..store.store import Store
 
     with Store(args.store, create=False) as store:

@@ -31,8 +31,8 @@ def register(sub) -> None:
     c = nsub.add_parser("clean", help="remove leftovers of dead sdnbench network runs (only ours)")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=_clean)
-    from ..net.backends import gapcmd
-    gapcmd.register(nsub)    # emulated-vs-real gap tables
+    from . import netgap
+    netgap.register(nsub)    # emulated-vs-real gap tables
     p.set_defaults(func=lambda args: _help(p))
 
 

@@ -13,12 +13,9 @@ from __future__ import annotations
 import sys
 
 from .. import output
-from ..controllers import launch
-from ..controllers.negotiation import session_version
-from ..errors import UserError
-from ..result import Result, write_json_atomic
-from ..rfc8456 import reprovisioning as rp
-from ..rfc8456 import streams
+from ..result import write_json_atomic
+from ..rfc8456 import resilience_params as params
+from ..rfc8456.reprovisioning_trial import reprovisioning_trial
 from ..rfc8456.provisioning import stats
 
 
@@ -43,59 +40,13 @@ def _stream_flags(p, after_ms: int) -> None:
     p.add_argument("--reps", type=int, default=3, help="trials (3)")
 
 
-def check_args(args) -> None:
-    for name in ("interval_us", "warmup_ms", "fail_after_ms", "after_ms", "reps"):
-        low = 50 if name == "interval_us" else 1
-        if getattr(args, name) < low:
-            raise UserError(f"--{name.replace('_', '-')}: {getattr(args, name)} (must be {low} or more)")
-
-
-def reprovisioning_trial(args, rep: int) -> Result:
-    """One trial with its own controller launch."""
-    link = rp.parse_link(args.link) if getattr(args, "link", None) else None
-    net, l, pairs, fail_ms = rp.trial_network(args.topo, link, args.interval_us, args.warmup_ms,
-                                              args.fail_after_ms, args.after_ms)
-    forced = getattr(args, "forced_of", args.of_version)
-    args.forced_of = forced
-    with launch(args.controller, of_version=forced or "1.3", topology=args.topo) as ctl:
-        # the version the switches and the controller agree on (--of: checked), as net run does
-        args.of_version = session_version(ctl.host, ctl.port, forced, ctl.info.get("name") or args.controller)
-        doc = streams.run_engine([f"{ctl.host}:{ctl.port}"], net, args.of_version, rp.run_seconds(net))
-        s = rp.summarize(doc, net)
-        r = _result(args, rep, l, net, s, doc)
-        ctl.record(r)
-    return r
-
-
-def _result(args, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result:
-    params = {"controller": args.controller, "of_version": args.of_version, "topo": args.topo,
-              "link": f"{link[0]}-{link[2]}", "interval_us": args.interval_us, "warmup_ms": args.warmup_ms,
-              "fail_after_ms": args.fail_after_ms, "after_ms": args.after_ms, "rep": rep, "workload": "reprovisioning"}
-    r = Result(kind="controller", benchmark="reprovisioning", params=params,
-               topology={"spec": args.topo, "link": list(link), "pairs": [[p["src"], p["dst"]] for p in
-                                                                          streams.stream_section(doc)["pairs"]]},
-               versions={"sdnbench-engine": (doc.get("engine") or {}).get("version", "unknown")})
-    rows = s["pairs"]
-    done = all(x["rfc_ms"] is not None for x in rows)
-    if done:
-        r.add("reprovisioning_time", "ms", [x["reprovisioning_ms"] for x in rows], rep=rep, per="pair")
-        r.add("rfc_reprovisioning_time", "ms", [s["rfc_reprovisioning_ms"]], rep=rep)
-        r.add("frames_lost", "frames", [x["lost"] for x in rows], rep=rep, per="pair")
-    r.counters = {k: v for k, v in s.items() if k != "pairs"}
-    r.counters.update(verdict=rp.verdict(s), pairs=rows)
-    r.notes.append("RFC 8456 §5.4.2: (FDRT + RDRT) / 2 with each term the first frame after the gap minus the "
-                   "last before it at the receiving host; forward loss counted at the second host (the RFC's "
-                   "labels look swapped); re-provisioning time = first frame after the failure - the failure")
-    bad = [x for x in (s["invariant"], s["network_invariant"]) if x != "ok"]
-    if not done:
-        return r.finish("failed", f"{args.controller}: {rp.verdict(s)}")
-    if bad:
-        return r.finish("failed", f"invariant broken: {'; '.join(map(str, bad))}")
-    return r.finish()
+def check(args, test: str) -> None:
+    """Every flag checked (``rfc8456/resilience_params.py``) before any controller starts."""
+    keys = set(params.DEFAULTS[test]) | set(params.CLI_ONLY)
+    params.check(test, {k: v for k, v in vars(args).items() if k in keys})
 
 
 def trials(args, one) -> list:
-    check_args(args)
     results = []
     for rep in range(args.reps):
         results.append(one(args, rep))
@@ -134,4 +85,5 @@ def finish(args, results: list, printer) -> int:
 
 
 def run_reprovisioning(args) -> int:
+    check(args, "reprovisioning")
     return finish(args, trials(args, reprovisioning_trial), _print)

@@ -32,7 +32,8 @@ def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None):
     argv[0] = _program(spec, argv[0], cwd, env.get("PATH", ""))
     url = fill(expand(spec.text, c.http, environ), HOST, port, http_port) if c.http else None
     plan = LaunchPlan(c.label or Path(c.argv[0]).name, c.version or "unknown", None, argv, env,
-                      stop_signal=c.stop_signal, grace=c.grace, cwd=cwd, ready_url=url)
+                      stop_signal=c.stop_signal, grace=c.grace, cwd=cwd, ready_url=url,
+                      ready_s=c.ready)
     if url:
         plan.api_port = http_port if str(http_port) in url else None
     return plan

@@ -15,6 +15,8 @@ from sdnbench's environment when the controller starts; an unset one is a one-li
 | ``http=URL``    | also wait until this URL answers (a northbound API)          |              |
 | ``stop=SIG``    | the signal that asks it to stop (TERM, INT, HUP, QUIT)       | TERM         |
 | ``grace=SECS``  | how long it has to exit before SIGKILL                       | 5            |
+| ``ready=SECS``  | how long it has to start listening (and ``http=`` to answer) | 60           |
+|                 | before it is refused; shorten it for a quick failure         |              |
 | ``name=LABEL``  | its name in results (``pox``, ``floodlight``)                | the program  |
 | ``version=V``   | its version in results                                       | unknown      |
 | ``port=N``      | a fixed OpenFlow port, for controllers whose port is set in  | ``{port}``   |
@@ -35,7 +37,8 @@ from typing import Optional
 
 from ..errors import UserError
 
-OPTIONS = ("cwd", "env", "of", "http", "stop", "grace", "name", "version", "port")
+OPTIONS = ("cwd", "env", "of", "http", "stop", "grace", "ready", "name", "version", "port")
+MAX_READY_S = 3600.0
 SIGNALS = {"TERM": signal.SIGTERM, "INT": signal.SIGINT, "HUP": signal.SIGHUP,
            "QUIT": signal.SIGQUIT}
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -50,6 +53,7 @@ class Command:
     http: Optional[str] = None
     stop_signal: int = signal.SIGTERM
     grace: float = 5.0
+    ready: Optional[float] = None    # ready=SECS: its start-up limit (None: the launch's, 60 s)
     label: Optional[str] = None
     version: Optional[str] = None
     port: Optional[int] = None       # port=N: its fixed OpenFlow port (else {port} is required)
@@ -117,12 +121,13 @@ def _option(text: str, opt: str, kw: dict) -> None:
             raise UserError(f"{text!r}: stop= takes one of {', '.join(SIGNALS)}, not {value!r}")
         kw["stop_signal"] = SIGNALS[name]
     elif key == "grace":
-        try:
-            kw["grace"] = float(value)
-        except ValueError:
-            kw["grace"] = -1.0
+        kw["grace"] = _seconds(value)
         if not 0 < kw["grace"] <= 600:
             raise UserError(f"{text!r}: grace= takes seconds between 0 and 600, not {value!r}")
+    elif key == "ready":
+        kw["ready"] = _seconds(value)
+        if not 0 < kw["ready"] <= MAX_READY_S:
+            raise UserError(f"{text!r}: ready= takes seconds between 0 and {MAX_READY_S:g}, not {value!r}")
     elif key == "port":
         if not value.isdigit() or not 0 < int(value) < 65536:
             raise UserError(f"{text!r}: port= takes a TCP port, not {value!r}")
@@ -133,6 +138,15 @@ def _option(text: str, opt: str, kw: dict) -> None:
         kw["http"] = value
     else:
         kw[{"cwd": "cwd", "name": "label", "version": "version"}[key]] = value
+
+
+def _seconds(value: str) -> float:
+    """A number of seconds, or -1 (refused by the caller's range) when it is not a number."""
+    try:
+        v = float(value)
+    except ValueError:
+        return -1.0
+    return v if v == v else -1.0
 
 
 def _of_versions(text: str, value: str) -> tuple:

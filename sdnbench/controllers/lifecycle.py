@@ -144,8 +144,9 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
            topology=None) -> Iterator[Controller]:
     """Run the controller named by ``spec`` for the duration of the block.
 
-    ``topology`` (a ``sdnbench.net.topology.Topology`` or its spec string) is only needed by
-    ``faucet:auto``, whose config is generated for that network."""
+    ``topology`` (a parsed ``sdnbench.net.topology.Topology``, or its ``to_dict()``: whatever
+    ``faucet_config.switches_of`` reads) is only needed by ``faucet:auto``, whose config is
+    generated for that network; callers parse a spec string (this layer sits below ``net``)."""
     parsed = _resolve_auto(parse_spec(spec), topology)
     wire = wire_version(of_version)
     if parsed.kind == "tcp":
@@ -176,9 +177,10 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
             info = plan.info(parsed, of_version, port)
             ctl = Controller(parsed, HOST, port, dict(info, pid=tracked.pid, log=str(log_path)),
                              tracked)
-            _wait_ready(ctl, wire, timeout)
+            ready_s = plan.ready_s or timeout          # cmd:...;ready=SECS
+            _wait_ready(ctl, wire, ready_s)
             if plan.ready_url:
-                _wait_http(ctl, plan.ready_url, timeout)
+                _wait_http(ctl, plan.ready_url, ready_s)
             try:
                 yield ctl
             except Exception as e:
@@ -200,9 +202,8 @@ def _resolve_auto(parsed: ControllerSpec, topology) -> ControllerSpec:
     if topology is None:
         raise UserError("faucet:auto generates Faucet's config from the network, but no topology "
                         "was given; use faucet:PATH.yaml to run Faucet on its own")
-    if isinstance(topology, str):
-        from ..net.topology import parse_topology
-        topology = parse_topology(topology)
+    if isinstance(topology, str):       # a bug of the caller's: the spec is parsed above this layer
+        raise TypeError(f"launch(topology={topology!r}): pass the parsed Topology (net.topology.parse_topology)")
     return dataclasses.replace(parsed, app=str(faucet_config_for(topology)))
 
 
@@ -218,7 +219,8 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
     except ControllerDied:
         raise
     except UserError as e:
-        raise ControllerDied(ctl.spec.text, f"did not become ready ({e})", ctl.log_tail(TAIL_LINES),
+        hint = "; a cmd: spec sets this wait with ;ready=SECONDS" if ctl.spec.kind == "cmd" else ""
+        raise ControllerDied(ctl.spec.text, f"did not become ready ({e}{hint})", ctl.log_tail(TAIL_LINES),
                              ctl.log_path) from None
 
 

@@ -41,16 +41,20 @@ class LaunchPlan:
     env: dict
     files: dict = field(default_factory=dict)     # path -> text, written before start
     api_port: Optional[int] = None                # the topology app's HTTP API
+    metrics_port: Optional[int] = None            # Faucet's Prometheus exporter (loopback)
     stop_signal: int = signal.SIGTERM             # what asks it to stop (cmd: may change it)
     grace: float = 5.0                            # seconds between that signal and SIGKILL
     cwd: Optional[Path] = None                    # default: the launch's scratch directory
     ready_url: Optional[str] = None               # also wait for this HTTP URL to answer
+    ready_s: Optional[float] = None               # its start-up limit (cmd: ready=); None: the launch's
 
     def info(self, spec: ControllerSpec, of_version: str, port: int) -> dict:
         d = {"spec": spec.text, "name": self.name, "version": self.version, "app": self.app,
              "of_version": of_version, "host": HOST, "port": port}
         if self.api_port:
             d["api"] = f"http://{HOST}:{self.api_port}"
+        if self.metrics_port:
+            d["metrics"] = f"http://{HOST}:{self.metrics_port}/metrics"
         if spec.kind == "cmd":
             d["command"] = " ".join(self.argv)
         return d
@@ -131,8 +135,10 @@ def _faucet(spec: ControllerSpec, port: int, scratch: Path) -> LaunchPlan:
     argv = [str(envs.bin_path("faucet", "osken-manager")), "--config-file", str(empty),
             "--ofp-listen-host", HOST, "--ofp-tcp-listen-port", str(port), "faucet.faucet"]
     env = base_env(envs.venv_dir("faucet") / "bin")
-    env.update(faucet_env(config, scratch, free_port(HOST)))
-    return LaunchPlan("faucet", manifest["version"], str(config), argv, env, files={empty: ""})
+    prometheus = free_port(HOST)
+    env.update(faucet_env(config, scratch, prometheus))
+    return LaunchPlan("faucet", manifest["version"], str(config), argv, env, files={empty: ""},
+                      metrics_port=prometheus)
 
 
 def faucet_env(config: Path, scratch: Path, prometheus_port: int) -> dict:

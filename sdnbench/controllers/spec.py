@@ -99,6 +99,19 @@ def _parse_host_port(text: str, rest: str) -> tuple:
     return host, int(port_s)
 
 
+def validate_controller_param(name: str, value) -> Optional[str]:
+    """A scenario's ``controller`` key: the spec's syntax, as a problem line (other keys: None)."""
+    if name != "controller":
+        return None
+    if not isinstance(value, str):
+        return f"a controller spec is text such as osken:learning, got {value!r}"
+    try:
+        parse_spec(value)
+    except UserError as e:
+        return str(e)
+    return None
+
+
 def display_name(spec: str) -> str:
     """A short label for tables and legends: a ``cmd:`` spec by its ``name=`` (else its program
     and first argument); every other spec as written."""

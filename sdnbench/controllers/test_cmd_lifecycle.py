@@ -75,3 +75,12 @@ def test_never_listens_is_reported_with_its_log(tmp_path):
         with launch(spec, log_dir=tmp_path, timeout=2):
             pass
     assert "did not become ready" in str(e.value) and "waiting" in str(e.value)
+
+
+def test_a_command_that_never_listens_is_refused_after_its_ready_limit(tmp_path):
+    """``;ready=1``: one line naming the wait and how to set it, after about a second, not 60."""
+    spec = f"cmd:{sys.executable} -c 'import time; time.sleep(60)' {{port}};ready=1"
+    with pytest.raises(ControllerDied, match="timed out after 1s") as e:
+        with launch(spec, of_version="1.0", log_dir=tmp_path):
+            pass
+    assert "ready=SECONDS" in str(e.value)

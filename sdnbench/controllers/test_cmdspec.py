@@ -1,6 +1,7 @@
 """``cmd:`` specs: parsing, options, variables and program lookup (pure, no controller runs)."""
 
 import signal
+import sys
 
 import pytest
 
@@ -27,6 +28,9 @@ def test_command_and_options_are_parsed():
     ("cmd:x {port};of=1.5", "of= takes"),
     ("cmd:x {port};stop=KILLME", "stop= takes"),
     ("cmd:x {port};grace=soon", "grace= takes"),
+    ("cmd:x {port};ready=0", "ready= takes"),
+    ("cmd:x {port};ready=nan", "ready= takes"),
+    ("cmd:x {port};ready=-5", "ready= takes"),
     ("cmd:x {port};env=NOVALUE", "env= takes"),
     ("cmd:x {port};port=99999", "port= takes"),
     ("cmd:x {port} 'unclosed", "cannot split"),
@@ -78,3 +82,10 @@ def test_display_names_are_short():
     assert display_name("cmd:python3 /x/pox.py --port={port};name=pox") == "pox"
     assert display_name("cmd:/opt/venv/bin/python /x/tiny_of10.py {port}") == "cmd:python tiny_of10.py"
     assert display_name("osken:learning") == "osken:learning"
+
+
+def test_ready_sets_the_start_up_limit_of_the_plan(tmp_path):
+    assert parse_spec("cmd:x {port}").command.ready is None           # the launch's own (60 s)
+    spec = parse_spec(f"cmd:{sys.executable} -c pass {{port}};ready=2.5")
+    assert spec.command.ready == 2.5
+    assert cmd_plan(spec, 6653).ready_s == 2.5

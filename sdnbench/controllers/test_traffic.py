@@ -103,7 +103,7 @@ def test_ryu_simple_switch_13():
 def test_faucet_with_a_generated_config():
     topo = "linear,2"
     config = faucet_config_for(parse_topology(topo))
-    with launch("faucet:auto", topology=topo) as ctl, network(ctl, topo) as net:
+    with launch("faucet:auto", topology=parse_topology(topo)) as ctl, network(ctl, topo) as net:
         assert ctl.info["name"] == "faucet" and ctl.info["spec"] == "faucet:auto"
         assert ctl.info["app"] == str(config)                    # the same generated file
         _all_pass(ping_all(net))

@@ -4,6 +4,9 @@ the engine params (checked by the engine), and the northbound adapter for the co
 from __future__ import annotations
 
 import math
+import time
+import urllib.error
+import urllib.request
 from typing import Optional
 
 from ..engine.params import check
@@ -11,20 +14,17 @@ from ..errors import UserError
 from ..net.engine_network import to_engine_network
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..northbound import adapter_for, emulated_links
+from .params import DEFAULT_API, MAX_NODES
 from .trial import Setup
 
-# Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
-# refused before anything starts (building and checking that takes ~12 s here; more would make
-# the engine's own config check time out).
-MAX_NODES = 200_000
-
-# which adapter reads a managed controller's view (spec prefix → adapter)
-DEFAULT_API = {"osken:topology": "osken", "ryu:rest_topology": "ryu"}
+ANSWER_WITHIN_S = 5.0     # a URL the user gave must answer (any HTTP status) this soon
 
 
 def api_for(spec: str, api: Optional[str], api_url: Optional[str], ctl_api_url: Optional[str],
             verify: str) -> tuple:
-    """(adapter or None, base URL or None) for ``--verify``."""
+    """(adapter or None, base URL or None) for ``--verify`` (``params.check`` made sure that
+    both are known). A URL the user gave must answer before the engine starts: one line naming
+    it, not a trial that falls back to southbound-only and waits out its deadline."""
     if verify == "southbound":
         return None, None
     name = api or DEFAULT_API.get(spec)
@@ -34,7 +34,26 @@ def api_for(spec: str, api: Optional[str], api_url: Optional[str], ctl_api_url: 
     url = api_url or ctl_api_url
     if not url:
         raise UserError(f"--verify northbound: no URL for the {name} API of {spec}; give --api-url")
+    if api_url:
+        answers(api_url, "--api-url")
     return adapter_for(name), url
+
+
+def answers(url: str, flag: str, within_s: float = ANSWER_WITHIN_S) -> None:
+    """``url`` answers HTTP at all (any status), else a ``UserError`` naming ``flag``."""
+    until = time.monotonic() + within_s
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return                                  # it answered, if only with an error status
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            why = getattr(e, "reason", e)
+            if time.monotonic() >= until:
+                raise UserError(f"{flag} {url}: nothing answers there ({why}); check the URL, "
+                                "or use --verify southbound") from None
+        time.sleep(0.25)
 
 
 def engine_params(topo: str, controller: str, of_version: Optional[str], deadline_s: float,
@@ -61,9 +80,6 @@ def agree_version(p: dict, ctl, forced: Optional[str]) -> tuple:
 
 
 def make_setup(p: dict, adapter, url, poll_s: float, deadline_s: float, stable: int, quiet: bool) -> Setup:
-    if poll_s <= 0 or deadline_s <= 0:
-        raise UserError("--poll-s and --deadline-s must be positive")
-    if stable < 2:
-        raise UserError("--stable must be at least 2 (identical answers that end a stalled discovery)")
+    """The trial's setup (the values were checked by ``params.check`` before anything started)."""
     return Setup(params=p, want=frozenset(emulated_links(p["network"])), adapter=adapter, api_url=url,
                  poll_s=poll_s, deadline_s=deadline_s, stable=stable, quiet=quiet)

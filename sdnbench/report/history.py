@@ -17,7 +17,7 @@ def history_section(runs: list, store_dir: Optional[Path], with_plots: bool = Tr
     """``None`` unless some reported run came from the store with earlier runs of its scenario."""
     from ..history.alerts import alerts
     from ..history.collect import collect
-    from ..history.render import alert_line, figure
+    from .history_render import alert_line, figure
     from ..store.store import Store
 
     wanted = [(r.meta["scenario"], int(r.id)) for r in runs

@@ -48,12 +48,19 @@ def instance_specs(controller: str, hb_port: int) -> tuple:
         base = (f"cmd:{envs.bin_path('osken')} {LAUNCHER} --ofp-listen-host {{host}} --ofp-tcp-listen-port {{port}} "
                 f"--sdnbench-of-version 1.3 --sdnbench-peer {{role}}:{{peer}} takeover"
                 f";of=1.3;name=osken:takeover;version={version}")
-    elif controller.startswith("cmd:") and "{role}" in controller and "{peer}" in controller:
-        base = controller
     else:
-        raise UserError(f"failover: {controller} cannot be run as a master and a standby; give osken:takeover, or a "
-                        "cmd: spec with {role} (master/slave) and {peer} (the loopback port the two share)")
+        check_pair(controller)
+        base = controller
     return tuple(base.replace("{role}", r).replace("{peer}", str(hb_port)) for r in ("master", "slave"))
+
+
+def check_pair(controller: str) -> None:
+    """``controller`` can run as a master and a standby (checked before anything starts)."""
+    if controller == "osken:takeover" or (controller.startswith("cmd:") and "{role}" in controller
+                                          and "{peer}" in controller):
+        return
+    raise UserError(f"failover: {controller} cannot be run as a master and a standby; give osken:takeover, or a "
+                    "cmd: spec with {role} (master/slave) and {peer} (the loopback port the two share)")
 
 
 def trial_network(topo: str, interval_us: int = 1000, warmup_ms: int = 3000, fail_after_ms: int = 1000,
@@ -175,4 +182,4 @@ def verdict(s: dict) -> str:
 
 def check_of(of_version: Optional[str]) -> None:
     if of_version and of_version != "1.3":
-        raise UserError(f"failover: --of {of_version}: roles need OpenFlow 1.3 (give --of 1.3)")
+        raise UserError(f"--of {of_version}: failover roles need OpenFlow 1.3 (give --of 1.3)")

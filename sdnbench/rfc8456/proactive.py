@@ -32,14 +32,17 @@ def flow_mac(i: int) -> str:
 
 
 def _wait_switches(adapter, want: set, until: float, engine: threading.Thread) -> None:
+    error = None
     while True:
         try:
-            seen = set(adapter.switches())
-        except UserError:
-            seen = set()
+            seen, error = set(adapter.switches()), None
+        except UserError as e:
+            seen, error = set(), e
         if want <= seen:
             return
         if time.monotonic() > until or not engine.is_alive():
+            if error is not None:       # the API refused or did not answer: say that, not "[]"
+                raise UserError(f"proactive provisioning: the controller's flow API did not answer: {error}")
             raise UserError(f"proactive provisioning: the controller's API lists switches {sorted(seen)}, "
                             f"not all of {sorted(want)}")
         time.sleep(0.1)

@@ -19,10 +19,8 @@ import json
 import math
 import tempfile
 from pathlib import Path
-from typing import Optional
 
 from ..engine import driver
-from ..errors import UserError
 from ..net.engine_network import network_for
 from .paths import farthest_pairs, path_switches
 
@@ -127,14 +125,3 @@ def stats(values: list) -> dict:
     var = sum((x - mean) ** 2 for x in v) / (len(v) - 1) if len(v) > 1 else 0.0
     return {"trials": len(v), "average": mean, "variance": var}
 
-
-def check_args(flows: int, concurrency: int, rate: float, timeout_ms: int, reps: int,
-               table_size: Optional[int] = 0) -> None:
-    for name, value, low in (("--flows", flows, 1), ("--concurrency", concurrency, 1),
-                             ("--timeout-ms", timeout_ms, 1), ("--reps", reps, 1), ("--table-size", table_size or 0, 0)):
-        if value < low:
-            raise UserError(f"{name}: {value} (must be {low} or more)")
-    if flows > 1 << 20:
-        raise UserError(f"--flows: {flows} (at most {1 << 20})")
-    if rate < 0:
-        raise UserError(f"--rate: {rate} (new paths per second; 0 for as fast as --concurrency allows)")

@@ -38,7 +38,7 @@ def validate_param(name: str, value: Any) -> Optional[str]:
     if name in ("poll_s", "deadline_s") and not (isinstance(value, (int, float)) and value > 0):
         return f"{name} must be a positive number of seconds"
     if name == "controller":
-        from ..campaign.kinds import validate_controller_param
+        from ..controllers.spec import validate_controller_param
         return validate_controller_param(name, value)
     return None
 
@@ -95,34 +95,15 @@ def settle(rows: list, status: dict) -> list:
 
 
 def size_trial(params: dict) -> Result:
-    from ..commands import discovery as cmd
-    from ..discovery.size import search, start_size, with_size
+    from ..discovery import launched
     args = Namespace(controller="osken:topology", of_version=None, topo="linear,8", verify="northbound",
                      api=None, api_url=None, poll_s=1.0, deadline_s=60.0, stable=3, workers=None)
     for k, v in params.items():
         if k in SIZE_KEYS and k != "max_switches":
             setattr(args, k, v)
-    seen: list = []
-    info: dict = {}
-    adapter = None
-
-    def ok(n: int) -> bool:
-        nonlocal info, adapter
-        topo = with_size(args.topo, n)
-        try:
-            t, info, adapter = cmd._trial(args, topo, quiet=True)
-        except UserError as e:        # too large for this machine: a failure at this size
-            t = {"state": "failed", "note": str(e), "discovery_s": None, "southbound": {},
-                 "switches": None, "links": None}
-        t["topo"], t["size"] = topo, n
-        seen.append(t)
-        return (t["state"] == "complete" and t.get("verification") == args.verify
-                and t["discovery_s"] is not None and t["discovery_s"] <= args.deadline_s)
-
-    res = search(start_size(args.topo), ok, int(params.get("max_switches", 256)))
+    res, seen, info, adapter = launched.size_search(args, int(params.get("max_switches", 256)))
     largest = res["largest"]
-    extra = {"size_search": True, "largest": largest, "first_failure": res["first_failure"]}
-    r = cmd._result(args, "topology-discovery-size", seen, info, adapter, extra)
+    r = launched.size_result(args, res, seen, info, adapter)
     r.kind, r.params = "rfc8456", dict(params)
     biggest = next((t for t in seen if t.get("size") == largest), None)
     r.counters.update({"largest_size": largest, "first_failure_size": res["first_failure"],

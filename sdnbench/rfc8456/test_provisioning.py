@@ -97,7 +97,8 @@ def test_a_controller_that_never_provisions_stops_at_its_deadline_with_a_verdict
 
 def test_bad_input_is_one_line():
     cp = _cli("provisioning", "--flows", "0", "--reps", "1")
-    assert cp.returncode != 0 and "--flows: 0" in cp.stderr and "Traceback" not in cp.stderr
+    assert cp.returncode == 1 and "--flows: " in cp.stderr and "got 0" in cp.stderr, cp.stderr
+    assert cp.stderr.count("\n") == 1 and "Traceback" not in cp.stderr
 
 
 def test_osken_learning_provisions_linear_2_reactively():
@@ -248,7 +249,7 @@ def test_ctrl_c_during_a_proactive_trial_ends_it_at_once_and_leaves_nothing(tmp_
 
 
 def test_without_of_the_version_follows_the_test_and_the_controller():
-    from sdnbench.commands.provisioning import default_of
+    from sdnbench.rfc8456.provisioning_trial import default_of
     assert default_of("osken:learning", proactive=False) == "1.0"
     assert default_of("osken:learning", proactive=True) == "1.3"
     assert default_of("ryu:simple_switch_13", proactive=False) == "1.3"   # speaks 1.3 only

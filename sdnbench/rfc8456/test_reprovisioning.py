@@ -93,6 +93,6 @@ def test_osken_reroute_moves_the_streams_off_a_failed_link():
 def test_resilience_cell_parameters_are_checked():
     from .resilience_cell import validate_param
     assert validate_param("test", "failover") is None and validate_param("link", "1-2") is None
-    assert "test must be one of reprovisioning, failover" == validate_param("test", "flood")
-    assert validate_param("warmup_ms", 0) == "warmup_ms must be a whole number, 1 or more"
+    assert validate_param("test", "flood") == "must be one of reprovisioning, failover, got 'flood'"
+    assert validate_param("warmup_ms", 0) == "must be a whole number (ms), 1 or more, got 0"
     assert validate_param("flows", 3).startswith("unknown resilience parameter 'flows'")

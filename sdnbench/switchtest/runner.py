@@ -54,6 +54,12 @@ def check(params: dict) -> dict:
         raise UserError(f"--frame-size: want 60 to 1514 bytes, got {p['frame_size']}")
     if p["table_limit"] is not None and p["table_limit"] < 1:
         raise UserError("--table-limit must be positive")
+    for key, low in (("batch", 1), ("max_flows", 1), ("probe_pps", 0), ("stats_interval_ms", 0)):
+        if not isinstance(p[key], int) or isinstance(p[key], bool) or p[key] < low:
+            raise UserError(f"--{key.replace('_', '-')}: want a whole number, {low} or more, got {p[key]!r}")
+    for key in ("timeout", "accept_timeout"):
+        if not isinstance(p[key], (int, float)) or not p[key] > 0:
+            raise UserError(f"--{key.replace('_', '-')}: want a number of seconds above 0, got {p[key]!r}")
     return p
 
 

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 from .. import fmt
-from .alerts import Alert
-from .collect import History
+from ..history.alerts import Alert
+from ..history.collect import History
 
 
 def alert_line(h: History, a: Alert) -> str:
@@ -51,7 +51,7 @@ def as_json(h: History, found: list) -> dict:
 def figure(h: History, found: list):
     """The history as a report ``Figure`` (800×450 PNG, the report's style): one line per
     condition, a dashed line before each step's first run."""
-    from ..report import plots
+    from . import plots
 
     factor, unit = fmt.scale_factor([v for r in h.runs for v in r.values.values()], h.unit)
     fig, (ax,) = plots._new()
@@ -82,7 +82,7 @@ def plot(h: History, found: list, path: Path) -> Path:
         path.write_bytes(figure(h, found).png)
         return path
     import matplotlib.pyplot as plt
-    from ..report import plots
+    from . import plots
     fig, (ax,) = plots._new()
     for i, cond in enumerate(h.conditions):
         ids, vals = h.series(cond)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ...output import add_json_flag, print_json
+from ..output import add_json_flag, print_json
 
 
 def register(nsub) -> None:
@@ -25,11 +25,11 @@ def register(nsub) -> None:
 
 
 def run(args) -> int:
-    from ...campaign import scenario as scenario_mod
-    from ...errors import UserError
-    from .both import net_benchmarks, run_both
-    from .gap import gap_rows, markdown
-    from .ssh_backend import SSHBackend
+    from ..campaign import scenario as scenario_mod
+    from ..errors import UserError
+    from ..net.backends.both import net_benchmarks, run_both
+    from ..net.backends.gap import gap_rows, markdown
+    from ..net.backends.ssh_backend import SSHBackend
 
     sc = scenario_mod.load(args.scenario, quick=args.quick)
     net_benchmarks(sc)
@@ -40,7 +40,7 @@ def run(args) -> int:
 
     def keep(side, bench, result) -> None:
         if args.store:
-            from ...store import Store
+            from ..store import Store
             with Store(args.store) as st:
                 stored.append(st.save_result(result))
             print(f"{bench.name} {side}: saved as result {stored[-1]} in {args.store}", file=sys.stderr)

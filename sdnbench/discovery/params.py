@@ -1,0 +1,154 @@
+"""The parameters of the discovery suite (``controller discovery``, ``topology-change``, the
+``discovery`` campaign kind), checked in one place before any controller, engine or network
+starts (``check``); campaigns check key by key (``validate_param``) and cell by cell
+(``check_cell``), so ``run --dry-run`` refuses what the command line refuses.
+
+The topology is checked by ``sdnbench/net/topology.py`` (the one parser), with this suite's
+size limits; a topology without a switch-to-switch link has nothing to discover."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..controllers.spec import parse_spec
+from ..errors import UserError
+from ..net.topology import ENGINE_MAX_LINKS, parse_topology
+from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, url, whole
+
+DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northbound", "api": None,
+            "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
+            "workers": None, "test": "discovery", "link": None, "down_at_s": 10.0, "up_after_s": 10.0}
+CLI_ONLY = {"reps": 3, "size_search": False, "max_switches": 100_000}
+TESTS = ("discovery", "topology-change")
+APIS = ("osken", "ryu", "floodlight", "onos", "odl")
+# which adapter reads a managed controller's view (spec -> adapter)
+DEFAULT_API = {"osken:topology": "osken", "ryu:rest_topology": "ryu"}
+# Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
+# refused before anything starts (building and checking that takes ~12 s here; more would make
+# the engine's own config check time out).
+MAX_NODES = 200_000
+FLAG = flag_of({"of_version": "--of", "test": "test"})
+
+
+def _topo(v: Any) -> Optional[str]:
+    if not isinstance(v, str):
+        return f"a topology is text such as ring,10, got {v!r}"
+    try:
+        t = parse_topology(v, MAX_NODES, ENGINE_MAX_LINKS)
+    except UserError as e:
+        return str(e)
+    if not any(t.is_switch(l.a) and t.is_switch(l.b) for l in t.links):
+        return f"topology {v} has no switch-to-switch link: nothing to discover (try ring,10 or linear,4)"
+    return None
+
+
+def _link(v: Any) -> Optional[str]:
+    try:
+        ends = [[int(x) for x in end.split(":")] for end in str(v).split("-")]
+        if len(ends) == 2 and all(len(e) == 2 for e in ends):
+            return None
+    except ValueError:
+        pass
+    return f"{v!r} is not DPID:PORT-DPID:PORT"
+
+
+RULES = {
+    "controller": raises(parse_spec), "topo": _topo, "verify": choice(("northbound", "southbound")),
+    "api": choice(APIS), "api_url": url, "poll_s": number(0, "of seconds", above=True),
+    "deadline_s": number(0, "of seconds", above=True, hi=86_400),
+    "stable": whole(2, what="identical answers that end a stalled discovery"),
+    "of_version": choice(("1.0", "1.3")), "workers": whole(1), "test": choice(TESTS), "link": _link,
+    "down_at_s": number(0, "of seconds", above=True), "up_after_s": number(0, "of seconds", above=True),
+    "reps": whole(1, what="trials"), "max_switches": whole(1),
+}
+
+
+def problems(params: dict) -> list:
+    """Every problem of one set of parameters (defaults filled in), ``[(key, message)]``."""
+    p = {**DEFAULTS, **params}
+    out = [(k, "unknown discovery parameter; known: " + ", ".join(sorted(DEFAULTS)))
+           for k in params if k not in DEFAULTS and k not in CLI_ONLY and k not in ("name", "rep", "repetition")]
+    out += _apply(p)
+    if out:
+        return out
+    return _together(p)
+
+
+def _apply(p: dict) -> list:
+    return apply(RULES, p)
+
+
+def _together(p: dict) -> list:
+    """The checks that need more than one key (each key is fine on its own)."""
+    out = []
+    if p["verify"] == "northbound":
+        out += _northbound(p)
+    if p.get("size_search"):
+        from .size import start_size
+        try:
+            start = start_size(p["topo"])
+        except UserError as e:
+            return out + [("topo", str(e))]
+        if p.get("max_switches", CLI_ONLY["max_switches"]) < start:
+            out.append(("max_switches", f"must be at least the starting size {start} of {p['topo']}, "
+                                        f"got {p['max_switches']}"))
+    if p["test"] == "topology-change" and p["link"]:
+        out += _link_in(p)
+    return out
+
+
+def _northbound(p: dict) -> list:
+    """--verify northbound needs an API to read and its URL (known before the controller starts)."""
+    spec = parse_spec(p["controller"])
+    if p["api"] is None and p["controller"] not in DEFAULT_API:
+        return [("api", f"no northbound API is known for {p['controller']}; give --api "
+                        f"({', '.join(APIS)}) with --api-url, or use --verify southbound")]
+    if p["api_url"] is None and not _serves_api(spec, p):
+        return [("api_url", f"the {p['api']} API of {p['controller']} has no URL sdnbench knows; "
+                            "give --api-url (e.g. http://127.0.0.1:8080) or use --verify southbound")]
+    return []
+
+
+def _serves_api(spec, p: dict) -> bool:
+    """A launched controller whose API sdnbench starts itself (its URL is known once it runs)."""
+    if spec.kind == "cmd":
+        return spec.command.http is not None
+    return spec.kind in ("osken", "ryu") and (p["api"] is None or p["api"] == DEFAULT_API.get(p["controller"]))
+
+
+def _link_in(p: dict) -> list:
+    from ..net.engine_network import to_engine_network
+    from .change import pick_link
+    net = to_engine_network(parse_topology(p["topo"], MAX_NODES, ENGINE_MAX_LINKS))
+    try:
+        pick_link(net, p["link"])
+    except UserError as e:
+        return [("link", str(e))]
+    return []
+
+
+def check(params: dict, cli: bool = True) -> dict:
+    """The parameters with defaults filled in, or ``ParamError`` naming every problem by flag
+    (``cli``) or by key."""
+    found = problems(params)
+    if found:
+        raise ParamError(found, FLAG if cli else None)
+    return {**DEFAULTS, **params}
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    """One scenario key on its own (the ``discovery`` campaign kind)."""
+    if name in ("name", "rep", "repetition"):
+        return None
+    if name not in DEFAULTS:
+        return f"unknown discovery parameter {name!r}; known: {', '.join(sorted(DEFAULTS))}"
+    found = apply(RULES, {name: value})
+    return found[0][1] if found else None
+
+
+def check_cell(params: dict) -> list:
+    """One campaign cell's combination of keys (e.g. a link its topology does not have)."""
+    p = {k: v for k, v in params.items() if k in DEFAULTS}
+    if _apply({**DEFAULTS, **p}):
+        return []                  # reported key by key
+    return _together({**DEFAULTS, **p})

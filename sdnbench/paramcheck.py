@@ -1,0 +1,105 @@
+"""Checking a suite's parameters before anything starts: small rules and one error type.
+
+A suite describes its parameters once (``sdnbench/<suite>/params.py``): a rule per key and the
+flag that sets it. The command line, ``run --dry-run`` and campaign cells call the same check,
+so one bad value gets the same one line everywhere: by flag on the command line
+(``--poll-s: must be a number above 0, got 0.0``), by key in a scenario (its file:line added by
+the scenario reader).
+
+A rule takes the value and returns ``None`` (fine) or a message without the key's name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+from urllib.parse import urlsplit
+
+from .errors import UserError
+
+Rule = Callable[[Any], Optional[str]]
+
+
+class ParamError(UserError):
+    """Every problem of one set of parameters: ``problems`` is ``[(key, message)]``."""
+
+    def __init__(self, problems: list, flag: Optional[Callable[[str], str]] = None):
+        self.problems = problems
+        name = flag or (lambda k: k)
+        # a message from a shared parser may already start with the flag: not twice
+        lines = (m if m.startswith(name(k) + " ") else f"{name(k)}: {m}" for k, m in problems)
+        super().__init__("; ".join(dict.fromkeys(lines)))
+
+
+def flag_of(flags: dict) -> Callable[[str], str]:
+    """``key -> flag``: the exceptions in ``flags``, else ``--key-with-dashes``."""
+    return lambda k: flags.get(k, "--" + k.replace("_", "-"))
+
+
+def apply(rules: dict, params: dict) -> list:
+    """``[(key, message)]`` for the keys of ``params`` that have a rule and break it (``None``
+    values are unset and skipped)."""
+    out = []
+    for k, v in params.items():
+        rule = rules.get(k)
+        if rule is None or v is None:
+            continue
+        msg = rule(v)
+        if msg:
+            out.append((k, msg))
+    return out
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
+
+
+def number(lo: float, what: str = "", above: bool = False, hi: Optional[float] = None) -> Rule:
+    """A number >= lo (> lo with ``above``), at most ``hi``; ``what`` is its unit."""
+    unit = f" {what}" if what else ""
+
+    def rule(v: Any) -> Optional[str]:
+        bad = not _is_num(v) or (v <= lo if above else v < lo) or (hi is not None and v > hi)
+        if not bad:
+            return None
+        low = f"above {lo:g}" if above else f"{lo:g} or more"
+        return f"must be a number{unit} {low}" + (f" and at most {hi:g}" if hi is not None else "") + f", got {v!r}"
+    return rule
+
+
+def whole(lo: int, hi: Optional[int] = None, what: str = "") -> Rule:
+    """A whole number from ``lo`` (to ``hi``)."""
+    unit = f" ({what})" if what else ""
+
+    def rule(v: Any) -> Optional[str]:
+        if isinstance(v, int) and not isinstance(v, bool) and v >= lo and (hi is None or v <= hi):
+            return None
+        top = f" to {hi}" if hi is not None else " or more"
+        return f"must be a whole number{unit}, {lo}{top}, got {v!r}"
+    return rule
+
+
+def choice(options) -> Rule:
+    return lambda v: None if v in options else f"must be one of {', '.join(map(str, options))}, got {v!r}"
+
+
+def url(v: Any) -> Optional[str]:
+    """An HTTP base URL with its scheme and host."""
+    parts = urlsplit(v) if isinstance(v, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"want a URL such as http://127.0.0.1:8080, got {v!r}"
+    try:
+        parts.port
+    except ValueError:
+        return f"want a URL such as http://127.0.0.1:8080, got {v!r} (bad port)"
+    return None
+
+
+def raises(fn: Callable[[Any], Any]) -> Rule:
+    """A rule from a parser that raises ``UserError`` (its message is the problem)."""
+    def rule(v: Any) -> Optional[str]:
+        try:
+            fn(v)
+        except UserError as e:
+            return str(e)
+        return None
+    return rule

@@ -1,0 +1,56 @@
+"""One controller-failover trial (§5.4.1) with its two controllers launched for it, the master
+killed: what ``controller failover`` and the ``resilience`` campaign kind run. ``args``
+carries the suite's parameters (``resilience_params``), already checked."""
+
+from __future__ import annotations
+
+from ..controllers import launch
+from ..controllers.negotiation import session_version
+from ..controllers.ofhello import free_port
+from ..result import Result
+from . import failover as fo
+
+
+def trial(args, rep: int) -> Result:
+    """One trial: A and B launched for it, A killed."""
+    fo.check_of(args.of_version)
+    spec_a, spec_b = fo.instance_specs(args.controller, free_port())
+    net, pairs, kill_ms = fo.trial_network(args.topo, args.interval_us, args.warmup_ms, args.fail_after_ms,
+                                           args.after_ms, args.flow_rate)
+    with launch(spec_a, of_version="1.3") as a:
+        session_version(a.host, a.port, "1.3", a.info.get("name") or args.controller,
+                        need="failover needs OpenFlow 1.3 (master and slave roles, RFC 8456 §5.4.1)")
+        with launch(spec_b, of_version="1.3") as b:
+            doc, kill_mono = fo.run(a, b, net, kill_ms)
+            s = fo.summarize(doc, net, kill_mono)
+            r = _result(args, rep, pairs, s, doc)
+            b.record(r)
+            r.controller["killed_master"] = dict(a.info)
+    return r
+
+
+def _result(args, rep: int, pairs: list, s: dict, doc: dict) -> Result:
+    params = {"controller": args.controller, "of_version": "1.3", "topo": args.topo, "flow_rate": args.flow_rate,
+              "interval_us": args.interval_us, "warmup_ms": args.warmup_ms, "fail_after_ms": args.fail_after_ms,
+              "after_ms": args.after_ms, "rep": rep, "workload": "failover"}
+    r = Result(kind="controller", benchmark="failover", params=params,
+               topology={"spec": args.topo, "pairs": [list(p) for p in pairs]},
+               versions={"sdnbench-engine": (doc.get("engine") or {}).get("version", "unknown")})
+    v = fo.verdict(s)
+    if s["role_change_ms"] is not None:
+        r.add("role_change_time", "ms", [x["b_master_ms"] for x in s["roles"].values()], rep=rep, per="switch")
+    if s["new_flow_ms"] is not None:
+        r.add("new_flow_time", "ms", [s["new_flow_ms"]], rep=rep)
+    if s["rfc_failover_ms"] is not None:
+        r.add("failover_time", "ms", [s["rfc_failover_ms"]], rep=rep)
+        r.add("frames_lost", "frames", [x["lost"] for x in s["pairs"]], rep=rep, per="pair")
+    r.counters = dict(s, verdict=v)
+    r.notes.append("RFC 8456 §5.4.1: failover_time = T2 - T1 on the streams (0: no break, the installed paths "
+                   "kept forwarding); role_change_time = kill -> each switch sees the standby as MASTER; "
+                   "new_flow_time = kill -> the first flow started after it is delivered")
+    bad = [x for x in (s["invariant"], s["network_invariant"], s["provisioning_invariant"]) if x != "ok"]
+    if v != "taken over":
+        return r.finish("failed", f"{args.controller}: {v}")
+    if bad:
+        return r.finish("failed", f"invariant broken: {'; '.join(map(str, bad))}")
+    return r.finish()

@@ -1,0 +1,96 @@
+"""The parameters of the resilience suite (``controller reprovisioning``, ``failover``, the
+``resilience`` campaign kind), checked in one place before any controller or engine starts
+(``check``); campaigns check key by key (``validate_param``) and cell by cell (``check_cell``).
+
+The topology is checked by building the trial's network (pure): re-provisioning needs a link
+whose failure leaves a path around it (``reprovisioning.trial_network`` refuses ``linear,3``),
+failover needs two hosts to stream between."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..controllers.spec import parse_spec
+from ..errors import UserError
+from ..net.engine_network import network_for
+from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, whole
+
+COMMON = {"of_version": "1.3", "interval_us": 1000, "warmup_ms": 3000, "fail_after_ms": 1000, "after_ms": 2000}
+DEFAULTS = {
+    "reprovisioning": {**COMMON, "controller": "osken:reroute", "topo": "ring,6", "link": None},
+    "failover": {**COMMON, "controller": "osken:takeover", "topo": "linear,3", "flow_rate": 100.0},
+}
+KNOWN = {"test"} | set(DEFAULTS["reprovisioning"]) | set(DEFAULTS["failover"])
+CLI_ONLY = {"reps": 3}
+FLAG = flag_of({"of_version": "--of", "test": "test"})
+
+
+def _link(v: Any) -> None:
+    from .reprovisioning import parse_link
+    try:
+        parse_link(v if isinstance(v, str) else repr(v))
+    except UserError:
+        raise UserError(f"want the link as DPID-DPID (e.g. 1-2), got {v!r}") from None
+
+
+RULES = {
+    "test": choice(tuple(DEFAULTS)), "controller": raises(parse_spec), "of_version": choice(("1.0", "1.3")),
+    "topo": raises(lambda v: network_for(v if isinstance(v, str) else repr(v))), "link": raises(_link),
+    "interval_us": whole(50, what="µs between frames"), "warmup_ms": whole(1, what="ms"),
+    "fail_after_ms": whole(1, what="ms"), "after_ms": whole(1, what="ms"),
+    "flow_rate": number(0, "of new flows per second", above=True), "reps": whole(1, what="trials"),
+}
+
+
+def _together(test: str, p: dict) -> list:
+    """The checks that need the test and more than one key (each key is fine on its own)."""
+    from . import failover as fo
+    from . import reprovisioning as rp
+    if test == "failover":
+        steps = (("of_version", lambda: fo.check_of(p["of_version"])),
+                 ("controller", lambda: fo.check_pair(p["controller"])),
+                 ("topo", lambda: fo.trial_network(p["topo"])))
+    else:
+        link = rp.parse_link(p["link"]) if p.get("link") else None
+        steps = (("link" if link else "topo", lambda: rp.trial_network(p["topo"], link)),)
+    for key, step in steps:
+        try:
+            step()
+        except UserError as e:
+            return [(key, str(e).removeprefix("failover: "))]
+    return []
+
+
+def problems(test: str, params: dict) -> list:
+    p = {**DEFAULTS[test], **params}
+    out = [(k, "unknown resilience parameter; known: " + ", ".join(sorted(KNOWN)))
+           for k in params if k not in KNOWN and k not in CLI_ONLY and k not in ("name", "rep", "repetition")]
+    out += apply(RULES, p)
+    return out or _together(test, p)
+
+
+def check(test: str, params: dict, cli: bool = True) -> dict:
+    """The parameters of ``test`` with defaults filled in, or ``ParamError`` naming every
+    problem by flag (``cli``) or by key."""
+    found = problems(test, params)
+    if found:
+        raise ParamError(found, FLAG if cli else None)
+    return {**DEFAULTS[test], **params}
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    """One scenario key on its own (the ``resilience`` campaign kind)."""
+    if name in ("name", "rep", "repetition"):
+        return None
+    if name not in KNOWN:
+        return f"unknown resilience parameter {name!r}; known: {', '.join(sorted(KNOWN))}"
+    found = apply(RULES, {name: value})
+    return found[0][1] if found else None
+
+
+def check_cell(params: dict) -> list:
+    test = params.get("test", "reprovisioning")
+    if test not in DEFAULTS:
+        return []                  # reported key by key
+    p = {**DEFAULTS[test], **{k: v for k, v in params.items() if k in DEFAULTS[test]}}
+    return [] if apply(RULES, p) else _together(test, p)
