@@ -29,7 +29,7 @@ LAYERS: tuple = (
     {"controllers", "northbound"},
     {"store", "stats"},
     {"doctor"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine"},
+    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing"},
 )
 
 # (importing module, imported part): what replaces it.

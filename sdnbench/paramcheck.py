@@ -88,7 +88,7 @@ def url(v: Any) -> Optional[str]:
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         return f"want a URL such as http://127.0.0.1:8080, got {v!r}"
     try:
-        parts.port
+        _ = parts.port                    # urlsplit parses the port lazily: a bad one raises here
     except ValueError:
         return f"want a URL such as http://127.0.0.1:8080, got {v!r} (bad port)"
     return None
@@ -103,3 +103,49 @@ def raises(fn: Callable[[Any], Any]) -> Rule:
             return str(e)
         return None
     return rule
+
+
+META = ("name", "rep", "repetition")      # campaign keys every suite accepts
+
+
+class Params:
+    """One suite's parameters, described once: defaults, a rule per key, the flag of each key,
+    the checks that need several keys (``together``), and keys only the command line has.
+    ``check`` serves the command line and the cell runner, ``validate_param`` and
+    ``check_cell`` a campaign's ``run --dry-run``."""
+
+    def __init__(self, suite: str, defaults: dict, rules: dict, flag: Callable[[str], str],
+                 together: Callable[[dict], list], cli_only: Optional[dict] = None):
+        self.suite, self.defaults, self.rules, self.flag = suite, defaults, rules, flag
+        self.together, self.cli_only = together, cli_only or {}
+
+    def problems(self, params: dict) -> list:
+        """Every problem of one set of parameters (defaults filled in), ``[(key, message)]``;
+        the keys' combination is judged only when each key is fine on its own."""
+        p = {**self.defaults, **params}
+        out = [(k, f"unknown {self.suite} parameter; known: " + ", ".join(sorted(self.defaults)))
+               for k in params if k not in self.defaults and k not in self.cli_only and k not in META]
+        out += apply(self.rules, p)
+        return out or self.together(p)
+
+    def check(self, params: dict, cli: bool = True) -> dict:
+        """The parameters with defaults filled in, or ``ParamError`` naming every problem by
+        flag (``cli``) or by key."""
+        found = self.problems(params)
+        if found:
+            raise ParamError(found, self.flag if cli else None)
+        return {**self.defaults, **params}
+
+    def validate_param(self, name: str, value: Any) -> Optional[str]:
+        """One scenario key on its own."""
+        if name in META:
+            return None
+        if name not in self.defaults:
+            return f"unknown {self.suite} parameter {name!r}; known: {', '.join(sorted(self.defaults))}"
+        found = apply(self.rules, {name: value})
+        return found[0][1] if found else None
+
+    def check_cell(self, params: dict) -> list:
+        """One campaign cell's combination of keys (each key is reported on its own first)."""
+        p = {**self.defaults, **{k: v for k, v in params.items() if k in self.defaults}}
+        return [] if apply(self.rules, p) else self.together(p)

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..controllers.spec import parse_spec
 from ..errors import UserError
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
-from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, url, whole
+from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 
 DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northbound", "api": None,
             "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
@@ -61,21 +61,6 @@ RULES = {
     "down_at_s": number(0, "of seconds", above=True), "up_after_s": number(0, "of seconds", above=True),
     "reps": whole(1, what="trials"), "max_switches": whole(1),
 }
-
-
-def problems(params: dict) -> list:
-    """Every problem of one set of parameters (defaults filled in), ``[(key, message)]``."""
-    p = {**DEFAULTS, **params}
-    out = [(k, "unknown discovery parameter; known: " + ", ".join(sorted(DEFAULTS)))
-           for k in params if k not in DEFAULTS and k not in CLI_ONLY and k not in ("name", "rep", "repetition")]
-    out += _apply(p)
-    if out:
-        return out
-    return _together(p)
-
-
-def _apply(p: dict) -> list:
-    return apply(RULES, p)
 
 
 def _together(p: dict) -> list:
@@ -127,28 +112,5 @@ def _link_in(p: dict) -> list:
     return []
 
 
-def check(params: dict, cli: bool = True) -> dict:
-    """The parameters with defaults filled in, or ``ParamError`` naming every problem by flag
-    (``cli``) or by key."""
-    found = problems(params)
-    if found:
-        raise ParamError(found, FLAG if cli else None)
-    return {**DEFAULTS, **params}
-
-
-def validate_param(name: str, value: Any) -> Optional[str]:
-    """One scenario key on its own (the ``discovery`` campaign kind)."""
-    if name in ("name", "rep", "repetition"):
-        return None
-    if name not in DEFAULTS:
-        return f"unknown discovery parameter {name!r}; known: {', '.join(sorted(DEFAULTS))}"
-    found = apply(RULES, {name: value})
-    return found[0][1] if found else None
-
-
-def check_cell(params: dict) -> list:
-    """One campaign cell's combination of keys (e.g. a link its topology does not have)."""
-    p = {k: v for k, v in params.items() if k in DEFAULTS}
-    if _apply({**DEFAULTS, **p}):
-        return []                  # reported key by key
-    return _together({**DEFAULTS, **p})
+PARAMS = Params("discovery", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
+problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell

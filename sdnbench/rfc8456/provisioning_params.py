@@ -7,10 +7,10 @@ so a topology the trial could not use is refused here, not after the controller 
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ..controllers.spec import parse_spec
-from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, url, whole
+from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 
 DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,2", "flows": 100,
             "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
@@ -59,33 +59,5 @@ def _together(p: dict) -> list:
     return []
 
 
-def problems(params: dict) -> list:
-    p = {**DEFAULTS, **params}
-    out = [(k, "unknown provisioning parameter; known: " + ", ".join(sorted(DEFAULTS)))
-           for k in params if k not in DEFAULTS and k not in CLI_ONLY and k not in ("name", "rep", "repetition")]
-    out += apply(RULES, p)
-    return out or _together(p)
-
-
-def check(params: dict, cli: bool = True) -> dict:
-    """The parameters with defaults filled in, or ``ParamError`` naming every problem by flag
-    (``cli``) or by key."""
-    found = problems(params)
-    if found:
-        raise ParamError(found, FLAG if cli else None)
-    return {**DEFAULTS, **params}
-
-
-def validate_param(name: str, value: Any) -> Optional[str]:
-    """One scenario key on its own (the ``provisioning`` campaign kind)."""
-    if name in ("name", "rep", "repetition"):
-        return None
-    if name not in DEFAULTS:
-        return f"unknown provisioning parameter {name!r}; known: {', '.join(sorted(DEFAULTS))}"
-    found = apply(RULES, {name: value})
-    return found[0][1] if found else None
-
-
-def check_cell(params: dict) -> list:
-    p = {**DEFAULTS, **{k: v for k, v in params.items() if k in DEFAULTS}}
-    return [] if apply(RULES, p) else _together(p)
+PARAMS = Params("provisioning", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
+problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
