@@ -96,8 +96,8 @@ class LldpController(ThreadedPeer):
             f = of.features(m)
             st["dpid"], st["ports"] = f["dpid"], f["ports"]
         elif kind == "PORT_STATUS" and self.react_ms is not None:
-            port, down = of.port_status(m)
-            if down:
+            port, _, state = of.port_status(m)
+            if state & of.OFPPS_LINK_DOWN:
                 st["due"].append((time.monotonic() + self.react_ms / 1000, _drop_in_port(port)))
         elif kind == "PACKET_IN":
             pi = of.packet_in(m)

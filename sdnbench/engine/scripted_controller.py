@@ -32,18 +32,23 @@ import asyncio
 import struct
 import time
 from typing import Optional
+
+from ..testing import openflow as of
 from .loop_server import LoopServer
 
-NO_BUFFER = 0xFFFFFFFF
+NO_BUFFER = of.NO_BUFFER
 
 
 def _flow_mod(version: int, xid: int, buffer_id: int) -> bytes:
-    if version == 1:
-        body = struct.pack("!I", 0x003FFFFF) + bytes(36) + bytes(8) + struct.pack("!HHHHIHH", 0, 0, 0, 0x8000, buffer_id, 0xFFFF, 0)
-        return struct.pack("!BBHI", 1, 14, 8 + len(body), xid) + body
-    body = bytes(16) + struct.pack("!BBHHHIIIHH", 0, 0, 0, 0, 0x8000, buffer_id, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0)
-    body += struct.pack("!HHI", 1, 4, 0)  # empty OXM match, padded to 8
-    return struct.pack("!BBHI", 4, 14, 8 + len(body), xid) + body
+    """The answer: a flow-mod (match all, priority 0x8000) naming the packet-in's buffer."""
+    if version == of.V10:
+        return of.flow_mod10(xid, of.match10_all(), 0x8000, buffer_id=buffer_id)
+    return of.flow_mod13(xid, of.ADD, 0, 0x8000, buffer_id=buffer_id, out_port=of.ANY, out_group=of.ANY)
+
+
+def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
+    """A second answer: a packet-out of the same buffer, no actions."""
+    return of.packet_out(version, xid, b"", b"", buffer_id=buffer_id)
 
 
 # The engine's learning packet-ins (gratuitous ARPs) carry xid 0x4000_0000 | host
@@ -55,34 +60,26 @@ FAUCET_COOKIE = 0x5ADC15C0
 FAUCET_VID = 100
 
 
-def _oxm(field: int, value: bytes) -> bytes:
-    return struct.pack("!HBB", 0x8000, field << 1, len(value)) + value
-
-
 def _faucet_flow_mods(xid: int, in_port: int, mac: bytes) -> bytes:
     """Faucet's two learning flow-mods for ``mac`` (OF1.3, no buffer): eth_dst table 2, then
     eth_src table 1."""
-    vlan = _oxm(6, struct.pack("!H", 0x1000 | FAUCET_VID))
-    out = b""
-    for table, oxms in ((2, vlan + _oxm(3, mac)), (1, _oxm(0, struct.pack("!I", in_port)) + vlan + _oxm(4, mac))):
-        match = struct.pack("!HH", 1, 4 + len(oxms)) + oxms
-        match += bytes(-len(match) % 8)
-        body = struct.pack("!QQBBHHHIIIH2x", 0x5ADC15C0, 0, table, 0, 0, 0, 0x8000, NO_BUFFER, 0xFFFFFFFF, 0xFFFFFFFF, 0)
-        out += struct.pack("!BBHI", 4, 14, 8 + len(body) + len(match), xid) + body + match
-    return out
+    vlan = of.oxm(of.OXM_VLAN_VID, struct.pack("!H", of.OFPVID_PRESENT | FAUCET_VID))
+    matches = ((2, of.match13(vlan, of.oxm(of.OXM_ETH_DST, mac))),
+               (1, of.match13(of.oxm(of.OXM_IN_PORT, struct.pack("!I", in_port)), vlan, of.oxm(of.OXM_ETH_SRC, mac))))
+    return b"".join(of.flow_mod13(xid, of.ADD, table, 0x8000, match=m, cookie=FAUCET_COOKIE, out_port=of.ANY,
+                                  out_group=of.ANY) for table, m in matches)
 
 
-def _faucet_takes(body: bytes) -> Optional[tuple]:
-    """(in_port, source MAC) of a 1.3 packet-in Faucet would learn from, else None."""
-    reason, cookie = body[6], struct.unpack("!Q", body[8:16])[0]
-    mlen = struct.unpack("!H", body[18:20])[0]
-    data = body[16 + mlen + (-mlen % 8) + 2:]
-    if cookie != FAUCET_COOKIE or reason != 1 or len(data) < 18:
+def _faucet_takes(m: bytes) -> Optional[tuple]:
+    """(in_port, source MAC) of a 1.3 packet-in Faucet would learn from (its cookie, reason
+    ACTION, a frame tagged VLAN 100), else None."""
+    pi = of.packet_in(m)
+    data = pi["frame"]
+    if pi["cookie"] != FAUCET_COOKIE or pi["reason"] != 1 or len(data) < 18:
         return None
     if data[12:14] != b"\x81\x00" or struct.unpack("!H", data[14:16])[0] & 0xFFF != FAUCET_VID:
         return None
-    in_port = struct.unpack("!I", body[24:28])[0] if body[20:24] == b"\x80\x00\x00\x04" else 0
-    return in_port, data[6:12]
+    return pi["in_port"] or 0, data[6:12]
 
 
 def _spin(seconds: float) -> None:
@@ -90,14 +87,6 @@ def _spin(seconds: float) -> None:
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         pass
-
-
-def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
-    if version == 1:
-        body = struct.pack("!IHH", buffer_id, 0xFFFF, 0)
-        return struct.pack("!BBHI", 1, 13, 8 + len(body), xid) + body
-    body = struct.pack("!IIH6x", buffer_id, 0xFFFFFFFD, 0)
-    return struct.pack("!BBHI", 4, 13, 8 + len(body), xid) + body
 
 
 class ScriptedController(LoopServer):
@@ -135,8 +124,8 @@ class ScriptedController(LoopServer):
         nth = self.accepted
         self.accepted += 1
         v = self.version
-        hello = struct.pack("!BBHIHHI", 4, 0, 16, 1, 1, 8, 0x12) if v == 4 else struct.pack("!BBHI", 1, 0, 8, 1)
-        writer.write(hello + struct.pack("!BBHI", v, 5, 8, 2))
+        hello = of.hello(of.V13, 1, [of.V10, of.V13]) if v == of.V13 else of.hello(of.V10, 1)
+        writer.write(hello + of.msg(v, "FEATURES_REQUEST", 2))
         if nth == self.close_nth:
             self._loop.call_later(self.close_after_s, self._close, writer)
         seen = 0
@@ -144,13 +133,13 @@ class ScriptedController(LoopServer):
         try:
             while True:
                 head = await reader.readexactly(8)
-                ver, ty, length, xid = struct.unpack("!BBHI", head)
+                ver, ty, length, xid = of.header(head)
                 body = await reader.readexactly(length - 8)
-                if ty == 0:
+                if ty == of.TYPES[of.V13]["HELLO"]:
                     v = min(v, ver)
-                elif ty == 2:
-                    writer.write(struct.pack("!BBHI", v, 3, length, xid) + body)
-                elif ty == 10:
+                elif ty == of.TYPES[v]["ECHO_REQUEST"]:
+                    writer.write(of.msg(v, "ECHO_REPLY", xid, body))
+                elif ty == of.TYPES[v]["PACKET_IN"]:
                     if first:
                         self.first_packet_ins.append(head + body)
                         first = False
@@ -164,13 +153,13 @@ class ScriptedController(LoopServer):
                         self.dropped += 1
                         continue
                     if nth == 0 and self.garbage_after is not None and seen > self.garbage_after:
-                        writer.write(struct.pack("!BBHI", v, 2, 4, 66))
+                        writer.write(of.with_length(of.msg(v, "ECHO_REQUEST", 66), 4))
                         continue
                     buffer_id = struct.unpack("!I", body[:4])[0]
                     if self.cost_s:
                         _spin(self.cost_s)
                     if self.faucet:
-                        self._faucet(writer, xid, body, nth)
+                        self._faucet(writer, xid, head + body, nth)
                         continue
                     msg = _flow_mod(v, xid, buffer_id)
                     n = 1
@@ -186,8 +175,8 @@ class ScriptedController(LoopServer):
         finally:
             writer.close()
 
-    def _faucet(self, writer: asyncio.StreamWriter, xid: int, body: bytes, nth: int) -> None:
-        took = _faucet_takes(body)
+    def _faucet(self, writer: asyncio.StreamWriter, xid: int, m: bytes, nth: int) -> None:
+        took = _faucet_takes(m)
         if took is None:
             self.ignored += 1
             return

@@ -18,30 +18,24 @@ Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 from __future__ import annotations
 
 import asyncio
-import struct
 import threading
 from typing import Optional
+
 from ..engine.loop_server import LoopServer
+from ..testing import openflow as of
 
-FLOOD = 0xFFFB
-NO_BUFFER = 0xFFFFFFFF
-_WILD_EXCEPT_MACS = 0x003FFFFF & ~((1 << 2) | (1 << 3))
-
-
-def _header(ty: int, body: bytes, xid: int) -> bytes:
-    return struct.pack("!BBHI", 1, ty, 8 + len(body), xid) + body
+FLOOD = of.FLOOD[of.V10]
+NO_BUFFER = of.NO_BUFFER
+T = of.TYPES[of.V10]
+TABLE_FULL = (3, 0)              # OFPET_FLOW_MOD_FAILED, OFPFMFC_ALL_TABLES_FULL
 
 
 def flow_mod(src: bytes, dst: bytes, xid: int, port: int = FLOOD) -> bytes:
-    match = struct.pack("!IH6s6sHBxHBBxxIIHH", _WILD_EXCEPT_MACS, 0, src, dst, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    body = match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 0x8000, NO_BUFFER, 0xFFFF, 0)
-    body += struct.pack("!HHHH", 0, 8, port, 0)
-    return _header(14, body, xid)
+    return of.flow_mod10(xid, of.match10_macs(src, dst), 0x8000, of.output(of.V10, port, 0))
 
 
 def packet_out(in_port: int, data: bytes, xid: int) -> bytes:
-    body = struct.pack("!IHH", NO_BUFFER, in_port, 8) + struct.pack("!HHHH", 0, 8, FLOOD, 0) + data
-    return _header(13, body, xid)
+    return of.packet_out(of.V10, xid, of.output(of.V10, FLOOD, 0), data, in_port=in_port)
 
 
 class PathController(LoopServer):
@@ -118,24 +112,25 @@ class PathController(LoopServer):
         writer.write(msg)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(struct.pack("!BBHI", 1, 0, 8, 1) + struct.pack("!BBHI", 1, 5, 8, 2))
+        writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
         installed = 0
         try:
             while True:
-                _, ty, length, xid = struct.unpack("!BBHI", await reader.readexactly(8))
-                body = await reader.readexactly(length - 8)
-                if ty == 2:
-                    writer.write(_header(3, body, xid))
-                elif ty == 6:
-                    self._writers[struct.unpack("!Q", body[:8])[0]] = writer    # features reply
-                elif ty == 10 and self.push_api:
+                head = await reader.readexactly(8)
+                _, ty, length, xid = of.header(head)
+                m = head + await reader.readexactly(length - 8)
+                if ty == T["ECHO_REQUEST"]:
+                    writer.write(of.echo_reply(m))
+                elif ty == T["FEATURES_REPLY"]:
+                    self._writers[of.features(m)["dpid"]] = writer
+                elif ty == T["PACKET_IN"] and self.push_api:
                     self.packet_ins += 1                                         # a miss: dropped
-                elif ty == 1 and len(body) >= 4 and struct.unpack("!HH", body[:4]) == (3, 0):
-                    self.table_full_errors += 1  # OFPET_FLOW_MOD_FAILED, OFPFMFC_ALL_TABLES_FULL
-                elif ty == 10:
+                elif ty == T["ERROR"] and length >= 12 and of.error(m) == TABLE_FULL:
+                    self.table_full_errors += 1
+                elif ty == T["PACKET_IN"]:
                     self.packet_ins += 1
-                    in_port = struct.unpack("!H", body[6:8])[0]
-                    data = body[10:]
+                    pi = of.packet_in(m)
+                    in_port, data = pi["in_port"], pi["frame"]
                     if data[0] & 1:
                         writer.write(packet_out(in_port, data, xid))
                         continue

@@ -10,14 +10,13 @@ ignored. Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 from __future__ import annotations
 
 import asyncio
-import struct
 
+from ..engine.loop_server import LoopServer
+from ..testing import openflow as of
 from .path_controller import flow_mod
 from .paths import port_path
-from ..engine.loop_server import LoopServer
 
-OFPT_FEATURES_REPLY, OFPT_PORT_STATUS = 6, 12
-OFPPC_PORT_DOWN = OFPPS_LINK_DOWN = 1
+T = of.TYPES[of.V10]
 
 
 def _mac(text: str) -> bytes:
@@ -58,22 +57,22 @@ class RerouteController(LoopServer):
         self._loop.call_later(self.delay_s, self._reroute, self._loop.time())
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(struct.pack("!BBHI", 1, 0, 8, 1) + struct.pack("!BBHI", 1, 5, 8, 2))
+        writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
         try:
             while True:
-                _, ty, length, xid = struct.unpack("!BBHI", await reader.readexactly(8))
-                body = await reader.readexactly(length - 8)
-                if ty == 2:
-                    writer.write(struct.pack("!BBHI", 1, 3, length, xid) + body)
-                elif ty == OFPT_FEATURES_REPLY:
-                    self._writers[struct.unpack("!Q", body[:8])[0]] = writer
+                head = await reader.readexactly(8)
+                _, ty, length, xid = of.header(head)
+                m = head + await reader.readexactly(length - 8)
+                if ty == T["ECHO_REQUEST"]:
+                    writer.write(of.echo_reply(m))
+                elif ty == T["FEATURES_REPLY"]:
+                    self._writers[of.features(m)["dpid"]] = writer
                     if len(self._writers) == len(self.net["switches"]):
                         self._install()
-                elif ty == OFPT_PORT_STATUS:
+                elif ty == T["PORT_STATUS"]:
                     self.port_status += 1
-                    port_no = struct.unpack("!H", body[8:10])[0]
-                    config, state = struct.unpack("!II", body[8 + 24:8 + 32])
-                    if config & OFPPC_PORT_DOWN or state & OFPPS_LINK_DOWN:
+                    port_no, config, state = of.port_status(m)
+                    if config & of.OFPPC_PORT_DOWN or state & of.OFPPS_LINK_DOWN:
                         dpid = next(d for d, w in self._writers.items() if w is writer)
                         self._port_down(dpid, port_no)
         except (asyncio.IncompleteReadError, ConnectionError, OSError):

@@ -15,46 +15,22 @@ from __future__ import annotations
 
 import argparse
 import socket
-import struct
 import threading
 import time
 
-OFP13 = 4
+from ..testing import openflow as of
+
+V13 = of.V13
 ROLE_MASTER, ROLE_SLAVE = 2, 3
-FLOOD, CONTROLLER, NO_BUFFER = 0xFFFFFFFB, 0xFFFFFFFD, 0xFFFFFFFF
-
-
-def msg(ty: int, body: bytes = b"", xid: int = 0) -> bytes:
-    return struct.pack("!BBHI", OFP13, ty, 8 + len(body), xid) + body
-
-
-def role_request(role: int, generation: int) -> bytes:
-    return msg(24, struct.pack("!I4xQ", role, generation))
 
 
 def table_miss() -> bytes:
-    body = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, 0, 0, 0, 0, NO_BUFFER, 0xFFFFFFFF, 0xFFFFFFFF, 0)
-    body += struct.pack("!HH4x", 1, 4)                                   # empty OXM match
-    body += struct.pack("!HH4x", 4, 24) + struct.pack("!HHIH6x", 0, 16, CONTROLLER, 0xFFFF)
-    return msg(14, body)
+    return of.flow_mod13(0, of.ADD, 0, 0, of.apply_actions(of.output(V13, of.CONTROLLER[V13])),
+                         out_port=of.ANY, out_group=of.ANY)
 
 
 def packet_out(in_port: int, data: bytes) -> bytes:
-    action = struct.pack("!HHIH6x", 0, 16, FLOOD, 0)
-    return msg(13, struct.pack("!IIH6x", NO_BUFFER, in_port, len(action)) + action + data)
-
-
-def packet_in_port_and_data(body: bytes) -> tuple:
-    """(in_port, frame) of an OF1.3 packet-in body."""
-    match_len = struct.unpack("!H", body[18:20])[0]
-    in_port = 0
-    at, end = 20, 16 + match_len
-    while at + 4 <= end:
-        cls, field, n = struct.unpack("!HBB", body[at:at + 4])
-        if cls == 0x8000 and field >> 1 == 0:
-            in_port = struct.unpack("!I", body[at + 4:at + 8])[0]
-        at += 4 + n
-    return in_port, body[16 + (match_len + 7) // 8 * 8 + 2:]
+    return of.packet_out(V13, 0, of.output(V13, of.FLOOD[V13], 0), data, in_port=in_port)
 
 
 class Takeover:
@@ -72,13 +48,13 @@ class Takeover:
                 pass
 
     def claim(self, conn) -> None:
-        self.send(conn, role_request(ROLE_MASTER if self.master else ROLE_SLAVE, self.generation))
+        self.send(conn, of.role_request(0, ROLE_MASTER if self.master else ROLE_SLAVE, self.generation))
         if self.master:
             self.send(conn, table_miss())
 
     def serve(self, conn) -> None:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.send(conn, msg(0) + msg(5, xid=1))
+        self.send(conn, of.hello(V13, 0) + of.msg(V13, "FEATURES_REQUEST", 1))
         buf = b""
         while True:
             try:
@@ -87,22 +63,21 @@ class Takeover:
                 return
             if not chunk:
                 return
-            buf += chunk
-            while len(buf) >= 8 and len(buf) >= struct.unpack("!H", buf[2:4])[0]:
-                n = struct.unpack("!H", buf[2:4])[0]
-                m, buf = buf[:n], buf[n:]
-                self.on_message(conn, m[1], struct.unpack("!I", m[4:8])[0], m[8:])
+            msgs, buf = of.split(buf + chunk)
+            for m in msgs:
+                self.on_message(conn, m)
 
-    def on_message(self, conn, ty: int, xid: int, body: bytes) -> None:
-        if ty == 2:
-            self.send(conn, msg(3, body, xid))
-        elif ty == 6:
+    def on_message(self, conn, m: bytes) -> None:
+        kind = of.name_of(m)
+        if kind == "ECHO_REQUEST":
+            self.send(conn, of.echo_reply(m))
+        elif kind == "FEATURES_REPLY":
             with self.lock:
                 self.conns.append(conn)
             self.claim(conn)
-        elif ty == 10 and self.master:
-            in_port, data = packet_in_port_and_data(body)
-            self.send(conn, packet_out(in_port, data))
+        elif kind == "PACKET_IN" and self.master:
+            pi = of.packet_in(m)
+            self.send(conn, packet_out(pi["in_port"] or 0, pi["frame"]))
 
     def listen_peer(self) -> None:
         srv = socket.socket()

@@ -25,12 +25,14 @@ TYPES = {
 NO_BUFFER = 0xFFFFFFFF
 ANY = 0xFFFFFFFF                       # 1.3 out_port / out_group "any"
 CONTROLLER = {V10: 0xFFFD, V13: 0xFFFFFFFD}
+FLOOD = {V10: 0xFFFB, V13: 0xFFFFFFFB}
 NONE_PORT10 = 0xFFFF
 MAX_PORT = {V10: 0xFF00, V13: 0xFFFFFF00}
 PORT_DESC = 13                         # 1.3 multipart type OFPMP_PORT_DESC
 ADD, DELETE = 0, 3                     # flow-mod commands
 LLDP = 0x88CC
-OFPPS_LINK_DOWN = 1
+OFPPS_LINK_DOWN = 1            # port state: no physical link
+OFPPC_PORT_DOWN = 1            # port config: administratively down
 
 
 def name_of(m: bytes) -> str:
@@ -75,20 +77,56 @@ def apply_actions(actions: bytes) -> bytes:
     return struct.pack("!HH4x", 4, 8 + len(actions)) + actions
 
 
+# OXM fields of the OpenFlow basic class (1.3 §7.2.3.7) the peers match on
+OXM_IN_PORT, OXM_ETH_DST, OXM_ETH_SRC, OXM_VLAN_VID = 0, 3, 4, 6
+OFPVID_PRESENT = 0x1000
+
+
+def oxm(field: int, value: bytes) -> bytes:
+    """One OXM TLV of the basic class, no mask."""
+    return struct.pack("!HBB", 0x8000, field << 1, len(value)) + value
+
+
+def match13(*oxms: bytes) -> bytes:
+    """An OXM match of these fields, padded to 8 bytes."""
+    body = b"".join(oxms)
+    m = struct.pack("!HH", 1, 4 + len(body)) + body
+    return m + bytes(-len(m) % 8)
+
+
 def empty_match13() -> bytes:
-    return struct.pack("!HH4x", 1, 4)            # OFPMT_OXM, no fields, padded to 8
+    return match13()                             # OFPMT_OXM, no fields, padded to 8
 
 
 def flow_mod13(xid: int, command: int, table: int, priority: int = 0, instructions: bytes = b"",
-               buffer_id: int = NO_BUFFER, out_port: int = 0, out_group: int = 0) -> bytes:
-    """FLOW_MOD (1.3) matching everything."""
-    body = struct.pack("!QQBBHHHIIIH2x", 0, 0, table, command, 0, 0, priority, buffer_id, out_port, out_group, 0)
-    return msg(V13, "FLOW_MOD", xid, body + empty_match13() + instructions)
+               buffer_id: int = NO_BUFFER, out_port: int = 0, out_group: int = 0, match: bytes = b"",
+               cookie: int = 0) -> bytes:
+    """FLOW_MOD (1.3); ``match`` from ``match13`` (empty: match everything)."""
+    body = struct.pack("!QQBBHHHIIIH2x", cookie, 0, table, command, 0, 0, priority, buffer_id, out_port, out_group, 0)
+    return msg(V13, "FLOW_MOD", xid, body + (match or empty_match13()) + instructions)
 
 
 def match10_in_port(port: int) -> bytes:
     """A 1.0 match on in_port alone (every other field wildcarded)."""
     return struct.pack("!IH", 0x3FFFFE, port).ljust(40, b"\0")
+
+
+OFPFW10_ALL, OFPFW10_DL_SRC, OFPFW10_DL_DST = 0x003FFFFF, 1 << 2, 1 << 3
+
+
+def match10_macs(src: bytes, dst: bytes) -> bytes:
+    """A 1.0 match on (dl_src, dl_dst), every other field wildcarded."""
+    return struct.pack("!IH6s6s", OFPFW10_ALL & ~(OFPFW10_DL_SRC | OFPFW10_DL_DST), 0, src, dst).ljust(40, b"\0")
+
+
+def role_request(xid: int, role: int, generation: int) -> bytes:
+    """ROLE_REQUEST (1.3): NOCHANGE 0, EQUAL 1, MASTER 2, SLAVE 3."""
+    return msg(V13, "ROLE_REQUEST", xid, struct.pack("!I4xQ", role, generation))
+
+
+def match10_all() -> bytes:
+    """A 1.0 match with every field wildcarded (OFPFW_ALL)."""
+    return struct.pack("!I", 0x003FFFFF).ljust(40, b"\0")
 
 
 def flow_mod10(xid: int, match: bytes, priority: int, actions: bytes = b"", command: int = ADD,
@@ -136,6 +174,16 @@ def split(buf: bytes) -> tuple:
     return out, buf
 
 
+def header(m: bytes) -> tuple:
+    """(version, type code, length, xid)."""
+    return struct.unpack("!BBHI", m[:8])
+
+
+def with_length(m: bytes, n: int) -> bytes:
+    """``m`` with a lying length field (a malformed message, on purpose)."""
+    return m[:2] + struct.pack("!H", n) + m[4:]
+
+
 def xid_of(m: bytes) -> int:
     return struct.unpack("!I", m[4:8])[0]
 
@@ -163,12 +211,10 @@ def error(m: bytes) -> tuple:
 
 
 def port_status(m: bytes) -> tuple:
-    """(port number, link down) of a PORT_STATUS."""
+    """(port number, config, state) of a PORT_STATUS."""
     if m[0] == V10:
-        port, state = struct.unpack("!H", m[16:18])[0], struct.unpack("!I", m[44:48])[0]
-    else:
-        port, state = struct.unpack("!I", m[16:20])[0], struct.unpack("!I", m[52:56])[0]
-    return port, bool(state & OFPPS_LINK_DOWN)
+        return (struct.unpack("!H", m[16:18])[0],) + struct.unpack("!II", m[40:48])
+    return (struct.unpack("!I", m[16:20])[0],) + struct.unpack("!II", m[48:56])
 
 
 def packet_in(m: bytes) -> dict:
@@ -178,7 +224,7 @@ def packet_in(m: bytes) -> dict:
         buffer_id, total_len, in_port, reason = struct.unpack("!IHHB", m[8:17])
         return {"buffer_id": buffer_id, "total_len": total_len, "reason": reason, "table_id": None,
                 "in_port": in_port, "frame": m[18:]}
-    buffer_id, total_len, reason, table = struct.unpack("!IHBB", m[8:16])
+    buffer_id, total_len, reason, table, cookie = struct.unpack("!IHBBQ", m[8:24])
     mlen = struct.unpack("!H", m[26:28])[0]
     in_port, i = None, 28
     while i + 4 <= 24 + mlen:
@@ -187,4 +233,4 @@ def packet_in(m: bytes) -> dict:
             in_port = struct.unpack("!I", m[i + 4:i + 8])[0]
         i += 4 + n
     return {"buffer_id": buffer_id, "total_len": total_len, "reason": reason, "table_id": table,
-            "in_port": in_port, "frame": m[24 + (mlen + 7) // 8 * 8 + 2:]}
+            "cookie": cookie, "in_port": in_port, "frame": m[24 + (mlen + 7) // 8 * 8 + 2:]}

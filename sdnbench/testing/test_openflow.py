@@ -88,5 +88,5 @@ def test_a_probe_frame_reads_back_and_nothing_else_does():
 def test_the_reader_on_os_kens_port_status_and_packet_in_ports(table):
     for k in ("port_status_0", "port_status_1", "port_status_2"):
         e = table[k]["expect"]["port"]
-        assert of.port_status(_hex(table[k])) == (e["port_no"], bool(e["state"] & of.OFPPS_LINK_DOWN))
+        assert of.port_status(_hex(table[k])) == (e["port_no"], e["config"], e["state"])
     assert of.packet_in(_hex(table["packet_in_miss"]))["in_port"] == 7
