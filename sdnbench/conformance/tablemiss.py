@@ -78,27 +78,22 @@ class TableMissController(ThreadedPeer):
                   + delete_all() + b"".join(table_miss(t) for t in tables)
                   + of.msg(V13, "BARRIER_REQUEST", 5))
 
-    def serve(self, s: socket.socket) -> None:
-        s.sendall(of.hello(V13, 1) + of.msg(V13, "FEATURES_REQUEST", 2))
-        buf, st = b"", {"dpid": None, "ports": [], "ready": False, "next_probe": 0.0}
-        while not self.stopping:
-            if st["ready"] and st["ports"] and time.monotonic() >= st["next_probe"]:
-                s.sendall(b"".join(packet_out(st["dpid"], p) for p in st["ports"]))
-                with self._lock:
-                    self.probes_sent += len(st["ports"])
-                st["next_probe"] = time.monotonic() + self.probe_ms / 1000
-            got = self.receive(s, buf)
-            if got is None:
-                return
-            msgs, buf = got
-            for m in msgs:
-                self._handle(s, m, st)
+    def greeting(self) -> bytes:
+        return of.hello(V13, 1) + of.msg(V13, "FEATURES_REQUEST", 2)
 
-    def _handle(self, s: socket.socket, m: bytes, st: dict) -> None:
+    def new_state(self) -> dict:
+        return {"dpid": None, "ports": [], "ready": False, "next_probe": 0.0}
+
+    def tick(self, s: socket.socket, st: dict) -> None:
+        if st["ready"] and st["ports"] and time.monotonic() >= st["next_probe"]:
+            s.sendall(b"".join(packet_out(st["dpid"], p) for p in st["ports"]))
+            with self._lock:
+                self.probes_sent += len(st["ports"])
+            st["next_probe"] = time.monotonic() + self.probe_ms / 1000
+
+    def handle(self, s: socket.socket, m: bytes, st: dict) -> None:
         kind = of.name_of(m)
-        if kind == "ECHO_REQUEST":
-            s.sendall(of.echo_reply(m))
-        elif kind == "FEATURES_REPLY":
+        if kind == "FEATURES_REPLY":
             f = of.features(m)
             st["dpid"] = f["dpid"]
             with self._lock:

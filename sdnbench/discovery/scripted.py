@@ -66,33 +66,27 @@ class LldpController(ThreadedPeer):
             if self.first_connect is None:
                 self.first_connect = time.monotonic()
 
-    def serve(self, s: socket.socket) -> None:
-        s.sendall(of.hello(V10, 1) + of.msg(V10, "FEATURES_REQUEST", 2))
-        st = {"dpid": None, "ports": [], "next_probe": 0.0, "due": []}
-        buf = b""
-        try:
-            while not self.stopping:
-                while st["due"] and time.monotonic() >= st["due"][0][0]:
-                    s.sendall(st["due"].pop(0)[1])
-                if st["dpid"] is not None and time.monotonic() >= st["next_probe"]:
-                    s.sendall(b"".join(_probe(st["dpid"], p) for p in st["ports"] if (st["dpid"], p) != self.never_probe))
-                    st["next_probe"] = time.monotonic() + self.probe_ms / 1000
-                got = self.receive(s, buf)
-                if got is None:
-                    return
-                msgs, buf = got
-                for m in msgs:
-                    self._handle(s, m, st)
-        finally:
-            # a switch that left takes its links with it (as os-ken's switch-leave does)
-            with self._lock:
-                self.learned = {l for l in self.learned if st["dpid"] not in (l[0][0], l[1][0])}
+    def greeting(self) -> bytes:
+        return of.hello(V10, 1) + of.msg(V10, "FEATURES_REQUEST", 2)
 
-    def _handle(self, s: socket.socket, m: bytes, st: dict) -> None:
+    def new_state(self) -> dict:
+        return {"dpid": None, "ports": [], "next_probe": 0.0, "due": []}
+
+    def tick(self, s: socket.socket, st: dict) -> None:
+        while st["due"] and time.monotonic() >= st["due"][0][0]:
+            s.sendall(st["due"].pop(0)[1])
+        if st["dpid"] is not None and time.monotonic() >= st["next_probe"]:
+            s.sendall(b"".join(_probe(st["dpid"], p) for p in st["ports"] if (st["dpid"], p) != self.never_probe))
+            st["next_probe"] = time.monotonic() + self.probe_ms / 1000
+
+    def left(self, st: dict) -> None:
+        # a switch that left takes its links with it (as os-ken's switch-leave does)
+        with self._lock:
+            self.learned = {l for l in self.learned if st["dpid"] not in (l[0][0], l[1][0])}
+
+    def handle(self, s: socket.socket, m: bytes, st: dict) -> None:
         kind = of.name_of(m)
-        if kind == "ECHO_REQUEST":
-            s.sendall(of.echo_reply(m))
-        elif kind == "FEATURES_REPLY":
+        if kind == "FEATURES_REPLY":
             f = of.features(m)
             st["dpid"], st["ports"] = f["dpid"], f["ports"]
         elif kind == "PORT_STATUS" and self.react_ms is not None:

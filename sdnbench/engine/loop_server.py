@@ -10,6 +10,12 @@ import socket
 import threading
 
 
+async def read_message(reader: asyncio.StreamReader) -> bytes:
+    """One whole OpenFlow message (header and body); IncompleteReadError when the peer left."""
+    head = await reader.readexactly(8)
+    return head + await reader.readexactly(max(8, int.from_bytes(head[2:4], "big")) - 8)
+
+
 class LoopServer:
     def __init__(self) -> None:
         self.port = 0

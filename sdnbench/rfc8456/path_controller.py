@@ -21,7 +21,7 @@ import asyncio
 import threading
 from typing import Optional
 
-from ..engine.loop_server import LoopServer
+from ..engine.loop_server import LoopServer, read_message
 from ..testing import openflow as of
 
 FLOOD = of.FLOOD[of.V10]
@@ -116,9 +116,8 @@ class PathController(LoopServer):
         installed = 0
         try:
             while True:
-                head = await reader.readexactly(8)
-                _, ty, length, xid = of.header(head)
-                m = head + await reader.readexactly(length - 8)
+                m = await read_message(reader)
+                _, ty, length, xid = of.header(m)
                 if ty == T["ECHO_REQUEST"]:
                     writer.write(of.echo_reply(m))
                 elif ty == T["FEATURES_REPLY"]:

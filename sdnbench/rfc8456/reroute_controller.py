@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ..engine.loop_server import LoopServer
+from ..engine.loop_server import LoopServer, read_message
 from ..testing import openflow as of
 from .path_controller import flow_mod
 from .paths import port_path
@@ -60,9 +60,8 @@ class RerouteController(LoopServer):
         writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
         try:
             while True:
-                head = await reader.readexactly(8)
-                _, ty, length, xid = of.header(head)
-                m = head + await reader.readexactly(length - 8)
+                m = await read_message(reader)
+                _, ty, length, xid = of.header(m)
                 if ty == T["ECHO_REQUEST"]:
                     writer.write(of.echo_reply(m))
                 elif ty == T["FEATURES_REPLY"]:

@@ -73,7 +73,41 @@ class ThreadedPeer:
         """Called in the accept thread for each new connection."""
 
     def serve(self, s: socket.socket) -> None:
+        """One connection: the greeting, then until the switch leaves or the peer stops, the
+        subclass's timed sends (``tick``) and its answer to each message but echo (``handle``); ``left``
+        last, whatever ended it. ``st`` is the connection's own state."""
+        s.sendall(self.greeting())
+        st = self.new_state()
+        buf = b""
+        try:
+            while not self.stopping:
+                self.tick(s, st)
+                got = self.receive(s, buf)
+                if got is None:
+                    return
+                msgs, buf = got
+                for m in msgs:
+                    if of.name_of(m) == "ECHO_REQUEST":       # every peer answers echo alike
+                        s.sendall(of.echo_reply(m))
+                    else:
+                        self.handle(s, m, st)
+        finally:
+            self.left(st)
+
+    def greeting(self) -> bytes:
         raise NotImplementedError
+
+    def new_state(self) -> dict:
+        return {}
+
+    def tick(self, s: socket.socket, st: dict) -> None:
+        """Sends of the peer's own, between reads (at most ``POLL_S`` apart)."""
+
+    def handle(self, s: socket.socket, m: bytes, st: dict) -> None:
+        raise NotImplementedError
+
+    def left(self, st: dict) -> None:
+        """The connection is over."""
 
     @staticmethod
     def receive(s: socket.socket, buf: bytes) -> Optional[tuple]:
