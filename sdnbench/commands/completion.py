@@ -56,7 +56,7 @@ complete -F _sdnbench sdnbench
 
 
 def run(args) -> int:
-    from ..cli import build_parser
+    from ._parser import build_parser
     script = bash_script(build_parser())
     if args.shell == "zsh":
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script

@@ -32,7 +32,7 @@ def register(sub) -> None:
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=_clean)
     from . import netgap
-    netgap.register(nsub)    # emulated-vs-real gap tables
+    netgap.add_to(nsub)    # emulated-vs-real gap tables
     p.set_defaults(func=lambda args: _help(p))
 
 

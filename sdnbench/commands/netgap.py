@@ -10,7 +10,7 @@ from pathlib import Path
 from ..output import add_json_flag, print_json
 
 
-def register(nsub) -> None:
+def add_to(nsub) -> None:
     g = nsub.add_parser("gap", help="run a scenario's net benchmarks on Mininet and on real hosts "
                                     "(SSH inventory) and print the emulated-vs-real gap table",
                         description=__doc__)
