@@ -185,13 +185,7 @@ impl SwitchStats {
         }
     }
 
-    pub fn on_request_reply(
-        &mut self,
-        out: &mut Outstanding,
-        buffer_id: u32,
-        marker_seq: Option<u32>,
-        now_ns: u64,
-    ) -> Option<u64> {
+    pub fn on_request_reply(&mut self, out: &mut Outstanding, buffer_id: u32, marker_seq: Option<u32>, now_ns: u64) -> Option<u64> {
         let seq = if buffer_id != NO_BUFFER { Some(buffer_id) } else { marker_seq };
         let Some(seq) = seq else {
             self.unmatched += 1;
@@ -237,7 +231,6 @@ impl SwitchStats {
     pub fn on_error(&mut self, ty: u16, code: u16) {
         *self.errors.entry((ty, code)).or_insert(0) += 1;
     }
-
 
     /// The session ended: everything in flight is lost; the first reason wins.
     pub fn end(&mut self, out: &mut Outstanding, t_s: f64, kind: &str, reason: String) {

@@ -61,7 +61,8 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
         // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
         // client in the terminal's process group would die of it and lose its agent's report
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let sp = Spawned::spawn(cmd, i as u32, &format!("agent {name}"), true, tx.clone()).map_err(|e| format!("agent {name}: cannot start: {e}"))?;
+        let sp = Spawned::spawn(cmd, i as u32, &format!("agent {name}"), true, tx.clone())
+            .map_err(|e| format!("agent {name}: cannot start: {e}"))?;
         let mut h = sp.handle;
         h.send(&Cmd::Start { config: Box::new(sent.clone()), slice });
         handles.push(h);
@@ -152,7 +153,13 @@ pub fn json(o: &Outcome) -> Value {
             let facts = rep.and_then(|r| r.agent.as_ref());
             let up = rep.map_or(0, |r| r.switches.iter().filter(|s| s.of_version.is_some()).count() as u64);
             let rss = facts.map_or(0, |f| f.rss_bytes_peak);
-            let state = if a.lost.is_some() { "lost" } else if a.refused { "refused" } else { "ok" };
+            let state = if a.lost.is_some() {
+                "lost"
+            } else if a.refused {
+                "refused"
+            } else {
+                "ok"
+            };
             json!({"name": a.name, "index": a.slice.worker, "switches": [a.slice.lo, a.slice.hi], "state": state, "lost": a.lost,
                    "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6, "net_addr": a.net_addr,
                    "protocol_bytes_to_agent": a.bytes_to.load(Ordering::Relaxed),

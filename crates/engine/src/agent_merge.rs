@@ -78,7 +78,12 @@ pub fn report(worker: u32, o: &Outcome) -> Result<WorkerReport, String> {
     Ok(WorkerReport {
         worker,
         pid: std::process::id(),
-        switches: o.reports.iter().flat_map(|r| r.switches.iter().cloned()).map(|s| crate::protocol::SwitchReport { worker, ..s }).collect(),
+        switches: o
+            .reports
+            .iter()
+            .flat_map(|r| r.switches.iter().cloned())
+            .map(|s| crate::protocol::SwitchReport { worker, ..s })
+            .collect(),
         hist_b64: hist.to_base64(),
         hist_clamped: o.reports.iter().map(|r| r.hist_clamped).sum(),
         stopped_early: o.reports.iter().any(|r| r.stopped_early),

@@ -64,11 +64,11 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
             Short('t') | Long("throughput") => {
                 c.mode = Mode::Throughput;
                 c.fill_socket = true; // cbench keeps its socket full, it has no window;
-                // it reads whenever a byte is there: no wake coalescing (`coalesce.rs`). On a
-                // machine where the controller shares cores with the load generator, the CPU a
-                // generator spends is the controller's loss, and published cbench numbers carry
-                // cbench's share: measured against ovs-testcontroller (1 switch) coalescing
-                // gave the controller CPU enough to read 2x cbench.
+                                      // it reads whenever a byte is there: no wake coalescing (`coalesce.rs`). On a
+                                      // machine where the controller shares cores with the load generator, the CPU a
+                                      // generator spends is the controller's loss, and published cbench numbers carry
+                                      // cbench's share: measured against ovs-testcontroller (1 switch) coalescing
+                                      // gave the controller CPU enough to read 2x cbench.
                 c.coalesce_pct = 0.0;
             }
             Short('w') | Long("warmup") => c.warmup = n(&mut p, "-w")?,
@@ -185,7 +185,10 @@ mod tests {
     #[test]
     fn loop_line_matches_cbench() {
         // cbench 's own line from a run here: "14:59:11.093 2   switches: flows/sec:  22  22   total = 0.087974 per ms "
-        assert_eq!(loop_line("14:59:11.093", 2, &[22, 22], 500), "14:59:11.093 2   switches: flows/sec:  22  22   total = 0.088000 per ms ");
+        assert_eq!(
+            loop_line("14:59:11.093", 2, &[22, 22], 500),
+            "14:59:11.093 2   switches: flows/sec:  22  22   total = 0.088000 per ms "
+        );
         assert_eq!(clock_now().len(), 12);
     }
 }

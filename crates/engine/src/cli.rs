@@ -120,7 +120,8 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
             Long("traffic") => c.traffic = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
             Long("mode") => {
                 let m = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.mode = Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity, network)"))?;
+                c.mode =
+                    Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity, network)"))?;
             }
             Long("switches") => c.switches = num(&mut p, "--switches")?,
             Long("macs") => c.macs = num(&mut p, "--macs")?,
@@ -217,7 +218,21 @@ mod tests {
 
     #[test]
     fn bad_input_is_one_line() {
-        for bad in ["--switches x", "--mode fast", "--of 1.5", "--switches 0", "--frame-size 10", "--bogus", "--controller nohost", "--workers 0", "--traffic x", "--config /nonexistent", "--reconnect maybe", "--fail-mode open", "--max-backoff-ms 1"] {
+        for bad in [
+            "--switches x",
+            "--mode fast",
+            "--of 1.5",
+            "--switches 0",
+            "--frame-size 10",
+            "--bogus",
+            "--controller nohost",
+            "--workers 0",
+            "--traffic x",
+            "--config /nonexistent",
+            "--reconnect maybe",
+            "--fail-mode open",
+            "--max-backoff-ms 1",
+        ] {
             let e = args(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(!e.trim().contains('\n'), "{bad}: {e}");
         }

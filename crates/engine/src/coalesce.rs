@@ -85,7 +85,11 @@ pub struct Report {
 
 impl Park {
     pub fn report(&self) -> Report {
-        Report { waits: self.waits.load(Relaxed), waited_ns: self.waited_ns.load(Relaxed), max_quantum_ns: self.max_quantum_ns.load(Relaxed) }
+        Report {
+            waits: self.waits.load(Relaxed),
+            waited_ns: self.waited_ns.load(Relaxed),
+            max_quantum_ns: self.max_quantum_ns.load(Relaxed),
+        }
     }
 }
 

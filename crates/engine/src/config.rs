@@ -280,7 +280,11 @@ impl Config {
     pub fn from_json(text: &str) -> Result<Config, Vec<String>> {
         let c = Config::parse_json(text)?;
         let errs = c.validate();
-        if errs.is_empty() { Ok(c) } else { Err(errs) }
+        if errs.is_empty() {
+            Ok(c)
+        } else {
+            Err(errs)
+        }
     }
 
     /// Parse only (no range checks). serde's own error does not name the field of a wrong type,
@@ -346,7 +350,6 @@ impl Config {
             _ => self.window.max(1),
         }
     }
-
 }
 
 /// Named link layouts: `linear` chains switch i's port 2 to switch i+1's port 1.
@@ -370,11 +373,7 @@ pub struct Slice {
 pub fn slices(n: u32, workers: u32) -> Vec<Slice> {
     let w = workers.max(1).min(n.max(1));
     (0..w)
-        .map(|i| Slice {
-            worker: i,
-            lo: (n as u64 * i as u64 / w as u64) as u32,
-            hi: (n as u64 * (i as u64 + 1) / w as u64) as u32,
-        })
+        .map(|i| Slice { worker: i, lo: (n as u64 * i as u64 / w as u64) as u32, hi: (n as u64 * (i as u64 + 1) / w as u64) as u32 })
         .collect()
 }
 

@@ -14,8 +14,8 @@ use crate::workload::Workload;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 static SIGNALLED: AtomicBool = AtomicBool::new(false);
@@ -151,7 +151,8 @@ fn spawn_worker(cfg: &Config, slice: Slice, w: u32, in_thread: bool, tx: mpsc::S
     let exe = std::env::current_exe().map_err(|e| format!("cannot find my own binary: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.arg("worker");
-    let child = Spawned::spawn(cmd, w, &format!("worker {}", slice.worker), false, tx).map_err(|e| format!("cannot start worker process: {e}"))?;
+    let child =
+        Spawned::spawn(cmd, w, &format!("worker {}", slice.worker), false, tx).map_err(|e| format!("cannot start worker process: {e}"))?;
     let mut h = child.handle;
     h.send(&Cmd::Start { config: Box::new(cfg.clone()), slice });
     Ok(h)
@@ -166,7 +167,13 @@ pub(crate) struct Spawned {
 }
 
 impl Spawned {
-    pub(crate) fn spawn(mut cmd: Command, w: u32, label: &str, keep_stderr: bool, tx: mpsc::Sender<(u32, WorkerEvent)>) -> std::io::Result<Spawned> {
+    pub(crate) fn spawn(
+        mut cmd: Command,
+        w: u32,
+        label: &str,
+        keep_stderr: bool,
+        tx: mpsc::Sender<(u32, WorkerEvent)>,
+    ) -> std::io::Result<Spawned> {
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         cmd.stderr(if keep_stderr { Stdio::piped() } else { Stdio::inherit() });
         let mut child = cmd.spawn()?;
@@ -233,11 +240,7 @@ fn unix_now() -> f64 {
 
 /// Run `cfg` to the end (or to Ctrl-C). `on_loop` sees each loop's totals as they complete
 /// (the live display); `on_ready` the handshake results.
-pub fn run(
-    cfg: Config,
-    on_ready: &mut dyn FnMut(&[Ready]),
-    on_loop: &mut dyn FnMut(&LoopTotal),
-) -> Result<Outcome, String> {
+pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     if !cfg.agents.is_empty() {
         return crate::agent_link::run(cfg, on_ready, on_loop);
     }
@@ -308,7 +311,13 @@ pub(crate) fn prepare(mut cfg: Config, plan: &Plan, nofile: (u64, u64), size_che
     }
     if cfg.network.is_some() {
         if size_check {
-            let w = crate::network::size::check(cfg.switches as u64, cfg.controllers.len().max(1) as u64, plan.workers as u64, nofile.1, crate::network::size::mem_available())?;
+            let w = crate::network::size::check(
+                cfg.switches as u64,
+                cfg.controllers.len().max(1) as u64,
+                plan.workers as u64,
+                nofile.1,
+                crate::network::size::mem_available(),
+            )?;
             if w != plan.workers as u64 {
                 return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
             }
@@ -441,7 +450,15 @@ fn collect(
 ) -> bool {
     let n = handles.len();
     let agents = !out.agents.is_empty();
-    let mut g = Gather { ids: ids.to_vec(), alive: vec![true; n], ready: vec![false; n], phase: Phase::WaitReady, stop_sent: false, go_at: Instant::now(), pending: Default::default() };
+    let mut g = Gather {
+        ids: ids.to_vec(),
+        alive: vec![true; n],
+        ready: vec![false; n],
+        phase: Phase::WaitReady,
+        stop_sent: false,
+        go_at: Instant::now(),
+        pending: Default::default(),
+    };
     let mut done = 0;
     while done < n {
         if interrupted() && !g.stop_sent {

@@ -159,7 +159,9 @@ pub fn build(o: &Outcome) -> Value {
     let extra = sum(&|s| s.extra);
     let disconnects: Vec<Value> = sw
         .iter()
-        .filter_map(|s| s.disconnect.as_ref().map(|d| json!({"index": s.index, "dpid": s.dpid, "t_s": d.t_s, "kind": d.kind, "reason": d.reason})))
+        .filter_map(|s| {
+            s.disconnect.as_ref().map(|d| json!({"index": s.index, "dpid": s.dpid, "t_s": d.t_s, "kind": d.kind, "reason": d.reason}))
+        })
         .collect();
     let rps = measured_rps(o);
     let (mean, sd, min, max) = mean_sd(&rps);
@@ -173,8 +175,10 @@ pub fn build(o: &Outcome) -> Value {
         .sampler
         .series
         .iter()
-        .map(|s| json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads,
-                        "run_delay_ms": s.run_delay_ms}))
+        .map(|s| {
+            json!({"label": s.label, "pid": s.pid, "cpu_percent": s.cpu_percent, "rss_bytes": s.rss_bytes, "threads": s.threads,
+                        "run_delay_ms": s.run_delay_ms})
+        })
         .collect();
     let mut doc = json!({
         "schema": SCHEMA,

@@ -92,9 +92,7 @@ impl Hist {
 
     pub fn from_base64(s: &str) -> Result<Hist, String> {
         let bytes = b64::decode(s).ok_or("bad base64")?;
-        let h: Histogram<u64> = Deserializer::new()
-            .deserialize(&mut &bytes[..])
-            .map_err(|e| format!("bad histogram: {e:?}"))?;
+        let h: Histogram<u64> = Deserializer::new().deserialize(&mut &bytes[..]).map_err(|e| format!("bad histogram: {e:?}"))?;
         let mut out = Hist::with_sigfig(3);
         out.h.add(&h).map_err(|e| format!("bad histogram: {e:?}"))?;
         Ok(out)

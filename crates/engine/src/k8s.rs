@@ -87,7 +87,11 @@ pub fn agent_main(args: Vec<String>) -> i32 {
             let mut j = crate::export::build(&o);
             j["agent_index"] = json!(index);
             println!("{j}");
-            if o.status == "ok" { 0 } else { 2 }
+            if o.status == "ok" {
+                0
+            } else {
+                2
+            }
         }
         Err(e) => fail(e),
     }

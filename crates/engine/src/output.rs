@@ -68,7 +68,13 @@ impl Live {
         );
         if l.net_links > 0 {
             // discovery progress (RFC 8456 §5.1.1): who connected, which links carried probes
-            line += &format!("  connected {}/{}  link directions probed {}/{}", l.net_connected, self.switches, l.net_dirs_seen, 2 * l.net_links);
+            line += &format!(
+                "  connected {}/{}  link directions probed {}/{}",
+                l.net_connected,
+                self.switches,
+                l.net_dirs_seen,
+                2 * l.net_links
+            );
         }
         if self.tty {
             eprint!("\r\x1b[2K{line}");
@@ -86,10 +92,7 @@ impl Live {
 /// requests) per second.
 pub fn result_line(switches: u32, rps: &[f64]) -> String {
     let (mean, sd, min, max) = mean_sd(rps);
-    format!(
-        "RESULT: {switches} switches {} tests min/max/avg/stdev = {min:.2}/{max:.2}/{mean:.2}/{sd:.2} responses/s",
-        rps.len()
-    )
+    format!("RESULT: {switches} switches {} tests min/max/avg/stdev = {min:.2}/{max:.2}/{mean:.2}/{sd:.2} responses/s", rps.len())
 }
 
 pub fn summary(o: &Outcome, j: &Value) -> String {
@@ -102,62 +105,92 @@ pub fn summary(o: &Outcome, j: &Value) -> String {
     if let Some(cap) = j["capacity"].as_object() {
         s += &format!(
             "Capacity:    {} sessions held ({} established, {} attempted) in {:.2} s; ",
-            cap["held"], cap["established"], cap["attempted"], f(&cap["establish_s"])
+            cap["held"],
+            cap["established"],
+            cap["attempted"],
+            f(&cap["establish_s"])
         );
         s += &format!("stopped by: {}\n", cap["first_failure"].as_str().unwrap_or("the requested number was reached"));
     } else {
         let (mean, sd, min, max) = mean_sd(&rps);
         s += &format!(
             "Throughput (mean ± σ):  {} ± {} answered requests/s   [{} switches, {} loops of {} ms, {} warm-up]\n",
-            thousands(mean), thousands(sd), c.switches, rps.len(), c.loop_ms, c.warmup
+            thousands(mean),
+            thousands(sd),
+            c.switches,
+            rps.len(),
+            c.loop_ms,
+            c.warmup
         );
         s += &format!("Range (min … max):      {} … {}\n", thousands(min), thousands(max));
         let answered = u(&t["requests_answered"]);
         let sent = u(&t["requests_sent"]).max(1);
         s += &format!(
             "Requests:   sent {}  answered {} ({:.2}%)  lost {}  extra replies {} ({:.2} per answered)  errors {}\n",
-            thousands(sent as f64), thousands(answered as f64), answered as f64 * 100.0 / sent as f64,
-            thousands(u(&t["requests_lost"]) as f64), thousands(u(&t["extra_replies"]) as f64),
-            f(&t["extra_per_answered"]), u(&t["errors"])
+            thousands(sent as f64),
+            thousands(answered as f64),
+            answered as f64 * 100.0 / sent as f64,
+            thousands(u(&t["requests_lost"]) as f64),
+            thousands(u(&t["extra_replies"]) as f64),
+            f(&t["extra_per_answered"]),
+            u(&t["errors"])
         );
         let replies: Vec<String> = t["replies_by_type"]
             .as_object()
-            .map(|m| m.iter().filter(|(k, _)| *k == "flow_mod" || *k == "packet_out").map(|(k, v)| format!("{k} {}", thousands(f(v)))).collect())
+            .map(|m| {
+                m.iter().filter(|(k, _)| *k == "flow_mod" || *k == "packet_out").map(|(k, v)| format!("{k} {}", thousands(f(v)))).collect()
+            })
             .unwrap_or_default();
         s += &format!("Replies:    {}\n", if replies.is_empty() { "none".into() } else { replies.join("  ") });
         let l = &j["latency"];
         if u(&l["count"]) > 0 {
             s += &format!(
                 "Latency:    p50 {:.1} µs  p90 {:.1} µs  p99 {:.1} µs  p99.9 {:.1} µs  max {:.1} µs  (n = {})\n",
-                f(&l["p50"]), f(&l["p90"]), f(&l["p99"]), f(&l["p99_9"]), f(&l["max"]), thousands(f(&l["count"]))
+                f(&l["p50"]),
+                f(&l["p90"]),
+                f(&l["p99"]),
+                f(&l["p99_9"]),
+                f(&l["max"]),
+                thousands(f(&l["count"]))
             );
         }
     }
     let h = &j["handshake"];
     s += &format!(
         "Sessions:   {} up, {} failed, {} disconnected; handshake {:.3} s ({}/s)\n",
-        u(&h["sessions_up"]), u(&h["sessions_failed"]), j["disconnects"].as_array().map_or(0, |a| a.len()),
-        f(&h["duration_s"]), thousands(f(&h["rate_per_s"]))
+        u(&h["sessions_up"]),
+        u(&h["sessions_failed"]),
+        j["disconnects"].as_array().map_or(0, |a| a.len()),
+        f(&h["duration_s"]),
+        thousands(f(&h["rate_per_s"]))
     );
     let t = &j["totals"];
     if u(&t["sessions_lost"]) > 0 {
         s += &format!(
             "Reconnect:  {} sessions lost, {} re-established ({} attempts failed), {:.2} s disconnected, {} requests not sent\n",
-            u(&t["sessions_lost"]), u(&t["reconnects"]), u(&t["reconnect_failures"]),
-            f(&t["disconnected_ms"]) / 1000.0, u(&t["requests_not_sent_disconnected"])
+            u(&t["sessions_lost"]),
+            u(&t["reconnects"]),
+            u(&t["reconnect_failures"]),
+            f(&t["disconnected_ms"]) / 1000.0,
+            u(&t["requests_not_sent_disconnected"])
         );
     }
     for d in j["disconnects"].as_array().into_iter().flatten().take(10) {
         s += &format!(
             "  lost:     switch {} (dpid {}) at {:.2} s: {}\n",
-            d["index"], d["dpid"], f(&d["t_s"]), d["reason"].as_str().unwrap_or("")
+            d["index"],
+            d["dpid"],
+            f(&d["t_s"]),
+            d["reason"].as_str().unwrap_or("")
         );
     }
     let e = &j["efficiency"];
     if f(&e["engine_cpu_s"]) > 0.0 && c.mode != crate::config::Mode::Capacity {
         s += &format!(
             "Engine:     {:.2} CPU-s for {} answered ({} answered per engine CPU-second)\n",
-            f(&e["engine_cpu_s"]), thousands(f(&e["measured_answered"])), thousands(f(&e["answered_per_engine_cpu_s"]))
+            f(&e["engine_cpu_s"]),
+            thousands(f(&e["measured_answered"])),
+            thousands(f(&e["answered_per_engine_cpu_s"]))
         );
     }
     if let Some(ctl) = o.sampler.series.iter().find(|x| x.label == "controller") {

@@ -8,7 +8,6 @@
 //! Invariants: `pending` counts the unanswered requests in the window; every issued sequence
 //! number is resolved exactly once (answered, lost or abandoned).
 
-
 /// A slot holds the send time of a request in flight, `ANSWERED` once matched, or the send time
 /// with a flag: `TIMED_OUT` (the loss timeout passed; an answer now is *late*, with its latency)
 /// or `OVERTAKEN` (a request sent after it was answered first: it leaves the window, see
@@ -145,7 +144,11 @@ impl Outstanding {
     /// Index of `seq` in the ring, clamped to 0 for sequence numbers already trimmed.
     fn index(&self, seq: u32) -> usize {
         let d = seq.wrapping_sub(self.base);
-        if d > u32::MAX / 2 { 0 } else { d as usize }
+        if d > u32::MAX / 2 {
+            0
+        } else {
+            d as usize
+        }
     }
 
     #[inline(always)]

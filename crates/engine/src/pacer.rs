@@ -47,15 +47,7 @@ impl Pacer {
 
     /// Append the requests due at `now`, at most `max`; returns how many.
     #[inline]
-    pub fn fill(
-        &mut self,
-        now: u64,
-        out: &mut Outstanding,
-        gen: &mut PacketInGen,
-        wbuf: &mut Vec<u8>,
-        miss: Option<u16>,
-        max: u32,
-    ) -> u32 {
+    pub fn fill(&mut self, now: u64, out: &mut Outstanding, gen: &mut PacketInGen, wbuf: &mut Vec<u8>, miss: Option<u16>, max: u32) -> u32 {
         let mut n = 0;
         match self {
             Pacer::Window { size } => {

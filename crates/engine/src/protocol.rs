@@ -34,15 +34,22 @@ pub const PROTOCOL: &str = "sdnbench.engine.worker/1";
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cmd {
-    Start { config: Box<Config>, slice: Slice },
+    Start {
+        config: Box<Config>,
+        slice: Slice,
+    },
     Go,
     Stop,
     /// Agents: answer with a `pong` carrying the clock.
     Ping,
     /// Agents: go when the agent's CLOCK_REALTIME reads `unix_ns`.
-    GoAt { unix_ns: u64 },
+    GoAt {
+        unix_ns: u64,
+    },
     /// Agents in network mode: every agent's frame-transport address, by agent number.
-    Peers { addrs: Vec<String> },
+    Peers {
+        addrs: Vec<String>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

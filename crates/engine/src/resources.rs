@@ -93,7 +93,6 @@ impl Sampler {
         }
         self.last_t = t;
     }
-
 }
 
 #[cfg(test)]

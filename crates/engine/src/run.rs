@@ -45,7 +45,11 @@ pub fn bench(args: Vec<String>) -> i32 {
     if let Some(e) = &o.error {
         eprintln!("sdnbench-engine: {e}");
     }
-    if o.status == "ok" { 0 } else { 2 }
+    if o.status == "ok" {
+        0
+    } else {
+        2
+    }
 }
 
 /// `check --config FILE|-`: validate a config; print it with every default filled in (exit 0),
@@ -115,7 +119,11 @@ pub fn cbench(args: Vec<String>) -> i32 {
     if let Some(e) = &o.error {
         eprintln!("sdnbench-engine cbench: {e}");
     }
-    if o.status == "ok" { 0 } else { 2 }
+    if o.status == "ok" {
+        0
+    } else {
+        2
+    }
 }
 
 /// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.

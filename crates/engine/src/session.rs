@@ -361,7 +361,8 @@ impl Session {
         let hello_at = self.wbuf.len();
         self.sw.start(started, &mut self.wbuf);
         if self.sh.cfg.cbench_compat {
-            self.wbuf[hello_at + 4..hello_at + 8].copy_from_slice(&1u32.to_be_bytes()); // cbench's HELLO is xid 1
+            self.wbuf[hello_at + 4..hello_at + 8].copy_from_slice(&1u32.to_be_bytes());
+            // cbench's HELLO is xid 1
         }
         if first {
             self.connect_channels(started).await;
@@ -843,7 +844,10 @@ impl Session {
             }
             return;
         }
-        if loading && self.workload.learns(&self.sh.cfg) && matches!(ev, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 0, .. }) {
+        if loading
+            && self.workload.learns(&self.sh.cfg)
+            && matches!(ev, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 0, .. })
+        {
             // a learning ARP flooded back after the drain: late, never a measured answer
             st.learning_late += 1;
             return;

@@ -83,7 +83,8 @@ pub fn judge(f: &Facts) -> (&'static str, Option<String>) {
         return ("failed", Some(format!("no session came up ({why})")));
     }
     if f.lost.len() as u32 >= f.up && f.back == 0 {
-        let meanwhile = if f.reconnects > 0 { format!(", none up at the end ({} re-established meanwhile)", f.reconnects) } else { String::new() };
+        let meanwhile =
+            if f.reconnects > 0 { format!(", none up at the end ({} re-established meanwhile)", f.reconnects) } else { String::new() };
         return ("failed", Some(format!("every session was lost during the run{meanwhile} (first: {})", f.lost[0])));
     }
     if f.sends_requests && f.measured_answered == 0 {

@@ -126,7 +126,11 @@ impl Shared {
         go != 0 && now >= go + self.cfg.warmup as u64 * self.cfg.loop_period_ns() && now < self.end_ns()
     }
     pub fn miss_send_len(&self) -> Option<u16> {
-        if self.cfg.buffered { Some(128) } else { None }
+        if self.cfg.buffered {
+            Some(128)
+        } else {
+            None
+        }
     }
     pub fn scratch_len(&self) -> usize {
         SCRATCH

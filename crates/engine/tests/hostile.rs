@@ -55,8 +55,29 @@ fn serve(mut s: TcpStream, i: usize) {
 fn every_switch_survives_a_hostile_controller_and_the_others_go_on() {
     let port = common::controller(serve);
     // connect_parallel 1: connections are accepted in switch order, so switch i gets poison(i)
-    let r = common::run_engine("hostile", &["--controller", &format!("127.0.0.1:{port}"), "--of", "1.3", "--switches", "9", "--loops", "3",
-                                            "--loop-ms", "300", "--warmup", "0", "--traffic", "cbench", "--window", "8", "--connect-parallel", "1"]);
+    let r = common::run_engine(
+        "hostile",
+        &[
+            "--controller",
+            &format!("127.0.0.1:{port}"),
+            "--of",
+            "1.3",
+            "--switches",
+            "9",
+            "--loops",
+            "3",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--traffic",
+            "cbench",
+            "--window",
+            "8",
+            "--connect-parallel",
+            "1",
+        ],
+    );
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
     assert!(matches!(r.code, Some(0) | Some(2)), "exit {:?}: {}", r.code, r.stderr);
     let v = r.json;

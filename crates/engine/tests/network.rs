@@ -44,7 +44,12 @@ fn probed(frame: &[u8]) -> Option<(u64, u16)> {
 
 /// OF1.0 packet-out of `frame` through `port` (no buffer, in_port NONE).
 fn packet_out(port: u16, frame: &[u8]) -> Vec<u8> {
-    let po = PacketOut { buffer_id: u32::MAX, in_port: NONE10 as u32, actions: vec![Action::Output { port: port as u32, max_len: 0 }], data: frame.to_vec() };
+    let po = PacketOut {
+        buffer_id: u32::MAX,
+        in_port: NONE10 as u32,
+        actions: vec![Action::Output { port: port as u32, max_len: 0 }],
+        data: frame.to_vec(),
+    };
     Message::new(Version::V10, 99, Body::PacketOut(po)).to_vec()
 }
 
@@ -153,7 +158,8 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
     assert!(seen.port_status.contains(&(1, 2, true)) && seen.port_status.contains(&(2, 1, true)), "{:?}", seen.port_status);
     let c = &n["counters"];
     assert!(c["switch_dropped_out_port_down"].as_u64().unwrap() > 0, "{c}");
-    let per_link: Vec<u64> = n["lldp_per_link"].as_array().unwrap().iter().map(|d| d[0].as_u64().unwrap() + d[1].as_u64().unwrap()).collect();
+    let per_link: Vec<u64> =
+        n["lldp_per_link"].as_array().unwrap().iter().map(|d| d[0].as_u64().unwrap() + d[1].as_u64().unwrap()).collect();
     let others = per_link[1..].iter().min().unwrap();
     assert!(per_link[0] * 4 < others * 3, "the down link carried about half as much: {per_link:?}");
     // the event's instant, from each worker that owns an end (both ends are in worker 0 here)
@@ -254,7 +260,12 @@ fn table_miss() -> Vec<u8> {
 }
 
 fn packet_out13(port: u32, frame: &[u8]) -> Vec<u8> {
-    let po = PacketOut { buffer_id: u32::MAX, in_port: CONTROLLER13, actions: vec![Action::Output { port, max_len: 0xffff }], data: frame.to_vec() };
+    let po = PacketOut {
+        buffer_id: u32::MAX,
+        in_port: CONTROLLER13,
+        actions: vec![Action::Output { port, max_len: 0xffff }],
+        data: frame.to_vec(),
+    };
     Message::new(Version::V13, 9, Body::PacketOut(po)).to_vec()
 }
 
@@ -349,18 +360,31 @@ fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
     assert!(st.success(), "engine exit {st:?}: {}", r["error"]);
     let (a, b) = (got_a.lock().unwrap().clone(), got_b.lock().unwrap().clone());
     let margin = Duration::from_millis(200);
-    assert!(a.iter().filter(|t| **t < change).count() > 10, "A, master, gets packet-ins: {} {} {}", a.len(), r["network"]["counters"], r["switches"]);
+    assert!(
+        a.iter().filter(|t| **t < change).count() > 10,
+        "A, master, gets packet-ins: {} {} {}",
+        a.len(),
+        r["network"]["counters"],
+        r["switches"]
+    );
     // until B's SLAVE request is processed B is EQUAL (the OF1.3 default) and may get the first
     // probe or two: only what comes after its first 200 ms counts
     let settled = Duration::from_millis(200);
     assert!(b.iter().all(|t| *t < settled || *t >= change), "B, slave, gets none before its change: {b:?}");
     assert!(b.iter().filter(|t| **t > change + margin).count() > 10, "B, master now, gets them: {}", b.len());
-    assert!(a.iter().all(|t| *t < change + margin), "A, slave now, gets none: {:?}", a.iter().filter(|t| **t >= change).collect::<Vec<_>>());
+    assert!(
+        a.iter().all(|t| *t < change + margin),
+        "A, slave now, gets none: {:?}",
+        a.iter().filter(|t| **t >= change).collect::<Vec<_>>()
+    );
     assert_eq!(r["network"]["invariant"], "ok");
     // the role record (network.roles): each switch saw A (channel 0) become MASTER and B
     // (channel 1) SLAVE at the start, then B MASTER and A SLAVE (demoted) about 1.5 s later
     for dpid in [1, 2] {
-        let seen: Vec<(u64, u64, u64)> = r["network"]["roles"].as_array().unwrap().iter()
+        let seen: Vec<(u64, u64, u64)> = r["network"]["roles"]
+            .as_array()
+            .unwrap()
+            .iter()
             .filter(|x| x["dpid"] == dpid)
             .map(|x| (x["mono_ns"].as_u64().unwrap(), x["channel"].as_u64().unwrap(), x["role"].as_u64().unwrap()))
             .collect();

@@ -116,7 +116,11 @@ fn engine(port: u16, extra: &[&str]) -> (Option<i32>, Value) {
 /// The written invariants (SCHEMA.md), per switch and in total.
 fn invariants(j: &Value) {
     let t = &j["totals"];
-    assert_eq!(u(t, "requests_sent"), u(t, "requests_answered") + u(t, "late_replies") + u(t, "requests_lost") + u(t, "requests_in_flight_at_stop"), "{t}");
+    assert_eq!(
+        u(t, "requests_sent"),
+        u(t, "requests_answered") + u(t, "late_replies") + u(t, "requests_lost") + u(t, "requests_in_flight_at_stop"),
+        "{t}"
+    );
     assert_eq!(u(t, "sessions_lost"), u(t, "reconnects") + u(t, "switches_down_at_stop"), "{t}");
     assert_eq!(u(t, "reconnect_attempts"), u(t, "reconnects") + u(t, "reconnect_failures"), "{t}");
     assert_eq!(t["disconnected_ms"].as_f64().unwrap() > 0.0, u(t, "sessions_lost") > 0, "{t}");
@@ -140,7 +144,23 @@ fn gaps(p: &Peer) -> Vec<f64> {
 fn a_controller_closing_each_session_is_retried_with_a_doubling_backoff() {
     // 3 sessions closed as soon as they are up: waits 100, 200, 400 ms (max 400), then it stays
     let p = peer(vec![Conn::CloseWhenUp; 3], None);
-    let (code, j) = engine(p.port, &["--switches", "1", "--loops", "4", "--loop-ms", "300", "--warmup", "0", "--reconnect-backoff-ms", "100", "--max-backoff-ms", "400"]);
+    let (code, j) = engine(
+        p.port,
+        &[
+            "--switches",
+            "1",
+            "--loops",
+            "4",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--reconnect-backoff-ms",
+            "100",
+            "--max-backoff-ms",
+            "400",
+        ],
+    );
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 3, "{g:?}");
@@ -166,7 +186,23 @@ fn a_reconnection_whose_handshake_never_comes_is_given_up_as_ovs_does() {
     // (10 s), and counts as failed, so the backoff doubles (OVS: backoff_deadline = TIME_MAX):
     // accepts 100 ms apart (the backoff), then 100 + 200, then 200 + 400; attempt 3 serves
     let p = peer(vec![Conn::CloseWhenUp, Conn::Mute, Conn::Mute], None);
-    let (_, j) = engine(p.port, &["--switches", "1", "--loops", "6", "--loop-ms", "300", "--warmup", "0", "--reconnect-backoff-ms", "100", "--max-backoff-ms", "400"]);
+    let (_, j) = engine(
+        p.port,
+        &[
+            "--switches",
+            "1",
+            "--loops",
+            "6",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--reconnect-backoff-ms",
+            "100",
+            "--max-backoff-ms",
+            "400",
+        ],
+    );
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 3, "{g:?}");
@@ -195,7 +231,23 @@ fn an_echo_silent_controller_is_dropped_after_two_probe_intervals_and_retried() 
     // OVS's inactivity probe: idle 100 ms -> echo; no answer for 100 ms more -> disconnect;
     // then the first backoff (100 ms): the second connection comes about 300 ms after the first
     let p = peer(vec![Conn::Silent(0)], None);
-    let (_, j) = engine(p.port, &["--switches", "1", "--loops", "3", "--loop-ms", "300", "--warmup", "0", "--echo-interval-ms", "100", "--reconnect-backoff-ms", "100"]);
+    let (_, j) = engine(
+        p.port,
+        &[
+            "--switches",
+            "1",
+            "--loops",
+            "3",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--echo-interval-ms",
+            "100",
+            "--reconnect-backoff-ms",
+            "100",
+        ],
+    );
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 1, "{g:?}");
@@ -211,7 +263,23 @@ fn a_controller_killed_and_restarted_is_found_again_after_refused_attempts() {
     // down for 500 ms after the first session: attempts at +100 (refused), +300 (refused,
     // waited 200), +700 (waited 400: up) -> 2 failures, 1 reconnect
     let p = peer(vec![Conn::CloseWhenUp], Some(Duration::from_millis(500)));
-    let (_, j) = engine(p.port, &["--switches", "1", "--loops", "4", "--loop-ms", "300", "--warmup", "0", "--reconnect-backoff-ms", "100", "--max-backoff-ms", "800"]);
+    let (_, j) = engine(
+        p.port,
+        &[
+            "--switches",
+            "1",
+            "--loops",
+            "4",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--reconnect-backoff-ms",
+            "100",
+            "--max-backoff-ms",
+            "800",
+        ],
+    );
     invariants(&j);
     let t = &j["totals"];
     assert_eq!((u(t, "reconnect_attempts"), u(t, "reconnect_failures"), u(t, "reconnects")), (3, 2, 1), "{t}");
@@ -226,7 +294,27 @@ fn fixed_rate_requests_due_while_down_are_counted_not_sent() {
     // starts about 200 ms in), then goes silent: probe at +100 ms, lost at +200 ms (those
     // requests were sent, and are lost), retried 300 ms later: what was due meanwhile is not sent
     let p = peer(vec![Conn::Silent(400)], None);
-    let (_, j) = engine(p.port, &["--switches", "1", "--mode", "fixed-rate", "--rate", "1000", "--loops", "4", "--loop-ms", "300", "--warmup", "0", "--echo-interval-ms", "100", "--reconnect-backoff-ms", "300"]);
+    let (_, j) = engine(
+        p.port,
+        &[
+            "--switches",
+            "1",
+            "--mode",
+            "fixed-rate",
+            "--rate",
+            "1000",
+            "--loops",
+            "4",
+            "--loop-ms",
+            "300",
+            "--warmup",
+            "0",
+            "--echo-interval-ms",
+            "100",
+            "--reconnect-backoff-ms",
+            "300",
+        ],
+    );
     invariants(&j);
     let t = &j["totals"];
     let not_sent = u(t, "requests_not_sent_disconnected");
@@ -255,8 +343,29 @@ fn fail_mode_run(mode: &str) -> Value {
     });
     let f = std::env::temp_dir().join(format!("sdnbench-reconnect-net-{}-{mode}.json", std::process::id()));
     std::fs::write(&f, net.to_string()).unwrap();
-    let (_, j) = engine(p.port, &["--mode", "network", "--network", f.to_str().unwrap(), "--loops", "2", "--loop-ms", "500", "--warmup", "0",
-                                  "--settle-ms", "0", "--echo-interval-ms", "100", "--fail-mode", mode, "--reconnect-backoff-ms", "5000"]);
+    let (_, j) = engine(
+        p.port,
+        &[
+            "--mode",
+            "network",
+            "--network",
+            f.to_str().unwrap(),
+            "--loops",
+            "2",
+            "--loop-ms",
+            "500",
+            "--warmup",
+            "0",
+            "--settle-ms",
+            "0",
+            "--echo-interval-ms",
+            "100",
+            "--fail-mode",
+            mode,
+            "--reconnect-backoff-ms",
+            "5000",
+        ],
+    );
     let _ = std::fs::remove_file(&f);
     j
 }

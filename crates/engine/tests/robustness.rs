@@ -326,7 +326,10 @@ fn a_dribbled_packet_in_is_answered_and_the_session_probed() {
 fn per_loop_latency_samples_show_the_controllers_delay() {
     let port = delayed_controller(std::time::Duration::from_millis(30));
     let dir = std::env::temp_dir();
-    let (cfg, out) = (dir.join(format!("sdnbench-robust-lat-{}.cfg.json", std::process::id())), dir.join(format!("sdnbench-robust-lat-{}.json", std::process::id())));
+    let (cfg, out) = (
+        dir.join(format!("sdnbench-robust-lat-{}.cfg.json", std::process::id())),
+        dir.join(format!("sdnbench-robust-lat-{}.json", std::process::id())),
+    );
     let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 4,
         "loop_ms": 400, "warmup": 1, "traffic": "cbench", "mode": "fixed-rate", "rate": 200.0,
         "robustness": {"case": "unknown-type", "at_ms": 800, "observe_ms": 600}});

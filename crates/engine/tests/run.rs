@@ -28,7 +28,6 @@ struct Script {
     garbage_nth: Option<usize>,
 }
 
-
 static LLDP_PACKET_INS: AtomicUsize = AtomicUsize::new(0);
 
 fn controller(script: Script) -> (u16, Arc<AtomicUsize>) {
@@ -79,7 +78,12 @@ fn answer(m: &[u8], nth: usize, script: Script, out: &mut Vec<u8>) {
         MsgType::FeaturesReply if script.lldp => {
             // NO_BUFFER, in_port CONTROLLER, output:2, an LLDP frame for (dpid 1, port 2)
             let frame = lldp_frame([2, 0, 0, 0, 0, 1], &Lldp::for_port(1, 2));
-            let po = PacketOut { buffer_id: u32::MAX, in_port: CONTROLLER13, actions: vec![Action::Output { port: 2, max_len: 0xffff }], data: frame };
+            let po = PacketOut {
+                buffer_id: u32::MAX,
+                in_port: CONTROLLER13,
+                actions: vec![Action::Output { port: 2, max_len: 0xffff }],
+                data: frame,
+            };
             Message::new(Version::V13, 7, Body::PacketOut(po)).emit_append(out);
         }
         MsgType::PacketIn if is_lldp(m) => {
@@ -184,7 +188,8 @@ fn read(p: &std::path::Path) -> Value {
 
 #[test]
 fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
-    let (port, _) = controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
+    let (port, _) =
+        controller(Script { packet_out_too: true, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
     let p = tmp("multi");
     let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "1", "--macs", "4", "--window", "16"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -207,9 +212,19 @@ fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
 
 #[test]
 fn a_closed_session_ends_only_itself_and_is_named() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(2), close_after: Duration::from_millis(300), lldp: false, garbage_nth: None });
+    let (port, _) = controller(Script {
+        packet_out_too: false,
+        close_nth: Some(2),
+        close_after: Duration::from_millis(300),
+        lldp: false,
+        garbage_nth: None,
+    });
     let p = tmp("close");
-    let o = engine(port, &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"], &p);
+    let o = engine(
+        port,
+        &["--switches", "4", "--loops", "3", "--loop-ms", "200", "--warmup", "0", "--macs", "4", "--connect-parallel", "1"],
+        &p,
+    );
     // some sessions lost: status partial (exit 2), naming the lost one
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
@@ -233,7 +248,13 @@ fn a_closed_session_ends_only_itself_and_is_named() {
 
 #[test]
 fn strict_mode_ends_the_run_on_a_lost_session() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: Some(0), close_after: Duration::from_millis(800), lldp: false, garbage_nth: None });
+    let (port, _) = controller(Script {
+        packet_out_too: false,
+        close_nth: Some(0),
+        close_after: Duration::from_millis(800),
+        lldp: false,
+        garbage_nth: None,
+    });
     // closed at 800 ms: after the handshake, learning (from 200 ms) and settle (200 ms), in the loops
     let p = tmp("strict");
     let o = engine(port, &["--switches", "2", "--loops", "5", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--strict"], &p);
@@ -268,11 +289,27 @@ fn bad_arguments_exit_1_with_one_line() {
 
 #[test]
 fn ctrl_c_writes_partial_results() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
+    let (port, _) =
+        controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: None });
     let p = tmp("sigint");
     let mut child = common::engine_command()
-        .args(["--controller", &format!("127.0.0.1:{port}"), "--switches", "2", "--loops", "100", "--loop-ms", "100",
-               "--warmup", "0", "--macs", "2", "--quiet", "--json", p.to_str().unwrap()])
+        .args([
+            "--controller",
+            &format!("127.0.0.1:{port}"),
+            "--switches",
+            "2",
+            "--loops",
+            "100",
+            "--loop-ms",
+            "100",
+            "--warmup",
+            "0",
+            "--macs",
+            "2",
+            "--quiet",
+            "--json",
+            p.to_str().unwrap(),
+        ])
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(800));
@@ -289,9 +326,14 @@ fn ctrl_c_writes_partial_results() {
 
 #[test]
 fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: true, garbage_nth: None });
+    let (port, _) =
+        controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: true, garbage_nth: None });
     let p = tmp("lldp");
-    let o = engine(port, &["--switches", "3", "--links", "linear", "--loops", "1", "--loop-ms", "300", "--warmup", "0", "--macs", "2", "--no-learn"], &p);
+    let o = engine(
+        port,
+        &["--switches", "3", "--links", "linear", "--loops", "1", "--loop-ms", "300", "--warmup", "0", "--macs", "2", "--no-learn"],
+        &p,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
     let sw = j["switches"].as_array().unwrap();
@@ -305,9 +347,14 @@ fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
 
 #[test]
 fn a_malformed_message_ends_only_its_session() {
-    let (port, _) = controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: Some(1) });
+    let (port, _) =
+        controller(Script { packet_out_too: false, close_nth: None, close_after: Duration::ZERO, lldp: false, garbage_nth: Some(1) });
     let p = tmp("malformed");
-    let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--connect-parallel", "1"], &p);
+    let o = engine(
+        port,
+        &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "0", "--macs", "2", "--connect-parallel", "1"],
+        &p,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
     assert_eq!(j["status"], "partial", "a broken length field is never \"ok\"");

@@ -184,8 +184,7 @@ pub enum StatsKind {
 }
 
 impl StatsKind {
-    pub const ALL: [StatsKind; 5] =
-        [StatsKind::Desc, StatsKind::Flow, StatsKind::Aggregate, StatsKind::Table, StatsKind::Port];
+    pub const ALL: [StatsKind; 5] = [StatsKind::Desc, StatsKind::Flow, StatsKind::Aggregate, StatsKind::Table, StatsKind::Port];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -259,9 +258,7 @@ mod tests {
         assert!(flow_add(Version::V10, &FlowSpec::miss(0, Next::Goto(1))).is_err());
         assert!(flow_add(Version::V10, &FlowSpec::miss(1, Next::Drop)).is_err());
         assert!(flow_add(Version::V13, &FlowSpec::miss(2, Next::Goto(1))).is_err());
-        let Body::FlowMod(fm) = flow_add(Version::V13, &FlowSpec::miss(0, Next::Goto(1))).unwrap() else {
-            panic!()
-        };
+        let Body::FlowMod(fm) = flow_add(Version::V13, &FlowSpec::miss(0, Next::Goto(1))).unwrap() else { panic!() };
         assert_eq!(fm.instructions, vec![Instruction::GotoTable(1)]);
     }
 

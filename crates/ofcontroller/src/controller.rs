@@ -64,16 +64,42 @@ pub enum State {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// The handshake finished: version agreed, features known, set-config sent.
-    Connected { at: u64, version: Version, features: FeaturesReply },
+    Connected {
+        at: u64,
+        version: Version,
+        features: FeaturesReply,
+    },
     /// A request's reply (all parts of a multipart reply, the last one closing it).
-    Reply { xid: u32, kind: Kind, sent_at: u64, replied_at: u64, parts: Vec<Body> },
+    Reply {
+        xid: u32,
+        kind: Kind,
+        sent_at: u64,
+        replied_at: u64,
+        parts: Vec<Body>,
+    },
     /// An error; `kind`/`sent_at` are known when the xid is one of our pending requests.
-    Error { xid: u32, at: u64, kind: Option<Kind>, sent_at: Option<u64>, error: ErrorMsg },
-    PacketIn { at: u64, xid: u32, packet_in: PacketIn },
+    Error {
+        xid: u32,
+        at: u64,
+        kind: Option<Kind>,
+        sent_at: Option<u64>,
+        error: ErrorMsg,
+    },
+    PacketIn {
+        at: u64,
+        xid: u32,
+        packet_in: PacketIn,
+    },
     /// The handshake failed (no common version or an unexpected message before it finished).
-    Failed { at: u64, reason: String },
+    Failed {
+        at: u64,
+        reason: String,
+    },
     /// Anything else the switch said (port-status, flow-removed, ...).
-    Other { at: u64, msg: Message },
+    Other {
+        at: u64,
+        msg: Message,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

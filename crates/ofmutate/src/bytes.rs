@@ -1,8 +1,8 @@
 //! Mutations over emitted bytes. `ofwire::Message::emit` refuses to write a lying header, so
 //! every case starts from a valid message and breaks it here, on the bytes.
 
-use ofwire::{Body, Message, PacketIn};
 use ofwire::version::Version;
+use ofwire::{Body, Message, PacketIn};
 
 /// The emitted bytes of a valid message.
 pub fn emit(version: u8, xid: u32, body: Body) -> Vec<u8> {
@@ -48,7 +48,15 @@ pub fn packet_in(ctx: &crate::Ctx, xid: u32, in_port: u32, frame: Vec<u8>) -> Ve
     let (version, d) = (ctx.version, ctx.dress);
     let v = version_of(version);
     let frame = d.frame(frame);
-    let mut pi = PacketIn { buffer_id: ofwire::packet_in::NO_BUFFER, total_len: frame.len() as u16, data: frame, reason: d.reason, table_id: d.table_id, cookie: d.cookie, ..Default::default() };
+    let mut pi = PacketIn {
+        buffer_id: ofwire::packet_in::NO_BUFFER,
+        total_len: frame.len() as u16,
+        data: frame,
+        reason: d.reason,
+        table_id: d.table_id,
+        cookie: d.cookie,
+        ..Default::default()
+    };
     match v {
         Version::V10 => pi.in_port = in_port as u16,
         Version::V13 => pi.match_ = ofwire::OxmMatch { fields: vec![ofwire::Oxm::in_port(in_port)] },

@@ -18,7 +18,15 @@ fn msg(body: Body) -> Vec<u8> {
 
 fn flow(priority: u16, m: OxmMatch, port: u32) -> Vec<u8> {
     let ins = vec![Instruction::ApplyActions(vec![Action::Output { port, max_len: 0xffff }])];
-    msg(Body::FlowMod(FlowMod { priority, out_port: u32::MAX, out_group: u32::MAX, buffer_id: u32::MAX, match_: m, instructions: ins, ..Default::default() }))
+    msg(Body::FlowMod(FlowMod {
+        priority,
+        out_port: u32::MAX,
+        out_group: u32::MAX,
+        buffer_id: u32::MAX,
+        match_: m,
+        instructions: ins,
+        ..Default::default()
+    }))
 }
 
 fn benches(c: &mut Criterion) {

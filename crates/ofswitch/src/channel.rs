@@ -56,7 +56,15 @@ pub struct Channel {
 
 impl Channel {
     pub fn new(version: u8) -> Channel {
-        Channel { state: State::Hello, version, role: ROLE_EQUAL, async_config: DEFAULT_ASYNC, last_rx_ns: 0, echo_sent_ns: None, echo_seq: 0 }
+        Channel {
+            state: State::Hello,
+            version,
+            role: ROLE_EQUAL,
+            async_config: DEFAULT_ASYNC,
+            last_rx_ns: 0,
+            echo_sent_ns: None,
+            echo_seq: 0,
+        }
     }
 
     pub fn is_up(&self) -> bool {

@@ -2,8 +2,8 @@
 //!
 //! Message kinds are ofwire's [`MsgType`] (one table for the whole project).
 
-use ofwire::flow_mod::command;
 use ofwire::error_names::{bad_request, error_type, hello_failed};
+use ofwire::flow_mod::command;
 use ofwire::stats::kind;
 use ofwire::version::Version;
 use ofwire::MsgType;
@@ -27,7 +27,11 @@ impl Kind {
 /// The layout version of a wire version byte: 1.0, or 1.3 for anything else.
 #[inline]
 pub fn layout(version: u8) -> Version {
-    if version == OFP10 { Version::V10 } else { Version::V13 }
+    if version == OFP10 {
+        Version::V10
+    } else {
+        Version::V13
+    }
 }
 
 // Stats / multipart body types (OF1.0 §5.3.5, OF1.3 §7.3.5).

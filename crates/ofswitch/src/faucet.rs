@@ -114,7 +114,14 @@ mod tests {
     use ofwire::{Body, Instruction, OxmMatch};
 
     fn flow_mod(command: u16, fields: Vec<Oxm>) -> Vec<u8> {
-        let fm = FlowMod { command, table_id: 1, buffer_id: ofwire::packet_in::NO_BUFFER, match_: OxmMatch { fields }, instructions: vec![Instruction::GotoTable(2)], ..Default::default() };
+        let fm = FlowMod {
+            command,
+            table_id: 1,
+            buffer_id: ofwire::packet_in::NO_BUFFER,
+            match_: OxmMatch { fields },
+            instructions: vec![Instruction::GotoTable(2)],
+            ..Default::default()
+        };
         ofwire::Message::new(Version::V13, 7, Body::FlowMod(fm)).to_vec()
     }
 

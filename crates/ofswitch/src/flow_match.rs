@@ -406,7 +406,8 @@ mod tests {
             && (!on(w::DL_TYPE) || ty == m.dl_type)
             && (!on(w::DL_VLAN) || dl_vlan_ok)
             && (!on(w::NW_PROTO) || !(on(w::DL_TYPE) && ip_or_arp) || k.0[at::IP_PROTO] == m.nw_proto)
-            && (!(on(w::DL_TYPE) && ip_or_arp) || (prefix(w::NW_SRC_SHIFT, m.nw_src, k.u32_at(at::IP_SRC)) && prefix(w::NW_DST_SHIFT, m.nw_dst, k.u32_at(at::IP_DST))))
+            && (!(on(w::DL_TYPE) && ip_or_arp)
+                || (prefix(w::NW_SRC_SHIFT, m.nw_src, k.u32_at(at::IP_SRC)) && prefix(w::NW_DST_SHIFT, m.nw_dst, k.u32_at(at::IP_DST))))
             && (!on(w::TP_SRC) || !(on(w::DL_TYPE) && on(w::NW_PROTO) && l4 && m.dl_type == 0x0800) || k.u16_at(at::TP_SRC) == m.tp_src)
             && (!on(w::TP_DST) || !(on(w::DL_TYPE) && on(w::NW_PROTO) && l4 && m.dl_type == 0x0800) || k.u16_at(at::TP_DST) == m.tp_dst)
     }
@@ -427,7 +428,11 @@ mod tests {
                 let f = match i % 4 {
                     0 | 1 => frames::udp_frame(0, 4, 1 + (i % 4) as u32, 1 + (i / 4 % 4) as u32, 0, 64),
                     2 => frames::gratuitous_arp(0, 4, 1 + (i / 4 % 4) as u32),
-                    _ => { let mut f = frames::udp_frame(0, 4, 2, 3, 0, 64); f[23] = 6; f }
+                    _ => {
+                        let mut f = frames::udp_frame(0, 4, 2, 3, 0, 64);
+                        f[23] = 6;
+                        f
+                    }
                 };
                 Key::of_frame(1 + (i % 3) as u32, &f)
             })
@@ -450,8 +455,12 @@ mod tests {
             };
             // prefix lengths near the flipped bit, where an off-by-one would show
             let near = |x: u64| (x as u32).min(63);
-            let (fs, fd) = (31 - (m.nw_src ^ k.u32_at(at::IP_SRC)).leading_zeros().min(31), 31 - (m.nw_dst ^ k.u32_at(at::IP_DST)).leading_zeros().min(31));
-            m.wildcards |= near((fs as u64 + rnd(3)).saturating_sub(1)) << w::NW_SRC_SHIFT | near((fd as u64 + rnd(3)).saturating_sub(1)) << w::NW_DST_SHIFT;
+            let (fs, fd) = (
+                31 - (m.nw_src ^ k.u32_at(at::IP_SRC)).leading_zeros().min(31),
+                31 - (m.nw_dst ^ k.u32_at(at::IP_DST)).leading_zeros().min(31),
+            );
+            m.wildcards |= near((fs as u64 + rnd(3)).saturating_sub(1)) << w::NW_SRC_SHIFT
+                | near((fd as u64 + rnd(3)).saturating_sub(1)) << w::NW_DST_SHIFT;
             if rnd(4) == 0 {
                 m.wildcards |= (rnd(40) as u32) << w::NW_SRC_SHIFT;
             }

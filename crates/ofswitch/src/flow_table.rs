@@ -86,7 +86,11 @@ impl Entry {
 
     fn expiry_reason(&self, now: u64) -> u8 {
         let hard = self.hard_timeout > 0 && self.installed_ns + self.hard_timeout as u64 * 1_000_000_000 <= now;
-        if hard { RR_HARD_TIMEOUT } else { RR_IDLE_TIMEOUT }
+        if hard {
+            RR_HARD_TIMEOUT
+        } else {
+            RR_IDLE_TIMEOUT
+        }
     }
 }
 
@@ -219,7 +223,11 @@ impl FlowTable {
     }
 
     pub fn counters(&self, table: u8) -> TableCounters {
-        self.tables.get(table as usize).map_or_else(TableCounters::default, |t| TableCounters { active: t.len, lookups: t.lookups, matched: t.matched })
+        self.tables.get(table as usize).map_or_else(TableCounters::default, |t| TableCounters {
+            active: t.len,
+            lookups: t.lookups,
+            matched: t.matched,
+        })
     }
 
     /// Every entry, in no particular order.

@@ -20,7 +20,9 @@ pub enum Received {
     Dropped,
     Matched,
     /// No entry matched: a packet-in (1.0) or a drop (1.3 without table-miss entry).
-    Miss { to_controller: bool },
+    Miss {
+        to_controller: bool,
+    },
 }
 
 impl Switch {

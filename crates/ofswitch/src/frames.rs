@@ -93,10 +93,7 @@ pub fn marker(frame: &[u8]) -> Option<(u32, u32)> {
     if &m[..4] != MARKER {
         return None;
     }
-    Some((
-        u32::from_be_bytes([m[4], m[5], m[6], m[7]]),
-        u32::from_be_bytes([m[8], m[9], m[10], m[11]]),
-    ))
+    Some((u32::from_be_bytes([m[4], m[5], m[6], m[7]]), u32::from_be_bytes([m[8], m[9], m[10], m[11]])))
 }
 
 /// A gratuitous ARP request announcing `host` (who-has its own address), padded to 60 bytes.
@@ -117,7 +114,6 @@ pub fn tag(frame: &[u8], vid: u16) -> Vec<u8> {
     f.extend_from_slice(&frame[12..]);
     f
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -13,8 +13,8 @@
 
 use crate::consts::*;
 use crate::faucet;
-use crate::profile::Dress;
 use crate::frames;
+use crate::profile::Dress;
 use crate::profile::{cbench_frame_patch, Profile, CBENCH_FRAME};
 use ofwire::packet_in::{self, reason, PatchPoints};
 use ofwire::version::Version;
@@ -39,7 +39,15 @@ const BLOCK: usize = 32;
 impl Template {
     fn new(v: Version, frame: &[u8], cut: usize, buffered: bool, dress: Dress) -> Template {
         let buffer_id = if buffered { 0 } else { NO_BUFFER };
-        let pi = PacketInRef { buffer_id, total_len: frame.len() as u16, reason: dress.reason, in_port: 0, table_id: dress.table_id, cookie: dress.cookie, data: &frame[..cut] };
+        let pi = PacketInRef {
+            buffer_id,
+            total_len: frame.len() as u16,
+            reason: dress.reason,
+            in_port: 0,
+            table_id: dress.table_id,
+            cookie: dress.cookie,
+            data: &frame[..cut],
+        };
         let mut bytes = Vec::with_capacity(pi.message_len(v) + BLOCK);
         pi.emit_append(v, 0, &mut bytes);
         let len = bytes.len();
@@ -127,7 +135,20 @@ impl PacketInGen {
         }
         let tpl = Template::new(layout(version), &frame, frame.len().min(128), true, profile.dress());
         let ip_base = frames::ip_base(switch, macs);
-        PacketInGen { version, switch, macs, ports: ports.max(1), profile, dpid, frame, tpl, fixed_sum, ip_base, last: (u32::MAX, 0, 0), faucet_prefix }
+        PacketInGen {
+            version,
+            switch,
+            macs,
+            ports: ports.max(1),
+            profile,
+            dpid,
+            frame,
+            tpl,
+            fixed_sum,
+            ip_base,
+            last: (u32::MAX, 0, 0),
+            faucet_prefix,
+        }
     }
 
     /// `faucet`: use this run salt (the default is the wall clock's, `faucet::salt_now`).
@@ -183,7 +204,15 @@ impl PacketInGen {
             self.patch(patched(&mut f), seq, src, dst, buffered);
             let buffer_id = if buffered { seq } else { NO_BUFFER };
             let d = self.profile.dress();
-            let pi = PacketInRef { buffer_id, total_len: f.len() as u16, reason: d.reason, in_port, table_id: d.table_id, cookie: d.cookie, data: &f[..cut] };
+            let pi = PacketInRef {
+                buffer_id,
+                total_len: f.len() as u16,
+                reason: d.reason,
+                in_port,
+                table_id: d.table_id,
+                cookie: d.cookie,
+                data: &f[..cut],
+            };
             pi.emit_append(v, xid, out);
             return;
         }
@@ -209,7 +238,11 @@ impl PacketInGen {
         }
         let (src, in_port) = if seq == self.last.0.wrapping_add(1) && self.last.1 != 0 {
             // the next request: step the source host (and its port) by one, wrapping
-            if self.last.1 == self.macs { (1, 1) } else { (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 }) }
+            if self.last.1 == self.macs {
+                (1, 1)
+            } else {
+                (self.last.1 + 1, if self.last.2 == self.ports { 1 } else { self.last.2 + 1 })
+            }
         } else {
             let src = frames::hosts_of(seq, self.macs).0;
             (src, frames::host_port(src, self.ports))
@@ -282,7 +315,8 @@ impl PacketInGen {
     /// switch's dpid: it teaches the controller the MAC every `cbench` request goes to.
     pub fn emit_cbench_learn(&self, out: &mut Vec<u8>, xid: u32) {
         let f = crate::profile::cbench_learn_frame(self.dpid);
-        let pi = PacketInRef { buffer_id: NO_BUFFER, total_len: 64, reason: reason::NO_MATCH, in_port: 2, table_id: 0, cookie: 0, data: &f };
+        let pi =
+            PacketInRef { buffer_id: NO_BUFFER, total_len: 64, reason: reason::NO_MATCH, in_port: 2, table_id: 0, cookie: 0, data: &f };
         pi.emit_append(layout(self.version), xid, out);
     }
 
@@ -362,7 +396,15 @@ mod tests {
                 let f = frames::udp_frame(9, 7, src, dst, seq, 200);
                 let cut = miss.map_or(f.len(), |n| f.len().min(n as usize));
                 let buffer_id = if miss.is_some() { seq } else { NO_BUFFER };
-                let pi = PacketInRef { buffer_id, total_len: 200, reason: reason::NO_MATCH, in_port: frames::host_port(src, 3), table_id: 0, cookie: 0, data: &f[..cut] };
+                let pi = PacketInRef {
+                    buffer_id,
+                    total_len: 200,
+                    reason: reason::NO_MATCH,
+                    in_port: frames::host_port(src, 3),
+                    table_id: 0,
+                    cookie: 0,
+                    data: &f[..cut],
+                };
                 let mut want = vec![0xa5];
                 pi.emit_append(v, seq, &mut want);
                 assert_eq!(out, want, "version {version} seq {seq} miss {miss:?}");
@@ -389,12 +431,10 @@ mod tests {
         let want: [u8; 82] = [
             0x01, 0x0a, 0x00, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, // header, buffer id
             0x00, 0x40, 0x00, 0x01, 0x00, 0x00, // total_len 64, in_port 1, reason NO_MATCH, pad
-            0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
-            0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00, 0x00, 0x40, 0xff, 0xf7, 0x2c,
-            0xc0, 0xa8, 0x00, 0x28, 0xc0, 0xa8, 0x01, 0x28, 0x7a, 0x18, 0x58,
-            0x6b, 0x11, 0x08, 0x97, 0xf5, 0x19, 0xe2, 0x65, 0x7e, 0x07, 0xcc,
-            0x31, 0xc3, 0x11, 0xc7, 0xc4, 0x0c, 0x8b, 0x95, 0x51, 0x51, 0x33,
-            0x54, 0x51, 0xd5, 0x00, 0x36,
+            0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x45, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00,
+            0x00, 0x40, 0xff, 0xf7, 0x2c, 0xc0, 0xa8, 0x00, 0x28, 0xc0, 0xa8, 0x01, 0x28, 0x7a, 0x18, 0x58, 0x6b, 0x11, 0x08, 0x97, 0xf5,
+            0x19, 0xe2, 0x65, 0x7e, 0x07, 0xcc, 0x31, 0xc3, 0x11, 0xc7, 0xc4, 0x0c, 0x8b, 0x95, 0x51, 0x51, 0x33, 0x54, 0x51, 0xd5, 0x00,
+            0x36,
         ];
         // engine switch index 0 is dpid 1; -M large enough for the second MAC index
         let mut g = PacketInGen::with_profile(Profile::Cbench, OFP10, 0, 0x0200_0000, 4, 128);
@@ -469,7 +509,10 @@ mod tests {
             }
         }
         let other = PacketInGen::with_profile(Profile::Faucet, OFP13, 6, 10, 4, 128).with_salt(0x123);
-        let fm = FlowMod { match_: OxmMatch { fields: vec![Oxm::eth_src(faucet::request_mac(faucet::mac_prefix(0x123, 5), 3))] }, ..Default::default() };
+        let fm = FlowMod {
+            match_: OxmMatch { fields: vec![Oxm::eth_src(faucet::request_mac(faucet::mac_prefix(0x123, 5), 3))] },
+            ..Default::default()
+        };
         assert_eq!(other.faucet_answer(&Message::new(Version::V13, 9, Body::FlowMod(fm)).to_vec()), None, "another switch's host");
     }
 

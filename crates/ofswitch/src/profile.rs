@@ -93,7 +93,12 @@ pub struct Dress {
 
 impl Dress {
     pub const TABLE_MISS: Dress = Dress { reason: ofwire::packet_in::reason::NO_MATCH, cookie: 0, table_id: 0, vlan: None };
-    pub const FAUCET: Dress = Dress { reason: ofwire::packet_in::reason::ACTION, cookie: faucet::COOKIE, table_id: faucet::ETH_SRC_TABLE, vlan: Some(faucet::VLAN) };
+    pub const FAUCET: Dress = Dress {
+        reason: ofwire::packet_in::reason::ACTION,
+        cookie: faucet::COOKIE,
+        table_id: faucet::ETH_SRC_TABLE,
+        vlan: Some(faucet::VLAN),
+    };
 
     /// `frame` as this dress carries it: with the VLAN tag inserted after the MACs (an empty,
     /// short or LLDP frame is left alone).

@@ -91,7 +91,11 @@ impl Switch {
         let v = layout(version);
         let ty = ofwire::stats::Packet::new_checked(msg).map_err(|e| codec("stats_request", e))?.stats_type();
         let req = StatsRequest::parse(v, &msg[HEADER_LEN..]).ok().map(|r| r.body);
-        let all_flows = FlowStatsRequest { table_id: 0xff, out_port: if v == Version::V10 { pn::NONE10 as u32 } else { pn::ANY13 }, ..Default::default() };
+        let all_flows = FlowStatsRequest {
+            table_id: 0xff,
+            out_port: if v == Version::V10 { pn::NONE10 as u32 } else { pn::ANY13 },
+            ..Default::default()
+        };
         let dpid = self.cfg.dpid;
         let body = match ty {
             ST_DESC => StatsReplyBody::Desc(emit::desc(dpid)),
@@ -123,7 +127,9 @@ impl Switch {
                 };
                 StatsReplyBody::Port(self.ports.list.iter().filter(|p| want.is_none_or(|w| w == p.no)).map(port_stats).collect())
             }
-            MP_PORT_DESC if version != OFP10 => StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect()),
+            MP_PORT_DESC if version != OFP10 => {
+                StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect())
+            }
             MP_TABLE_FEATURES if version != OFP10 => StatsReplyBody::Unknown { typ: ty, data: Vec::new() },
             _ => {
                 emit::error(out, version, xid, ET_BAD_REQUEST, BRC_BAD_STAT, msg);

@@ -19,8 +19,8 @@ use crate::consts::*;
 use crate::emit;
 use crate::flow_table::{Applied, FlowTable};
 use crate::ports::Ports;
-use ofwire::{Body, ErrorMsg, Header, Hello, MsgType};
 use ofwire::SwitchConfig as SwitchConfig13;
+use ofwire::{Body, ErrorMsg, Header, Hello, MsgType};
 
 pub use crate::channel::State;
 
@@ -78,28 +78,63 @@ pub enum Event {
     /// A control message, handled (and answered if it asks for an answer).
     Control(MsgType),
     /// The features reply went out: the handshake is complete.
-    Connected { version: u8 },
-    FlowMod { buffer_id: u32, applied: Option<Applied> },
+    Connected {
+        version: u8,
+    },
+    FlowMod {
+        buffer_id: u32,
+        applied: Option<Applied>,
+    },
     /// `marker` is (switch, seq) when the packet-out carries one of our frames.
     /// `lldp_sent`: frames handed to linked neighbours through the old `links` path; `sent`:
     /// frames queued on `tx` (with `forward`).
-    PacketOut { buffer_id: u32, marker: Option<(u32, u32)>, lldp_sent: usize, sent: usize },
+    PacketOut {
+        buffer_id: u32,
+        marker: Option<(u32, u32)>,
+        lldp_sent: usize,
+        sent: usize,
+    },
     /// A request refused with an OpenFlow error (already in the output): e.g. a slave's
     /// flow-mod (IS_SLAVE), a full table, an unsupported match field.
-    Refused { kind: MsgType, ty: u16, code: u16 },
-    EchoReply { xid: u32, rtt_ns: Option<u64> },
-    Error { ty: u16, code: u16 },
+    Refused {
+        kind: MsgType,
+        ty: u16,
+        code: u16,
+    },
+    EchoReply {
+        xid: u32,
+        rtt_ns: Option<u64>,
+    },
+    Error {
+        ty: u16,
+        code: u16,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SwitchError {
-    Truncated { kind: &'static str, need: usize, have: usize },
+    Truncated {
+        kind: &'static str,
+        need: usize,
+        have: usize,
+    },
     BadLength(usize),
-    NoCommonVersion { theirs: u8, bitmap: u32 },
-    WrongVersion { got: u8, want: u8 },
-    KeepaliveTimeout { waited_ns: u64 },
+    NoCommonVersion {
+        theirs: u8,
+        bitmap: u32,
+    },
+    WrongVersion {
+        got: u8,
+        want: u8,
+    },
+    KeepaliveTimeout {
+        waited_ns: u64,
+    },
     /// ofwire rejected a message the switch had to read.
-    Malformed { kind: &'static str, error: ofwire::Error },
+    Malformed {
+        kind: &'static str,
+        error: ofwire::Error,
+    },
 }
 
 impl std::fmt::Display for SwitchError {
@@ -149,7 +184,6 @@ pub(crate) fn codec(kind: &'static str, e: ofwire::Error) -> SwitchError {
         e => SwitchError::Malformed { kind, error: e },
     }
 }
-
 
 /// Counters of the forwarding side (frames, not messages). Invariant (tested):
 /// `frames_in = dropped_in + looked_up`, where `looked_up` frames each end matched, missed or

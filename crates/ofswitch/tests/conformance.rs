@@ -112,7 +112,12 @@ fn a_forwarding_switch_announces_no_buffers() {
 fn a_wildcarded_vlan_reads_zero_in_10_flow_stats() {
     use ofswitch::flow_match::FlowMatch;
     use ofwire::match10::wildcards as w;
-    let lldp = ofwire::Match10 { wildcards: w::ALL & !w::DL_DST & !w::DL_TYPE, dl_dst: [1, 0x80, 0xc2, 0, 0, 0x0e], dl_type: 0x88cc, ..Default::default() };
+    let lldp = ofwire::Match10 {
+        wildcards: w::ALL & !w::DL_DST & !w::DL_TYPE,
+        dl_dst: [1, 0x80, 0xc2, 0, 0, 0x0e],
+        dl_type: 0x88cc,
+        ..Default::default()
+    };
     let back = FlowMatch::from_match10(&lldp).to_match10();
     assert_eq!((back.wildcards & w::DL_VLAN, back.dl_vlan), (w::DL_VLAN, 0));
     // matched "untagged" stays OFP_VLAN_NONE; a matched VID stays itself
@@ -152,7 +157,11 @@ fn an_exact_match_10_flow_has_the_highest_priority() {
     assert!(outs[0].is_empty());
     s.receive_frame(1, 1, &f, &mut outs);
     assert_eq!(s.tx.iter().map(|x| x.0).collect::<Vec<_>>(), vec![3], "the exact entry wins");
-    let prios: Vec<u16> = { let mut v: Vec<u16> = s.flows.entries().map(|e| e.priority).collect(); v.sort(); v };
+    let prios: Vec<u16> = {
+        let mut v: Vec<u16> = s.flows.entries().map(|e| e.priority).collect();
+        v.sort();
+        v
+    };
     assert_eq!(prios, vec![2, 65535]);
 }
 

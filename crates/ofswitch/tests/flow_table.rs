@@ -128,7 +128,12 @@ fn out_port_filter_and_all_tables() {
     let mut t = FlowTable::new(3, 0);
     let mut removed = Vec::new();
     for (table, port) in [(0u8, 1u32), (1, 2), (2, 1)] {
-        let entry = Entry { table, priority: 1, instructions: vec![Instruction::ApplyActions(vec![Action::Output { port, max_len: 0 }])], ..Default::default() };
+        let entry = Entry {
+            table,
+            priority: 1,
+            instructions: vec![Instruction::ApplyActions(vec![Action::Output { port, max_len: 0 }])],
+            ..Default::default()
+        };
         let q = FlowModReq { command: 0, table, entry, ..Default::default() };
         assert_eq!(t.apply(q, 0, &mut removed), Applied::Added);
     }

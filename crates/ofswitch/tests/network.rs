@@ -95,7 +95,9 @@ fn of13_table_miss_goto_and_write_actions() {
 #[test]
 fn packet_out_any_frame_table_and_bad_ports() {
     let (mut s, mut outs) = switch(V13, 1, 3, |_| {});
-    let po = |actions: Vec<Action>, in_port: u32| message(V13, 9, Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port, actions, data: udp(1, 2) }));
+    let po = |actions: Vec<Action>, in_port: u32| {
+        message(V13, 9, Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port, actions, data: udp(1, 2) }))
+    };
     s.on_message(0, &po(vec![output(0xffff_fffb)], 2), &mut outs[0]).unwrap();
     assert_eq!(s.tx.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 3], "flood but in_port");
     s.tx.clear();
@@ -243,7 +245,11 @@ fn two_switches_over_a_link_as_the_engine_wires_them() {
         }
     };
     let lldp = ofwire::frame::lldp_frame([2, 0, 0, 0, 0, 1], &ofwire::frame::Lldp::for_port(1, 2));
-    let po = message(V10, 3, Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port: 0xffff, actions: vec![output(2)], data: lldp.clone() }));
+    let po = message(
+        V10,
+        3,
+        Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port: 0xffff, actions: vec![output(2)], data: lldp.clone() }),
+    );
     a.on_message(0, &po, &mut outs_a[0]).unwrap();
     carry(&mut a, &mut b, &mut outs_b);
     assert_eq!(packet_ins(&outs_b[0]), vec![(1, 0, lldp)], "B's controller sees A's LLDP on B:1");

@@ -90,7 +90,8 @@ fn slave_state_changes_are_refused() {
         let e = s.on_message_from(0, 1, &m, &mut outs).unwrap();
         assert!(matches!(e, Event::Refused { ty: 1, code: 10, .. }), "{e:?}");
     }
-    let errs: Vec<(u16, u16)> = decode(&outs[1]).into_iter().filter_map(|m| if let Body::Error(e) = m.body { Some((e.typ, e.code)) } else { None }).collect();
+    let errs: Vec<(u16, u16)> =
+        decode(&outs[1]).into_iter().filter_map(|m| if let Body::Error(e) = m.body { Some((e.typ, e.code)) } else { None }).collect();
     assert_eq!(errs, vec![(1, 10), (1, 10)], "BAD_REQUEST / IS_SLAVE");
     assert!(s.flows.is_empty() && s.tx.is_empty());
 }

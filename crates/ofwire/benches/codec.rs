@@ -8,17 +8,34 @@
 
 mod cpu_time;
 
+use cpu_time::CpuTime;
 use criterion::measurement::Measurement;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use cpu_time::CpuTime;
 use ofwire::frame::{udp_frame, UdpFrameSpec};
-use ofwire::{flow_mod, packet_out, Action, Body, FlowMod, Header, Instruction, Match10, Message, Oxm, OxmMatch, PacketInRef, PacketOut, Version};
+use ofwire::{
+    flow_mod, packet_out, Action, Body, FlowMod, Header, Instruction, Match10, Message, Oxm, OxmMatch, PacketInRef, PacketOut, Version,
+};
 
 fn flow_mod_bytes(v: Version) -> Vec<u8> {
-    let mut fm = FlowMod { command: 0, idle_timeout: 10, priority: 100, buffer_id: 0x1234, out_port: 0xffffffff, out_group: 0xffffffff, ..Default::default() };
+    let mut fm = FlowMod {
+        command: 0,
+        idle_timeout: 10,
+        priority: 100,
+        buffer_id: 0x1234,
+        out_port: 0xffffffff,
+        out_group: 0xffffffff,
+        ..Default::default()
+    };
     match v {
         Version::V10 => {
-            fm.match10 = Match10 { wildcards: 0, in_port: 1, dl_src: [2, 0, 0, 0, 0, 1], dl_dst: [2, 0, 0, 0, 0, 2], dl_type: 0x0800, ..Default::default() };
+            fm.match10 = Match10 {
+                wildcards: 0,
+                in_port: 1,
+                dl_src: [2, 0, 0, 0, 0, 1],
+                dl_dst: [2, 0, 0, 0, 0, 2],
+                dl_type: 0x0800,
+                ..Default::default()
+            };
             fm.actions = vec![Action::Output { port: 2, max_len: 0 }];
         }
         Version::V13 => {
@@ -30,12 +47,21 @@ fn flow_mod_bytes(v: Version) -> Vec<u8> {
 }
 
 fn packet_out_bytes(v: Version, frame: &[u8]) -> Vec<u8> {
-    let po = PacketOut { buffer_id: 0xffffffff, in_port: 1, actions: vec![Action::Output { port: 0xfffb, max_len: 0 }], data: frame.to_vec() };
+    let po =
+        PacketOut { buffer_id: 0xffffffff, in_port: 1, actions: vec![Action::Output { port: 0xfffb, max_len: 0 }], data: frame.to_vec() };
     Message::new(v, 8, Body::PacketOut(po)).to_vec()
 }
 
 fn frame64() -> Vec<u8> {
-    udp_frame(&UdpFrameSpec { src_mac: [2, 0, 0, 0, 0, 1], dst_mac: [2, 0, 0, 0, 0, 2], src_ip: [10, 0, 0, 1], dst_ip: [10, 0, 0, 2], src_port: 1, dst_port: 2, frame_len: 64 })
+    udp_frame(&UdpFrameSpec {
+        src_mac: [2, 0, 0, 0, 0, 1],
+        dst_mac: [2, 0, 0, 0, 0, 2],
+        src_ip: [10, 0, 0, 1],
+        dst_ip: [10, 0, 0, 2],
+        src_port: 1,
+        dst_port: 2,
+        frame_len: 64,
+    })
 }
 
 fn decode<M: Measurement>(c: &mut Criterion<M>) {

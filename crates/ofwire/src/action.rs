@@ -14,9 +14,15 @@ use crate::version::Version;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Both versions; the port is 16 bits on the 1.0 wire.
-    Output { port: u32, max_len: u16 },
+    Output {
+        port: u32,
+        max_len: u16,
+    },
     /// 1.0 only.
-    Enqueue { port: u16, queue_id: u32 },
+    Enqueue {
+        port: u16,
+        queue_id: u32,
+    },
     SetVlanVid(u16),
     SetVlanPcp(u8),
     StripVlan,
@@ -44,9 +50,15 @@ pub enum Action {
     PushPbb(u16),
     PopPbb,
     /// Vendor (1.0) / experimenter (1.3) action: the id, then the remaining bytes.
-    Experimenter { experimenter: u32, data: Vec<u8> },
+    Experimenter {
+        experimenter: u32,
+        data: Vec<u8>,
+    },
     /// A code this crate does not know: everything after the 4-byte TLV header.
-    Unknown { typ: u16, data: Vec<u8> },
+    Unknown {
+        typ: u16,
+        data: Vec<u8>,
+    },
 }
 
 mod code10 {
@@ -231,8 +243,7 @@ fn emit_body(a: &Action, v: Version, w: &mut Writer) {
             w.zeros(6);
             w.u32(*queue_id);
         }
-        SetVlanVid(x) | SetTpSrc(x) | SetTpDst(x) | PushVlan(x) | PushMpls(x) | PopMpls(x)
-        | PushPbb(x) => w.u16(*x),
+        SetVlanVid(x) | SetTpSrc(x) | SetTpDst(x) | PushVlan(x) | PushMpls(x) | PopMpls(x) | PushPbb(x) => w.u16(*x),
         SetVlanPcp(x) | SetNwTos(x) | SetMplsTtl(x) | SetNwTtl(x) => w.u8(*x),
         SetDlSrc(m) | SetDlDst(m) => w.bytes(m),
         SetNwSrc(x) | SetNwDst(x) | SetQueue(x) | Group(x) => w.u32(*x),
@@ -294,7 +305,15 @@ mod tests {
     fn list_round_trips() {
         for (v, list) in [
             (Version::V10, vec![Action::SetDlSrc([1, 2, 3, 4, 5, 6]), Action::Enqueue { port: 2, queue_id: 7 }, Action::StripVlan]),
-            (Version::V13, vec![Action::PushVlan(0x8100), Action::SetField(Oxm::basic(OxmField::VlanVid, &[0x10, 0x05])), Action::Group(9), Action::Unknown { typ: 99, data: vec![1, 2, 3, 4] }]),
+            (
+                Version::V13,
+                vec![
+                    Action::PushVlan(0x8100),
+                    Action::SetField(Oxm::basic(OxmField::VlanVid, &[0x10, 0x05])),
+                    Action::Group(9),
+                    Action::Unknown { typ: 99, data: vec![1, 2, 3, 4] },
+                ],
+            ),
         ] {
             let n = actions_len(v, &list);
             let mut buf = vec![0xa5u8; n];

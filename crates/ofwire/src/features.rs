@@ -73,7 +73,14 @@ impl FeaturesReply {
 
 impl fmt::Display for FeaturesReply {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "features_reply dpid=0x{:016x} n_buffers={} n_tables={} ports={}", self.datapath_id, self.n_buffers, self.n_tables, self.ports.len())
+        write!(
+            f,
+            "features_reply dpid=0x{:016x} n_buffers={} n_tables={} ports={}",
+            self.datapath_id,
+            self.n_buffers,
+            self.n_tables,
+            self.ports.len()
+        )
     }
 }
 
@@ -83,7 +90,15 @@ mod tests {
 
     #[test]
     fn v10_carries_ports() {
-        let f = FeaturesReply { datapath_id: 1, n_buffers: 256, n_tables: 254, capabilities: 0xc7, actions: 0xfff, ports: vec![Port { port_no: 1, name: "s1-eth1".into(), ..Default::default() }], ..Default::default() };
+        let f = FeaturesReply {
+            datapath_id: 1,
+            n_buffers: 256,
+            n_tables: 254,
+            capabilities: 0xc7,
+            actions: 0xfff,
+            ports: vec![Port { port_no: 1, name: "s1-eth1".into(), ..Default::default() }],
+            ..Default::default()
+        };
         let mut buf = vec![0xa5u8; f.buffer_len(Version::V10)];
         f.emit(Version::V10, &mut buf);
         assert_eq!(buf.len(), 72);

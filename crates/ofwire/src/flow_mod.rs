@@ -265,8 +265,11 @@ impl FlowMod {
 
 impl fmt::Display for FlowMod {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "flow_mod command={} table={} priority={} buffer_id=0x{:x} cookie=0x{:x}",
-            self.command, self.table_id, self.priority, self.buffer_id, self.cookie)
+        write!(
+            f,
+            "flow_mod command={} table={} priority={} buffer_id=0x{:x} cookie=0x{:x}",
+            self.command, self.table_id, self.priority, self.buffer_id, self.cookie
+        )
     }
 }
 

@@ -98,12 +98,29 @@ mod tests {
 
     #[test]
     fn both_versions_round_trip() {
-        let f = FlowRemoved { cookie: 9, priority: 100, reason: 1, duration_sec: 5, duration_nsec: 6, idle_timeout: 10, packet_count: 3, byte_count: 300, match10: Match10 { in_port: 2, ..Match10::all() }, ..Default::default() };
+        let f = FlowRemoved {
+            cookie: 9,
+            priority: 100,
+            reason: 1,
+            duration_sec: 5,
+            duration_nsec: 6,
+            idle_timeout: 10,
+            packet_count: 3,
+            byte_count: 300,
+            match10: Match10 { in_port: 2, ..Match10::all() },
+            ..Default::default()
+        };
         let mut b = vec![0xa5u8; f.buffer_len(Version::V10)];
         f.emit(Version::V10, &mut b);
         assert_eq!(b.len(), 80);
         assert_eq!(FlowRemoved::parse(Version::V10, &b).unwrap(), f);
-        let g = FlowRemoved { table_id: 3, hard_timeout: 60, match10: Match10::default(), match_: OxmMatch::new(vec![Oxm::eth_type(0x0800)]), ..f };
+        let g = FlowRemoved {
+            table_id: 3,
+            hard_timeout: 60,
+            match10: Match10::default(),
+            match_: OxmMatch::new(vec![Oxm::eth_type(0x0800)]),
+            ..f
+        };
         let mut b = vec![0xa5u8; g.buffer_len(Version::V13)];
         g.emit(Version::V13, &mut b);
         assert_eq!(FlowRemoved::parse(Version::V13, &b).unwrap(), g);

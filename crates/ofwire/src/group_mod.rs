@@ -99,7 +99,12 @@ mod tests {
             group_type: 1,
             group_id: 7,
             buckets: vec![
-                Bucket { weight: 1, watch_port: 0xffffffff, watch_group: 0xffffffff, actions: vec![Action::Output { port: 1, max_len: 0 }] },
+                Bucket {
+                    weight: 1,
+                    watch_port: 0xffffffff,
+                    watch_group: 0xffffffff,
+                    actions: vec![Action::Output { port: 1, max_len: 0 }],
+                },
                 Bucket { weight: 2, watch_port: 2, watch_group: 0xffffffff, actions: vec![] },
             ],
         };

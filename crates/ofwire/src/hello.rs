@@ -15,7 +15,10 @@ const OFPHET_VERSIONBITMAP: u16 = 1;
 pub enum HelloElem {
     /// The versions the sender speaks, as 32-bit bitmap words (bit n of word 0 = version n).
     VersionBitmap(Vec<u32>),
-    Unknown { typ: u16, data: Vec<u8> },
+    Unknown {
+        typ: u16,
+        data: Vec<u8>,
+    },
 }
 
 impl HelloElem {

@@ -66,7 +66,10 @@ pub enum Body {
     GetAsyncReply(AsyncConfig),
     SetAsync(AsyncConfig),
     /// A message type this crate does not decode (e.g. table-mod, queue-get-config).
-    Unknown { msg_type: u8, data: Vec<u8> },
+    Unknown {
+        msg_type: u8,
+        data: Vec<u8>,
+    },
 }
 
 impl Body {

@@ -289,7 +289,10 @@ mod tests {
                 assert_eq!(t.code(v), c, "{t:?} in {v:?}");
                 assert!(!t.name().is_empty());
                 if MsgType::from_code(v, c).is_some() {
-                    assert!(!matches!(t, MsgType::Unknown(_) | MsgType::TableMod | MsgType::QueueGetConfigRequest | MsgType::QueueGetConfigReply));
+                    assert!(!matches!(
+                        t,
+                        MsgType::Unknown(_) | MsgType::TableMod | MsgType::QueueGetConfigRequest | MsgType::QueueGetConfigReply
+                    ));
                 }
             }
         }

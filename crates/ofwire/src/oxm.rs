@@ -86,9 +86,7 @@ impl Oxm {
     /// The value as a big-endian unsigned number (basic fields up to 8 bytes).
     pub fn value_uint(&self) -> Option<u64> {
         match self {
-            Oxm::Basic { value, .. } if value.len() <= 8 => {
-                Some(value.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64))
-            }
+            Oxm::Basic { value, .. } if value.len() <= 8 => Some(value.iter().fold(0u64, |acc, &b| (acc << 8) | b as u64)),
             _ => None,
         }
     }
@@ -251,10 +249,8 @@ mod tests {
     use super::*;
 
     // type=OXM len=22: in_port=1, eth_dst=00:00:00:00:00:02/ff:ff:ff:00:00:00, then 2 pad bytes.
-    static MATCH: [u8; 24] = [
-        0x00, 0x01, 0x00, 0x16, 0x80, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x80, 0x00,
-        0x07, 0x0c, 0, 0, 0, 0, 0, 2, 0xff, 0xff,
-    ];
+    static MATCH: [u8; 24] =
+        [0x00, 0x01, 0x00, 0x16, 0x80, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x80, 0x00, 0x07, 0x0c, 0, 0, 0, 0, 0, 2, 0xff, 0xff];
 
     #[test]
     fn parse_match_reports_truncation() {

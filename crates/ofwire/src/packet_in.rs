@@ -115,8 +115,16 @@ impl PacketIn {
 
 impl fmt::Display for PacketIn {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "packet_in buffer_id=0x{:x} total_len={} reason={} in_port={} {} data_len={}",
-            self.buffer_id, self.total_len, self.reason, self.in_port, self.match_, self.data.len())
+        write!(
+            f,
+            "packet_in buffer_id=0x{:x} total_len={} reason={} in_port={} {} data_len={}",
+            self.buffer_id,
+            self.total_len,
+            self.reason,
+            self.in_port,
+            self.match_,
+            self.data.len()
+        )
     }
 }
 
@@ -461,7 +469,15 @@ mod tests {
     #[test]
     fn fast_emit_matches_repr_in_both_versions() {
         let frame: Vec<u8> = (0..64).collect();
-        let pi = PacketInRef { buffer_id: 0x100, total_len: 64, reason: reason::ACTION, in_port: 7, table_id: 3, cookie: 0xc0ffee, data: &frame };
+        let pi = PacketInRef {
+            buffer_id: 0x100,
+            total_len: 64,
+            reason: reason::ACTION,
+            in_port: 7,
+            table_id: 3,
+            cookie: 0xc0ffee,
+            data: &frame,
+        };
         for v in [Version::V10, Version::V13] {
             let mut fast = vec![0xa5u8; pi.message_len(v) + 4];
             let n = pi.emit(v, 42, &mut fast);

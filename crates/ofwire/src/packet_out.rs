@@ -154,7 +154,14 @@ impl PacketOut {
 
 impl fmt::Display for PacketOut {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "packet_out buffer_id=0x{:x} in_port={} actions={:?} data_len={}", self.buffer_id, self.in_port, self.actions, self.data.len())
+        write!(
+            f,
+            "packet_out buffer_id=0x{:x} in_port={} actions={:?} data_len={}",
+            self.buffer_id,
+            self.in_port,
+            self.actions,
+            self.data.len()
+        )
     }
 }
 
@@ -166,7 +173,8 @@ mod tests {
     #[test]
     fn view_agrees_with_repr() {
         for v in [Version::V10, Version::V13] {
-            let po = PacketOut { buffer_id: 0x1234, in_port: 2, actions: vec![Action::Output { port: 1, max_len: 0 }], data: vec![1, 2, 3] };
+            let po =
+                PacketOut { buffer_id: 0x1234, in_port: 2, actions: vec![Action::Output { port: 1, max_len: 0 }], data: vec![1, 2, 3] };
             let bytes = Message { version: v.wire(), xid: 9, body: Body::PacketOut(po.clone()) }.to_vec();
             let p = Packet::new_checked(&bytes[..]).unwrap();
             assert_eq!((p.xid(), p.buffer_id(), p.in_port(), p.data()), (9, 0x1234, 2, &[1u8, 2, 3][..]));

@@ -138,7 +138,19 @@ mod tests {
 
     #[test]
     fn both_layouts_round_trip() {
-        let p = Port { port_no: 3, hw_addr: [2, 0, 0, 0, 0, 3], name: "s1-eth3".into(), config: 1, state: 4, curr: 0x840, advertised: 0, supported: 0, peer: 0, curr_speed: 10_000_000, max_speed: 0 };
+        let p = Port {
+            port_no: 3,
+            hw_addr: [2, 0, 0, 0, 0, 3],
+            name: "s1-eth3".into(),
+            config: 1,
+            state: 4,
+            curr: 0x840,
+            advertised: 0,
+            supported: 0,
+            peer: 0,
+            curr_speed: 10_000_000,
+            max_speed: 0,
+        };
         for v in [Version::V10, Version::V13] {
             let mut buf = vec![0xa5u8; Port::wire_len(v)];
             assert!(p.emit(v, &mut buf).is_empty());

@@ -109,10 +109,18 @@ pub enum StatsRequestBody {
     Aggregate(FlowStatsRequest),
     Table,
     /// `port_no` is 16 bits on the 1.0 wire.
-    Port { port_no: u32 },
-    Queue { port_no: u32, queue_id: u32 },
+    Port {
+        port_no: u32,
+    },
+    Queue {
+        port_no: u32,
+        queue_id: u32,
+    },
     PortDesc,
-    Unknown { typ: u16, data: Vec<u8> },
+    Unknown {
+        typ: u16,
+        data: Vec<u8>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -336,7 +344,12 @@ mod tests {
             let short = [v.wire(), bytes[1], 0, 10, 0, 0, 0, 3, 0, 4];
             assert_eq!(Packet::new_checked(&short[..]).unwrap_err(), Error::Truncated { need: 8 + envelope_len(v), have: 10 });
         }
-        let reply = Message::new(Version::V13, 4, Body::StatsReply(StatsReply { flags: 0, body: StatsReplyBody::Unknown { typ: kind::TABLE_FEATURES, data: vec![] } })).to_vec();
+        let reply = Message::new(
+            Version::V13,
+            4,
+            Body::StatsReply(StatsReply { flags: 0, body: StatsReplyBody::Unknown { typ: kind::TABLE_FEATURES, data: vec![] } }),
+        )
+        .to_vec();
         assert_eq!(Packet::new_checked(&reply[..]).unwrap().stats_type(), kind::TABLE_FEATURES);
         let hello = [4u8, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
         assert!(matches!(Packet::new_checked(&hello[..]), Err(Error::BadLength { what: "stats type", .. })));
@@ -345,7 +358,15 @@ mod tests {
     #[test]
     fn requests_round_trip() {
         let flow = FlowStatsRequest { table_id: 0xff, out_port: 0xffff, match10: Match10::all(), ..Default::default() };
-        let flow13 = FlowStatsRequest { table_id: 1, out_port: 0xffffffff, out_group: 0xffffffff, cookie: 5, cookie_mask: 0xff, match_: OxmMatch::new(vec![Oxm::in_port(3)]), ..Default::default() };
+        let flow13 = FlowStatsRequest {
+            table_id: 1,
+            out_port: 0xffffffff,
+            out_group: 0xffffffff,
+            cookie: 5,
+            cookie_mask: 0xff,
+            match_: OxmMatch::new(vec![Oxm::in_port(3)]),
+            ..Default::default()
+        };
         for (v, f) in [(Version::V10, flow), (Version::V13, flow13)] {
             for body in [
                 StatsRequestBody::Desc,

@@ -126,7 +126,13 @@ impl StatsReplyBody {
         Ok(match typ {
             kind::DESC => {
                 let mut r = Reader::new(b);
-                let d = DescStats { mfr_desc: r.string(256)?, hw_desc: r.string(256)?, sw_desc: r.string(256)?, serial_num: r.string(32)?, dp_desc: r.string(256)? };
+                let d = DescStats {
+                    mfr_desc: r.string(256)?,
+                    hw_desc: r.string(256)?,
+                    sw_desc: r.string(256)?,
+                    serial_num: r.string(32)?,
+                    dp_desc: r.string(256)?,
+                };
                 r.finish("desc stats")?;
                 StatsReplyBody::Desc(d)
             }
@@ -288,7 +294,11 @@ impl FlowStats {
 }
 
 fn table_len(v: Version) -> usize {
-    if v == Version::V10 { 64 } else { 24 }
+    if v == Version::V10 {
+        64
+    } else {
+        24
+    }
 }
 
 fn parse_table(v: Version, r: &mut Reader) -> Result<TableStats> {
@@ -319,7 +329,11 @@ fn emit_table(v: Version, t: &TableStats, w: &mut Writer) {
 }
 
 fn port_stats_len(v: Version) -> usize {
-    if v == Version::V10 { 104 } else { 112 }
+    if v == Version::V10 {
+        104
+    } else {
+        112
+    }
 }
 
 fn parse_port_stats(v: Version, r: &mut Reader) -> Result<PortStats> {
@@ -363,7 +377,11 @@ fn emit_port_stats(v: Version, p: &PortStats, w: &mut Writer) {
 }
 
 fn queue_len(v: Version) -> usize {
-    if v == Version::V10 { 32 } else { 40 }
+    if v == Version::V10 {
+        32
+    } else {
+        40
+    }
 }
 
 fn parse_queue(v: Version, r: &mut Reader) -> Result<QueueStats> {
@@ -418,8 +436,18 @@ mod tests {
     #[test]
     fn every_kind_round_trips() {
         for v in [Version::V10, Version::V13] {
-            rt(v, StatsReplyBody::Desc(DescStats { mfr_desc: "Nicira, Inc.".into(), hw_desc: "Open vSwitch".into(), sw_desc: "3.1.0".into(), serial_num: "None".into(), dp_desc: "s1".into() }));
-            let mut f = FlowStats { table_id: 0, duration_sec: 3, priority: 1, cookie: 7, packet_count: 2, byte_count: 120, ..Default::default() };
+            rt(
+                v,
+                StatsReplyBody::Desc(DescStats {
+                    mfr_desc: "Nicira, Inc.".into(),
+                    hw_desc: "Open vSwitch".into(),
+                    sw_desc: "3.1.0".into(),
+                    serial_num: "None".into(),
+                    dp_desc: "s1".into(),
+                }),
+            );
+            let mut f =
+                FlowStats { table_id: 0, duration_sec: 3, priority: 1, cookie: 7, packet_count: 2, byte_count: 120, ..Default::default() };
             match v {
                 Version::V10 => f.actions = vec![Action::Output { port: 1, max_len: 0 }],
                 Version::V13 => {

@@ -38,12 +38,7 @@ impl Version {
 /// and it must be one we support (the spec's rule for peers without bitmaps).
 pub fn negotiate(ours: &[u8], our_hello_version: u8, their_version: u8, theirs: &Hello) -> Result<u8> {
     if let Some(bitmap) = theirs.version_bitmap() {
-        let best = ours
-            .iter()
-            .copied()
-            .filter(|&v| bitmap_has(bitmap, v))
-            .max()
-            .ok_or(Error::NoCommonVersion)?;
+        let best = ours.iter().copied().filter(|&v| bitmap_has(bitmap, v)).max().ok_or(Error::NoCommonVersion)?;
         return Ok(best);
     }
     let v = our_hello_version.min(their_version);

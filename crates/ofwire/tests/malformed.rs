@@ -46,7 +46,11 @@ fn each_malformation_has_its_error() {
             "01 06 00 24 00 00 00 01  00 00 00 00 00 00 00 01  00 00 01 00 fe 00 00 00  00 00 00 c7 00 00 0f ff  00 01 02 00",
             Error::Truncated { need: 8, have: 4 },
         ),
-        ("hello element shorter than its header", "04 00 00 10 00 00 00 01 00 01 00 02 00 00 00 00", Error::BadLength { what: "ofp_hello_elem.length", len: 2 }),
+        (
+            "hello element shorter than its header",
+            "04 00 00 10 00 00 00 01 00 01 00 02 00 00 00 00",
+            Error::BadLength { what: "ofp_hello_elem.length", len: 2 },
+        ),
         ("set-config cut short", "04 09 00 0a 00 00 00 01 00 00", Error::Truncated { need: 4, have: 2 }),
     ];
     for (what, bytes, want) in cases {

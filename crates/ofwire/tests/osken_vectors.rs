@@ -66,14 +66,48 @@ fn every_message_kind_is_covered() {
         }
     }
     let both = [
-        "hello", "error", "echo_request", "echo_reply", "experimenter", "features_request", "features_reply",
-        "get_config_request", "get_config_reply", "set_config", "packet_in", "flow_removed", "port_status",
-        "packet_out", "flow_mod", "port_mod", "stats_request_desc", "stats_request_flow", "stats_request_aggregate",
-        "stats_request_table", "stats_request_port", "stats_request_queue", "stats_reply_desc", "stats_reply_flow",
-        "stats_reply_aggregate", "stats_reply_table", "stats_reply_port", "stats_reply_queue", "barrier_request",
+        "hello",
+        "error",
+        "echo_request",
+        "echo_reply",
+        "experimenter",
+        "features_request",
+        "features_reply",
+        "get_config_request",
+        "get_config_reply",
+        "set_config",
+        "packet_in",
+        "flow_removed",
+        "port_status",
+        "packet_out",
+        "flow_mod",
+        "port_mod",
+        "stats_request_desc",
+        "stats_request_flow",
+        "stats_request_aggregate",
+        "stats_request_table",
+        "stats_request_port",
+        "stats_request_queue",
+        "stats_reply_desc",
+        "stats_reply_flow",
+        "stats_reply_aggregate",
+        "stats_reply_table",
+        "stats_reply_port",
+        "stats_reply_queue",
+        "barrier_request",
         "barrier_reply",
     ];
-    let only13 = ["group_mod", "meter_mod", "stats_request_port_desc", "stats_reply_port_desc", "role_request", "role_reply", "get_async_request", "get_async_reply", "set_async"];
+    let only13 = [
+        "group_mod",
+        "meter_mod",
+        "stats_request_port_desc",
+        "stats_reply_port_desc",
+        "role_request",
+        "role_reply",
+        "get_async_request",
+        "get_async_reply",
+        "set_async",
+    ];
     let mut missing = Vec::new();
     for k in both {
         for v in [1, 4] {

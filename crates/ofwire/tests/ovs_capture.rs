@@ -66,7 +66,11 @@ fn osken_openflow10() {
 fn osken_openflow13() {
     let k = check("osken_of13", include_bytes!("pcap/osken_of13.pcap"), 4);
     assert_has("osken_of13", &k, HANDSHAKE);
-    assert_has("osken_of13", &k, &["flow_mod", "packet_out", "port_status", "echo_request", "echo_reply", "stats_request_port_desc", "stats_reply_port_desc"]);
+    assert_has(
+        "osken_of13",
+        &k,
+        &["flow_mod", "packet_out", "port_status", "echo_request", "echo_reply", "stats_request_port_desc", "stats_reply_port_desc"],
+    );
 }
 
 #[test]

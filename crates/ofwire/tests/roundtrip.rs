@@ -82,9 +82,20 @@ proptest! {
 fn ends_in_opaque_bytes(b: &Body) -> bool {
     matches!(
         b,
-        Body::PacketIn(_) | Body::PacketOut(_) | Body::EchoRequest(_) | Body::EchoReply(_) | Body::Error(_)
-            | Body::Experimenter(_) | Body::Unknown { .. } | Body::Hello(_) | Body::FeaturesReply(_)
-            | Body::StatsReply(_) | Body::StatsRequest(_) | Body::FlowMod(_) | Body::GroupMod(_) | Body::MeterMod(_)
+        Body::PacketIn(_)
+            | Body::PacketOut(_)
+            | Body::EchoRequest(_)
+            | Body::EchoReply(_)
+            | Body::Error(_)
+            | Body::Experimenter(_)
+            | Body::Unknown { .. }
+            | Body::Hello(_)
+            | Body::FeaturesReply(_)
+            | Body::StatsReply(_)
+            | Body::StatsRequest(_)
+            | Body::FlowMod(_)
+            | Body::GroupMod(_)
+            | Body::MeterMod(_)
     )
 }
 

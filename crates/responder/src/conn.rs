@@ -5,7 +5,9 @@
 //! flow-mod ofwire wrote once (a template) patched through the flow-mod view's setters.
 
 use crate::gate::{now_ns, Due, Gate, Verdict};
-use ofwire::{flow_mod, frame_len, packet_in, Action, Body, FlowMod, Header, Hello, Instruction, Match10, Message, MsgType, OxmMatch, Version};
+use ofwire::{
+    flow_mod, frame_len, packet_in, Action, Body, FlowMod, Header, Hello, Instruction, Match10, Message, MsgType, OxmMatch, Version,
+};
 
 // Codes 0..=14 are the same in 1.0 and 1.3 (tested in ofwire), so one constant serves both.
 const HELLO: u8 = MsgType::Hello.code(Version::V13);

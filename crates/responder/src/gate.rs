@@ -75,7 +75,11 @@ impl Gate {
             }
         }
         self.last_ns = Some(at);
-        if at <= now_ns { Verdict::Now } else { Verdict::At(at) }
+        if at <= now_ns {
+            Verdict::Now
+        } else {
+            Verdict::At(at)
+        }
     }
 
     /// The answers due by `now_ns`, oldest first, taken off the queue.
@@ -116,7 +120,11 @@ mod tests {
         let mut g = Gate::new(Knobs { rate: 10_000.0, ..Default::default() });
         let within = (0..100_000u64)
             .map(|i| g.decide(i * 10_000))
-            .filter(|v| match v { Verdict::Now => true, Verdict::At(t) => *t <= 1_000_000_000, Verdict::Drop => false })
+            .filter(|v| match v {
+                Verdict::Now => true,
+                Verdict::At(t) => *t <= 1_000_000_000,
+                Verdict::Drop => false,
+            })
             .count();
         assert_eq!(within, 10_001);
     }

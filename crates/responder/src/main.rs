@@ -37,13 +37,12 @@ fn parse() -> Result<Opts, String> {
                 }
             }
             "--rate" => {
-                o.knobs.rate = v()?.parse().ok().filter(|r: &f64| *r > 0.0 && r.is_finite())
-                    .ok_or("--rate: answers per second, a number above 0")?
+                o.knobs.rate =
+                    v()?.parse().ok().filter(|r: &f64| *r > 0.0 && r.is_finite()).ok_or("--rate: answers per second, a number above 0")?
             }
             "--delay-us" => o.knobs.delay_ns = v()?.parse::<u64>().map_err(|_| "--delay-us: whole microseconds")? * 1000,
             "--drop-one-in" => {
-                o.knobs.drop_one_in = v()?.parse().ok().filter(|k: &u64| *k >= 1)
-                    .ok_or("--drop-one-in: a whole number, at least 1")?
+                o.knobs.drop_one_in = v()?.parse().ok().filter(|k: &u64| *k >= 1).ok_or("--drop-one-in: a whole number, at least 1")?
             }
             "--child" => o.child = true,
             "--version" => {

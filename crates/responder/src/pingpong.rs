@@ -96,6 +96,11 @@ fn main() {
     let q = |p: f64| rtts[((rtts.len() as f64 * p) as usize).min(rtts.len() - 1)] as f64 / 1000.0;
     println!(
         "{{\"count\": {}, \"p50_us\": {:.2}, \"p90_us\": {:.2}, \"p99_us\": {:.2}, \"cpu_s\": {:.3}, \"wall_s\": {:.3}}}",
-        rtts.len(), q(0.5), q(0.9), q(0.99), cpu, wall
+        rtts.len(),
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        cpu,
+        wall
     );
 }

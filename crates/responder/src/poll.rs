@@ -7,7 +7,11 @@ use std::io;
 use std::net::SocketAddr;
 
 fn check(r: i32) -> io::Result<i32> {
-    if r < 0 { Err(io::Error::last_os_error()) } else { Ok(r) }
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
 }
 
 /// A non-blocking listening socket with SO_REUSEPORT (IPv4).
@@ -147,7 +151,8 @@ pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
             }
             if fd == lfd {
                 loop {
-                    let c = unsafe { libc::accept4(lfd, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
+                    let c =
+                        unsafe { libc::accept4(lfd, std::ptr::null_mut(), std::ptr::null_mut(), libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC) };
                     if c < 0 {
                         break;
                     }

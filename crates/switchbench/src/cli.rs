@@ -44,8 +44,7 @@ pub struct Cli {
     pub frame_size: usize,
 }
 
-pub const TESTS: [&str; 8] =
-    ["insertion", "barrier", "packet-in", "packet-out", "capacity", "stats", "first-packet", "pipeline"];
+pub const TESTS: [&str; 8] = ["insertion", "barrier", "packet-in", "packet-out", "capacity", "stats", "first-packet", "pipeline"];
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
     v.parse().map_err(|_| format!("{flag}: not a number: {v:?}"))

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::clock::now_ns;
 use crate::bench::DataPort;
+use crate::clock::now_ns;
 use crate::packet::PacketSocket;
 use crate::probe::{self, Probe};
 

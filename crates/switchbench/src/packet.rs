@@ -68,9 +68,7 @@ fn check(r: libc::c_int, what: &str) -> io::Result<libc::c_int> {
 
 fn setsockopt<T>(fd: i32, level: i32, name: i32, v: T, what: &str) -> io::Result<()> {
     // SAFETY: v lives across the call; the kernel copies size_of::<T>() bytes.
-    let r = unsafe {
-        libc::setsockopt(fd, level, name, &v as *const T as *const libc::c_void, std::mem::size_of::<T>() as u32)
-    };
+    let r = unsafe { libc::setsockopt(fd, level, name, &v as *const T as *const libc::c_void, std::mem::size_of::<T>() as u32) };
     check(r, what).map(|_| ())
 }
 
@@ -88,18 +86,13 @@ fn open_one(name: &str, protocol: u16) -> io::Result<OwnedFd> {
     if ifindex == 0 {
         return Err(io::Error::new(io::ErrorKind::NotFound, format!("no interface {name}")));
     }
-    let raw = check(
-        unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, protocol.to_be() as i32) },
-        "socket(AF_PACKET)",
-    )?;
+    let raw = check(unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, protocol.to_be() as i32) }, "socket(AF_PACKET)")?;
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
     let mut sll: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
     sll.sll_family = libc::AF_PACKET as u16;
     sll.sll_protocol = protocol.to_be();
     sll.sll_ifindex = ifindex as i32;
-    let r = unsafe {
-        libc::bind(raw, &sll as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32)
-    };
+    let r = unsafe { libc::bind(raw, &sll as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32) };
     check(r, "bind(AF_PACKET)")?;
     setsockopt(raw, libc::SOL_SOCKET, libc::SO_TIMESTAMPNS, 1i32, "SO_TIMESTAMPNS")?;
     // Large buffers so a burst of probes is not dropped by us before it is counted.
@@ -112,8 +105,7 @@ fn open_one(name: &str, protocol: u16) -> io::Result<OwnedFd> {
 
 fn open_in(netns: &str, name: &str) -> io::Result<(OwnedFd, OwnedFd)> {
     let path = format!("/var/run/netns/{netns}");
-    let ns = std::fs::File::open(&path)
-        .map_err(|e| io::Error::new(e.kind(), format!("network namespace {netns} ({path}): {e}")))?;
+    let ns = std::fs::File::open(&path).map_err(|e| io::Error::new(e.kind(), format!("network namespace {netns} ({path}): {e}")))?;
     let name = name.to_string();
     std::thread::spawn(move || {
         // SAFETY: setns on this thread only; the thread ends right after creating the socket.

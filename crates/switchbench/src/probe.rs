@@ -51,12 +51,7 @@ impl Probe {
             return None;
         }
         let u64_at = |o: usize| u64::from_be_bytes(frame[o..o + 8].try_into().unwrap());
-        Some(Probe {
-            flow: u32::from_be_bytes(frame[18..22].try_into().unwrap()),
-            seq: u64_at(22),
-            tx: u64_at(30),
-            prev_tx: u64_at(38),
-        })
+        Some(Probe { flow: u32::from_be_bytes(frame[18..22].try_into().unwrap()), seq: u64_at(22), tx: u64_at(30), prev_tx: u64_at(38) })
     }
 }
 

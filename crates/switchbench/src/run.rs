@@ -24,8 +24,7 @@ fn interface_up(spec: &IfSpec) -> Result<(), String> {
         Some(_) => return Ok(()),
         None => format!("/sys/class/net/{}", spec.name),
     };
-    let state = std::fs::read_to_string(format!("{base}/operstate"))
-        .map_err(|_| format!("interface {spec} does not exist"))?;
+    let state = std::fs::read_to_string(format!("{base}/operstate")).map_err(|_| format!("interface {spec} does not exist"))?;
     let flags = std::fs::read_to_string(format!("{base}/flags")).unwrap_or_default();
     let up = u32::from_str_radix(flags.trim().trim_start_matches("0x"), 16).map(|f| f & 1 == 1).unwrap_or(false);
     if !up || state.trim() == "down" {

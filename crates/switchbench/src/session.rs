@@ -226,10 +226,8 @@ impl Session {
 
     /// Errors the switch sent for flow-mods so far (removed from the backlog).
     pub fn take_flow_mod_errors(&mut self) -> Vec<Event> {
-        let (errs, rest): (Vec<Event>, Vec<Event>) = self
-            .backlog
-            .drain(..)
-            .partition(|e| matches!(e, Event::Error { kind: Some(Kind::FlowMod), .. }));
+        let (errs, rest): (Vec<Event>, Vec<Event>) =
+            self.backlog.drain(..).partition(|e| matches!(e, Event::Error { kind: Some(Kind::FlowMod), .. }));
         self.backlog = rest.into();
         errs
     }

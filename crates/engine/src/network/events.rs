@@ -122,7 +122,13 @@ mod tests {
         assert_eq!(sch.next_ns(), 100_000_000);
         assert!(sch.due(99_999_999).is_empty());
         let d = sch.due(100_000_000);
-        assert_eq!(d, [Due { event: 1, at_ms: 100, target: Target::Link(0), up: false }, Due { event: 2, at_ms: 100, target: Target::Port(2, 3), up: false }]);
+        assert_eq!(
+            d,
+            [
+                Due { event: 1, at_ms: 100, target: Target::Link(0), up: false },
+                Due { event: 2, at_ms: 100, target: Target::Port(2, 3), up: false }
+            ]
+        );
         assert!(sch.due(200_000_000).is_empty());
         assert_eq!(sch.due(u64::MAX)[0], Due { event: 0, at_ms: 500, target: Target::Link(0), up: true });
         assert_eq!(sch.next_ns(), u64::MAX);

@@ -1,8 +1,8 @@
 //! The network section of the engine's JSON result: the workers' figures merged.
 
+use super::hosts::HostCounters;
 use super::node::NetReport;
 use super::router::NetCounters;
-use super::hosts::HostCounters;
 use crate::hist::Hist;
 use serde_json::{json, Value};
 
@@ -74,7 +74,8 @@ pub fn discovery(reports: &[&NetReport], c: &NetCounters) -> Value {
             json!([[ms(first[0]), ms(last[0])], [ms(first[1]), ms(last[1])]])
         })
         .collect();
-    let all: Option<Vec<u64>> = (0..c.lldp.len()).flat_map(|l| [(l, 0), (l, 1)]).map(|(l, d)| c.lldp_first_ns.get(l).map(|x| x[d]).filter(|&t| t != 0)).collect();
+    let all: Option<Vec<u64>> =
+        (0..c.lldp.len()).flat_map(|l| [(l, 0), (l, 1)]).map(|(l, d)| c.lldp_first_ns.get(l).map(|x| x[d]).filter(|&t| t != 0)).collect();
     let complete = match all {
         Some(v) if !v.is_empty() && t0 != 0 => ms(v.into_iter().max().unwrap()),
         _ => Value::Null,
@@ -92,7 +93,10 @@ pub fn discovery(reports: &[&NetReport], c: &NetCounters) -> Value {
 pub fn provisioning(reports: &[&NetReport]) -> Value {
     let Some(p) = reports.iter().find_map(|r| r.provisioning.as_ref()) else { return Value::Null };
     let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-    v["invariant"] = match p.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) };
+    v["invariant"] = match p.check() {
+        Ok(()) => Value::from("ok"),
+        Err(e) => Value::from(e),
+    };
     v
 }
 
@@ -101,7 +105,10 @@ pub fn provisioning(reports: &[&NetReport]) -> Value {
 pub fn stream(reports: &[&NetReport]) -> Value {
     let Some(s) = reports.iter().find_map(|r| r.stream.as_ref()) else { return Value::Null };
     let mut v = serde_json::to_value(s).unwrap_or(Value::Null);
-    v["invariant"] = match s.check() { Ok(()) => Value::from("ok"), Err(e) => Value::from(e) };
+    v["invariant"] = match s.check() {
+        Ok(()) => Value::from("ok"),
+        Err(e) => Value::from(e),
+    };
     v
 }
 

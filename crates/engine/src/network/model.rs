@@ -15,7 +15,12 @@ pub enum Peer {
     None,
     /// Port `port` of switch `index`, over link `link`; `dir` is 0 when this end is the link's
     /// first end (a → b), 1 otherwise.
-    Switch { index: u32, port: u32, link: u32, dir: u8 },
+    Switch {
+        index: u32,
+        port: u32,
+        link: u32,
+        dir: u8,
+    },
     Host(u32),
 }
 
@@ -125,7 +130,12 @@ pub(crate) mod tests {
             switches: (1..=n).map(|d| SwitchSpec { dpid: d, ports: 3 }).collect(),
             links: (1..=n).map(|d| (d, 2, d % n + 1, 1)).collect(),
             hosts: (1..=n)
-                .map(|d| HostSpec { dpid: d, port: 3, mac: format!("02:00:00:00:{:02x}:{:02x}", d >> 8, d & 0xff), ip: format!("10.0.{}.{}", d >> 8, d & 0xff) })
+                .map(|d| HostSpec {
+                    dpid: d,
+                    port: 3,
+                    mac: format!("02:00:00:00:{:02x}:{:02x}", d >> 8, d & 0xff),
+                    ip: format!("10.0.{}.{}", d >> 8, d & 0xff),
+                })
                 .collect(),
             ..Default::default()
         }

@@ -9,10 +9,10 @@
 use super::events::{local_ends, Applied, Schedule};
 use super::hosts::{host_frame, HostCounters};
 use super::model::Model;
+use super::mono_ns;
 use super::router::{Frame, NetCounters, Route, Router, FROM_HOST};
 use super::spec::{LinkState, NetworkSpec};
 use super::transport::{Inbound, Outbox};
-use super::mono_ns;
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -386,7 +386,8 @@ impl Node {
             i.finished().await;
         }
         // frames that arrived in inboxes but were never taken by a session count as in transit
-        let waiting: u64 = self.inboxes.iter().flatten().map(|b| b.frames.borrow().iter().filter(|f| f.link != FROM_HOST).count() as u64).sum();
+        let waiting: u64 =
+            self.inboxes.iter().flatten().map(|b| b.frames.borrow().iter().filter(|f| f.link != FROM_HOST).count() as u64).sum();
         let mut r = self.router.borrow_mut();
         r.stop();
         r.counters.in_transit += waiting;

@@ -279,7 +279,14 @@ pub async fn run(node: Rc<Node>) {
         };
         for (i, d) in again {
             let h = &node.model.hosts[spec.pairs[i as usize % spec.pairs.len()].0 as usize];
-            node.deliver(Frame { to: h.index, port: h.port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data: flow_frame(&node.model, i, d) });
+            node.deliver(Frame {
+                to: h.index,
+                port: h.port,
+                link: FROM_HOST,
+                dir: 0,
+                sent_ns: mono_ns(),
+                data: flow_frame(&node.model, i, d),
+            });
         }
         for (i, s, d) in starts {
             let (index, port) = node.hosts.borrow_mut().inject(&node.model, now, s, d);

@@ -115,9 +115,7 @@ pub fn validate(n: &NetworkSpec) -> Result<(), String> {
     let mut claim = |dpid: u64, port: u32, what: String| -> Result<(), String> {
         match ports.get(&dpid) {
             None => return Err(format!("{what}: no switch with dpid {dpid}")),
-            Some(&p) if port == 0 || port > p => {
-                return Err(format!("{what}: dpid {dpid} has no port {port} (its ports are 1..={p})"))
-            }
+            Some(&p) if port == 0 || port > p => return Err(format!("{what}: dpid {dpid} has no port {port} (its ports are 1..={p})")),
             _ => {}
         }
         if let Some(first) = used.insert((dpid, port), what.clone()) {
@@ -170,7 +168,8 @@ fn check_addresses(hosts: &[HostSpec]) -> Result<(), String> {
     let mut macs: HashMap<[u8; 6], usize> = HashMap::new();
     let mut ips: HashMap<Ipv4Addr, usize> = HashMap::new();
     for (i, h) in hosts.iter().enumerate() {
-        let mac = parse_mac(&h.mac).ok_or_else(|| format!("network.hosts[{i}].mac: {:?} is not a MAC address (aa:bb:cc:dd:ee:ff)", h.mac))?;
+        let mac =
+            parse_mac(&h.mac).ok_or_else(|| format!("network.hosts[{i}].mac: {:?} is not a MAC address (aa:bb:cc:dd:ee:ff)", h.mac))?;
         if mac[0] & 1 != 0 {
             return Err(format!("network.hosts[{i}].mac: {} is a multicast address", h.mac));
         }

@@ -154,7 +154,10 @@ impl StreamReport {
                 return Err(format!("pair {i}: received {} > sent {} + reordered {}", p.received, p.sent, p.reordered));
             }
             if missing > p.sent - p.received.min(p.sent) + p.reordered {
-                return Err(format!("pair {i}: {missing} missing in gaps > sent {} - received {} + reordered {}", p.sent, p.received, p.reordered));
+                return Err(format!(
+                    "pair {i}: {missing} missing in gaps > sent {} - received {} + reordered {}",
+                    p.sent, p.received, p.reordered
+                ));
             }
             if p.gaps.iter().any(|g| g.after_ns < g.before_ns) || p.last_rx_ns < p.first_rx_ns {
                 return Err(format!("pair {i}: arrival times go backwards"));
@@ -177,7 +180,11 @@ impl Streams {
     }
 
     fn gap_ns(&self) -> u64 {
-        if self.spec.gap_us > 0 { self.spec.gap_us * 1000 } else { 10 * self.spec.interval_us * 1000 }
+        if self.spec.gap_us > 0 {
+            self.spec.gap_us * 1000
+        } else {
+            10 * self.spec.interval_us * 1000
+        }
     }
 
     /// Pair `i` sends its next frame at `now`: its sequence number.
@@ -299,7 +306,15 @@ mod tests {
     use crate::network::model::tests::ring;
 
     fn spec() -> StreamSpec {
-        StreamSpec { pairs: vec![(0, 2), (2, 0)], interval_us: 1000, start_ms: 0, stop_ms: 0, gap_us: 0, pair_start_ms: vec![], pair_stop_ms: vec![] }
+        StreamSpec {
+            pairs: vec![(0, 2), (2, 0)],
+            interval_us: 1000,
+            start_ms: 0,
+            stop_ms: 0,
+            gap_us: 0,
+            pair_start_ms: vec![],
+            pair_stop_ms: vec![],
+        }
     }
 
     #[test]
@@ -330,7 +345,13 @@ mod tests {
         }
         let p = &s.r.pairs[0];
         assert_eq!((p.sent, p.received, p.reordered), (10, 6, 1));
-        assert_eq!(p.gaps, vec![Gap { before_seq: 2, before_ns: at(2), after_seq: 6, after_ns: at(6) }, Gap { before_seq: 7, before_ns: at(7), after_seq: 9, after_ns: at(9) }]);
+        assert_eq!(
+            p.gaps,
+            vec![
+                Gap { before_seq: 2, before_ns: at(2), after_seq: 6, after_ns: at(6) },
+                Gap { before_seq: 7, before_ns: at(7), after_seq: 9, after_ns: at(9) }
+            ]
+        );
         assert_eq!((p.max_seq_gap, p.max_time_gap_ns), (3, 4_000_000));
         let e = &p.events[0];
         assert_eq!((e.before_seq, e.before_ns, e.after_seq, e.after_ns), (Some(2), at(2), Some(6), at(6)));

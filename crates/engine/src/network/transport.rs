@@ -23,8 +23,8 @@ use super::router::Frame;
 use super::wire::{encode, Decoder};
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Duration;
 use std::sync::Mutex;
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream, UnixListener, UnixStream};
 
@@ -103,7 +103,9 @@ pub async fn start(
 ) -> Result<(Rc<Outbox>, Rc<Inbound>), String> {
     let mut writers: Vec<Option<Writer>> = (0..workers).map(|_| None).collect();
     for w in (0..workers).filter(|&w| w != me) {
-        let s = connect_retry(&socket_name(run_id, w), Duration::from_secs(30)).await.map_err(|e| format!("network transport: worker {me} cannot reach worker {w}: {e}"))?;
+        let s = connect_retry(&socket_name(run_id, w), Duration::from_secs(30))
+            .await
+            .map_err(|e| format!("network transport: worker {me} cannot reach worker {w}: {e}"))?;
         writers[w as usize] = Some(Box::new(s.into_split().1));
     }
     let inbound = Rc::new(Inbound { open: (workers - 1).into(), ended: Notify::new(), error: RefCell::new(None) });
@@ -120,7 +122,8 @@ pub async fn start_tcp(me: u32, peers: &[String], deliver: Rc<dyn Fn(Frame)>) ->
     let workers = peers.len() as u32;
     let std_listener = match TCP_LISTENER.lock().expect("lock").take() {
         Some(l) => l,
-        None => std::net::TcpListener::bind(&peers[me as usize]).map_err(|e| format!("network transport: cannot listen on {}: {e}", peers[me as usize]))?,
+        None => std::net::TcpListener::bind(&peers[me as usize])
+            .map_err(|e| format!("network transport: cannot listen on {}: {e}", peers[me as usize]))?,
     };
     std_listener.set_nonblocking(true).map_err(|e| e.to_string())?;
     let listener = TcpListener::from_std(std_listener).map_err(|e| e.to_string())?;

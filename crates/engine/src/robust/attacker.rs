@@ -74,7 +74,13 @@ pub fn spawn(cfg: &Config, go: Go) -> Option<JoinHandle<Observation>> {
 fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
     let ctx = super::ctx(cfg, spec);
     let case = ofmutate::find(&spec.case).expect("validated case name");
-    let mut obs = Observation { case: case.name.into(), family: case.family.into(), of_version: ctx.version, attacker_dpid: ctx.dpid, ..Default::default() };
+    let mut obs = Observation {
+        case: case.name.into(),
+        family: case.family.into(),
+        of_version: ctx.version,
+        attacker_dpid: ctx.dpid,
+        ..Default::default()
+    };
     let Some(t_go) = go.wait() else {
         obs.notes.push("the measured phase never began: nothing sent".into());
         return obs;
@@ -83,7 +89,22 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
     std::thread::sleep(start.saturating_duration_since(Instant::now()));
     let deadline = start + Duration::from_millis(spec.observe_ms);
     obs.started_s = t_go.elapsed().as_secs_f64();
-    let mut a = Attacker { t_go, ctx, obs, s: None, switch: None, rbuf: Vec::new(), out: Vec::new(), idle: Vec::new(), hs_started: None, flood_i: 0, probe_sent: None, framer: Framer::default(), tail: Framer::default(), replies: Vec::new() };
+    let mut a = Attacker {
+        t_go,
+        ctx,
+        obs,
+        s: None,
+        switch: None,
+        rbuf: Vec::new(),
+        out: Vec::new(),
+        idle: Vec::new(),
+        hs_started: None,
+        flood_i: 0,
+        probe_sent: None,
+        framer: Framer::default(),
+        tail: Framer::default(),
+        replies: Vec::new(),
+    };
     let mut script = (case.script)(&a.ctx);
     let syn = if script.first() == Some(&Step::SynFlood) {
         script.remove(0);
@@ -468,7 +489,11 @@ impl Attacker {
         if self.open() && !(self.framer.between_messages() && self.out.is_empty()) {
             self.obs.notes.push("no probe: our stream is inside a message (as the case left it)".into());
         } else if self.open() {
-            let echo = ofwire::Message::new(ofwire::version::Version::from_wire(self.ctx.version).unwrap_or(ofwire::version::Version::V13), PROBE_XID, ofwire::Body::EchoRequest(b"sdnbench".to_vec()));
+            let echo = ofwire::Message::new(
+                ofwire::version::Version::from_wire(self.ctx.version).unwrap_or(ofwire::version::Version::V13),
+                PROBE_XID,
+                ofwire::Body::EchoRequest(b"sdnbench".to_vec()),
+            );
             self.queue(&echo.to_vec());
             self.probe_sent = Some(Instant::now());
             self.obs.probe_answered = Some(false);
@@ -514,7 +539,9 @@ fn files_room() -> u64 {
 /// How the controller did not take a connection, in words.
 fn refusal(e: &std::io::Error) -> String {
     match e.kind() {
-        ErrorKind::TimedOut | ErrorKind::WouldBlock => format!("not accepted within {} s (its accept queue was full)", IDLE_CONNECT_WAIT.as_secs()),
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => {
+            format!("not accepted within {} s (its accept queue was full)", IDLE_CONNECT_WAIT.as_secs())
+        }
         ErrorKind::ConnectionRefused => "refused".into(),
         ErrorKind::ConnectionReset => "reset".into(),
         _ => format!("failed: {e}"),

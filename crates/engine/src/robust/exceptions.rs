@@ -38,7 +38,11 @@ pub fn inject(cfg: &Config, before: u64, after: u64, wbuf: &mut Vec<u8>) -> u64 
 
 /// Invalid packet-ins a switch sent, from its request count.
 pub fn invalid_sent(cfg: &Config, sent: u64) -> u64 {
-    if cfg.invalid_every == 0 { 0 } else { sent / cfg.invalid_every as u64 }
+    if cfg.invalid_every == 0 {
+        0
+    } else {
+        sent / cfg.invalid_every as u64
+    }
 }
 
 #[cfg(test)]

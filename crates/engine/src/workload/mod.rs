@@ -68,7 +68,11 @@ impl Workload {
     /// Always a power of two (the answer path samples with a mask).
     pub fn latency_sample_every(self, cfg: &Config) -> u32 {
         const { assert!(THROUGHPUT_LATENCY_SAMPLE.is_power_of_two()) };
-        if cfg.mode == Mode::Throughput { THROUGHPUT_LATENCY_SAMPLE } else { 1 }
+        if cfg.mode == Mode::Throughput {
+            THROUGHPUT_LATENCY_SAMPLE
+        } else {
+            1
+        }
     }
 
     /// Run this workload over one worker's slice of switches.
@@ -86,7 +90,12 @@ mod tests {
 
     #[test]
     fn modes_map_to_workloads() {
-        for (m, w) in [(Mode::Throughput, Workload::Requests), (Mode::Latency, Workload::Requests), (Mode::FixedRate, Workload::Requests), (Mode::Capacity, Workload::Capacity)] {
+        for (m, w) in [
+            (Mode::Throughput, Workload::Requests),
+            (Mode::Latency, Workload::Requests),
+            (Mode::FixedRate, Workload::Requests),
+            (Mode::Capacity, Workload::Capacity),
+        ] {
             assert_eq!(Workload::of(&Config { mode: m, ..Config::default() }), w);
         }
     }

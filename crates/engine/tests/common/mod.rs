@@ -29,11 +29,7 @@ pub struct Run {
 /// wrote no result panics with the engine's stderr (what a failing test must show).
 pub fn run_engine(tag: &str, args: &[&str]) -> Run {
     let path = result_path(tag);
-    let o: Output = engine_command()
-        .args(args)
-        .args(["--json", path.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
+    let o: Output = engine_command().args(args).args(["--json", path.to_str().unwrap(), "--quiet"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("no result (exit {:?}): {stderr}", o.status.code()));
     let _ = std::fs::remove_file(&path);

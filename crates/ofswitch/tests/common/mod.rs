@@ -58,7 +58,16 @@ pub fn flow_mod(version: u8, fm: FlowMod) -> Vec<u8> {
 
 /// A 1.3 flow-mod ADD with out_port/out_group ANY.
 pub fn add13(table: u8, priority: u16, m: ofwire::OxmMatch, ins: Vec<ofwire::Instruction>) -> FlowMod {
-    FlowMod { table_id: table, priority, out_port: 0xffff_ffff, out_group: 0xffff_ffff, buffer_id: 0xffff_ffff, match_: m, instructions: ins, ..Default::default() }
+    FlowMod {
+        table_id: table,
+        priority,
+        out_port: 0xffff_ffff,
+        out_group: 0xffff_ffff,
+        buffer_id: 0xffff_ffff,
+        match_: m,
+        instructions: ins,
+        ..Default::default()
+    }
 }
 
 /// A 1.0 flow-mod ADD with out_port NONE.

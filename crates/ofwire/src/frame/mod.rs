@@ -32,9 +32,20 @@ pub fn macs(frame: &[u8]) -> Option<([u8; 6], [u8; 6])> {
 /// What a frame carries, as far as sdnbench cares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Payload {
-    Arp { op: u16, sender_mac: [u8; 6], sender_ip: [u8; 4], target_mac: [u8; 6], target_ip: [u8; 4] },
+    Arp {
+        op: u16,
+        sender_mac: [u8; 6],
+        sender_ip: [u8; 4],
+        target_mac: [u8; 6],
+        target_ip: [u8; 4],
+    },
     /// IPv4, with the transport ports when it is UDP or TCP.
-    Ipv4 { src: [u8; 4], dst: [u8; 4], protocol: u8, ports: Option<(u16, u16)> },
+    Ipv4 {
+        src: [u8; 4],
+        dst: [u8; 4],
+        protocol: u8,
+        ports: Option<(u16, u16)>,
+    },
     Lldp(Lldp),
     Other,
 }
@@ -69,7 +80,13 @@ pub fn parse(frame: &[u8]) -> Result<Frame> {
     let payload = match (&sliced.net, &sliced.transport) {
         (Some(NetSlice::Arp(a)), _) => {
             let p = a.to_packet().try_eth_ipv4().map_err(|_| Error::BadFrame("ARP that is not Ethernet/IPv4"))?;
-            Payload::Arp { op: p.operation.0, sender_mac: p.sender_mac, sender_ip: p.sender_ipv4, target_mac: p.target_mac, target_ip: p.target_ipv4 }
+            Payload::Arp {
+                op: p.operation.0,
+                sender_mac: p.sender_mac,
+                sender_ip: p.sender_ipv4,
+                target_mac: p.target_mac,
+                target_ip: p.target_ipv4,
+            }
         }
         (Some(NetSlice::Ipv4(ip)), t) => {
             let h = ip.header();
@@ -95,7 +112,15 @@ mod tests {
 
     #[test]
     fn udp_frame_parses_back() {
-        let spec = UdpFrameSpec { src_mac: [2, 0, 0, 0, 0, 1], dst_mac: [2, 0, 0, 0, 0, 2], src_ip: [10, 0, 0, 1], dst_ip: [10, 0, 0, 2], src_port: 1234, dst_port: 5678, frame_len: 64 };
+        let spec = UdpFrameSpec {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [2, 0, 0, 0, 0, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 1234,
+            dst_port: 5678,
+            frame_len: 64,
+        };
         let f = udp_frame(&spec);
         assert_eq!(f.len(), 64);
         let p = parse(&f).unwrap();
@@ -110,7 +135,10 @@ mod tests {
         assert_eq!(f.len(), 60, "padded to the Ethernet minimum");
         let p = parse(&f).unwrap();
         assert_eq!(p.dst, [0xff; 6]);
-        assert_eq!(p.payload, Payload::Arp { op: 1, sender_mac: [2, 0, 0, 0, 0, 9], sender_ip: [10, 0, 0, 9], target_mac: [0; 6], target_ip: [10, 0, 0, 9] });
+        assert_eq!(
+            p.payload,
+            Payload::Arp { op: 1, sender_mac: [2, 0, 0, 0, 0, 9], sender_ip: [10, 0, 0, 9], target_mac: [0; 6], target_ip: [10, 0, 0, 9] }
+        );
     }
 
     #[test]

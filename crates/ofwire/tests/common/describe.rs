@@ -3,7 +3,7 @@
 //! `[name, value_hex, mask_hex | null]` with os-ken's field names.
 
 use ofwire::stats_reply::StatsReplyBody;
-use ofwire::{Action, Body, Instruction, Match10, MeterBand, Message, Oxm, OxmMatch, Port, StatsRequestBody, Version};
+use ofwire::{Action, Body, Instruction, Match10, Message, MeterBand, Oxm, OxmMatch, Port, StatsRequestBody, Version};
 use serde_json::{json, Map, Value};
 
 pub fn hex(b: &[u8]) -> String {
@@ -163,7 +163,9 @@ fn instruction(i: &Instruction) -> Value {
         Instruction::ApplyActions(a) => json!({"type": "apply_actions", "actions": actions(a)}),
         Instruction::ClearActions => json!({"type": "clear_actions"}),
         Instruction::Meter(m) => json!({"type": "meter", "meter_id": m}),
-        Instruction::Experimenter { experimenter, data } => json!({"type": "experimenter", "experimenter": experimenter, "data": hex(data)}),
+        Instruction::Experimenter { experimenter, data } => {
+            json!({"type": "experimenter", "experimenter": experimenter, "data": hex(data)})
+        }
         Instruction::Unknown { typ, data } => json!({"type": "unknown", "code": typ, "data": hex(data)}),
     }
 }
@@ -183,8 +185,12 @@ fn port(v: Version, p: &Port) -> Value {
 fn band(b: &MeterBand) -> Value {
     match b {
         MeterBand::Drop { rate, burst_size } => json!({"type": "drop", "rate": rate, "burst_size": burst_size}),
-        MeterBand::DscpRemark { rate, burst_size, prec_level } => json!({"type": "dscp_remark", "rate": rate, "burst_size": burst_size, "prec_level": prec_level}),
-        MeterBand::Experimenter { rate, burst_size, experimenter, .. } => json!({"type": "experimenter", "rate": rate, "burst_size": burst_size, "experimenter": experimenter}),
+        MeterBand::DscpRemark { rate, burst_size, prec_level } => {
+            json!({"type": "dscp_remark", "rate": rate, "burst_size": burst_size, "prec_level": prec_level})
+        }
+        MeterBand::Experimenter { rate, burst_size, experimenter, .. } => {
+            json!({"type": "experimenter", "rate": rate, "burst_size": burst_size, "experimenter": experimenter})
+        }
         MeterBand::Unknown { typ, rate, burst_size, .. } => json!({"type": "unknown", "code": typ, "rate": rate, "burst_size": burst_size}),
     }
 }
@@ -246,12 +252,16 @@ fn body_fields(v: Version, body: &Body) -> Value {
             }
             d
         }
-        Body::PortMod(p) => json!({"port_no": p.port_no, "hw_addr": hex(&p.hw_addr), "config": p.config, "mask": p.mask, "advertise": p.advertise}),
+        Body::PortMod(p) => {
+            json!({"port_no": p.port_no, "hw_addr": hex(&p.hw_addr), "config": p.config, "mask": p.mask, "advertise": p.advertise})
+        }
         Body::GroupMod(g) => json!({
             "command": g.command, "group_type": g.group_type, "group_id": g.group_id,
             "buckets": g.buckets.iter().map(|b| json!({"weight": b.weight, "watch_port": b.watch_port, "watch_group": b.watch_group, "actions": actions(&b.actions)})).collect::<Vec<_>>(),
         }),
-        Body::MeterMod(m) => json!({"command": m.command, "flags": m.flags, "meter_id": m.meter_id, "bands": m.bands.iter().map(band).collect::<Vec<_>>()}),
+        Body::MeterMod(m) => {
+            json!({"command": m.command, "flags": m.flags, "meter_id": m.meter_id, "bands": m.bands.iter().map(band).collect::<Vec<_>>()})
+        }
         Body::StatsRequest(r) => {
             let mut d = json!({"stats_flags": r.flags});
             match &r.body {

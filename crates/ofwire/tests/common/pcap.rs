@@ -23,7 +23,11 @@ fn records(file: &[u8]) -> Vec<&[u8]> {
     };
     let rd = |b: &[u8]| -> u32 {
         let a: [u8; 4] = b.try_into().unwrap();
-        if le { u32::from_le_bytes(a) } else { u32::from_be_bytes(a) }
+        if le {
+            u32::from_le_bytes(a)
+        } else {
+            u32::from_be_bytes(a)
+        }
     };
     assert_eq!(rd(&file[20..24]), 1, "link type must be Ethernet (tcpdump -i lo gives that)");
     let mut out = Vec::new();

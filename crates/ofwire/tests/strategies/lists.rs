@@ -98,7 +98,19 @@ pub fn instructions() -> impl Strategy<Value = Vec<Instruction>> {
 
 pub fn port(v: Version) -> impl Strategy<Value = Port> {
     (any::<(u32, [u8; 6], u32, u32, u32, u32, u32, u32, u32, u32)>(), fixed_string(16)).prop_map(move |(t, name)| {
-        let mut p = Port { port_no: t.0, hw_addr: t.1, name, config: t.2, state: t.3, curr: t.4, advertised: t.5, supported: t.6, peer: t.7, curr_speed: t.8, max_speed: t.9 };
+        let mut p = Port {
+            port_no: t.0,
+            hw_addr: t.1,
+            name,
+            config: t.2,
+            state: t.3,
+            curr: t.4,
+            advertised: t.5,
+            supported: t.6,
+            peer: t.7,
+            curr_speed: t.8,
+            max_speed: t.9,
+        };
         if v == Version::V10 {
             p.port_no &= 0xffff;
             p.curr_speed = 0;
@@ -109,27 +121,43 @@ pub fn port(v: Version) -> impl Strategy<Value = Port> {
 }
 
 fn flow_stats(v: Version) -> impl Strategy<Value = FlowStats> {
-    (any::<(u8, u32, u32, u16, u16, u16, u16, u64, u64, u64)>(), match10(), oxm_match(), actions(v), instructions()).prop_map(move |(t, m10, m13, acts, ins)| {
-        let mut f = FlowStats { table_id: t.0, duration_sec: t.1, duration_nsec: t.2, priority: t.3, idle_timeout: t.4, hard_timeout: t.5, cookie: t.7, packet_count: t.8, byte_count: t.9, ..Default::default() };
-        match v {
-            Version::V10 => {
-                f.match10 = m10;
-                f.actions = acts;
+    (any::<(u8, u32, u32, u16, u16, u16, u16, u64, u64, u64)>(), match10(), oxm_match(), actions(v), instructions()).prop_map(
+        move |(t, m10, m13, acts, ins)| {
+            let mut f = FlowStats {
+                table_id: t.0,
+                duration_sec: t.1,
+                duration_nsec: t.2,
+                priority: t.3,
+                idle_timeout: t.4,
+                hard_timeout: t.5,
+                cookie: t.7,
+                packet_count: t.8,
+                byte_count: t.9,
+                ..Default::default()
+            };
+            match v {
+                Version::V10 => {
+                    f.match10 = m10;
+                    f.actions = acts;
+                }
+                Version::V13 => {
+                    f.flags = t.6;
+                    f.match_ = m13;
+                    f.instructions = ins;
+                }
             }
-            Version::V13 => {
-                f.flags = t.6;
-                f.match_ = m13;
-                f.instructions = ins;
-            }
-        }
-        f
-    })
+            f
+        },
+    )
 }
 
 pub fn stats_reply_body(v: Version) -> BoxedStrategy<StatsReplyBody> {
     let v13 = v == Version::V13;
-    let desc = (fixed_string(256), fixed_string(256), fixed_string(256), fixed_string(32), fixed_string(256))
-        .prop_map(|(mfr_desc, hw_desc, sw_desc, serial_num, dp_desc)| StatsReplyBody::Desc(DescStats { mfr_desc, hw_desc, sw_desc, serial_num, dp_desc }));
+    let desc = (fixed_string(256), fixed_string(256), fixed_string(256), fixed_string(32), fixed_string(256)).prop_map(
+        |(mfr_desc, hw_desc, sw_desc, serial_num, dp_desc)| {
+            StatsReplyBody::Desc(DescStats { mfr_desc, hw_desc, sw_desc, serial_num, dp_desc })
+        },
+    );
     let table = (any::<(u8, u32, u32, u32, u64, u64)>(), fixed_string(32)).prop_map(move |(t, name)| {
         let mut s = TableStats { table_id: t.0, active_count: t.3, lookup_count: t.4, matched_count: t.5, ..Default::default() };
         if !v13 {
@@ -157,7 +185,11 @@ pub fn stats_reply_body(v: Version) -> BoxedStrategy<StatsReplyBody> {
     let mut all = vec![
         desc.boxed(),
         vec(flow_stats(v), 0..3).prop_map(StatsReplyBody::Flow).boxed(),
-        any::<(u64, u64, u32)>().prop_map(|(packet_count, byte_count, flow_count)| StatsReplyBody::Aggregate(AggregateStats { packet_count, byte_count, flow_count })).boxed(),
+        any::<(u64, u64, u32)>()
+            .prop_map(|(packet_count, byte_count, flow_count)| {
+                StatsReplyBody::Aggregate(AggregateStats { packet_count, byte_count, flow_count })
+            })
+            .boxed(),
         vec(table, 0..3).prop_map(StatsReplyBody::Table).boxed(),
         vec(port_stats, 0..3).prop_map(StatsReplyBody::Port).boxed(),
         vec(queue, 0..3).prop_map(StatsReplyBody::Queue).boxed(),

@@ -26,8 +26,8 @@ pub fn fixed_string(n: usize) -> impl Strategy<Value = String> {
 
 pub fn match10() -> impl Strategy<Value = Match10> {
     (any::<(u32, u16, [u8; 6], [u8; 6], u16, u8, u16)>(), any::<(u8, u8, u32, u32, u16, u16)>()).prop_map(
-        |((wildcards, in_port, dl_src, dl_dst, dl_vlan, dl_vlan_pcp, dl_type), (nw_tos, nw_proto, nw_src, nw_dst, tp_src, tp_dst))| Match10 {
-            wildcards, in_port, dl_src, dl_dst, dl_vlan, dl_vlan_pcp, dl_type, nw_tos, nw_proto, nw_src, nw_dst, tp_src, tp_dst,
+        |((wildcards, in_port, dl_src, dl_dst, dl_vlan, dl_vlan_pcp, dl_type), (nw_tos, nw_proto, nw_src, nw_dst, tp_src, tp_dst))| {
+            Match10 { wildcards, in_port, dl_src, dl_dst, dl_vlan, dl_vlan_pcp, dl_type, nw_tos, nw_proto, nw_src, nw_dst, tp_src, tp_dst }
         },
     )
 }
@@ -41,20 +41,22 @@ fn hello() -> impl Strategy<Value = Hello> {
 }
 
 fn features(v: Version) -> impl Strategy<Value = FeaturesReply> {
-    (any::<(u64, u32, u8, u8, u32, u32, u32)>(), vec(port(v), 0..3)).prop_map(move |((dpid, nb, nt, aux, caps, actions, reserved), ports)| {
-        let mut f = FeaturesReply { datapath_id: dpid, n_buffers: nb, n_tables: nt, capabilities: caps, ..Default::default() };
-        match v {
-            Version::V10 => {
-                f.actions = actions;
-                f.ports = ports;
+    (any::<(u64, u32, u8, u8, u32, u32, u32)>(), vec(port(v), 0..3)).prop_map(
+        move |((dpid, nb, nt, aux, caps, actions, reserved), ports)| {
+            let mut f = FeaturesReply { datapath_id: dpid, n_buffers: nb, n_tables: nt, capabilities: caps, ..Default::default() };
+            match v {
+                Version::V10 => {
+                    f.actions = actions;
+                    f.ports = ports;
+                }
+                Version::V13 => {
+                    f.auxiliary_id = aux;
+                    f.reserved = reserved;
+                }
             }
-            Version::V13 => {
-                f.auxiliary_id = aux;
-                f.reserved = reserved;
-            }
-        }
-        f
-    })
+            f
+        },
+    )
 }
 
 fn packet_in(v: Version) -> impl Strategy<Value = PacketIn> {
@@ -66,7 +68,17 @@ fn packet_in(v: Version) -> impl Strategy<Value = PacketIn> {
 
 fn flow_removed(v: Version) -> impl Strategy<Value = FlowRemoved> {
     (any::<(u64, u16, u8, u8, u32, u32, u16, u16, u64, u64)>(), match10(), oxm_match()).prop_map(move |(t, m10, m13)| {
-        let mut f = FlowRemoved { cookie: t.0, priority: t.1, reason: t.2, duration_sec: t.4, duration_nsec: t.5, idle_timeout: t.6, packet_count: t.8, byte_count: t.9, ..Default::default() };
+        let mut f = FlowRemoved {
+            cookie: t.0,
+            priority: t.1,
+            reason: t.2,
+            duration_sec: t.4,
+            duration_nsec: t.5,
+            idle_timeout: t.6,
+            packet_count: t.8,
+            byte_count: t.9,
+            ..Default::default()
+        };
         match v {
             Version::V10 => f.match10 = m10,
             Version::V13 => {
@@ -87,13 +99,27 @@ fn port_no(v: Version) -> BoxedStrategy<u32> {
 }
 
 fn packet_out(v: Version) -> impl Strategy<Value = PacketOut> {
-    (any::<u32>(), port_no(v), actions(v), bytes(100)).prop_map(|(buffer_id, in_port, actions, data)| PacketOut { buffer_id, in_port, actions, data })
+    (any::<u32>(), port_no(v), actions(v), bytes(100)).prop_map(|(buffer_id, in_port, actions, data)| PacketOut {
+        buffer_id,
+        in_port,
+        actions,
+        data,
+    })
 }
 
 fn flow_mod(v: Version) -> impl Strategy<Value = FlowMod> {
     (any::<(u64, u64, u8, u8, u16, u16, u16, u32, u32, u16)>(), port_no(v), match10(), oxm_match(), actions(v), instructions()).prop_map(
         move |(t, out_port, m10, m13, acts, ins)| {
-            let mut f = FlowMod { cookie: t.0, idle_timeout: t.4, hard_timeout: t.5, priority: t.6, buffer_id: t.7, out_port, flags: t.9, ..Default::default() };
+            let mut f = FlowMod {
+                cookie: t.0,
+                idle_timeout: t.4,
+                hard_timeout: t.5,
+                priority: t.6,
+                buffer_id: t.7,
+                out_port,
+                flags: t.9,
+                ..Default::default()
+            };
             match v {
                 Version::V10 => {
                     f.command = t.8 as u16;
@@ -115,25 +141,47 @@ fn flow_mod(v: Version) -> impl Strategy<Value = FlowMod> {
 }
 
 fn group_mod() -> impl Strategy<Value = GroupMod> {
-    let bucket = (any::<(u16, u32, u32)>(), actions(Version::V13)).prop_map(|((weight, watch_port, watch_group), actions)| Bucket { weight, watch_port, watch_group, actions });
-    (any::<(u16, u8, u32)>(), vec(bucket, 0..3)).prop_map(|((command, group_type, group_id), buckets)| GroupMod { command, group_type, group_id, buckets })
+    let bucket = (any::<(u16, u32, u32)>(), actions(Version::V13)).prop_map(|((weight, watch_port, watch_group), actions)| Bucket {
+        weight,
+        watch_port,
+        watch_group,
+        actions,
+    });
+    (any::<(u16, u8, u32)>(), vec(bucket, 0..3)).prop_map(|((command, group_type, group_id), buckets)| GroupMod {
+        command,
+        group_type,
+        group_id,
+        buckets,
+    })
 }
 
 fn meter_mod() -> impl Strategy<Value = MeterMod> {
     let band = prop_oneof![
         any::<(u32, u32)>().prop_map(|(rate, burst_size)| MeterBand::Drop { rate, burst_size }),
         any::<(u32, u32, u8)>().prop_map(|(rate, burst_size, prec_level)| MeterBand::DscpRemark { rate, burst_size, prec_level }),
-        (any::<(u32, u32, u32)>(), bytes(8)).prop_map(|((rate, burst_size, experimenter), data)| MeterBand::Experimenter { rate, burst_size, experimenter, data }),
-        (3u16..0xffff, any::<(u32, u32)>(), bytes(8)).prop_map(|(typ, (rate, burst_size), data)| MeterBand::Unknown { typ, rate, burst_size, data }),
+        (any::<(u32, u32, u32)>(), bytes(8)).prop_map(|((rate, burst_size, experimenter), data)| MeterBand::Experimenter {
+            rate,
+            burst_size,
+            experimenter,
+            data
+        }),
+        (3u16..0xffff, any::<(u32, u32)>(), bytes(8)).prop_map(|(typ, (rate, burst_size), data)| MeterBand::Unknown {
+            typ,
+            rate,
+            burst_size,
+            data
+        }),
     ];
     (any::<(u16, u16, u32)>(), vec(band, 0..4)).prop_map(|((command, flags, meter_id), bands)| MeterMod { command, flags, meter_id, bands })
 }
 
 fn flow_stats_request(v: Version) -> impl Strategy<Value = FlowStatsRequest> {
-    (any::<(u8, u32, u64, u64)>(), port_no(v), match10(), oxm_match()).prop_map(move |((table_id, out_group, cookie, cookie_mask), out_port, m10, m13)| match v {
-        Version::V10 => FlowStatsRequest { table_id, out_port, match10: m10, ..Default::default() },
-        Version::V13 => FlowStatsRequest { table_id, out_port, out_group, cookie, cookie_mask, match_: m13, ..Default::default() },
-    })
+    (any::<(u8, u32, u64, u64)>(), port_no(v), match10(), oxm_match()).prop_map(
+        move |((table_id, out_group, cookie, cookie_mask), out_port, m10, m13)| match v {
+            Version::V10 => FlowStatsRequest { table_id, out_port, match10: m10, ..Default::default() },
+            Version::V13 => FlowStatsRequest { table_id, out_port, out_group, cookie, cookie_mask, match_: m13, ..Default::default() },
+        },
+    )
 }
 
 fn stats_request(v: Version) -> impl Strategy<Value = StatsRequest> {
@@ -164,7 +212,9 @@ pub fn body(v: Version) -> BoxedStrategy<Body> {
         bytes(64).prop_map(Body::EchoRequest).boxed(),
         bytes(64).prop_map(Body::EchoReply).boxed(),
         (any::<(u32, u32)>(), bytes(32))
-            .prop_map(move |((experimenter, t), data)| Body::Experimenter(Experimenter { experimenter, exp_type: if v == Version::V13 { t } else { 0 }, data }))
+            .prop_map(move |((experimenter, t), data)| {
+                Body::Experimenter(Experimenter { experimenter, exp_type: if v == Version::V13 { t } else { 0 }, data })
+            })
             .boxed(),
         Just(Body::FeaturesRequest).boxed(),
         features(v).prop_map(Body::FeaturesReply).boxed(),
@@ -187,7 +237,11 @@ pub fn body(v: Version) -> BoxedStrategy<Body> {
     ];
     if v == Version::V13 {
         let role = any::<(u32, u64)>().prop_map(|(role, generation_id)| Role { role, generation_id });
-        let asyn = any::<([u32; 2], [u32; 2], [u32; 2])>().prop_map(|(a, b, c)| AsyncConfig { packet_in_mask: a, port_status_mask: b, flow_removed_mask: c });
+        let asyn = any::<([u32; 2], [u32; 2], [u32; 2])>().prop_map(|(a, b, c)| AsyncConfig {
+            packet_in_mask: a,
+            port_status_mask: b,
+            flow_removed_mask: c,
+        });
         all.extend([
             group_mod().prop_map(Body::GroupMod).boxed(),
             meter_mod().prop_map(Body::MeterMod).boxed(),

@@ -16,9 +16,9 @@ use ofwire::{Body, StatsReplyBody};
 use serde_json::json;
 
 use super::{Bench, TestOut, PRIORITY};
-use crate::probe::flow_mac;
 use crate::clock::ms;
 use crate::dataplane::{next_seq, send_probe, Capture};
+use crate::probe::flow_mac;
 
 const SAMPLE: u32 = 64;
 const SAMPLE_ROUNDS: u32 = 3;
@@ -32,22 +32,20 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     let mut refusal = None;
     while accepted < max && refusal.is_none() {
         let k = batch.min(max - accepted);
-        let specs: Vec<_> =
-            (accepted..accepted + k).map(|i| FlowSpec::to_dst(0, PRIORITY, flow_mac(i), Next::Output(out_port))).collect();
+        let specs: Vec<_> = (accepted..accepted + k).map(|i| FlowSpec::to_dst(0, PRIORITY, flow_mac(i), Next::Output(out_port))).collect();
         let bodies = specs.iter().map(|s| b.flow(s)).collect::<Result<Vec<_>, _>>()?;
         let xs = b.s.send_many(bodies)?;
         let (_, replied) = b.s.barrier(b.opts.timeout)?;
         batch_ms.push(ms(xs[0].1, replied));
         let pos: HashMap<u32, u32> = xs.iter().enumerate().map(|(i, (x, _))| (*x, i as u32)).collect();
-        let first_bad = b
-            .s
-            .take_flow_mod_errors()
-            .into_iter()
-            .filter_map(|e| match e {
-                Event::Error { xid, error, .. } => pos.get(&xid).map(|p| (*p, error)),
-                _ => None,
-            })
-            .min_by_key(|(p, _)| *p);
+        let first_bad =
+            b.s.take_flow_mod_errors()
+                .into_iter()
+                .filter_map(|e| match e {
+                    Event::Error { xid, error, .. } => pos.get(&xid).map(|p| (*p, error)),
+                    _ => None,
+                })
+                .min_by_key(|(p, _)| *p);
         match first_bad {
             Some((p, error)) => {
                 accepted += p;

@@ -36,9 +36,9 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
         let s1 = next_seq();
         let t1 = send_probe(b.src(), flow, s1)?;
         let got = b.s.wait_for(WAIT, |e| match e {
-            Event::PacketIn { at, packet_in, .. } => Probe::parse(&packet_in.data)
-                .filter(|p| p.seq == s1 && p.flow == flow)
-                .map(|_| (*at, packet_in.clone())),
+            Event::PacketIn { at, packet_in, .. } => {
+                Probe::parse(&packet_in.data).filter(|p| p.seq == s1 && p.flow == flow).map(|_| (*at, packet_in.clone()))
+            }
             _ => None,
         })?;
         let Some((t_pi, pkt)) = got else {

@@ -195,10 +195,7 @@ fn summarise(run: &Run, rxs: &[Rx], probes_sent: u64, errors: usize) -> TestOut 
     let labels = json!({"flows": n, "barrier": mode.name()});
     let fwd: Vec<(usize, Rx)> = first.iter().enumerate().filter_map(|(i, r)| r.map(|r| (i, r))).collect();
     let latency = fwd.iter().map(|(i, r)| ms(sent_at[*i], r.at)).collect();
-    let gap = fwd
-        .iter()
-        .map(|(i, r)| ms(if r.probe.prev_tx > 0 { r.probe.prev_tx } else { sent_at[*i] }, r.probe.tx))
-        .collect();
+    let gap = fwd.iter().map(|(i, r)| ms(if r.probe.prev_tx > 0 { r.probe.prev_tx } else { sent_at[*i] }, r.probe.tx)).collect();
     // The flow went live after its last unforwarded probe left: a lower bound to the latency.
     let lower = fwd.iter().map(|(i, r)| ms(sent_at[*i], r.probe.prev_tx.max(sent_at[*i]))).collect();
     out.series("insertion_latency", "ms", latency, labels.clone());

@@ -151,9 +151,9 @@ impl Bench {
                 let seq = crate::dataplane::next_seq();
                 crate::dataplane::send_probe(&self.ports[i], flow, seq)?;
                 found = self.s.wait_for(Duration::from_millis(250), |e| match e {
-                    Event::PacketIn { packet_in, .. } => Probe::parse(&packet_in.data)
-                        .filter(|p| p.flow == flow)
-                        .and_then(|_| packet_in.port(v)),
+                    Event::PacketIn { packet_in, .. } => {
+                        Probe::parse(&packet_in.data).filter(|p| p.flow == flow).and_then(|_| packet_in.port(v))
+                    }
                     _ => None,
                 })?;
                 if found.is_some() {
@@ -161,8 +161,11 @@ impl Bench {
                 }
             }
             self.ports[i].port_no = found.ok_or_else(|| {
-                format!("no frame sent on {} reached the switch's controller port: is it connected to a port of the \
-                         switch, up, and is the switch's table-miss honoured?", self.ports[i].sock.spec)
+                format!(
+                    "no frame sent on {} reached the switch's controller port: is it connected to a port of the \
+                         switch, up, and is the switch's table-miss honoured?",
+                    self.ports[i].sock.spec
+                )
             })?;
         }
         self.reset()

@@ -30,9 +30,7 @@ pub fn packet_in(b: &mut Bench) -> Result<Vec<TestOut>, String> {
         let (flow, seq) = (HARNESS_FLOW + 0x100, next_seq());
         let tx = send_probe(b.src(), flow, seq)?;
         let at = b.s.wait_for(WAIT, |e| match e {
-            Event::PacketIn { at, packet_in, .. } => {
-                Probe::parse(&packet_in.data).filter(|p| p.flow == flow && p.seq == seq).map(|_| *at)
-            }
+            Event::PacketIn { at, packet_in, .. } => Probe::parse(&packet_in.data).filter(|p| p.flow == flow && p.seq == seq).map(|_| *at),
             _ => None,
         })?;
         match at {

@@ -41,8 +41,11 @@ fn depth(b: &mut Bench, d: u8, m: u32) -> Result<TestOut, String> {
     }
     b.install(&specs)?;
     let labels = json!({"tables": d, "flows": m});
-    let mut out = TestOut::new("pipeline", json!({"tables": d, "flows": m, "reps": b.opts.reps,
-        "duration_s": b.opts.duration.as_secs_f64(), "frame_size": b.src().frame_size}));
+    let mut out = TestOut::new(
+        "pipeline",
+        json!({"tables": d, "flows": m, "reps": b.opts.reps,
+        "duration_s": b.opts.duration.as_secs_f64(), "frame_size": b.src().frame_size}),
+    );
     let cap = Capture::start(b.dst().sock.clone(), true, None, 0);
     match warm_up(b, &cap)? {
         Some(t) => out.series("pipeline_ready", "ms", vec![t], labels.clone()),

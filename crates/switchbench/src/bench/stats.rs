@@ -26,8 +26,11 @@ pub fn run(b: &mut Bench) -> Result<Vec<TestOut>, String> {
     let mut specs = vec![FlowSpec::miss(0, Next::Drop)];
     specs.extend(b.dst_flows(n, 0, Next::Output(b.dst().port_no)));
     b.install(&specs)?;
-    let mut out = TestOut::new("stats", json!({"flows": n, "reps": b.opts.reps,
-        "duration_s": b.opts.duration.as_secs_f64(), "stats_interval_ms": b.opts.stats_interval.as_secs_f64() * 1e3, "frame_size": b.src().frame_size}));
+    let mut out = TestOut::new(
+        "stats",
+        json!({"flows": n, "reps": b.opts.reps,
+        "duration_s": b.opts.duration.as_secs_f64(), "stats_interval_ms": b.opts.stats_interval.as_secs_f64() * 1e3, "frame_size": b.src().frame_size}),
+    );
     // The control channel's own round trip, the baseline every stats latency sits on.
     let mut echo = Vec::new();
     for _ in 0..b.opts.reps {
