@@ -7,11 +7,11 @@ PY := $(VENV)/bin/python
 SDNBENCH := $(VENV)/bin/sdnbench
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup demo test test-rust test-python fuzz fuzz-long bench clean-stale help
+.PHONY: setup demo test lint test-rust test-python test-k8s fuzz fuzz-long bench clean-stale help
 
 help:
 	@echo "make demo   - set up if needed, then run the quick demo scenario"
-	@echo "make test   - set up if needed, then run the Rust and Python test suites"
+	@echo "make test   - set up if needed, then lint (rustfmt, clippy, ruff) and run the Rust, Go and Python tests"
 	@echo "make setup  - only the idempotent set-up (apt, venv, Rust build, OVS, controllers)"
 
 setup:
@@ -20,12 +20,25 @@ setup:
 demo: setup
 	$(SDNBENCH) demo
 
-test: setup test-rust test-python
+test: setup lint test-rust test-k8s test-python
+
+# Formatting and the lints that find bugs: rustfmt (rustfmt.toml), clippy with every warning an
+# error, ruff (pyproject.toml's [tool.ruff]).
+lint:
+	@echo "==> lint (rustfmt, clippy, ruff)"
+	cargo fmt --all --check
+	cargo clippy --release --workspace --all-targets --quiet -- -D warnings
+	$(VENV)/bin/ruff check .
 
 test-rust:
 	@echo "==> cargo test (workspace)"
 	cargo test --release --workspace --quiet
 	@if [ -x scripts/fuzz-ci.sh ]; then scripts/fuzz-ci.sh; fi
+
+# The engine's Kubernetes manifests decoded strictly into k8s.io/api types (tools/k8s-schema).
+test-k8s:
+	@echo "==> go test (k8s manifests, strict schema)"
+	cd tools/k8s-schema && PATH="$$PATH:/usr/local/go/bin" GOTOOLCHAIN=local go test -count=1 ./...
 
 test-python:
 	@echo "==> pytest"

@@ -181,6 +181,19 @@ def check_fd_limit() -> Check:
     return Check("fd-limit", OK, detail, "", data)
 
 
+def check_scale_kernel(sessions: Optional[int] = None) -> Check:
+    """The kernel settings (and memory) a run of `sessions` switches needs (scale_limits.py)."""
+    from . import scale_limits
+    n = sessions or scale_limits.TARGET_SESSIONS
+    rows = scale_limits.evaluate(scale_limits.read(), n, scale_limits.mem_available_kib())
+    warns = [r for r in rows if r[0] == WARN]
+    data = {"sessions": n, "findings": [dict(zip(("status", "key", "detail", "fix"), r)) for r in rows]}
+    if not warns:
+        return Check("scale-kernel", OK, f"kernel settings fit {n:,} loopback sessions", "", data)
+    return Check("scale-kernel", WARN, f"for {n:,} sessions: " + "; ".join(f"{k} {t.split(':')[0]}" for _, k, t, _ in warns),
+                 "; ".join(f for *_, f in warns), data)
+
+
 CHECKS: dict = {
     "root": check_root,
     "netns": check_netns,
@@ -190,6 +203,7 @@ CHECKS: dict = {
     "mininet-python": check_python_mininet,
     "engine": check_engine,
     "fd-limit": check_fd_limit,
+    "scale-kernel": check_scale_kernel,
 }
 for _name in _TOOLS:
     CHECKS[_name] = (lambda n: lambda: check_tool(n))(_name)

@@ -29,13 +29,12 @@ LAYERS: tuple = (
     {"controllers", "northbound"},
     {"store", "stats"},
     {"doctor"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing"},
+    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
+     "scale_limits"},
 )
 
 # (importing module, imported part): what replaces it.
 KNOWN_BACK_EDGES: dict = {
-    ("sdnbench.robustness.cell", "campaign"): "each suite registers its own campaign kind",
-    ("sdnbench.commands.completion", "cli"): "completion reads the parser tree: its builder moves below cli",
 }
 
 

@@ -25,9 +25,12 @@
 - latency: one switch in latency mode. The engine's median RTT against a raw blocking
   ping-pong (`sdnbench-pingpong`, same responder, same packet-in size), and its CPU use as a
   percentage of one core; with --peer, cbench's latency-mode CPU.
-- scale: N switches held open against a multi-process responder (SO_REUSEPORT): handshake
-  time and rate, sessions up, total engine RSS, at a modest fixed rate so the machine is not
-  saturated by traffic.
+- scale: N switches held open against a multi-process responder (SO_REUSEPORT, one process
+  per 19,000 sessions): handshake time and rate (overall and per tenth of N), CPU per handshake
+  of both sides, sessions up/failed/lost, peak RSS per session of each side, the kernel's socket
+  memory (/proc/net/sockstat) and slab per session, the kernel's TCP drop/retransmit counters,
+  at a modest fixed rate so the machine is not saturated by traffic. Keep-alive: one echo per
+  switch every --echo-interval-ms (60,000 here; see SCALE_ECHO_MS). --bin-dir runs an older build.
 
 Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
 """
@@ -44,10 +47,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -159,7 +164,7 @@ def lowrate(a) -> dict:
     a.window = min(a.window, 64)
     rows = {}
     with Responder("1.0", extra=("--rate", str(a.answer_rate))) as slow, Responder("1.0") as fast:
-        for rep in range(a.reps):
+        for _rep in range(a.reps):
             runs = [("engine-throttled", slow.port, str(BIN / "sdnbench-engine")),
                     ("engine-full-speed", fast.port, str(BIN / "sdnbench-engine"))]
             if a.baseline_engine:
@@ -183,7 +188,7 @@ def lowrate(a) -> dict:
 def latency(a) -> dict:
     rows = {}
     with Responder("1.0") as r:  # OpenFlow 1.0 throughout: cbench speaks nothing else
-        for rep in range(a.reps):
+        for _rep in range(a.reps):
             out, cpu, wall = timed([str(BIN / "sdnbench-pingpong"), "--connect", f"127.0.0.1:{r.port}",
                                     "--of", "1.0", "--seconds", str(a.seconds)])
             pp = json.loads(out)
@@ -204,22 +209,111 @@ def latency(a) -> dict:
     return s
 
 
+def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict):
+    """Every 0.5 s until `stop`: sessions up (from sockstat: 2 sockets per loopback session),
+    kernel TCP memory, slab, each side's RSS (sum over its processes) and each process's CPU."""
+    t0 = time.monotonic()
+    while not stop.wait(0.5):
+        sk = kernel_probe.sockstat()
+        side = {}
+        for label, root in (("engine", engine_pid), ("responder", responder_pid)):
+            rss = 0
+            for pid in kernel_probe.tree(root):
+                u = kernel_probe.proc_usage(pid)
+                if u:
+                    rss += u[0]
+                    out["cpu"][(label, pid)] = u[1:]
+            side[label] = rss
+        cpu_total = sum(u + sy for u, sy in out["cpu"].values())
+        out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
+                               "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
+                               "engine_rss": side["engine"], "responder_rss": side["responder"],
+                               "load1": os.getloadavg()[0]})
+
+
+def _milestones(samples: list, n: int) -> list:
+    """Time at which each tenth of the sessions was up, and the rate within each tenth."""
+    rows, prev_t, k = [], 0.0, 1
+    for s in samples:
+        while k <= 10 and s["up"] >= n * k // 10 - (n // 200 if k == 10 else 0):
+            rows.append({"up": n * k // 10, "t_s": round(s["t"], 1),
+                         "rate_per_s_in_tenth": round((n / 10) / max(s["t"] - prev_t, 0.5))})
+            prev_t, k = s["t"], k + 1
+    return rows
+
+
+def _handshake_cpu(samples: list, n: int):
+    """(CPU seconds both sides spent from the first sample to the one where all n were up, the
+    time between), or None when they never were."""
+    first = samples[0] if samples else None
+    done = next((x for x in samples if x["up"] >= 0.995 * n), None)  # others' sockets come and go
+    if not first or not done:
+        return None
+    return done["cpu_total_s"] - first["cpu_total_s"], done["t"] - first["t"]
+
+
+# Keep-alive of the scale figure: N sessions probed every I ms cost N/I echo round trips per ms
+# (measured 13 us of CPU each here); at OVS's 5 s, 500,000 sessions are 100,000/s, more than
+# these 2 cores have beside the handshakes (docs/engine-figures.md, Scale).
+SCALE_ECHO_MS = 60_000
+SESSIONS_PER_RESPONDER = 19_000  # under the 20,000-file hard limit per process, with slack
+
+
 def scale(a) -> dict:
-    procs = max(1, -(-a.switches // 15000))
-    with Responder("1.3", procs=procs) as r:
-        doc, cpu, wall = engine(["--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
-                                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", "2",
-                                 "--loop-ms", "1000", "--warmup", "0", "--macs", "1", "--no-learn",
-                                 "--connect-timeout-ms", "60000"])
-    rss = sum(max(p["rss_bytes"] or [0]) for p in doc["resources"]["processes"] if p["label"] != "controller")
+    """N sessions held against a multi-process responder; the handshake's rate along the way,
+    memory per session on each side and in the kernel, the kernel's TCP counters."""
+    procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
+    base_sk, base_slab, base_ctr = kernel_probe.sockstat(), kernel_probe.slab_kib(), kernel_probe.tcp_counters()
+    out = {"samples": [], "cpu": {}}
+    extra = ("--echo-interval-ms", str(a.echo_interval_ms))
+    with Responder("1.3", procs=procs) as r, tempfile.TemporaryDirectory() as d:
+        time.sleep(0.5)
+        base_inuse = kernel_probe.sockstat().get("inuse", 0)
+        argv = [str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
+                "--rate", str(a.rate), "--switches", str(a.switches), "--loops", "2", "--loop-ms", "1000",
+                "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
+                "--json", str(Path(d) / "r.json"), "--quiet"]
+        before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stop = threading.Event()
+        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out), daemon=True)
+        th.start()
+        err = p.communicate()[1]
+        wall = time.monotonic() - t0
+        stop.set()
+        th.join()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode not in (0, 2):
+            raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
+        doc = json.loads((Path(d) / "r.json").read_text())
+    ctr = kernel_probe.tcp_counters()
+    sm = out["samples"] or [{"up": 0, "tcp_mem_pages": 0, "slab_kib": base_slab, "engine_rss": 0, "responder_rss": 0, "load1": 0}]
     h = doc["handshake"]
-    return {"figure": "sessions held against the responder", "switches": a.switches,
-            "sessions_up": h["sessions_up"], "sessions_failed": h["sessions_failed"],
-            "disconnects": doc["totals"]["disconnects"], "handshake_s": h["duration_s"],
-            "handshake_rate_per_s": h["rate_per_s"], "engine_rss_total_mib": rss / 2**20,
+    up = max(h["sessions_up"], 1)
+    peak = lambda k: max(s[k] for s in sm)
+    resp_cpu = [v for (label, _), v in out["cpu"].items() if label == "responder"]
+    hs = _handshake_cpu(out["samples"], a.switches)
+    return {"figure": "sessions held against the responder", "machine": kernel_probe.cpu_model(),
+            "switches": a.switches, "sessions_up": h["sessions_up"], "sessions_failed": h["sessions_failed"],
+            "disconnects": doc["totals"]["disconnects"],
+            "sessions_lost": doc["totals"].get("sessions_lost"), "reconnects": doc["totals"].get("reconnects"),
+            "handshake_s": h["duration_s"], "handshake_rate_per_s": h["rate_per_s"], "tenths": _milestones(sm, a.switches),
             "workers": doc["engine"]["workers"], "source_addrs": len(doc["engine"]["source_addrs"]),
             "responder_procs": procs, "answered_at_fixed_rate": doc["totals"]["requests_answered"],
-            "engine_cpu_s": cpu, "wall_s": wall, "warnings": doc["warnings"]}
+            "engine_cpu_user_s": after.ru_utime - before.ru_utime, "engine_cpu_system_s": after.ru_stime - before.ru_stime,
+            "responder_cpu_user_s": sum(u for u, _ in resp_cpu), "responder_cpu_system_s": sum(s for _, s in resp_cpu),
+            "cpu_us_per_handshake_both_sides": 1e6 * hs[0] / a.switches if hs else None,
+            "handshake_window_cores_used": hs[0] / hs[1] if hs and hs[1] else None,
+            "wall_s": wall, "load1_peak": peak("load1"), "load1_at_start": sm[0]["load1"],
+            "engine_rss_peak_mib": peak("engine_rss") / 2**20, "engine_bytes_per_session": peak("engine_rss") / up,
+            "responder_rss_peak_mib": peak("responder_rss") / 2**20,
+            "responder_bytes_per_session": peak("responder_rss") / up,
+            "kernel_tcp_mem_peak_pages": peak("tcp_mem_pages"),
+            "kernel_tcp_mem_bytes_per_session": (peak("tcp_mem_pages") - base_sk.get("mem", 0)) * kernel_probe.PAGE / up,
+            "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
+            "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
+            "echo_interval_ms": a.echo_interval_ms, "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / a.echo_interval_ms if a.echo_interval_ms else 0,
+            "warnings": doc["warnings"]}
 
 
 def _mean(v):
@@ -250,7 +344,15 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--rate", type=float, default=20000)
+    ap.add_argument("--responder-procs", type=int, default=None, help="scale: responder processes (N/15,000)")
+    ap.add_argument("--echo-interval-ms", type=int, default=SCALE_ECHO_MS,
+                    help="scale: the engine's keep-alive probe (default %(default)s; the engine's own default is "
+                         "Open vSwitch's 5000: see docs/engine-figures.md, Scale)")
+    ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
     a = ap.parse_args()
+    if a.bin_dir:
+        global BIN
+        BIN = Path(a.bin_dir)
     if a.peer and not os.access(a.peer, os.X_OK):
         print(f"--peer {a.peer}: not an executable", file=sys.stderr)
         return 1

@@ -117,6 +117,11 @@ def run_robustness(args) -> int:
 def _check_reps(args) -> None:
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
+    # counts the engine reads as unsigned: refused here by flag, not by the engine's JSON parser
+    for flag, value in (("--syn-rate", getattr(args, "syn_rate", None)), ("--workers", getattr(args, "workers", None)),
+                        ("--switches", getattr(args, "switches", None))):
+        if value is not None and not 1 <= value < 1 << 32:
+            raise UserError(f"{flag}: want a whole number, 1 or more, got {value}")
 
 
 DOS_CASES = ("connection-flood", "no-hello", "handshake-never-finished", "packet-in-flood", "syn-flood")

@@ -32,6 +32,9 @@ def select(text: str | None, of_version: str | None = "1.3", known: list | None 
     if not text or text == "all":
         return [c["name"] for c in cat if of_version in ("1.3", None) or not c.get("of13_only")]
     wanted = [x.strip() for x in text.split(",") if x.strip()]
+    if not wanted:
+        raise UserError(f"--cases: no case named in {text!r}; give names such as {cat[0]['name']} "
+                        "(see --list), or leave --cases out for every case")
     bad = [w for w in wanted if w not in by_name]
     if bad:
         raise UserError(f"--cases: unknown case {', '.join(bad)}; known: {', '.join(by_name)}")

@@ -58,6 +58,8 @@ ENGINE_LATE_MS = 50.0
 # The victim host of ``host-hijack``: switch 0's host 1 (crates/ofmutate/src/attacks.rs)
 VICTIM_HOST_MAC = "00:00:00:00:00:01"
 VIEW_CASES = ("fabricated-lldp", "host-hijack")
+# a stack port's states (Faucet 1.10 ``port.py`` STACK_STATE_*; its ``port_stack_state`` metric)
+STACK_STATES = {0: "ADMIN_DOWN", 1: "INIT", 2: "BAD", 3: "UP", 4: "GONE", -1: "NONE"}
 DROP = 0.3
 HUNG_MS = 1000
 # A loop's end is stamped when the engine gets to it, a fraction of a ms after the nominal time;
@@ -220,6 +222,9 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
     if case not in VIEW_CASES or view is None:
         return None
     me = obs.get("attacker_dpid")
+    src = f"{view['source']}: " if view.get("source") else ""
+    if case == "fabricated-lldp" and "stack_change" in view:
+        return stack_check(view["stack_change"], victim_dpid, me, src)
     if case == "fabricated-lldp":
         fake = [ln for ln in view.get("links", [])
                 if {(ln["src"]["dpid"], ln["src"]["port_no"]), (ln["dst"]["dpid"], ln["dst"]["port_no"])}
@@ -227,10 +232,37 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
         return (True, f"view has the fabricated link {victim_dpid}:1 ↔ {me}:1 ({len(fake)} direction(s))") if fake \
             else (False, "no fabricated link in the view")
     at = [h for h in view.get("hosts", []) if h.get("mac") == VICTIM_HOST_MAC]
-    if any(h["dpid"] == me for h in at):
-        return True, f"view places host {VICTIM_HOST_MAC} on the attacker (dpid {me})"
-    where = ", ".join(f"dpid {h['dpid']} port {h['port_no']}" for h in at) or "nowhere"
-    return False, f"view places host {VICTIM_HOST_MAC} at {where}"
+    where = ", ".join(f"dpid {h['dpid']} port {h['port_no']}" + (f" at {h['t_s']:.2f} s" if "t_s" in h else "")
+                      for h in at) or "nowhere"
+    on_me = [h for h in at if h["dpid"] == me]
+    if on_me and view.get("moves_only"):
+        first = min(h.get("t_s", 0.0) for h in on_me)
+        if not any(h["dpid"] != me and h.get("t_s", 0.0) <= first for h in at):
+            return None, (f"{src}view places host {VICTIM_HOST_MAC} only on the attacker ({where}): it never knew "
+                          "the host elsewhere, so this is a new host, not a move (this traffic never announces the "
+                          "victim's host to it)")
+    if on_me:
+        return True, f"{src}view places host {VICTIM_HOST_MAC} on the attacker (dpid {me}; all: {where})"
+    return False, f"{src}view places host {VICTIM_HOST_MAC} at {where}"
+
+
+def stack_check(change: dict, victim_dpid: int, me: Optional[int], src: str = "") -> Optional[tuple]:
+    """(fooled, evidence) from a stack controller's stack state over the case (Faucet:
+    ``faucet_view.stack_change``): fooled when a stack port of the victim or the attacker came
+    up during it (only the attacker sent LLDP there); None (not applicable) when neither has a
+    stack port (LLDP is read on stack ports only)."""
+    mine = {k: v for k, v in change["states"].items() if k[0] in (victim_dpid, me)}
+    if not mine:
+        return None
+    up = [k for k in change["came_up"] if k[0] in (victim_dpid, me)]
+    name = lambda x: "absent" if x is None else STACK_STATES.get(x, str(x))  # noqa: E731
+    states = ", ".join(f"{d}:{p} {name(x)} → {name(y)}" for (d, p), (x, y) in mine.items())
+    text = (f"{src}stack ports {states}; stack probes received +{change['probes']}, "
+            f"cabling errors +{change['cabling_errors']}")
+    if up:
+        return True, f"{src}stack port(s) {', '.join(f'{d}:{p}' for d, p in up)} came up with no link behind them; " \
+            + text[len(src):]
+    return False, text
 
 
 def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
@@ -255,13 +287,15 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
                        f"before the case (≥ {STARVED_CPU:.0f}%): no spare capacity to show a change against; "
                        f"{seen}; {rates}", pd)
     seen_view = view_check(case, obs, view, victim_dpid)
+    if seen_view and seen_view[0] is None:   # a view, but it cannot show this case (the reason)
+        no_view, seen_view = seen_view[1], None
     starved = engine_starved(ph)
     if starved:
         if seen_view and seen_view[0]:   # the view does not rest on the background
             return Verdict(case, "fooled", f"{seen_view[1]}; {seen}; {rates}; {starved}", pd)
         return Verdict(case, "unmeasured", f"the load generator was starved ({starved}); {seen}; {rates}", pd)
     if ph.longest_silence_ms >= hung_ms:
-        return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {rates}", pd)
+        return Verdict(case, "hung", f"no answers for {ph.longest_silence_ms:.0f} ms; {seen}; {rates}", pd)
     if seen_view and seen_view[0]:
         return Verdict(case, "fooled", f"{seen_view[1]}; {seen}; {rates}", pd)
     if seen_view:

@@ -1,15 +1,18 @@
 //! The coordinator's side of agents (`Config::agents`, docs/scale-out.md): start each agent
-//! through its transport (`agents.rs`) with a slice of the switches, check every agent's clock
-//! after the READY barrier (`clock.rs`) and give a common start in each agent's own clock; an agent
-//! lost (unreachable, died) is named in one line, the others' results are kept and the result is
-//! `partial`. Counters and histograms merge as workers' do (`export.rs` sums reports; an agent's
-//! report is already the merge of its own workers, `agent_merge.rs`).
+//! through its transport (`agents.rs`; pods dial in, `pod_link.rs`) with a slice of the switches,
+//! check every agent's clock after the READY barrier (`clock.rs`) and give a common start in each
+//! agent's own clock; an agent lost (unreachable, died) is named in one line, the others' results
+//! are kept and the result is `partial`. Counters and histograms merge as workers' do
+//! (`export.rs` sums reports; an agent's report is already the merge of its own workers,
+//! `agent_merge.rs`).
 
+use crate::agents::Spec;
 use crate::config::{slices, Config, Slice};
 use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
 use crate::limits::{self, Plan};
 use crate::protocol::{Cmd, Pong, Ready};
 use serde_json::{json, Value};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -34,12 +37,6 @@ pub struct AgentState {
     pub bytes_from: Arc<AtomicU64>,
 }
 
-impl Default for Slice {
-    fn default() -> Slice {
-        Slice { worker: 0, lo: 0, hi: 0 }
-    }
-}
-
 /// Run `cfg` over its agents.
 pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
@@ -47,31 +44,78 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
     }
     let specs = cfg.agents.iter().map(|a| crate::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let slots = slots(&cfg.agents, &specs);
+    let n = slots.len() as u32;
     let nofile = limits::raise_nofile();
-    let n = specs.len() as u32;
     let plan = Plan { workers: n, source_addrs: cfg.source_addrs.clone(), notes: vec![] };
     let cfg = prepare(cfg, &plan, nofile, false)?;
+    // pods dial in: listen before anything starts (an address in use fails the run here)
+    let pod_slots: Vec<(u32, SocketAddr)> = slots.iter().enumerate().filter_map(|(i, s)| s.pod.map(|a| (i as u32, a))).collect();
+    let listeners = crate::pod_link::Listeners::bind(&pod_slots)?;
     // what every agent gets: the run, less the agent list (an agent runs its slice locally)
     let sent = Config { agents: vec![], ..cfg.clone() };
+    let parts = slices(cfg.switches, n);
     let (tx, rx) = mpsc::channel();
-    let (mut handles, mut agents) = (Vec::new(), Vec::new());
-    for (i, (spec, slice)) in specs.iter().zip(slices(cfg.switches, n)).enumerate() {
-        let name = cfg.agents[i].clone();
-        let mut cmd = crate::agents::command(spec)?;
-        // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
-        // client in the terminal's process group would die of it and lose its agent's report
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let sp = Spawned::spawn(cmd, i as u32, &format!("agent {name}"), true, tx.clone())
-            .map_err(|e| format!("agent {name}: cannot start: {e}"))?;
+    let mut handles: Vec<Option<Handle>> = (0..n).map(|_| None).collect();
+    let mut agents: Vec<AgentState> =
+        slots.iter().zip(&parts).map(|(s, p)| AgentState { name: s.name.clone(), slice: *p, ..Default::default() }).collect();
+    // each agent gets its start as soon as it is there: it makes its sessions meanwhile and
+    // waits at the READY barrier for the others
+    let mut started = |i: usize, sp: Spawned| {
         let mut h = sp.handle;
-        h.send(&Cmd::Start { config: Box::new(sent.clone()), slice });
-        handles.push(h);
-        agents.push(AgentState { name, slice, bytes_to: sp.bytes_out, bytes_from: sp.bytes_in, ..Default::default() });
+        h.send(&Cmd::Start { config: Box::new(sent.clone()), slice: parts[i] });
+        handles[i] = Some(h);
+        (agents[i].bytes_to, agents[i].bytes_from) = (sp.bytes_out, sp.bytes_in);
+    };
+    for (i, s) in slots.iter().enumerate().filter(|(_, s)| s.pod.is_none()) {
+        started(i, start(&s.spec, &s.name, i as u32, tx.clone())?);
     }
+    if !pod_slots.is_empty() {
+        let missing = listeners.accept(n, crate::pod_link::wait(), &mut |slot, d| {
+            let label = format!("agent {}", slots[slot as usize].name);
+            started(slot as usize, Spawned::socket(d.stream, d.reader, slot, &label, tx.clone()));
+        });
+        for (slot, line) in missing {
+            let _ = tx.send((slot, crate::protocol::WorkerEvent::Lost(line)));
+        }
+    }
+    let handles: Vec<Handle> = handles.into_iter().map(|h| h.unwrap_or_else(|| Handle::Socket(None, Arc::default()))).collect();
     drop(tx);
     let ids = (0..n).collect();
     let switches = cfg.switches;
     Ok(drive(Run { cfg, plan, nofile, started_unix, agents, ids, switches }, handles, rx, on_ready, on_loop))
+}
+
+/// One agent slot: its name, how it is started, and for a pod the address it dials.
+struct Slot {
+    name: String,
+    spec: Spec,
+    pod: Option<SocketAddr>,
+}
+
+/// The agent list expanded to slots: `pods:N@ADDR` is N slots named `pod:I` (I = slot index).
+fn slots(names: &[String], specs: &[Spec]) -> Vec<Slot> {
+    let mut out = Vec::new();
+    for (name, spec) in names.iter().zip(specs) {
+        match spec {
+            Spec::Pods { n, listen } => {
+                for _ in 0..*n {
+                    out.push(Slot { name: format!("pod:{}", out.len()), spec: spec.clone(), pod: Some(*listen) });
+                }
+            }
+            _ => out.push(Slot { name: name.clone(), spec: spec.clone(), pod: None }),
+        }
+    }
+    out
+}
+
+/// Start an agent by its command (local, netns, ssh).
+fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::protocol::WorkerEvent)>) -> Result<Spawned, String> {
+    let mut cmd = crate::agents::command(spec)?;
+    // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
+    // client in the terminal's process group would die of it and lose its agent's report
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    Spawned::spawn(cmd, i, &format!("agent {name}"), true, tx).map_err(|e| format!("agent {name}: cannot start: {e}"))
 }
 
 /// Network mode: an agent announced its frame address; once every live agent has, tell them all.
@@ -164,7 +208,7 @@ pub fn json(o: &Outcome) -> Value {
                    "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6, "net_addr": a.net_addr,
                    "protocol_bytes_to_agent": a.bytes_to.load(Ordering::Relaxed),
                    "protocol_bytes_from_agent": a.bytes_from.load(Ordering::Relaxed),
-                   "sessions_up": up, "rss_bytes_peak": rss, "rss_bytes_per_session": if up > 0 { rss / up } else { 0 },
+                   "sessions_up": up, "rss_bytes_peak": rss, "rss_bytes_per_session": rss.checked_div(up).unwrap_or(0),
                    "local": facts})
         })
         .collect::<Vec<_>>()

@@ -9,8 +9,14 @@
 //!   overrides the remote command; `SDNBENCH_SSH_OPTS`, split on spaces, adds ssh options such
 //!   as `-i KEY`; otherwise ~/.ssh/config applies).
 //!
-//! `k8s` (or `k8s:N`) is not an agent: alone, it makes the engine write a Kubernetes Indexed Job
-//! (`k8s.rs`) instead of running.
+//! - `pods:N@ADDR:PORT`: N agents that dial in (`pod_link.rs`): the coordinator listens on
+//!   ADDR:PORT; each agent (a Kubernetes pod, `sdnbench-engine k8s-agent`) connects, says its
+//!   index I and takes agent slot I (its position in the whole agent list); the TCP connection is
+//!   then its stdin/stdout, as ssh's is. Pods that have not come after `SDNBENCH_POD_WAIT_S`
+//!   (600) are lost (named, the result partial).
+//!
+//! `k8s` (or `k8s:N[@COORD]`) is not an agent: alone, it makes the engine write a Kubernetes
+//! Indexed Job (`k8s.rs`) instead of running.
 
 use std::process::Command;
 
@@ -18,7 +24,25 @@ use std::process::Command;
 pub enum Spec {
     Local,
     Netns(String),
-    Ssh { dest: String, port: Option<u16> },
+    Ssh {
+        dest: String,
+        port: Option<u16>,
+    },
+    /// `n` agents dialling in at `listen` (an IP address and port).
+    Pods {
+        n: u32,
+        listen: std::net::SocketAddr,
+    },
+}
+
+impl Spec {
+    /// Agent slots this spec fills (a pods spec: one per pod).
+    pub fn slots(&self) -> u32 {
+        match self {
+            Spec::Pods { n, .. } => *n,
+            _ => 1,
+        }
+    }
 }
 
 /// Parse one spec; errors are one line naming it.
@@ -41,17 +65,28 @@ pub fn parse(s: &str) -> Result<Spec, String> {
         }
         return Ok(Spec::Ssh { dest: dest.into(), port });
     }
-    Err(format!("agents: unknown agent {s:?} (local, netns:NAME, ssh:[USER@]HOST[:PORT], or k8s alone)"))
+    if let Some(rest) = s.strip_prefix("pods:") {
+        let bad = || format!("agents: {s:?}: expected pods:N@ADDR:PORT (N >= 1, ADDR an IP address)");
+        let (n, listen) = rest.split_once('@').ok_or_else(bad)?;
+        let n = n.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(bad)?;
+        return Ok(Spec::Pods { n, listen: listen.parse().map_err(|_| bad())? });
+    }
+    Err(format!("agents: unknown agent {s:?} (local, netns:NAME, ssh:[USER@]HOST[:PORT], pods:N@ADDR:PORT, or k8s alone)"))
 }
 
 /// The config's `agents` checks (for `validate`): every spec parses; `k8s` stands alone.
 pub fn check(agents: &[String], switches: u32) -> Vec<String> {
-    if agents.iter().any(|a| a == "k8s" || a.starts_with("k8s:")) {
-        return if agents.len() == 1 { vec![] } else { vec!["agents: k8s stands alone (it writes a Job, it runs nothing)".into()] };
+    if agents.iter().any(|a| a == "k8s" || a.starts_with("k8s:") || a.starts_with("k8s@")) {
+        if agents.len() > 1 {
+            return vec!["agents: k8s stands alone (it writes a Job, it runs nothing)".into()];
+        }
+        return crate::k8s::parse(&agents[0], switches).err().into_iter().collect();
     }
-    let mut e: Vec<String> = agents.iter().filter_map(|a| parse(a).err()).collect();
-    if agents.len() as u64 > switches as u64 {
-        e.push(format!("agents: {} agents for {switches} switches (each needs at least one)", agents.len()));
+    let specs: Vec<Result<Spec, String>> = agents.iter().map(|a| parse(a)).collect();
+    let mut e: Vec<String> = specs.iter().filter_map(|s| s.as_ref().err().cloned()).collect();
+    let n: u64 = specs.iter().filter_map(|s| s.as_ref().ok()).map(|s| s.slots() as u64).sum();
+    if n > switches as u64 {
+        e.push(format!("agents: {n} agents for {switches} switches (each needs at least one)"));
     }
     e
 }
@@ -81,6 +116,7 @@ pub fn command(spec: &Spec) -> Result<Command, String> {
             c.arg(dest).arg(format!("{remote} agent"));
             c
         }
+        Spec::Pods { .. } => return Err("pods dial in: they are not started by a command".into()),
     })
 }
 
@@ -94,7 +130,21 @@ mod tests {
         assert_eq!(parse("netns:sdnb-a1").unwrap(), Spec::Netns("sdnb-a1".into()));
         assert_eq!(parse("ssh:root@10.0.0.2").unwrap(), Spec::Ssh { dest: "root@10.0.0.2".into(), port: None });
         assert_eq!(parse("ssh:h:2222").unwrap(), Spec::Ssh { dest: "h".into(), port: Some(2222) });
-        for bad in ["ssh:", "ssh:-oProxyCommand=x", "ssh:h:port", "netns:", "netns:a b", "k9s", "ssh:root@"] {
+        assert_eq!(parse("pods:3@127.0.0.1:7070").unwrap(), Spec::Pods { n: 3, listen: "127.0.0.1:7070".parse().unwrap() });
+        assert_eq!(parse("pods:3@127.0.0.1:7070").unwrap().slots(), 3);
+        for bad in [
+            "ssh:",
+            "ssh:-oProxyCommand=x",
+            "ssh:h:port",
+            "netns:",
+            "netns:a b",
+            "k9s",
+            "ssh:root@",
+            "pods:0@127.0.0.1:1",
+            "pods:2@host:1",
+            "pods:2",
+            "pods:x@127.0.0.1:1",
+        ] {
             let e = parse(bad).unwrap_err();
             assert!(e.starts_with("agents: ") && !e.contains('\n'), "{bad}: {e}");
         }
@@ -106,6 +156,12 @@ mod tests {
         assert_eq!(check(&["k8s".into(), "local".into()], 4).len(), 1);
         assert_eq!(check(&["local".into(), "local".into()], 1).len(), 1);
         assert!(check(&["local".into(), "netns:x".into()], 2).is_empty());
+        assert!(check(&["local".into(), "pods:2@127.0.0.1:7070".into()], 3).is_empty());
+        assert_eq!(
+            check(&["local".into(), "pods:3@127.0.0.1:7070".into()], 3),
+            vec!["agents: 4 agents for 3 switches (each needs at least one)".to_string()]
+        );
+        assert_eq!(check(&["k8s:9".into()], 4).len(), 1, "a k8s spec is checked alone");
     }
 
     #[test]

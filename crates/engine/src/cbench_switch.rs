@@ -40,11 +40,7 @@ pub fn counts_as_response(msg: &[u8]) -> bool {
 /// Whether cbench would reset its latency probe on this message (fakeswitch.c): a get-config
 /// request, or a description stats request ("some controllers block on config").
 pub fn asks_config(msg: &[u8]) -> bool {
-    match msg {
-        [1, 7, ..] => true,
-        [1, 16, _, _, _, _, _, _, 0, 0, ..] => true,
-        _ => false,
-    }
+    matches!(msg, [1, 7, ..] | [1, 16, _, _, _, _, _, _, 0, 0, ..])
 }
 
 /// cbench's `packet_out_is_lldp`, quirk included: for a VLAN-tagged frame it steps the

@@ -14,7 +14,9 @@ usage: sdnbench-engine [bench] [--config FILE|-] [OPTIONS]
        sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
        sdnbench-engine agent           (one machine's part of a run over agents: the worker
                                         protocol on stdin/stdout, local workers of its own)
-       sdnbench-engine k8s-agent --config FILE   (a pod of the Indexed Job of --agents k8s)
+       sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
+                                        (a pod of the Indexed Job of --agents k8s)
+       sdnbench-engine merge FILE... [--json OUT]   (one result from parts' results)
        sdnbench-engine --version
 
 options (each sets the config field of the same name, with - for _; flags after --config
@@ -57,8 +59,9 @@ override the file):
   --network FILE           the emulated network (JSON: switches, links, hosts, events; sets --switches)
   --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
   --agents A,B,...         run the switches' slices on agents: local, netns:NAME,
-                           ssh:[USER@]HOST[:PORT]; or k8s[:PODS] alone: print a Kubernetes
-                           Indexed Job (JSON manifest; image from $SDNBENCH_IMAGE), run nothing
+                           ssh:[USER@]HOST[:PORT], pods:N@ADDR:PORT (N pods dial in); or
+                           k8s[:PODS][@pod0[:PORT]|@IP:PORT|@none] alone: print a Kubernetes
+                           Indexed Job and Service (JSON; image from $SDNBENCH_IMAGE), run nothing
   --max-skew-ms MS         agents: refuse clocks further off than this (50)
   --json FILE              write the full result (schema sdnbench.engine/1)
   --quiet                  no live or summary text

@@ -362,7 +362,7 @@ pub fn links_for(spec: &str, switches: u32, first_dpid: u64) -> Result<Vec<(u64,
 }
 
 /// The part of the switches one worker runs: global indexes `lo..hi`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slice {
     pub worker: u32,
     pub lo: u32,

@@ -90,6 +90,20 @@ pub(crate) enum Handle {
     /// A child process (a local worker, or an agent behind `ip netns exec`/`ssh`) and the bytes
     /// of protocol written to it.
     Child(Child, Option<ChildStdin>, Arc<AtomicU64>),
+    /// An agent that dialled in (`pod_link.rs`): the connection (None once it failed or for a
+    /// pod that never came) and the bytes of protocol written to it.
+    Socket(Option<std::net::TcpStream>, Arc<AtomicU64>),
+}
+
+/// Write one protocol line; a stream that fails is dropped (its reader reports the loss).
+fn send_line<W: Write>(w: &mut Option<W>, bytes: &AtomicU64, cmd: &Cmd) {
+    if let Some(s) = w {
+        let line = encode(cmd);
+        bytes.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
+        if writeln!(s, "{line}").and_then(|_| s.flush()).is_err() {
+            *w = None;
+        }
+    }
 }
 
 impl Handle {
@@ -98,20 +112,13 @@ impl Handle {
             Handle::Thread(tx, _) => {
                 let _ = tx.send(cmd.clone());
             }
-            Handle::Child(_, stdin, bytes) => {
-                if let Some(s) = stdin {
-                    let line = encode(cmd);
-                    bytes.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
-                    if writeln!(s, "{line}").and_then(|_| s.flush()).is_err() {
-                        *stdin = None;
-                    }
-                }
-            }
+            Handle::Child(_, stdin, bytes) => send_line(stdin, bytes, cmd),
+            Handle::Socket(sock, bytes) => send_line(sock, bytes, cmd),
         }
     }
     fn pid(&self) -> u32 {
         match self {
-            Handle::Thread(..) => std::process::id(),
+            Handle::Thread(..) | Handle::Socket(..) => std::process::id(),
             Handle::Child(c, ..) => c.id(),
         }
     }
@@ -133,6 +140,8 @@ impl Handle {
                 let _ = c.kill();
                 let _ = c.wait();
             }
+            // its end of the stream closes: the agent stops, as an agent whose stdin closed
+            Handle::Socket(s, _) => drop(s),
         }
     }
 }
@@ -198,6 +207,25 @@ impl Spawned {
         let bytes_out = Arc::new(AtomicU64::new(0));
         let stdin = child.stdin.take();
         Ok(Spawned { handle: Handle::Child(child, stdin, bytes_out.clone()), bytes_in, bytes_out })
+    }
+}
+
+impl Spawned {
+    /// An agent that dialled in (`pod_link.rs`): `reader` (past its hello line) carries its
+    /// events, `stream` takes the commands.
+    pub(crate) fn socket(
+        stream: std::net::TcpStream,
+        reader: BufReader<std::net::TcpStream>,
+        w: u32,
+        label: &str,
+        tx: mpsc::Sender<(u32, WorkerEvent)>,
+    ) -> Spawned {
+        let bytes_in = Arc::new(AtomicU64::new(0));
+        let counted = bytes_in.clone();
+        let label = label.to_string();
+        std::thread::spawn(move || read_events(reader, w, &label, None, &counted, &tx));
+        let bytes_out = Arc::new(AtomicU64::new(0));
+        Spawned { handle: Handle::Socket(Some(stream), bytes_out.clone()), bytes_in, bytes_out }
     }
 }
 
@@ -552,7 +580,7 @@ fn start_clocks(g: &mut Gather, out: &mut Outcome, procs: &[(String, u32)], lead
 }
 
 /// Decide the status from the counters (`status.rs`).
-fn judge(out: &mut Outcome, went: bool) {
+pub(crate) fn judge(out: &mut Outcome, went: bool) {
     let workload = Workload::of(&out.cfg);
     let sw: Vec<_> = out.reports.iter().flat_map(|r| r.switches.iter()).collect();
     let up = sw.iter().filter(|s| s.of_version.is_some() && (!workload.up_after_echo() || !s.echo_rtt_us.is_empty())).count() as u32;

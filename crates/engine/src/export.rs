@@ -272,7 +272,8 @@ pub fn sessions(o: &Outcome) -> (u32, u32, BTreeMap<String, u32>) {
             *f.entry(k.clone()).or_insert(0) += v;
         }
     }
-    let attempted = if o.ready.is_empty() { 0 } else { o.cfg.switches };
+    // the switches this run (or part of a run: an agent, a pod alone) is responsible for
+    let attempted = if o.ready.is_empty() { 0 } else { o.part_switches };
     let named: u32 = f.values().sum();
     if attempted > up + named {
         f.insert("no handshake before the run started".into(), attempted - up - named);

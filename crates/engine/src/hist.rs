@@ -110,7 +110,7 @@ mod b64 {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
     pub fn encode(b: &[u8]) -> String {
-        let mut s = String::with_capacity((b.len() + 2) / 3 * 4);
+        let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
         for c in b.chunks(3) {
             let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
             for i in 0..4 {

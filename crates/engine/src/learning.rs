@@ -155,7 +155,7 @@ mod tests {
         let l = Learning::default();
         assert_eq!(l.verdict(5 * MS, 0, 100, 1000), Some("none"), "no learning phase");
         l.open(3, 0);
-        assert_eq!(l.verdict(1 * MS, 0, 100, 1000), None, "open, but the sessions have not sent yet");
+        assert_eq!(l.verdict(MS, 0, 100, 1000), None, "open, but the sessions have not sent yet");
         l.requests_sent(3, 0);
         assert_eq!(l.verdict(50 * MS, 0, 100, 1000), None);
         l.reply(60 * MS);

@@ -17,12 +17,15 @@ pub mod coordinator;
 pub mod export;
 pub mod hist;
 pub mod k8s;
+pub mod k8s_pod;
 pub mod learning;
 pub mod limits;
+pub mod merge;
 pub mod network;
 pub mod output;
 pub mod outstanding;
 pub mod pacer;
+pub mod pod_link;
 pub mod protocol;
 pub mod reconnect;
 pub mod resources;
@@ -35,29 +38,3 @@ pub mod worker;
 pub mod workload;
 
 pub use config::{Config, Mode};
-
-/// A finished run: the merged outcome and its JSON document (schema `sdnbench.engine/1`).
-pub struct Report {
-    pub outcome: coordinator::Outcome,
-    pub json: serde_json::Value,
-}
-
-impl Report {
-    pub fn status(&self) -> &'static str {
-        self.outcome.status
-    }
-}
-
-/// Run `config` to the end, quietly. Err: the config is invalid or the run cannot start (one
-/// line each). A run with more than one worker process starts this executable as `worker`, so
-/// in-process callers other than the engine binary should keep `workers` at 1 (the default for
-/// runs within one process's file limit).
-pub fn run(config: Config) -> Result<Report, String> {
-    let errs = config.validate();
-    if !errs.is_empty() {
-        return Err(errs.join("; "));
-    }
-    let outcome = coordinator::run(config, &mut |_| {}, &mut |_| {})?;
-    let json = export::build(&outcome);
-    Ok(Report { outcome, json })
-}

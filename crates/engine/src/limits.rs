@@ -17,6 +17,12 @@ const RESERVED_FDS: u64 = 64;
 /// a free port, and that search (done inside the syscall, stalling the worker) grows long as the
 /// range fills up — measured here: 25,000 per address handshook at ~350/s, 10,000 at ~8,000/s.
 const PORT_SHARE: u64 = 3;
+/// Keep-alive echoes per second past which a run is told what they cost: every session that is
+/// up sends one per `echo_interval_ms` of silence (Open vSwitch's inactivity probe). Measured on
+/// loopback here (2 cores, docs/engine-figures.md, Scale): about 13 µs of CPU per echo round trip
+/// for both sides, so 500,000 sessions at the default 5 s (100,000/s) take more than the machine
+/// has beside the handshakes, and the handshake rate falls as sessions come up.
+const ECHO_NOTE_PER_S: u64 = 20_000;
 
 pub fn resolve(addr: &str) -> Result<SocketAddr, String> {
     addr.to_socket_addrs()
@@ -38,7 +44,7 @@ pub fn raise_nofile() -> (u64, u64) {
                 r.rlim_cur = r.rlim_max;
             }
         }
-        (r.rlim_cur as u64, r.rlim_max as u64)
+        (r.rlim_cur, r.rlim_max)
     }
 }
 
@@ -102,7 +108,22 @@ pub fn plan(cfg: &Config, nofile_hard: u64, ports: u64) -> Result<Plan, String> 
             return Err(format!("--source-addrs: {a} and the controller {target} are not the same IP family"));
         }
     }
+    if let Some(note) = keepalive_note(n, cfg.echo_interval_ms) {
+        notes.push(note);
+    }
     Ok(Plan { workers: workers.min(n.max(1)) as u32, source_addrs, notes })
+}
+
+/// What holding `n` sessions with a keep-alive every `interval_ms` costs, when it is a lot.
+pub fn keepalive_note(n: u64, interval_ms: u64) -> Option<String> {
+    let per_s = (n * 1000).checked_div(interval_ms).unwrap_or(0);
+    (per_s > ECHO_NOTE_PER_S).then(|| {
+        format!(
+            "{n} sessions with a keep-alive echo every {interval_ms} ms are {per_s} echo round trips/s once up \
+             (about {:.1} cores on loopback at 13 us each); for handshakes at scale raise --echo-interval-ms",
+            per_s as f64 * 13e-6
+        )
+    })
 }
 
 #[cfg(test)]
@@ -140,6 +161,16 @@ mod tests {
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("--source-addrs"));
         let c = Config { source_addrs: vec!["192.0.2.9".into()], ..c };
         assert!(plan(&c, 20_000, 28_232).unwrap_err().contains("gives 1"));
+    }
+
+    #[test]
+    fn keepalive_cost_is_told_only_when_it_is_large() {
+        assert_eq!(keepalive_note(100_000, 5000), None); // 20,000/s: not past the line
+        let n = keepalive_note(500_000, 5000).unwrap();
+        assert!(n.contains("100000 echo round trips/s") && n.contains("1.3 cores"), "{n}");
+        assert_eq!(keepalive_note(1_000_000, 60_000), None);
+        assert_eq!(keepalive_note(1_000_000, 0), None); // keep-alive off
+        assert!(plan(&cfg(500_000), 20_000, 28_232).unwrap().notes.iter().any(|x| x.contains("keep-alive")));
     }
 
     #[test]

@@ -15,7 +15,8 @@ fn main() {
             }
             Some("worker") => run::worker(),
             Some("agent") => sdnbench_engine::agent::main(),
-            Some("k8s-agent") => sdnbench_engine::k8s::agent_main(args.split_off(1)),
+            Some("k8s-agent") => sdnbench_engine::k8s_pod::main(args.split_off(1)),
+            Some("merge") => sdnbench_engine::merge::main(args.split_off(1)),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("check") => run::check(args.split_off(1)),
             Some("robust-cases") => {

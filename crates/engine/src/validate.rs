@@ -66,8 +66,13 @@ pub fn check(c: &Config) -> Vec<String> {
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());
     }
+    // a Kubernetes manifest's controller is resolved in the pods (the cluster's DNS), not here
+    let in_pods = crate::k8s::of(c).is_some();
     for a in &c.controllers {
-        if let Err(err) = crate::limits::resolve(a) {
+        let shape = a.rsplit_once(':').is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
+        if in_pods && !shape {
+            e.push(format!("controllers: {a:?} is not HOST:PORT"));
+        } else if let (false, Err(err)) = (in_pods, crate::limits::resolve(a)) {
             e.push(format!("controllers: {err}"));
         }
     }

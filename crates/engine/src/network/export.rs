@@ -30,7 +30,7 @@ pub fn build(reports: &[&NetReport], links: usize) -> Value {
         }
         events.extend(r.events.iter().cloned());
     }
-    events.sort_by(|a, b| (a.event, a.worker).cmp(&(b.event, b.worker)));
+    events.sort_by_key(|e| (e.event, e.worker));
     let lldp_total: u64 = c.lldp.iter().map(|d| d[0] + d[1]).sum();
     json!({
         "links": links,

@@ -81,6 +81,10 @@ impl Model {
         self.dpids.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.dpids.is_empty()
+    }
+
     pub fn index_of(&self, dpid: u64) -> Option<u32> {
         self.index_of.get(&dpid).copied()
     }

@@ -401,8 +401,8 @@ impl Node {
         let ob = self.outbox.borrow().clone();
         let mut counters = r.counters.clone();
         for d in self.switch_dropped.borrow().iter() {
-            for k in 0..3 {
-                counters.switch_dropped[k] += d[k];
+            for (total, n) in counters.switch_dropped.iter_mut().zip(d) {
+                *total += n;
             }
         }
         NetReport {

@@ -218,7 +218,7 @@ async fn read_loop(mut s: impl AsyncRead + Unpin, deliver: Rc<dyn Fn(Frame)>, in
         };
         d.feed(&buf[..n]);
         loop {
-            match d.next() {
+            match d.next_frame() {
                 Ok(Some(f)) => deliver(f),
                 Ok(None) => break,
                 Err(e) => {

@@ -67,7 +67,7 @@ impl Decoder {
     }
 
     /// The next whole record, if one is there.
-    pub fn next(&mut self) -> Result<Option<Frame>, BadRecord> {
+    pub fn next_frame(&mut self) -> Result<Option<Frame>, BadRecord> {
         let b = &self.buf[self.pos..];
         if b.len() < 4 {
             return Ok(None);
@@ -118,7 +118,7 @@ mod tests {
             let mut got = vec![];
             for c in bytes.chunks(chunk) {
                 d.feed(c);
-                while let Some(f) = d.next().unwrap() {
+                while let Some(f) = d.next_frame().unwrap() {
                     got.push(f);
                 }
             }
@@ -131,9 +131,9 @@ mod tests {
     fn a_broken_length_is_an_error_not_a_panic() {
         let mut d = Decoder::default();
         d.feed(&[0, 0, 0, 3, 1, 2, 3]);
-        assert_eq!(d.next(), Err(BadRecord { len: 3 }));
+        assert_eq!(d.next_frame(), Err(BadRecord { len: 3 }));
         let mut d = Decoder::default();
         d.feed(&[0xff; 64]);
-        assert!(d.next().unwrap_err().to_string().starts_with("bad frame record between workers"));
+        assert!(d.next_frame().unwrap_err().to_string().starts_with("bad frame record between workers"));
     }
 }

@@ -532,7 +532,7 @@ fn files_room() -> u64 {
     let open = std::fs::read_dir("/proc/self/fd").map(|d| d.count() as u64).unwrap_or(0);
     let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit only writes the struct we pass.
-    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 { r.rlim_cur as u64 } else { 1024 };
+    let soft = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0 { r.rlim_cur } else { 1024 };
     soft.saturating_sub(open + RESERVED_FDS)
 }
 
@@ -573,7 +573,7 @@ mod tests {
         let soft = unsafe {
             let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
             libc::getrlimit(libc::RLIMIT_NOFILE, &mut r);
-            r.rlim_cur as u64
+            r.rlim_cur
         };
         assert!(room > 0 && room < soft - super::RESERVED_FDS, "{room} of {soft}");
     }

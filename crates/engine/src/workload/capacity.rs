@@ -57,14 +57,15 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         tokio::task::spawn_local(Session::new(sh2, st.clone(), index, pos as u32).run(stream, addr));
         let outcome = timeout(per_session, async {
             loop {
-                let s = st.borrow();
-                if !s.echo_rtt_ns.is_empty() {
-                    return Ok(());
+                {
+                    let s = st.borrow(); // released before the await below
+                    if !s.echo_rtt_ns.is_empty() {
+                        return Ok(());
+                    }
+                    if let Some(d) = &s.disconnect {
+                        return Err(d.reason.clone());
+                    }
                 }
-                if let Some(d) = &s.disconnect {
-                    return Err(d.reason.clone());
-                }
-                drop(s);
                 sleep(Duration::from_micros(200)).await;
             }
         })

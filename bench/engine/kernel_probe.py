@@ -1,0 +1,121 @@
+"""What the kernel and the processes of a scale run hold, read from /proc (Linux only).
+
+- `sockstat()`: /proc/net/sockstat's TCP line (sockets in use, orphans, TIME_WAIT, allocated,
+  and `mem`: the pages of socket buffer memory the whole machine's TCP holds, tcp_mem's unit).
+- `slab_kib()`: /proc/meminfo's Slab: the kernel objects behind each socket (tcp_sock, the
+  socket inode, the file, epoll's item) live there, not in `mem`.
+- `tcp_counters()`: the TCP counters that say whether handshakes waited on the kernel (listen
+  queue overflows, SYN queue drops, SYN cookies, retransmitted SYNs, memory pressure).
+- `tree(pid)`: a process and its descendants, by /proc/PID/task/*/children.
+- `proc_usage(pid)`: (RSS bytes, user s, system s) of one process.
+
+Pure parsers (`parse_*`) are separate from the reads so they can be tested on fixed text.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TICK = os.sysconf("SC_CLK_TCK")
+
+# (file, group, counter): the handshake's kernel-side failure modes.
+COUNTERS = (
+    ("netstat", "TcpExt", "ListenOverflows"),    # accept queue full: the final ACK was dropped
+    ("netstat", "TcpExt", "ListenDrops"),
+    ("netstat", "TcpExt", "TCPReqQFullDrop"),    # SYN queue full and no cookies: SYN dropped
+    ("netstat", "TcpExt", "TCPReqQFullDoCookies"),
+    ("netstat", "TcpExt", "SyncookiesSent"),
+    ("netstat", "TcpExt", "TCPSynRetrans"),      # SYNs sent again (1 s, 3 s, ... later)
+    ("netstat", "TcpExt", "TCPTimeouts"),
+    ("netstat", "TcpExt", "TCPMemoryPressures"),  # tcp_mem's middle value crossed
+    ("netstat", "TcpExt", "TCPAbortOnMemory"),
+    ("snmp", "Tcp", "RetransSegs"),
+    ("snmp", "Tcp", "AttemptFails"),
+    ("snmp", "Tcp", "EstabResets"),
+)
+
+
+def parse_sockstat(text: str) -> dict:
+    """{'inuse': .., 'orphan': .., 'tw': .., 'alloc': .., 'mem': ..} from /proc/net/sockstat."""
+    for line in text.splitlines():
+        if line.startswith("TCP:"):
+            f = line.split()[1:]
+            return {f[i]: int(f[i + 1]) for i in range(0, len(f) - 1, 2)}
+    return {}
+
+
+def parse_counters(text: str) -> dict:
+    """{(group, name): value} from /proc/net/netstat or /proc/net/snmp (header line, value line)."""
+    out, lines = {}, text.splitlines()
+    for head, vals in zip(lines[::2], lines[1::2]):
+        g, names = head.split(":", 1)
+        g2, values = vals.split(":", 1)
+        if g != g2:
+            continue
+        for n, v in zip(names.split(), values.split()):
+            try:
+                out[(g, n)] = int(v)
+            except ValueError:
+                pass
+    return out
+
+
+def parse_meminfo_kib(text: str, key: str) -> int:
+    for line in text.splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def sockstat() -> dict:
+    return parse_sockstat(Path("/proc/net/sockstat").read_text())
+
+
+def slab_kib() -> int:
+    return parse_meminfo_kib(Path("/proc/meminfo").read_text(), "Slab")
+
+
+def tcp_counters() -> dict:
+    both = {}
+    for f in ("netstat", "snmp"):
+        both[f] = parse_counters(Path(f"/proc/net/{f}").read_text())
+    return {name: both[f].get((g, name), 0) for f, g, name in COUNTERS}
+
+
+def tree(pid: int) -> list:
+    """pid and every descendant alive now."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                todo += [int(c) for c in Path(f"/proc/{p}/task/{t}/children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def parse_stat_times(text: str) -> tuple:
+    """(user ticks, system ticks) from /proc/PID/stat (fields after the last ')')."""
+    f = text[text.rfind(")") + 2:].split()
+    return int(f[11]), int(f[12])
+
+
+def proc_usage(pid: int):
+    """(rss bytes, user s, system s) of pid, or None when it is gone."""
+    try:
+        rss = int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+        u, s = parse_stat_times(Path(f"/proc/{pid}/stat").read_text())
+    except (OSError, IndexError, ValueError):
+        return None
+    return rss, u / TICK, s / TICK
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} vCPUs"
+    return f"unknown CPU, {os.cpu_count()} vCPUs"

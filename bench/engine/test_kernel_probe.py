@@ -1,0 +1,36 @@
+"""kernel_probe's parsers and the scale figure's arithmetic on fixed text (run with
+`.venv/bin/python -m pytest -q bench/engine/test_kernel_probe.py`; outside the default testpaths)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench  # noqa: E402
+import kernel_probe as kp  # noqa: E402
+
+
+def test_sockstat_tcp_line():
+    text = "sockets: used 50\nTCP: inuse 6 orphan 0 tw 1 alloc 6 mem 7\nUDP: inuse 0 mem 48\n"
+    assert kp.parse_sockstat(text) == {"inuse": 6, "orphan": 0, "tw": 1, "alloc": 6, "mem": 7}
+
+
+def test_counters_pair_header_and_value_lines():
+    text = "TcpExt: SyncookiesSent ListenOverflows\nTcpExt: 3 9\nIpExt: InNoRoutes\nIpExt: 1\n"
+    assert kp.parse_counters(text) == {("TcpExt", "SyncookiesSent"): 3, ("TcpExt", "ListenOverflows"): 9,
+                                       ("IpExt", "InNoRoutes"): 1}
+
+
+def test_stat_times_after_a_command_with_spaces_and_parens():
+    fields = ["S"] + ["0"] * 10 + ["250", "75"] + ["0"] * 30
+    assert kp.parse_stat_times("42 (a b) c) " + " ".join(fields)) == (250, 75)
+
+
+def test_tenths_and_handshake_cpu():
+    samples = [{"t": 0.5, "up": 0, "cpu_total_s": 1.0}, {"t": 1.0, "up": 500, "cpu_total_s": 2.0},
+               {"t": 2.0, "up": 996, "cpu_total_s": 4.0}]
+    rows = bench._milestones(samples, 1000)
+    assert [r["up"] for r in rows] == [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]
+    assert rows[0] == {"up": 100, "t_s": 1.0, "rate_per_s_in_tenth": 100}   # 100 sessions in 1.0 s
+    assert rows[5]["rate_per_s_in_tenth"] == 100                             # 100 in the next 1.0 s
+    assert bench._handshake_cpu(samples, 1000) == (3.0, 1.5)               # 99.6% counts as all up
+    assert bench._handshake_cpu(samples[:2], 1000) is None

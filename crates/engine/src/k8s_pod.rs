@@ -1,0 +1,171 @@
+//! `sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT] [--json FILE]`:
+//! one pod of the Indexed Job that `--agents k8s` writes (`k8s.rs`, docs/scale-out.md). The Job
+//! sets `JOB_COMPLETION_INDEX`; the manifest sets `SDNBENCH_AGENT_COUNT` and the flags.
+//!
+//! - `--serve` and index 0: the coordinator. It runs the config over the agents
+//!   `local` (its own slice, 0) and `pods:COUNT-1@ADDR:PORT` (the others dial in), exactly as
+//!   `sdnbench-engine --agents ...` does: READY barrier, clock check, common start, merged result,
+//!   printed on stdout (and written to `--json`).
+//! - `--coordinator` (any other pod, or every pod when the coordinator is outside the cluster): dial
+//!   it (`pod_link.rs`), then be `sdnbench-engine agent` with the connection as stdin/stdout.
+//! - neither: run this pod's slice at once and print its own result (`sdnbench-engine merge`
+//!   merges them afterwards).
+
+use crate::config::{slices, Config};
+use crate::k8s::{COUNT_ENV, INDEX_ENV};
+use lexopt::prelude::*;
+use serde_json::json;
+
+#[derive(Debug, Default)]
+struct Args {
+    config: String,
+    coordinator: Option<String>,
+    serve: Option<std::net::SocketAddr>,
+    json: Option<std::path::PathBuf>,
+}
+
+const USAGE: &str = "usage: sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT] [--json FILE]";
+
+fn parse(args: Vec<String>) -> Result<Args, String> {
+    let mut a = Args::default();
+    let mut p = lexopt::Parser::from_args(args);
+    let val = |p: &mut lexopt::Parser| p.value().map(|v| v.to_string_lossy().to_string()).map_err(|e| e.to_string());
+    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("config") => a.config = val(&mut p)?,
+            Long("coordinator") => a.coordinator = Some(val(&mut p)?),
+            Long("serve") => {
+                let v = val(&mut p)?;
+                a.serve = Some(v.parse().map_err(|_| format!("--serve {v:?}: expected ADDR:PORT (an IP address)"))?);
+            }
+            Long("json") => a.json = Some(val(&mut p)?.into()),
+            _ => return Err(format!("{}; {USAGE}", arg.unexpected())),
+        }
+    }
+    if a.config.is_empty() {
+        return Err(USAGE.into());
+    }
+    Ok(a)
+}
+
+/// Run one pod; the exit code as the engine's (0 ok, 1 cannot run, 2 the run failed).
+pub fn main(args: Vec<String>) -> i32 {
+    let fail = |e: String| {
+        eprintln!("sdnbench-engine k8s-agent: {e}");
+        1
+    };
+    let a = match parse(args) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let cfg = match crate::cli::load_config(&a.config) {
+        Ok(c) => c,
+        Err(e) => return fail(e.join("; ")),
+    };
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
+    let (Some(index), Some(count)) = (env(INDEX_ENV), env(COUNT_ENV)) else {
+        return fail(format!("{INDEX_ENV} and {COUNT_ENV} must be set (the Indexed Job sets them)"));
+    };
+    if index >= count || count > cfg.switches {
+        return fail(format!("{INDEX_ENV} {index} must be below {COUNT_ENV} {count}, and {count} at most the {} switches", cfg.switches));
+    }
+    match (a.serve, a.coordinator) {
+        (Some(bind), _) if index == 0 => coordinate(cfg, count, bind, a.json.as_deref()),
+        (_, Some(target)) => dial(&target, index, count),
+        (None, None) => alone(cfg, index, count),
+        (Some(_), None) => fail(format!("pod {index} needs --coordinator (only pod 0 serves)")),
+    }
+}
+
+/// Pod 0: coordinate `count` pods, its own slice as a local agent.
+fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path: Option<&std::path::Path>) -> i32 {
+    cfg.agents = vec!["local".into()];
+    if count > 1 {
+        cfg.agents.push(format!("pods:{}@{bind}", count - 1));
+    }
+    crate::coordinator::install_signal_handlers();
+    let o = match crate::coordinator::run(cfg, &mut |_| {}, &mut |_| {}) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("sdnbench-engine k8s-agent: {e}");
+            return 1;
+        }
+    };
+    let j = crate::export::build(&o);
+    println!("{j}");
+    if let Some(p) = json_path {
+        if let Err(e) = crate::export::write(p, &j) {
+            eprintln!("sdnbench-engine k8s-agent: cannot write {}: {e}", p.display());
+            return 1;
+        }
+    }
+    if let Some(e) = &o.error {
+        eprintln!("sdnbench-engine k8s-agent: {e}");
+    }
+    if o.status == "ok" {
+        0
+    } else {
+        2
+    }
+}
+
+/// Any other pod: dial the coordinator, then be an agent on that connection.
+fn dial(target: &str, index: u32, count: u32) -> i32 {
+    let hello = crate::pod_link::Hello { pod: index, pods: count };
+    let stream = match crate::pod_link::dial(target, &hello, crate::pod_link::wait()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sdnbench-engine k8s-agent: pod {index}: {e}");
+            return 1;
+        }
+    };
+    // the connection becomes this process's stdin and stdout: the agent speaks its protocol there,
+    // as it does over ssh (stderr stays the pod's log)
+    let fd = std::os::unix::io::IntoRawFd::into_raw_fd(stream);
+    unsafe {
+        if libc::dup2(fd, 0) < 0 || libc::dup2(fd, 1) < 0 {
+            eprintln!("sdnbench-engine k8s-agent: dup2: {}", std::io::Error::last_os_error());
+            return 1;
+        }
+        libc::close(fd);
+    }
+    crate::agent::main()
+}
+
+/// No coordinator: run this pod's slice now and print its result (merged later by hand).
+fn alone(cfg: Config, index: u32, count: u32) -> i32 {
+    let slice = slices(cfg.switches, count)[index as usize];
+    let slice = crate::config::Slice { worker: index, ..slice };
+    match crate::coordinator::run_part(cfg, slice, &crate::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
+        Ok(o) => {
+            let mut j = crate::export::build(&o);
+            j["agent_index"] = json!(index);
+            println!("{j}");
+            if o.status == "ok" {
+                0
+            } else {
+                2
+            }
+        }
+        Err(e) => {
+            eprintln!("sdnbench-engine k8s-agent: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_as_the_manifest_writes_them() {
+        let cmd = crate::k8s::command(crate::k8s::Coordinator::Pod0(7070), "r");
+        let a = parse(cmd[2..].to_vec()).unwrap();
+        assert_eq!(a.config, crate::k8s::CONFIG_PATH);
+        assert_eq!(a.coordinator.as_deref(), Some("r-0.r:7070"));
+        assert_eq!(a.serve, Some("0.0.0.0:7070".parse().unwrap()));
+        assert!(parse(vec!["--serve".into(), "host:1".into(), "--config".into(), "f".into()]).unwrap_err().starts_with("--serve"));
+        assert_eq!(parse(vec![]).unwrap_err(), USAGE);
+    }
+}
