@@ -3,10 +3,12 @@
 //! sends a bad version byte, and answers every packet-in with a flow-mod. The background
 //! switches must keep being answered, and the attacker's observation must say exactly that.
 
+mod common;
+
+use ofwire::{Body, ErrorMsg, Message, MsgType, Version, OFP13};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 static BAD_VERSION_SEEN: AtomicU64 = AtomicU64::new(0);
@@ -17,46 +19,30 @@ fn controller() -> u16 {
 
 /// `close_bad`: close a session that sends a bad version (else count such messages and go on).
 fn controller_with(close_bad: bool) -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for s in l.incoming() {
-            let Ok(s) = s else { break };
-            std::thread::spawn(move || serve(s, close_bad));
-        }
-    });
-    port
+    common::controller(move |s, _| serve(s, close_bad))
 }
 
 fn serve(mut s: TcpStream, close_bad: bool) {
-    s.set_nodelay(true).unwrap();
-    let _ = s.write_all(&[4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12]);
-    let _ = s.write_all(&[4, 5, 0, 8, 0, 0, 0, 2]);
+    if !common::greet13(&mut s) {
+        return;
+    }
     let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
     loop {
         match s.read(&mut chunk) {
             Ok(0) | Err(_) => return,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
-        let (mut out, mut at) = (Vec::new(), 0);
-        while buf.len() - at >= 8 {
-            let n = (u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize).max(8);
-            if buf.len() - at < n {
-                break;
-            }
-            let m = &buf[at..at + n];
-            if m[0] != 4 {
+        let mut out = Vec::new();
+        for m in common::take_messages(&mut buf) {
+            if m[0] != OFP13 {
                 if close_bad {
                     return; // a bad version closes the session
                 }
                 BAD_VERSION_SEEN.fetch_add(1, Ordering::SeqCst);
-                at += n;
                 continue;
             }
-            answer(m, &mut out);
-            at += n;
+            answer(&m, &mut out);
         }
-        buf.drain(..at);
         if s.write_all(&out).is_err() {
             return;
         }
@@ -64,38 +50,21 @@ fn serve(mut s: TcpStream, close_bad: bool) {
 }
 
 /// What the scripted controller answers to one well-formed 1.3 message: BAD_TYPE to type 0xee,
-/// an echo reply to an echo request, a flow-mod naming the buffer to a packet-in.
+/// and otherwise what `common::answer13` answers (echo; a flow-mod naming a packet-in's buffer).
 fn answer(m: &[u8], out: &mut Vec<u8>) {
-    match m[1] {
-        0xee => out.extend_from_slice(&[4, 1, 0, 12, m[4], m[5], m[6], m[7], 0, 1, 0, 1]),
-        2 => {
-            out.extend_from_slice(m);
-            let l = out.len();
-            out[l - m.len() + 1] = 3;
-        }
-        10 => {
-            let mut fm = vec![4, 14, 0, 56, 0, 0, 0, 9];
-            fm.resize(56, 0);
-            fm[32..36].copy_from_slice(&m[8..12]);
-            fm[48..52].copy_from_slice(&[0, 1, 0, 4]);
-            out.extend_from_slice(&fm);
-        }
-        _ => {}
+    if m[1] == 0xee {
+        let xid = u32::from_be_bytes([m[4], m[5], m[6], m[7]]);
+        let e = ErrorMsg { typ: 1, code: 1, data: Vec::new() }; // OFPET_BAD_REQUEST, OFPBRC_BAD_TYPE
+        Message::new(Version::V13, xid, Body::Error(e)).emit_append(out);
+    } else {
+        common::answer13(m, out);
     }
 }
 
 /// A controller that answers like `serve` but holds every answer `delay` after its request
 /// was read (a writer thread keeps the schedule), so every latency is `delay` plus a little.
 fn delayed_controller(delay: std::time::Duration) -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for s in l.incoming() {
-            let Ok(s) = s else { break };
-            std::thread::spawn(move || serve_delayed(s, delay));
-        }
-    });
-    port
+    common::controller(move |s, _| serve_delayed(s, delay))
 }
 
 fn serve_delayed(mut s: TcpStream, delay: std::time::Duration) {
@@ -110,28 +79,22 @@ fn serve_delayed(mut s: TcpStream, delay: std::time::Duration) {
             }
         }
     });
-    let _ = tx.send((std::time::Instant::now(), vec![4, 0, 0, 16, 0, 0, 0, 1, 0, 1, 0, 8, 0, 0, 0, 0x12, 4, 5, 0, 8, 0, 0, 0, 2]));
+    let _ = tx.send((std::time::Instant::now(), common::greeting13()));
     let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
     loop {
         match s.read(&mut chunk) {
             Ok(0) | Err(_) => return,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
-        let (now, mut at) = (std::time::Instant::now(), 0);
-        while buf.len() - at >= 8 {
-            let n = (u16::from_be_bytes([buf[at + 2], buf[at + 3]]) as usize).max(8);
-            if buf.len() - at < n {
-                break;
-            }
+        let now = std::time::Instant::now();
+        for m in common::take_messages(&mut buf) {
             let mut out = Vec::new();
-            answer(&buf[at..at + n], &mut out);
-            let due = if buf[at + 1] == 10 { now + delay } else { now };
+            answer(&m, &mut out);
+            let due = if common::msg_type(&m) == MsgType::PacketIn { now + delay } else { now };
             if !out.is_empty() && tx.send((due, out)).is_err() {
                 return;
             }
-            at += n;
         }
-        buf.drain(..at);
     }
 }
 
@@ -144,10 +107,8 @@ fn run(case: &str) -> (i32, Value, String) {
         "loop_ms": 400, "warmup": 1, "traffic": "cbench", "window": 16,
         "robustness": {"case": case, "at_ms": 800, "observe_ms": 600}});
     std::fs::write(&cfg, c.to_string()).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
-        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
+    let o =
+        common::engine_command().args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"]).output().unwrap();
     let v = std::fs::read_to_string(&out).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
     let _ = std::fs::remove_file(&cfg);
     let _ = std::fs::remove_file(&out);
@@ -235,10 +196,8 @@ fn run_against(port: u16, case: &str) -> (i32, Value, String) {
         "loop_ms": 400, "warmup": 1, "traffic": "cbench", "window": 16,
         "robustness": {"case": case, "at_ms": 800, "observe_ms": 600}});
     std::fs::write(&cfg, c.to_string()).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
-        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
+    let o =
+        common::engine_command().args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"]).output().unwrap();
     let v = std::fs::read_to_string(&out).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
     let _ = std::fs::remove_file(&cfg);
     let _ = std::fs::remove_file(&out);
@@ -289,10 +248,8 @@ fn one_percent_invalid_packet_ins_are_sent_exactly_and_not_requests() {
     let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 2,
         "loop_ms": 300, "warmup": 0, "traffic": "cbench", "mode": "fixed-rate", "rate": 2000.0, "invalid_every": 99});
     std::fs::write(&cfg, c.to_string()).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
-        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
+    let o =
+        common::engine_command().args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"]).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let t = &v["totals"];
@@ -334,10 +291,8 @@ fn per_loop_latency_samples_show_the_controllers_delay() {
         "loop_ms": 400, "warmup": 1, "traffic": "cbench", "mode": "fixed-rate", "rate": 200.0,
         "robustness": {"case": "unknown-type", "at_ms": 800, "observe_ms": 600}});
     std::fs::write(&cfg, c.to_string()).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_sdnbench-engine"))
-        .args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"])
-        .output()
-        .unwrap();
+    let o =
+        common::engine_command().args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"]).output().unwrap();
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let _ = (std::fs::remove_file(&cfg), std::fs::remove_file(&out));
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
