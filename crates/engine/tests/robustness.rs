@@ -99,20 +99,7 @@ fn serve_delayed(mut s: TcpStream, delay: std::time::Duration) {
 }
 
 fn run(case: &str) -> (i32, Value, String) {
-    let port = controller();
-    let dir = std::env::temp_dir();
-    let cfg = dir.join(format!("sdnbench-robust-{}-{case}.cfg.json", std::process::id()));
-    let out = dir.join(format!("sdnbench-robust-{}-{case}.json", std::process::id()));
-    let c = serde_json::json!({"controllers": [format!("127.0.0.1:{port}")], "versions": 16, "switches": 2, "loops": 4,
-        "loop_ms": 400, "warmup": 1, "traffic": "cbench", "window": 16,
-        "robustness": {"case": case, "at_ms": 800, "observe_ms": 600}});
-    std::fs::write(&cfg, c.to_string()).unwrap();
-    let o =
-        common::engine_command().args(["--config", cfg.to_str().unwrap(), "--json", out.to_str().unwrap(), "--quiet"]).output().unwrap();
-    let v = std::fs::read_to_string(&out).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
-    let _ = std::fs::remove_file(&cfg);
-    let _ = std::fs::remove_file(&out);
-    (o.status.code().unwrap_or(-1), v, String::from_utf8_lossy(&o.stderr).into())
+    run_against(controller(), case)
 }
 
 fn background_answered_every_loop(v: &Value) {
