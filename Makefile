@@ -43,7 +43,7 @@ test-k8s:
 test-python:
 	@echo "==> pytest"
 	@# pytest exits 5 when it collected nothing: for us that means a broken suite, so say so.
-	@$(PY) -m pytest -q $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest -q --durations=30 $(PYTEST_ARGS); rc=$$?; \
 	 if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; exit $$rc
 
 # Hours of fuzzing, outside `make test`: the corpus accumulates (minimised) and every run is

@@ -84,7 +84,9 @@ def test_lateness_below_the_limit_changes_nothing():
 # --- end to end: the real engine, stopped by its PID for 400 ms in its first run ---------------
 
 def _engine_children():
-    """PIDs of our own engine runs (child processes of this one running a ``--config``)."""
+    """PIDs of our own engine runs (child processes of this one running a ``--config`` and
+    writing a ``--json`` document), not the short ``check --config -`` that validates a case's
+    parameters first: stopping that one instead once let the run go unstopped."""
     import os
     from pathlib import Path
     me, out = os.getpid(), []
@@ -96,7 +98,7 @@ def _engine_children():
         except OSError:
             continue
         if int(stat[stat.rindex(")") + 2:].split()[1]) == me and argv[0].endswith(b"sdnbench-engine") \
-                and b"--config" in argv:
+                and b"--config" in argv and b"--json" in argv and argv[1:2] != [b"check"]:
             out.append(int(d.name))
     return out
 
