@@ -67,22 +67,28 @@ def host_ip(i: int) -> bytes:
     return bytes([10, (i >> 16) & 255, (i >> 8) & 255, i & 255])
 
 
-def _ip_checksum(h: bytes) -> int:
-    s = sum(struct.unpack("!10H", h))
-    s = (s & 0xFFFF) + (s >> 16)
-    s = (s & 0xFFFF) + (s >> 16)
+def _checksum(data: bytes) -> int:
+    """RFC 1071 (an odd last byte padded with zero)."""
+    data += b"\0" * (len(data) % 2)
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while s > 0xFFFF:
+        s = (s & 0xFFFF) + (s >> 16)
     return ~s & 0xFFFF
 
 
 def stream_frame(src: int, dst: int, pair: int, seq: int) -> bytes:
-    """The engine's stream frame from host ``src`` to ``dst`` (1-based host numbers)."""
-    payload = b"SDNS" + struct.pack("!II", pair, seq)
-    udp_len = 8 + 18                          # padded to a 60-byte frame
+    """The engine's stream frame from host ``src`` to ``dst`` (1-based host numbers), byte for
+    byte (``testdata/stream_frame.hex``, which the engine's own test reads too): DF set, the IPv4
+    and UDP checksums computed, the payload zero-padded to a 60-byte frame."""
+    payload = (b"SDNS" + struct.pack("!II", pair, seq)).ljust(18, b"\0")
+    udp_len = 8 + len(payload)
     ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + udp_len, 0, 0x4000, 64, 17, 0,
                                host_ip(src), host_ip(dst)))
-    ip[10:12] = struct.pack("!H", _ip_checksum(bytes(ip)))
-    udp = struct.pack("!HHHH", UDP_PORT, UDP_PORT, udp_len, 0) + payload
-    return (host_mac(dst) + host_mac(src) + b"\x08\x00" + bytes(ip) + udp).ljust(60, b"\0")
+    ip[10:12] = struct.pack("!H", _checksum(bytes(ip)))
+    pseudo = host_ip(src) + host_ip(dst) + struct.pack("!BBH", 0, 17, udp_len)
+    udp = bytearray(struct.pack("!HHHH", UDP_PORT, UDP_PORT, udp_len, 0) + payload)
+    udp[6:8] = struct.pack("!H", _checksum(pseudo + bytes(udp)) or 0xFFFF)
+    return host_mac(dst) + host_mac(src) + b"\x08\x00" + bytes(ip) + bytes(udp)
 
 
 def announce_frame(i: int) -> bytes:

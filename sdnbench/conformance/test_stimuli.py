@@ -34,3 +34,16 @@ def test_the_engine_announces_each_host_once_at_settle_and_keeps_ovs_keepalive()
     assert p["echo_interval_ms"] == stimuli.OVS_INACTIVITY_PROBE_MS and p["max_backoff_ms"] == 1000
     assert "settle_ms" not in stimuli.engine_params("restart")
     assert "provisioning" not in stimuli.engine_network("restart", {"links": []})
+
+
+def test_the_stream_frame_is_the_engines_byte_for_byte():
+    """``testdata/stream_frame.hex`` is host 1 → host 2, pair 3, sequence 7; the engine's
+    ``stream::tests::the_engines_stream_frame_is_the_shared_vector`` builds the same bytes."""
+    from pathlib import Path
+    want = bytes.fromhex((Path(__file__).parent / "testdata" / "stream_frame.hex").read_text())
+    f = stimuli.stream_frame(1, 2, 3, 7)
+    assert f == want
+    assert len(f) == 60 and stimuli._checksum(f[14:34]) == 0
+    pseudo = f[26:34] + bytes([0, 17]) + f[38:40]
+    assert stimuli._checksum(pseudo + f[34:]) == 0, "the UDP checksum verifies"
+    assert frame_kind(f) == "ipv4/17 00:00:00:00:00:01>00:00:00:00:00:02 len=60"

@@ -13,6 +13,8 @@
 //! - when it is 1 and the controller asks for the config or the description stats ("some
 //!   controllers block on config", fakeswitch.c), so the next probe leaves at once.
 
+use ofwire::frame::{ETHERTYPE_LLDP, ETHERTYPE_VLAN};
+
 /// Whether cbench would count this controller message as a response (its fakeswitch.c): every
 /// packet-out whose frame is not LLDP, and every flow-mod whose command is ADD or MODIFY_STRICT.
 /// A flow-mod and a packet-out answering one packet-in are two responses; `answered` counts
@@ -49,8 +51,8 @@ fn frame_is_lldp(msg: &[u8], data_at: Option<usize>) -> bool {
     let ethertype = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
     let Some(d) = data_at else { return false };
     match ethertype(d + 12) {
-        Some(0x8100) => ethertype(d + 4 * 14 + 12) == Some(0x88cc),
-        t => t == Some(0x88cc),
+        Some(ETHERTYPE_VLAN) => ethertype(d + 4 * 14 + 12) == Some(ETHERTYPE_LLDP),
+        t => t == Some(ETHERTYPE_LLDP),
     }
 }
 

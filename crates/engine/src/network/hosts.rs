@@ -6,6 +6,8 @@
 //! the controller made up). Flows are kept in a map: at most hosts² entries, as many as were used.
 
 use super::model::Model;
+use ofwire::frame::build::MIN_FRAME;
+use ofwire::frame::{udp_frame_carrying, UdpFrameSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -90,35 +92,26 @@ impl HostCounters {
 /// A UDP frame from host `src` to host `dst` (IPv4, `size` bytes, at least 60), with `seq` in
 /// its payload: what the `hosts` workload sends.
 pub fn host_frame(model: &Model, src: u32, dst: u32, seq: u32, size: usize) -> Vec<u8> {
-    let (s, d) = (&model.hosts[src as usize], &model.hosts[dst as usize]);
-    let size = size.max(60);
-    let mut f = vec![0u8; size];
-    f[0..6].copy_from_slice(&d.mac);
-    f[6..12].copy_from_slice(&s.mac);
-    f[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
-    let ip = &mut f[14..34];
-    ip[0] = 0x45;
-    ip[2..4].copy_from_slice(&((size - 14) as u16).to_be_bytes());
-    ip[8] = 64;
-    ip[9] = 17;
-    ip[12..16].copy_from_slice(&s.ip);
-    ip[16..20].copy_from_slice(&d.ip);
-    let sum = ipv4_checksum(ip);
-    ip[10..12].copy_from_slice(&sum.to_be_bytes());
-    let udp = &mut f[34..42];
-    udp[0..2].copy_from_slice(&5001u16.to_be_bytes());
-    udp[2..4].copy_from_slice(&5001u16.to_be_bytes());
-    udp[4..6].copy_from_slice(&((size - 34) as u16).to_be_bytes());
-    f[42..46].copy_from_slice(&seq.to_be_bytes());
-    f
+    udp_between(model, src, dst, HOSTS_UDP_PORT, size, &seq.to_be_bytes())
 }
 
-fn ipv4_checksum(h: &[u8]) -> u16 {
-    let mut s: u32 = h.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]]) as u32).sum();
-    while s > 0xffff {
-        s = (s & 0xffff) + (s >> 16);
-    }
-    !(s as u16)
+/// The UDP port of the `hosts` workload's frames (both ends).
+const HOSTS_UDP_PORT: u16 = 5001;
+
+/// A UDP frame from host `src` to host `dst` with their own addresses, `port` at both ends and
+/// `data` first in its payload, `size` bytes (at least 60): every frame an emulated host sends.
+pub fn udp_between(model: &Model, src: u32, dst: u32, port: u16, size: usize, data: &[u8]) -> Vec<u8> {
+    let (s, d) = (&model.hosts[src as usize], &model.hosts[dst as usize]);
+    let spec = UdpFrameSpec {
+        src_mac: s.mac,
+        dst_mac: d.mac,
+        src_ip: s.ip,
+        dst_ip: d.ip,
+        src_port: port,
+        dst_port: port,
+        frame_len: size.max(MIN_FRAME),
+    };
+    udp_frame_carrying(&spec, data)
 }
 
 #[cfg(test)]
@@ -151,7 +144,7 @@ mod tests {
         let m = Model::new(&ring(3), 1);
         let f = host_frame(&m, 1, 2, 7, 20);
         assert_eq!(f.len(), 60);
-        assert_eq!(ipv4_checksum(&f[14..34]), 0, "a correct header sums to 0");
+        assert_eq!(ofwire::frame::internet_checksum(&f[14..34]), 0, "a correct header sums to 0");
         assert_eq!(&f[26..30], &m.hosts[1].ip);
         assert_eq!(&f[42..46], &7u32.to_be_bytes());
     }

@@ -25,6 +25,8 @@ use super::model::Model;
 use super::mono_ns;
 use super::node::Node;
 use super::router::{Frame, FROM_HOST};
+use ofwire::frame::build::MIN_FRAME;
+use ofwire::frame::{gratuitous_arp, udp_frame_carrying, UdpFrameSpec};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use tokio::time::{sleep, Duration};
@@ -312,49 +314,22 @@ pub fn flow_of(f: &[u8]) -> Option<u32> {
 /// Flow `i`'s frame: from its own source MAC and IP to host `dst`.
 pub fn flow_frame(model: &Model, i: u32, dst: u32) -> Vec<u8> {
     let d = &model.hosts[dst as usize];
-    let mut f = vec![0u8; 60];
-    f[0..6].copy_from_slice(&d.mac);
-    f[6..12].copy_from_slice(&[0x02, 0x5d, (i >> 24) as u8, (i >> 16) as u8, (i >> 8) as u8, i as u8]);
-    f[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
-    let src_ip = (172u32 << 24 | 16 << 16) + i;
-    let ip = &mut f[14..34];
-    ip[0] = 0x45;
-    ip[2..4].copy_from_slice(&46u16.to_be_bytes());
-    ip[8] = 64;
-    ip[9] = 17;
-    ip[12..16].copy_from_slice(&src_ip.to_be_bytes());
-    ip[16..20].copy_from_slice(&d.ip);
-    let sum = checksum(ip);
-    ip[10..12].copy_from_slice(&sum.to_be_bytes());
-    f[34..36].copy_from_slice(&UDP_PORT.to_be_bytes());
-    f[36..38].copy_from_slice(&UDP_PORT.to_be_bytes());
-    f[38..40].copy_from_slice(&26u16.to_be_bytes());
-    f[42..46].copy_from_slice(&MAGIC);
-    f[46..50].copy_from_slice(&i.to_be_bytes());
-    f
+    let spec = UdpFrameSpec {
+        src_mac: [0x02, 0x5d, (i >> 24) as u8, (i >> 16) as u8, (i >> 8) as u8, i as u8],
+        dst_mac: d.mac,
+        src_ip: ((172u32 << 24 | 16 << 16) + i).to_be_bytes(),
+        dst_ip: d.ip,
+        src_port: UDP_PORT,
+        dst_port: UDP_PORT,
+        frame_len: MIN_FRAME,
+    };
+    udp_frame_carrying(&spec, &[&MAGIC[..], &i.to_be_bytes()].concat())
 }
 
 /// Host `h` announces itself: a gratuitous ARP (request for its own IP), broadcast.
 pub fn announce_frame(model: &Model, h: u32) -> Vec<u8> {
     let s = &model.hosts[h as usize];
-    let mut f = vec![0u8; 60];
-    f[0..6].copy_from_slice(&[0xff; 6]);
-    f[6..12].copy_from_slice(&s.mac);
-    f[12..14].copy_from_slice(&0x0806u16.to_be_bytes());
-    let a = &mut f[14..42];
-    a[0..8].copy_from_slice(&[0, 1, 8, 0, 6, 4, 0, 1]);
-    a[8..14].copy_from_slice(&s.mac);
-    a[14..18].copy_from_slice(&s.ip);
-    a[24..28].copy_from_slice(&s.ip);
-    f
-}
-
-fn checksum(h: &[u8]) -> u16 {
-    let mut s: u32 = h.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]]) as u32).sum();
-    while s > 0xffff {
-        s = (s & 0xffff) + (s >> 16);
-    }
-    !(s as u16)
+    gratuitous_arp(s.mac, s.ip)
 }
 
 #[cfg(test)]
@@ -371,7 +346,7 @@ mod tests {
         let m = Model::new(&ring(3), 1);
         let f = flow_frame(&m, 7, 2);
         assert_eq!(flow_of(&f), Some(7));
-        assert_eq!(checksum(&f[14..34]), 0);
+        assert_eq!(ofwire::frame::internet_checksum(&f[14..34]), 0);
         assert_eq!(&f[0..6], &m.hosts[2].mac);
         assert_ne!(flow_frame(&m, 8, 2)[6..12], f[6..12], "each flow has its own source MAC");
         assert_eq!(flow_of(&announce_frame(&m, 2)), None);

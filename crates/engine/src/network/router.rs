@@ -21,9 +21,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-pub const ETH_LLDP: u16 = 0x88cc;
-/// Broadcast domain discovery (Floodlight's BDDP), counted with LLDP.
-pub const ETH_BDDP: u16 = 0x8942;
+// Discovery frames (LLDP, and Floodlight's BDDP counted with it).
+use ofwire::frame::{ETHERTYPE_BDDP as ETH_BDDP, ETHERTYPE_LLDP as ETH_LLDP};
 
 /// A frame on its way over a link to a switch port.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -291,13 +291,7 @@ pub fn pair_of(f: &[u8]) -> Option<(u32, u32)> {
 
 /// Pair `pair`'s frame `seq`: host `src` to host `dst`, their own addresses.
 pub fn stream_frame(model: &Model, src: u32, dst: u32, pair: u32, seq: u32) -> Vec<u8> {
-    let mut f = super::hosts::host_frame(model, src, dst, 0, 60);
-    f[34..36].copy_from_slice(&UDP_PORT.to_be_bytes());
-    f[36..38].copy_from_slice(&UDP_PORT.to_be_bytes());
-    f[42..46].copy_from_slice(&MAGIC);
-    f[46..50].copy_from_slice(&pair.to_be_bytes());
-    f[50..54].copy_from_slice(&seq.to_be_bytes());
-    f
+    super::hosts::udp_between(model, src, dst, UDP_PORT, 60, &[&MAGIC[..], &pair.to_be_bytes(), &seq.to_be_bytes()].concat())
 }
 
 #[cfg(test)]
@@ -315,6 +309,19 @@ mod tests {
             pair_start_ms: vec![],
             pair_stop_ms: vec![],
         }
+    }
+
+    #[test]
+    fn the_engines_stream_frame_is_the_shared_vector() {
+        // The bytes the Mininet side of the conformance harness sends for the same frame
+        // (sdnbench/conformance/stimuli.py `stream_frame(1, 2, 3, 7)`, whose test reads this file too).
+        let hex = include_str!("../../../../sdnbench/conformance/testdata/stream_frame.hex").trim();
+        let want: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        let mut spec = ring(3);
+        for (i, h) in spec.hosts.iter_mut().enumerate() {
+            (h.mac, h.ip) = (format!("00:00:00:00:00:{:02x}", i + 1), format!("10.0.0.{}", i + 1));
+        }
+        assert_eq!(stream_frame(&Model::new(&spec, 1), 0, 1, 3, 7), want);
     }
 
     #[test]

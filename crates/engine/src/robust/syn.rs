@@ -32,45 +32,9 @@ pub struct SynSpec {
     pub rate: u32,
 }
 
-/// RFC 1071 Internet checksum of `data` (with `init` already summed, for the pseudo-header).
-pub fn checksum(data: &[u8], init: u32) -> u16 {
-    let mut sum = init;
-    for ch in data.chunks(2) {
-        sum += u32::from(u16::from_be_bytes([ch[0], *ch.get(1).unwrap_or(&0)]));
-    }
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
-/// One IPv4 TCP SYN (44 bytes: IP header, TCP header with an MSS 1460 option).
+/// One IPv4 TCP SYN (44 bytes: IP header, TCP header with an MSS 1460 option): `ofwire`'s.
 pub fn syn_packet(src: Ipv4Addr, dst: Ipv4Addr, sport: u16, dport: u16, seq: u32, ip_id: u16) -> Vec<u8> {
-    let mut p = vec![0u8; 44];
-    p[0] = 0x45;
-    p[2..4].copy_from_slice(&44u16.to_be_bytes());
-    p[4..6].copy_from_slice(&ip_id.to_be_bytes());
-    p[8] = 64;
-    p[9] = 6;
-    p[12..16].copy_from_slice(&src.octets());
-    p[16..20].copy_from_slice(&dst.octets());
-    let c = checksum(&p[..20], 0);
-    p[10..12].copy_from_slice(&c.to_be_bytes());
-    let t = &mut p[20..];
-    t[0..2].copy_from_slice(&sport.to_be_bytes());
-    t[2..4].copy_from_slice(&dport.to_be_bytes());
-    t[4..8].copy_from_slice(&seq.to_be_bytes());
-    t[12] = 6 << 4; // 24-byte header
-    t[13] = 0x02; // SYN
-    t[14..16].copy_from_slice(&64240u16.to_be_bytes());
-    t[20..24].copy_from_slice(&[2, 4, 0x05, 0xb4]);
-    let pseudo: u32 =
-        [&src.octets()[..], &dst.octets()[..]].concat().chunks(2).map(|w| u32::from(u16::from_be_bytes([w[0], w[1]]))).sum::<u32>()
-            + 6
-            + 24;
-    let c = checksum(t, pseudo);
-    t[16..18].copy_from_slice(&c.to_be_bytes());
-    p
+    ofwire::frame::tcp_syn(src.octets(), dst.octets(), sport, dport, seq, ip_id)
 }
 
 /// Seeded random spoofed sources: host .4 to .254 of a /24, ports 1024..=65535, random ISN.
@@ -198,21 +162,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checksum_of_a_known_ipv4_header() {
-        // the worked example of RFC 1071-style header checksums (Wikipedia, "IPv4 header checksum")
-        let h = [0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0, 0, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7];
-        assert_eq!(checksum(&h, 0), 0xb861);
-    }
-
-    #[test]
     fn a_syn_is_well_formed_and_its_checksums_verify() {
+        use ofwire::frame::internet_checksum;
         let (src, dst) = (Ipv4Addr::new(10, 233, 7, 9), Ipv4Addr::new(127, 0, 0, 1));
         let p = syn_packet(src, dst, 40000, 6653, 0x01020304, 7);
         assert_eq!(p.len(), 44);
         assert_eq!((p[0], p[9], u16::from_be_bytes([p[2], p[3]])), (0x45, 6, 44));
-        assert_eq!(checksum(&p[..20], 0), 0, "IP header checksum verifies to 0");
-        let pseudo = [10u16 << 8 | 233, 7 << 8 | 9, 127 << 8, 1].iter().map(|&w| u32::from(w)).sum::<u32>() + 6 + 24;
-        assert_eq!(checksum(&p[20..], pseudo), 0, "TCP checksum verifies to 0");
+        assert_eq!(internet_checksum(&p[..20]), 0, "IP header checksum verifies to 0");
+        let pseudo = [&src.octets()[..], &dst.octets()[..], &[0, 6, 0, 24]].concat();
+        assert_eq!(internet_checksum(&[&pseudo[..], &p[20..]].concat()), 0, "TCP checksum verifies to 0");
         let t = &p[20..];
         assert_eq!((u16::from_be_bytes([t[0], t[1]]), u16::from_be_bytes([t[2], t[3]])), (40000, 6653));
         assert_eq!((t[12] >> 4, t[13]), (6, 0x02), "24-byte header, SYN only");

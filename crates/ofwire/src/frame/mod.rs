@@ -12,13 +12,15 @@ pub mod lldp;
 use crate::error::{Error, Result};
 use etherparse::{NetSlice, SlicedPacket, TransportSlice};
 
-pub use build::{gratuitous_arp, lldp_frame, udp_frame, UdpFrameSpec};
+pub use build::{gratuitous_arp, internet_checksum, lldp_frame, tcp_syn, udp_frame, udp_frame_carrying, UdpFrameSpec};
 pub use lldp::Lldp;
 
 pub const ETHERTYPE_IPV4: u16 = 0x0800;
 pub const ETHERTYPE_ARP: u16 = 0x0806;
 pub const ETHERTYPE_VLAN: u16 = 0x8100;
 pub const ETHERTYPE_LLDP: u16 = 0x88cc;
+/// Broadcast domain discovery (Floodlight's BDDP: LLDP's format under its own type).
+pub const ETHERTYPE_BDDP: u16 = 0x8942;
 
 /// Destination and source MAC of a frame without parsing anything else (the hot path of a
 /// learning switch). `None` if the frame is shorter than 12 bytes.
@@ -127,6 +129,52 @@ mod tests {
         assert_eq!((p.dst, p.src, p.ethertype), (spec.dst_mac, spec.src_mac, ETHERTYPE_IPV4));
         assert_eq!(p.payload, Payload::Ipv4 { src: spec.src_ip, dst: spec.dst_ip, protocol: 17, ports: Some((1234, 5678)) });
         assert_eq!(macs(&f), Some((spec.dst_mac, spec.src_mac)));
+    }
+
+    #[test]
+    fn udp_frame_carries_its_data_and_its_checksums_verify() {
+        let spec = UdpFrameSpec {
+            src_mac: [2, 0, 0, 0, 0, 1],
+            dst_mac: [2, 0, 0, 0, 0, 2],
+            src_ip: [10, 0, 0, 1],
+            dst_ip: [10, 0, 0, 2],
+            src_port: 5003,
+            dst_port: 5003,
+            frame_len: 60,
+        };
+        let f = udp_frame_carrying(&spec, b"SDNS\0\0\0\x01");
+        assert_eq!((f.len(), &f[42..50], &f[50..]), (60, &b"SDNS\0\0\0\x01"[..], &[0u8; 10][..]));
+        assert_eq!(internet_checksum(&f[14..34]), 0, "the IPv4 header sums to 0");
+        assert_eq!(f[20] & 0x40, 0x40, "DF set");
+        let pseudo = [&f[26..34], &[0, 17], &f[38..40]].concat();
+        assert_eq!(internet_checksum(&[&pseudo[..], &f[34..]].concat()), 0, "the UDP checksum verifies");
+        assert_eq!(udp_frame_carrying(&UdpFrameSpec { frame_len: 44, ..spec }, &[7; 8]).len(), 50, "grows to fit its data");
+    }
+
+    #[test]
+    fn internet_checksum_of_the_rfc_1071_style_known_header() {
+        // The IPv4 header of Wikipedia's worked example (192.168.0.1 -> 192.168.0.199, UDP).
+        let h = [0x45, 0, 0, 0x73, 0, 0, 0x40, 0, 0x40, 0x11, 0, 0, 0xc0, 0xa8, 0, 1, 0xc0, 0xa8, 0, 0xc7];
+        assert_eq!(internet_checksum(&h), 0xb861);
+        assert_eq!(internet_checksum(&[0x01]), !0x0100, "an odd byte is padded with zero");
+    }
+
+    #[test]
+    fn a_syn_is_well_formed_and_its_checksums_verify() {
+        let p = tcp_syn([192, 0, 2, 7], [127, 0, 0, 1], 40000, 6653, 0x1234_5678, 99);
+        assert_eq!(p.len(), 44);
+        assert_eq!(internet_checksum(&p[..20]), 0, "IP header checksum verifies to 0");
+        let pseudo = [&p[12..20], &[0, 6, 0, 24]].concat();
+        assert_eq!(internet_checksum(&[&pseudo[..], &p[20..]].concat()), 0, "TCP checksum verifies to 0");
+        let ip = etherparse::Ipv4HeaderSlice::from_slice(&p).unwrap();
+        assert_eq!((ip.identification(), ip.ttl(), ip.dont_fragment()), (99, 64, true));
+        let tcp = etherparse::TcpHeaderSlice::from_slice(&p[20..]).unwrap();
+        assert!(tcp.syn() && !tcp.ack());
+        assert_eq!(
+            (tcp.source_port(), tcp.destination_port(), tcp.sequence_number(), tcp.window_size()),
+            (40000, 6653, 0x1234_5678, 64240)
+        );
+        assert_eq!(tcp.options(), &[2, 4, 0x05, 0xb4], "MSS 1460");
     }
 
     #[test]
