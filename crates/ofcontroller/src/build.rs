@@ -9,17 +9,14 @@ use ofwire::match10::wildcards;
 use ofwire::stats::{FlowStatsRequest, StatsRequest, StatsRequestBody};
 use ofwire::{Action, Body, FlowMod, Instruction, Match10, Oxm, OxmMatch, PacketOut, SwitchConfig, Version};
 
-/// OFPP_CONTROLLER, OFPP_ANY/OFPP_NONE and OFPTT_ALL (1.3 values; 1.0 keeps the low 16 bits).
-pub const PORT_CONTROLLER: u32 = 0xffff_fffd;
-pub const PORT_ANY: u32 = 0xffff_ffff;
-pub const TABLE_ALL: u8 = 0xff;
-pub const NO_BUFFER: u32 = 0xffff_ffff;
-pub const GROUP_ANY: u32 = 0xffff_ffff;
-/// OFPFC_ADD and OFPFC_DELETE (§A.3.4.1 in 1.3, same numbers in 1.0).
-pub const FC_ADD: u16 = 0;
-pub const FC_DELETE: u16 = 3;
-/// Bytes of a frame a table-miss packet-in carries (OFPCML_NO_BUFFER: the whole frame).
-pub const MAX_LEN_ALL: u16 = 0xffff;
+// The protocol's numbers, all from ofwire under the names this crate uses: OFPP_CONTROLLER and
+// OFPP_ANY/OFPP_NONE (1.3 values; 1.0 keeps the low 16 bits), OFPTT_ALL, OFPG_ANY, OFPFC_ADD and
+// OFPFC_DELETE, and OFPCML_NO_BUFFER (a table-miss packet-in carries the whole frame).
+pub use ofwire::action::MAX_LEN_NO_BUFFER as MAX_LEN_ALL;
+pub use ofwire::flow_mod::command::{ADD as FC_ADD, DELETE as FC_DELETE};
+pub use ofwire::flow_mod::{GROUP_ANY, TABLE_ALL};
+pub use ofwire::packet_in::NO_BUFFER;
+pub use ofwire::port::ports::{ANY13 as PORT_ANY, CONTROLLER13 as PORT_CONTROLLER};
 
 /// What a matching frame does next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use ofwire::stats::REPLY_MORE;
 use ofwire::{negotiate, Body, ErrorMsg, FeaturesReply, Hello, Message, PacketIn, Version};
 
 use crate::build;
@@ -128,9 +129,6 @@ pub struct Controller {
     /// proves the switch processed them, so that an error naming their xid can be attributed.
     unconfirmed: BTreeMap<u32, (Kind, u64)>,
 }
-
-/// OFPSF_REPLY_MORE / OFPMPF_REPLY_MORE.
-const REPLY_MORE: u16 = 1;
 
 impl Controller {
     /// A controller offering the wire `versions` (e.g. `[OFP13]` or `[OFP10, OFP13]`).

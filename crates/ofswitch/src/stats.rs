@@ -15,10 +15,10 @@ use crate::flow_match::FlowMatch;
 use crate::flow_table::Entry;
 use crate::switch::{codec, Switch, SwitchError};
 use ofwire::port::ports as pn;
+use ofwire::stats::REPLY_MORE;
 use ofwire::version::Version;
 use ofwire::{AggregateStats, Body, FlowStats, FlowStatsRequest, PortStats, StatsReply, StatsReplyBody, StatsRequest, StatsRequestBody};
 
-const REPLY_MORE: u16 = 1;
 /// The soft size of one part; a single bigger record still goes alone up to `u16::MAX`.
 const MAX_MSG: usize = 65_000;
 

@@ -97,6 +97,9 @@ mod code13 {
 
 const EXPERIMENTER: u16 = 0xffff;
 
+/// OFPCML_NO_BUFFER: an output-to-controller `max_len` asking for the whole frame, unbuffered.
+pub const MAX_LEN_NO_BUFFER: u16 = 0xffff;
+
 impl Action {
     /// The wire type code and total TLV length in `version`.
     fn code_len(&self, v: Version) -> (u16, usize) {

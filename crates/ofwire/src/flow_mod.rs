@@ -30,6 +30,11 @@ pub mod command {
     pub const DELETE_STRICT: u16 = 4;
 }
 
+/// OFPTT_ALL: a flow-mod delete or a stats request over every table (1.3).
+pub const TABLE_ALL: u8 = 0xff;
+/// OFPG_ANY: `out_group` that filters nothing (1.3).
+pub const GROUP_ANY: u32 = 0xffff_ffff;
+
 mod field10 {
     pub const COMMAND: usize = 56;
     pub const PRIORITY: usize = 62;

@@ -303,7 +303,10 @@ impl StatsRequest {
     }
 }
 
-/// A stats/multipart reply; `flags` bit 0 (OFPSF_REPLY_MORE) says more parts follow.
+/// OFPSF_REPLY_MORE (1.0) / OFPMPF_REPLY_MORE (1.3): more parts of this reply follow.
+pub const REPLY_MORE: u16 = 1;
+
+/// A stats/multipart reply; `flags` bit 0 ([`REPLY_MORE`]) says more parts follow.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsReply {
     pub flags: u16,
