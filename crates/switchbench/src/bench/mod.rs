@@ -47,6 +47,25 @@ pub struct Opts {
     pub stats_interval: Duration,
 }
 
+/// The defaults of the command line (`cli.rs` shows them in `--help` from here).
+impl Default for Opts {
+    fn default() -> Opts {
+        Opts {
+            flows: vec![1, 100],
+            barrier: false,
+            tables_from: 1,
+            tables: 4,
+            reps: 100,
+            duration: Duration::from_secs(2),
+            batch: 1000,
+            max_flows: 100_000,
+            probe_pps: 20_000,
+            timeout: Duration::from_secs(10),
+            stats_interval: Duration::ZERO,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct DataPort {
     pub sock: Arc<PacketSocket>,
