@@ -1,71 +1,159 @@
-//! Command-line parsing for `sdnbench-engine [bench] OPTIONS`. Errors are one line.
+//! Command-line parsing for `sdnbench-engine [bench] OPTIONS`, derived by clap from [`Flags`]:
+//! each flag's help and its default are written once, the defaults taken from
+//! [`Config::default`] (the one definition of every parameter). A flag sets the config field
+//! of the same name (with `-` for `_`) and overrides a `--config` file wherever it stands.
+//! Errors are one line.
 
-use crate::config::{Config, Mode};
+use crate::config::{Config, FailMode, Mode};
 
-use lexopt::prelude::*;
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 
-pub const USAGE: &str = "\
-sdnbench-engine: emulate OpenFlow switches and measure a controller
+/// The binary's other commands, shown after the options in `--help`.
+const COMMANDS: &str = "\
+other commands:
+  sdnbench-engine check --config FILE|-   validate a JSON config: one line per error, exit 1
+  sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
+  sdnbench-engine worker                  a worker process: JSON lines on stdin/stdout
+  sdnbench-engine agent                   one machine's part of a run over agents: the worker
+                                          protocol on stdin/stdout, local workers of its own
+  sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
+                                          a pod of the Indexed Job of --agents k8s
+  sdnbench-engine merge FILE... [--json OUT]   one result from parts' results
+  sdnbench-engine robust-cases            the robustness catalogue (JSON)";
 
-usage: sdnbench-engine [bench] [--config FILE|-] [OPTIONS]
-       sdnbench-engine check --config FILE|-   (validate a JSON config: one line per error, exit 1)
-       sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
-       sdnbench-engine worker          (a worker process: JSON lines on stdin/stdout)
-       sdnbench-engine agent           (one machine's part of a run over agents: the worker
-                                        protocol on stdin/stdout, local workers of its own)
-       sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
-                                        (a pod of the Indexed Job of --agents k8s)
-       sdnbench-engine merge FILE... [--json OUT]   (one result from parts' results)
-       sdnbench-engine --version
+fn d() -> Config {
+    Config::default()
+}
 
-options (each sets the config field of the same name, with - for _; flags after --config
-override the file):
-  --config FILE|-          the run as one JSON object (fields of crates/engine/SCHEMA.md, `params`)
-  --controller HOST:PORT   controller to load (127.0.0.1:6653); a comma list sets `controllers`
-  --traffic PROFILE        cbench | unique-pairs | new-flows | faucet (unique-pairs)
-  --mode MODE              throughput | latency | fixed-rate | capacity | network (throughput)
-  --switches N             emulated switches (16)
-  --macs N                 hosts (MAC addresses) per switch (1000)
-  --ports N                ports per switch (4)
-  --loops N                measured loops (10)
-  --loop-ms MS             loop length (1000)
-  --warmup N               leading loops left out of the summary (1)
-  --of VERSIONS            OpenFlow versions offered: 1.0, 1.3 or 1.0,1.3 (1.0,1.3)
-  --frame-size BYTES       frame size in packet-ins; RFC 8456 uses 128, 512, 1508 (128)
-  --window N               requests in flight per switch, throughput mode (256)
-  --rate R                 offered requests/s over all switches, fixed-rate mode (10000)
-  --timeout-ms MS          a request unanswered this long is lost; adaptive below it (2000)
-  --fixed-timeout          the loss timeout is exactly --timeout-ms (not 10 x recent latency)
-  --coalesce-pct P         throughput mode: wait up to P% of the lowest recent latency before
-                           sleeping on the sockets (at most 1 ms; 0 = off) (1)
-  --no-learn               skip the gratuitous-ARP learning phase
-  --settle-ms MS           pause between learning and measuring (200)
-  --unbuffered             packet-ins without buffer id (the whole frame; matched by marker)
-  --keep-flows             keep flow-mods in each switch's flow table
-  --workers N              worker processes (auto: as the file limit requires)
-  --source-addrs A,B,...   local addresses to connect from (auto on loopback)
-  --strict                 end the run on the first malformed message or lost session
-  --connect-timeout-ms MS  per-session connect + handshake limit (10000)
-  --connect-parallel N     handshakes in progress at once per worker (256)
-  --echo-interval-ms MS    keep-alive echo after this much silence; 0 = off (5000)
-  --reconnect on|off       re-establish a lost session with Open vSwitch's backoff (on)
-  --reconnect-backoff-ms MS  reconnect: the first wait, doubling while lost at once (1000)
-  --max-backoff-ms MS      reconnect: the longest wait (OVS max_backoff) (8000)
-  --fail-mode MODE         what a disconnected switch does: secure or standalone (secure)
-  --hold-ms MS             capacity mode: hold all sessions this long, then count (2000)
-  --first-dpid N           datapath id of the first switch (1)
-  --controller-pid PID     sample this process's CPU and memory
-  --network FILE           the emulated network (JSON: switches, links, hosts, events; sets --switches)
-  --links LAYOUT           links between the switches for LLDP: linear (port 2 -> next's port 1)
-  --agents A,B,...         run the switches' slices on agents: local, netns:NAME,
-                           ssh:[USER@]HOST[:PORT], pods:N@ADDR:PORT (N pods dial in); or
-                           k8s[:PODS][@pod0[:PORT]|@IP:PORT|@none] alone: print a Kubernetes
-                           Indexed Job and Service (JSON; image from $SDNBENCH_IMAGE), run nothing
-  --max-skew-ms MS         agents: refuse clocks further off than this (50)
-  --json FILE              write the full result (schema sdnbench.engine/1)
-  --quiet                  no live or summary text
-";
+/// sdnbench-engine: emulate OpenFlow switches and measure a controller
+#[derive(Parser, Debug)]
+#[command(name = "sdnbench-engine", version, after_help = COMMANDS, allow_negative_numbers = true,
+          override_usage = "sdnbench-engine [bench] [--config FILE|-] [OPTIONS]")]
+struct Flags {
+    /// The run as one JSON object (fields of crates/engine/SCHEMA.md, `params`); flags override it
+    #[arg(long, value_name = "FILE|-")]
+    config: Option<String>,
+    /// Controller to load; a comma list sets `controllers`
+    #[arg(long, alias = "controllers", value_name = "HOST:PORT", default_value_t = d().controllers.join(","))]
+    controller: String,
+    /// cbench | unique-pairs | new-flows | faucet
+    #[arg(long, value_name = "PROFILE", default_value_t = d().traffic)]
+    traffic: String,
+    /// throughput | latency | fixed-rate | capacity | network
+    #[arg(long, default_value_t = d().mode.name().to_string())]
+    mode: String,
+    /// Emulated switches
+    #[arg(long, value_name = "N", default_value_t = d().switches)]
+    switches: u32,
+    /// Hosts (MAC addresses) per switch
+    #[arg(long, value_name = "N", default_value_t = d().macs)]
+    macs: u32,
+    /// Ports per switch
+    #[arg(long, value_name = "N", default_value_t = d().ports)]
+    ports: u32,
+    /// Measured loops
+    #[arg(long, value_name = "N", default_value_t = d().loops)]
+    loops: u32,
+    /// Loop length
+    #[arg(long, value_name = "MS", default_value_t = d().loop_ms)]
+    loop_ms: u64,
+    /// Leading loops left out of the summary
+    #[arg(long, value_name = "N", default_value_t = d().warmup)]
+    warmup: u32,
+    /// OpenFlow versions offered: 1.0, 1.3 or 1.0,1.3
+    #[arg(long = "of", value_name = "VERSIONS", default_value_t = version_list(d().versions))]
+    of: String,
+    /// Frame size in packet-ins; RFC 8456 uses 128, 512, 1508
+    #[arg(long, value_name = "BYTES", default_value_t = d().frame_size)]
+    frame_size: usize,
+    /// Requests in flight per switch, throughput mode
+    #[arg(long, value_name = "N", default_value_t = d().window)]
+    window: u32,
+    /// Offered requests/s over all switches, fixed-rate mode
+    #[arg(long, value_name = "R", default_value_t = d().rate)]
+    rate: f64,
+    /// A request unanswered this long is lost; adaptive below it
+    #[arg(long, value_name = "MS", default_value_t = d().timeout_ms)]
+    timeout_ms: u64,
+    /// The loss timeout is exactly --timeout-ms (not 10 x recent latency)
+    #[arg(long)]
+    fixed_timeout: bool,
+    /// Throughput mode: wait up to P% of the lowest recent latency before sleeping on the sockets (at most 1 ms; 0 = off)
+    #[arg(long, value_name = "P", default_value_t = d().coalesce_pct)]
+    coalesce_pct: f64,
+    /// Skip the gratuitous-ARP learning phase
+    #[arg(long)]
+    no_learn: bool,
+    /// Pause between learning and measuring
+    #[arg(long, value_name = "MS", default_value_t = d().settle_ms)]
+    settle_ms: u64,
+    /// Packet-ins without buffer id (the whole frame; matched by marker)
+    #[arg(long)]
+    unbuffered: bool,
+    /// Keep flow-mods in each switch's flow table
+    #[arg(long)]
+    keep_flows: bool,
+    /// Worker processes [default: as the file limit requires]
+    #[arg(long, value_name = "N")]
+    workers: Option<u32>,
+    /// Local addresses to connect from [default: chosen on loopback]
+    #[arg(long, value_name = "A,B,...")]
+    source_addrs: Option<String>,
+    /// End the run on the first malformed message or lost session
+    #[arg(long)]
+    strict: bool,
+    /// Per-session connect + handshake limit
+    #[arg(long, value_name = "MS", default_value_t = d().connect_timeout_ms)]
+    connect_timeout_ms: u64,
+    /// Handshakes in progress at once per worker
+    #[arg(long, value_name = "N", default_value_t = d().connect_parallel)]
+    connect_parallel: u32,
+    /// Keep-alive echo after this much silence; 0 = off
+    #[arg(long, value_name = "MS", default_value_t = d().echo_interval_ms)]
+    echo_interval_ms: u64,
+    /// Re-establish a lost session with Open vSwitch's backoff
+    #[arg(long, value_parser = ["on", "off"], default_value = if d().reconnect { "on" } else { "off" })]
+    reconnect: String,
+    /// Reconnect: the first wait, doubling while lost at once
+    #[arg(long, value_name = "MS", default_value_t = d().reconnect_backoff_ms)]
+    reconnect_backoff_ms: u64,
+    /// Reconnect: the longest wait (OVS max_backoff)
+    #[arg(long, value_name = "MS", default_value_t = d().max_backoff_ms)]
+    max_backoff_ms: u64,
+    /// What a disconnected switch does
+    #[arg(long, value_parser = ["secure", "standalone"], default_value = fail_mode_name(d().fail_mode))]
+    fail_mode: String,
+    /// Capacity mode: hold all sessions this long, then count
+    #[arg(long, value_name = "MS", default_value_t = d().hold_ms)]
+    hold_ms: u64,
+    /// Datapath id of the first switch
+    #[arg(long, value_name = "N", default_value_t = d().first_dpid)]
+    first_dpid: u64,
+    /// Sample this process's CPU and memory
+    #[arg(long, value_name = "PID")]
+    controller_pid: Option<u32>,
+    /// The emulated network (JSON: switches, links, hosts, events; sets --switches)
+    #[arg(long, value_name = "FILE")]
+    network: Option<String>,
+    /// Links between the switches for LLDP: linear (port 2 -> next's port 1) or none
+    #[arg(long, value_name = "LAYOUT")]
+    links: Option<String>,
+    /// Run the switches' slices on agents: local, netns:NAME, ssh:[USER@]HOST[:PORT], pods:N@ADDR:PORT (N pods dial in); or k8s[:PODS][@pod0[:PORT]|@IP:PORT|@none] alone: print a Kubernetes Indexed Job and Service (JSON; image from $SDNBENCH_IMAGE), run nothing
+    #[arg(long, value_name = "A,B,...")]
+    agents: Option<String>,
+    /// Agents: refuse clocks further off than this
+    #[arg(long, value_name = "MS", default_value_t = d().max_skew_ms)]
+    max_skew_ms: f64,
+    /// Write the full result (schema sdnbench.engine/1)
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// No live or summary text
+    #[arg(long, short)]
+    quiet: bool,
+}
 
 #[derive(Debug)]
 pub struct Args {
@@ -74,10 +162,15 @@ pub struct Args {
     pub quiet: bool,
 }
 
-fn num<T: std::str::FromStr>(p: &mut lexopt::Parser, name: &str) -> Result<T, String> {
-    let v = p.value().map_err(|e| e.to_string())?;
-    let s = v.to_string_lossy().to_string();
-    s.parse().map_err(|_| format!("{name}: not a valid number: {s:?}"))
+fn version_list(bits: u32) -> String {
+    [(1 << 1, "1.0"), (1 << 4, "1.3")].iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect::<Vec<_>>().join(",")
+}
+
+fn fail_mode_name(m: FailMode) -> &'static str {
+    match m {
+        FailMode::Secure => "secure",
+        FailMode::Standalone => "standalone",
+    }
 }
 
 pub fn versions(s: &str) -> Result<u32, String> {
@@ -104,90 +197,80 @@ pub fn load_config(path: &str) -> Result<Config, Vec<String>> {
     Config::parse_json(&text)
 }
 
+fn list(v: &str) -> Vec<String> {
+    v.split(',').filter(|s| !s.is_empty()).map(String::from).collect()
+}
+
+/// The command line: `--help` and `--version` print and exit 0; bad input is one line.
 pub fn parse(args: Vec<String>) -> Result<Args, String> {
-    let mut c = Config::default();
-    let mut json = None;
-    let mut quiet = false;
-    let mut links = None;
-    let mut p = lexopt::Parser::from_args(args);
-    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
-        match arg {
-            Long("config") => {
-                let f = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c = load_config(&f).map_err(|e| e.join("; "))?;
-            }
-            Long("controller") | Long("controllers") => {
-                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.controllers = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
-            }
-            Long("traffic") => c.traffic = p.value().map_err(|e| e.to_string())?.to_string_lossy().into(),
-            Long("mode") => {
-                let m = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.mode =
-                    Mode::parse(&m).ok_or(format!("--mode: unknown mode {m:?} (throughput, latency, fixed-rate, capacity, network)"))?;
-            }
-            Long("switches") => c.switches = num(&mut p, "--switches")?,
-            Long("macs") => c.macs = num(&mut p, "--macs")?,
-            Long("ports") => c.ports = num(&mut p, "--ports")?,
-            Long("loops") => c.loops = num(&mut p, "--loops")?,
-            Long("loop-ms") => c.loop_ms = num(&mut p, "--loop-ms")?,
-            Long("warmup") => c.warmup = num(&mut p, "--warmup")?,
-            Long("of") => c.versions = versions(&p.value().map_err(|e| e.to_string())?.to_string_lossy())?,
-            Long("frame-size") => c.frame_size = num(&mut p, "--frame-size")?,
-            Long("window") => c.window = num(&mut p, "--window")?,
-            Long("rate") => c.rate = num(&mut p, "--rate")?,
-            Long("timeout-ms") => c.timeout_ms = num(&mut p, "--timeout-ms")?,
-            Long("fixed-timeout") => c.adaptive_timeout = false,
-            Long("coalesce-pct") => c.coalesce_pct = num(&mut p, "--coalesce-pct")?,
-            Long("no-learn") => c.learn = false,
-            Long("settle-ms") => c.settle_ms = num(&mut p, "--settle-ms")?,
-            Long("unbuffered") => c.buffered = false,
-            Long("keep-flows") => c.keep_flows = true,
-            Long("workers") => c.workers = Some(num(&mut p, "--workers")?),
-            Long("source-addrs") => {
-                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.source_addrs = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
-            }
-            Long("strict") => c.strict = true,
-            Long("connect-timeout-ms") => c.connect_timeout_ms = num(&mut p, "--connect-timeout-ms")?,
-            Long("connect-parallel") => c.connect_parallel = num(&mut p, "--connect-parallel")?,
-            Long("echo-interval-ms") => c.echo_interval_ms = num(&mut p, "--echo-interval-ms")?,
-            Long("reconnect") => {
-                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.reconnect = match v.as_str() {
-                    "on" => true,
-                    "off" => false,
-                    other => return Err(format!("--reconnect: {other:?} is neither on nor off")),
-                };
-            }
-            Long("reconnect-backoff-ms") => c.reconnect_backoff_ms = num(&mut p, "--reconnect-backoff-ms")?,
-            Long("max-backoff-ms") => c.max_backoff_ms = num(&mut p, "--max-backoff-ms")?,
-            Long("fail-mode") => {
-                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.fail_mode = serde_json::from_value(serde_json::Value::String(v.clone()))
-                    .map_err(|_| format!("--fail-mode: {v:?} is neither secure nor standalone"))?;
-            }
-            Long("hold-ms") => c.hold_ms = num(&mut p, "--hold-ms")?,
-            Long("first-dpid") => c.first_dpid = num(&mut p, "--first-dpid")?,
-            Long("controller-pid") => c.controller_pid = Some(num(&mut p, "--controller-pid")?),
-            Long("network") => crate::network::load_into(&mut c, &p.value().map_err(|e| e.to_string())?.to_string_lossy())?,
-            Long("links") => links = Some(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string()),
-            Long("agents") => {
-                let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c.agents = v.split(',').filter(|s| !s.is_empty()).map(String::from).collect();
-            }
-            Long("max-skew-ms") => c.max_skew_ms = num(&mut p, "--max-skew-ms")?,
-            Long("json") => json = Some(PathBuf::from(p.value().map_err(|e| e.to_string())?)),
-            Long("quiet") | Short('q') => quiet = true,
-            Long("help") | Short('h') => return Err(USAGE.into()),
-            _ => return Err(arg.unexpected().to_string()),
+    let m = match Flags::command().try_get_matches_from(std::iter::once("sdnbench-engine".to_string()).chain(args)) {
+        Ok(m) => m,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            std::process::exit(0);
         }
-    }
-    if let Some(l) = links {
-        c.links = crate::config::links_for(&l, c.switches, c.first_dpid)?;
-    }
+        Err(e) => return Err(one_line(&e)),
+    };
+    let f = Flags::from_arg_matches(&m).map_err(|e| one_line(&e))?;
+    let mut c = match &f.config {
+        Some(path) => load_config(path).map_err(|e| e.join("; "))?,
+        None => Config::default(),
+    };
+    apply(&mut c, &f, &m)?;
     validate(&c)?;
-    Ok(Args { cfg: c, json, quiet })
+    Ok(Args { cfg: c, json: f.json, quiet: f.quiet })
+}
+
+/// Every flag given on the command line onto `c` (a default leaves the file's value alone).
+fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
+    let given = |id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
+    macro_rules! copy {
+        ($($field:ident),*) => { $(if given(stringify!($field)) { c.$field = f.$field.clone(); })* };
+    }
+    copy!(traffic, switches, macs, ports, loops, loop_ms, warmup, frame_size, window, rate, timeout_ms, coalesce_pct, settle_ms);
+    copy!(connect_timeout_ms, connect_parallel, echo_interval_ms, reconnect_backoff_ms, max_backoff_ms, hold_ms, first_dpid, max_skew_ms);
+    if given("controller") {
+        c.controllers = list(&f.controller);
+    }
+    if given("mode") {
+        c.mode = Mode::parse(&f.mode)
+            .ok_or(format!("--mode: unknown mode {:?} (throughput, latency, fixed-rate, capacity, network)", f.mode))?;
+    }
+    if given("of") {
+        c.versions = versions(&f.of)?;
+    }
+    if given("reconnect") {
+        c.reconnect = f.reconnect == "on";
+    }
+    if given("fail_mode") {
+        c.fail_mode = if f.fail_mode == "standalone" { FailMode::Standalone } else { FailMode::Secure };
+    }
+    (c.adaptive_timeout, c.learn, c.buffered) =
+        (c.adaptive_timeout && !f.fixed_timeout, c.learn && !f.no_learn, c.buffered && !f.unbuffered);
+    (c.keep_flows, c.strict) = (c.keep_flows || f.keep_flows, c.strict || f.strict);
+    c.workers = f.workers.or(c.workers);
+    c.controller_pid = f.controller_pid.or(c.controller_pid);
+    if let Some(v) = &f.source_addrs {
+        c.source_addrs = list(v);
+    }
+    if let Some(v) = &f.agents {
+        c.agents = list(v);
+    }
+    if let Some(path) = &f.network {
+        crate::network::load_into(c, path)?;
+    }
+    if let Some(l) = &f.links {
+        c.links = crate::config::links_for(l, c.switches, c.first_dpid)?;
+    }
+    Ok(())
+}
+
+/// clap's error as one line: its first paragraph ("invalid value 'x' for '--switches <N>': ...",
+/// or the flags after "...were not provided:").
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let head: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+    format!("{} (see --help)", head.join(" ").trim_start_matches("error: "))
 }
 
 /// The config's checks, as flags: the first bad field, one line (`check` lists them all).
@@ -214,9 +297,46 @@ mod tests {
         assert_eq!(a.cfg.versions, 2);
         assert_eq!(a.cfg.source_addrs.len(), 2);
         assert_eq!(a.json.unwrap().to_str(), Some("out.json"));
-        let a = args("--reconnect off --max-backoff-ms 2000 --fail-mode standalone").unwrap();
-        assert!(!a.cfg.reconnect);
+        let a = args("--reconnect off --max-backoff-ms 2000 --fail-mode standalone --no-learn --fixed-timeout -q").unwrap();
+        assert!(!a.cfg.reconnect && !a.cfg.learn && !a.cfg.adaptive_timeout && a.quiet);
         assert_eq!((a.cfg.max_backoff_ms, a.cfg.fail_mode), (2000, crate::config::FailMode::Standalone));
+    }
+
+    #[test]
+    fn no_flags_is_config_default() {
+        let (a, d) = (args("").unwrap().cfg, Config::default());
+        assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::to_value(&d).unwrap());
+    }
+
+    #[test]
+    fn help_shows_the_defaults_of_config() {
+        let help = Flags::command().render_long_help().to_string();
+        let d = Config::default();
+        for want in [
+            format!("[default: {}]", d.switches),
+            format!("[default: {}]", d.macs),
+            format!("[default: {}]", d.loop_ms),
+            format!("[default: {}]", d.connect_parallel),
+            format!("[default: {}]", d.echo_interval_ms),
+            "[default: 1.0,1.3]".to_string(),
+            format!("[default: {}]", d.controllers[0]),
+        ] {
+            assert!(help.contains(&want), "{want} not in --help");
+        }
+    }
+
+    #[test]
+    fn flags_override_the_file_wherever_they_stand_and_defaults_do_not() {
+        let dir = std::env::temp_dir().join(format!("sdnbench-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("c.json");
+        std::fs::write(&file, r#"{"switches": 7, "loops": 3, "learn": false}"#).unwrap();
+        let p = file.to_str().unwrap();
+        let a = args(&format!("--loops 5 --config {p}")).unwrap().cfg;
+        assert_eq!((a.switches, a.loops, a.learn), (7, 5, false), "the file's switches and learn, the flag's loops");
+        let a = args(&format!("--config {p} --macs 3")).unwrap().cfg;
+        assert_eq!((a.switches, a.loops, a.macs), (7, 3, 3));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -235,6 +355,8 @@ mod tests {
             "--reconnect maybe",
             "--fail-mode open",
             "--max-backoff-ms 1",
+            "--switches -3",
+            "--loops",
         ] {
             let e = args(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(!e.trim().contains('\n'), "{bad}: {e}");

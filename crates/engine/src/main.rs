@@ -1,4 +1,4 @@
-//! `sdnbench-engine`: emulate OpenFlow switches and measure a controller (see `cli::USAGE`).
+//! `sdnbench-engine`: emulate OpenFlow switches and measure a controller (`--help`, derived from `cli::Flags`).
 
 use sdnbench_engine::run;
 
