@@ -76,13 +76,13 @@ pub fn engine_cpu_s(o: &Outcome) -> f64 {
 }
 
 /// The learning phase over all workers (`learning.rs`).
-pub fn learning(o: &Outcome) -> crate::learning::Drain {
-    crate::learning::merge(&o.ready.iter().map(|r| &r.learning).collect::<Vec<_>>())
+pub fn learning(o: &Outcome) -> crate::switch::learning::Drain {
+    crate::switch::learning::merge(&o.ready.iter().map(|r| &r.learning).collect::<Vec<_>>())
 }
 
 pub fn warnings(o: &Outcome) -> Vec<String> {
     let mut w: Vec<String> = o.plan.notes.clone();
-    w.extend(crate::learning::warning(&learning(o)));
+    w.extend(crate::switch::learning::warning(&learning(o)));
     for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
         if o.sampler.series.len() > 2 && s.label == "engine" {
             continue; // the coordinator only waits when workers are child processes
@@ -131,8 +131,8 @@ pub fn warnings(o: &Outcome) -> Vec<String> {
 }
 
 /// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
-fn reconnect_totals(sw: &[&crate::protocol::SwitchReport]) -> Value {
-    let sum = |f: &dyn Fn(&crate::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+fn reconnect_totals(sw: &[&crate::switch::protocol::SwitchReport]) -> Value {
+    let sum = |f: &dyn Fn(&crate::switch::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
     json!({"sessions_lost": sum(&|r| r.sessions_lost), "reconnect_attempts": sum(&|r| r.attempts),
            "reconnects": sum(&|r| r.reconnects), "reconnect_failures": sum(&|r| r.failures),
            "switches_down_at_stop": sum(&|r| r.down_at_stop as u64),
@@ -143,7 +143,7 @@ fn reconnect_totals(sw: &[&crate::protocol::SwitchReport]) -> Value {
 
 pub fn build(o: &Outcome) -> Value {
     let sw: Vec<_> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
-    let sum = |f: &dyn Fn(&crate::protocol::SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
+    let sum = |f: &dyn Fn(&crate::switch::protocol::SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
     let mut replies: BTreeMap<String, u64> = BTreeMap::new();
     let mut errors: BTreeMap<String, u64> = BTreeMap::new();
     for s in &sw {
@@ -208,7 +208,7 @@ pub fn build(o: &Outcome) -> Value {
                    "unmatched_replies": sum(&|s| s.unmatched), "late_replies": late,
                    "requests_in_flight_at_stop": sum(&|s| s.in_flight_at_stop),
                    "requests_discarded": sum(&|s| s.discarded),
-                   "invalid_packet_ins_sent": sw.iter().map(|s| crate::robust::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
+                   "invalid_packet_ins_sent": sw.iter().map(|s| crate::switch::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
                    "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
                                        "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
                    "learning_replies": sum(&|s| s.learning_replies),
@@ -232,7 +232,7 @@ pub fn build(o: &Outcome) -> Value {
         "network": crate::network::export::build(&o.reports.iter().filter_map(|r| r.network.as_ref()).collect::<Vec<_>>(),
                                                  crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len())),
         "switches": sw,
-        "agents": crate::agent_link::json(o),
+        "agents": crate::coordinator::agent_link::json(o),
         "warnings": o.warnings,
     });
     if let (Some(t), Value::Object(r)) = (doc["totals"].as_object_mut(), reconnect_totals(&sw)) {

@@ -13,9 +13,8 @@
 //! Invariant: the attacker never outlives the run: it waits for the go at most as long as
 //! the run lasts, stops at its deadline, and closes every socket it opened.
 
-pub mod attacker;
-pub mod exceptions;
-pub mod syn;
+pub(crate) mod attacker;
+pub(crate) mod syn;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -149,7 +148,7 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
     e
 }
 
-use crate::workload::Workload;
+use crate::switch::workload::Workload;
 
 /// The version the attacker speaks: the highest the config offers.
 pub fn version(c: &crate::config::Config) -> u8 {

@@ -23,7 +23,7 @@
 //! agent's clock offset NTP-style (ping/pong) and sends a common start time in the agent's own
 //! clock (`go_at`), refusing the run beyond `max_skew_ms`.
 
-use crate::accounting::Disconnect;
+use crate::switch::accounting::Disconnect;
 use crate::config::{Config, Slice};
 use crate::hist::Summary;
 use serde::{Deserialize, Serialize};
@@ -94,7 +94,7 @@ pub struct Ready {
     pub failures: BTreeMap<String, u32>,
     /// The learning phase, drained before the Ready (`learning.rs`).
     #[serde(default)]
-    pub learning: crate::learning::Drain,
+    pub learning: crate::switch::learning::Drain,
     /// Agents: CLOCK_REALTIME (ns) when the Ready was written (informative; the offset is
     /// measured with `ping`).
     #[serde(default)]
@@ -206,13 +206,13 @@ pub struct WorkerReport {
     pub hist_b64: String,
     pub hist_clamped: u64,
     pub stopped_early: bool,
-    pub capacity: Option<crate::workload::capacity::CapacityReport>,
+    pub capacity: Option<crate::switch::workload::capacity::CapacityReport>,
     /// The emulated network's figures of this worker (`network/`).
     #[serde(default)]
     pub network: Option<crate::network::node::NetReport>,
     /// Wake coalescing in this worker (`coalesce.rs`).
     #[serde(default)]
-    pub coalesce: crate::coalesce::Report,
+    pub coalesce: crate::switch::coalesce::Report,
     /// Agents: what the agent decided and measured on its machine (`agent.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentFacts>,

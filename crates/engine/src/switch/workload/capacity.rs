@@ -2,11 +2,11 @@
 //! handshake and an echo round trip, until the controller refuses, drops or stalls one (or the
 //! requested number is reached); then hold them all for `hold_ms` and count the survivors.
 
-use crate::accounting::{SessionState, SwitchStats};
+use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::config::{Config, Slice};
-use crate::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::session::{connect, Session};
-use crate::worker::{source_for, switch_report, Shared};
+use crate::switch::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::session::{connect, Session};
+use crate::switch::worker::{source_for, switch_report, Shared};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -30,7 +30,7 @@ pub struct CapacityReport {
 }
 
 pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let addr: SocketAddr = match crate::limits::resolve(cfg.controller()) {
+    let addr: SocketAddr = match crate::config::limits::resolve(cfg.controller()) {
         Ok(a) => a,
         Err(e) => return emit(WorkerEvent::Fatal(e)),
     };

@@ -1,6 +1,9 @@
 //! What one engine run does. The same value travels to every worker (as JSON), so a worker on
 //! another machine gets exactly what a local one gets.
 
+
+pub(crate) mod limits;
+
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,7 +326,7 @@ impl Config {
     }
 
     pub fn validate(&self) -> Vec<String> {
-        crate::validate::check(self)
+        crate::front::validate::check(self)
     }
     /// Total run time of the measured phase (warm-up and gaps included).
     pub fn run_ms(&self) -> u64 {
@@ -346,7 +349,7 @@ impl Config {
             // (`cbench_switch.rs`): a request may stay unanswered while the next one goes
             Mode::Latency if self.cbench_compat => 64,
             Mode::Latency => 1,
-            Mode::Throughput if self.fill_socket => crate::pacer::MAX_IN_FLIGHT_OPEN_LOOP,
+            Mode::Throughput if self.fill_socket => crate::switch::pacer::MAX_IN_FLIGHT_OPEN_LOOP,
             _ => self.window.max(1),
         }
     }

@@ -3,7 +3,7 @@
 
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::export::{mean_sd, measured_rps};
-use crate::protocol::Ready;
+use crate::switch::protocol::Ready;
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
 

@@ -5,7 +5,7 @@
 //! its queueing (coordinated omission; oha and wrk2 do the same).
 
 use crate::config::{Config, Mode};
-use crate::outstanding::Outstanding;
+use crate::switch::outstanding::Outstanding;
 use ofswitch::PacketInGen;
 
 /// A fixed-rate switch never has more than this many requests in flight: past it the controller
@@ -181,7 +181,7 @@ mod tests {
         assert_eq!(p.next_due(), 2_000_000);
         // woken 3.5 ms late: three requests were due, all go out, stamped with their schedule
         assert_eq!(p.fill(5_500_000, &mut o, &mut g, &mut w, None, u32::MAX), 4);
-        assert_eq!(o.answer(2, 5_600_000), crate::outstanding::Match::Answered(3_600_000));
+        assert_eq!(o.answer(2, 5_600_000), crate::switch::outstanding::Match::Answered(3_600_000));
         // the second switch is staggered by half a period
         let mut q = Pacer::for_config(&c, 1, 2);
         q.fill(1_000_000, &mut o, &mut g, &mut w, None, u32::MAX);
