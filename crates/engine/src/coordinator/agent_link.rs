@@ -6,10 +6,10 @@
 //! (`export.rs` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
-use crate::coordinator::agents::Spec;
-use crate::config::{slices, Config, Slice};
-use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
 use crate::config::limits::{self, Plan};
+use crate::config::{slices, Config, Slice};
+use crate::coordinator::agents::Spec;
+use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
 use crate::switch::protocol::{Cmd, Pong, Ready};
 use serde_json::{json, Value};
 use std::net::SocketAddr;

@@ -6,19 +6,19 @@
 //! ignore SIGINT/SIGTERM: the coordinator catches them, tells every worker to stop, and still
 //! collects their (partial) reports, so an interrupted run is written, marked "interrupted".
 
-
 pub(crate) mod agent_link;
 pub(crate) mod agents;
 pub(crate) mod clock;
+pub(crate) mod figures;
 pub(crate) mod k8s;
 pub(crate) mod pod_link;
 pub(crate) mod resources;
 pub(crate) mod status;
 
-use crate::config::{slices, Config, Slice};
 use crate::config::limits::{self, Plan};
-use crate::switch::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
+use crate::config::{slices, Config, Slice};
 use crate::coordinator::resources::Sampler;
+use crate::switch::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
 use crate::switch::workload::Workload;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -430,7 +430,7 @@ pub(crate) fn drive(
     judge(&mut out, went);
     crate::coordinator::agent_link::judge(&mut out);
     out.finished_unix = unix_now();
-    out.warnings = crate::export::warnings(&out);
+    out.warnings = figures::warnings(&out);
     out
 }
 
@@ -615,7 +615,7 @@ pub(crate) fn judge(out: &mut Outcome, went: bool) {
         back: sw.iter().filter(|s| s.of_version.is_some() && s.disconnect.is_some() && !s.reconnect.down_at_stop).count() as u32,
         first_failure,
         sends_requests: workload.sends_requests(),
-        measured_answered: crate::export::measured_answered(out),
+        measured_answered: figures::measured_answered(out),
         went,
         interrupted: out.status == "interrupted",
         fatal: out.error.clone(),

@@ -13,8 +13,8 @@
 //! (CLOCK_REALTIME is one clock per machine: a namespace cannot have its own): `MS` for every
 //! agent that inherits it, `MS@I` for agent number I (0-based) only.
 
-use crate::coordinator::clock::realtime_ns;
 use crate::config::Config;
+use crate::coordinator::clock::realtime_ns;
 use crate::coordinator::{run_part, LoopTotal};
 use crate::switch::protocol::{encode, Cmd, Pong, Ready, WorkerEvent};
 use std::io::{BufRead, Write};
@@ -22,7 +22,7 @@ use std::net::{IpAddr, UdpSocket};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub const FAKE_OFFSET_ENV: &str = "SDNBENCH_TEST_CLOCK_OFFSET_MS";
+const FAKE_OFFSET_ENV: &str = "SDNBENCH_TEST_CLOCK_OFFSET_MS";
 
 fn emit(e: &WorkerEvent) {
     let mut out = std::io::stdout().lock();

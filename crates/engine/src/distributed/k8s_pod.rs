@@ -58,7 +58,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
-    let cfg = match crate::front::cli::load_config(&a.config) {
+    let cfg = match crate::config::load(&a.config) {
         Ok(c) => c,
         Err(e) => return fail(e.join("; ")),
     };

@@ -12,10 +12,10 @@
 //! of the parts' and the merged histogram is the parts' added. Switches of the run in no file
 //! make the result `partial`, named.
 
-use crate::coordinator::agent_link::AgentState;
-use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::config::{Config, Slice};
+use crate::coordinator::agent_link::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
+use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ pub fn main(args: Vec<String>) -> i32 {
 }
 
 /// Merge the named result documents; errors are one line.
-pub fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
+pub(crate) fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
     let cfg = same_run(docs)?;
     let mut o = outcome(cfg.clone(), docs.len() as u32);
     let mut owner: BTreeMap<u32, &str> = BTreeMap::new();
@@ -110,7 +110,7 @@ pub fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
             o.status = "partial";
         }
     }
-    o.warnings = crate::export::warnings(&o);
+    o.warnings = crate::coordinator::figures::warnings(&o);
     o.finished_unix = docs.iter().filter_map(|(_, d)| d["finished_unix"].as_f64()).fold(0.0, f64::max);
     let mut doc = crate::export::build(&o);
     check_sums(docs, &doc)?;

@@ -92,18 +92,6 @@ pub fn versions(s: &str) -> Result<u32, String> {
     Ok(bits)
 }
 
-/// Read a JSON config from FILE, or stdin for "-"; errors are one line.
-pub fn load_config(path: &str) -> Result<Config, Vec<String>> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| vec![format!("--config: cannot read stdin: {e}")])?;
-        s
-    } else {
-        std::fs::read_to_string(path).map_err(|e| vec![format!("--config: cannot read {path}: {e}")])?
-    };
-    Config::parse_json(&text)
-}
-
 pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let mut c = Config::default();
     let mut json = None;
@@ -114,7 +102,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
         match arg {
             Long("config") => {
                 let f = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
-                c = load_config(&f).map_err(|e| e.join("; "))?;
+                c = crate::config::load(&f).map_err(|e| e.join("; "))?;
             }
             Long("controller") | Long("controllers") => {
                 let v = p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string();
@@ -192,7 +180,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
 
 /// The config's checks, as flags: the first bad field, one line (`check` lists them all).
 pub fn validate(c: &Config) -> Result<(), String> {
-    match c.validate().into_iter().next() {
+    match super::validate::check(c).into_iter().next() {
         None => Ok(()),
         Some(e) => Err(e),
     }

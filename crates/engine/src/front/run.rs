@@ -59,8 +59,8 @@ pub fn check(args: Vec<String>) -> i32 {
         [flag, p] if flag == "--config" => p.clone(),
         _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
     };
-    let errs = match crate::front::cli::load_config(&path) {
-        Ok(c) => match c.validate() {
+    let errs = match crate::config::load(&path) {
+        Ok(c) => match super::validate::check(&c) {
             e if e.is_empty() => {
                 println!("{}", serde_json::to_string(&c).expect("a config serializes"));
                 return 0;
@@ -109,8 +109,8 @@ pub fn cbench(args: Vec<String>) -> i32 {
         v.truncate(v.len().saturating_sub(a.cooldown as usize));
         v
     };
-    println!("{}", crate::front::output::result_line(switches, &keep(crate::export::measured_responses_ps(&o))));
-    let (mean, _, min, max) = crate::export::mean_sd(&keep(crate::export::measured_rps(&o)));
+    println!("{}", crate::front::output::result_line(switches, &keep(crate::coordinator::figures::measured_responses_ps(&o))));
+    let (mean, _, min, max) = crate::coordinator::figures::mean_sd(&keep(crate::coordinator::figures::measured_rps(&o)));
     println!("answered requests/s (each packet-in once): min/max/avg = {min:.2}/{max:.2}/{mean:.2}");
     for w in &o.warnings {
         eprintln!("warning: {w}");

@@ -98,6 +98,15 @@ mod tests {
     }
 
     #[test]
+    fn a_parsed_config_is_checked_field_by_field() {
+        let c = Config::parse_json(r#"{"switches": 0, "workers": 0, "traffic": "x"}"#).unwrap();
+        let e = check(&c);
+        assert!(e.iter().any(|l| l.starts_with("switches")), "{e:?}");
+        assert!(e.iter().any(|l| l.starts_with("traffic") && l.contains("unique-pairs")), "{e:?}");
+        assert!(e.iter().all(|l| !l.contains('\n')));
+    }
+
+    #[test]
     fn capacity_needs_no_loops() {
         let c = Config { mode: Mode::Capacity, loops: 0, ..Config::default() };
         assert!(check(&c).is_empty());

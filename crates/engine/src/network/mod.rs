@@ -48,8 +48,6 @@ pub(crate) mod stream;
 pub(crate) mod transport;
 pub(crate) mod wire;
 
-pub use model::{Model, Peer};
-pub use router::{NetCounters, Route, Router};
 pub use spec::NetworkSpec;
 
 /// CLOCK_MONOTONIC in ns: the clock frames are stamped with (the same in every local worker).

@@ -4,13 +4,9 @@
 //! measured from that time, not from when it actually left, so a slow controller cannot hide
 //! its queueing (coordinated omission; oha and wrk2 do the same).
 
-use crate::config::{Config, Mode};
+use crate::config::{Config, Mode, MAX_IN_FLIGHT_OPEN_LOOP};
 use crate::switch::outstanding::Outstanding;
 use ofswitch::PacketInGen;
-
-/// A fixed-rate switch never has more than this many requests in flight: past it the controller
-/// is not keeping up, the requests count as lost once they time out, and memory stays bounded.
-pub const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
 
 /// `fill_socket`: the bytes of requests kept queued in front of the socket (cbench's BUFLEN,
 /// its output buffer, which it refills whenever the socket takes more).

@@ -23,9 +23,9 @@
 //! agent's clock offset NTP-style (ping/pong) and sends a common start time in the agent's own
 //! clock (`go_at`), refusing the run beyond `max_skew_ms`.
 
-use crate::switch::accounting::Disconnect;
 use crate::config::{Config, Slice};
 use crate::hist::Summary;
+use crate::switch::accounting::Disconnect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -4,9 +4,9 @@
 //! when it runs as a child process) and takes `Cmd`s from `cmds`. Several workers (processes)
 //! hold more sessions than one process's file limit allows, and use more cores.
 
-use crate::switch::accounting::SwitchStats;
 use crate::config::{Config, Slice};
 use crate::hist::Hist;
+use crate::switch::accounting::SwitchStats;
 use crate::switch::protocol::{Cmd, SwitchReport, WorkerEvent};
 use crate::switch::workload::Workload;
 use std::cell::{Cell, RefCell};

@@ -2,8 +2,8 @@
 //! handshake and an echo round trip, until the controller refuses, drops or stalls one (or the
 //! requested number is reached); then hold them all for `hold_ms` and count the survivors.
 
-use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::config::{Config, Slice};
+use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{connect, Session};
 use crate::switch::worker::{source_for, switch_report, Shared};

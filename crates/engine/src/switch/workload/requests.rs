@@ -2,8 +2,8 @@
 //! report ready, wait for the go, tick the loops, drain, report. What each session sends is set
 //! by its `Pacer`; how replies are judged by `accounting.rs`.
 
-use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::config::{Config, Slice};
+use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{connect, Session};
 use crate::switch::worker::{source_for, switch_report, Shared};
