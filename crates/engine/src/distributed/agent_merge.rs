@@ -9,8 +9,7 @@
 
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::hist::Hist;
-use crate::switch::protocol::{AgentFacts, Interval, Ready, WorkerReport, PROTOCOL};
-use crate::switch::workload::capacity::CapacityReport;
+use crate::switch::protocol::{AgentFacts, CapacityReport, Interval, Ready, WorkerReport, PROTOCOL};
 use std::collections::BTreeMap;
 
 /// The agent's Ready: its workers' sessions summed, the slowest handshake, failures merged.

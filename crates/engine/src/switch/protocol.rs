@@ -206,7 +206,7 @@ pub struct WorkerReport {
     pub hist_b64: String,
     pub hist_clamped: u64,
     pub stopped_early: bool,
-    pub capacity: Option<crate::switch::workload::capacity::CapacityReport>,
+    pub capacity: Option<CapacityReport>,
     /// The emulated network's figures of this worker (`network/`).
     #[serde(default)]
     pub network: Option<crate::network::node::NetReport>,
@@ -228,6 +228,22 @@ pub struct AgentFacts {
     pub rss_bytes_peak: u64,
     pub status: String,
     pub error: Option<String>,
+}
+
+/// What a capacity run found (`switch/workload/capacity.rs`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CapacityReport {
+    pub attempted: u32,
+    /// Sessions that completed handshake + echo.
+    pub established: u32,
+    /// Of those, still up after the hold.
+    pub held: u32,
+    pub hold_ms: u64,
+    /// Why the next session could not be opened (None: the requested number was reached).
+    pub first_failure: Option<String>,
+    pub establish_s: f64,
+    /// Time to establish each session, in order (ms).
+    pub session_ms: Vec<f64>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

@@ -4,30 +4,14 @@
 
 use crate::config::{Config, Slice};
 use crate::switch::accounting::{SessionState, SwitchStats};
-use crate::switch::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::protocol::{CapacityReport, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{connect, Session};
 use crate::switch::worker::{source_for, switch_report, Shared};
-use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{sleep, timeout, Duration, Instant};
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct CapacityReport {
-    pub attempted: u32,
-    /// Sessions that completed handshake + echo.
-    pub established: u32,
-    /// Of those, still up after the hold.
-    pub held: u32,
-    pub hold_ms: u64,
-    /// Why the next session could not be opened (None: the requested number was reached).
-    pub first_failure: Option<String>,
-    pub establish_s: f64,
-    /// Time to establish each session, in order (ms).
-    pub session_ms: Vec<f64>,
-}
 
 pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
     let addr: SocketAddr = match crate::config::limits::resolve(cfg.controller()) {
