@@ -1,6 +1,6 @@
 """Engine parameters: the one dict a campaign cell or a CLI command gives, turned into the engine's
 JSON config and checked BY THE ENGINE (``sdnbench-engine check --config -``). The engine's
-``Config`` struct (crates/engine/src/config.rs, documented in crates/engine/SCHEMA.md under
+``Config`` struct (crates/engine/src/config/mod.rs, documented in crates/engine/SCHEMA.md under
 ``params``) is the one definition of every engine parameter: its names, types, defaults and
 ranges. Adding a parameter = one Rust field (+ its check) and, only if the driver must treat it
 specially, one line here.

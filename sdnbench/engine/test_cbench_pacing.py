@@ -1,4 +1,4 @@
-"""Known answers for `controller cbench`'s pacing and counting (``crates/engine/src/cbench_switch.rs``):
+"""Known answers for `controller cbench`'s pacing and counting (``crates/engine/src/switch/cbench_switch.rs``):
 a scripted controller answers every packet-in after a known delay, so cbench's figures are known.
 
 - Latency mode, one flow-mod per packet-in after D: one probe in flight, 1/D responses/s per

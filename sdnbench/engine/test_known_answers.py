@@ -133,7 +133,7 @@ def test_session_counters_add_up_when_some_fail():
     assert h["sessions_up"] + sum(f["count"] for f in h["failures"]) == 3, h
 
 
-# ---- learning drains before the measured phase (crates/engine/src/learning.rs) ----
+# ---- learning drains before the measured phase (crates/engine/src/switch/learning.rs) ----
 
 LEARN = dict(macs=20, learn=True, loops=2, loop_ms=400, warmup=1, settle_ms=0)
 

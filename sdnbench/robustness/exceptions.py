@@ -1,6 +1,6 @@
 """RFC 8456 §5.3.1 exception handling: the same load run clean, with 1% and with 2% of the
 packet-ins invalid (a wrong OpenFlow version, as the RFC's appendix; the engine's
-``invalid_every``, ``crates/engine/src/robust/exceptions.rs``). Variants are interleaved per
+``invalid_every``, ``crates/engine/src/switch/exceptions.rs``). Variants are interleaved per
 repetition in one campaign against one controller launch, so drift hits all alike.
 
 The switches reconnect as Open vSwitch does (the engine's ``reconnect``, on by default: backoff

@@ -2,137 +2,17 @@
 //! machine-checked against `crates/engine/schema/engine-result.schema.json` here and in Python).
 //! Exporters only serialize: every number is computed in `summary()` from raw per-loop samples.
 
+use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
 use crate::coordinator::Outcome;
-use crate::hist::{Hist, Summary};
+use crate::hist::Summary;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const SCHEMA: &str = "sdnbench.engine/1";
-/// A worker this busy (percent of one core) is probably the bottleneck itself.
-pub const BUSY_PERCENT: f64 = 90.0;
-
-/// Mean, sample standard deviation, min and max.
-pub fn mean_sd(v: &[f64]) -> (f64, f64, f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0, 0.0, 0.0);
-    }
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let sd = if v.len() > 1 { (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt() } else { 0.0 };
-    let min = v.iter().cloned().fold(f64::INFINITY, f64::min);
-    let max = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    (mean, sd, min, max)
-}
-
-/// Answered requests per second in each measured (post-warm-up) loop.
-pub fn measured_rps(o: &Outcome) -> Vec<f64> {
-    let secs = o.cfg.loop_ms as f64 / 1000.0;
-    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered as f64 / secs).collect()
-}
-
-/// Responses per second (counted as cbench counts them) in each measured loop.
-pub fn measured_responses_ps(o: &Outcome) -> Vec<f64> {
-    let secs = o.cfg.loop_ms as f64 / 1000.0;
-    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.responses as f64 / secs).collect()
-}
-
-/// Requests answered in the measured (post-warm-up) loops.
-pub fn measured_answered(o: &Outcome) -> u64 {
-    o.loops.iter().filter(|l| l.k > o.cfg.warmup).map(|l| l.answered).sum()
-}
-
-pub fn merged_hist(o: &Outcome) -> Hist {
-    let mut h = Hist::with_sigfig(3);
-    for r in &o.reports {
-        if let Ok(x) = Hist::from_base64(&r.hist_b64) {
-            h.merge(&x);
-        }
-    }
-    h
-}
-
-/// Mean CPU percent of one sampled process over the measured loops.
-fn measured_cpu(o: &Outcome, label: &str) -> Option<f64> {
-    let s = o.sampler.series.iter().find(|s| s.label == label)?;
-    let skip = o.cfg.warmup as usize;
-    let v: Vec<f64> = s.cpu_percent.iter().skip(skip).cloned().collect();
-    (!v.is_empty()).then(|| mean_sd(&v).0)
-}
-
-/// Engine CPU seconds spent in the measured loops (all its processes).
-pub fn engine_cpu_s(o: &Outcome) -> f64 {
-    let skip = o.cfg.warmup as usize;
-    let dts: Vec<f64> = o.sampler.t_s.windows(2).map(|w| w[1] - w[0]).collect();
-    let first = o.sampler.t_s.first().cloned().unwrap_or(0.0);
-    let mut total = 0.0;
-    for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
-        for (i, cpu) in s.cpu_percent.iter().enumerate().skip(skip) {
-            let dt = if i == 0 { first } else { dts[i - 1] };
-            total += cpu / 100.0 * dt;
-        }
-    }
-    total
-}
-
-/// The learning phase over all workers (`learning.rs`).
-pub fn learning(o: &Outcome) -> crate::learning::Drain {
-    crate::learning::merge(&o.ready.iter().map(|r| &r.learning).collect::<Vec<_>>())
-}
-
-pub fn warnings(o: &Outcome) -> Vec<String> {
-    let mut w: Vec<String> = o.plan.notes.clone();
-    w.extend(crate::learning::warning(&learning(o)));
-    for s in o.sampler.series.iter().filter(|s| s.label != "controller") {
-        if o.sampler.series.len() > 2 && s.label == "engine" {
-            continue; // the coordinator only waits when workers are child processes
-        }
-        if let Some(cpu) = measured_cpu(o, &s.label) {
-            if cpu > BUSY_PERCENT {
-                w.push(format!(
-                    "sdnbench-engine ({}) was {cpu:.0}% busy: the figure may measure the engine, not the controller; \
-                     consider --workers {} or fewer switches",
-                    s.label,
-                    o.plan.workers + 1
-                ));
-            }
-        }
-    }
-    let failed: u32 = o.ready.iter().map(|r| r.failed).sum();
-    if failed > 0 {
-        w.push(format!("{failed} of {} sessions failed to connect or handshake", o.cfg.switches));
-    }
-    let down: Vec<String> = o
-        .reports
-        .iter()
-        .flat_map(|r| &r.switches)
-        .filter(|s| s.of_version.is_some() && s.disconnect.is_some())
-        .take(5)
-        .map(|s| format!("switch {} (dpid {})", s.index, s.dpid))
-        .collect();
-    if !down.is_empty() {
-        w.push(format!("sessions lost during the run: {}", down.join(", ")));
-    }
-    let sw = || o.reports.iter().flat_map(|r| &r.switches);
-    let back = sw().filter(|s| s.reconnect.reconnects > 0).count();
-    if back > 0 {
-        let n: u64 = sw().map(|s| s.reconnect.reconnects).sum();
-        let ms: u64 = sw().map(|s| s.reconnect.disconnected_ns).sum::<u64>() / 1_000_000;
-        w.push(format!("{back} switch(es) lost their session and reconnected ({n} reconnects, {ms} ms disconnected in all)"));
-    }
-    let waiting = sw().filter(|s| s.reconnect.reconnecting_at_stop).count();
-    if waiting > 0 {
-        w.push(format!("{waiting} switch(es) were waiting out their reconnect backoff at the stop"));
-    }
-    if o.status == "interrupted" {
-        w.push("interrupted: results are partial".into());
-    }
-    w
-}
-
 /// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
-fn reconnect_totals(sw: &[&crate::protocol::SwitchReport]) -> Value {
-    let sum = |f: &dyn Fn(&crate::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+fn reconnect_totals(sw: &[&crate::switch::protocol::SwitchReport]) -> Value {
+    let sum = |f: &dyn Fn(&crate::switch::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
     json!({"sessions_lost": sum(&|r| r.sessions_lost), "reconnect_attempts": sum(&|r| r.attempts),
            "reconnects": sum(&|r| r.reconnects), "reconnect_failures": sum(&|r| r.failures),
            "switches_down_at_stop": sum(&|r| r.down_at_stop as u64),
@@ -143,7 +23,7 @@ fn reconnect_totals(sw: &[&crate::protocol::SwitchReport]) -> Value {
 
 pub fn build(o: &Outcome) -> Value {
     let sw: Vec<_> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
-    let sum = |f: &dyn Fn(&crate::protocol::SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
+    let sum = |f: &dyn Fn(&crate::switch::protocol::SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
     let mut replies: BTreeMap<String, u64> = BTreeMap::new();
     let mut errors: BTreeMap<String, u64> = BTreeMap::new();
     for s in &sw {
@@ -208,7 +88,7 @@ pub fn build(o: &Outcome) -> Value {
                    "unmatched_replies": sum(&|s| s.unmatched), "late_replies": late,
                    "requests_in_flight_at_stop": sum(&|s| s.in_flight_at_stop),
                    "requests_discarded": sum(&|s| s.discarded),
-                   "invalid_packet_ins_sent": sw.iter().map(|s| crate::robust::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
+                   "invalid_packet_ins_sent": sw.iter().map(|s| crate::switch::exceptions::invalid_sent(&o.cfg, s.sent)).sum::<u64>(),
                    "late_latency_us": {"count": late, "mean": if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
                                        "max": sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3},
                    "learning_replies": sum(&|s| s.learning_replies),
@@ -232,7 +112,7 @@ pub fn build(o: &Outcome) -> Value {
         "network": crate::network::export::build(&o.reports.iter().filter_map(|r| r.network.as_ref()).collect::<Vec<_>>(),
                                                  crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len())),
         "switches": sw,
-        "agents": crate::agent_link::json(o),
+        "agents": crate::coordinator::agent_link::json(o),
         "warnings": o.warnings,
     });
     if let (Some(t), Value::Object(r)) = (doc["totals"].as_object_mut(), reconnect_totals(&sw)) {
@@ -311,18 +191,4 @@ pub fn write(path: &Path, v: &Value) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
     std::fs::write(&tmp, serde_json::to_vec_pretty(v).expect("json values serialize"))?;
     std::fs::rename(&tmp, path)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mean_and_sample_stdev() {
-        let (m, sd, lo, hi) = mean_sd(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
-        assert_eq!((m, lo, hi), (5.0, 2.0, 9.0));
-        assert!((sd - 2.138).abs() < 1e-3);
-        assert_eq!(mean_sd(&[]), (0.0, 0.0, 0.0, 0.0));
-        assert_eq!(mean_sd(&[3.0]).1, 0.0);
-    }
 }

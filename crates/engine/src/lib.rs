@@ -1,40 +1,27 @@
 //! `sdnbench-engine` as a library: emulate OpenFlow switches and measure a controller.
-//! `run(config)` drives a whole run in-process (Rust tests use it); the binary (`main.rs`) only
-//! parses arguments and prints.
+//! The binary (`main.rs`) only picks a command; the commands are `front::run`'s.
+//!
+//! # Layers
+//! Each top-level module imports only the ones below it (`tests/layers.rs` checks this):
+//!
+//! | module         | what it holds                                                            |
+//! |----------------|--------------------------------------------------------------------------|
+//! | `front`        | the commands: argument parsing, `check`, the cbench front end, text output |
+//! | `distributed`  | the agent side of a run on several machines or pods, and `merge`          |
+//! | `export`       | the JSON result of a run (schema `sdnbench.engine/1`)                      |
+//! | `coordinator`  | plans a run, starts and drives the workers (local or agents), judges it    |
+//! | `robust`       | the robustness attacker (RFC 8456 §5.3), an extra switch on its own thread |
+//! | `switch`       | one worker's emulated switches: sessions, pacing, workloads, its protocol  |
+//! | `network`      | the emulated network between switches                                    |
+//! | `hist`         | latency histograms                                                       |
+//! | `config`       | what one run does (`Config`), and the machine's limits                     |
 
-pub mod accounting;
-pub mod agent;
-pub mod agent_link;
-pub mod agent_merge;
-pub mod agents;
-pub mod cbench;
-pub mod cbench_switch;
-pub mod cli;
-pub mod clock;
-pub mod coalesce;
-pub mod config;
-pub mod coordinator;
-pub mod export;
-pub mod hist;
-pub mod k8s;
-pub mod k8s_pod;
-pub mod learning;
-pub mod limits;
-pub mod merge;
-pub mod network;
-pub mod output;
-pub mod outstanding;
-pub mod pacer;
-pub mod pod_link;
-pub mod protocol;
-pub mod reconnect;
-pub mod resources;
+pub(crate) mod config;
+pub(crate) mod coordinator;
+pub mod distributed;
+pub(crate) mod export;
+pub mod front;
+pub(crate) mod hist;
+pub(crate) mod network;
 pub mod robust;
-pub mod run;
-pub mod session;
-pub mod status;
-pub mod validate;
-pub mod worker;
-pub mod workload;
-
-pub use config::{Config, Mode};
+pub(crate) mod switch;

@@ -1,6 +1,6 @@
-//! `sdnbench-engine`: emulate OpenFlow switches and measure a controller (`--help`, derived from `cli::Flags`).
+//! `sdnbench-engine`: emulate OpenFlow switches and measure a controller (`--help`, derived from `front::cli::Flags`).
 
-use sdnbench_engine::run;
+use sdnbench_engine::front::run;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,9 +14,9 @@ fn main() {
                 0
             }
             Some("worker") => run::worker(),
-            Some("agent") => sdnbench_engine::agent::main(),
-            Some("k8s-agent") => sdnbench_engine::k8s_pod::main(args.split_off(1)),
-            Some("merge") => sdnbench_engine::merge::main(args.split_off(1)),
+            Some("agent") => sdnbench_engine::distributed::agent::main(),
+            Some("k8s-agent") => sdnbench_engine::distributed::k8s_pod::main(args.split_off(1)),
+            Some("merge") => sdnbench_engine::distributed::merge::main(args.split_off(1)),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("check") => run::check(args.split_off(1)),
             Some("robust-cases") => {

@@ -1,4 +1,4 @@
-//! Reconnection as Open vSwitch does it (`src/reconnect.rs`), against a scripted controller
+//! Reconnection as Open vSwitch does it (`src/switch/reconnect.rs`), against a scripted controller
 //! written here (std threads; its messages from ofwire, `tests/common`) that closes the first N sessions as soon as they are up,
 //! goes silent, or stops listening for a while. It records when each connection was accepted:
 //! the gaps are the backoff, a known answer (OVS: 1 s doubling to `max_backoff`; here the first

@@ -152,11 +152,6 @@ impl Channels {
             }
         }
     }
-
-    /// Whether some output waits for a socket that would block (retry soon).
-    pub fn pending_output(&self) -> bool {
-        self.extra.iter().any(|e| !e.closed.get() && e.pos < e.out.len())
-    }
 }
 
 async fn read_loop(s: Rc<TcpStream>, rx: Rc<RefCell<Vec<u8>>>, closed: Rc<Cell<bool>>, notify: Rc<Notify>) {

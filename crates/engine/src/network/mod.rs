@@ -33,23 +33,21 @@
 //! CLOCK_MONOTONIC, shared by the processes of one machine; the transport's own delay is
 //! measured per frame at arrival and reported separately for same-worker and cross-worker links.
 
-pub mod attach;
-pub mod channels;
-pub mod events;
-pub mod export;
-pub mod hosts;
-pub mod model;
-pub mod node;
-pub mod provision;
-pub mod router;
-pub mod size;
-pub mod spec;
-pub mod stream;
-pub mod transport;
-pub mod wire;
+pub(crate) mod attach;
+pub(crate) mod channels;
+pub(crate) mod events;
+pub(crate) mod export;
+pub(crate) mod hosts;
+pub(crate) mod model;
+pub(crate) mod node;
+pub(crate) mod provision;
+pub(crate) mod router;
+pub(crate) mod size;
+pub(crate) mod spec;
+pub(crate) mod stream;
+pub(crate) mod transport;
+pub(crate) mod wire;
 
-pub use model::{Model, Peer};
-pub use router::{NetCounters, Route, Router};
 pub use spec::NetworkSpec;
 
 /// CLOCK_MONOTONIC in ns: the clock frames are stamped with (the same in every local worker).

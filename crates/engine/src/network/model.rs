@@ -81,10 +81,6 @@ impl Model {
         self.dpids.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.dpids.is_empty()
-    }
-
     pub fn index_of(&self, dpid: u64) -> Option<u32> {
         self.index_of.get(&dpid).copied()
     }
@@ -117,6 +113,7 @@ impl Model {
     }
 
     /// Links with ends in two different workers.
+    #[cfg(test)]
     pub fn cross_worker_links(&self) -> usize {
         self.links.iter().filter(|&&(a, _, b, _)| self.owner(a) != self.owner(b)).count()
     }

@@ -208,10 +208,6 @@ impl Router {
         }
     }
 
-    pub fn link_up(&self, link: u32) -> bool {
-        self.up[link as usize]
-    }
-
     pub fn set_link(&mut self, link: u32, up: bool) {
         self.up[link as usize] = up;
     }
@@ -284,10 +280,6 @@ impl Router {
         self.counters.in_transit += on_line;
         self.line.clear();
         &self.counters
-    }
-
-    pub fn waiting(&self) -> usize {
-        self.line.len()
     }
 }
 

@@ -92,6 +92,7 @@ impl Decoder {
     }
 
     /// Bytes held that are not a whole record yet.
+    #[cfg(test)]
     pub fn pending(&self) -> usize {
         self.buf.len() - self.pos
     }

@@ -3,7 +3,8 @@
 //! everything the controller sends (counting types and errors), answers through the switch
 //! core once a case has shaken hands, and finally probes the session with an echo.
 
-use super::{Idle, Observation, RobustSpec, SeenError};
+use super::{Idle, Observation, SeenError};
+use crate::config::robust::RobustSpec;
 use crate::config::Config;
 use ofmutate::{Ctx, Step};
 use ofswitch::{Event, Switch, SwitchConfig};
@@ -148,7 +149,7 @@ fn run(cfg: &Config, spec: &RobustSpec, go: Go) -> Observation {
 
 /// The SYN flood of a `syn-flood` case, on its own thread until the window's end.
 fn start_syn(cfg: &Config, spec: &RobustSpec, deadline: Instant) -> JoinHandle<super::syn::Sent> {
-    let dst = crate::limits::resolve(cfg.controller());
+    let dst = crate::config::limits::resolve(cfg.controller());
     let (syn, seed) = (spec.syn.clone(), spec.seed);
     std::thread::Builder::new()
         .name("syn-flood".into())
@@ -161,7 +162,7 @@ fn start_syn(cfg: &Config, spec: &RobustSpec, deadline: Instant) -> JoinHandle<s
 }
 
 fn connect(addr: &str) -> Result<TcpStream, String> {
-    let sa: SocketAddr = crate::limits::resolve(addr)?;
+    let sa: SocketAddr = crate::config::limits::resolve(addr)?;
     let s = TcpStream::connect_timeout(&sa, Duration::from_secs(2)).map_err(|e| format!("connect {addr}: {e}"))?;
     s.set_nonblocking(true).map_err(|e| e.to_string())?;
     let _ = s.set_nodelay(true);

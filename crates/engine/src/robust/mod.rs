@@ -13,39 +13,16 @@
 //! Invariant: the attacker never outlives the run: it waits for the go at most as long as
 //! the run lasts, stops at its deadline, and closes every socket it opened.
 
-pub mod attacker;
-pub mod exceptions;
-pub mod syn;
+pub(crate) mod attacker;
+pub(crate) mod syn;
 
+use crate::config::robust::RobustSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Which case the attacker plays, and when.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(default, deny_unknown_fields)]
-pub struct RobustSpec {
-    /// A case name of `sdnbench-engine robust-cases`.
-    pub case: String,
-    /// Start this long after the measured phase begins (warm-up included).
-    pub at_ms: u64,
-    /// Watch (and, for a flood, send) this long.
-    pub observe_ms: u64,
-    /// The attacker's datapath id (0: one past the background switches).
-    pub dpid: u64,
-    pub seed: u64,
-    /// `syn-flood` only (and required there): the namespace the SYNs come from (`syn.rs`).
-    pub syn: Option<syn::SynSpec>,
-}
-
-impl Default for RobustSpec {
-    fn default() -> RobustSpec {
-        RobustSpec { case: String::new(), at_ms: 2000, observe_ms: 2000, dpid: 0, seed: 1, syn: None }
-    }
-}
-
 /// One error message the controller sent the attacker.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SeenError {
+pub(crate) struct SeenError {
     pub t_s: f64,
     pub typ: u16,
     pub code: u16,
@@ -54,7 +31,7 @@ pub struct SeenError {
 
 /// The idle connections of a connection flood, at the end of the window.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Idle {
+pub(crate) struct Idle {
     pub opened: u32,
     pub refused: u32,
     pub closed_by_controller: u32,
@@ -75,7 +52,7 @@ pub struct Idle {
 /// Everything the attacker observed. Times are seconds since the measured phase began (the
 /// same clock as `loops.t_s`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Observation {
+pub(crate) struct Observation {
     pub case: String,
     pub family: String,
     pub of_version: u8,
@@ -109,7 +86,7 @@ pub struct Observation {
 }
 
 /// Range and name checks for `robustness` (one line each), used by `validate`.
-pub fn check(c: &crate::config::Config) -> Vec<String> {
+pub(crate) fn check(c: &crate::config::Config) -> Vec<String> {
     let Some(r) = &c.robustness else { return vec![] };
     let mut e = Vec::new();
     match ofmutate::find(&r.case) {
@@ -149,10 +126,10 @@ pub fn check(c: &crate::config::Config) -> Vec<String> {
     e
 }
 
-use crate::workload::Workload;
+use crate::switch::workload::Workload;
 
 /// The version the attacker speaks: the highest the config offers.
-pub fn version(c: &crate::config::Config) -> u8 {
+pub(crate) fn version(c: &crate::config::Config) -> u8 {
     if c.versions & (1 << 4) != 0 {
         4
     } else {
@@ -161,7 +138,7 @@ pub fn version(c: &crate::config::Config) -> u8 {
 }
 
 /// The attacker's context for `ofmutate`: the victim is background switch 0.
-pub fn ctx(c: &crate::config::Config, r: &RobustSpec) -> ofmutate::Ctx {
+pub(crate) fn ctx(c: &crate::config::Config, r: &RobustSpec) -> ofmutate::Ctx {
     ofmutate::Ctx {
         version: version(c),
         dpid: if r.dpid != 0 { r.dpid } else { c.first_dpid + c.switches as u64 },
@@ -224,7 +201,7 @@ mod tests {
     #[test]
     fn syn_flood_needs_its_namespace_and_only_it() {
         assert!(check(&cfg("syn-flood"))[0].starts_with("robustness.syn: syn-flood needs it"));
-        let spec = syn::SynSpec {
+        let spec = crate::config::robust::SynSpec {
             netns: "/run/netns/x".into(),
             ifname: "v".into(),
             dst_mac: "02:00:00:00:00:01".into(),
@@ -234,7 +211,7 @@ mod tests {
         let mut c = cfg("syn-flood");
         c.robustness.as_mut().unwrap().syn = Some(spec.clone());
         assert!(check(&c).is_empty(), "{:?}", check(&c));
-        c.robustness.as_mut().unwrap().syn = Some(syn::SynSpec { rate: 0, ..spec.clone() });
+        c.robustness.as_mut().unwrap().syn = Some(crate::config::robust::SynSpec { rate: 0, ..spec.clone() });
         assert!(check(&c)[0].contains("syn.rate"));
         let mut g = cfg("garbage");
         g.robustness.as_mut().unwrap().syn = Some(spec);

@@ -12,25 +12,9 @@
 //! Pure part: the bytes of one SYN ([`syn_packet`]) and the spoofed source ([`Spoof`]), tested
 //! with known vectors. I/O part: [`open_in_netns`] and [`flood`].
 
-use serde::{Deserialize, Serialize};
+use crate::config::robust::SynSpec;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
-
-/// Where the SYNs come from (set by sdnbench, which creates and removes the namespace).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SynSpec {
-    /// The namespace to send from: a path such as `/run/netns/NAME`.
-    pub netns: String,
-    /// Its end of the veth (the SYNs are written there).
-    pub ifname: String,
-    /// The MAC address of the root namespace's end of the veth.
-    pub dst_mac: String,
-    /// Spoofed sources: hosts .4 to .254 of this /24 (`a.b.c.0/24`), routed into the namespace.
-    pub src_net: String,
-    /// SYNs per second.
-    pub rate: u32,
-}
 
 /// One IPv4 TCP SYN (44 bytes: IP header, TCP header with an MSS 1460 option): `ofwire`'s.
 pub fn syn_packet(src: Ipv4Addr, dst: Ipv4Addr, sport: u16, dport: u16, seq: u32, ip_id: u16) -> Vec<u8> {

@@ -1,21 +1,21 @@
 //! The binary's commands: wire parsing, the coordinator and output together.
 
 use crate::coordinator::{self, LoopTotal};
-use crate::protocol::{encode, Cmd, WorkerEvent};
+use crate::switch::protocol::{encode, Cmd, WorkerEvent};
 use std::io::{BufRead, Write};
 
 /// Exit codes: 0 ok, 1 bad input / cannot run, 2 the run failed or was interrupted (results kept).
 pub fn bench(args: Vec<String>) -> i32 {
-    let a = match crate::cli::parse(args) {
+    let a = match crate::front::cli::parse(args) {
         Ok(a) => a,
         Err(e) => return usage_error(&e),
     };
-    if let Some(pods) = crate::k8s::pods(&a.cfg) {
+    if let Some(pods) = crate::coordinator::k8s::pods(&a.cfg) {
         return match pods {
             Ok(n) => {
                 let name = format!("sdnbench-{}", std::process::id());
                 let image = std::env::var("SDNBENCH_IMAGE").unwrap_or_else(|_| format!("sdnbench/engine:{}", env!("CARGO_PKG_VERSION")));
-                println!("{}", serde_json::to_string_pretty(&crate::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
+                println!("{}", serde_json::to_string_pretty(&crate::coordinator::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
                 0
             }
             Err(e) => usage_error(&e),
@@ -23,7 +23,7 @@ pub fn bench(args: Vec<String>) -> i32 {
     }
     coordinator::install_signal_handlers();
     let c = &a.cfg;
-    let live = crate::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
+    let live = crate::front::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
     let outcome = coordinator::run(a.cfg.clone(), &mut |r| live.ready(r), &mut |l| live.on_loop(l));
     let o = match outcome {
         Ok(o) => o,
@@ -40,7 +40,7 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     }
     if !a.quiet {
-        print!("{}", crate::output::summary(&o, &j));
+        print!("{}", crate::front::output::summary(&o, &j));
     }
     if let Some(e) = &o.error {
         eprintln!("sdnbench-engine: {e}");
@@ -59,8 +59,8 @@ pub fn check(args: Vec<String>) -> i32 {
         [flag, p] if flag == "--config" => p.clone(),
         _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
     };
-    let errs = match crate::cli::load_config(&path) {
-        Ok(c) => match c.validate() {
+    let errs = match crate::config::load(&path) {
+        Ok(c) => match super::validate::check(&c) {
             e if e.is_empty() => {
                 println!("{}", serde_json::to_string(&c).expect("a config serializes"));
                 return 0;
@@ -85,18 +85,18 @@ fn usage_error(e: &str) -> i32 {
 }
 
 pub fn cbench(args: Vec<String>) -> i32 {
-    let a = match crate::cbench::parse(args) {
+    let a = match crate::front::cbench::parse(args) {
         Ok(a) => a,
         Err(e) => return usage_error(&e),
     };
     coordinator::install_signal_handlers();
-    println!("{}", crate::cbench::banner(&a.cfg, a.cooldown));
+    println!("{}", crate::front::cbench::banner(&a.cfg, a.cooldown));
     let switches = a.cfg.switches;
     let mut on_loop = |l: &LoopTotal| {
         // cbench's line: each switch's responses (counted as cbench counts them) per second, then
         // the total per ms (past 256 switches per worker only the total is sent while running).
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
-        println!("{}", crate::cbench::loop_line(&crate::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
+        println!("{}", crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
     let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
         Ok(o) => o,
@@ -109,8 +109,8 @@ pub fn cbench(args: Vec<String>) -> i32 {
         v.truncate(v.len().saturating_sub(a.cooldown as usize));
         v
     };
-    println!("{}", crate::output::result_line(switches, &keep(crate::export::measured_responses_ps(&o))));
-    let (mean, _, min, max) = crate::export::mean_sd(&keep(crate::export::measured_rps(&o)));
+    println!("{}", crate::front::output::result_line(switches, &keep(crate::coordinator::figures::measured_responses_ps(&o))));
+    let (mean, _, min, max) = crate::coordinator::figures::mean_sd(&keep(crate::coordinator::figures::measured_rps(&o)));
     println!("answered requests/s (each packet-in once): min/max/avg = {min:.2}/{max:.2}/{mean:.2}");
     for w in &o.warnings {
         eprintln!("warning: {w}");
@@ -133,7 +133,7 @@ pub fn worker() -> i32 {
         libc::signal(libc::SIGINT, libc::SIG_IGN);
         libc::signal(libc::SIGTERM, libc::SIG_IGN);
     }
-    crate::limits::raise_nofile();
+    crate::config::limits::raise_nofile();
     let stdin = std::io::stdin();
     let mut first = String::new();
     if stdin.lock().read_line(&mut first).unwrap_or(0) == 0 {
@@ -160,7 +160,7 @@ pub fn worker() -> i32 {
         let _ = tx.send(Cmd::Stop);
     });
     let mut out = std::io::stdout().lock();
-    crate::worker::run(config, slice, rx, &mut |e| {
+    crate::switch::worker::run(config, slice, rx, &mut |e| {
         let _ = writeln!(out, "{}", encode(&e));
         let _ = out.flush();
     });

@@ -1,9 +1,9 @@
 //! Text output: a live line per loop (overwritten on a TTY), then a hyperfine-style summary and
 //! cbench's `RESULT:` line. Everything here only formats values computed elsewhere.
 
+use crate::coordinator::figures::{mean_sd, measured_rps};
 use crate::coordinator::{LoopTotal, Outcome};
-use crate::export::{mean_sd, measured_rps};
-use crate::protocol::Ready;
+use crate::switch::protocol::Ready;
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
 

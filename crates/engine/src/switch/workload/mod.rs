@@ -20,11 +20,11 @@
 //! plays a named case (`config.robustness`); `invalid_every` mixes invalid packet-ins into the
 //! load itself (§5.3.1).
 
-pub mod capacity;
-pub mod requests;
+pub(crate) mod capacity;
+pub(crate) mod requests;
 
 use crate::config::{Config, Mode, Slice};
-use crate::protocol::{Cmd, WorkerEvent};
+use crate::switch::protocol::{Cmd, WorkerEvent};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,10 +104,10 @@ mod tests {
     fn cbench_traffic_learns_its_destination_once_like_cbench() {
         let c = Config { traffic: "cbench".into(), macs: 100, ..Config::default() };
         assert!(Workload::Requests.learns(&c), "cbench's -L is on by default");
-        assert_eq!(crate::session::learning_requests(&c), 1);
+        assert_eq!(crate::switch::session::learning_requests(&c), 1);
         assert!(!Workload::Requests.learns(&Config { learn: false, ..c }));
         assert!(Workload::Requests.learns(&Config::default()));
-        assert_eq!(crate::session::learning_requests(&Config { macs: 100, ..Config::default() }), 100);
+        assert_eq!(crate::switch::session::learning_requests(&Config { macs: 100, ..Config::default() }), 100);
         assert!(!Workload::Capacity.learns(&Config::default()));
     }
 }

@@ -4,13 +4,9 @@
 //! measured from that time, not from when it actually left, so a slow controller cannot hide
 //! its queueing (coordinated omission; oha and wrk2 do the same).
 
-use crate::config::{Config, Mode};
-use crate::outstanding::Outstanding;
+use crate::config::{Config, Mode, MAX_IN_FLIGHT_OPEN_LOOP};
+use crate::switch::outstanding::Outstanding;
 use ofswitch::PacketInGen;
-
-/// A fixed-rate switch never has more than this many requests in flight: past it the controller
-/// is not keeping up, the requests count as lost once they time out, and memory stays bounded.
-pub const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
 
 /// `fill_socket`: the bytes of requests kept queued in front of the socket (cbench's BUFLEN,
 /// its output buffer, which it refills whenever the socket takes more).
@@ -181,7 +177,7 @@ mod tests {
         assert_eq!(p.next_due(), 2_000_000);
         // woken 3.5 ms late: three requests were due, all go out, stamped with their schedule
         assert_eq!(p.fill(5_500_000, &mut o, &mut g, &mut w, None, u32::MAX), 4);
-        assert_eq!(o.answer(2, 5_600_000), crate::outstanding::Match::Answered(3_600_000));
+        assert_eq!(o.answer(2, 5_600_000), crate::switch::outstanding::Match::Answered(3_600_000));
         // the second switch is staggered by half a period
         let mut q = Pacer::for_config(&c, 1, 2);
         q.fill(1_000_000, &mut o, &mut g, &mut w, None, u32::MAX);

@@ -185,18 +185,6 @@ pub fn versions(s: &str) -> Result<u32, String> {
     Ok(bits)
 }
 
-/// Read a JSON config from FILE, or stdin for "-"; errors are one line.
-pub fn load_config(path: &str) -> Result<Config, Vec<String>> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| vec![format!("--config: cannot read stdin: {e}")])?;
-        s
-    } else {
-        std::fs::read_to_string(path).map_err(|e| vec![format!("--config: cannot read {path}: {e}")])?
-    };
-    Config::parse_json(&text)
-}
-
 fn list(v: &str) -> Vec<String> {
     v.split(',').filter(|s| !s.is_empty()).map(String::from).collect()
 }
@@ -213,7 +201,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     };
     let f = Flags::from_arg_matches(&m).map_err(|e| one_line(&e))?;
     let mut c = match &f.config {
-        Some(path) => load_config(path).map_err(|e| e.join("; "))?,
+        Some(path) => crate::config::load(path).map_err(|e| e.join("; "))?,
         None => Config::default(),
     };
     apply(&mut c, &f, &m)?;
@@ -275,7 +263,7 @@ fn one_line(e: &clap::Error) -> String {
 
 /// The config's checks, as flags: the first bad field, one line (`check` lists them all).
 pub fn validate(c: &Config) -> Result<(), String> {
-    match c.validate().into_iter().next() {
+    match super::validate::check(c).into_iter().next() {
         None => Ok(()),
         Some(e) => Err(e),
     }

@@ -24,7 +24,7 @@
 //!   when nothing was lost.
 
 use crate::hist::Hist;
-use crate::outstanding::{Match, Outstanding};
+use crate::switch::outstanding::{Match, Outstanding};
 use ofswitch::{Kind, NO_BUFFER};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -13,16 +13,16 @@
 //! (CLOCK_REALTIME is one clock per machine: a namespace cannot have its own): `MS` for every
 //! agent that inherits it, `MS@I` for agent number I (0-based) only.
 
-use crate::clock::realtime_ns;
 use crate::config::Config;
+use crate::coordinator::clock::realtime_ns;
 use crate::coordinator::{run_part, LoopTotal};
-use crate::protocol::{encode, Cmd, Pong, Ready, WorkerEvent};
+use crate::switch::protocol::{encode, Cmd, Pong, Ready, WorkerEvent};
 use std::io::{BufRead, Write};
 use std::net::{IpAddr, UdpSocket};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub const FAKE_OFFSET_ENV: &str = "SDNBENCH_TEST_CLOCK_OFFSET_MS";
+const FAKE_OFFSET_ENV: &str = "SDNBENCH_TEST_CLOCK_OFFSET_MS";
 
 fn emit(e: &WorkerEvent) {
     let mut out = std::io::stdout().lock();
@@ -78,16 +78,16 @@ pub fn main() -> i32 {
     };
     let mut rx = Some(rx);
     let mut on_ready = |rs: &[Ready]| {
-        let mut r = crate::agent_merge::ready(slice.worker, rs);
+        let mut r = crate::distributed::agent_merge::ready(slice.worker, rs);
         r.clock_ns = clock_ns(slice.worker);
         emit(&WorkerEvent::Ready(r));
         if let Some(rx) = rx.take() {
             wait_for_start(slice.worker, &rx);
         }
     };
-    let mut on_loop = |l: &LoopTotal| emit(&WorkerEvent::Interval(crate::agent_merge::interval(slice.worker, l)));
+    let mut on_loop = |l: &LoopTotal| emit(&WorkerEvent::Interval(crate::distributed::agent_merge::interval(slice.worker, l)));
     match run_part(cfg, slice, &source_addrs, &mut on_ready, &mut on_loop) {
-        Ok(o) => match crate::agent_merge::report(slice.worker, &o) {
+        Ok(o) => match crate::distributed::agent_merge::report(slice.worker, &o) {
             Ok(r) => emit(&WorkerEvent::Done(Box::new(r))),
             Err(e) => emit(&WorkerEvent::Fatal(e)),
         },
@@ -121,7 +121,7 @@ fn join_mesh(mut cfg: Config, worker: u32, rx: &mpsc::Receiver<Cmd>) -> Result<C
     }
     let ip = source_addrs(&cfg, 0).into_iter().next().unwrap_or_else(|| "127.0.0.1".into());
     let addr = crate::network::transport::listen_tcp(&ip)?;
-    emit(&WorkerEvent::Listening(crate::protocol::Listening { worker, addr }));
+    emit(&WorkerEvent::Listening(crate::switch::protocol::Listening { worker, addr }));
     loop {
         match rx.recv() {
             Ok(Cmd::Peers { addrs }) => {
@@ -160,7 +160,7 @@ fn wait_for_start(worker: u32, rx: &mpsc::Receiver<Cmd>) {
 /// 127/8 addresses); otherwise every address of the controller's family on the interface the
 /// kernel routes the controller through (a namespace's veth, a machine's NIC).
 pub(crate) fn source_addrs(cfg: &Config, _sessions: u32) -> Vec<String> {
-    let Ok(target) = crate::limits::resolve(cfg.controller()) else { return vec![] };
+    let Ok(target) = crate::config::limits::resolve(cfg.controller()) else { return vec![] };
     if target.ip().is_loopback() {
         return vec![];
     }

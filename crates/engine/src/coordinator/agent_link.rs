@@ -6,11 +6,11 @@
 //! (`export.rs` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
-use crate::agents::Spec;
+use crate::config::limits::{self, Plan};
 use crate::config::{slices, Config, Slice};
+use crate::coordinator::agents::Spec;
 use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
-use crate::limits::{self, Plan};
-use crate::protocol::{Cmd, Pong, Ready};
+use crate::switch::protocol::{Cmd, Pong, Ready};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,10 +40,10 @@ pub struct AgentState {
 /// Run `cfg` over its agents.
 pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    if crate::k8s::pods(&cfg).is_some() {
+    if crate::coordinator::k8s::pods(&cfg).is_some() {
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
     }
-    let specs = cfg.agents.iter().map(|a| crate::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let specs = cfg.agents.iter().map(|a| crate::coordinator::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
     let slots = slots(&cfg.agents, &specs);
     let n = slots.len() as u32;
     let nofile = limits::raise_nofile();
@@ -51,7 +51,7 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
     let cfg = prepare(cfg, &plan, nofile, false)?;
     // pods dial in: listen before anything starts (an address in use fails the run here)
     let pod_slots: Vec<(u32, SocketAddr)> = slots.iter().enumerate().filter_map(|(i, s)| s.pod.map(|a| (i as u32, a))).collect();
-    let listeners = crate::pod_link::Listeners::bind(&pod_slots)?;
+    let listeners = crate::coordinator::pod_link::Listeners::bind(&pod_slots)?;
     // what every agent gets: the run, less the agent list (an agent runs its slice locally)
     let sent = Config { agents: vec![], ..cfg.clone() };
     let parts = slices(cfg.switches, n);
@@ -71,12 +71,12 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
         started(i, start(&s.spec, &s.name, i as u32, tx.clone())?);
     }
     if !pod_slots.is_empty() {
-        let missing = listeners.accept(n, crate::pod_link::wait(), &mut |slot, d| {
+        let missing = listeners.accept(n, crate::coordinator::pod_link::wait(), &mut |slot, d| {
             let label = format!("agent {}", slots[slot as usize].name);
             started(slot as usize, Spawned::socket(d.stream, d.reader, slot, &label, tx.clone()));
         });
         for (slot, line) in missing {
-            let _ = tx.send((slot, crate::protocol::WorkerEvent::Lost(line)));
+            let _ = tx.send((slot, crate::switch::protocol::WorkerEvent::Lost(line)));
         }
     }
     let handles: Vec<Handle> = handles.into_iter().map(|h| h.unwrap_or_else(|| Handle::Socket(None, Arc::default()))).collect();
@@ -110,8 +110,8 @@ fn slots(names: &[String], specs: &[Spec]) -> Vec<Slot> {
 }
 
 /// Start an agent by its command (local, netns, ssh).
-fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::protocol::WorkerEvent)>) -> Result<Spawned, String> {
-    let mut cmd = crate::agents::command(spec)?;
+fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::switch::protocol::WorkerEvent)>) -> Result<Spawned, String> {
+    let mut cmd = crate::coordinator::agents::command(spec)?;
     // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
     // client in the terminal's process group would die of it and lose its agent's report
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
@@ -132,15 +132,15 @@ pub(crate) fn listening(agents: &mut [AgentState], handles: &mut [Handle], w: us
 /// After the READY barrier: a ping to every live agent (its pong gives the clock offset).
 pub(crate) fn ping(agents: &mut [AgentState], handles: &mut [Handle], alive: &[bool]) {
     for (i, a) in agents.iter_mut().enumerate().filter(|(i, _)| alive[*i]) {
-        a.ping_sent_ns = crate::clock::realtime_ns();
+        a.ping_sent_ns = crate::coordinator::clock::realtime_ns();
         handles[i].send(&Cmd::Ping);
     }
 }
 
 pub fn pong(a: &mut AgentState, p: &Pong) {
-    let t1 = crate::clock::realtime_ns();
+    let t1 = crate::coordinator::clock::realtime_ns();
     a.rtt_ns = t1.saturating_sub(a.ping_sent_ns);
-    a.offset_ns = Some(crate::clock::offset_ns(a.ping_sent_ns, t1, p.clock_ns));
+    a.offset_ns = Some(crate::coordinator::clock::offset_ns(a.ping_sent_ns, t1, p.clock_ns));
 }
 
 /// Refuse a clock beyond `max_skew_ms` (one line naming the agent), or send every live agent the
@@ -148,11 +148,11 @@ pub fn pong(a: &mut AgentState, p: &Pong) {
 pub(crate) fn go_at(agents: &[AgentState], handles: &mut [Handle], alive: &[bool], max_skew_ms: f64) -> Result<Duration, String> {
     let live = || agents.iter().enumerate().filter(|(i, _)| alive[*i]);
     for (_, a) in live() {
-        crate::clock::check(&a.name, a.offset_ns.unwrap_or(0), a.rtt_ns, max_skew_ms)?;
+        crate::coordinator::clock::check(&a.name, a.offset_ns.unwrap_or(0), a.rtt_ns, max_skew_ms)?;
     }
     // far enough ahead for the go to reach every agent: 100 ms plus twice the slowest round trip
     let lead_ns = 100_000_000 + 2 * live().map(|(_, a)| a.rtt_ns).max().unwrap_or(0);
-    let t = crate::clock::realtime_ns() + lead_ns;
+    let t = crate::coordinator::clock::realtime_ns() + lead_ns;
     for (i, a) in live() {
         let unix_ns = (t as i64 + a.offset_ns.unwrap_or(0)) as u64;
         handles[i].send(&Cmd::GoAt { unix_ns });

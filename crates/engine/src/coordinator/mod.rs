@@ -6,11 +6,20 @@
 //! ignore SIGINT/SIGTERM: the coordinator catches them, tells every worker to stop, and still
 //! collects their (partial) reports, so an interrupted run is written, marked "interrupted".
 
+pub(crate) mod agent_link;
+pub(crate) mod agents;
+pub(crate) mod clock;
+pub(crate) mod figures;
+pub(crate) mod k8s;
+pub(crate) mod pod_link;
+pub(crate) mod resources;
+pub(crate) mod status;
+
+use crate::config::limits::{self, Plan};
 use crate::config::{slices, Config, Slice};
-use crate::limits::{self, Plan};
-use crate::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
-use crate::resources::Sampler;
-use crate::workload::Workload;
+use crate::coordinator::resources::Sampler;
+use crate::switch::protocol::{encode, Cmd, Interval, Ready, WorkerEvent, WorkerReport};
+use crate::switch::workload::Workload;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -80,7 +89,7 @@ pub struct Outcome {
     /// What the robustness attacker observed (`robust/`), when a case was configured.
     pub robustness: Option<crate::robust::Observation>,
     /// Agents (`agent_link.rs`); empty when the workers were local.
-    pub agents: Vec<crate::agent_link::AgentState>,
+    pub agents: Vec<crate::coordinator::agent_link::AgentState>,
     /// The switches this run is responsible for (an agent: its slice; otherwise all).
     pub part_switches: u32,
 }
@@ -153,7 +162,7 @@ fn spawn_worker(cfg: &Config, slice: Slice, w: u32, in_thread: bool, tx: mpsc::S
         let cfg = cfg.clone();
         let j = std::thread::Builder::new()
             .name(format!("worker-{}", slice.worker))
-            .spawn(move || crate::worker::run(cfg, slice, crx, &mut |e| drop(tx.send((w, e)))))
+            .spawn(move || crate::switch::worker::run(cfg, slice, crx, &mut |e| drop(tx.send((w, e)))))
             .map_err(|e| format!("cannot start a worker thread: {e}"))?;
         return Ok(Handle::Thread(ctx, j));
     }
@@ -270,7 +279,7 @@ fn unix_now() -> f64 {
 /// (the live display); `on_ready` the handshake results.
 pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     if !cfg.agents.is_empty() {
-        return crate::agent_link::run(cfg, on_ready, on_loop);
+        return crate::coordinator::agent_link::run(cfg, on_ready, on_loop);
     }
     let started_unix = unix_now();
     let nofile = limits::raise_nofile();
@@ -371,7 +380,7 @@ pub(crate) struct Run {
     pub nofile: (u64, u64),
     pub started_unix: f64,
     /// Agents (empty: local workers): their names, slices, clocks and traffic.
-    pub agents: Vec<crate::agent_link::AgentState>,
+    pub agents: Vec<crate::coordinator::agent_link::AgentState>,
     /// The worker id (`Slice::worker`) of each handle, in handle order.
     pub ids: Vec<u32>,
     /// The switches of all handles together.
@@ -419,9 +428,9 @@ pub(crate) fn drive(
     }
     out.reports.sort_by_key(|r| r.worker);
     judge(&mut out, went);
-    crate::agent_link::judge(&mut out);
+    crate::coordinator::agent_link::judge(&mut out);
     out.finished_unix = unix_now();
-    out.warnings = crate::export::warnings(&out);
+    out.warnings = figures::warnings(&out);
     out
 }
 
@@ -504,8 +513,8 @@ fn collect(
                 g.ready[w] = true;
                 out.ready.push(r);
             }
-            WorkerEvent::Pong(p) if agents => crate::agent_link::pong(&mut out.agents[w], &p),
-            WorkerEvent::Listening(l) if agents => crate::agent_link::listening(&mut out.agents, handles, w, l.addr),
+            WorkerEvent::Pong(p) if agents => crate::coordinator::agent_link::pong(&mut out.agents[w], &p),
+            WorkerEvent::Listening(l) if agents => crate::coordinator::agent_link::listening(&mut out.agents, handles, w, l.addr),
             WorkerEvent::Pong(_) | WorkerEvent::Listening(_) => {}
             WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
             WorkerEvent::Done(r) => {
@@ -523,7 +532,7 @@ fn collect(
                 done += 1;
                 g.alive[w] = false;
                 if agents {
-                    crate::agent_link::lost(&mut out.agents[w], msg, g.phase == Phase::Went);
+                    crate::coordinator::agent_link::lost(&mut out.agents[w], msg, g.phase == Phase::Went);
                     flush_complete(&mut g, out, on_loop);
                 } else {
                     out.error.get_or_insert(msg);
@@ -552,7 +561,7 @@ fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(
             }
             start_clocks(g, out, procs, Duration::ZERO);
         } else {
-            crate::agent_link::ping(&mut out.agents, handles, &g.alive);
+            crate::coordinator::agent_link::ping(&mut out.agents, handles, &g.alive);
             g.phase = Phase::Clock;
         }
     }
@@ -561,7 +570,7 @@ fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(
         if !all(&ponged, &g.alive) {
             return;
         }
-        match crate::agent_link::go_at(&out.agents, handles, &g.alive, out.cfg.max_skew_ms) {
+        match crate::coordinator::agent_link::go_at(&out.agents, handles, &g.alive, out.cfg.max_skew_ms) {
             Ok(lead) => start_clocks(g, out, procs, lead),
             Err(line) => {
                 out.error = Some(line);
@@ -597,8 +606,8 @@ pub(crate) fn judge(out: &mut Outcome, went: bool) {
         .next()
         .cloned()
         .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())))
-        .map(|r| crate::status::explain(&r, out.cfg.versions));
-    let facts = crate::status::Facts {
+        .map(|r| crate::coordinator::status::explain(&r, out.cfg.versions));
+    let facts = crate::coordinator::status::Facts {
         switches: if workload.up_after_echo() { up } else { out.part_switches },
         up,
         lost,
@@ -606,12 +615,12 @@ pub(crate) fn judge(out: &mut Outcome, went: bool) {
         back: sw.iter().filter(|s| s.of_version.is_some() && s.disconnect.is_some() && !s.reconnect.down_at_stop).count() as u32,
         first_failure,
         sends_requests: workload.sends_requests(),
-        measured_answered: crate::export::measured_answered(out),
+        measured_answered: figures::measured_answered(out),
         went,
         interrupted: out.status == "interrupted",
         fatal: out.error.clone(),
     };
-    let (status, error) = crate::status::judge(&facts);
+    let (status, error) = crate::coordinator::status::judge(&facts);
     out.status = status;
     out.error = error;
 }

@@ -2,35 +2,19 @@
 //! handshake and an echo round trip, until the controller refuses, drops or stalls one (or the
 //! requested number is reached); then hold them all for `hold_ms` and count the survivors.
 
-use crate::accounting::{SessionState, SwitchStats};
 use crate::config::{Config, Slice};
-use crate::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::session::{connect, Session};
-use crate::worker::{source_for, switch_report, Shared};
-use serde::{Deserialize, Serialize};
+use crate::switch::accounting::{SessionState, SwitchStats};
+use crate::switch::protocol::{CapacityReport, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::session::{connect, Session};
+use crate::switch::worker::{source_for, switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{sleep, timeout, Duration, Instant};
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct CapacityReport {
-    pub attempted: u32,
-    /// Sessions that completed handshake + echo.
-    pub established: u32,
-    /// Of those, still up after the hold.
-    pub held: u32,
-    pub hold_ms: u64,
-    /// Why the next session could not be opened (None: the requested number was reached).
-    pub first_failure: Option<String>,
-    pub establish_s: f64,
-    /// Time to establish each session, in order (ms).
-    pub session_ms: Vec<f64>,
-}
-
 pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let addr: SocketAddr = match crate::limits::resolve(cfg.controller()) {
+    let addr: SocketAddr = match crate::config::limits::resolve(cfg.controller()) {
         Ok(a) => a,
         Err(e) => return emit(WorkerEvent::Fatal(e)),
     };

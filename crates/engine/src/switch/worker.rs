@@ -4,11 +4,11 @@
 //! when it runs as a child process) and takes `Cmd`s from `cmds`. Several workers (processes)
 //! hold more sessions than one process's file limit allows, and use more cores.
 
-use crate::accounting::SwitchStats;
 use crate::config::{Config, Slice};
 use crate::hist::Hist;
-use crate::protocol::{Cmd, SwitchReport, WorkerEvent};
-use crate::workload::Workload;
+use crate::switch::accounting::SwitchStats;
+use crate::switch::protocol::{Cmd, SwitchReport, WorkerEvent};
+use crate::switch::workload::Workload;
 use std::cell::{Cell, RefCell};
 use std::net::SocketAddr;
 use std::rc::Rc;
@@ -47,11 +47,11 @@ pub struct Shared {
     /// This worker's part of the emulated network (`network/`), when the config has one.
     pub net: RefCell<Option<Rc<crate::network::node::Node>>>,
     /// The learning phase's counters (`learning.rs`).
-    pub learning: crate::learning::Learning,
+    pub learning: crate::switch::learning::Learning,
     /// Wake coalescing (`coalesce.rs`): on in throughput mode with `coalesce_pct` > 0.
     pub coalescing: bool,
-    pub park: std::sync::Arc<crate::coalesce::Park>,
-    pub floor: RefCell<crate::coalesce::Floor>,
+    pub park: std::sync::Arc<crate::switch::coalesce::Park>,
+    pub floor: RefCell<crate::switch::coalesce::Floor>,
 }
 
 impl Shared {
@@ -75,8 +75,8 @@ impl Shared {
             net: RefCell::new(None),
             learning: Default::default(),
             coalescing: cfg.coalescing(),
-            park: crate::coalesce::current(),
-            floor: RefCell::new(crate::coalesce::Floor::new(cfg.coalesce_pct)),
+            park: crate::switch::coalesce::current(),
+            floor: RefCell::new(crate::switch::coalesce::Floor::new(cfg.coalesce_pct)),
             cfg,
         }
     }
@@ -203,8 +203,8 @@ pub fn source_for(cfg: &Config, index: u32) -> Option<SocketAddr> {
 
 /// Run one worker to completion. Blocks the calling thread.
 pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let park = crate::coalesce::Park::new();
-    crate::coalesce::install(&park);
+    let park = crate::switch::coalesce::Park::new();
+    crate::switch::coalesce::install(&park);
     let hook = park.clone();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -260,7 +260,7 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
         echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
         disconnect: s.disconnect.clone(),
-        reconnect: crate::protocol::ReconnectCounts {
+        reconnect: crate::switch::protocol::ReconnectCounts {
             sessions_lost: s.sessions_lost,
             attempts: s.reconnect_attempts,
             reconnects: s.reconnects,

@@ -12,7 +12,7 @@
 //!   merges them afterwards).
 
 use crate::config::{slices, Config};
-use crate::k8s::{COUNT_ENV, INDEX_ENV};
+use crate::coordinator::k8s::{COUNT_ENV, INDEX_ENV};
 use lexopt::prelude::*;
 use serde_json::json;
 
@@ -58,7 +58,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
-    let cfg = match crate::cli::load_config(&a.config) {
+    let cfg = match crate::config::load(&a.config) {
         Ok(c) => c,
         Err(e) => return fail(e.join("; ")),
     };
@@ -111,8 +111,8 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
 
 /// Any other pod: dial the coordinator, then be an agent on that connection.
 fn dial(target: &str, index: u32, count: u32) -> i32 {
-    let hello = crate::pod_link::Hello { pod: index, pods: count };
-    let stream = match crate::pod_link::dial(target, &hello, crate::pod_link::wait()) {
+    let hello = crate::coordinator::pod_link::Hello { pod: index, pods: count };
+    let stream = match crate::coordinator::pod_link::dial(target, &hello, crate::coordinator::pod_link::wait()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: pod {index}: {e}");
@@ -129,14 +129,14 @@ fn dial(target: &str, index: u32, count: u32) -> i32 {
         }
         libc::close(fd);
     }
-    crate::agent::main()
+    crate::distributed::agent::main()
 }
 
 /// No coordinator: run this pod's slice now and print its result (merged later by hand).
 fn alone(cfg: Config, index: u32, count: u32) -> i32 {
     let slice = slices(cfg.switches, count)[index as usize];
     let slice = crate::config::Slice { worker: index, ..slice };
-    match crate::coordinator::run_part(cfg, slice, &crate::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
+    match crate::coordinator::run_part(cfg, slice, &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
         Ok(o) => {
             let mut j = crate::export::build(&o);
             j["agent_index"] = json!(index);
@@ -160,9 +160,9 @@ mod tests {
 
     #[test]
     fn flags_as_the_manifest_writes_them() {
-        let cmd = crate::k8s::command(crate::k8s::Coordinator::Pod0(7070), "r");
+        let cmd = crate::coordinator::k8s::command(crate::coordinator::k8s::Coordinator::Pod0(7070), "r");
         let a = parse(cmd[2..].to_vec()).unwrap();
-        assert_eq!(a.config, crate::k8s::CONFIG_PATH);
+        assert_eq!(a.config, crate::coordinator::k8s::CONFIG_PATH);
         assert_eq!(a.coordinator.as_deref(), Some("r-0.r:7070"));
         assert_eq!(a.serve, Some("0.0.0.0:7070".parse().unwrap()));
         assert!(parse(vec!["--serve".into(), "host:1".into(), "--config".into(), "f".into()]).unwrap_err().starts_with("--serve"));

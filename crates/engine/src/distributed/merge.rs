@@ -12,11 +12,11 @@
 //! of the parts' and the merged histogram is the parts' added. Switches of the run in no file
 //! make the result `partial`, named.
 
-use crate::agent_link::AgentState;
-use crate::agent_merge::{merge as merge_counters, AgentResult};
 use crate::config::{Config, Slice};
+use crate::coordinator::agent_link::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
-use crate::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
+use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
+use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -84,7 +84,7 @@ pub fn main(args: Vec<String>) -> i32 {
 }
 
 /// Merge the named result documents; errors are one line.
-pub fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
+pub(crate) fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
     let cfg = same_run(docs)?;
     let mut o = outcome(cfg.clone(), docs.len() as u32);
     let mut owner: BTreeMap<u32, &str> = BTreeMap::new();
@@ -110,7 +110,7 @@ pub fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
             o.status = "partial";
         }
     }
-    o.warnings = crate::export::warnings(&o);
+    o.warnings = crate::coordinator::figures::warnings(&o);
     o.finished_unix = docs.iter().filter_map(|(_, d)| d["finished_unix"].as_f64()).fold(0.0, f64::max);
     let mut doc = crate::export::build(&o);
     check_sums(docs, &doc)?;
@@ -151,11 +151,11 @@ fn same_run(docs: &[(String, Value)]) -> Result<Config, String> {
 
 fn outcome(cfg: Config, parts: u32) -> Outcome {
     Outcome {
-        plan: crate::limits::Plan { workers: parts, source_addrs: vec![], notes: vec![] },
+        plan: crate::config::limits::Plan { workers: parts, source_addrs: vec![], notes: vec![] },
         ready: vec![],
         loops: vec![],
         reports: vec![],
-        sampler: crate::resources::Sampler::new(vec![], 0.0),
+        sampler: crate::coordinator::resources::Sampler::new(vec![], 0.0),
         status: "ok",
         error: None,
         warnings: vec![],
@@ -189,7 +189,7 @@ impl Part {
         let failures: BTreeMap<String, u32> =
             failures.iter().map(|x| (x["reason"].as_str().unwrap_or("").to_string(), u(&x["count"]) as u32)).collect();
         let ln = &d["learning"];
-        let learning = crate::learning::Drain {
+        let learning = crate::switch::learning::Drain {
             sent: u(&ln["requests"]),
             replies: u(&ln["replies"]),
             duration_s: ln["duration_s"].as_f64().unwrap_or(0.0),

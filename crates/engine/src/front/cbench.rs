@@ -103,7 +103,7 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
     }
     let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
     c.controllers = vec![format!("{host}:{port}")];
-    crate::cli::validate(&c)?;
+    crate::front::cli::validate(&c)?;
     Ok(CbenchArgs { cfg: c, cooldown })
 }
 

@@ -55,10 +55,6 @@ impl Park {
             self.max_quantum_ns.fetch_max(q, Relaxed);
         }
     }
-
-    pub fn quantum_ns(&self) -> u64 {
-        self.quantum_ns.load(Relaxed)
-    }
 }
 
 thread_local! {

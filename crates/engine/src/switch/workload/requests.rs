@@ -2,11 +2,11 @@
 //! report ready, wait for the go, tick the loops, drain, report. What each session sends is set
 //! by its `Pacer`; how replies are judged by `accounting.rs`.
 
-use crate::accounting::{SessionState, SwitchStats};
 use crate::config::{Config, Slice};
-use crate::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::session::{connect, Session};
-use crate::worker::{source_for, switch_report, Shared};
+use crate::switch::accounting::{SessionState, SwitchStats};
+use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::session::{connect, Session};
+use crate::switch::worker::{source_for, switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
@@ -16,7 +16,7 @@ use tokio::time::{sleep_until, Duration, Instant};
 type Stats = Vec<Rc<RefCell<SwitchStats>>>;
 
 pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    let addr: SocketAddr = match crate::limits::resolve(cfg.controller()) {
+    let addr: SocketAddr = match crate::config::limits::resolve(cfg.controller()) {
         Ok(a) => a,
         Err(e) => return emit(WorkerEvent::Fatal(e)),
     };
@@ -68,20 +68,20 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
 
 /// The learning phase (`learning.rs`): give the controller `learn_after_ms` to finish its own
 /// handshake with every switch, open the phase, and wait for it to drain.
-async fn learn(sh: &Shared) -> crate::learning::Drain {
+async fn learn(sh: &Shared) -> crate::switch::learning::Drain {
     let up = u64::from(sh.up_count());
-    if !crate::workload::Workload::of(&sh.cfg).learns(&sh.cfg) || up == 0 || sh.stopped() {
-        return crate::learning::Drain { ended: "none".into(), ..Default::default() };
+    if !crate::switch::workload::Workload::of(&sh.cfg).learns(&sh.cfg) || up == 0 || sh.stopped() {
+        return crate::switch::learning::Drain { ended: "none".into(), ..Default::default() };
     }
     sh.wait_until(|| sh.stopped(), Some(Instant::now() + Duration::from_millis(sh.cfg.learn_after_ms))).await;
-    sh.open_learning(up * u64::from(crate::session::learning_requests(&sh.cfg)));
+    sh.open_learning(up * u64::from(crate::switch::session::learning_requests(&sh.cfg)));
     sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
 }
 
 /// One session task per switch of the slice, at most `connect_parallel` handshakes at once.
 fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
     let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
-    let workload = crate::workload::Workload::of(&sh.cfg);
+    let workload = crate::switch::workload::Workload::of(&sh.cfg);
     let mut stats = Vec::with_capacity((slice.hi - slice.lo) as usize);
     for (pos, index) in (slice.lo..slice.hi).enumerate() {
         let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, sh.cfg.per_switch_histograms);
@@ -185,7 +185,7 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
 /// Cumulative counters of the slice at loop `k` (per-switch counts are already per loop).
 fn snapshot(stats: &Stats, worker: u32, k: u32) -> Interval {
     let mut iv = Interval { worker, k, ..Default::default() };
-    let per_switch = stats.len() <= crate::protocol::PER_SWITCH_IN_INTERVALS;
+    let per_switch = stats.len() <= crate::switch::protocol::PER_SWITCH_IN_INTERVALS;
     for st in stats {
         let mut s = st.borrow_mut();
         let (a, se) = (s.answered, s.sent);

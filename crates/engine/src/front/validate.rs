@@ -59,7 +59,7 @@ pub fn check(c: &Config) -> Vec<String> {
     }
     e.extend(crate::network::check(c));
     e.extend(crate::robust::check(c));
-    e.extend(crate::agents::check(&c.agents, c.switches));
+    e.extend(crate::coordinator::agents::check(&c.agents, c.switches));
     if !(c.max_skew_ms > 0.0 && c.max_skew_ms.is_finite()) {
         e.push(format!("max_skew_ms: {} (a positive number of ms)", c.max_skew_ms));
     }
@@ -67,12 +67,12 @@ pub fn check(c: &Config) -> Vec<String> {
         e.push("controllers: no controller address given".into());
     }
     // a Kubernetes manifest's controller is resolved in the pods (the cluster's DNS), not here
-    let in_pods = crate::k8s::of(c).is_some();
+    let in_pods = crate::coordinator::k8s::of(c).is_some();
     for a in &c.controllers {
         let shape = a.rsplit_once(':').is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
         if in_pods && !shape {
             e.push(format!("controllers: {a:?} is not HOST:PORT"));
-        } else if let (false, Err(err)) = (in_pods, crate::limits::resolve(a)) {
+        } else if let (false, Err(err)) = (in_pods, crate::config::limits::resolve(a)) {
             e.push(format!("controllers: {err}"));
         }
     }
@@ -95,6 +95,15 @@ mod tests {
         for f in ["switches: 0", "loops: 0", "frame_size: 10", "workers: 0", "controllers:"] {
             assert!(e.iter().any(|l| l.starts_with(f)), "{f} missing in {e:?}");
         }
+    }
+
+    #[test]
+    fn a_parsed_config_is_checked_field_by_field() {
+        let c = Config::parse_json(r#"{"switches": 0, "workers": 0, "traffic": "x"}"#).unwrap();
+        let e = check(&c);
+        assert!(e.iter().any(|l| l.starts_with("switches")), "{e:?}");
+        assert!(e.iter().any(|l| l.starts_with("traffic") && l.contains("unique-pairs")), "{e:?}");
+        assert!(e.iter().all(|l| !l.contains('\n')));
     }
 
     #[test]

@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(svc["spec"]["ports"][0]["port"], c0["ports"][0]["containerPort"]);
         assert_eq!(pod["volumes"][0]["configMap"]["name"], cm["metadata"]["name"]);
         // the pods get the same run, less the agent list (the coordinator hands out the slices)
-        let run = Config::from_json(cm["data"]["run.json"].as_str().unwrap()).unwrap();
+        let run = Config::parse_json(cm["data"]["run.json"].as_str().unwrap()).unwrap();
         assert_eq!((run.switches, run.agents.len()), (100_000, 0));
     }
 

@@ -12,11 +12,11 @@
 //! backoff, the switch keeping its flow table while it is down (`wait_down`; fail mode
 //! `standalone` fails open after 3 probe intervals, as OVS).
 
-use crate::accounting::SwitchStats;
-use crate::outstanding::Outstanding;
-use crate::pacer::Pacer;
-use crate::worker::Shared;
-use crate::workload::Workload;
+use crate::switch::accounting::SwitchStats;
+use crate::switch::outstanding::Outstanding;
+use crate::switch::pacer::Pacer;
+use crate::switch::worker::Shared;
+use crate::switch::workload::Workload;
 use ofswitch::{frame_len, Event, Learning, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
 use ofwire::{flow_mod, Header, MsgType};
 use std::cell::RefCell;
@@ -115,7 +115,7 @@ pub struct Session {
     echoed: bool,
     /// The learning ARPs were sent (or this session had none to send).
     learned: bool,
-    inbox: Option<Rc<crate::worker::Inbox>>,
+    inbox: Option<Rc<crate::switch::worker::Inbox>>,
     /// The emulated network, when the config has one: this worker's node and our inbox in it.
     net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
     /// Network runs: the controllers after the first (channels 1..; `network/channels.rs`).
@@ -133,7 +133,7 @@ pub struct Session {
     /// Sessions that came up (handshake done): 1 + the reconnects (`reconnect.rs`).
     established: u32,
     /// cbench's latency-mode pacing (`Config::cbench_compat`, latency mode only).
-    probe: Option<crate::cbench_switch::ProbeState>,
+    probe: Option<crate::switch::cbench_switch::ProbeState>,
     /// Loops whose pause was drained (`loop_pause`).
     drained_loops: u64,
     /// How long this connection may take to come up: `connect_timeout_ms` for the first, OVS's
@@ -172,7 +172,7 @@ impl Session {
         let inbox = if sc.links.is_empty() {
             None
         } else {
-            let i = Rc::new(crate::worker::Inbox::default());
+            let i = Rc::new(crate::switch::worker::Inbox::default());
             sh.inboxes.borrow_mut().insert(dpid, i.clone());
             Some(i)
         };
@@ -210,7 +210,7 @@ impl Session {
     /// is lost is tried again after the backoff while the config reconnects (`reconnect.rs`).
     pub async fn run(mut self, stream: io::Result<TcpStream>, addr: SocketAddr) {
         let cfg = &self.sh.cfg;
-        let mut backoff = crate::reconnect::Backoff::new(cfg.reconnect_backoff_ms, cfg.max_backoff_ms);
+        let mut backoff = crate::switch::reconnect::Backoff::new(cfg.reconnect_backoff_ms, cfg.max_backoff_ms);
         let mut stream = stream;
         let mut attempt = false;
         loop {
@@ -260,7 +260,7 @@ impl Session {
             self.partial.clear(); // the old connection's unread and unwritten bytes
             self.wbuf.clear();
             self.wpos = 0;
-            let src = crate::worker::source_for(&self.sh.cfg, self.index);
+            let src = crate::switch::worker::source_for(&self.sh.cfg, self.index);
             self.handshake_timeout_ns = backoff.handshake_timeout_ns();
             let mut phase_rx = self.sh.phase_rx.clone();
             stream = tokio::select! {
@@ -501,7 +501,7 @@ impl Session {
                 if buf.len() - at < len {
                     break;
                 }
-                if let Some(seq) = crate::cbench_switch::answered_buffer_id(&buf[at..at + len], wire) {
+                if let Some(seq) = crate::switch::cbench_switch::answered_buffer_id(&buf[at..at + len], wire) {
                     st.on_discarded_reply(&mut self.out, seq, now);
                 }
                 at += len;
@@ -576,7 +576,7 @@ impl Session {
         if self.net.is_none() || addrs.len() < 2 {
             return;
         }
-        let resolved: Vec<std::net::SocketAddr> = addrs[1..].iter().filter_map(|a| crate::limits::resolve(a).ok()).collect();
+        let resolved: Vec<std::net::SocketAddr> = addrs[1..].iter().filter_map(|a| crate::config::limits::resolve(a).ok()).collect();
         match crate::network::channels::Channels::connect(&resolved).await {
             Ok(mut c) => {
                 c.start(&mut self.sw, now);
@@ -623,7 +623,7 @@ impl Session {
     /// the socket does not take is kept here: one buffer for all the worker's switches stays in
     /// cache, where a window's worth per switch (84 KB each at 1,024 requests) did not.
     fn send_requests(&mut self, s: &TcpStream, now: u64) -> Result<(), End> {
-        let room = crate::pacer::socket_room(self.sh.cfg.fill_socket, self.wbuf.len() - self.wpos, self.gen.frame_len() + 24);
+        let room = crate::switch::pacer::socket_room(self.sh.cfg.fill_socket, self.wbuf.len() - self.wpos, self.gen.frame_len() + 24);
         let shared = self.wpos == self.wbuf.len();
         let wscratch = self.sh.wscratch.clone();
         let mut scratch = wscratch.borrow_mut();
@@ -642,7 +642,7 @@ impl Session {
             st.sent += n as u64;
             st.sent
         };
-        crate::robust::exceptions::inject(&self.sh.cfg, sent - n as u64, sent, buf);
+        crate::switch::exceptions::inject(&self.sh.cfg, sent - n as u64, sent, buf);
         if !shared {
             return Ok(());
         }
@@ -763,14 +763,14 @@ impl Session {
             let msg = &buf[at..at + n];
             at += n;
             let h = Header::new_unchecked(msg);
-            if count_responses && crate::cbench_switch::counts_as_response(msg) {
+            if count_responses && crate::switch::cbench_switch::counts_as_response(msg) {
                 st.responses += 1;
                 if let Some(p) = &mut self.probe {
                     p.response();
                 }
             }
             if let Some(p) = &mut self.probe {
-                if crate::cbench_switch::asks_config(msg) {
+                if crate::switch::cbench_switch::asks_config(msg) {
                     p.config_asked();
                 }
             }
@@ -790,7 +790,7 @@ impl Session {
                 Err(e) => return Err(End::new("malformed", e.to_string())),
             };
             if self.sh.cfg.cbench_compat {
-                crate::cbench_switch::own_reply(msg, self.gen.dpid, &mut self.wbuf, mark);
+                crate::switch::cbench_switch::own_reply(msg, self.gen.dpid, &mut self.wbuf, mark);
             }
             self.on_event(ev, msg, loading, &mut st, &mut merged, now);
         }
@@ -873,7 +873,7 @@ impl Session {
             }
             Event::Connected { version } => {
                 st.version = version;
-                st.state = crate::accounting::SessionState::Up;
+                st.state = crate::switch::accounting::SessionState::Up;
                 self.gen.version = version;
                 self.established += 1;
                 if self.established > 1 {

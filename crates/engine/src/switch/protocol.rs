@@ -23,9 +23,9 @@
 //! agent's clock offset NTP-style (ping/pong) and sends a common start time in the agent's own
 //! clock (`go_at`), refusing the run beyond `max_skew_ms`.
 
-use crate::accounting::Disconnect;
 use crate::config::{Config, Slice};
 use crate::hist::Summary;
+use crate::switch::accounting::Disconnect;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -94,7 +94,7 @@ pub struct Ready {
     pub failures: BTreeMap<String, u32>,
     /// The learning phase, drained before the Ready (`learning.rs`).
     #[serde(default)]
-    pub learning: crate::learning::Drain,
+    pub learning: crate::switch::learning::Drain,
     /// Agents: CLOCK_REALTIME (ns) when the Ready was written (informative; the offset is
     /// measured with `ping`).
     #[serde(default)]
@@ -206,13 +206,13 @@ pub struct WorkerReport {
     pub hist_b64: String,
     pub hist_clamped: u64,
     pub stopped_early: bool,
-    pub capacity: Option<crate::workload::capacity::CapacityReport>,
+    pub capacity: Option<CapacityReport>,
     /// The emulated network's figures of this worker (`network/`).
     #[serde(default)]
     pub network: Option<crate::network::node::NetReport>,
     /// Wake coalescing in this worker (`coalesce.rs`).
     #[serde(default)]
-    pub coalesce: crate::coalesce::Report,
+    pub coalesce: crate::switch::coalesce::Report,
     /// Agents: what the agent decided and measured on its machine (`agent.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentFacts>,
@@ -228,6 +228,22 @@ pub struct AgentFacts {
     pub rss_bytes_peak: u64,
     pub status: String,
     pub error: Option<String>,
+}
+
+/// What a capacity run found (`switch/workload/capacity.rs`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CapacityReport {
+    pub attempted: u32,
+    /// Sessions that completed handshake + echo.
+    pub established: u32,
+    /// Of those, still up after the hold.
+    pub held: u32,
+    pub hold_ms: u64,
+    /// Why the next session could not be opened (None: the requested number was reached).
+    pub first_failure: Option<String>,
+    pub establish_s: f64,
+    /// Time to establish each session, in order (ms).
+    pub session_ms: Vec<f64>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

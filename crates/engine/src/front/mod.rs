@@ -1,0 +1,7 @@
+//! The commands of `sdnbench-engine`: they parse arguments, check the config, run, and print.
+
+pub(crate) mod cbench;
+pub(crate) mod cli;
+pub(crate) mod output;
+pub mod run;
+pub(crate) mod validate;

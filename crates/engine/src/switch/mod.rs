@@ -1,0 +1,16 @@
+//! One worker's emulated switches, the per-switch hot path: a `Session` per switch, paced by a
+//! `Pacer`, sending what its `Workload` says; the answers matched in `Outstanding` and counted
+//! in `accounting`. A worker reports to the coordinator over `protocol`.
+
+pub(crate) mod accounting;
+pub(crate) mod cbench_switch;
+pub(crate) mod coalesce;
+pub(crate) mod exceptions;
+pub(crate) mod learning;
+pub(crate) mod outstanding;
+pub(crate) mod pacer;
+pub(crate) mod protocol;
+pub(crate) mod reconnect;
+pub(crate) mod session;
+pub(crate) mod worker;
+pub(crate) mod workload;

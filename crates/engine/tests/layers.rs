@@ -1,0 +1,150 @@
+//! The engine's top-level modules are layers: a module imports only those below it, so there
+//! is no cycle between them. `LAYERS` states the order once, top first; this test reads every
+//! source file and fails on each `crate::` path (or `super::` chain that leaves its top-level
+//! module) that names a module above the file's own, naming the file, the line and the path.
+
+use std::path::{Path, PathBuf};
+
+/// Top first. A module may use the ones after it, never those before it.
+const LAYERS: &[&str] = &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config"];
+
+/// Files that are not a module of the tree: the crate root and the binary.
+const ROOTS: &[&str] = &["lib.rs", "main.rs"];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("src is readable") {
+        let p = e.expect("a directory entry").path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a file under src: `switch/workload/mod.rs` is `["switch", "workload"]`.
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().expect("a file name");
+    if last != "mod.rs" {
+        parts.push(last.trim_end_matches(".rs").to_string());
+    }
+    parts
+}
+
+fn ident(s: &str) -> &str {
+    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The first names of a `{a, b::c, d::{e, f}}` group (the text after its `{`).
+fn group_heads(s: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut heads) = (0, 0, vec![]);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                heads.push(ident(s[start..].trim_start()));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                heads.push(ident(s[start..].trim_start()));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    heads.into_iter().filter(|h| !h.is_empty()).collect()
+}
+
+/// The top-level modules a file's code names, with the line of each (comment lines skipped).
+fn imports(text: &str, depth: usize) -> Vec<(usize, String)> {
+    let code: String = text.lines().map(|l| if l.trim_start().starts_with("//") { "\n".to_string() } else { format!("{l}\n") }).collect();
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let mut found = vec![];
+    let mut roots: Vec<usize> = code.match_indices("crate::").map(|(i, _)| i + "crate::".len()).collect();
+    // a chain of `super::` as long as the file is deep reaches the crate root too
+    for (i, _) in code.match_indices("super::") {
+        let chain = code[i..].len() - code[i..].trim_start_matches("super::").len();
+        if !code[..i].ends_with("super::") && chain == depth * "super::".len() {
+            roots.push(i + chain);
+        }
+    }
+    roots.sort();
+    for at in roots {
+        let rest = &code[at..];
+        let heads = if let Some(g) = rest.strip_prefix('{') { group_heads(g) } else { vec![ident(rest)] };
+        found.extend(heads.into_iter().map(|h| (line_of(at), h.to_string())));
+    }
+    found
+}
+
+/// Every import of a module above the file's own, as one line each.
+fn back_edges(src: &Path) -> Vec<String> {
+    let mut files = vec![];
+    rust_files(src, &mut files);
+    files.sort();
+    let mut bad = vec![];
+    for f in files {
+        let rel = f.strip_prefix(src).expect("under src").to_path_buf();
+        if ROOTS.iter().any(|r| rel == Path::new(r)) {
+            continue;
+        }
+        let path = module_path(&rel);
+        let Some(me) = LAYERS.iter().position(|l| *l == path[0]) else {
+            bad.push(format!(
+                "src/{}: top-level module {:?} is not in LAYERS (tests/layers.rs): give it its place",
+                rel.display(),
+                path[0]
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(&f).expect("a source file is readable");
+        for (line, name) in imports(&text, path.len()) {
+            if let Some(them) = LAYERS.iter().position(|l| *l == name) {
+                if them < me {
+                    bad.push(format!(
+                        "src/{}:{line}: {} (layer {me}) imports crate::{name} (layer {them}, above it)",
+                        rel.display(),
+                        path[0]
+                    ));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn no_module_imports_one_above_it() {
+    let bad = back_edges(&src());
+    assert!(bad.is_empty(), "imports against the layers (LAYERS in tests/layers.rs, top first):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn every_layer_exists_and_lib_rs_lists_them_in_order() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).expect("lib.rs");
+    let declared: Vec<&str> =
+        lib.lines().filter_map(|l| l.split_whitespace().skip_while(|w| *w != "mod").nth(1)).map(|m| m.trim_end_matches(';')).collect();
+    let mut sorted: Vec<&str> = LAYERS.to_vec();
+    sorted.sort();
+    assert_eq!(declared, sorted, "lib.rs declares exactly the LAYERS (alphabetically)");
+    let table: Vec<&str> = lib.lines().filter_map(|l| l.strip_prefix("//! | `")).map(ident).collect();
+    assert_eq!(table, LAYERS, "lib.rs's layer table lists LAYERS, top first");
+}
+
+#[test]
+fn a_back_edge_is_found_and_named() {
+    let text = "use crate::config::Config;\n// crate::front in a comment is no import\nfn f() { crate::front::run::bench(vec![]); }\n";
+    assert_eq!(imports(text, 1), vec![(1, "config".to_string()), (3, "front".to_string())]);
+    assert_eq!(imports("use crate::{hist::Hist, switch::{session, worker}};", 1), vec![(1, "hist".into()), (1, "switch".into())]);
+    assert_eq!(imports("use super::super::export::build;", 2), vec![(1, "export".into())]);
+    assert_eq!(imports("use super::model::Model;", 2), vec![]);
+    assert_eq!(module_path(Path::new("switch/workload/mod.rs")), ["switch", "workload"]);
+    assert_eq!(module_path(Path::new("export.rs")), ["export"]);
+}
