@@ -14,20 +14,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from sdnbench.controllers.ofhello import free_port
 
 
 def bulk_transfer(seconds: float = 2.0, write_bytes: int = 128 * 1024) -> dict:
     """One iperf3 run over loopback: bytes moved and CPU-seconds per byte on each side."""
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:

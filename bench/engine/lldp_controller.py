@@ -19,52 +19,19 @@ import asyncio
 import json
 import os
 import signal
-import struct
+import sys
 import time
+from pathlib import Path
 
-OFP10 = 1
-HELLO, ECHO_REQ, ECHO_REP, FEATURES_REQ, FEATURES_REP, PACKET_IN, PACKET_OUT = 0, 2, 3, 5, 6, 10, 13
-LLDP_DST = bytes.fromhex("0180c200000e")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from sdnbench.testing import lldp  # noqa: E402  (os-ken's LLDP frame: chassis dpid:%016x, port id)
+from sdnbench.testing import openflow as of  # noqa: E402
 
-
-def msg(t: int, xid: int, body: bytes = b"") -> bytes:
-    return struct.pack("!BBHI", OFP10, t, 8 + len(body), xid) + body
-
-
-def tlv(t: int, value: bytes) -> bytes:
-    return struct.pack("!H", (t << 9) | len(value)) + value
-
-
-def lldp_frame(dpid: int, port: int) -> bytes:
-    chassis = tlv(1, b"\x07" + f"dpid:{dpid:016x}".encode())
-    port_id = tlv(2, b"\x02" + struct.pack("!I", port))
-    ttl = tlv(3, struct.pack("!H", 120))
-    frame = LLDP_DST + bytes.fromhex("020000000001") + b"\x88\xcc" + chassis + port_id + ttl + tlv(0, b"")
-    return frame + b"\x00" * max(0, 60 - len(frame))
-
-
-def parse_lldp(frame: bytes):
-    """(dpid, port) of an LLDP frame this controller made, else None."""
-    if len(frame) < 14 or frame[12:14] != b"\x88\xcc":
-        return None
-    i, dpid, port = 14, None, None
-    while i + 2 <= len(frame):
-        (h,) = struct.unpack_from("!H", frame, i)
-        t, n = h >> 9, h & 0x1FF
-        v = frame[i + 2:i + 2 + n]
-        if t == 0:
-            break
-        if t == 1 and v[:6] == b"\x07dpid:":
-            dpid = int(v[6:], 16)
-        elif t == 2 and len(v) == 5:
-            (port,) = struct.unpack("!I", v[1:])
-        i += 2 + n
-    return (dpid, port) if dpid is not None and port is not None else None
+V10 = of.V10
 
 
 def packet_out(xid: int, port: int, frame: bytes) -> bytes:
-    action = struct.pack("!HHHH", 0, 8, port, 0)
-    return msg(PACKET_OUT, xid, struct.pack("!IHH", 0xFFFFFFFF, 0xFFFF, len(action)) + action + frame)
+    return of.packet_out(V10, xid, of.output(V10, port, 0), frame)
 
 
 class State:
@@ -83,23 +50,24 @@ class State:
 
 
 async def serve(st: State, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-    writer.write(msg(HELLO, 1) + msg(FEATURES_REQ, 2))
+    writer.write(of.hello(V10, 1) + of.msg(V10, "FEATURES_REQUEST", 2))
     st.first_connect = st.first_connect or time.monotonic()
     dpid = None
     try:
         while True:
             head = await reader.readexactly(8)
-            _, t, n, xid = struct.unpack("!BBHI", head)
-            body = await reader.readexactly(n - 8)
-            if t == ECHO_REQ:
-                writer.write(msg(ECHO_REP, xid, body))
-            elif t == FEATURES_REP:
-                dpid = struct.unpack_from("!Q", body, 0)[0]
-                ports = [struct.unpack_from("!H", body, 24 + 48 * k)[0] for k in range((len(body) - 24) // 48)]
-                st.switches[dpid] = (writer, [p for p in ports if 0 < p < 0xFF00])
-            elif t == PACKET_IN and dpid is not None:
-                in_port = struct.unpack_from("!H", body, 6)[0]
-                src = parse_lldp(body[10:])
+            m = head + await reader.readexactly(of.header(head)[2] - 8)
+            name = of.name_of(m)
+            if name == "ECHO_REQUEST":
+                writer.write(of.echo_reply(m))
+            elif name == "FEATURES_REPLY":
+                f = of.features(m)
+                dpid = f["dpid"]
+                st.switches[dpid] = (writer, [p for p in f["ports"] if p > 0])
+            elif name == "PACKET_IN" and dpid is not None:
+                pi = of.packet_in(m)
+                in_port = pi["in_port"]
+                src = lldp.origin(pi["frame"])
                 if src:
                     st.lldp_in += 1
                     st.links.add((src[0], src[1], dpid, in_port))
@@ -118,7 +86,7 @@ async def probe(st: State, interval: float, rounds: int):
         for dpid, (w, ports) in list(st.switches.items()):
             for p in ports:
                 xid += 1
-                w.write(packet_out(xid, p, lldp_frame(dpid, p)))
+                w.write(packet_out(xid, p, lldp.frame(dpid, p)))
                 st.lldp_out += 1
             if xid % 512 == 0:
                 await asyncio.sleep(0)

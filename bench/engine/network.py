@@ -30,15 +30,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
+from sdnbench.controllers.ofhello import free_port  # noqa: E402
 from sdnbench.net.engine_network import network_for  # noqa: E402
 
 ENGINE = REPO / "target" / "release" / "sdnbench-engine"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def interleave(net: dict, workers: int) -> dict:

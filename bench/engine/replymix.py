@@ -26,15 +26,11 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Optional
 
-_COMMON = ["HELLO", "ERROR", "ECHO_REQUEST", "ECHO_REPLY", "VENDOR", "FEATURES_REQUEST", "FEATURES_REPLY",
-           "GET_CONFIG_REQUEST", "GET_CONFIG_REPLY", "SET_CONFIG", "PACKET_IN", "FLOW_REMOVED", "PORT_STATUS",
-           "PACKET_OUT", "FLOW_MOD"]
-# message type names by number: OpenFlow 1.0 (spec §5.1 ofp_type) and 1.3 (§7.1)
-TYPES = dict(enumerate(_COMMON + ["PORT_MOD", "STATS_REQUEST", "STATS_REPLY", "BARRIER_REQUEST", "BARRIER_REPLY"]))
-TYPES13 = dict(enumerate(_COMMON + ["GROUP_MOD", "PORT_MOD", "TABLE_MOD", "MULTIPART_REQUEST", "MULTIPART_REPLY",
-                                    "BARRIER_REQUEST", "BARRIER_REPLY"]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from sdnbench.testing import openflow as of  # noqa: E402  (the OpenFlow reader)
+
 FLOW_COMMANDS = {0: "ADD", 1: "MODIFY", 2: "MODIFY_STRICT", 3: "DELETE", 4: "DELETE_STRICT"}
-NO_BUFFER = 0xFFFFFFFF
+NO_BUFFER = of.NO_BUFFER
 
 
 def pcap_packets(path: Path):
@@ -95,14 +91,12 @@ def tcp_streams(path: Path) -> dict:
 
 
 def messages(stream: bytes):
-    """Every whole OpenFlow message of a stream, in order."""
-    at = 0
-    while at + 8 <= len(stream):
-        n = struct.unpack(">H", stream[at + 2:at + 4])[0]
-        if n < 8 or at + n > len(stream):
+    """Every whole OpenFlow message of a stream, in order (up to the first with a length under 8)."""
+    msgs, _ = of.split(stream)
+    for m in msgs:
+        if of.header(m)[2] < 8:
             return
-        yield stream[at:at + n]
-        at += n
+        yield m
 
 
 def timed_messages(stream: bytes, marks: list):
@@ -114,54 +108,37 @@ def timed_messages(stream: bytes, marks: list):
         at += len(m)
 
 
+def _buffered(bid: int) -> str:
+    return "unbuffered" if bid == NO_BUFFER else "buffered"
+
+
 def kind(msg: bytes) -> str:
     """The message's kind: type, length, and what decides the work it stands for."""
-    version, ty = msg[0], msg[1]
-    name = (TYPES if version == 1 else TYPES13).get(ty, f"TYPE{ty}")
-    n = len(msg)
-    if ty == 14 and version == 1 and n >= 72:
-        cmd = FLOW_COMMANDS.get(struct.unpack(">H", msg[56:58])[0], "?")
-        buf = struct.unpack(">I", msg[68:72])[0]
-        return f"FLOW_MOD {cmd} len={n} {'unbuffered' if buf == NO_BUFFER else 'buffered'}"
-    if ty == 14 and version == 4 and n >= 56:
-        cmd = FLOW_COMMANDS.get(msg[25], "?")
-        buf = struct.unpack(">I", msg[36:40])[0]
-        return f"FLOW_MOD {cmd} table={msg[24]} len={n} {'unbuffered' if buf == NO_BUFFER else 'buffered'}"
-    if ty == 13 and n >= 16:
-        hdr = 16 if version == 1 else 24
-        buf = struct.unpack(">I", msg[8:12])[0]
-        alen = struct.unpack(">H", msg[14:16] if version == 1 else msg[16:18])[0]
-        nact = _count_actions(msg[hdr:hdr + alen])
-        data = n - hdr - alen
-        return (f"PACKET_OUT len={n} {'unbuffered' if buf == NO_BUFFER else 'buffered'} actions={nact}"
+    version, name, n = msg[0], of.name_of(msg), len(msg)
+    if name == "FLOW_MOD" and n >= (72 if version == of.V10 else 56):
+        fm = of.flow_mod(msg)
+        table = "" if version == of.V10 else f" table={fm['table_id']}"
+        return f"FLOW_MOD {FLOW_COMMANDS.get(fm['command'], '?')}{table} len={n} {_buffered(fm['buffer_id'])}"
+    if name == "PACKET_OUT" and n >= (16 if version == of.V10 else 24):
+        po = of.packet_out_fields(msg)
+        data = len(po["data"])
+        return (f"PACKET_OUT len={n} {_buffered(po['buffer_id'])} actions={len(of.actions(po['actions']))}"
                 + (f" data={data}" if data else ""))
-    if ty == 10 and version == 1 and n >= 18:
-        buf, total, port, reason = struct.unpack(">IHHB", msg[8:17])
-        return (f"PACKET_IN len={n} total_len={total} in_port={port} reason={reason} "
-                f"{'unbuffered' if buf == NO_BUFFER else 'buffered'}")
+    if name == "PACKET_IN" and version == of.V10 and n >= 18:
+        pi = of.packet_in(msg)
+        return (f"PACKET_IN len={n} total_len={pi['total_len']} in_port={pi['in_port']} reason={pi['reason']} "
+                f"{_buffered(pi['buffer_id'])}")
     return f"{name} len={n}"
-
-
-def _count_actions(actions: bytes) -> int:
-    at, count = 0, 0
-    while at + 4 <= len(actions):
-        alen = struct.unpack(">H", actions[at + 2:at + 4])[0]
-        if alen < 4:
-            break
-        at, count = at + alen, count + 1
-    return count
 
 
 def buffer_id(msg: bytes) -> Optional[int]:
     """The buffer id a packet-in carries, or a flow-mod or packet-out names (None: another
     message, or none named)."""
-    ty, version, n = msg[1], msg[0], len(msg)
-    if ty in (10, 13) and n >= 12:
-        bid = struct.unpack(">I", msg[8:12])[0]
-    elif ty == 14 and version == 1 and n >= 72:
-        bid = struct.unpack(">I", msg[64:68])[0]
-    elif ty == 14 and version == 4 and n >= 56:
-        bid = struct.unpack(">I", msg[36:40])[0]
+    name, n = of.name_of(msg), len(msg)
+    if name in ("PACKET_IN", "PACKET_OUT") and n >= 12:
+        bid = of.buffer_id(msg)
+    elif name == "FLOW_MOD" and n >= (72 if msg[0] == of.V10 else 56):
+        bid = of.flow_mod(msg)["buffer_id"]
     else:
         return None
     return None if bid == NO_BUFFER else bid
@@ -186,13 +163,13 @@ def mix(path: Path, port: int) -> dict:
         # to the latest packet-in with its id sent before it
         asked = defaultdict(list)
         for ts, m in timed_messages(stream, marks):
-            if m[1] == 10 and (bid := buffer_id(m)) is not None:
+            if of.name_of(m) == "PACKET_IN" and (bid := buffer_id(m)) is not None:
                 asked[bid].append(ts)
                 requests += 1
         replies = defaultdict(list)
         back, back_marks = streams.get((dst, dport, src, sport), (b"", []))
         for ts, m in timed_messages(back, back_marks):
-            bid = buffer_id(m) if m[1] in (13, 14) else None
+            bid = buffer_id(m) if of.name_of(m) in ("PACKET_OUT", "FLOW_MOD") else None
             k = bisect.bisect_right(asked[bid], ts) - 1 if bid in asked else -1
             if k >= 0:
                 replies[(bid, k)].append(kind(m))

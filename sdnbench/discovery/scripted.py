@@ -18,9 +18,9 @@ import socket
 import time
 from typing import Optional
 
-from ..northbound.fake_server import FakeApi
 from ..northbound.osken import PATH
 from ..testing import openflow as of
+from ..testing.http import FakeApi
 from ..testing.peer import ThreadedPeer
 
 V10 = of.V10

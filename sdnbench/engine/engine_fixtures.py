@@ -7,15 +7,10 @@ import socket
 from typing import Iterator
 
 from .. import paths
+from ..controllers.ofhello import free_port
 from ..proc import spawn, wait_until
 from . import driver
 from .params import check, config, engine_args
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _accepts(port: int) -> bool:

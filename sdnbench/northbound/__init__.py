@@ -11,7 +11,7 @@ for both directions (Floodlight's ``bidirectional``) yields both.
 
 Tested against the real controller: ``osken`` (our ``osken:topology`` app) and ``ryu``
 (``ryu:rest_topology``). Floodlight, ONOS and OpenDaylight cannot be installed here: their
-adapters are tested against fake servers (``fake_server.py``) answering like their documented
+adapters are tested against fake servers (``sdnbench.testing.http.FakeApi``) answering like their documented
 APIs (see docs/rfc8456-topology.md).
 """
 

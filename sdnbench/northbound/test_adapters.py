@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from .adapter import ADAPTERS, NorthboundError, adapter_for
-from .fake_server import FakeApi
+from ..testing.http import FakeApi
 from .links import emulated_links, missing_and_extra, undirected_names
 
 # ring,3: 1:2-2:1, 2:2-3:1, 3:2-1:1

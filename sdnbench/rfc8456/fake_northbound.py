@@ -13,32 +13,20 @@ nothing anywhere.
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
+from ..testing.http import FakeHttp
 
-class FakeNorthbound:
+
+class FakeNorthbound(FakeHttp):
     def __init__(self, kind: str, dpids: list, auth: str = "Basic b25vczpyb2Nrcw=="):
         assert kind in ("floodlight", "onos")
         self.kind, self.dpids, self.auth = kind, list(dpids), auth
-        self.requests: list = []
-        self._srv = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-
-    def __enter__(self) -> "FakeNorthbound":
-        threading.Thread(target=self._srv.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._srv.shutdown()
-        self._srv.server_close()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._srv.server_port}"
+        self.requests: list = []             # (method, path, body)
+        super().__init__()
 
     def answer(self, method: str, path: str, headers, body) -> tuple:
+        self.requests.append((method, path, body))
         u = urlparse(path)
         if self.kind == "floodlight":
             if method == "GET" and u.path == "/wm/core/controller/switches/json":
@@ -59,33 +47,5 @@ class FakeNorthbound:
                 return 404, {"code": 404, "message": f"Device {device} not found"}
             if not isinstance(body, dict) or body.get("deviceId") != device:
                 return 400, {"code": 400, "message": "Invalid flow rule: deviceId does not match"}
-            return 201, None
+            return 201, None, {"Location": f"{self.url}{u.path}/1"}
         return 404, {"code": 404, "message": "not found"}
-
-    def _handler(self):
-        fake = self
-
-        class H(BaseHTTPRequestHandler):
-            def _do(self, method):
-                n = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(n)) if n else None
-                fake.requests.append((method, self.path, body))
-                code, answer = fake.answer(method, self.path, self.headers, body)
-                data = b"" if answer is None else json.dumps(answer).encode()
-                self.send_response(code)
-                if code == 201:
-                    self.send_header("Location", f"{fake.url}{self.path.split('?')[0]}/1")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self):  # noqa: N802
-                self._do("GET")
-
-            def do_POST(self):  # noqa: N802
-                self._do("POST")
-
-            def log_message(self, *a):
-                pass
-
-        return H

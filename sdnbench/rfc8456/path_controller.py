@@ -18,11 +18,11 @@ Runs an asyncio loop on a thread on 127.0.0.1 and a free port.
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Optional
 
 from ..engine.loop_server import LoopServer, read_message
 from ..testing import openflow as of
+from ..testing.http import FakeHttp
 
 FLOOD = of.FLOOD[of.V10]
 NO_BUFFER = of.NO_BUFFER
@@ -63,47 +63,12 @@ class PathController(LoopServer):
         return self
 
     def _start_api(self) -> None:
-        import json
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        ctl = self
-
-        class Api(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802
-                self._reply(200, sorted(ctl._writers))
-
-            def do_POST(self):  # noqa: N802
-                b = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                w = ctl._writers.get(b["dpid"])
-                if w is None:
-                    return self._reply(404, {"error": f"no switch with dpid {b['dpid']}"})
-                n = ctl._pushed[b["dpid"]] = ctl._pushed.get(b["dpid"], 0) + 1
-                if ctl.install_cap is not None and n > ctl.install_cap:
-                    return self._reply(400, {"error": f"flow table full ({ctl.install_cap} flows)"})
-                m = b["match"]
-                msg = flow_mod(bytes.fromhex(m["eth_src"].replace(":", "")),
-                               bytes.fromhex(m["eth_dst"].replace(":", "")), 7, b["out_port"])
-                t_in = ctl._loop.time()
-                ctl._loop.call_soon_threadsafe(ctl._loop.call_later, ctl.delay_s, ctl._send, w, msg, t_in)
-                self._reply(200, {"ok": True})
-
-            def _reply(self, code, body):
-                data = json.dumps(body).encode()
-                self.send_response(code)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *a):
-                pass
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Api)
-        threading.Thread(target=self._http.serve_forever, daemon=True).start()
-        self.api_url = f"http://127.0.0.1:{self._http.server_port}"
+        self._http = _PushApi(self).__enter__()
+        self.api_url = self._http.url
 
     def __exit__(self, *exc) -> None:
         if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
+            self._http.__exit__(*exc)
         super().__exit__(*exc)
 
     def _send(self, writer: asyncio.StreamWriter, msg: bytes, t_in: float) -> None:
@@ -147,3 +112,32 @@ class PathController(LoopServer):
             pass
         finally:
             writer.close()
+
+
+class _PushApi(FakeHttp):
+    """``osken:flowpush``'s shape: a GET lists the connected dpids; a POST of {dpid, match:
+    {eth_src, eth_dst}, out_port} is answered at once and its flow-mod sent ``delay_s`` later,
+    refused (400) past ``install_cap`` requests for that switch."""
+
+    def __init__(self, ctl: PathController) -> None:
+        self.ctl = ctl
+        super().__init__()
+
+    def answer(self, method: str, path: str, headers, b) -> tuple:
+        ctl = self.ctl
+        if method == "GET":
+            return 200, sorted(ctl._writers)
+        if method != "POST":
+            return 405, {"error": f"{method} is not served"}
+        w = ctl._writers.get(b["dpid"])
+        if w is None:
+            return 404, {"error": f"no switch with dpid {b['dpid']}"}
+        n = ctl._pushed[b["dpid"]] = ctl._pushed.get(b["dpid"], 0) + 1
+        if ctl.install_cap is not None and n > ctl.install_cap:
+            return 400, {"error": f"flow table full ({ctl.install_cap} flows)"}
+        m = b["match"]
+        msg = flow_mod(bytes.fromhex(m["eth_src"].replace(":", "")), bytes.fromhex(m["eth_dst"].replace(":", "")),
+                       7, b["out_port"])
+        t_in = ctl._loop.time()
+        ctl._loop.call_soon_threadsafe(ctl._loop.call_later, ctl.delay_s, ctl._send, w, msg, t_in)
+        return 200, {"ok": True}

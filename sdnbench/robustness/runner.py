@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from ..controllers import launch
 from ..controllers.spec import display_name
@@ -70,21 +70,40 @@ def case_params(spec: str, case: str, of_version: Optional[str], background: dic
     return p
 
 
-def faucet_stacked_spec(p: dict) -> str:
-    """``faucet:auto`` for a robustness run: Faucet configured for the background switches and
-    the attacker (as ``engine.params.launch_spec``: ports 1..n, one VLAN, no host limit) and,
-    so that the two view cases are judged on Faucet's stack, all of them one stack: a chain
-    in datapath order (``faucet_config.chain``), the first datapath (the victim) its root. The
-    engine's switches send their packet-ins from every one of their ports in turn, so the stack
-    ports are two more, n+1 (towards the previous datapath) and n+2 (towards the next), which
-    the emulated switches do not have: the stack is configured, its ports stay INIT (no LLDP
-    crosses between them; docs/robustness.md, "Faucet's stack")."""
-    from ..controllers.faucet_config import chain, faucet_config_for
+def faucet_stack(p: dict) -> tuple:
+    """The stack ``faucet:auto`` gets in a robustness run: (datapath ids, ports 1..n of each,
+    stack links). The background switches and the attacker are one Faucet stack, chained in
+    datapath order (``faucet_config.chain``: each one's port n+2 to the next one's port n+1),
+    the first datapath (the victim) its root. The engine's switches send their packet-ins from
+    ports 1..n in turn, so the stack ports are two more, which no load traffic comes from."""
+    from ..controllers.faucet_config import chain
     c = engine_resolved(config(p, "127.0.0.1:6653"))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
     dpids = list(range(first, first + n + 1))
-    return "faucet:" + str(faucet_config_for(dpids, ports=range(1, ports + 3), max_hosts=0,
-                                             stack=chain(dpids, ports + 1, ports + 2)))
+    return dpids, ports, chain(dpids, ports + 1, ports + 2)
+
+
+def faucet_stacked_spec(p: dict) -> str:
+    """``faucet:auto`` for a robustness run: Faucet configured for the background switches and
+    the attacker (as ``engine.params.launch_spec``: ports 1..n, one VLAN, no host limit) and
+    stacked (``faucet_stack``), so that the two view cases are judged on Faucet's stack."""
+    from ..controllers.faucet_config import faucet_config_for
+    dpids, ports, links = faucet_stack(p)
+    return "faucet:" + str(faucet_config_for(dpids, ports=range(1, ports + 3), max_hosts=0, stack=links))
+
+
+def stack_cabling(p: dict) -> tuple:
+    """The engine's side of ``faucet:auto``'s stack: (links, cabled ports). Every stack link is
+    an emulated link (``links`` in the engine's config: Faucet's LLDP beacon, sent out of one
+    end, arrives at the other and runs that switch's flow table, whose stack LLDP flow raises
+    it to Faucet as Open vSwitch would: its cookie, reason ACTION), and the switches keep
+    Faucet's flows (``keep_flows``). The attacker is no background switch: no session receives
+    what is sent towards it, and its own stack port is reached by nothing but what it forges,
+    so the cabled ports are the ends of the links between background switches."""
+    dpids, _, links = faucet_stack(p)
+    attacker = dpids[-1]
+    cabled = sorted({(d, q) for a, pa, b, pb in links if attacker not in (a, b) for d, q in ((a, pa), (b, pb))})
+    return [list(ln) for ln in links], cabled
 
 
 class _Managed:
@@ -187,6 +206,8 @@ def run_queue_waits(doc: dict) -> dict:
 def run_one(ctl, p: dict) -> tuple:
     """One engine run of the case in ``p``: (engine document or None, message)."""
     cfg = config(p, f"{ctl.host}:{ctl.port}")
+    if p["controller"] == "faucet:auto":
+        cfg["links"], cfg["keep_flows"] = stack_cabling(p)[0], True
     if ctl.pid:
         cfg["controller_pid"] = ctl.pid
     try:
@@ -213,17 +234,20 @@ def syn_source(p: dict) -> Iterator[dict]:
     seen["left_behind"] = netns.leftovers(net)
 
 
-def metrics_view(before: Optional[dict], views: list) -> Optional[dict]:
+def metrics_view(before: Optional[dict], views: list, cabled: Iterable = ()) -> Optional[dict]:
     """Faucet's view over a case (``faucet_view``, read every 0.25 s while the case ran: it
     forgets a datapath's hosts when the datapath disconnects): every place it put a host, and
     what its stack state did since ``before`` (read just before the case). A host placed on the
-    attacker is a hijack only if Faucet knew it elsewhere first (``moves_only``)."""
+    attacker is a hijack only if Faucet knew it elsewhere first (``moves_only``). ``cabled``:
+    the stack ports an emulated link reaches (``stack_cabling``): their coming up is the stack
+    working, not the attacker's doing."""
     seen = faucet_view.merged(views)
     if seen is None:
         return None
     dpids = {d for d, _ in seen["stack"]["ports"]} | {d for d, _ in ((before or {}).get("stack") or {}).get("ports", {})}
     return {"source": f"Faucet's Prometheus (learned_l2_port, port_stack_state; {len(views)} reads)",
-            "hosts": seen["hosts"], "moves_only": True, "stack_change": faucet_view.stack_change(before, seen, dpids)}
+            "hosts": seen["hosts"], "moves_only": True,
+            "stack_change": dict(faucet_view.stack_change(before, seen, dpids), cabled=sorted(tuple(k) for k in cabled))}
 
 
 def no_view_reason(spec: str, label: str, metrics: bool = False) -> str:
@@ -297,7 +321,8 @@ def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -
         doc, why = run_one(ctl, p)
     alive = ctl.alive()
     load = [round(load0, 2), round(os.getloadavg()[0], 2)]
-    view = (metrics_view(before, watch.views) if metrics else topology_view(ctl)) if c in VIEW_CASES and alive else None
+    cabled = stack_cabling(p)[1] if p["controller"] == "faucet:auto" else []
+    view = (metrics_view(before, watch.views, cabled) if metrics else topology_view(ctl)) if c in VIEW_CASES and alive else None
     no_view = no_view_reason(p["controller"], label, bool(metrics)) if not (ctl.api_url or metrics) or \
         (metrics and view) else f"{label}'s view at {ctl.api_url or metrics} could not be read after the case"
     if doc is None:

@@ -62,6 +62,11 @@ def test_stack_change_and_its_verdict():
     assert stack_check(same, 1, 5) == (False, "stack ports 1:4 INIT → INIT, 5:3 UP → UP; stack probes received +0, "
                                                "cabling errors +0")
     assert stack_check(same, 2, 6) is None       # neither has a stack port: not applicable
+    # a port an emulated link reaches coming up is the stack working, not the attacker's doing
+    cabled = dict(ch, cabled=[(5, 3)])
+    assert stack_check(cabled, 1, 5) == (False, "stack ports 1:4 INIT → INIT, 5:3 INIT → UP (cabled); stack probes "
+                                                 "received +3, cabling errors +0")
+    assert stack_check(dict(ch, cabled=[(1, 4)]), 1, 5)[0] is True
 
 
 def test_host_hijack_judged_from_the_host_view():

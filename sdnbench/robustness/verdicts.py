@@ -248,15 +248,19 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
 
 def stack_check(change: dict, victim_dpid: int, me: Optional[int], src: str = "") -> Optional[tuple]:
     """(fooled, evidence) from a stack controller's stack state over the case (Faucet:
-    ``faucet_view.stack_change``): fooled when a stack port of the victim or the attacker came
-    up during it (only the attacker sent LLDP there); None (not applicable) when neither has a
-    stack port (LLDP is read on stack ports only)."""
+    ``faucet_view.stack_change``): fooled when a stack port of the victim or the attacker that
+    no link reaches (not in ``change["cabled"]``) came up during it: only the attacker's LLDP
+    got there. A cabled port coming up is the stack working (its peer's beacons cross the
+    emulated link). None (not applicable) when neither has a stack port (LLDP is read on stack
+    ports only)."""
     mine = {k: v for k, v in change["states"].items() if k[0] in (victim_dpid, me)}
     if not mine:
         return None
-    up = [k for k in change["came_up"] if k[0] in (victim_dpid, me)]
+    cabled = {tuple(k) for k in change.get("cabled", ())}
+    up = [k for k in change["came_up"] if k[0] in (victim_dpid, me) and tuple(k) not in cabled]
     name = lambda x: "absent" if x is None else STACK_STATES.get(x, str(x))  # noqa: E731
-    states = ", ".join(f"{d}:{p} {name(x)} → {name(y)}" for (d, p), (x, y) in mine.items())
+    states = ", ".join(f"{d}:{p} {name(x)} → {name(y)}" + (" (cabled)" if (d, p) in cabled else "")
+                       for (d, p), (x, y) in mine.items())
     text = (f"{src}stack ports {states}; stack probes received +{change['probes']}, "
             f"cabling errors +{change['cabling_errors']}")
     if up:

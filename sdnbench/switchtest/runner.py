@@ -7,9 +7,9 @@ binary's flags), so campaigns and the CLI share it.
 
 from __future__ import annotations
 
-import socket
 from typing import Optional
 
+from ..controllers.ofhello import free_port
 from ..errors import UserError
 from . import convert, driver, invariants
 from .targets import parse_target
@@ -75,12 +75,6 @@ def binary_args(p: dict, specs: list, port: int) -> list:
     for s in specs:
         args += ["--if", s]
     return args
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run(target_spec: str, params: dict, target=None, progress=None) -> list:

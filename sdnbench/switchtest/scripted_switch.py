@@ -25,47 +25,24 @@ from __future__ import annotations
 
 import heapq
 import socket
-import struct
 import threading
 import time
 from typing import Callable, Optional
 
-OFP13 = 4
-HELLO, ERROR, ECHO_REQ, ECHO_REP, FEAT_REQ, FEAT_REP = 0, 1, 2, 3, 5, 6
-SET_CONFIG, PACKET_IN, PACKET_OUT, FLOW_MOD, MP_REQ, MP_REP, BARRIER_REQ, BARRIER_REP = 9, 10, 13, 14, 18, 19, 20, 21
-CONTROLLER = 0xFFFFFFFD
+from ..testing import openflow as of
+
+V13 = of.V13
+CONTROLLER = of.CONTROLLER[V13]
 PACKET_OUTGOING = 4
 
 
-def _msg(typ: int, xid: int, body: bytes = b"") -> bytes:
-    return struct.pack("!BBHI", OFP13, typ, 8 + len(body), xid) + body
-
-
-def _pad8(n: int) -> int:
-    return (n + 7) // 8 * 8
-
-
-def parse_flow_mod(body: bytes) -> tuple:
-    """(command, table, priority, eth_dst or None, action) of a 1.3 flow-mod body (after the
-    header); action is ('out', port), ('goto', table) or ('drop',)."""
-    table, command, priority = body[16], body[17], struct.unpack_from("!H", body, 22)[0]
-    mlen = struct.unpack_from("!H", body, 42)[0]
-    eth_dst, off = None, 44
-    while off < 40 + mlen:
-        cls, fld, ln = struct.unpack_from("!HBB", body, off)
-        if cls == 0x8000 and fld >> 1 == 3:
-            eth_dst = bytes(body[off + 4:off + 10])
-        off += 4 + ln
-    off = 40 + _pad8(mlen)
-    action: tuple = ("drop",)
-    while off + 4 <= len(body):
-        itype, ilen = struct.unpack_from("!HH", body, off)
-        if itype == 1:
-            action = ("goto", body[off + 4])
-        elif itype == 4 and ilen >= 24:
-            action = ("out", struct.unpack_from("!I", body, off + 12)[0])
-        off += max(ilen, 8)
-    return command, table, priority, eth_dst, action
+def parse_flow_mod(m: bytes) -> tuple:
+    """(command, table, priority, eth_dst or None, action) of a 1.3 flow-mod; action is
+    ('out', port), ('goto', table) or ('drop',): what its last instruction that does one says."""
+    fm = of.flow_mod(m)
+    does = [a for a in (of.instruction_action(*i) for i in fm["instructions"]) if a != ("drop",)]
+    action = does[-1] if does else ("drop",)
+    return fm["command"], fm["table_id"], fm["priority"], fm["eth_dst"], action
 
 
 class ScriptedSwitch:
@@ -100,7 +77,7 @@ class ScriptedSwitch:
             s.bind((name, 0))
             s.settimeout(0.1)
             self._raw.append(s)
-        self._send(_msg(HELLO, 1, struct.pack("!HHI", 1, 8, 1 << OFP13)))
+        self._send(of.hello(V13, 1, [V13]))
         for target in [self._control] + [lambda i=i: self._data(i) for i in range(len(self.ports))] + [self._timer_loop]:
             t = threading.Thread(target=target, daemon=True)
             t.start()
@@ -159,32 +136,29 @@ class ScriptedSwitch:
                 return
             if not chunk:
                 return
-            buf += chunk
-            while len(buf) >= 8:
-                length = struct.unpack_from("!H", buf, 2)[0]
-                if len(buf) < length:
-                    break
-                msg, buf = buf[:length], buf[length:]
-                self._on_message(msg[1], struct.unpack_from("!I", msg, 4)[0], msg[8:])
+            msgs, buf = of.split(buf + chunk)
+            for m in msgs:
+                self._on_message(m)
 
-    def _on_message(self, typ: int, xid: int, body: bytes) -> None:
-        if typ == ECHO_REQ:
-            self._send(_msg(ECHO_REP, xid, body))
-        elif typ == FEAT_REQ:
-            self._send(_msg(FEAT_REP, xid, struct.pack("!QIBBHII", 0x5C41, 0, 4, 0, 0, 0, 0)))
-        elif typ == BARRIER_REQ:
-            self._later(self.barrier_delay, lambda: self._send(_msg(BARRIER_REP, xid)))
-        elif typ == FLOW_MOD:
-            self._flow_mod(xid, body)
-        elif typ == PACKET_OUT:
-            self._packet_out(body)
-        elif typ == MP_REQ:
-            kind = struct.unpack_from("!H", body, 0)[0]
+    def _on_message(self, m: bytes) -> None:
+        name, xid = of.name_of(m), of.xid_of(m)
+        if name == "ECHO_REQUEST":
+            self._send(of.echo_reply(m))
+        elif name == "FEATURES_REQUEST":
+            self._send(of.features_reply13(xid, 0x5C41, n_tables=4))
+        elif name == "BARRIER_REQUEST":
+            self._later(self.barrier_delay, lambda: self._send(of.msg(V13, "BARRIER_REPLY", xid)))
+        elif name == "FLOW_MOD":
+            self._flow_mod(m)
+        elif name == "PACKET_OUT":
+            self._packet_out(m)
+        elif name == "MULTIPART_REQUEST":
+            kind = of.multipart_type(m)
             self._later(self.stats_delay, lambda: self._multipart(xid, kind))
 
-    def _flow_mod(self, xid: int, body: bytes) -> None:
-        command, _table, _prio, dst, action = parse_flow_mod(body)
-        if command == 3:                           # delete (all: the tests only delete all)
+    def _flow_mod(self, m: bytes) -> None:
+        command, _table, _prio, dst, action = parse_flow_mod(m)
+        if command == of.DELETE:                   # delete (all: the tests only delete all)
             self.table.clear()
             self._accepted = 0
             return
@@ -193,29 +167,26 @@ class ScriptedSwitch:
         if self.table_limit is not None and dst not in self.table:
             self._accepted += 1
             if self._accepted > self.table_limit:
-                if not self.silent_overflow:       # OFPET_FLOW_MOD_FAILED / OFPFMFC_TABLE_FULL
-                    head = _msg(FLOW_MOD, xid, body)[:64]
-                    self._send(_msg(ERROR, xid, struct.pack("!HH", 5, 1) + head))
+                if not self.silent_overflow:
+                    self._send(of.error_msg(V13, of.xid_of(m), of.OFPET_FLOW_MOD_FAILED, of.OFPFMFC_TABLE_FULL, m[:64]))
                 return
         self._later(self.install_delay, lambda: self.table.__setitem__(dst, action))
 
-    def _packet_out(self, body: bytes) -> None:
-        alen = struct.unpack_from("!H", body, 8)[0]
-        port = struct.unpack_from("!I", body, 16 + 4)[0] if alen >= 16 else 0
-        frame = bytes(body[16 + alen:])
+    def _packet_out(self, m: bytes) -> None:
+        po = of.packet_out_fields(m)
+        port = next((p for _, p in of.actions(po["actions"])[:1] if p is not None), 0)
+        frame = bytes(po["data"])
         if 1 <= port <= len(self._raw):
             self._later(self.packet_out_delay, lambda: self._raw[port - 1].send(frame))
 
     def _multipart(self, xid: int, kind: int) -> None:
-        head = struct.pack("!HH4x", kind, 0)
-        if kind == 0:                              # desc
-            fields = [(b"sdnbench", 256), (b"scripted switch", 256), (b"known delays", 256), (b"0", 32), (b"fake", 256)]
-            body = b"".join(v.ljust(n, b"\0") for v, n in fields)
-        elif kind == 2:                            # aggregate
-            body = struct.pack("!QQI4x", 0, 0, len(self.table))
+        if kind == of.MP_DESC:
+            body = of.desc_body("sdnbench", "scripted switch", "known delays", "0", "fake")
+        elif kind == of.MP_AGGREGATE:
+            body = of.aggregate_body(0, 0, len(self.table))
         else:                                      # flow, table, port: no entries
             body = b""
-        self._send(_msg(MP_REP, xid, head + body))
+        self._send(of.multipart_reply(xid, kind, body))
 
     # -- data plane -----------------------------------------------------------------------------
 
@@ -241,9 +212,7 @@ class ScriptedSwitch:
                 self._later(self.forward_delay, lambda o=out, f=frame: o.send(f))
 
     def _packet_in(self, in_port: int, frame: bytes) -> None:
-        match = struct.pack("!HHHBBI", 1, 12, 0x8000, 0, 4, in_port) + b"\0" * 4
-        body = struct.pack("!IHBBQ", 0xFFFFFFFF, len(frame), 0, 0, 0) + match + b"\0\0" + frame
-        self._send(_msg(PACKET_IN, 0, body))
+        self._send(of.packet_in13(0, in_port, frame))
 
 
 class ScriptedTarget:

@@ -18,6 +18,8 @@ import shutil
 from pathlib import Path
 from typing import Optional
 
+from ..controllers.ofhello import free_port
+
 from .. import proc
 from ..errors import UserError
 from .wiring import Wiring
@@ -124,7 +126,7 @@ class CpqdTarget:
         self.wiring = Wiring(2, netns=True)
         self.spec = "cpqd"
         self.procs = proc.ProcessSet()
-        self._dp_port = _free_port()
+        self._dp_port = free_port()
 
     def __enter__(self) -> "CpqdTarget":
         self.wiring.__enter__()
@@ -201,11 +203,6 @@ def check_interface(name: str) -> None:
         raise UserError(f"interface {name} is down (operstate {state}): `ip link set {name} up` first")
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def parse_target(spec: str):

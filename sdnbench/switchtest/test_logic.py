@@ -1,12 +1,11 @@
 """Unit tests of the switch-test logic: parameters, the binary's flags, targets' bad input,
 conversion to Result, the invariants, and the scripted switch's flow-mod reader."""
 
-import struct
-
 import pytest
 
 from ..errors import UserError
 from ..result import Result
+from ..testing import openflow as of
 from . import convert, invariants, runner
 from .scripted_switch import parse_flow_mod
 from .targets import RemoteTarget, parse_target
@@ -97,14 +96,12 @@ def test_invariants_catch_inconsistent_counters():
 
 def test_scripted_switch_reads_an_ofwire_flow_mod():
     # 1.3 flow-mod as ofcontroller writes it: eth_dst match, apply-actions output:2.
-    oxm = struct.pack("!HBB6s", 0x8000, 3 << 1, 6, bytes.fromhex("02db00000007"))
-    match = struct.pack("!HH", 1, 4 + len(oxm)) + oxm
-    match += b"\0" * ((len(match) + 7) // 8 * 8 - len(match))
-    action = struct.pack("!HHIH6x", 0, 16, 2, 0xFFFF)
-    instr = struct.pack("!HH4x", 4, 8 + len(action)) + action
-    fixed = struct.pack("!QQBBHHHIIIH2x", 0, 0, 0, 0, 0, 0, 100, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
-    cmd, table, prio, dst, act = parse_flow_mod(fixed + match + instr)
-    assert (cmd, table, prio, dst, act) == (0, 0, 100, bytes.fromhex("02db00000007"), ("out", 2))
+    dst = bytes.fromhex("02db00000007")
+    m = of.flow_mod13(9, of.ADD, 0, 100, of.apply_actions(of.output(of.V13, 2)), out_port=of.ANY, out_group=of.ANY,
+                      match=of.match13(of.oxm(of.OXM_ETH_DST, dst)))
+    assert parse_flow_mod(m) == (0, 0, 100, dst, ("out", 2))
+    goto = of.flow_mod13(9, of.ADD, 0, 1, of.goto_table(1))
+    assert parse_flow_mod(goto) == (0, 0, 1, None, ("goto", 1))
 
 
 def test_switch_cells_validate_and_merge_without_summing_counters():

@@ -13,14 +13,17 @@ from typing import Optional
 
 V10, V13 = 1, 4
 # message type codes (OpenFlow 1.0 §5.1, 1.3 §7.1): the names are the specs'
+_COMMON = ["HELLO", "ERROR", "ECHO_REQUEST", "ECHO_REPLY", None, "FEATURES_REQUEST", "FEATURES_REPLY",
+           "GET_CONFIG_REQUEST", "GET_CONFIG_REPLY", "SET_CONFIG", "PACKET_IN", "FLOW_REMOVED", "PORT_STATUS",
+           "PACKET_OUT", "FLOW_MOD"]
 TYPES = {
-    V10: {"HELLO": 0, "ERROR": 1, "ECHO_REQUEST": 2, "ECHO_REPLY": 3, "FEATURES_REQUEST": 5,
-          "FEATURES_REPLY": 6, "SET_CONFIG": 9, "PACKET_IN": 10, "PORT_STATUS": 12, "PACKET_OUT": 13,
-          "FLOW_MOD": 14, "STATS_REQUEST": 16, "STATS_REPLY": 17, "BARRIER_REQUEST": 18, "BARRIER_REPLY": 19},
-    V13: {"HELLO": 0, "ERROR": 1, "ECHO_REQUEST": 2, "ECHO_REPLY": 3, "FEATURES_REQUEST": 5,
-          "FEATURES_REPLY": 6, "SET_CONFIG": 9, "PACKET_IN": 10, "PORT_STATUS": 12, "PACKET_OUT": 13,
-          "FLOW_MOD": 14, "MULTIPART_REQUEST": 18, "MULTIPART_REPLY": 19, "BARRIER_REQUEST": 20,
-          "BARRIER_REPLY": 21, "ROLE_REQUEST": 24, "ROLE_REPLY": 25},
+    V10: {n: c for c, n in enumerate(_COMMON[:4] + ["VENDOR"] + _COMMON[5:] + [
+        "PORT_MOD", "STATS_REQUEST", "STATS_REPLY", "BARRIER_REQUEST", "BARRIER_REPLY", "QUEUE_GET_CONFIG_REQUEST",
+        "QUEUE_GET_CONFIG_REPLY"])},
+    V13: {n: c for c, n in enumerate(_COMMON[:4] + ["EXPERIMENTER"] + _COMMON[5:] + [
+        "GROUP_MOD", "PORT_MOD", "TABLE_MOD", "MULTIPART_REQUEST", "MULTIPART_REPLY", "BARRIER_REQUEST",
+        "BARRIER_REPLY", "QUEUE_GET_CONFIG_REQUEST", "QUEUE_GET_CONFIG_REPLY", "ROLE_REQUEST", "ROLE_REPLY",
+        "GET_ASYNC_REQUEST", "GET_ASYNC_REPLY", "SET_ASYNC", "METER_MOD"])},
 }
 NO_BUFFER = 0xFFFFFFFF
 ANY = 0xFFFFFFFF                       # 1.3 out_port / out_group "any"
@@ -75,6 +78,10 @@ def output(v: int, port: int, max_len: int = 0xFFFF) -> bytes:
 
 def apply_actions(actions: bytes) -> bytes:
     return struct.pack("!HH4x", 4, 8 + len(actions)) + actions
+
+
+def goto_table(table: int) -> bytes:
+    return struct.pack("!HHB3x", 1, 8, table)
 
 
 # OXM fields of the OpenFlow basic class (1.3 §7.2.3.7) the peers match on
@@ -160,7 +167,59 @@ def probed(frame: bytes, port_bytes: int) -> Optional[tuple]:
     return struct.unpack({2: "!QH", 4: "!QI"}[port_bytes], frame[14:22 + port_bytes])
 
 
+def features_reply13(xid: int, dpid: int, n_tables: int, n_buffers: int = 0, auxiliary_id: int = 0,
+                     capabilities: int = 0) -> bytes:
+    return msg(V13, "FEATURES_REPLY", xid, struct.pack("!QIBB2xII", dpid, n_buffers, n_tables, auxiliary_id,
+                                                       capabilities, 0))
+
+
+def error_msg(v: int, xid: int, err_type: int, code: int, data: bytes = b"") -> bytes:
+    """ERROR; ``data`` is (the start of) the offending message."""
+    return msg(v, "ERROR", xid, struct.pack("!HH", err_type, code) + data)
+
+
+# 1.3 multipart types (§7.3.5) the peers answer
+MP_DESC, MP_FLOW, MP_AGGREGATE = 0, 1, 2
+OFPET_FLOW_MOD_FAILED, OFPFMFC_TABLE_FULL = 5, 1
+
+
+def multipart_reply(xid: int, kind: int, body: bytes = b"", flags: int = 0) -> bytes:
+    return msg(V13, "MULTIPART_REPLY", xid, struct.pack("!HH4x", kind, flags) + body)
+
+
+def desc_body(mfr: str, hw: str, sw: str, serial: str, dp: str) -> bytes:
+    """The DESC reply's body: five NUL-padded strings (256, 256, 256, 32, 256 bytes)."""
+    return b"".join(t.encode().ljust(n, b"\0") for t, n in ((mfr, 256), (hw, 256), (sw, 256), (serial, 32), (dp, 256)))
+
+
+def aggregate_body(packets: int, nbytes: int, flows: int) -> bytes:
+    return struct.pack("!QQI4x", packets, nbytes, flows)
+
+
+def packet_in10(xid: int, in_port: int, frame: bytes, buffer_id: int = NO_BUFFER, total_len: Optional[int] = None,
+                reason: int = 0) -> bytes:
+    """PACKET_IN (1.0); ``total_len`` the frame's length unless given."""
+    head = struct.pack("!IHHBx", buffer_id, len(frame) if total_len is None else total_len, in_port, reason)
+    return msg(V10, "PACKET_IN", xid, head + frame)
+
+
+def packet_in13(xid: int, in_port: int, frame: bytes, buffer_id: int = NO_BUFFER, total_len: Optional[int] = None,
+                reason: int = 0, table: int = 0, cookie: int = 0) -> bytes:
+    """PACKET_IN (1.3) whose match is the IN_PORT alone; ``total_len`` the frame's length unless given."""
+    head = struct.pack("!IHBBQ", buffer_id, len(frame) if total_len is None else total_len, reason, table, cookie)
+    return msg(V13, "PACKET_IN", xid, head + match13(oxm(OXM_IN_PORT, struct.pack("!I", in_port))) + b"\0\0" + frame)
+
+
 # ---- reading ----
+
+def _oxms(m: bytes, start: int, end: int):
+    """(field, value) of each OXM of the basic class in ``m[start:end]`` (a mask left off)."""
+    while start + 4 <= min(end, len(m)):
+        oclass, field, n = struct.unpack("!HBB", m[start:start + 4])
+        if oclass == 0x8000:
+            yield field >> 1, m[start + 4:start + 4 + (n // 2 if field & 1 else n)]
+        start += 4 + n
+
 
 def split(buf: bytes) -> tuple:
     """(the complete messages at the front of ``buf``, the rest). A length under 8 counts as 8."""
@@ -186,6 +245,12 @@ def with_length(m: bytes, n: int) -> bytes:
 
 def xid_of(m: bytes) -> int:
     return struct.unpack("!I", m[4:8])[0]
+
+
+def buffer_id(m: bytes) -> int:
+    """The buffer id of a PACKET_IN or PACKET_OUT (the same place in 1.0 and 1.3); nothing else
+    read, so a truncated message past it still answers."""
+    return struct.unpack("!I", m[8:12])[0]
 
 
 def features(m: bytes) -> dict:
@@ -226,11 +291,67 @@ def packet_in(m: bytes) -> dict:
                 "in_port": in_port, "frame": m[18:]}
     buffer_id, total_len, reason, table, cookie = struct.unpack("!IHBBQ", m[8:24])
     mlen = struct.unpack("!H", m[26:28])[0]
-    in_port, i = None, 28
-    while i + 4 <= 24 + mlen:
-        oclass, field, n = struct.unpack("!HBB", m[i:i + 4])
-        if oclass == 0x8000 and field >> 1 == 0:
-            in_port = struct.unpack("!I", m[i + 4:i + 8])[0]
-        i += 4 + n
+    in_port = next((struct.unpack("!I", v)[0] for f, v in _oxms(m, 28, min(24 + mlen, len(m)))
+                    if f == OXM_IN_PORT and len(v) == 4), None)
     return {"buffer_id": buffer_id, "total_len": total_len, "reason": reason, "table_id": table,
             "cookie": cookie, "in_port": in_port, "frame": m[24 + (mlen + 7) // 8 * 8 + 2:]}
+
+
+def multipart_type(m: bytes) -> int:
+    """The multipart (1.3) or stats (1.0) type of a request or reply."""
+    return struct.unpack("!H", m[8:10])[0]
+
+
+def flow_mod(m: bytes) -> dict:
+    """A FLOW_MOD's command, priority, buffer_id, table_id (1.3; None for 1.0), eth_dst (the 1.3
+    OXM, None if unmatched) and instructions (1.3: (type, bytes after the type/length) each)."""
+    if m[0] == V10:
+        command, _, _, priority, buffer_id = struct.unpack("!HHHHI", m[56:68])
+        return {"command": command, "priority": priority, "buffer_id": buffer_id, "table_id": None,
+                "eth_dst": None, "instructions": []}
+    table, command, _, _, priority, buffer_id = struct.unpack("!BBHHHI", m[24:36])
+    mlen = struct.unpack("!H", m[50:52])[0]
+    eth_dst = next((v for f, v in _oxms(m, 52, 48 + mlen) if f == OXM_ETH_DST), None)
+    inst, at = [], 48 + (mlen + 7) // 8 * 8
+    while at + 4 <= len(m):
+        itype, ilen = struct.unpack("!HH", m[at:at + 4])
+        inst.append((itype, m[at + 4:at + max(ilen, 8)]))
+        at += max(ilen, 8)
+    return {"command": command, "priority": priority, "buffer_id": buffer_id, "table_id": table,
+            "eth_dst": eth_dst, "instructions": inst}
+
+
+def instruction_action(itype: int, rest: bytes) -> tuple:
+    """What one 1.3 instruction does, as the scripted switch needs it: ("goto", table),
+    ("out", port) of an apply-actions whose first action is OUTPUT, else ("drop",)."""
+    if itype == 1:
+        return ("goto", rest[0])
+    if itype == 4 and len(rest) >= 12 and struct.unpack("!H", rest[4:6])[0] == 0:
+        return ("out", struct.unpack("!I", rest[8:12])[0])
+    return ("drop",)
+
+
+def packet_out_fields(m: bytes) -> dict:
+    """A PACKET_OUT's buffer_id, in_port, actions (bytes) and data."""
+    if m[0] == V10:
+        buffer_id, in_port, alen = struct.unpack("!IHH", m[8:16])
+        head = 16
+    else:
+        buffer_id, in_port, alen = struct.unpack("!IIH", m[8:18])
+        head = 24
+    return {"buffer_id": buffer_id, "in_port": in_port, "actions": m[head:head + alen], "data": m[head + alen:]}
+
+
+def actions(acts: bytes) -> list:
+    """(type, port or None) of each action; the port for OUTPUT (1.0 and 1.3 layouts)."""
+    out, at = [], 0
+    while at + 4 <= len(acts):
+        atype, alen = struct.unpack("!HH", acts[at:at + 4])
+        if alen < 4:
+            break
+        port = None
+        if atype == 0 and at + 8 <= len(acts):
+            port = struct.unpack("!H", acts[at + 4:at + 6])[0] if alen == 8 else struct.unpack("!I", acts[at + 4:at + 8])[0]
+        out.append((atype, port))
+        at += alen
+    return out

@@ -2,25 +2,13 @@
 from os-ken's own message classes), and the reader on the same vectors."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from sdnbench.testing import openflow as of
+from sdnbench.testing import lldp, openflow as of
+from sdnbench.testing.vectors import DIR as VECTORS, message as _hex, osken
 
-VECTORS = Path(__file__).resolve().parents[2] / "crates" / "ofwire" / "tests" / "vectors"
-
-
-def _osken(version: str) -> dict:
-    doc = json.loads((VECTORS / f"osken_of{version}.json").read_text())
-    return {v["name"]: v for v in doc["vectors"]}
-
-
-OF10, OF13 = _osken("10"), _osken("13")
-
-
-def _hex(v: dict) -> bytes:
-    return bytes.fromhex(v["hex"])
+OF10, OF13 = osken("10"), osken("13")
 
 
 @pytest.mark.parametrize("name, built", [
@@ -90,3 +78,83 @@ def test_the_reader_on_os_kens_port_status_and_packet_in_ports(table):
         e = table[k]["expect"]["port"]
         assert of.port_status(_hex(table[k])) == (e["port_no"], e["config"], e["state"])
     assert of.packet_in(_hex(table["packet_in_miss"]))["in_port"] == 7
+
+
+def test_the_switch_side_messages_are_os_kens_bytes():
+    e = OF13["features_reply"]["expect"]
+    assert of.features_reply13(e["xid"], e["datapath_id"], e["n_tables"], e["n_buffers"], e["auxiliary_id"],
+                               e["capabilities"]).hex() == OF13["features_reply"]["hex"]
+    v = OF13["error_OFPET_FLOW_MOD_FAILED_OFPFMFC_TABLE_FULL"]
+    e = v["expect"]
+    assert (e["err_type"], e["code"]) == (of.OFPET_FLOW_MOD_FAILED, of.OFPFMFC_TABLE_FULL)
+    assert of.error_msg(of.V13, e["xid"], e["err_type"], e["code"], bytes.fromhex(e["data"])).hex() == v["hex"]
+    e = OF13["stats_reply_desc"]["expect"]
+    b = e["body"]
+    desc = of.desc_body(b["mfr_desc"], b["hw_desc"], b["sw_desc"], b["serial_num"], b["dp_desc"])
+    assert of.multipart_reply(e["xid"], of.MP_DESC, desc).hex() == OF13["stats_reply_desc"]["hex"]
+    e = OF13["stats_reply_aggregate"]["expect"]
+    b = e["body"]
+    agg = of.aggregate_body(b["packet_count"], b["byte_count"], b["flow_count"])
+    assert of.multipart_reply(e["xid"], of.MP_AGGREGATE, agg).hex() == OF13["stats_reply_aggregate"]["hex"]
+    e = OF10["packet_in_action_buffered"]["expect"]
+    assert of.packet_in10(e["xid"], e["in_port"], bytes.fromhex(e["data"]), e["buffer_id"], e["total_len"],
+                          e["reason"]).hex() == OF10["packet_in_action_buffered"]["hex"]
+    e = OF13["packet_in_miss"]["expect"]
+    assert of.packet_in13(e["xid"], 7, bytes.fromhex(e["data"]), e["buffer_id"], e["total_len"], e["reason"],
+                          e["table_id"], e["cookie"]).hex() == OF13["packet_in_miss"]["hex"]
+    assert of.multipart_type(_hex(OF13["stats_request_aggregate"])) == of.MP_AGGREGATE
+
+
+@pytest.mark.parametrize("table, name", [(OF13, "flow_mod_table_miss"), (OF13, "flow_mod_add_rich"),
+                                         (OF13, "flow_mod_every_oxm_field"), (OF10, "flow_mod_add_all_actions"),
+                                         (OF10, "flow_mod_delete_wildcard")])
+def test_the_flow_mod_reader_on_os_kens_flow_mods(table, name):
+    e, fm = table[name]["expect"], of.flow_mod(_hex(table[name]))
+    assert (fm["command"], fm["priority"], fm["buffer_id"]) == (e["command"], e["priority"], e["buffer_id"])
+    if table is OF13:
+        assert fm["table_id"] == e["table_id"]
+        dst = [v for f, v, _ in e["match"] if f == "eth_dst"]
+        assert fm["eth_dst"] == (bytes.fromhex(dst[0]) if dst else None)
+        kinds = {"goto_table": 1, "write_metadata": 2, "write_actions": 3, "apply_actions": 4, "clear_actions": 5,
+                 "meter": 6}
+        assert [t for t, _ in fm["instructions"]] == [kinds[i["type"]] for i in e["instructions"]]
+
+
+def test_what_an_instruction_does_for_the_scripted_switch():
+    miss = of.flow_mod(_hex(OF13["flow_mod_table_miss"]))
+    assert [of.instruction_action(*i) for i in miss["instructions"]] == [("out", of.CONTROLLER[of.V13])]
+    goto = of.flow_mod(_hex(OF13["flow_mod_every_oxm_field"]))
+    assert [of.instruction_action(*i) for i in goto["instructions"]] == [("goto", 1)]
+    assert of.goto_table(1) == _hex(OF13["flow_mod_every_oxm_field"])[-8:]
+
+
+@pytest.mark.parametrize("table", [OF10, OF13], ids=["1.0", "1.3"])
+def test_the_packet_out_reader_on_os_kens_packet_outs(table):
+    for name in ("packet_out", "packet_out_buffered"):
+        e, po = table[name]["expect"], of.packet_out_fields(_hex(table[name]))
+        assert (po["buffer_id"], po["in_port"], po["data"].hex()) == (e["buffer_id"], e["in_port"], e["data"])
+        assert of.actions(po["actions"]) == [(0, a["port"]) for a in e["actions"]]
+
+
+def test_lldp_frames_are_os_kens_and_read_back():
+    doc = json.loads((VECTORS / "osken_lldp.json").read_text())
+    for f in doc["frames"]:
+        built = lldp.frame(f["dpid"], f["port_no"], bytes.fromhex(f["src_mac"]), f["ttl"])
+        assert built.hex() == f["hex"]
+        assert lldp.origin(built) == (f["dpid"], f["port_no"])
+    assert lldp.origin(of.probe_frame(7, 3, 4)) is None
+    assert lldp.origin(bytes(60)) is None
+
+
+@pytest.mark.parametrize("table", [OF10, OF13], ids=["1.0", "1.3"])
+def test_every_type_code_has_the_specs_name_on_os_kens_messages(table):
+    renamed = {"stats": "STATS" if table is OF10 else "MULTIPART", "experimenter": "VENDOR" if table is OF10
+               else "EXPERIMENTER", "error": "ERROR", "flow_mod": "FLOW_MOD", "group_mod": "GROUP_MOD",
+               "meter_mod": "METER_MOD", "packet_in": "PACKET_IN", "packet_out": "PACKET_OUT",
+               "port_status": "PORT_STATUS", "hello": "HELLO"}
+    for name, v in table.items():
+        prefix = next((p for p in renamed if name.startswith(p)), None)
+        want = name.split("_empty")[0].upper() if prefix is None else renamed[prefix]
+        if prefix == "stats":
+            want += "_REQUEST" if "request" in name else "_REPLY"
+        assert of.name_of(_hex(v)) == want, name

@@ -28,8 +28,20 @@ fn hello(ctx: &Ctx) -> Vec<u8> {
     emit(ctx.version, 0x0bad_0100, Body::Hello(Hello::with_versions(&[ctx.version])))
 }
 
-/// An LLDP packet-in claiming it came from `victim_dpid` port 1, received on our port 1.
+/// An LLDP packet-in claiming it came from the victim, received on the attacker's port: in the
+/// format the controller itself sends. os-ken's (chassis `dpid:%016x`, the victim's port 1 on
+/// our port 1) for every controller but Faucet; against Faucet (its packet-in dress, `Ctx::dress`)
+/// Faucet's own beacon (`faucet_lldp`), which it reads on stack ports only: the victim's stack
+/// port towards the next datapath (`ports + 2`, UP) on our stack port (`ports + 1`, whose
+/// configured peer is the datapath before us), raised as Faucet's stack LLDP flow raises it
+/// (its cookie, reason ACTION, table 0). The victim is not our configured peer: Faucet's
+/// cabling check (`verify_lldp`) is what is tested.
 pub fn forged_lldp(ctx: &Ctx) -> Vec<u8> {
+    if ctx.dress == ofswitch::Dress::FAUCET {
+        let frame = crate::faucet_lldp::beacon(ctx.victim_dpid, ctx.ports + 2, crate::faucet_lldp::STACK_UP);
+        let table0 = Ctx { dress: ofswitch::Dress { table_id: 0, ..ctx.dress }, ..ctx.clone() };
+        return packet_in(&table0, 0x0bad_0101, ctx.ports + 1, frame);
+    }
     let frame = ofwire::frame::build::lldp_frame(FORGED_LLDP_SRC, &Lldp::for_port(ctx.victim_dpid, 1));
     packet_in(ctx, 0x0bad_0101, 1, frame)
 }
@@ -52,7 +64,7 @@ pub static ATTACKS: &[Case] = &[
         expect: "one of the two sessions refused or closed, or both kept; the victim's service must go on",
         script: |c| vec![Step::Handshake { dpid: c.victim_dpid }] },
     Case { name: "fabricated-lldp", family: "network", applies: Applies::Both,
-        what: "an LLDP packet-in, forged to say it left the victim's port 1, arriving on the attacker's port 1 (a link that does not exist); repeated 3 times",
+        what: "an LLDP packet-in, forged to say it left the victim's port 1, arriving on the attacker's port 1 (a link that does not exist); repeated 3 times. Against Faucet, in Faucet's own beacon format: the victim's stack port on the attacker's stack port",
         source: "TopoGuard (NDSS 2015) link fabrication",
         expect: "no link in the controller's topology view (judged from the topology view where the controller has one)",
         script: |c| vec![Step::Handshake { dpid: c.dpid }, Step::Wait { ms: SETTLE_MS }, Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c)), Step::Send(forged_lldp(c))] },
@@ -102,6 +114,19 @@ mod tests {
         assert!(text.to_lowercase().contains("lldp"), "{text}");
         let l = Lldp::parse(&p.data[14..]).unwrap();
         assert_eq!((l.dpid(), l.port_no()), (Some(0x42), Some(1)));
+    }
+
+    #[test]
+    fn against_faucet_the_forged_lldp_is_faucets_beacon_on_a_stack_port() {
+        let c = Ctx { victim_dpid: 1, ports: 4, dress: ofswitch::Dress::FAUCET, ..Ctx::default() };
+        let m = ofwire::Message::parse(&forged_lldp(&c)).unwrap();
+        let Body::PacketIn(p) = m.body else { panic!() };
+        assert_eq!((p.reason, p.cookie, p.table_id), (1, ofswitch::faucet::COOKIE, 0), "as Faucet's stack LLDP flow raises it");
+        assert_eq!(p.port(ofwire::version::Version::V13), Some(5), "the attacker's stack port");
+        assert_eq!(p.data, crate::faucet_lldp::beacon(1, 6, crate::faucet_lldp::STACK_UP), "untagged, the victim's port 6");
+        // any other controller: os-ken's format on port 1, as before
+        let l = Lldp::parse(&forged_lldp(&Ctx::default())[18 + 24..][14..]).map(|l| (l.dpid(), l.port_no()));
+        assert_eq!(l, Ok((Some(1), Some(1))));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 pub mod attacks;
 pub mod bytes;
 pub mod cases;
+pub mod faucet_lldp;
 
 /// What the attacking switch knows when it builds its script.
 #[derive(Clone, Debug)]
@@ -31,6 +32,9 @@ pub struct Ctx {
     pub victim_index: u32,
     /// Hosts per background switch (the engine's `macs`), for host addresses.
     pub macs: u32,
+    /// Ports per switch that carry load traffic (the engine's `ports`); `faucet:auto`'s stack
+    /// ports are the two after them (`faucet_lldp`).
+    pub ports: u32,
     pub seed: u64,
     /// How its packet-ins are dressed: the background's traffic profile's
     /// (`ofswitch::Profile::dress`), so an attack against Faucet sends packet-ins Faucet takes
@@ -40,7 +44,16 @@ pub struct Ctx {
 
 impl Default for Ctx {
     fn default() -> Ctx {
-        Ctx { version: 4, dpid: 0xbad0_0001, victim_dpid: 1, victim_index: 0, macs: 1000, seed: 1, dress: ofswitch::Dress::TABLE_MISS }
+        Ctx {
+            version: 4,
+            dpid: 0xbad0_0001,
+            victim_dpid: 1,
+            victim_index: 0,
+            macs: 1000,
+            ports: 4,
+            seed: 1,
+            dress: ofswitch::Dress::TABLE_MISS,
+        }
     }
 }
 

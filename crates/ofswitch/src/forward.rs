@@ -41,6 +41,28 @@ impl Switch {
         self.pipeline(now, in_port, frame, outs)
     }
 
+    /// A frame from an emulated link arrives on `port` (the `links` path: what a neighbour's
+    /// controller sent out of the linked port). A switch that keeps flows runs it through its
+    /// tables as any frame arriving on a port ([`Switch::receive_frame`]), as Open vSwitch does:
+    /// a controller's output:CONTROLLER flow makes a packet-in with reason ACTION and that
+    /// flow's cookie and table (Faucet takes no other: its stack LLDP), a table-miss entry one
+    /// with NO_MATCH and its own cookie, and a 1.3 miss without one drops the frame. Frames its
+    /// flows send out of ports are dropped unless the switch forwards (`SwitchConfig::forward`).
+    /// A switch that keeps no flows (plain load tests) has no tables to run: the frame comes up
+    /// as an unbuffered table-miss packet-in on channel 0 ([`Switch::packet_in_from_link`]).
+    pub fn frame_from_link(&mut self, now: u64, port: u32, frame: &[u8], out: &mut Vec<u8>) -> Received {
+        if !self.cfg.keep_flows {
+            self.packet_in_from_link(port, frame, out);
+            return Received::Miss { to_controller: true };
+        }
+        let sent = self.tx.len();
+        let r = self.receive_frame(now, port, frame, std::slice::from_mut(out));
+        if !self.cfg.forward {
+            self.tx.truncate(sent);
+        }
+        r
+    }
+
     /// Run `frame` through the tables from table 0 and resolve the outputs.
     pub(crate) fn pipeline(&mut self, now: u64, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {
         let v10 = self.version == OFP10;

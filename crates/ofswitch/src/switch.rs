@@ -448,8 +448,9 @@ impl Switch {
         Ok(Event::Control(MsgType::Hello))
     }
 
-    /// A frame arrives on `port` from a linked neighbour: append an unbuffered packet-in
-    /// (the old LLDP path, channel 0 only).
+    /// A frame arrives on `port` from a linked neighbour: append an unbuffered table-miss
+    /// packet-in (cookie 0, NO_MATCH; channel 0 only), with no flow table consulted: the path
+    /// of a switch that keeps no flows ([`Switch::frame_from_link`] runs the tables otherwise).
     pub fn packet_in_from_link(&mut self, port: u32, frame: &[u8], out: &mut Vec<u8>) {
         let xid = self.next_xid();
         ofwire::PacketInRef::miss(port, frame).emit_append(crate::consts::layout(self.version), xid, out);

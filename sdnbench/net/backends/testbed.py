@@ -15,61 +15,35 @@ Switches ``sK`` are bridges ``PsK`` (``datapath_type=netdev``), joined by patch 
 ``fail_mode=secure`` pointing at ``tcp:127.0.0.1:PORT`` when a controller port is given, else
 standalone learning bridges.
 
-``Testbed(topology, ...)`` is a context manager; leaving it stops every sshd, deletes the
-namespaces, veths and bridges, and checks that none is left (also after an exception).
+``Testbed(topology, ...)`` is a context manager (``sdnbench.testing.netlab``); leaving it stops
+every sshd, deletes the namespaces, veths and bridges, and checks that none is left (also after
+an exception).
 """
 
 from __future__ import annotations
 
-import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
-import tempfile
-import time
-from pathlib import Path
 from typing import Optional
 
+from ...testing.netlab import NetnsLab, free_octet, sh
 from ..topology import Topology
 from .ssh import BASE_TOOLS, TOOLS
 
-SSHD = "/usr/sbin/sshd"
 
-
-def sh(*argv: str, check: bool = True, timeout: float = 30) -> subprocess.CompletedProcess:
-    cp = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout)
-    if check and cp.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)}: {cp.stderr.strip()}")
-    return cp
-
-
-def _free_octet() -> int:
-    used = sh("ip", "-4", "-o", "addr").stdout
-    for n in random.sample(range(100, 250), 150):
-        if f"172.31.{n}." not in used:
-            return n
-    raise RuntimeError("no free 172.31.N.0/24 for the control network")
-
-
-class Testbed:
-    __test__ = False          # not a pytest test class
+class Testbed(NetnsLab):
+    KIND = "testbed"
 
     def __init__(self, topology: Topology, controller_port: Optional[int] = None,
                  path_without: Optional[dict] = None, stopped: tuple = ()) -> None:
+        super().__init__("sb")
         self.topology = topology
         self.controller_port = controller_port
         self.path_without = path_without or {}   # host -> tools left out of its PATH
         self.stopped = stopped                     # hosts whose sshd is not started
-        self.prefix = "sb" + "".join(random.choice("0123456789abcdef") for _ in range(4))
-        self.dir = Path(tempfile.mkdtemp(prefix=f"sdnbench-testbed-{self.prefix}-"))
         self.sshd: dict = {}           # host -> Popen
-        self.netns: list = []
-        self.bridges: list = []
-        self.veths: list = []
-        self.octet = _free_octet()
-        self.key = self.dir / "id_ed25519"
+        self.octet = free_octet("172.31.{n}.")
         self.inventory = self.dir / "lab.yaml"
 
     def ns(self, host: str) -> str:
@@ -80,30 +54,15 @@ class Testbed:
 
     # -- building ------------------------------------------------------------------------
 
-    def __enter__(self) -> "Testbed":
-        try:
-            self._keys()
-            self._switches()
-            for i, h in enumerate(self.topology.host_names(), start=1):
-                self._host(i, h)
-            self._write_inventory()
-            for i, h in enumerate(self.topology.host_names(), start=1):
-                if h not in self.stopped:
-                    self._wait_sshd(h, self.ctl_ip(i, 2))
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def _keys(self) -> None:
-        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.key))
-        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.dir / "wrong_key"))
-        sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.dir / "host_key"))
-        shutil.copy(f"{self.key}.pub", self.dir / "authorized_keys")
-        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)     # sshd's privilege-separation dir
+    def build(self) -> None:
+        self.ssh_keys("wrong_key")
+        self._switches()
+        for i, h in enumerate(self.topology.host_names(), start=1):
+            self._host(i, h)
+        self._write_inventory()
+        for i, h in enumerate(self.topology.host_names(), start=1):
+            if h not in self.stopped:
+                self.wait_listening(self.ctl_ip(i, 2), 22, f"sshd of {h}")
 
     def _switches(self) -> None:
         for s in self.topology.switches:
@@ -111,7 +70,7 @@ class Testbed:
             args = ["ovs-vsctl", "--timeout=20", "add-br", br, "--", "set", "bridge", br,
                     "datapath_type=netdev", f"other-config:datapath-id={s.dpid:016x}",
                     "protocols=OpenFlow10,OpenFlow13"]
-            self.bridges.append(br)
+            self.ovs_bridges.append(br)
             if self.controller_port:
                 args += ["fail_mode=secure", "--", "set-controller", br,
                          f"tcp:127.0.0.1:{self.controller_port}"]
@@ -128,56 +87,20 @@ class Testbed:
 
     def _host(self, i: int, h: str) -> None:
         ns = self.ns(h)
-        sh("ip", "netns", "add", ns)
-        self.netns.append(ns)
+        self.add_netns(ns)
         data, ctl = f"{self.prefix}{h}d", f"{self.prefix}{h}c"
-        for root_end, ns_end in ((data, "eth0"), (ctl, "ctl0")):
-            sh("ip", "link", "add", root_end, "type", "veth", "peer", "name", f"{root_end}x")
-            self.veths.append(root_end)
-            sh("ip", "link", "set", f"{root_end}x", "netns", ns, "name", ns_end)
-            sh("ip", "link", "set", root_end, "up")
-        in_ns = ["ip", "netns", "exec", ns]
-        sh(*in_ns, "ip", "link", "set", "lo", "up")
-        sh(*in_ns, "ip", "addr", "add", f"10.0.0.{i}/24", "dev", "eth0")
-        sh(*in_ns, "ip", "link", "set", "eth0", "up")
-        sh(*in_ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
-        sh(*in_ns, "ethtool", "-K", "eth0", "tx", "off", "rx", "off")
+        self.veth_into(data, ns, "eth0")
+        self.veth_into(ctl, ns, "ctl0")
+        self.address(ns, "eth0", f"10.0.0.{i}/24")
+        self.in_ns(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1")
+        self.in_ns(ns, "ethtool", "-K", "eth0", "tx", "off", "rx", "off")
         sh("ethtool", "-K", data, "tx", "off", "rx", "off")
         sh("ip", "addr", "add", f"{self.ctl_ip(i, 1)}/30", "dev", ctl)
-        sh(*in_ns, "ip", "addr", "add", f"{self.ctl_ip(i, 2)}/30", "dev", "ctl0")
-        sh(*in_ns, "ip", "link", "set", "ctl0", "up")
+        self.address(ns, "ctl0", f"{self.ctl_ip(i, 2)}/30")
         sh("ovs-vsctl", "--timeout=20", "add-port", f"{self.prefix}{self.topology.switch_of(h)}", data)
         if h not in self.stopped:
-            self._start_sshd(h, ns, self.ctl_ip(i, 2))
-
-    def _start_sshd(self, h: str, ns: str, addr: str) -> None:
-        cfg = self.dir / f"sshd-{h}.conf"
-        cfg.write_text("\n".join([
-            f"ListenAddress {addr}", "Port 22", f"HostKey {self.dir / 'host_key'}", "PidFile none",
-            f"AuthorizedKeysFile {self.dir / 'authorized_keys'}", "StrictModes no",
-            "PermitRootLogin prohibit-password", "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no", "UsePAM no", "UseDNS no", "MaxStartups 50",
-            "MaxSessions 50", "PrintMotd no", "PrintLastLog no", "X11Forwarding no", "PermitTTY no",
-            "Subsystem sftp internal-sftp", ""]))
-        log = open(self.dir / f"sshd-{h}.log", "ab")
-        try:
-            self.sshd[h] = subprocess.Popen(["ip", "netns", "exec", ns, SSHD, "-D", "-e", "-f", str(cfg)],
-                                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-        finally:
-            log.close()
-
-    def _wait_sshd(self, h: str, addr: str) -> None:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.sshd[h].poll() is not None:
-                raise RuntimeError(f"sshd of {h} exited: {(self.dir / f'sshd-{h}.log').read_text()[-300:]}")
-            with socket.socket() as s:
-                s.settimeout(0.5)
-                if s.connect_ex((addr, 22)) == 0:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"sshd of {h} did not listen on {addr}:22")
+            self.sshd[h] = self.start_sshd(f"sshd-{h}", ns, self.ctl_ip(i, 2), "MaxStartups 50", "MaxSessions 50",
+                                           "PermitTTY no", "Subsystem sftp internal-sftp")
 
     def _tool_dir(self, h: str) -> str:
         """A PATH directory with every tool the backend uses except those left out."""
@@ -209,53 +132,12 @@ class Testbed:
 
     def leftovers(self, host: str) -> list:
         """Processes in ``host``'s namespace other than its sshd listener."""
-        cp = sh("ip", "netns", "pids", self.ns(host), check=False)
-        keep = set()
         p = self.sshd.get(host)
-        if p is not None:
-            keep.add(p.pid)     # `ip netns exec` execs sshd: the same PID
-        out = []
-        for pid in cp.stdout.split():
-            if int(pid) in keep:
-                continue
-            try:
-                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
-                out.append(f"{pid} {cmd}")
-            except OSError:
-                pass
-        return out
+        return self.others_in(self.ns(host), {p.pid} if p is not None else set())   # `ip netns exec` execs sshd
 
     def close(self) -> None:
-        for _h, p in list(self.sshd.items()):
-            if p.poll() is None:
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                    p.wait(timeout=5)
-                except (ProcessLookupError, subprocess.TimeoutExpired):
-                    try:
-                        os.killpg(p.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    p.wait(timeout=5)
-        for ns in self.netns:
-            for pid in sh("ip", "netns", "pids", ns, check=False).stdout.split():
-                try:
-                    os.kill(int(pid), signal.SIGKILL)   # only processes inside our namespace
-                except ProcessLookupError:
-                    pass
-            sh("ip", "netns", "del", ns, check=False)
-        for v in self.veths:
-            if Path(f"/sys/class/net/{v}").exists():
-                sh("ip", "link", "del", v, check=False)
-        for br in self.bridges:
-            sh("ovs-vsctl", "--timeout=20", "--if-exists", "del-br", br, check=False)
-        left = [n for n in self.netns if Path(f"/run/netns/{n}").exists()]
-        left += [v for v in self.veths if Path(f"/sys/class/net/{v}").exists()]
-        left += [b for b in self.bridges if sh("ovs-vsctl", "br-exists", b, check=False).returncode == 0]
-        self.netns, self.veths, self.bridges, self.sshd = [], [], [], {}
-        shutil.rmtree(self.dir, ignore_errors=True)
-        if left:
-            raise RuntimeError(f"testbed {self.prefix} left {', '.join(left)}")
+        self.sshd = {}
+        super().close()
 
 
 def main(argv=None) -> int:

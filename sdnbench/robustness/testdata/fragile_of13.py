@@ -9,23 +9,23 @@ Usage: python fragile_of13.py PORT"""
 
 import asyncio
 import os
-import struct
 import sys
 import time
+
+from sdnbench.testing import openflow as of
 
 STALL_S = 2.5
 stalled_until = 0.0
 
 
 def flow_mod(xid: int, buffer_id: int) -> bytes:
-    body = bytes(16) + struct.pack("!BBHHHIIIHH", 0, 0, 0, 0, 0x8000, buffer_id, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0)
-    body += struct.pack("!HHI", 1, 4, 0)
-    return struct.pack("!BBHI", 4, 14, 8 + len(body), xid) + body
+    """Match everything, no instructions (drop), applied to the buffered packet."""
+    return of.flow_mod13(xid, of.ADD, 0, 0x8000, buffer_id=buffer_id, out_port=of.ANY, out_group=of.ANY)
 
 
 async def serve(reader, writer):
     global stalled_until
-    writer.write(struct.pack("!BBHI", 4, 0, 8, 1) + b"" + struct.pack("!BBHI", 4, 5, 8, 2))
+    writer.write(of.hello(of.V13, 1) + of.msg(of.V13, "FEATURES_REQUEST", 2))
     buf = b""
     while True:
         data = await reader.read(65536)
@@ -33,7 +33,7 @@ async def serve(reader, writer):
             break
         buf += data
         while len(buf) >= 8:
-            ver, typ, length, xid = struct.unpack("!BBHI", buf[:8])
+            ver, typ, length, xid = of.header(buf)
             if length == 0:
                 stalled_until = time.monotonic() + STALL_S
                 buf = b""
@@ -49,10 +49,11 @@ async def serve(reader, writer):
                 return
             if time.monotonic() < stalled_until:
                 await asyncio.sleep(stalled_until - time.monotonic())
-            if typ == 2:
-                writer.write(bytes([4, 3]) + msg[2:])
-            elif typ == 10:
-                writer.write(flow_mod(xid, struct.unpack("!I", msg[8:12])[0]))
+            name = of.name_of(msg)
+            if name == "ECHO_REQUEST":
+                writer.write(of.echo_reply(msg))
+            elif name == "PACKET_IN":
+                writer.write(flow_mod(xid, of.buffer_id(msg)))
         await writer.drain()
     writer.close()
 
