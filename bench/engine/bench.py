@@ -223,9 +223,11 @@ def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: t
                 if u:
                     rss += u[0]
                     out["cpu"][(label, pid)] = u[1:]
+                    out["ctxt"][pid] = kernel_probe.ctx_switches(pid) or out["ctxt"].get(pid, 0)
             side[label] = rss
         cpu_total = sum(u + sy for u, sy in out["cpu"].values())
         out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
+                               "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
                                "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
                                "engine_rss": side["engine"], "responder_rss": side["responder"],
                                "load1": os.getloadavg()[0]})
@@ -242,14 +244,14 @@ def _milestones(samples: list, n: int) -> list:
     return rows
 
 
-def _handshake_cpu(samples: list, n: int):
-    """(CPU seconds both sides spent from the first sample to the one where all n were up, the
-    time between), or None when they never were."""
+def _handshake_cpu(samples: list, n: int, key: str = "cpu_total_s"):
+    """(how much `key` grew from the first sample to the one where all n were up: by default the
+    CPU seconds both sides spent, the time between), or None when they never were."""
     first = samples[0] if samples else None
     done = next((x for x in samples if x["up"] >= 0.995 * n), None)  # others' sockets come and go
     if not first or not done:
         return None
-    return done["cpu_total_s"] - first["cpu_total_s"], done["t"] - first["t"]
+    return done[key] - first[key], done["t"] - first["t"]
 
 
 # Keep-alive of the scale figure: N sessions probed every I ms cost N/I echo round trips per ms
@@ -264,8 +266,8 @@ def scale(a) -> dict:
     memory per session on each side and in the kernel, the kernel's TCP counters."""
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
     base_sk, base_slab, base_ctr = kernel_probe.sockstat(), kernel_probe.slab_kib(), kernel_probe.tcp_counters()
-    out = {"samples": [], "cpu": {}}
-    extra = ("--echo-interval-ms", str(a.echo_interval_ms))
+    out = {"samples": [], "cpu": {}, "ctxt": {}}
+    extra = ("--echo-interval-ms", str(a.echo_interval_ms)) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     with Responder("1.3", procs=procs) as r, tempfile.TemporaryDirectory() as d:
         time.sleep(0.5)
         base_inuse = kernel_probe.sockstat().get("inuse", 0)
@@ -293,6 +295,8 @@ def scale(a) -> dict:
     peak = lambda k: max(s[k] for s in sm)
     resp_cpu = [v for (label, _), v in out["cpu"].items() if label == "responder"]
     hs = _handshake_cpu(out["samples"], a.switches)
+    busy = _handshake_cpu(out["samples"], a.switches, "machine_busy_s")
+    ctxt = _handshake_cpu(out["samples"], a.switches, "ctxt_total")
     return {"figure": "sessions held against the responder", "machine": kernel_probe.cpu_model(),
             "switches": a.switches, "sessions_up": h["sessions_up"], "sessions_failed": h["sessions_failed"],
             "disconnects": doc["totals"]["disconnects"],
@@ -304,6 +308,8 @@ def scale(a) -> dict:
             "responder_cpu_user_s": sum(u for u, _ in resp_cpu), "responder_cpu_system_s": sum(s for _, s in resp_cpu),
             "cpu_us_per_handshake_both_sides": 1e6 * hs[0] / a.switches if hs else None,
             "handshake_window_cores_used": hs[0] / hs[1] if hs and hs[1] else None,
+            "handshake_window_other_cores": (busy[0] - hs[0]) / hs[1] if hs and busy and hs[1] else None,
+            "context_switches_per_handshake_both_sides": ctxt[0] / a.switches if ctxt else None,
             "wall_s": wall, "load1_peak": peak("load1"), "load1_at_start": sm[0]["load1"],
             "engine_rss_peak_mib": peak("engine_rss") / 2**20, "engine_bytes_per_session": peak("engine_rss") / up,
             "responder_rss_peak_mib": peak("responder_rss") / 2**20,
@@ -344,7 +350,8 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--rate", type=float, default=20000)
-    ap.add_argument("--responder-procs", type=int, default=None, help="scale: responder processes (N/15,000)")
+    ap.add_argument("--responder-procs", type=int, default=None, help="scale: responder processes (N/19,000)")
+    ap.add_argument("--engine-workers", type=int, default=None, help="scale: engine worker processes (the engine's own: as the file limit requires)")
     ap.add_argument("--echo-interval-ms", type=int, default=SCALE_ECHO_MS,
                     help="scale: the engine's keep-alive probe (default %(default)s; the engine's own default is "
                          "Open vSwitch's 5000: see docs/engine-figures.md, Scale)")

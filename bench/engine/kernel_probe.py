@@ -8,6 +8,9 @@
   queue overflows, SYN queue drops, SYN cookies, retransmitted SYNs, memory pressure).
 - `tree(pid)`: a process and its descendants, by /proc/PID/task/*/children.
 - `proc_usage(pid)`: (RSS bytes, user s, system s) of one process.
+- `ctx_switches(pid)`: its context switches so far (each a sleep and a wake-up, or a preemption).
+- `machine_busy_s()`: CPU seconds the whole machine was busy (/proc/stat), to tell how much of
+  the 2 cores the run's own processes got and how much went to other work meanwhile.
 
 Pure parsers (`parse_*`) are separate from the reads so they can be tested on fixed text.
 """
@@ -112,6 +115,30 @@ def proc_usage(pid: int):
     except (OSError, IndexError, ValueError):
         return None
     return rss, u / TICK, s / TICK
+
+
+def parse_ctxt(text: str) -> int:
+    """Context switches (voluntary + involuntary) from /proc/PID/status."""
+    return sum(int(line.split()[1]) for line in text.splitlines()
+               if line.split(":")[0] in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+
+
+def ctx_switches(pid: int):
+    """Context switches of pid so far (all its threads), or None when it is gone."""
+    try:
+        return parse_ctxt(Path(f"/proc/{pid}/status").read_text())
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def parse_busy_s(text: str) -> float:
+    """CPU seconds the whole machine spent busy (all but idle and iowait), from /proc/stat."""
+    f = [int(x) for x in text.splitlines()[0].split()[1:9]]
+    return (sum(f) - f[3] - f[4]) / TICK
+
+
+def machine_busy_s() -> float:
+    return parse_busy_s(Path("/proc/stat").read_text())
 
 
 def cpu_model() -> str:

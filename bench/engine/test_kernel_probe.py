@@ -34,3 +34,19 @@ def test_tenths_and_handshake_cpu():
     assert rows[5]["rate_per_s_in_tenth"] == 100                             # 100 in the next 1.0 s
     assert bench._handshake_cpu(samples, 1000) == (3.0, 1.5)               # 99.6% counts as all up
     assert bench._handshake_cpu(samples[:2], 1000) is None
+
+
+def test_context_switches_both_kinds():
+    text = "Name:\tx\nvoluntary_ctxt_switches:\t120\nnonvoluntary_ctxt_switches:\t7\n"
+    assert kp.parse_ctxt(text) == 127
+
+
+def test_busy_seconds_leave_out_idle_and_iowait():
+    # user nice system idle iowait irq softirq steal
+    text = f"cpu  {kp.TICK * 3} 0 {kp.TICK} {kp.TICK * 50} {kp.TICK * 9} 0 {kp.TICK} 0 0 0\ncpu0 1 2 3\n"
+    assert kp.parse_busy_s(text) == 5.0
+
+
+def test_handshake_window_of_another_key():
+    samples = [{"t": 0.5, "up": 0, "ctxt_total": 10}, {"t": 2.5, "up": 1000, "ctxt_total": 4010}]
+    assert bench._handshake_cpu(samples, 1000, "ctxt_total") == (4000, 2.0)

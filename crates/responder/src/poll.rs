@@ -161,9 +161,17 @@ pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
                         libc::setsockopt(c, libc::IPPROTO_TCP, libc::TCP_NODELAY, &one as *const _ as *const _, 4);
                     }
                     let mut conn = Conn::new(c, version);
-                    if add(ep, c, et).is_err() || !flush(&mut conn) {
+                    // The switch's HELLO is usually in already (it sends it once connected, and
+                    // accept comes later): answer it now, HELLO and FEATURES_REQUEST in one
+                    // write, one segment and one wake-up fewer than waiting for epoll (issue 32).
+                    // Read before adding: an edge that comes after the read is still reported.
+                    let (dead, full) = drain(&mut conn, &mut buf, &t, &mut gate);
+                    if dead || add(ep, c, et).is_err() || !flush(&mut conn) {
                         unsafe { libc::close(c) };
                         continue;
+                    }
+                    if full {
+                        stalled.push(c);
                     }
                     conns.insert(c, conn);
                 }

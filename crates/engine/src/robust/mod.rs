@@ -145,6 +145,7 @@ pub(crate) fn ctx(c: &crate::config::Config, r: &RobustSpec) -> ofmutate::Ctx {
         victim_dpid: c.first_dpid,
         victim_index: 0,
         macs: c.macs,
+        ports: c.ports,
         seed: r.seed,
         dress: c.profile().dress(),
     }

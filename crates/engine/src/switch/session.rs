@@ -128,6 +128,9 @@ pub struct Session {
     /// The `faucet` profile: a flow-mod answers the request whose MAC its match names
     /// (`ofswitch::faucet`), not a buffer id, so it never takes the flow-mod fast path.
     faucet: bool,
+    /// One of the worker's `connect_parallel` slots, held from connect() until the first OpenFlow
+    /// handshake is done or the first attempt ends (`holding`).
+    slot: Option<Rc<tokio::sync::Semaphore>>,
     /// Recent latency high-water mark (decays by 1/1024 per answer), for the adaptive timeout.
     rtt_est_ns: u64,
     /// Sessions that came up (handshake done): 1 + the reconnects (`reconnect.rs`).
@@ -169,6 +172,8 @@ impl Session {
                 sc.links.push((pb, a, pa));
             }
         }
+        // a linked port past `ports` exists (a stack port: no load traffic comes from it)
+        sc.ports = sc.links.iter().map(|l| l.0).fold(sc.ports, u32::max);
         let inbox = if sc.links.is_empty() {
             None
         } else {
@@ -201,8 +206,23 @@ impl Session {
             inbox,
             net,
             chans: Default::default(),
+            slot: None,
             stats,
             sh,
+        }
+    }
+
+    /// Hold a slot of `slots` (taken with `forget()`) until this session's first OpenFlow
+    /// handshake is done: `connect_parallel` then bounds the handshakes in progress, not only
+    /// the TCP connects (issue 32).
+    pub fn holding(mut self, slots: Rc<tokio::sync::Semaphore>) -> Session {
+        self.slot = Some(slots);
+        self
+    }
+
+    fn release_slot(&mut self) {
+        if let Some(s) = self.slot.take() {
+            s.add_permits(1);
         }
     }
 
@@ -230,6 +250,7 @@ impl Session {
                     Err(End::io(e))
                 }
             };
+            self.release_slot();
             let came_up = self.established > before;
             if attempt && !came_up {
                 // OVS: an attempt that timed out or failed before it came up never resets the
@@ -544,7 +565,7 @@ impl Session {
 
     /// LLDP between linked switches: raise what neighbours sent us as packet-ins, and hand what
     /// our controller sent out of a linked port to the neighbour.
-    fn links(&mut self, _now: u64) {
+    fn links(&mut self, now: u64) {
         if !self.sw.is_up() {
             return;
         }
@@ -552,7 +573,7 @@ impl Session {
             let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
             let mut st = self.stats.borrow_mut();
             for (port, frame) in frames {
-                self.sw.packet_in_from_link(port, &frame, &mut self.wbuf);
+                self.sw.frame_from_link(now, port, &frame, &mut self.wbuf);
                 st.lldp_in += 1;
             }
         }
@@ -889,6 +910,9 @@ impl Session {
                     return;
                 }
                 st.handshake_ns = Some(now);
+                if let Some(slots) = self.slot.take() {
+                    slots.add_permits(1); // `holding`
+                }
                 if self.workload.up_after_echo() {
                     // up only once an echo went round: the session works end to end
                     self.sw.echo_now(now, &mut self.wbuf);

@@ -78,7 +78,8 @@ async fn learn(sh: &Shared) -> crate::switch::learning::Drain {
     sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
 }
 
-/// One session task per switch of the slice, at most `connect_parallel` handshakes at once.
+/// One session task per switch of the slice, at most `connect_parallel` handshakes (TCP connect
+/// and OpenFlow handshake) at once.
 fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
     let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
     let workload = crate::switch::workload::Workload::of(&sh.cfg);
@@ -91,10 +92,10 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
         stats.push(st.clone());
         let (sh2, permits) = (sh.clone(), permits.clone());
         tokio::task::spawn_local(async move {
-            let permit = permits.acquire().await.expect("semaphore open");
+            // the slot is given back by the session once its OpenFlow handshake is done
+            permits.acquire().await.expect("semaphore open").forget();
             let stream = connect(addr, source_for(&sh2.cfg, index)).await;
-            drop(permit);
-            Session::new(sh2, st, index, pos as u32).run(stream, addr).await;
+            Session::new(sh2, st, index, pos as u32).holding(permits).run(stream, addr).await;
         });
     }
     stats
