@@ -127,28 +127,23 @@ def _engine_row(a, port: int, binary: str, extra: tuple = ()) -> dict:
 
 
 def efficiency(a) -> dict:
-    n, loops, ms = a.switches, a.loops, a.loop_ms
     rows = {}
     out_bytes, in_bytes = 18 + a.frame_size, 80     # OF1.0 packet-in (header + frame), flow-mod
     with Responder("1.0") as r:
+        runs = [("engine", lambda: _engine_row(a, r.port, str(BIN / "sdnbench-engine")))]
+        if a.baseline_engine:
+            runs.append(("engine-baseline", lambda: _engine_row(a, r.port, a.baseline_engine)))
+        if a.peer:
+            runs.append(("cbench", lambda: _cbench_row(a, r.port)))
         for rep in range(a.reps):
-            # ABBA: the two engines alternate which runs first in a rep (the first run after a
-            # start reads low; measured: always-first cost the engine 4% against the baseline)
-            engines = [("engine", str(BIN / "sdnbench-engine"))] + ([("engine-baseline", a.baseline_engine)]
-                                                                   if a.baseline_engine else [])
-            for name, binary in (engines if rep % 2 == 0 else engines[::-1]):
-                rows.setdefault(name, []).append(_engine_row(a, r.port, binary))
+            # ABBA: the engine, its baseline and cbench alternate which runs first in a rep (the
+            # first run after a start reads low; measured: always-first cost the engine 4%)
+            for name, run in (runs if rep % 2 == 0 else runs[::-1]):
+                rows.setdefault(name, []).append(run())
             bulk = limit.bulk_transfer(seconds=2.0)
             rows.setdefault("limit", []).append(
                 {**bulk, "bytes_out_per_request": out_bytes, "bytes_in_per_request": in_bytes,
                  "per_cpu_s": limit.requests_per_cpu_s(bulk, out_bytes, in_bytes)})
-            if a.peer:
-                out, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(r.port), "-m", str(ms),
-                                        "-l", str(loops + 1), "-s", str(n), "-M", "1000", "-t", "-w", "1"])
-                total = cbench_total(out, ms)
-                rows.setdefault("cbench", []).append({"answered": total, "cpu_s": cpu, "wall_s": wall,
-                                                      "per_cpu_s": total / cpu if cpu else 0.0,
-                                                      "result": next((l for l in out.splitlines() if l.startswith("RESULT")), "")})
     s = summarize("answered requests per engine CPU-second", rows, "per_cpu_s")
     m = s["mean"]
     for k in ("engine", "cbench", "engine-baseline"):
@@ -156,7 +151,19 @@ def efficiency(a) -> dict:
             s[f"fraction_of_limit_{k}"] = m[k] / m["limit"]
     if m.get("engine-baseline"):
         s["ratio_engine_over_baseline_engine"] = m["engine"] / m["engine-baseline"]
+    if m.get("cbench"):
+        s["ratio_engine_over_cbench"] = m["engine"] / m["cbench"]
     return s
+
+
+def _cbench_row(a, port: int) -> dict:
+    """cbench in throughput mode against the same responder: answered per cbench CPU-second."""
+    n, loops, ms = a.switches, a.loops, a.loop_ms
+    out, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(port), "-m", str(ms),
+                            "-l", str(loops + 1), "-s", str(n), "-M", "1000", "-t", "-w", "1"])
+    total = cbench_total(out, ms)
+    return {"answered": total, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": total / cpu if cpu else 0.0,
+            "result": next((line for line in out.splitlines() if line.startswith("RESULT")), "")}
 
 
 def lowrate(a) -> dict:
