@@ -54,15 +54,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
+from sdnbench.controllers.ofhello import free_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / "target" / "release"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Responder:
