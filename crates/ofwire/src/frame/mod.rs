@@ -112,17 +112,22 @@ pub fn parse(frame: &[u8]) -> Result<Frame> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn udp_frame_parses_back() {
-        let spec = UdpFrameSpec {
+    /// 02:..:01 (10.0.0.1) to 02:..:02 (10.0.0.2), UDP `src_port` to `dst_port`.
+    fn spec(src_port: u16, dst_port: u16, frame_len: usize) -> UdpFrameSpec {
+        UdpFrameSpec {
             src_mac: [2, 0, 0, 0, 0, 1],
             dst_mac: [2, 0, 0, 0, 0, 2],
             src_ip: [10, 0, 0, 1],
             dst_ip: [10, 0, 0, 2],
-            src_port: 1234,
-            dst_port: 5678,
-            frame_len: 64,
-        };
+            src_port,
+            dst_port,
+            frame_len,
+        }
+    }
+
+    #[test]
+    fn udp_frame_parses_back() {
+        let spec = spec(1234, 5678, 64);
         let f = udp_frame(&spec);
         assert_eq!(f.len(), 64);
         let p = parse(&f).unwrap();
@@ -133,15 +138,7 @@ mod tests {
 
     #[test]
     fn udp_frame_carries_its_data_and_its_checksums_verify() {
-        let spec = UdpFrameSpec {
-            src_mac: [2, 0, 0, 0, 0, 1],
-            dst_mac: [2, 0, 0, 0, 0, 2],
-            src_ip: [10, 0, 0, 1],
-            dst_ip: [10, 0, 0, 2],
-            src_port: 5003,
-            dst_port: 5003,
-            frame_len: 60,
-        };
+        let spec = spec(5003, 5003, 60);
         let f = udp_frame_carrying(&spec, b"SDNS\0\0\0\x01");
         assert_eq!((f.len(), &f[42..50], &f[50..]), (60, &b"SDNS\0\0\0\x01"[..], &[0u8; 10][..]));
         assert_eq!(internet_checksum(&f[14..34]), 0, "the IPv4 header sums to 0");
