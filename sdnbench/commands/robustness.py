@@ -59,6 +59,7 @@ def add_to(s, common) -> None:
     d.add_argument("--rate", type=float, help="legitimate offered requests/s (1000; Faucet: 200)")
     d.add_argument("--switches", type=int, default=4, help="legitimate switches (4)")
     d.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE})")
+    d.add_argument("--cases", help="comma-separated attacks, some of " + ", ".join(DOS_CASES) + " (all)")
     d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
     d.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
     d.set_defaults(func=run_dos, of_version=None)  # without --of: negotiated, as controller bench
@@ -149,10 +150,7 @@ def run_dos(args) -> int:
     _check_reps(args)
     specs = args.controller or ["osken:learning"]
     bg = {"rate": args.rate, "switches": args.switches}
-    skip_syn = args.no_syn or bool(netns.cannot_run())
-    if skip_syn and not args.no_syn:
-        print(f"note: {netns.cannot_run()}: left out", file=sys.stderr)
-    cases = [c for c in DOS_CASES if not (skip_syn and c in SYN_CASES)]
+    cases = _dos_cases(args)
     results, rows, queues, verdicts = [], [], [], {}
     for spec in specs:
         name = display_name(spec)
@@ -180,6 +178,22 @@ def run_dos(args) -> int:
     for name, vs in verdicts.items():
         print(f"{name}: " + "; ".join(f"{c} {s.cell}" for c, s in stable.by_case(vs).items()))
     return _dos_exit(verdicts)
+
+
+def _dos_cases(args) -> list:
+    """The attacks to run: ``--cases`` (a subset of DOS_CASES, refused by name otherwise), less the
+    SYN flood when --no-syn says so or this machine cannot make its namespace (a note then, or a
+    one-line refusal when --cases asked for it by name)."""
+    known = [c for c in case_list.catalogue() if c["name"] in DOS_CASES]
+    cases = case_list.select(args.cases, args.of_version, known=known) if args.cases else list(DOS_CASES)
+    why = "--no-syn leaves it out" if args.no_syn else netns.cannot_run()
+    if why and SYN_CASES[0] in cases:
+        if args.cases:
+            raise UserError(f"--cases: {SYN_CASES[0]} cannot run: {why}")
+        if not args.no_syn:
+            print(f"note: {why}: left out", file=sys.stderr)
+        cases = [c for c in cases if c not in SYN_CASES]
+    return cases
 
 
 def _dos_exit(verdicts: dict) -> int:

@@ -11,6 +11,8 @@ import pytest
     (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, 1 or more, got -1"),
     (["dos", "--workers", "-3"], "--workers: want a whole number, 1 or more, got -3"),
     (["robustness", "--syn-rate", "0"], "--syn-rate: "),
+    (["dos", "--cases", "bad-version"], "--cases: unknown case bad-version; known: handshake-never-finished, no-hello"),
+    (["dos", "--cases", "syn-flood", "--no-syn"], "--cases: syn-flood cannot run: --no-syn leaves it out"),
 ])
 def test_robustness_counts_and_cases_are_refused_by_flag(refused, argv, words):
     line = refused(["controller", *argv])
