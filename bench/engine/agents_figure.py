@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -19,6 +20,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sdnbench import paths  # noqa: E402
 from sdnbench.engine.agent_lab import AgentLab  # noqa: E402
+
+import kernel_probe  # noqa: E402  (bench/engine/kernel_probe.py, beside this file)
+
+
+def _sample(responder_pid: int, stop: threading.Event, peak: dict) -> None:
+    """Every second until `stop`: the kernel's TCP memory and slab (machine-wide: every
+    namespace's sockets), and the responder's RSS summed over its processes; peaks kept."""
+    while not stop.wait(1.0):
+        rss = sum((kernel_probe.proc_usage(p) or (0,))[0] for p in kernel_probe.tree(responder_pid))
+        now = {"tcp_mem_pages": kernel_probe.sockstat().get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
+               "responder_rss": rss}
+        for k, v in now.items():
+            peak[k] = max(peak.get(k, 0), v)
 
 
 def main() -> int:
@@ -29,21 +43,28 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=20000)
     ap.add_argument("--loops", type=int, default=5)
     ap.add_argument("--addrs", type=int, default=3, help="addresses per agent namespace")
+    ap.add_argument("--connect-timeout-ms", type=int, default=120000)
     a = ap.parse_args()
     out = Path(tempfile.mkdtemp(prefix="sdnbench-agents-figure-")) / "result.json"
     with AgentLab(a.agents, addrs=a.addrs) as lab:
         addr = f"{lab.controller_ip}:6653"
+        base = {"tcp_mem_pages": kernel_probe.sockstat().get("mem", 0), "slab_kib": kernel_probe.slab_kib()}
         resp = subprocess.Popen([str(paths.engine_binary("sdnbench-responder")), "--listen", addr, "--procs", str(a.procs)])
         time.sleep(0.5)
+        peak, stop = {}, threading.Event()
+        sampler = threading.Thread(target=_sample, args=(resp.pid, stop, peak), daemon=True)
+        sampler.start()
         try:
             t0 = time.monotonic()
             cp = subprocess.run([str(paths.engine_binary("sdnbench-engine")), "--controller", addr, "--mode", "fixed-rate",
                                  "--rate", str(a.rate), "--switches", str(a.agents * a.per_agent), "--loops", str(a.loops),
-                                 "--loop-ms", "1000", "--no-learn", "--of", "1.3", "--connect-timeout-ms", "120000",
+                                 "--loop-ms", "1000", "--no-learn", "--of", "1.3", "--connect-timeout-ms", str(a.connect_timeout_ms),
                                  "--echo-interval-ms", "0", "--agents", ",".join(lab.specs()), "--json", str(out)],
                                 capture_output=True, text=True)
             wall = time.monotonic() - t0
         finally:
+            stop.set()
+            sampler.join()
             resp.terminate()
             resp.wait(timeout=10)
     print(cp.stdout[-3000:])
@@ -62,6 +83,12 @@ def main() -> int:
               f"addrs {loc.get('source_addrs')} rss {ag['rss_bytes_peak'] / 1e6:.1f} MB "
               f"({ag['rss_bytes_per_session']} B/session) clock {ag['clock_offset_ms']} ms "
               f"protocol to {ag['protocol_bytes_to_agent']} B from {ag['protocol_bytes_from_agent']} B")
+    up = max(h["sessions_up"], 1)
+    print(f"machine: {kernel_probe.cpu_model()}; responder procs {a.procs}, rss peak "
+          f"{peak.get('responder_rss', 0) / 2**20:.0f} MiB ({peak.get('responder_rss', 0) / up:.0f} B/session)")
+    print(f"kernel (all namespaces): TCP memory peak {peak.get('tcp_mem_pages', 0)} pages "
+          f"(+{(peak.get('tcp_mem_pages', 0) - base['tcp_mem_pages']) * kernel_probe.PAGE / up:.0f} B/session), "
+          f"slab +{(peak.get('slab_kib', 0) - base['slab_kib']) * 1024 / up:.0f} B/session")
     print(f"result: {out}")
     return 0 if j["status"] == "ok" else 2
 
