@@ -11,6 +11,7 @@
 //! error: [`Unsupported`] (answered as OFPET_BAD_MATCH / OFPBMC_BAD_FIELD).
 
 use crate::key::{at, Key, KEY_LEN, VID_PRESENT};
+use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4};
 use ofwire::match10::wildcards as w;
 use ofwire::{Match10, Oxm, OxmField, OxmMatch};
 
@@ -79,18 +80,18 @@ impl FlowMatch {
     /// Drop fields whose prerequisites are not in the match.
     fn normalise(&mut self) {
         let ty = self.exact_u16(at::ETH_TYPE);
-        if ty != Some(0x0800) && ty != Some(0x0806) {
+        if ty != Some(ETHERTYPE_IPV4) && ty != Some(ETHERTYPE_ARP) {
             self.clear(at::IP_DSCP, 2);
             self.clear(at::IP_SRC, 8);
         }
-        if ty != Some(0x0806) {
+        if ty != Some(ETHERTYPE_ARP) {
             self.clear(at::ARP_OP, 14);
         }
-        if ty == Some(0x0806) {
+        if ty == Some(ETHERTYPE_ARP) {
             self.clear(at::IP_DSCP, 1);
         }
         let proto = (self.mask.0[at::IP_PROTO] == 0xff).then_some(self.value.0[at::IP_PROTO]);
-        if ty != Some(0x0800) || !matches!(proto, Some(1 | 6 | 17 | 132)) {
+        if ty != Some(ETHERTYPE_IPV4) || !matches!(proto, Some(1 | 6 | 17 | 132)) {
             self.clear(at::TP_SRC, 4);
         }
     }
@@ -243,7 +244,7 @@ impl FlowMatch {
         }
         push(&mut fields, OxmField::VlanPcp, at::VLAN_PCP, 1);
         push(&mut fields, OxmField::IpDscp, at::IP_DSCP, 1);
-        if ty == 0x0806 {
+        if ty == ETHERTYPE_ARP {
             push(&mut fields, OxmField::ArpOp, at::ARP_OP, 2);
             push(&mut fields, OxmField::ArpSpa, at::IP_SRC, 4);
             push(&mut fields, OxmField::ArpTpa, at::IP_DST, 4);

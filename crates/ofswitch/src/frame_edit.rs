@@ -7,12 +7,13 @@
 //! stale one).
 
 use crate::key::VID_PRESENT;
+use ofwire::frame::{internet_checksum, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
 use ofwire::{Action, Oxm, OxmField};
 
 /// Offset of the L3 header and the ethertype, past one VLAN tag.
 fn l3(frame: &[u8]) -> Option<(usize, u16)> {
     let ty = u16::from_be_bytes([*frame.get(12)?, *frame.get(13)?]);
-    if ty == 0x8100 {
+    if ty == ETHERTYPE_VLAN {
         let inner = u16::from_be_bytes([*frame.get(16)?, *frame.get(17)?]);
         return Some((18, inner));
     }
@@ -21,7 +22,7 @@ fn l3(frame: &[u8]) -> Option<(usize, u16)> {
 
 fn ipv4(frame: &mut [u8]) -> Option<&mut [u8]> {
     let (at, ty) = l3(frame)?;
-    if ty != 0x0800 || frame.len() < at + 20 {
+    if ty != ETHERTYPE_IPV4 || frame.len() < at + 20 {
         return None;
     }
     Some(&mut frame[at..])
@@ -31,11 +32,8 @@ fn fix_ip_checksum(ip: &mut [u8]) {
     let ihl = ((ip[0] & 0x0f) as usize * 4).clamp(20, ip.len());
     ip[10] = 0;
     ip[11] = 0;
-    let mut sum: u32 = ip[..ihl].chunks(2).map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]) as u32).sum();
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+    let sum = internet_checksum(&ip[..ihl]);
+    ip[10..12].copy_from_slice(&sum.to_be_bytes());
 }
 
 fn set_ip(frame: &mut [u8], off: usize, v: &[u8]) -> bool {
@@ -64,7 +62,7 @@ fn set_vid(frame: &mut Vec<u8>, vid: u16) -> bool {
         return false;
     }
     if frame[12..14] != [0x81, 0x00] {
-        push_vlan(frame, 0x8100);
+        push_vlan(frame, ETHERTYPE_VLAN);
     }
     let tci = (u16::from_be_bytes([frame[14], frame[15]]) & 0xf000) | (vid & 0x0fff);
     frame[14..16].copy_from_slice(&tci.to_be_bytes());
@@ -193,11 +191,7 @@ mod tests {
         assert_eq!(k.u32_at(at::IP_DST), 0x0a00_0063);
         assert_eq!(k.u16_at(at::TP_DST), 53);
         assert_eq!(k.get::<6>(at::ETH_DST), [2, 0, 0, 0, 0, 9]);
-        let mut c = f[14..34].to_vec();
-        let sum: u32 = c.chunks(2).map(|x| u16::from_be_bytes([x[0], x[1]]) as u32).sum();
-        let folded = (sum & 0xffff) + (sum >> 16);
-        assert_eq!(folded as u16, 0xffff, "checksum still valid");
-        c.clear();
+        assert_eq!(internet_checksum(&f[14..34]), 0, "checksum still valid");
         assert!(apply(&mut f, &Action::SetVlanVid(42)));
         assert_eq!(Key::of_frame(1, &f).u16_at(at::VLAN_VID), 42 | VID_PRESENT);
         assert_eq!(Key::of_frame(1, &f).u32_at(at::IP_DST), 0x0a00_0063, "fields past the tag");

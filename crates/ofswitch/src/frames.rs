@@ -16,6 +16,7 @@
 //! frame instead of a buffer id is matched through this marker.
 
 use ofwire::frame::UdpFrameSpec;
+use ofwire::frame::ETHERTYPE_VLAN;
 
 pub const MARKER: &[u8; 4] = b"SDNB";
 pub const MARKER_OFFSET: usize = 42; // 14 Ethernet + 20 IPv4 + 8 UDP
@@ -109,7 +110,7 @@ pub fn ethertype(frame: &[u8]) -> Option<u16> {
 pub fn tag(frame: &[u8], vid: u16) -> Vec<u8> {
     let mut f = Vec::with_capacity(frame.len() + 4);
     f.extend_from_slice(&frame[..12]);
-    f.extend_from_slice(&0x8100u16.to_be_bytes());
+    f.extend_from_slice(&ETHERTYPE_VLAN.to_be_bytes());
     f.extend_from_slice(&(vid & 0x0fff).to_be_bytes());
     f.extend_from_slice(&frame[12..]);
     f

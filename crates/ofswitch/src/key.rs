@@ -10,6 +10,8 @@
 //! whole opcode (OF1.3 `ARP_OP`). For ICMP, `tp_src`/`tp_dst` hold type and code. `vlan_vid`
 //! carries OF1.3's OFPVID_PRESENT bit (0x1000) when the frame is tagged; 0 means untagged.
 
+use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
+
 /// Byte offsets of the fields inside a [`Key`].
 pub mod at {
     pub const IN_PORT: usize = 0; // 4
@@ -101,7 +103,7 @@ impl Key {
         k.set(at::ETH_SRC, &frame[6..12]);
         let mut ty = u16::from_be_bytes([frame[12], frame[13]]);
         let mut l3 = 14;
-        if ty == 0x8100 && frame.len() >= 18 {
+        if ty == ETHERTYPE_VLAN && frame.len() >= 18 {
             let tci = u16::from_be_bytes([frame[14], frame[15]]);
             k.set(at::VLAN_VID, &((tci & 0x0fff) | VID_PRESENT).to_be_bytes());
             k.0[at::VLAN_PCP] = (tci >> 13) as u8;
@@ -111,8 +113,8 @@ impl Key {
         k.set(at::ETH_TYPE, &ty.to_be_bytes());
         let l3b = &frame[l3..];
         match ty {
-            0x0800 if l3b.len() >= 20 => ipv4(&mut k, l3b),
-            0x0806 if l3b.len() >= 28 => {
+            ETHERTYPE_IPV4 if l3b.len() >= 20 => ipv4(&mut k, l3b),
+            ETHERTYPE_ARP if l3b.len() >= 28 => {
                 let op = u16::from_be_bytes([l3b[6], l3b[7]]);
                 k.set(at::ARP_OP, &op.to_be_bytes());
                 k.0[at::IP_PROTO] = op as u8;
