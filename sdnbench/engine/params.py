@@ -13,7 +13,8 @@ Keys handled here (not engine config fields):
   packet-ins: docs/robustness.md, "Faucet");
 - ``of_version``: "1.0" or "1.3" forces that OpenFlow version (engine and launched controller);
   absent, the engine offers both (HELLO version bitmap) and uses what the controller picks;
-- ``links``: "linear" or "none", a named layout the engine expands (``--links``);
+- ``links``: "linear" or "none", a named layout the engine expands (``--links``; "linear" numbers
+  ports as ``linear,N`` in ``net/topology.py``: 1:2-2:2, 2:3-3:2, ...);
 - ``name``, ``rep``, ``repetition``: campaign bookkeeping.
 
 Every other key is an engine config field, passed as it is: ``mode``, ``traffic``, ``switches``,

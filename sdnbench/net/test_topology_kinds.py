@@ -116,6 +116,12 @@ def test_engine_network_json_for_a_ring():
     assert net["link_delay_us"] == 20 and net["events"] == [] and net["spec"] == "ring,3"
 
 
+def test_linear_numbers_ports_as_the_engines_named_layout():
+    """The engine's ``--links linear`` (crates/engine/src/config/mod.rs, ``links_for``; its unit test
+    checks the same list) numbers ports as ``linear,N`` here: host on port 1, links after."""
+    assert en.network_for("linear,4")["links"] == [[1, 2, 2, 2], [2, 3, 3, 2], [3, 3, 4, 2]]
+
+
 def test_host_addresses_are_unique_past_a_hundred_thousand():
     assert en.host_ip(256) == "10.0.1.0" and en.host_mac(256) == "00:00:00:00:01:00"
     assert en.host_ip(100_000) == "10.1.134.160" and en.host_mac(100_000) == "00:00:00:01:86:a0"

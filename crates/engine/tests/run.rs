@@ -339,10 +339,10 @@ fn lldp_out_of_a_linked_port_comes_back_from_the_neighbour() {
     let sw = j["switches"].as_array().unwrap();
     let outs: Vec<u64> = sw.iter().map(|s| s["lldp_packet_outs"].as_u64().unwrap()).collect();
     let ins: Vec<u64> = sw.iter().map(|s| s["lldp_packet_ins"].as_u64().unwrap()).collect();
-    // linear: 1:2 -> 2:1 and 2:2 -> 3:1; switch 3's port 2 leads nowhere
-    assert_eq!(outs, vec![1, 1, 0]);
-    assert_eq!(ins, vec![0, 1, 1]);
-    assert_eq!(LLDP_PACKET_INS.load(Ordering::SeqCst), 2, "the controller saw both");
+    // linear: 1:2 - 2:2 and 2:3 - 3:2; each switch's LLDP goes out of its port 2: 1 -> 2, 2 -> 1, 3 -> 2
+    assert_eq!(outs, vec![1, 1, 1]);
+    assert_eq!(ins, vec![1, 2, 0]);
+    assert_eq!(LLDP_PACKET_INS.load(Ordering::SeqCst), 3, "the controller saw all three");
 }
 
 #[test]

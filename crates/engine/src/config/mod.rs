@@ -358,11 +358,25 @@ impl Config {
     }
 }
 
-/// Named link layouts: `linear` chains switch i's port 2 to switch i+1's port 1.
-pub fn links_for(spec: &str, switches: u32, first_dpid: u64) -> Result<Vec<(u64, u32, u64, u32)>, String> {
+/// Named link layouts. `linear` numbers ports as `linear,N` does in the Python topologies
+/// (`sdnbench/net/topology.py`: each switch's port 1 is its host, then its links in the order
+/// they are made): switch 1's port 2 to switch 2's port 2, then switch i's port 3 to switch
+/// i+1's port 2 (1:2-2:2, 2:3-3:2, 3:3-4:2, ...).
+pub fn links_for(spec: &str, switches: u32, first_dpid: u64, ports: u32) -> Result<Vec<(u64, u32, u64, u32)>, String> {
     match spec {
         "none" => Ok(vec![]),
-        "linear" => Ok((0..switches.saturating_sub(1) as u64).map(|i| (first_dpid + i, 2, first_dpid + i + 1, 1)).collect()),
+        "linear" => {
+            let need = match switches {
+                0 | 1 => 0,
+                2 => 2,
+                _ => 3,
+            };
+            if ports < need {
+                return Err(format!("--links linear: {switches} switches need {need} ports each, --ports gives {ports}"));
+            }
+            let out_port = |i: u64| if i == 0 { 2 } else { 3 };
+            Ok((0..switches.saturating_sub(1) as u64).map(|i| (first_dpid + i, out_port(i), first_dpid + i + 1, 2)).collect())
+        }
         other => Err(format!("--links: unknown layout {other:?} (linear or none)")),
     }
 }
@@ -385,6 +399,16 @@ pub fn slices(n: u32, workers: u32) -> Vec<Slice> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn linear_numbers_ports_as_the_python_topology_does() {
+        // sdnbench/net/test_topology_kinds.py checks the same list for network_for("linear,4")
+        assert_eq!(links_for("linear", 4, 1, 4).unwrap(), vec![(1, 2, 2, 2), (2, 3, 3, 2), (3, 3, 4, 2)]);
+        assert_eq!(links_for("linear", 2, 7, 2).unwrap(), vec![(7, 2, 8, 2)]);
+        assert!(links_for("linear", 3, 1, 2).unwrap_err().contains("need 3 ports each"));
+        assert!(links_for("none", 3, 1, 1).unwrap().is_empty());
+    }
+
     use super::*;
 
     #[test]

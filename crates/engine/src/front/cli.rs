@@ -138,7 +138,7 @@ struct Flags {
     /// The emulated network (JSON: switches, links, hosts, events; sets --switches)
     #[arg(long, value_name = "FILE")]
     network: Option<String>,
-    /// Links between the switches for LLDP: linear (port 2 -> next's port 1) or none
+    /// Links between the switches for LLDP: linear (as `linear,N`: 1:2-2:2, 2:3-3:2, ...) or none
     #[arg(long, value_name = "LAYOUT")]
     links: Option<String>,
     /// Run the switches' slices on agents: local, netns:NAME, ssh:[USER@]HOST[:PORT], pods:N@ADDR:PORT (N pods dial in); or k8s[:PODS][@pod0[:PORT]|@IP:PORT|@none] alone: print a Kubernetes Indexed Job and Service (JSON; image from $SDNBENCH_IMAGE), run nothing
@@ -248,7 +248,7 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
         crate::network::load_into(c, path)?;
     }
     if let Some(l) = &f.links {
-        c.links = crate::config::links_for(l, c.switches, c.first_dpid)?;
+        c.links = crate::config::links_for(l, c.switches, c.first_dpid, c.ports)?;
     }
     Ok(())
 }
