@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/engine/cbench_vector.py --peer /path/to/cbench [--mode latency|throughput]
 
-Runs the tool against the scripted recorder (``sdnbench/engine/cbench_recorder.py``: POX's
+Runs the tool against the scripted recorder (``sdnbench/testing/cbench_recorder.py``: POX's
 handshake, packet-ins ignored until its barrier is answered, then each one flooded) with
 ``FLAGS`` and writes every message of the first switch's connection, up to ``COUNT``, one per
 line in hex, to ``sdnbench/engine/testdata/cbench_<mode>.hex`` (the flags, count and comparison rules are
@@ -21,7 +21,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
-from sdnbench.engine.cbench_recorder import FLAGS, VECTORS, record  # noqa: E402
+from sdnbench.testing.cbench_recorder import FLAGS, VECTORS, record  # noqa: E402
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from sdnbench.engine.cbench_recorder import ALLOWED, COUNT, compare, read_vector, record
+from sdnbench.testing.cbench_recorder import ALLOWED, COUNT, compare, read_vector, record
 from sdnbench.paths import engine_binary
 
 ENGINE = [str(engine_binary()), "cbench"]

@@ -12,40 +12,41 @@ packet-ins relative to that handshake decides what a real controller makes of th
 Everything the tool sends is kept, in order, per connection (``messages``), so two tools can be
 compared message by message: ``record`` runs a tool against it, ``compare`` says what differs
 from a vector recorded from cbench itself (``bench/engine/cbench_vector.py`` makes them,
-``test_cbench_vector.py`` checks the engine against them).
+``sdnbench/engine/test_cbench_vector.py`` checks the engine against them).
 """
 
 from __future__ import annotations
 
 import socket
-import struct
 import subprocess
 import threading
 import time
 from pathlib import Path
 
-OFP10 = 1
-HELLO, FEATURES_REQUEST, FEATURES_REPLY, PACKET_IN, PACKET_OUT = 0, 5, 6, 10, 13
-SET_CONFIG, FLOW_MOD, STATS_REQUEST, BARRIER_REQUEST, BARRIER_REPLY = 9, 14, 16, 18, 19
-ECHO_REQUEST, ECHO_REPLY = 2, 3
-OFPFC_DELETE, OFPP_NONE, OFPP_FLOOD, NO_BUFFER = 3, 0xFFFF, 0xFFFB, 0xFFFFFFFF
+from . import openflow as of
+
+T = of.TYPES[of.V10]
+PACKET_IN = T["PACKET_IN"]
 
 
-def header(ty: int, length: int, xid: int) -> bytes:
-    return struct.pack(">BBHI", OFP10, ty, length, xid)
+def handshake(xid: int) -> bytes:
+    """What POX sends when a switch connects: HELLO, FEATURES_REQUEST, a description STATS_REQUEST."""
+    return (of.msg(of.V10, "HELLO", xid) + of.msg(of.V10, "FEATURES_REQUEST", xid + 1)
+            + of.msg(of.V10, "STATS_REQUEST", xid + 2, bytes(4)))      # OFPST_DESC, no flags
 
 
-def delete_all(xid: int) -> bytes:
-    """FLOW_MOD DELETE with a match of all wildcards (OFPFW_ALL), out_port NONE: 72 bytes."""
-    match = struct.pack(">I", 0x3FFFFF) + bytes(36)
-    body = struct.pack(">QHHHHIHH", 0, OFPFC_DELETE, 0, 0, 0, NO_BUFFER, OFPP_NONE, 0)
-    return header(FLOW_MOD, 72, xid) + match + body
+def on_features(xid: int) -> bytes:
+    """POX's answer to the FEATURES_REPLY: SET_CONFIG (miss_send_len 128), a FLOW_MOD deleting
+    every entry (all wildcards, out_port NONE: 72 bytes), BARRIER_REQUEST."""
+    return (of.set_config(of.V10, xid, 0, 128)
+            + of.flow_mod10(xid + 1, of.match10_all(), priority=0, command=of.DELETE)
+            + of.msg(of.V10, "BARRIER_REQUEST", xid + 2))
 
 
 def flood(buffer_id: int, in_port: int, xid: int) -> bytes:
     """A buffered PACKET_OUT with one output action to FLOOD: 24 bytes."""
-    return header(PACKET_OUT, 24, xid) + struct.pack(">IHH", buffer_id, in_port, 8) + \
-        struct.pack(">HHHH", 0, 8, OFPP_FLOOD, 0)
+    return of.packet_out(of.V10, xid, of.output(of.V10, of.FLOOD[of.V10], max_len=0), b"",
+                         in_port=in_port, buffer_id=buffer_id)
 
 
 class Recorder:
@@ -102,8 +103,7 @@ class Recorder:
     def _serve(self, conn: socket.socket, kept: list) -> None:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         xid, up, buf = 100, False, b""
-        conn.sendall(header(HELLO, 8, xid))
-        conn.sendall(header(FEATURES_REQUEST, 8, xid + 1) + header(STATS_REQUEST, 12, xid + 2) + bytes(4))
+        conn.sendall(handshake(xid))
         while True:
             try:
                 data = conn.recv(65536)
@@ -111,26 +111,21 @@ class Recorder:
                 return
             if not data:
                 return
-            buf += data
+            msgs, buf = of.split(buf + data)
             out = []
-            while len(buf) >= 8:
-                n = struct.unpack(">H", buf[2:4])[0]
-                if n < 8 or len(buf) < n:
-                    break
-                msg, buf = buf[:n], buf[n:]
+            for m in msgs:
                 if len(kept) < self.limit:
-                    kept.append(msg)
-                ty, mxid = msg[1], struct.unpack(">I", msg[4:8])[0]
-                if ty == FEATURES_REPLY:
-                    out.append(header(SET_CONFIG, 12, xid + 3) + struct.pack(">HH", 0, 128))
-                    out.append(delete_all(xid + 4) + header(BARRIER_REQUEST, 8, xid + 5))
-                elif ty == BARRIER_REPLY:
+                    kept.append(m)
+                ty = m[1]
+                if ty == T["FEATURES_REPLY"]:
+                    out.append(on_features(xid + 3))
+                elif ty == T["BARRIER_REPLY"]:
                     up = True
-                elif ty == ECHO_REQUEST:
-                    out.append(header(ECHO_REPLY, 8, mxid))
+                elif ty == T["ECHO_REQUEST"]:
+                    out.append(of.echo_reply(m))
                 elif ty == PACKET_IN and up:
-                    buffer_id, _, in_port = struct.unpack(">IHH", msg[8:16])
-                    out.append(flood(buffer_id, in_port, mxid))
+                    p = of.packet_in(m)
+                    out.append(flood(p["buffer_id"], p["in_port"], of.xid_of(m)))
             if out:
                 try:
                     conn.sendall(b"".join(out))
@@ -141,7 +136,7 @@ class Recorder:
 COUNT = 100
 FLAGS = {"latency": ["-s", "1", "-l", "2", "-m", "300", "-M", "10", "-w", "1"],
          "throughput": ["-s", "1", "-l", "2", "-m", "300", "-M", "10", "-w", "1", "-t"]}
-VECTORS = Path(__file__).resolve().parent / "testdata"
+VECTORS = Path(__file__).resolve().parents[1] / "engine" / "testdata"
 
 
 def record(argv: list, mode: str, count: int = COUNT) -> list:
@@ -164,7 +159,6 @@ def read_vector(mode: str) -> list:
 ALLOWED = {
     17: [(12 + 512, 256, "description stats: sw_desc names the tool (cbench: \"version 0.01\")")],
 }
-PACKET_IN = 10
 
 
 def compare(ours: list, theirs: list) -> list:
