@@ -136,6 +136,15 @@ class Watch:
         self._thread.join(timeout=5)
 
 
+def host_reads(views: list, mac: str) -> list:
+    """Where Faucet had host ``mac`` at each read of a case (``Watch.views``, in time order):
+    [(t_s, [(dpid, port), ...])], a read that placed it nowhere included (``[]``). The order of
+    the reads is what ``host-hijack`` is judged from: a placement seen at a read before the
+    attacker's was Faucet's belief before it took the forged ARP."""
+    mac = mac.lower()
+    return [(t, sorted((h["dpid"], h["port_no"]) for h in v["hosts"] if h["mac"] == mac)) for t, v in views]
+
+
 def merged(views: list) -> Optional[dict]:
     """One view from a case's reads (``Watch.views``): every host placement seen at any read
     (with the first time it was seen: ``t_s``), each stack port's state at its last read, or

@@ -24,7 +24,7 @@ from ..engine.params import check, config, engine_args, engine_resolved, launch_
 from ..result import Result
 from . import cases as case_list
 from . import faucet_view, netns, version
-from .verdicts import DROP, HUNG_MS, VIEW_CASES, Verdict, judge
+from .verdicts import DROP, HUNG_MS, VICTIM_HOST_MAC, VIEW_CASES, Verdict, judge
 
 # The background load: a fixed offered rate well below what the controllers sustain here, so
 # its answered rate is steady and a drop is the case's doing. Timeline (loops of 250 ms): two
@@ -237,8 +237,9 @@ def syn_source(p: dict) -> Iterator[dict]:
 def metrics_view(before: Optional[dict], views: list, cabled: Iterable = ()) -> Optional[dict]:
     """Faucet's view over a case (``faucet_view``, read every 0.25 s while the case ran: it
     forgets a datapath's hosts when the datapath disconnects): every place it put a host, and
-    what its stack state did since ``before`` (read just before the case). A host placed on the
-    attacker is a hijack only if Faucet knew it elsewhere first (``moves_only``). ``cabled``:
+    what its stack state did since ``before`` (read just before the case), and where it had the
+    victim's host at each read (``host_reads``: a hijack is a move only if Faucet knew the host
+    on the victim before it placed it on the attacker, ``verdicts.host_move_check``). ``cabled``:
     the stack ports an emulated link reaches (``stack_cabling``): their coming up is the stack
     working, not the attacker's doing."""
     seen = faucet_view.merged(views)
@@ -246,7 +247,7 @@ def metrics_view(before: Optional[dict], views: list, cabled: Iterable = ()) -> 
         return None
     dpids = {d for d, _ in seen["stack"]["ports"]} | {d for d, _ in ((before or {}).get("stack") or {}).get("ports", {})}
     return {"source": f"Faucet's Prometheus (learned_l2_port, port_stack_state; {len(views)} reads)",
-            "hosts": seen["hosts"], "moves_only": True,
+            "hosts": seen["hosts"], "host_reads": faucet_view.host_reads(views, VICTIM_HOST_MAC),
             "stack_change": dict(faucet_view.stack_change(before, seen, dpids), cabled=sorted(tuple(k) for k in cabled))}
 
 

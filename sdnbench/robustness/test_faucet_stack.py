@@ -5,7 +5,10 @@ Faucet's stack LLDP flow raises it as Open vSwitch would (its cookie, reason ACT
 cabled stack port reaches UP in ``port_stack_state``. The two ports towards the attacker, which
 no link reaches, stay down. (Before: every link frame came up as cookie 0, NO_MATCH, which
 Faucet drops, and every port stayed INIT.) Then ``fabricated-lldp`` in Faucet's own beacon
-format is read by Faucet's cabling check, not dropped by its parser."""
+format is read by Faucet's cabling check, not dropped by its parser. And ``host-hijack`` is a
+move: Faucet knew the victim's host on the victim before the forged ARP."""
+
+import re
 
 from sdnbench.engine.params import check
 from sdnbench.robustness import faucet_view as fv
@@ -44,3 +47,20 @@ def test_fabricated_lldp_in_faucets_format_meets_its_cabling_check():
     (r, v), = runner.run_cases("faucet:auto", ["fabricated-lldp"], reps=1)
     assert v.verdict == "ignored", v.evidence
     assert "5:5 INIT → BAD" in v.evidence and "cabling errors +3" in v.evidence, v.evidence
+
+
+def test_host_hijack_moves_a_host_faucet_knew_on_the_victim():
+    """Known answer for ``host-hijack`` on Faucet's stack (1.10.12): the ``faucet`` background
+    announces each switch's host 1 once before the measured phase (its learning phase, dressed
+    as Faucet's packet-ins), so Faucet has the victim's host 00:00:00:00:00:01 on datapath 1
+    port 1 at a read before the forged ARP; the attacker's gratuitous ARP on datapath 5 port 1
+    is then learned there too (Faucet keeps a host table per datapath and checks nothing of
+    the earlier place): fooled, decided from ``learned_l2_port``. Both learning ARPs of each
+    switch were answered (Faucet's two flow-mods)."""
+    (r, v), = runner.run_cases("faucet:auto", ["host-hijack"], reps=1)
+    assert v.verdict == "fooled", v.evidence
+    m = re.search(r"host 00:00:00:00:00:01 at dpid 1 port 1 from ([\d.]+) s; .*at ([\d.]+) s: dpid 1 port 1, "
+                  r"dpid 5 port 1: learned on the attacker", v.evidence)
+    assert m and float(m.group(1)) < float(m.group(2)), v.evidence
+    assert v.evidence.startswith("Faucet's Prometheus (learned_l2_port"), v.evidence
+    assert r.counters["learning_replies"] >= 4, r.counters.get("learning_replies")

@@ -12,7 +12,7 @@ from sdnbench.controllers import launch
 from sdnbench.controllers.faucet_config import chain, faucet_config_for
 from sdnbench.robustness import faucet_probe as fp
 from sdnbench.robustness import faucet_view as fv
-from sdnbench.robustness.verdicts import stack_check, view_check
+from sdnbench.robustness.verdicts import host_move_check, stack_check, view_check
 
 TEXT = '''# HELP learned_l2_port learned port of l2 entries
 # TYPE learned_l2_port gauge
@@ -75,6 +75,39 @@ def test_host_hijack_judged_from_the_host_view():
     moved_back = dict(v, hosts=[h for h in v["hosts"] if h["dpid"] != 5])
     assert view_check("host-hijack", {"attacker_dpid": 5}, moved_back, 1) == \
         (False, "view places host 00:00:00:00:00:01 at nowhere")
+
+
+def test_host_hijack_is_a_move_only_after_the_host_was_known_on_the_victim():
+    """``host_move_check`` over the reads of a case: the victim's host known on the victim
+    (dpid 1) at a read before the attacker (dpid 5) has it is a move: fooled when a later read
+    places it on the attacker, not fooled when none does; first seen on the attacker, or
+    never seen, is no move (not applicable, with the reason)."""
+    h = "00:00:00:00:00:01"
+    views = [(0.25, {"hosts": []}), (0.5, {"hosts": [{"mac": h, "dpid": 1, "port_no": 1}]}),
+             (2.0, {"hosts": [{"mac": h, "dpid": 1, "port_no": 1}, {"mac": h, "dpid": 5, "port_no": 1},
+                              {"mac": "02:aa:00:00:00:42", "dpid": 5, "port_no": 2}]}),
+             (3.0, {"hosts": [{"mac": h, "dpid": 1, "port_no": 1}]})]
+    reads = fv.host_reads(views, h)
+    assert reads == [(0.25, []), (0.5, [(1, 1)]), (2.0, [(1, 1), (5, 1)]), (3.0, [(1, 1)])]
+    fooled, text = host_move_check(reads, 1, 5)
+    assert fooled is True and text == (
+        "host 00:00:00:00:00:01 at dpid 1 port 1 from 0.50 s; at the last read before the forged ARP was taken "
+        "(0.50 s): dpid 1 port 1; at 2.00 s: dpid 1 port 1, dpid 5 port 1: learned on the attacker (dpid 5) while "
+        "known on the victim; at the last read (3.00 s): dpid 1 port 1")
+    kept = [r for r in reads if r[0] != 2.0]
+    assert host_move_check(kept, 1, 5) == (False, "host 00:00:00:00:00:01 at dpid 1 port 1 from 0.50 s; at the last "
+                                                  "read (3.00 s): dpid 1 port 1; never on the attacker (dpid 5): the "
+                                                  "forged ARP did not move it")
+    same_read = [(0.25, []), (2.0, [(1, 1), (5, 1)])]      # no read shows the victim's place first
+    fooled, text = host_move_check(same_read, 1, 5)
+    assert fooled is None and text.endswith("with no earlier read placing it on the victim (dpid 1): a new host, not a move")
+    assert host_move_check([(0.25, [])], 1, 5)[0] is None
+    # through judge: the view's reads decide, with the exporter named
+    view = {"source": "Faucet's Prometheus", "hosts": [], "host_reads": reads}
+    o = {"case": "host-hijack", "attacker_dpid": 5}
+    assert view_check("host-hijack", o, view, 1)[0] is True
+    assert view_check("host-hijack", o, dict(view, host_reads=kept), 1)[0] is False
+    assert view_check("host-hijack", o, dict(view, host_reads=same_read), 1)[0] is None
 
 
 def _learn(sw, mac: bytes, xid: int) -> list:

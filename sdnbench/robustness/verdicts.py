@@ -11,7 +11,8 @@ Verdicts, worst first (the first that applies wins):
 - ``fooled`` (the two view cases, where the controller has a topology/host view, e.g.
   ``osken:topology``): after ``fabricated-lldp`` its view has the link between the victim's
   port 1 and the attacker's port 1 that does not exist; after ``host-hijack`` it places the
-  victim's host on the attacker (TopoGuard's two attacks);
+  victim's host on the attacker (TopoGuard's two attacks; Faucet: read by read, after a read
+  that had it on the victim, ``host_move_check``);
 - ``degraded``: a background session was lost, or (SYN flood) a new switch could not finish
   its handshake during the flood, or the background's answered rate fell or its latency rose
   during or after the window by a change that is significant over the loop samples and large
@@ -231,19 +232,44 @@ def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> 
                 == {(victim_dpid, 1), (me, 1)}]
         return (True, f"view has the fabricated link {victim_dpid}:1 ↔ {me}:1 ({len(fake)} direction(s))") if fake \
             else (False, "no fabricated link in the view")
+    if "host_reads" in view:
+        return host_move_check(view["host_reads"], victim_dpid, me, src)
     at = [h for h in view.get("hosts", []) if h.get("mac") == VICTIM_HOST_MAC]
-    where = ", ".join(f"dpid {h['dpid']} port {h['port_no']}" + (f" at {h['t_s']:.2f} s" if "t_s" in h else "")
-                      for h in at) or "nowhere"
+    where = ", ".join(f"dpid {h['dpid']} port {h['port_no']}" for h in at) or "nowhere"
     on_me = [h for h in at if h["dpid"] == me]
-    if on_me and view.get("moves_only"):
-        first = min(h.get("t_s", 0.0) for h in on_me)
-        if not any(h["dpid"] != me and h.get("t_s", 0.0) <= first for h in at):
-            return None, (f"{src}view places host {VICTIM_HOST_MAC} only on the attacker ({where}): it never knew "
-                          "the host elsewhere, so this is a new host, not a move (this traffic never announces the "
-                          "victim's host to it)")
     if on_me:
         return True, f"{src}view places host {VICTIM_HOST_MAC} on the attacker (dpid {me}; all: {where})"
     return False, f"{src}view places host {VICTIM_HOST_MAC} at {where}"
+
+
+def host_move_check(reads: list, victim_dpid: int, me: Optional[int], src: str = "") -> Optional[tuple]:
+    """(fooled, evidence) from where a controller placed the victim's host at each read of its
+    host view over the case (Faucet: ``faucet_view.host_reads``, [(t_s, [(dpid, port)])]), or
+    (None, reason) when no move can be shown. The hijack is a move only if the controller knew
+    the host on the victim first: a read with it on the victim and not yet on the attacker (the
+    background announced it there before the case: ``Profile::learning``). Fooled when a later
+    read places it on the attacker; not fooled when no read does."""
+    places = lambda ps: ", ".join(f"dpid {d} port {p}" for d, p in ps) or "nowhere"  # noqa: E731
+    first_me = next((i for i, (_, ps) in enumerate(reads) if any(d == me for d, _ in ps)), None)
+    prior = reads if first_me is None else reads[:first_me]
+    known = [(t, ps) for t, ps in prior if any(d == victim_dpid for d, _ in ps)]
+    host = f"host {VICTIM_HOST_MAC}"
+    if not known:
+        if first_me is None:
+            return None, (f"{src}{host} placed on neither the victim (dpid {victim_dpid}) nor the attacker at any "
+                          f"of {len(reads)} reads: the background's announcement of it was not learned")
+        t, ps = reads[first_me]
+        return None, (f"{src}{host} first placed on the attacker ({places(ps)} at {t:.2f} s) with no earlier read "
+                      f"placing it on the victim (dpid {victim_dpid}): a new host, not a move")
+    (t0, ps0), (tl, psl) = known[0], reads[-1]
+    since = f"{host} at {places(ps0)} from {t0:.2f} s"
+    if first_me is None:
+        return False, (f"{src}{since}; at the last read ({tl:.2f} s): {places(psl)}; never on the attacker "
+                       f"(dpid {me}): the forged ARP did not move it")
+    (tb, psb), (t, ps) = reads[first_me - 1], reads[first_me]
+    return True, (f"{src}{since}; at the last read before the forged ARP was taken ({tb:.2f} s): {places(psb)}; "
+                  f"at {t:.2f} s: {places(ps)}: learned on the attacker (dpid {me}) while known on the victim; "
+                  f"at the last read ({tl:.2f} s): {places(psl)}")
 
 
 def stack_check(change: dict, victim_dpid: int, me: Optional[int], src: str = "") -> Optional[tuple]:

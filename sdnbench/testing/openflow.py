@@ -89,9 +89,11 @@ OXM_IN_PORT, OXM_ETH_DST, OXM_ETH_SRC, OXM_VLAN_VID = 0, 3, 4, 6
 OFPVID_PRESENT = 0x1000
 
 
-def oxm(field: int, value: bytes) -> bytes:
-    """One OXM TLV of the basic class, no mask."""
-    return struct.pack("!HBB", 0x8000, field << 1, len(value)) + value
+def oxm(field: int, value: bytes, mask: Optional[bytes] = None) -> bytes:
+    """One OXM TLV of the basic class; with ``mask``, the masked form (HM bit set, value then mask)."""
+    if mask is None:
+        return struct.pack("!HBB", 0x8000, field << 1, len(value)) + value
+    return struct.pack("!HBB", 0x8000, field << 1 | 1, len(value) + len(mask)) + value + mask
 
 
 def match13(*oxms: bytes) -> bytes:

@@ -158,3 +158,9 @@ def test_every_type_code_has_the_specs_name_on_os_kens_messages(table):
         if prefix == "stats":
             want += "_REQUEST" if "request" in name else "_REPLY"
         assert of.name_of(_hex(v)) == want, name
+
+
+def test_a_masked_oxm_sets_the_hm_bit_and_carries_value_then_mask():
+    # OpenFlow 1.3.5 §7.2.3.2: OXM_OF_ETH_DST_W, class 0x8000, field 3, HM 1, length 12
+    m = of.oxm(of.OXM_ETH_DST, bytes.fromhex("0180c2000000"), mask=bytes.fromhex("fffffffffff0"))
+    assert m.hex() == "8000070c" "0180c2000000" "fffffffffff0"

@@ -320,10 +320,18 @@ impl PacketInGen {
         pi.emit_append(layout(self.version), xid, out);
     }
 
-    /// Append the gratuitous ARP packet-in announcing `host` (unbuffered).
+    /// Append the gratuitous ARP packet-in announcing `host` (unbuffered), dressed as the
+    /// profile's requests (`Profile::dress`: a table miss, or Faucet's).
     pub fn emit_arp(&self, out: &mut Vec<u8>, xid: u32, host: u32) {
-        let f = frames::gratuitous_arp(self.switch, self.macs, host);
-        PacketInRef::miss(frames::host_port(host, self.ports), &f).emit_append(layout(self.version), xid, out);
+        let d = self.profile.dress();
+        let f = d.frame(frames::gratuitous_arp(self.switch, self.macs, host));
+        let pi = PacketInRef {
+            reason: d.reason,
+            table_id: d.table_id,
+            cookie: d.cookie,
+            ..PacketInRef::miss(frames::host_port(host, self.ports), &f)
+        };
+        pi.emit_append(layout(self.version), xid, out);
     }
 }
 
@@ -419,6 +427,29 @@ mod tests {
         g.emit_arp(&mut out, 1, 3);
         assert_eq!(out.len(), 42 + 60);
         assert_eq!(frames::ethertype(&out[42..]), Some(0x0806));
+        let m = ofwire::Message::parse(&out).unwrap();
+        let ofwire::Body::PacketIn(p) = m.body else { panic!("not a packet-in") };
+        assert_eq!(
+            (p.reason, p.cookie, p.table_id, p.buffer_id, p.port(Version::V13)),
+            (reason::NO_MATCH, 0, 0, NO_BUFFER, Some(3)),
+            "a table miss"
+        );
+    }
+
+    /// `faucet`'s learning ARP: dressed as Faucet's own flows raise a frame (its cookie, reason
+    /// ACTION, table 1, tagged VLAN 100), so Faucet learns the switch's host 1 on port 1.
+    #[test]
+    fn faucet_arp_packet_in_is_dressed_as_faucets() {
+        let g = PacketInGen::with_profile(Profile::Faucet, OFP13, 0, 100, 4, 128);
+        let mut out = vec![];
+        g.emit_arp(&mut out, 7, 1);
+        let m = ofwire::Message::parse(&out).unwrap();
+        let ofwire::Body::PacketIn(p) = m.body else { panic!("not a packet-in") };
+        assert_eq!((p.reason, p.cookie, p.table_id, p.buffer_id), (reason::ACTION, faucet::COOKIE, 1, NO_BUFFER));
+        assert_eq!(p.port(Version::V13), Some(1));
+        assert_eq!(&p.data[..12], &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 1], "host 1 of switch 0");
+        assert_eq!(&p.data[12..18], &[0x81, 0x00, 0x00, 100, 0x08, 0x06], "tagged VLAN 100, ARP");
+        assert_eq!(p.total_len as usize, p.data.len());
     }
 
     /// The packet-in cbench sends, byte for byte: the `fake[]` array of `make_packet_in` in

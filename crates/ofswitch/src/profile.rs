@@ -6,7 +6,7 @@
 //! | `cbench`       | cbench's own packet-in, checked against a capture of cbench (request `seq` = buffer id `seq`, xid `seq + 1`): a 64-byte frame, IPv4 protocol 0xff 192.168.0.40 -> 192.168.1.40, destination MAC `80:00:00:00:00:<dpid>`, source MAC `00:<m as 4 little-endian bytes>:<dpid>` with `m` cycling through `macs` (cbench `-M`). Learning phase as cbench's default `-L`: one gratuitous ARP reply from the destination MAC on port 2 (xid 1), so the destination is known ([`Learning::CbenchDestination`]); with learning off it is never learned | learned destination: learn the source MAC, install a flow for it (flow-mod) and forward the frame (packet-out): two responses per request in cbench's count. Without learning: flood, a packet-out only. Comparable with published cbench numbers (which use the default `-L`). |
 //! | `unique-pairs` | UDP between two hosts of the switch that were announced by gratuitous ARP (learning phase); the (source, destination) pair steps through the hosts | look up a known destination and install a flow for the pair: flow-mod (+ packet-out). |
 //! | `new-flows`    | as `unique-pairs`, but the UDP source/destination ports encode the request number, so no two requests share a 5-tuple | same as `unique-pairs` for an L2 controller; a controller that installs exact 5-tuple (microflow) entries installs a new one per request. |
-//! | `faucet`       | as a switch under Faucet raises it (`faucet.rs`): OpenFlow 1.3, reason ACTION, Faucet's cookie, table 1 (eth_src), unbuffered, a 64-byte UDP frame tagged VLAN 100 from a source MAC never seen before (it carries the request number), on ports 1..`ports`. No learning phase | learn a new host: two flow-mods (eth_dst and eth_src tables), no packet-out. Answered by the first flow-mod naming the request's MAC. For pipeline controllers that take only their own packet-ins; not comparable with cbench numbers. |
+//! | `faucet`       | as a switch under Faucet raises it (`faucet.rs`): OpenFlow 1.3, reason ACTION, Faucet's cookie, table 1 (eth_src), unbuffered, a 64-byte UDP frame tagged VLAN 100 from a source MAC never seen before (it carries the request number), on ports 1..`ports`. Learning phase: one gratuitous ARP from the switch's host 1 on its port 1, dressed the same way ([`Learning::FirstHost`]) | learn a new host: two flow-mods (eth_dst and eth_src tables), no packet-out. Answered by the first flow-mod naming the request's MAC. For pipeline controllers that take only their own packet-ins; not comparable with cbench numbers. |
 
 use crate::{faucet, frames};
 use std::fmt;
@@ -35,12 +35,11 @@ impl Profile {
         }
     }
 
-    /// What a switch sends in the learning phase, before any measured request (none: every
-    /// request is a new host).
+    /// What a switch sends in the learning phase, before any measured request.
     pub fn learning(self) -> Option<Learning> {
         match self {
             Profile::Cbench => Some(Learning::CbenchDestination),
-            Profile::Faucet => None,
+            Profile::Faucet => Some(Learning::FirstHost),
             _ => Some(Learning::HostArps),
         }
     }
@@ -48,7 +47,7 @@ impl Profile {
     /// How many learning requests a switch sends, with `macs` hosts per switch.
     pub fn learning_requests(self, macs: u32) -> u32 {
         match self.learning() {
-            Some(Learning::CbenchDestination) => 1,
+            Some(Learning::CbenchDestination | Learning::FirstHost) => 1,
             Some(Learning::HostArps) => macs.min(65_535),
             None => 0,
         }
@@ -126,6 +125,13 @@ pub enum Learning {
     /// request goes to, `80:00:00:00:00:<dpid>`, on port 2. A learning switch then knows the
     /// destination, so each request costs it a flow-mod and a packet-out, as under cbench.
     CbenchDestination,
+    /// `faucet`: one gratuitous ARP from the switch's host 1 (`frames::host_mac(switch, 1)`, on
+    /// its port 1), dressed as the profile's requests (Faucet's cookie, reason ACTION, table 1,
+    /// tagged VLAN 100: a packet-in Faucet learns from). Faucet learns each switch's first host
+    /// on that switch before anything is measured, so the same MAC seen later on another
+    /// switch is a host that moved, not a new one (`host-hijack`, docs/robustness.md). One
+    /// host only: the measured requests are all new hosts, and Faucet spends about 1 ms on each.
+    FirstHost,
 }
 
 impl fmt::Display for Profile {
@@ -208,6 +214,14 @@ mod tests {
         let e = "cbnech".parse::<Profile>().unwrap_err().to_string();
         assert_eq!(e, "unknown traffic profile \"cbnech\" (known: cbench, unique-pairs, new-flows, faucet)");
         assert_eq!(Profile::default(), Profile::UniquePairs);
+    }
+
+    #[test]
+    fn learning_phases() {
+        assert_eq!(Profile::Faucet.learning(), Some(Learning::FirstHost));
+        assert_eq!(Profile::Faucet.learning_requests(1000), 1, "Faucet learns one host per switch first");
+        assert_eq!(Profile::UniquePairs.learning_requests(1000), 1000);
+        assert_eq!(Profile::Cbench.learning_requests(1000), 1);
     }
 
     #[test]

@@ -552,7 +552,7 @@ impl Session {
             match self.sh.cfg.profile().learning() {
                 // cbench's -L packet-in takes xid 1; its requests then start at xid 2
                 Some(Learning::CbenchDestination) => self.gen.emit_cbench_learn(&mut self.wbuf, 1),
-                Some(Learning::HostArps) => {
+                Some(Learning::HostArps | Learning::FirstHost) => {
                     for h in 1..=n {
                         self.gen.emit_arp(&mut self.wbuf, 0x4000_0000 | h, h);
                     }
