@@ -40,7 +40,7 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     }
     if !a.quiet {
-        print!("{}", crate::front::output::summary(&o, &j));
+        print!("{}", crate::front::output::summary(&o.cfg, &j));
     }
     if let Some(e) = &o.error {
         eprintln!("sdnbench-engine: {e}");
@@ -124,6 +124,12 @@ pub fn cbench(args: Vec<String>) -> i32 {
     } else {
         2
     }
+}
+
+/// `schema`: the JSON Schema of the result, generated from its types (`result/`); the checked-in
+/// `crates/engine/schema/engine-result.schema.json` is this output.
+pub fn schema() -> String {
+    serde_json::to_string_pretty(&crate::result::schema()).expect("a schema serializes") + "\n"
 }
 
 /// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.
