@@ -3,7 +3,7 @@
 //! check every agent's clock after the READY barrier (`clock.rs`) and give a common start in each
 //! agent's own clock; an agent lost (unreachable, died) is named in one line, the others' results
 //! are kept and the result is `partial`. Counters and histograms merge as workers' do
-//! (`export.rs` sums reports; an agent's report is already the merge of its own workers,
+//! (`export/` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
 use crate::config::limits::{self, Plan};
