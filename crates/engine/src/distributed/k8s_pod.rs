@@ -91,7 +91,7 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
             return 1;
         }
     };
-    let j = crate::export::build(&o);
+    let j = crate::export::build(o);
     println!("{}", crate::export::line(&j));
     if let Some(p) = json_path {
         if let Err(e) = crate::export::write(p, &j) {
@@ -99,10 +99,10 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
             return 1;
         }
     }
-    if let Some(e) = &o.error {
+    if let Some(e) = &j.error {
         eprintln!("sdnbench-engine k8s-agent: {e}");
     }
-    if o.status == "ok" {
+    if j.status == "ok" {
         0
     } else {
         2
@@ -138,9 +138,9 @@ fn alone(cfg: Config, index: u32, count: u32) -> i32 {
     let slice = crate::config::Slice { worker: index, ..slice };
     match crate::coordinator::run_part(cfg, slice, &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
         Ok(o) => {
-            let j = EngineResult { agent_index: Some(index), ..crate::export::build(&o) };
+            let j = EngineResult { agent_index: Some(index), ..crate::export::build(o) };
             println!("{}", crate::export::line(&j));
-            if o.status == "ok" {
+            if j.status == "ok" {
                 0
             } else {
                 2

@@ -116,7 +116,7 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     }
     o.warnings = crate::coordinator::figures::warnings(&o);
     o.finished_unix = docs.iter().map(|(_, d)| d.finished_unix).fold(0.0, f64::max);
-    let doc = crate::export::build(&o);
+    let doc = crate::export::build(o);
     check_sums(docs, &doc)?;
     Ok(EngineResult { merged_from: Some(docs.iter().map(|(f, _)| f.clone()).collect()), ..doc })
 }

@@ -16,7 +16,10 @@ use crate::switch::protocol::SwitchReport;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub fn build(o: &Outcome) -> EngineResult {
+/// The result of a run. It takes the `Outcome`: the switches' reports, the config and the
+/// attacker's observation move into the result rather than being copied (a run of a million
+/// switches holds them once).
+pub fn build(o: Outcome) -> EngineResult {
     let sw: Vec<&SwitchReport> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
     let disconnects: Vec<Disconnect> = sw
         .iter()
@@ -30,45 +33,52 @@ pub fn build(o: &Outcome) -> EngineResult {
             })
         })
         .collect();
+    let totals = totals(&o, &sw, disconnects.len() as u64);
     let net_reports: Vec<_> = o.reports.iter().filter_map(|r| r.network.as_ref()).collect();
     let links = crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len());
+    let network = network::build(&net_reports, links);
+    let (handshake, loops, throughput, learning, latency, efficiency, capacity) =
+        (handshake(&o), loops(&o), throughput(&o), learning_section(&o), latency(&o), efficiency(&o), capacity(&o));
+    let agents = crate::coordinator::agent_link::agents(&o);
+    let reconnect = Reconnect {
+        on: o.cfg.reconnects(),
+        backoff_ms: o.cfg.reconnect_backoff_ms,
+        max_backoff_ms: o.cfg.max_backoff_ms,
+        fail_mode: o.cfg.fail_mode,
+    };
+    let engine = Engine {
+        name: "sdnbench-engine".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        workers: o.plan.workers,
+        pid: std::process::id(),
+        nofile_soft: o.nofile.0,
+        nofile_hard: o.nofile.1,
+        source_addrs: o.cfg.source_addrs.clone(),
+    };
     EngineResult {
         schema: SCHEMA.into(),
-        engine: Engine {
-            name: "sdnbench-engine".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            workers: o.plan.workers,
-            pid: std::process::id(),
-            nofile_soft: o.nofile.0,
-            nofile_hard: o.nofile.1,
-            source_addrs: o.cfg.source_addrs.clone(),
-        },
-        params: o.cfg.clone(),
+        engine,
         status: o.status.into(),
-        error: o.error.clone(),
+        error: o.error,
         started_unix: o.started_unix,
         finished_unix: o.finished_unix,
-        handshake: handshake(o),
-        loops: loops(o),
-        throughput: throughput(o),
-        totals: totals(o, &sw, disconnects.len() as u64),
-        reconnect: Reconnect {
-            on: o.cfg.reconnects(),
-            backoff_ms: o.cfg.reconnect_backoff_ms,
-            max_backoff_ms: o.cfg.max_backoff_ms,
-            fail_mode: o.cfg.fail_mode,
-        },
+        handshake,
+        loops,
+        throughput,
+        totals,
+        reconnect,
         disconnects,
-        learning: learning_section(o),
-        robustness: o.robustness.clone(),
-        latency: latency(o),
-        efficiency: efficiency(o),
-        resources: Resources { t_s: o.sampler.t_s.clone(), processes: o.sampler.series.clone() },
-        capacity: capacity(o),
-        network: network::build(&net_reports, links),
-        switches: sw.into_iter().cloned().collect(),
-        agents: crate::coordinator::agent_link::agents(o),
-        warnings: o.warnings.clone(),
+        learning,
+        robustness: o.robustness,
+        latency,
+        efficiency,
+        resources: Resources { t_s: o.sampler.t_s, processes: o.sampler.series },
+        capacity,
+        network,
+        switches: o.reports.into_iter().flat_map(|r| r.switches).collect(),
+        agents,
+        warnings: o.warnings,
+        params: o.cfg,
         merged_from: None,
         agent_index: None,
     }

@@ -32,7 +32,7 @@ pub fn bench(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    let j = crate::export::build(&o);
+    let j = crate::export::build(o);
     if let Some(path) = &a.json {
         if let Err(e) = crate::export::write(path, &j) {
             eprintln!("sdnbench-engine: cannot write {}: {e}", path.display());
@@ -40,12 +40,12 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     }
     if !a.quiet {
-        print!("{}", crate::front::output::summary(&o.cfg, &j));
+        print!("{}", crate::front::output::summary(&j.params, &j));
     }
-    if let Some(e) = &o.error {
+    if let Some(e) = &j.error {
         eprintln!("sdnbench-engine: {e}");
     }
-    if o.status == "ok" {
+    if j.status == "ok" {
         0
     } else {
         2
