@@ -439,3 +439,13 @@ fn the_schema_accepts_the_golden_results_and_refuses_broken_ones() {
     assert!(broken(&|v| v["totals"]["requests_sent"] = 1.5.into()).contains("$.totals.requests_sent"));
     assert!(broken(&|v| v["network"] = serde_json::json!({"links": 1})).contains("$.network"));
 }
+
+/// `sdnbench-engine schema` prints the checked-in schema exactly (the command the stale-schema
+/// test names to regenerate it).
+#[test]
+fn the_schema_command_prints_the_checked_in_schema() {
+    let o = common::engine_command().arg("schema").output().unwrap();
+    assert!(o.status.success());
+    let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/engine-result.schema.json")).unwrap();
+    assert!(String::from_utf8(o.stdout).unwrap() == file, "sdnbench-engine schema differs from schema/engine-result.schema.json");
+}
