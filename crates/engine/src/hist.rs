@@ -18,7 +18,7 @@ pub struct Hist {
 }
 
 /// Percentiles in microseconds (what the JSON and the text output show).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
     pub count: u64,
     pub mean_us: f64,

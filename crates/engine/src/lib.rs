@@ -8,8 +8,9 @@
 //! |----------------|--------------------------------------------------------------------------|
 //! | `front`        | the commands: argument parsing, `check`, the cbench front end, text output |
 //! | `distributed`  | the agent side of a run on several machines or pods, and `merge`          |
-//! | `export`       | the JSON result of a run (schema `sdnbench.engine/1`)                      |
+//! | `export`       | fills the result of a run from its outcome, and writes it                 |
 //! | `coordinator`  | plans a run, starts and drives the workers (local or agents), judges it    |
+//! | `result`       | the result's types (schema `sdnbench.engine/1`; its JSON Schema is generated) |
 //! | `robust`       | the robustness attacker (RFC 8456 §5.3), an extra switch on its own thread |
 //! | `switch`       | one worker's emulated switches: sessions, pacing, workloads, its protocol  |
 //! | `network`      | the emulated network between switches                                    |
@@ -23,5 +24,6 @@ pub(crate) mod export;
 pub mod front;
 pub(crate) mod hist;
 pub(crate) mod network;
+pub(crate) mod result;
 pub mod robust;
 pub(crate) mod switch;

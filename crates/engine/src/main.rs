@@ -23,6 +23,10 @@ fn main() {
                 println!("{}", sdnbench_engine::robust::catalogue());
                 0
             }
+            Some("schema") => {
+                print!("{}", run::schema());
+                0
+            }
             Some("bench") => run::bench(args.split_off(1)),
             _ => run::bench(args),
         }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// Top first. A module may use the ones after it, never those before it.
-const LAYERS: &[&str] = &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config"];
+const LAYERS: &[&str] = &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config"];
 
 /// Files that are not a module of the tree: the crate root and the binary.
 const ROOTS: &[&str] = &["lib.rs", "main.rs"];

@@ -124,9 +124,14 @@ fn tmp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("sdnbench-engine-test-{}-{name}.json", std::process::id()))
 }
 
-/// The subset of JSON Schema the checked-in schema uses: type (or list), required, properties,
-/// items, enum.
-fn validate(v: &Value, s: &Value, path: &str) -> Result<(), String> {
+/// The subset of JSON Schema (2020-12) that the generated schema uses: `$ref` into `$defs`,
+/// type (or list), enum, const, anyOf, oneOf, required, properties, additionalProperties,
+/// items, prefixItems, minimum/maximum. Formats and lengths are left out.
+fn validate(v: &Value, s: &Value, root: &Value, path: &str) -> Result<(), String> {
+    if let Some(r) = s.get("$ref").and_then(|r| r.as_str()) {
+        let def = r.strip_prefix("#/$defs/").and_then(|n| root["$defs"].get(n)).ok_or_else(|| format!("{path}: unknown $ref {r}"))?;
+        validate(v, def, root, path)?;
+    }
     if let Some(t) = s.get("type") {
         let types: Vec<&str> = match t {
             Value::String(x) => vec![x.as_str()],
@@ -152,27 +157,67 @@ fn validate(v: &Value, s: &Value, path: &str) -> Result<(), String> {
             return Err(format!("{path}: {v} not in {e:?}"));
         }
     }
-    if let (Some(req), Some(o)) = (s.get("required").and_then(|r| r.as_array()), v.as_object()) {
-        for k in req {
+    if let Some(c) = s.get("const") {
+        if c != v {
+            return Err(format!("{path}: {v} is not {c}"));
+        }
+    }
+    if let (Some(min), Some(x)) = (s.get("minimum").and_then(|m| m.as_f64()), v.as_f64()) {
+        if x < min {
+            return Err(format!("{path}: {v} < {min}"));
+        }
+    }
+    if let (Some(max), Some(x)) = (s.get("maximum").and_then(|m| m.as_f64()), v.as_f64()) {
+        if x > max {
+            return Err(format!("{path}: {v} > {max}"));
+        }
+    }
+    if let Some(any) = s.get("anyOf").and_then(|a| a.as_array()) {
+        if !any.iter().any(|x| validate(v, x, root, path).is_ok()) {
+            return Err(format!("{path}: {v} matches none of anyOf"));
+        }
+    }
+    if let Some(one) = s.get("oneOf").and_then(|a| a.as_array()) {
+        let n = one.iter().filter(|x| validate(v, x, root, path).is_ok()).count();
+        if n != 1 {
+            return Err(format!("{path}: {v} matches {n} of oneOf, not 1"));
+        }
+    }
+    if let Some(o) = v.as_object() {
+        for k in s.get("required").and_then(|r| r.as_array()).into_iter().flatten() {
             let k = k.as_str().unwrap();
             if !o.contains_key(k) {
                 return Err(format!("{path}: missing {k}"));
             }
         }
-    }
-    if let (Some(props), Some(o)) = (s.get("properties").and_then(|p| p.as_object()), v.as_object()) {
-        for (k, sub) in props {
-            if let Some(x) = o.get(k) {
-                validate(x, sub, &format!("{path}.{k}"))?;
+        let props = s.get("properties").and_then(|p| p.as_object());
+        for (k, x) in o {
+            match (props.and_then(|p| p.get(k)), s.get("additionalProperties")) {
+                (Some(sub), _) => validate(x, sub, root, &format!("{path}.{k}"))?,
+                (None, Some(Value::Bool(false))) => return Err(format!("{path}: unknown field {k}")),
+                (None, Some(sub)) if sub.is_object() => validate(x, sub, root, &format!("{path}.{k}"))?,
+                _ => {}
             }
         }
     }
-    if let (Some(items), Some(a)) = (s.get("items"), v.as_array()) {
+    if let Some(a) = v.as_array() {
+        let prefix = s.get("prefixItems").and_then(|p| p.as_array()).map_or(&[][..], |p| p.as_slice());
         for (i, x) in a.iter().enumerate() {
-            validate(x, items, &format!("{path}[{i}]"))?;
+            let sub = prefix.get(i).or_else(|| s.get("items").filter(|it| it.is_object()));
+            if let Some(sub) = sub {
+                validate(x, sub, root, &format!("{path}[{i}]"))?;
+            } else if s.get("items") == Some(&Value::Bool(false)) {
+                return Err(format!("{path}: more than {} items", prefix.len()));
+            }
         }
     }
     Ok(())
+}
+
+/// A document against the checked-in schema (generated from `src/result/`).
+fn check_schema(v: &Value) -> Result<(), String> {
+    let s = schema();
+    validate(v, &s, &s, "$")
 }
 
 fn schema() -> Value {
@@ -194,7 +239,7 @@ fn flow_mod_plus_packet_out_counts_once_and_output_matches_schema() {
     let o = engine(port, &["--switches", "3", "--loops", "2", "--loop-ms", "200", "--warmup", "1", "--macs", "4", "--window", "16"], &p);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
-    validate(&j, &schema(), "$").unwrap();
+    check_schema(&j).unwrap();
     let t = &j["totals"];
     let answered = t["requests_answered"].as_u64().unwrap();
     assert!(answered > 0);
@@ -228,7 +273,7 @@ fn a_closed_session_ends_only_itself_and_is_named() {
     // some sessions lost: status partial (exit 2), naming the lost one
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
     let j = read(&p);
-    validate(&j, &schema(), "$").unwrap();
+    check_schema(&j).unwrap();
     assert_eq!(j["status"], "partial");
     assert!(j["error"].as_str().unwrap().contains("1 session(s) lost: switch "), "{}", j["error"]);
     let d = j["disconnects"].as_array().unwrap();
@@ -317,7 +362,7 @@ fn ctrl_c_writes_partial_results() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(2));
     let j = read(&p);
-    validate(&j, &schema(), "$").unwrap();
+    check_schema(&j).unwrap();
     assert_eq!(j["status"], "interrupted");
     let k = j["loops"]["k"].as_array().unwrap().len();
     assert!(k > 0 && k < 100, "{k} loops");
@@ -364,4 +409,43 @@ fn a_malformed_message_ends_only_its_session() {
     assert!(d[0]["reason"].as_str().unwrap().contains("length"), "{}", d[0]["reason"]);
     let up = j["switches"].as_array().unwrap().iter().filter(|s| s["disconnect"].is_null() && s["answered"].as_u64().unwrap() > 0).count();
     assert_eq!(up, 2);
+}
+
+/// The validator and the schema are not vacuous: every golden result (written at 825aa58)
+/// passes, and a document with a section missing, a status not in the list, an unknown
+/// parameter or a float where an integer belongs fails.
+#[test]
+fn the_schema_accepts_the_golden_results_and_refuses_broken_ones() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            check_schema(&v).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            n += 1;
+        }
+    }
+    assert!(n >= 10);
+    let good: Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}/throughput.json")).unwrap()).unwrap();
+    let broken = |f: &dyn Fn(&mut Value)| {
+        let mut v = good.clone();
+        f(&mut v);
+        check_schema(&v).unwrap_err()
+    };
+    assert_eq!(broken(&|v| drop(v.as_object_mut().unwrap().remove("totals"))), "$: missing totals");
+    assert!(broken(&|v| v["status"] = "fine".into()).contains("$.status"));
+    assert!(broken(&|v| v["params"]["bogus"] = 1.into()).contains("unknown field bogus"));
+    assert!(broken(&|v| v["totals"]["requests_sent"] = 1.5.into()).contains("$.totals.requests_sent"));
+    assert!(broken(&|v| v["network"] = serde_json::json!({"links": 1})).contains("$.network"));
+}
+
+/// `sdnbench-engine schema` prints the checked-in schema exactly (the command the stale-schema
+/// test names to regenerate it).
+#[test]
+fn the_schema_command_prints_the_checked_in_schema() {
+    let o = common::engine_command().arg("schema").output().unwrap();
+    assert!(o.status.success());
+    let file = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/engine-result.schema.json")).unwrap();
+    assert!(String::from_utf8(o.stdout).unwrap() == file, "sdnbench-engine schema differs from schema/engine-result.schema.json");
 }

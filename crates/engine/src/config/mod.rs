@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// (the pacer enforces it, `switch/pacer.rs`).
 pub const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// RFC 8456 §5.1.3: keep the controller's input full (a window of requests per switch).
@@ -52,7 +52,7 @@ impl Mode {
 /// THE definition of every engine parameter: the JSON config file (`bench --config FILE`), the
 /// worker protocol and the command-line flags all fill this one struct. Unknown fields are
 /// refused; every range is checked in `front/validate.rs`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub mode: Mode,
@@ -177,7 +177,7 @@ pub struct Config {
 /// table and drops table misses; `standalone` does the same until the controller has been away
 /// for 3 × the inactivity probe, then forwards on its own ("fail-open", `ofswitch::fail_open`;
 /// network mode). Neither sends a packet-in: a request due while disconnected is not sent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FailMode {
     /// Mininet's default for its OVS switches.

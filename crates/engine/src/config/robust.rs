@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Which case the attacker plays, and when.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct RobustSpec {
     /// A case name of `sdnbench-engine robust-cases`.
@@ -26,7 +26,7 @@ impl Default for RobustSpec {
 }
 
 /// Where the SYNs come from (set by sdnbench, which creates and removes the namespace).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SynSpec {
     /// The namespace to send from: a path such as `/run/netns/NAME`.

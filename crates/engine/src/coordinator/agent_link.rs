@@ -3,7 +3,7 @@
 //! check every agent's clock after the READY barrier (`clock.rs`) and give a common start in each
 //! agent's own clock; an agent lost (unreachable, died) is named in one line, the others' results
 //! are kept and the result is `partial`. Counters and histograms merge as workers' do
-//! (`export.rs` sums reports; an agent's report is already the merge of its own workers,
+//! (`export/` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
 use crate::config::limits::{self, Plan};
@@ -11,7 +11,6 @@ use crate::config::{slices, Config, Slice};
 use crate::coordinator::agents::Spec;
 use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
 use crate::switch::protocol::{Cmd, Pong, Ready};
-use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -189,7 +188,7 @@ pub fn judge(out: &mut Outcome) {
 
 /// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
 /// facts it reported (local plan, memory).
-pub fn json(o: &Outcome) -> Value {
+pub fn agents(o: &Outcome) -> Vec<crate::result::Agent> {
     o.agents
         .iter()
         .map(|a| {
@@ -204,13 +203,22 @@ pub fn json(o: &Outcome) -> Value {
             } else {
                 "ok"
             };
-            json!({"name": a.name, "index": a.slice.worker, "switches": [a.slice.lo, a.slice.hi], "state": state, "lost": a.lost,
-                   "clock_offset_ms": a.offset_ns.map(|o| o as f64 / 1e6), "rtt_ms": a.rtt_ns as f64 / 1e6, "net_addr": a.net_addr,
-                   "protocol_bytes_to_agent": a.bytes_to.load(Ordering::Relaxed),
-                   "protocol_bytes_from_agent": a.bytes_from.load(Ordering::Relaxed),
-                   "sessions_up": up, "rss_bytes_peak": rss, "rss_bytes_per_session": rss.checked_div(up).unwrap_or(0),
-                   "local": facts})
+            crate::result::Agent {
+                name: a.name.clone(),
+                index: a.slice.worker,
+                switches: [a.slice.lo, a.slice.hi],
+                state: state.into(),
+                lost: a.lost.clone(),
+                clock_offset_ms: a.offset_ns.map(|o| o as f64 / 1e6),
+                rtt_ms: a.rtt_ns as f64 / 1e6,
+                net_addr: a.net_addr.clone(),
+                protocol_bytes_to_agent: a.bytes_to.load(Ordering::Relaxed),
+                protocol_bytes_from_agent: a.bytes_from.load(Ordering::Relaxed),
+                sessions_up: up,
+                rss_bytes_peak: rss,
+                rss_bytes_per_session: rss.checked_div(up).unwrap_or(0),
+                local: facts.cloned(),
+            }
         })
-        .collect::<Vec<_>>()
-        .into()
+        .collect()
 }

@@ -1,18 +1,7 @@
 //! CPU and memory of processes, from /proc, sampled by the coordinator once per loop.
 
-use serde::Serialize;
-
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct ProcSeries {
-    pub label: String,
-    pub pid: u32,
-    pub cpu_percent: Vec<f64>,
-    pub rss_bytes: Vec<u64>,
-    pub threads: Vec<u32>,
-    /// Time its threads were runnable but waited for a CPU since the previous sample (ms; the
-    /// kernel's run-queue delay, /proc/PID/task/*/schedstat): how much the machine starved it.
-    pub run_delay_ms: Vec<f64>,
-}
+/// One process's samples: the result's type (`result/resources.rs`).
+pub use crate::result::ProcSeries;
 
 /// (cpu ticks, rss bytes, threads) of `pid`, or None if it is gone.
 pub fn read(pid: u32) -> Option<(u64, u64, u32)> {

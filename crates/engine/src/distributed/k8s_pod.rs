@@ -13,8 +13,8 @@
 
 use crate::config::{slices, Config};
 use crate::coordinator::k8s::{COUNT_ENV, INDEX_ENV};
+use crate::result::EngineResult;
 use lexopt::prelude::*;
-use serde_json::json;
 
 #[derive(Debug, Default)]
 struct Args {
@@ -91,18 +91,18 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
             return 1;
         }
     };
-    let j = crate::export::build(&o);
-    println!("{j}");
+    let j = crate::export::build(o);
+    println!("{}", crate::export::line(&j));
     if let Some(p) = json_path {
         if let Err(e) = crate::export::write(p, &j) {
             eprintln!("sdnbench-engine k8s-agent: cannot write {}: {e}", p.display());
             return 1;
         }
     }
-    if let Some(e) = &o.error {
+    if let Some(e) = &j.error {
         eprintln!("sdnbench-engine k8s-agent: {e}");
     }
-    if o.status == "ok" {
+    if j.status == "ok" {
         0
     } else {
         2
@@ -138,10 +138,9 @@ fn alone(cfg: Config, index: u32, count: u32) -> i32 {
     let slice = crate::config::Slice { worker: index, ..slice };
     match crate::coordinator::run_part(cfg, slice, &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
         Ok(o) => {
-            let mut j = crate::export::build(&o);
-            j["agent_index"] = json!(index);
-            println!("{j}");
-            if o.status == "ok" {
+            let j = EngineResult { agent_index: Some(index), ..crate::export::build(o) };
+            println!("{}", crate::export::line(&j));
+            if j.status == "ok" {
                 0
             } else {
                 2

@@ -16,8 +16,9 @@ use crate::config::{Config, Slice};
 use crate::coordinator::agent_link::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
-use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
-use serde_json::{json, Value};
+use crate::result::{EngineResult, SCHEMA};
+use crate::switch::protocol::{AgentFacts, CapacityReport, Ready, SwitchReport, WorkerReport};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Params that may differ between the parts of one run (each machine's own).
@@ -43,18 +44,11 @@ pub fn main(args: Vec<String>) -> i32 {
             files.push(a);
         }
     }
-    let run = || -> Result<Value, String> {
+    let run = || -> Result<EngineResult, String> {
         if files.is_empty() {
             return Err("merge: no files (usage: sdnbench-engine merge FILE... [--json OUT])".into());
         }
-        let docs = files
-            .iter()
-            .map(|f| {
-                let text = std::fs::read_to_string(f).map_err(|e| format!("merge: cannot read {f}: {e}"))?;
-                let v = serde_json::from_str(&text).map_err(|e| format!("merge: {f}: not JSON: {e}"))?;
-                Ok((f.clone(), v))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let docs = files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
         merge(&docs)
     };
     let doc = match run() {
@@ -71,25 +65,35 @@ pub fn main(args: Vec<String>) -> i32 {
                 return 1;
             }
         }
-        None => println!("{doc}"),
+        None => println!("{}", crate::export::line(&doc)),
     }
-    if let Some(e) = doc["error"].as_str() {
+    if let Some(e) = &doc.error {
         eprintln!("sdnbench-engine merge: {e}");
     }
-    if doc["status"] == "ok" {
+    if doc.status == "ok" {
         0
     } else {
         2
     }
 }
 
-/// Merge the named result documents; errors are one line.
-pub(crate) fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
+/// One file as a result: JSON, of this schema, of these types (one line otherwise).
+fn read(f: &str) -> Result<EngineResult, String> {
+    let text = std::fs::read_to_string(f).map_err(|e| format!("merge: cannot read {f}: {e}"))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("merge: {f}: not JSON: {e}"))?;
+    if v["schema"] != SCHEMA {
+        return Err(format!("merge: {f}: not an engine result (schema {SCHEMA} expected)"));
+    }
+    serde_json::from_value(v).map_err(|e| format!("merge: {f}: not a well-formed engine result: {e}"))
+}
+
+/// Merge the named results; errors are one line.
+pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, String> {
     let cfg = same_run(docs)?;
     let mut o = outcome(cfg.clone(), docs.len() as u32);
     let mut owner: BTreeMap<u32, &str> = BTreeMap::new();
     for (i, (f, d)) in docs.iter().enumerate() {
-        let part = Part::read(f, d, i as u32)?;
+        let part = Part::read(f, d, i as u32);
         for s in &part.report.switches {
             if let Some(other) = owner.insert(s.index, f) {
                 return Err(format!("merge: switch {} is in both {other} and {f}: the files are not disjoint parts of one run", s.index));
@@ -111,24 +115,20 @@ pub(crate) fn merge(docs: &[(String, Value)]) -> Result<Value, String> {
         }
     }
     o.warnings = crate::coordinator::figures::warnings(&o);
-    o.finished_unix = docs.iter().filter_map(|(_, d)| d["finished_unix"].as_f64()).fold(0.0, f64::max);
-    let mut doc = crate::export::build(&o);
+    o.finished_unix = docs.iter().map(|(_, d)| d.finished_unix).fold(0.0, f64::max);
+    let doc = crate::export::build(o);
     check_sums(docs, &doc)?;
-    doc["merged_from"] = json!(docs.iter().map(|(f, _)| f).collect::<Vec<_>>());
-    Ok(doc)
+    Ok(EngineResult { merged_from: Some(docs.iter().map(|(f, _)| f.clone()).collect()), ..doc })
 }
 
 /// Every file an engine result of the same run: the run's params (machine-local fields aside).
-fn same_run(docs: &[(String, Value)]) -> Result<Config, String> {
+fn same_run(docs: &[(String, EngineResult)]) -> Result<Config, String> {
     let mut first: Option<(&str, serde_json::Map<String, Value>)> = None;
     for (f, d) in docs {
-        if d["schema"] != crate::export::SCHEMA {
-            return Err(format!("merge: {f}: not an engine result (schema {} expected)", crate::export::SCHEMA));
-        }
-        let mut p = d["params"].as_object().cloned().ok_or_else(|| format!("merge: {f}: no params"))?;
+        let Ok(Value::Object(mut p)) = serde_json::to_value(&d.params) else { return Err(format!("merge: {f}: no params")) };
         LOCAL.iter().for_each(|k| drop(p.remove(*k)));
         p.remove("agents");
-        if !d["network"].is_null() || !d["robustness"].is_null() {
+        if d.network.is_some() || d.robustness.is_some() {
             return Err(format!("merge: {f}: network and robustness results are not merged (their parts are not independent)"));
         }
         match &first {
@@ -179,70 +179,62 @@ struct Part {
 }
 
 impl Part {
-    fn read(f: &str, d: &Value, i: u32) -> Result<Part, String> {
-        let bad = |what: &str| format!("merge: {f}: {what} missing or malformed");
-        let u = |v: &Value| v.as_u64().unwrap_or(0);
-        let switches: Vec<SwitchReport> = serde_json::from_value(d["switches"].clone()).map_err(|_| bad("switches"))?;
-        let switches: Vec<SwitchReport> = switches.into_iter().map(|s| SwitchReport { worker: i, ..s }).collect();
-        let hs = &d["handshake"];
-        let failures = hs["failures"].as_array().ok_or_else(|| bad("handshake.failures"))?;
-        let failures: BTreeMap<String, u32> =
-            failures.iter().map(|x| (x["reason"].as_str().unwrap_or("").to_string(), u(&x["count"]) as u32)).collect();
-        let ln = &d["learning"];
-        let learning = crate::switch::learning::Drain {
-            sent: u(&ln["requests"]),
-            replies: u(&ln["replies"]),
-            duration_s: ln["duration_s"].as_f64().unwrap_or(0.0),
-            ended: ln["ended"].as_str().unwrap_or("").into(),
-        };
-        let up = u(&hs["sessions_up"]) as u32;
+    fn read(f: &str, d: &EngineResult, i: u32) -> Part {
+        let switches: Vec<SwitchReport> = d.switches.iter().map(|s| SwitchReport { worker: i, ..s.clone() }).collect();
+        let hs = &d.handshake;
+        let ln = &d.learning;
+        let learning =
+            crate::switch::learning::Drain { sent: ln.requests, replies: ln.replies, duration_s: ln.duration_s, ended: ln.ended.clone() };
         let ready = Ready {
             worker: i,
-            up,
-            failed: (switches.len() as u32).saturating_sub(up),
-            handshake_s: hs["duration_s"].as_f64().unwrap_or(0.0),
-            failures,
+            up: hs.sessions_up,
+            failed: (switches.len() as u32).saturating_sub(hs.sessions_up),
+            handshake_s: hs.duration_s,
+            failures: hs.failures.iter().map(|x| (x.reason.clone(), x.count)).collect(),
             learning,
             ..Default::default()
         };
-        let l = &d["loops"];
-        let col = |k: &str| l[k].as_array().cloned().unwrap_or_default();
-        let (k, t, ans, sent, lost, ups) = (col("k"), col("t_s"), col("answered"), col("sent"), col("lost_cumulative"), col("sessions_up"));
-        let loops = (0..k.len())
+        let l = &d.loops;
+        let loops = (0..l.k.len())
             .map(|j| {
-                let mut l = LoopTotal::default();
-                (l.k, l.t_s) = (u(&k[j]) as u32, t[j].as_f64().unwrap_or(0.0));
-                (l.answered, l.sent, l.lost, l.up) = (u(&ans[j]), u(&sent[j]), u(&lost[j]), u(&ups[j]) as u32);
-                l
+                let mut t = LoopTotal::default();
+                let at = |c: &[u64]| c.get(j).copied().unwrap_or(0);
+                (t.k, t.t_s) = (l.k[j], l.t_s.get(j).copied().unwrap_or(0.0));
+                (t.answered, t.sent, t.lost) = (at(&l.answered), at(&l.sent), at(&l.lost_cumulative));
+                t.up = l.sessions_up.get(j).copied().unwrap_or(0);
+                t
             })
             .collect();
-        let lat = &d["latency"];
-        let capacity =
-            if d["capacity"].is_null() { None } else { Some(serde_json::from_value(d["capacity"].clone()).map_err(|_| bad("capacity"))?) };
-        let e = &d["engine"];
-        let rss = d["resources"]["processes"]
-            .as_array()
-            .map_or(0, |ps| ps.iter().map(|p| p["rss_bytes"].as_array().map_or(0, |r| r.iter().map(u).max().unwrap_or(0))).sum());
+        let capacity = d.capacity.as_ref().map(|c| CapacityReport {
+            attempted: c.attempted,
+            established: c.established,
+            held: c.held,
+            hold_ms: c.hold_ms,
+            first_failure: c.first_failure.clone(),
+            establish_s: c.establish_s,
+            session_ms: c.session_ms.clone(),
+        });
+        let e = &d.engine;
         let agent = AgentFacts {
-            workers: u(&e["workers"]) as u32,
-            nofile_hard: u(&e["nofile_hard"]),
-            source_addrs: serde_json::from_value(e["source_addrs"].clone()).unwrap_or_default(),
-            rss_bytes_peak: rss,
-            status: d["status"].as_str().unwrap_or("").into(),
-            error: d["error"].as_str().map(String::from),
+            workers: e.workers,
+            nofile_hard: e.nofile_hard,
+            source_addrs: e.source_addrs.clone(),
+            rss_bytes_peak: d.resources.processes.iter().map(|p| p.rss_bytes.iter().copied().max().unwrap_or(0)).sum(),
+            status: d.status.clone(),
+            error: d.error.clone(),
         };
         let report = WorkerReport {
             worker: i,
-            pid: u(&e["pid"]) as u32,
+            pid: e.pid,
             switches,
-            hist_b64: lat["hdr_v2_base64"].as_str().ok_or_else(|| bad("latency.hdr_v2_base64"))?.into(),
-            hist_clamped: u(&lat["clamped"]),
+            hist_b64: d.latency.hdr_v2_base64.clone(),
+            hist_clamped: d.latency.clamped,
             capacity,
             agent: Some(agent),
             ..Default::default()
         };
-        let name = d["agent_index"].as_u64().map_or_else(|| f.to_string(), |x| format!("pod:{x}"));
-        Ok(Part { name, ready, loops, report, started_unix: d["started_unix"].as_f64().unwrap_or(0.0) })
+        let name = d.agent_index.map_or_else(|| f.to_string(), |x| format!("pod:{x}"));
+        Part { name, ready, loops, report, started_unix: d.started_unix }
     }
 
     fn add_to(self, o: &mut Outcome) {
@@ -270,20 +262,18 @@ impl Part {
     }
 }
 
+/// The integer counters of `totals` by name (what `agent_merge::merge` sums).
+fn counters(d: &EngineResult) -> BTreeMap<String, u64> {
+    let Ok(Value::Object(t)) = serde_json::to_value(&d.totals) else { return BTreeMap::new() };
+    t.into_iter().filter_map(|(k, v)| v.as_u64().map(|n| (k, n))).collect()
+}
+
 /// The merged totals and histogram against `agent_merge::merge` of the files' own: equal, or an
 /// internal error (a broken invariant, not bad input).
-fn check_sums(docs: &[(String, Value)], merged: &Value) -> Result<(), String> {
-    let counters = |d: &Value| -> BTreeMap<String, u64> {
-        let t = d["totals"].as_object().cloned().unwrap_or_default();
-        t.into_iter().filter_map(|(k, v)| v.as_u64().map(|n| (k, n))).collect()
-    };
+fn check_sums(docs: &[(String, EngineResult)], merged: &EngineResult) -> Result<(), String> {
     let parts: Vec<AgentResult> = docs
         .iter()
-        .map(|(f, d)| AgentResult {
-            agent: f.clone(),
-            counters: counters(d),
-            hist_b64: d["latency"]["hdr_v2_base64"].as_str().unwrap_or("").into(),
-        })
+        .map(|(f, d)| AgentResult { agent: f.clone(), counters: counters(d), hist_b64: d.latency.hdr_v2_base64.clone() })
         .collect();
     let names: Vec<String> = docs.iter().map(|(f, _)| f.clone()).collect();
     let sum = merge_counters(&names, &parts)?;
@@ -293,9 +283,12 @@ fn check_sums(docs: &[(String, Value)], merged: &Value) -> Result<(), String> {
             return Err(format!("merge: invariant broken: merged totals.{k} = {:?}, the files' sum = {v}", got.get(k)));
         }
     }
-    let count = merged["latency"]["count"].as_u64().unwrap_or(0);
-    if count != sum.hist.count() {
-        return Err(format!("merge: invariant broken: merged latency count {count}, the files' histograms hold {}", sum.hist.count()));
+    if merged.latency.count != sum.hist.count() {
+        return Err(format!(
+            "merge: invariant broken: merged latency count {}, the files' histograms hold {}",
+            merged.latency.count,
+            sum.hist.count()
+        ));
     }
     Ok(())
 }
@@ -304,9 +297,8 @@ fn check_sums(docs: &[(String, Value)], merged: &Value) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn doc(loop_ms: u64) -> Value {
-        let params = serde_json::to_value(Config { loop_ms, ..Config::default() }).unwrap();
-        json!({"schema": crate::export::SCHEMA, "params": params, "network": null, "robustness": null})
+    fn doc(loop_ms: u64) -> EngineResult {
+        EngineResult { schema: SCHEMA.into(), params: Config { loop_ms, ..Config::default() }, ..Default::default() }
     }
 
     #[test]
@@ -314,14 +306,42 @@ mod tests {
         let e = same_run(&[("a.json".into(), doc(500)), ("b.json".into(), doc(1000))]).unwrap_err();
         assert_eq!(e, "merge: b.json: params.loop_ms is 1000 but 500 in a.json: not parts of one run");
         let mut local = doc(500);
-        local["params"]["source_addrs"] = json!(["10.0.0.2"]);
-        local["params"]["workers"] = json!(3);
+        local.params.source_addrs = vec!["10.0.0.2".into()];
+        local.params.workers = Some(3);
         assert_eq!(same_run(&[("a".into(), doc(500)), ("b".into(), local)]).unwrap().loop_ms, 500, "machine-local fields may differ");
-        let mut other = doc(500);
-        other["schema"] = json!("something/1");
-        assert!(same_run(&[("x.json".into(), other)]).unwrap_err().starts_with("merge: x.json: not an engine result"));
-        let mut net = doc(500);
-        net["network"] = json!({});
+        let net = EngineResult { network: Some(Default::default()), ..doc(500) };
         assert!(same_run(&[("n.json".into(), net)]).unwrap_err().contains("network and robustness results are not merged"));
+    }
+
+    /// The pods' own results of `tests/golden/` merged as the engine merged them at 825aa58,
+    /// byte for byte but for the merging process's pid.
+    #[test]
+    fn golden_pods_merge_into_the_golden_merge() {
+        let dir = crate::result::tests::golden("");
+        let docs: Vec<(String, EngineResult)> = (0..3)
+            .map(|i| {
+                let f = format!("pod{i}.json");
+                (f.clone(), read(dir.join(&f).to_str().unwrap()).unwrap())
+            })
+            .collect();
+        let mut merged = merge(&docs).unwrap();
+        let old = std::fs::read_to_string(dir.join("merged.json")).unwrap();
+        let old_pid: serde_json::Value = serde_json::from_str::<Value>(&old).unwrap()["engine"]["pid"].clone();
+        merged.engine.pid = old_pid.as_u64().unwrap() as u32;
+        let new = serde_json::to_string_pretty(&crate::export::to_value(&merged)).unwrap();
+        assert_eq!(new, old.trim_end());
+        assert_eq!(merged.merged_from.as_deref(), Some(&["pod0.json".to_string(), "pod1.json".into(), "pod2.json".into()][..]));
+    }
+
+    #[test]
+    fn a_file_of_another_schema_is_refused_in_one_line() {
+        let p = std::env::temp_dir().join(format!("sdnbench-merge-schema-{}.json", std::process::id()));
+        std::fs::write(&p, r#"{"schema": "something/1"}"#).unwrap();
+        let e = read(p.to_str().unwrap()).unwrap_err();
+        std::fs::write(&p, format!(r#"{{"schema": "{SCHEMA}", "status": "ok"}}"#)).unwrap();
+        let malformed = read(p.to_str().unwrap()).unwrap_err();
+        let _ = std::fs::remove_file(&p);
+        assert!(e.ends_with("not an engine result (schema sdnbench.engine/1 expected)"), "{e}");
+        assert!(malformed.contains("not a well-formed engine result: missing field"), "{malformed}");
     }
 }

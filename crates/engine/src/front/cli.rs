@@ -22,7 +22,8 @@ other commands:
   sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
                                           a pod of the Indexed Job of --agents k8s
   sdnbench-engine merge FILE... [--json OUT]   one result from parts' results
-  sdnbench-engine robust-cases            the robustness catalogue (JSON)";
+  sdnbench-engine robust-cases            the robustness catalogue (JSON)
+  sdnbench-engine schema                  the JSON Schema of the result (--json), generated from its types";
 
 fn d() -> Config {
     Config::default()

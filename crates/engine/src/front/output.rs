@@ -1,10 +1,12 @@
 //! Text output: a live line per loop (overwritten on a TTY), then a hyperfine-style summary and
-//! cbench's `RESULT:` line. Everything here only formats values computed elsewhere.
+//! cbench's `RESULT:` line. Everything here only formats values computed elsewhere: the summary
+//! reads the typed result (`result/`), never its JSON.
 
-use crate::coordinator::figures::{mean_sd, measured_rps};
-use crate::coordinator::{LoopTotal, Outcome};
+use crate::config::Config;
+use crate::coordinator::figures::mean_sd;
+use crate::coordinator::LoopTotal;
+use crate::result::{EngineResult, Totals};
 use crate::switch::protocol::Ready;
-use serde_json::Value;
 use std::io::{IsTerminal, Write};
 
 pub fn thousands(n: f64) -> String {
@@ -95,115 +97,115 @@ pub fn result_line(switches: u32, rps: &[f64]) -> String {
     format!("RESULT: {switches} switches {} tests min/max/avg/stdev = {min:.2}/{max:.2}/{mean:.2}/{sd:.2} responses/s", rps.len())
 }
 
-pub fn summary(o: &Outcome, j: &Value) -> String {
+/// The text summary of a result: it reads the result only (and the run's `Config` for the
+/// labels), so a run and a merge print alike.
+pub fn summary(c: &Config, j: &EngineResult) -> String {
     let mut s = String::new();
-    let c = &o.cfg;
-    let rps = measured_rps(o);
-    let t = &j["totals"];
-    let u = |v: &Value| v.as_u64().unwrap_or(0);
-    let f = |v: &Value| v.as_f64().unwrap_or(0.0);
-    if let Some(cap) = j["capacity"].as_object() {
+    let rps = &j.throughput.per_loop;
+    let t = &j.totals;
+    if let Some(cap) = &j.capacity {
         s += &format!(
             "Capacity:    {} sessions held ({} established, {} attempted) in {:.2} s; ",
-            cap["held"],
-            cap["established"],
-            cap["attempted"],
-            f(&cap["establish_s"])
+            cap.held, cap.established, cap.attempted, cap.establish_s
         );
-        s += &format!("stopped by: {}\n", cap["first_failure"].as_str().unwrap_or("the requested number was reached"));
+        s += &format!("stopped by: {}\n", cap.first_failure.as_deref().unwrap_or("the requested number was reached"));
     } else {
-        let (mean, sd, min, max) = mean_sd(&rps);
+        let th = &j.throughput;
         s += &format!(
             "Throughput (mean ± σ):  {} ± {} answered requests/s   [{} switches, {} loops of {} ms, {} warm-up]\n",
-            thousands(mean),
-            thousands(sd),
+            thousands(th.mean),
+            thousands(th.stdev),
             c.switches,
             rps.len(),
             c.loop_ms,
             c.warmup
         );
-        s += &format!("Range (min … max):      {} … {}\n", thousands(min), thousands(max));
-        let answered = u(&t["requests_answered"]);
-        let sent = u(&t["requests_sent"]).max(1);
-        s += &format!(
-            "Requests:   sent {}  answered {} ({:.2}%)  lost {}  extra replies {} ({:.2} per answered)  errors {}\n",
-            thousands(sent as f64),
-            thousands(answered as f64),
-            answered as f64 * 100.0 / sent as f64,
-            thousands(u(&t["requests_lost"]) as f64),
-            thousands(u(&t["extra_replies"]) as f64),
-            f(&t["extra_per_answered"]),
-            u(&t["errors"])
-        );
-        let replies: Vec<String> = t["replies_by_type"]
-            .as_object()
-            .map(|m| {
-                m.iter().filter(|(k, _)| *k == "flow_mod" || *k == "packet_out").map(|(k, v)| format!("{k} {}", thousands(f(v)))).collect()
-            })
-            .unwrap_or_default();
-        s += &format!("Replies:    {}\n", if replies.is_empty() { "none".into() } else { replies.join("  ") });
-        let l = &j["latency"];
-        if u(&l["count"]) > 0 {
+        s += &format!("Range (min … max):      {} … {}\n", thousands(th.min), thousands(th.max));
+        s += &requests(t);
+        let l = &j.latency;
+        if l.count > 0 {
             s += &format!(
                 "Latency:    p50 {:.1} µs  p90 {:.1} µs  p99 {:.1} µs  p99.9 {:.1} µs  max {:.1} µs  (n = {})\n",
-                f(&l["p50"]),
-                f(&l["p90"]),
-                f(&l["p99"]),
-                f(&l["p99_9"]),
-                f(&l["max"]),
-                thousands(f(&l["count"]))
+                l.p50,
+                l.p90,
+                l.p99,
+                l.p99_9,
+                l.max,
+                thousands(l.count as f64)
             );
         }
     }
-    let h = &j["handshake"];
-    s += &format!(
-        "Sessions:   {} up, {} failed, {} disconnected; handshake {:.3} s ({}/s)\n",
-        u(&h["sessions_up"]),
-        u(&h["sessions_failed"]),
-        j["disconnects"].as_array().map_or(0, |a| a.len()),
-        f(&h["duration_s"]),
-        thousands(f(&h["rate_per_s"]))
-    );
-    let t = &j["totals"];
-    if u(&t["sessions_lost"]) > 0 {
-        s += &format!(
-            "Reconnect:  {} sessions lost, {} re-established ({} attempts failed), {:.2} s disconnected, {} requests not sent\n",
-            u(&t["sessions_lost"]),
-            u(&t["reconnects"]),
-            u(&t["reconnect_failures"]),
-            f(&t["disconnected_ms"]) / 1000.0,
-            u(&t["requests_not_sent_disconnected"])
-        );
-    }
-    for d in j["disconnects"].as_array().into_iter().flatten().take(10) {
-        s += &format!(
-            "  lost:     switch {} (dpid {}) at {:.2} s: {}\n",
-            d["index"],
-            d["dpid"],
-            f(&d["t_s"]),
-            d["reason"].as_str().unwrap_or("")
-        );
-    }
-    let e = &j["efficiency"];
-    if f(&e["engine_cpu_s"]) > 0.0 && c.mode != crate::config::Mode::Capacity {
+    s += &sessions(j);
+    let e = &j.efficiency;
+    if e.engine_cpu_s > 0.0 && c.mode != crate::config::Mode::Capacity {
         s += &format!(
             "Engine:     {:.2} CPU-s for {} answered ({} answered per engine CPU-second)\n",
-            f(&e["engine_cpu_s"]),
-            thousands(f(&e["measured_answered"])),
-            thousands(f(&e["answered_per_engine_cpu_s"]))
+            e.engine_cpu_s,
+            thousands(e.measured_answered as f64),
+            thousands(e.answered_per_engine_cpu_s)
         );
     }
-    if let Some(ctl) = o.sampler.series.iter().find(|x| x.label == "controller") {
+    if let Some(ctl) = j.resources.processes.iter().find(|x| x.label == "controller") {
         let (cpu, ..) = mean_sd(&ctl.cpu_percent.iter().skip(c.warmup as usize).cloned().collect::<Vec<_>>());
         let rss = ctl.rss_bytes.iter().max().cloned().unwrap_or(0);
         s += &format!("Controller: {cpu:.0}% CPU, {:.1} MiB RSS (peak)\n", rss as f64 / 1048576.0);
     }
     if c.mode != crate::config::Mode::Capacity {
-        s += &result_line(c.switches, &rps);
+        s += &result_line(c.switches, rps);
         s += "\n";
     }
-    for w in &o.warnings {
+    for w in &j.warnings {
         s += &format!("Warning: {w}\n");
+    }
+    s
+}
+
+/// The requests and replies lines.
+fn requests(t: &Totals) -> String {
+    let sent = t.requests_sent.max(1);
+    let mut s = format!(
+        "Requests:   sent {}  answered {} ({:.2}%)  lost {}  extra replies {} ({:.2} per answered)  errors {}\n",
+        thousands(sent as f64),
+        thousands(t.requests_answered as f64),
+        t.requests_answered as f64 * 100.0 / sent as f64,
+        thousands(t.requests_lost as f64),
+        thousands(t.extra_replies as f64),
+        t.extra_per_answered,
+        t.errors
+    );
+    let replies: Vec<String> = t
+        .replies_by_type
+        .iter()
+        .filter(|(k, _)| *k == "flow_mod" || *k == "packet_out")
+        .map(|(k, v)| format!("{k} {}", thousands(*v as f64)))
+        .collect();
+    s += &format!("Replies:    {}\n", if replies.is_empty() { "none".into() } else { replies.join("  ") });
+    s
+}
+
+/// The sessions line, reconnections and the first lost sessions.
+fn sessions(j: &EngineResult) -> String {
+    let (h, r) = (&j.handshake, &j.totals.reconnect);
+    let mut s = format!(
+        "Sessions:   {} up, {} failed, {} disconnected; handshake {:.3} s ({}/s)\n",
+        h.sessions_up,
+        h.sessions_failed,
+        j.disconnects.len(),
+        h.duration_s,
+        thousands(h.rate_per_s)
+    );
+    if r.sessions_lost > 0 {
+        s += &format!(
+            "Reconnect:  {} sessions lost, {} re-established ({} attempts failed), {:.2} s disconnected, {} requests not sent\n",
+            r.sessions_lost,
+            r.reconnects,
+            r.reconnect_failures,
+            r.disconnected_ms / 1000.0,
+            r.requests_not_sent_disconnected
+        );
+    }
+    for d in j.disconnects.iter().take(10) {
+        s += &format!("  lost:     switch {} (dpid {}) at {:.2} s: {}\n", d.index, d.dpid, d.t_s, d.reason);
     }
     s
 }
@@ -218,6 +220,18 @@ mod tests {
         assert_eq!(thousands(999.0), "999");
         assert_eq!(thousands(1234567.4), "1,234,567");
         assert_eq!(thousands(-1000.0), "-1,000");
+    }
+
+    /// The summary from the typed result is the one the engine printed at 825aa58, from its
+    /// `Outcome` and the re-parsed JSON, for the same runs (`tests/golden/`).
+    #[test]
+    fn the_summary_of_a_golden_result_is_the_one_printed_then() {
+        for name in ["throughput", "latency", "capacity", "network", "agents_local", "failed"] {
+            let text = std::fs::read_to_string(crate::result::tests::golden(&format!("{name}.json"))).unwrap();
+            let r: EngineResult = serde_json::from_str(&text).unwrap();
+            let printed = std::fs::read_to_string(crate::result::tests::golden(&format!("{name}.summary.txt"))).unwrap();
+            assert_eq!(summary(&r.params, &r), printed, "{name}");
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub fn bench(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    let j = crate::export::build(&o);
+    let j = crate::export::build(o);
     if let Some(path) = &a.json {
         if let Err(e) = crate::export::write(path, &j) {
             eprintln!("sdnbench-engine: cannot write {}: {e}", path.display());
@@ -40,12 +40,12 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     }
     if !a.quiet {
-        print!("{}", crate::front::output::summary(&o, &j));
+        print!("{}", crate::front::output::summary(&j.params, &j));
     }
-    if let Some(e) = &o.error {
+    if let Some(e) = &j.error {
         eprintln!("sdnbench-engine: {e}");
     }
-    if o.status == "ok" {
+    if j.status == "ok" {
         0
     } else {
         2
@@ -124,6 +124,12 @@ pub fn cbench(args: Vec<String>) -> i32 {
     } else {
         2
     }
+}
+
+/// `schema`: the JSON Schema of the result, generated from its types (`result/`); the checked-in
+/// `crates/engine/schema/engine-result.schema.json` is this output.
+pub fn schema() -> String {
+    serde_json::to_string_pretty(&crate::result::schema()).expect("a schema serializes") + "\n"
 }
 
 /// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.

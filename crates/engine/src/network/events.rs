@@ -25,7 +25,7 @@ pub struct Due {
 }
 
 /// When one event was applied by one worker (times in ms since the measured phase began).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Applied {
     pub event: u32,
     pub worker: u32,

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 pub const NO_HOST: u32 = u32::MAX;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Flow {
     pub injected: u64,
     pub delivered: u64,
@@ -22,7 +22,7 @@ pub struct Flow {
     pub first_delivered_ns: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HostCounters {
     pub injected: u64,
     pub delivered: u64,

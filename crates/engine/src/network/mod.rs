@@ -36,7 +36,6 @@
 pub(crate) mod attach;
 pub(crate) mod channels;
 pub(crate) mod events;
-pub(crate) mod export;
 pub(crate) mod hosts;
 pub(crate) mod model;
 pub(crate) mod node;

@@ -98,7 +98,7 @@ pub fn validate(p: &ProvisionSpec, hosts: usize) -> Result<(), String> {
 
 /// Per flow: when its frame entered the ingress switch and left the egress switch (ns since the
 /// measured phase began; 0: not yet / never).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ProvisionReport {
     pub flows: u32,
     pub started: u64,

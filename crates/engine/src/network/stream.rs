@@ -95,7 +95,7 @@ pub fn validate(s: &StreamSpec, hosts: usize) -> Result<(), String> {
 }
 
 /// A break in one pair's sequence: the arrival before it and the arrival after it (ns since go).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Gap {
     pub before_seq: u32,
     pub before_ns: u64,
@@ -105,7 +105,7 @@ pub struct Gap {
 
 /// One scheduled event as one pair saw it: the last arrival before and the first after
 /// (`after_ns` 0: nothing arrived after it).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AroundEvent {
     pub event: u32,
     /// When the event was applied (ns since go).
@@ -116,7 +116,7 @@ pub struct AroundEvent {
     pub after_ns: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PairReport {
     pub src: u32,
     pub dst: u32,
@@ -138,7 +138,7 @@ pub struct PairReport {
     pub events: Vec<AroundEvent>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StreamReport {
     pub interval_us: u64,
     /// Go on CLOCK_MONOTONIC (ns): the origin of every time here.

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One error message the controller sent the attacker.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub(crate) struct SeenError {
     pub t_s: f64,
     pub typ: u16,
@@ -30,7 +30,7 @@ pub(crate) struct SeenError {
 }
 
 /// The idle connections of a connection flood, at the end of the window.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 pub(crate) struct Idle {
     pub opened: u32,
     pub refused: u32,
@@ -51,7 +51,7 @@ pub(crate) struct Idle {
 
 /// Everything the attacker observed. Times are seconds since the measured phase began (the
 /// same clock as `loops.t_s`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub(crate) struct Observation {
     pub case: String,
     pub family: String,

@@ -37,7 +37,7 @@ pub enum SessionState {
     Down,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Disconnect {
     /// Seconds from the start of the measured phase (negative: before it).
     pub t_s: f64,

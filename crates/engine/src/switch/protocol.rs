@@ -136,7 +136,7 @@ pub struct Interval {
 
 pub const PER_SWITCH_IN_INTERVALS: usize = 256;
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SwitchReport {
     pub index: u32,
     pub dpid: u64,
@@ -182,7 +182,7 @@ pub struct SwitchReport {
 /// One switch's reconnection counters. Invariants: `sessions_lost = reconnects +
 /// down_at_stop`, `attempts = reconnects + failures`, `disconnected_ns = 0` iff
 /// `sessions_lost = 0`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReconnectCounts {
     pub sessions_lost: u64,
     pub attempts: u64,
@@ -219,7 +219,7 @@ pub struct WorkerReport {
 }
 
 /// An agent's own facts: its local plan and its footprint.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentFacts {
     pub workers: u32,
     pub nofile_hard: u64,

@@ -1,0 +1,294 @@
+//! The engine's result: fills an [`EngineResult`] (schema `sdnbench.engine/1`, the types in
+//! `src/result/`) from a run's `Outcome`, and writes it. Exporters only serialize and sum: every
+//! figure is computed in `coordinator/figures.rs` or here from raw per-loop samples.
+//!
+//! Written through a `serde_json::Value`, so every object's keys come out sorted, as in every
+//! result the engine has written.
+
+mod network;
+
+use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
+use crate::coordinator::Outcome;
+use crate::result::run::{Coalescing, Failure};
+use crate::result::totals::{LateLatency, ReconnectTotals};
+use crate::result::*;
+use crate::switch::protocol::SwitchReport;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The result of a run. It takes the `Outcome`: the switches' reports, the config and the
+/// attacker's observation move into the result rather than being copied (a run of a million
+/// switches holds them once).
+pub fn build(o: Outcome) -> EngineResult {
+    let sw: Vec<&SwitchReport> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
+    let disconnects: Vec<Disconnect> = sw
+        .iter()
+        .filter_map(|s| {
+            s.disconnect.as_ref().map(|d| Disconnect {
+                index: s.index,
+                dpid: s.dpid,
+                t_s: d.t_s,
+                kind: d.kind.clone(),
+                reason: d.reason.clone(),
+            })
+        })
+        .collect();
+    let totals = totals(&o, &sw, disconnects.len() as u64);
+    let net_reports: Vec<_> = o.reports.iter().filter_map(|r| r.network.as_ref()).collect();
+    let links = crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len());
+    let network = network::build(&net_reports, links);
+    let (handshake, loops, throughput, learning, latency, efficiency, capacity) =
+        (handshake(&o), loops(&o), throughput(&o), learning_section(&o), latency(&o), efficiency(&o), capacity(&o));
+    let agents = crate::coordinator::agent_link::agents(&o);
+    let reconnect = Reconnect {
+        on: o.cfg.reconnects(),
+        backoff_ms: o.cfg.reconnect_backoff_ms,
+        max_backoff_ms: o.cfg.max_backoff_ms,
+        fail_mode: o.cfg.fail_mode,
+    };
+    let engine = Engine {
+        name: "sdnbench-engine".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        workers: o.plan.workers,
+        pid: std::process::id(),
+        nofile_soft: o.nofile.0,
+        nofile_hard: o.nofile.1,
+        source_addrs: o.cfg.source_addrs.clone(),
+    };
+    EngineResult {
+        schema: SCHEMA.into(),
+        engine,
+        status: o.status.into(),
+        error: o.error,
+        started_unix: o.started_unix,
+        finished_unix: o.finished_unix,
+        handshake,
+        loops,
+        throughput,
+        totals,
+        reconnect,
+        disconnects,
+        learning,
+        robustness: o.robustness,
+        latency,
+        efficiency,
+        resources: Resources { t_s: o.sampler.t_s, processes: o.sampler.series },
+        capacity,
+        network,
+        switches: o.reports.into_iter().flat_map(|r| r.switches).collect(),
+        agents,
+        warnings: o.warnings,
+        params: o.cfg,
+        merged_from: None,
+        agent_index: None,
+    }
+}
+
+fn handshake(o: &Outcome) -> Handshake {
+    let (attempted, up, failures) = sessions(o);
+    let hs = o.ready.iter().map(|r| r.handshake_s).fold(0.0, f64::max);
+    Handshake {
+        sessions_attempted: attempted,
+        sessions_up: up,
+        sessions_failed: attempted.saturating_sub(up),
+        duration_s: hs,
+        rate_per_s: if hs > 0.0 { up as f64 / hs } else { 0.0 },
+        failures: failures.into_iter().map(|(reason, count)| Failure { reason, count }).collect(),
+    }
+}
+
+fn loops(o: &Outcome) -> Loops {
+    let col = |f: &dyn Fn(&crate::coordinator::LoopTotal) -> u64| o.loops.iter().map(f).collect::<Vec<u64>>();
+    Loops {
+        loop_ms: o.cfg.loop_ms,
+        warmup: o.cfg.warmup,
+        k: o.loops.iter().map(|l| l.k).collect(),
+        t_s: o.loops.iter().map(|l| l.t_s).collect(),
+        answered: col(&|l| l.answered),
+        sent: col(&|l| l.sent),
+        lost_cumulative: col(&|l| l.lost),
+        sessions_up: o.loops.iter().map(|l| l.up).collect(),
+        latency_us: o.cfg.robustness.as_ref().map(|_| o.loops.iter().map(|l| l.latency_us.clone()).collect()),
+    }
+}
+
+fn throughput(o: &Outcome) -> Throughput {
+    let rps = measured_rps(o);
+    let (mean, stdev, min, max) = mean_sd(&rps);
+    Throughput { unit: "answered requests/s".into(), per_loop: rps, mean, stdev, min, max }
+}
+
+/// Every switch's counters summed.
+fn totals(o: &Outcome, sw: &[&SwitchReport], disconnects: u64) -> Totals {
+    let sum = |f: &dyn Fn(&SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
+    let mut replies: BTreeMap<String, u64> = BTreeMap::new();
+    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    for s in sw {
+        for (k, v) in &s.replies_by_type {
+            *replies.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &s.errors {
+            *errors.entry(k.clone()).or_insert(0) += v;
+        }
+    }
+    let (answered, late, extra) = (sum(&|s| s.answered), sum(&|s| s.late), sum(&|s| s.extra));
+    Totals {
+        requests_sent: sum(&|s| s.sent),
+        requests_answered: answered,
+        requests_lost: sum(&|s| s.lost),
+        extra_replies: extra,
+        extra_per_answered: if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
+        unmatched_replies: sum(&|s| s.unmatched),
+        late_replies: late,
+        requests_in_flight_at_stop: sum(&|s| s.in_flight_at_stop),
+        requests_discarded: sum(&|s| s.discarded),
+        invalid_packet_ins_sent: sw.iter().map(|s| crate::switch::exceptions::invalid_sent(&o.cfg, s.sent)).sum(),
+        late_latency_us: LateLatency {
+            count: late,
+            mean: if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
+            max: sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3,
+        },
+        learning_replies: sum(&|s| s.learning_replies),
+        learning_late_replies: sum(&|s| s.learning_late_replies),
+        errors: errors.values().sum(),
+        errors_by_code: errors,
+        replies_by_type: replies,
+        disconnects,
+        reconnect: reconnect_totals(sw),
+    }
+}
+
+/// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
+fn reconnect_totals(sw: &[&SwitchReport]) -> ReconnectTotals {
+    let sum = |f: &dyn Fn(&crate::switch::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+    ReconnectTotals {
+        sessions_lost: sum(&|r| r.sessions_lost),
+        reconnect_attempts: sum(&|r| r.attempts),
+        reconnects: sum(&|r| r.reconnects),
+        reconnect_failures: sum(&|r| r.failures),
+        switches_down_at_stop: sum(&|r| r.down_at_stop as u64),
+        switches_reconnecting_at_stop: sum(&|r| r.reconnecting_at_stop as u64),
+        disconnected_ms: sum(&|r| r.disconnected_ns) as f64 / 1e6,
+        requests_not_sent_disconnected: sum(&|r| r.not_sent_disconnected),
+    }
+}
+
+fn latency(o: &Outcome) -> Latency {
+    let hist = merged_hist(o);
+    let s = hist.summary();
+    Latency {
+        unit: "us".into(),
+        count: s.count,
+        mean: s.mean_us,
+        stdev: s.stdev_us,
+        min: s.min_us,
+        p50: s.p50_us,
+        p90: s.p90_us,
+        p99: s.p99_us,
+        p99_9: s.p99_9_us,
+        max: s.max_us,
+        clamped: hist.clamped,
+        hdr_v2_base64: hist.to_base64(),
+        buckets_us: hist.buckets_us(),
+    }
+}
+
+fn efficiency(o: &Outcome) -> Efficiency {
+    let cpu_s = engine_cpu_s(o);
+    let measured_answered = measured_answered(o);
+    Efficiency {
+        engine_cpu_s: cpu_s,
+        measured_answered,
+        answered_per_engine_cpu_s: if cpu_s > 0.0 { measured_answered as f64 / cpu_s } else { 0.0 },
+        coalescing: coalescing(o),
+    }
+}
+
+/// Wake coalescing over all workers (`coalesce.rs`): parks that waited, the time waited, the
+/// largest quantum (µs; the bound on what coalescing added to any latency sample).
+fn coalescing(o: &Outcome) -> Coalescing {
+    let r: Vec<_> = o.reports.iter().map(|r| &r.coalesce).collect();
+    Coalescing {
+        pct: if o.cfg.coalescing() { o.cfg.coalesce_pct } else { 0.0 },
+        waits: r.iter().map(|c| c.waits).sum(),
+        waited_s: r.iter().map(|c| c.waited_ns).sum::<u64>() as f64 / 1e9,
+        max_quantum_us: r.iter().map(|c| c.max_quantum_ns).max().unwrap_or(0) as f64 / 1e3,
+    }
+}
+
+/// Sessions (attempted, up, failures by reason). Invariant: attempted = up + Σ failures.
+/// Request workloads attempt every switch; capacity stops at the first failure, so its
+/// attempted sessions are those it tried (not `switches`), and up means established.
+pub fn sessions(o: &Outcome) -> (u32, u32, BTreeMap<String, u32>) {
+    let caps: Vec<_> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
+    if !caps.is_empty() {
+        let mut f = BTreeMap::new();
+        for c in &caps {
+            if let Some(r) = &c.first_failure {
+                *f.entry(r.clone()).or_insert(0) += c.attempted - c.established;
+            }
+        }
+        return (caps.iter().map(|c| c.attempted).sum(), caps.iter().map(|c| c.established).sum(), f);
+    }
+    let up: u32 = o.ready.iter().map(|r| r.up).sum();
+    let mut f = BTreeMap::new();
+    for r in &o.ready {
+        for (k, v) in &r.failures {
+            *f.entry(k.clone()).or_insert(0) += v;
+        }
+    }
+    // the switches this run (or part of a run: an agent, a pod alone) is responsible for
+    let attempted = if o.ready.is_empty() { 0 } else { o.part_switches };
+    let named: u32 = f.values().sum();
+    if attempted > up + named {
+        f.insert("no handshake before the run started".into(), attempted - up - named);
+    }
+    (attempted, up, f)
+}
+
+fn learning_section(o: &Outcome) -> Learning {
+    let d = learning(o);
+    Learning {
+        requests: d.sent,
+        replies: d.replies,
+        outstanding: d.sent.saturating_sub(d.replies),
+        duration_s: d.duration_s,
+        ended: d.ended,
+    }
+}
+
+fn capacity(o: &Outcome) -> Option<Capacity> {
+    let caps: Vec<_> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
+    if caps.is_empty() {
+        return None;
+    }
+    let est: u32 = caps.iter().map(|c| c.established).sum();
+    let t = caps.iter().map(|c| c.establish_s).fold(0.0, f64::max);
+    Some(Capacity {
+        attempted: caps.iter().map(|c| c.attempted).sum(),
+        established: est,
+        held: caps.iter().map(|c| c.held).sum(),
+        hold_ms: o.cfg.hold_ms,
+        first_failure: caps.iter().find_map(|c| c.first_failure.clone()),
+        establish_s: t,
+        rate_per_s: if t > 0.0 { est as f64 / t } else { 0.0 },
+        session_ms: caps.iter().flat_map(|c| c.session_ms.iter().cloned()).collect(),
+    })
+}
+
+/// The result as JSON (keys sorted: through a `Value`).
+pub fn to_value(r: &EngineResult) -> serde_json::Value {
+    serde_json::to_value(r).expect("an engine result serializes")
+}
+
+/// One line of JSON (what a pod prints).
+pub fn line(r: &EngineResult) -> String {
+    to_value(r).to_string()
+}
+
+/// Write atomically: a crash leaves the old file or the new one, never half of one.
+pub fn write(path: &Path, r: &EngineResult) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_vec_pretty(&to_value(r)).expect("json values serialize"))?;
+    std::fs::rename(&tmp, path)
+}

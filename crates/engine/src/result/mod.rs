@@ -1,0 +1,93 @@
+//! The engine's result, schema `sdnbench.engine/1`, as types: what `sdnbench-engine --json FILE`
+//! writes, what an agent or pod prints, what `merge` reads back. The exporter (`export/`) fills
+//! an [`EngineResult`] from a run's `Outcome`; the text summary (`front/output.rs`) formats one;
+//! `merge` deserializes them. These types are the one definition of the fields: the JSON Schema
+//! in `crates/engine/schema/engine-result.schema.json` is generated from them ([`schema`];
+//! `tests/schema.rs` fails when the checked-in file differs). What the fields mean beyond their
+//! doc comments (status rules, invariants, units) is in `crates/engine/SCHEMA.md`.
+//!
+//! Layering: plain data, no I/O. It names the types of the layers below (`Config`, the switches'
+//! reports, the attacker's observation, the network's records) and is filled by the layers above.
+
+pub(crate) mod agents;
+pub(crate) mod network;
+pub(crate) mod resources;
+pub(crate) mod run;
+pub(crate) mod totals;
+
+use crate::config::Config;
+use crate::switch::protocol::SwitchReport;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub use agents::Agent;
+pub use network::Network;
+pub use resources::{ProcSeries, Resources};
+pub use run::{Capacity, Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
+pub use totals::{Disconnect, Totals};
+
+/// The schema's name and version; bump the version to change a field incompatibly.
+pub const SCHEMA: &str = "sdnbench.engine/1";
+
+/// One run of sdnbench-engine (or of one part of a run: an agent's slice, a pod's).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct EngineResult {
+    /// Always `sdnbench.engine/1` ([`SCHEMA`]).
+    pub schema: String,
+    pub engine: Engine,
+    /// The full run configuration (`Config` in `src/config/mod.rs`, the definition of every
+    /// parameter); the same object `sdnbench-engine bench --config FILE` reads.
+    pub params: Config,
+    /// `ok`, `partial`, `interrupted` or `failed` (rules in `src/coordinator/status.rs`).
+    #[schemars(extend("enum" = ["ok", "partial", "interrupted", "failed"]))]
+    pub status: String,
+    /// Why the status is not `ok`, in one line (null when it is).
+    pub error: Option<String>,
+    pub started_unix: f64,
+    pub finished_unix: f64,
+    pub handshake: Handshake,
+    pub loops: Loops,
+    pub throughput: Throughput,
+    pub totals: Totals,
+    pub reconnect: Reconnect,
+    /// Every switch whose session was lost, in switch order.
+    pub disconnects: Vec<Disconnect>,
+    pub learning: Learning,
+    /// What the robustness attacker observed (`src/robust/`); null without a case.
+    pub robustness: Option<crate::robust::Observation>,
+    pub latency: Latency,
+    pub efficiency: Efficiency,
+    pub resources: Resources,
+    /// Capacity mode only; null otherwise.
+    pub capacity: Option<Capacity>,
+    /// The emulated network's figures (`src/network/`); null without `params.network`.
+    pub network: Option<Network>,
+    /// Per emulated switch, in switch order.
+    pub switches: Vec<SwitchReport>,
+    /// Per agent (`params.agents`, or the files of a `merge`); empty when the workers were local.
+    pub agents: Vec<Agent>,
+    /// What a reader must see (the engine busy, failed handshakes, lost sessions, ...).
+    pub warnings: Vec<String>,
+    /// `sdnbench-engine merge` only: the files merged, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_from: Option<Vec<String>>,
+    /// A pod's own result (`k8s-agent` without a coordinator) only: its index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_index: Option<u32>,
+}
+
+/// The JSON Schema of [`EngineResult`], as checked in at `crates/engine/schema/engine-result.schema.json`
+/// (`sdnbench-engine schema` prints it).
+pub fn schema() -> serde_json::Value {
+    // what the engine writes (the serialize contract: a field always written is required, even null)
+    let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let mut s = serde_json::to_value(generator.into_root_schema_for::<EngineResult>()).expect("a schema serializes");
+    s["$id"] = "https://sdnbench.invalid/schema/engine-result-1.json".into();
+    s["title"] = format!("{SCHEMA}: one run of sdnbench-engine").into();
+    s["description"] = "Generated from crates/engine/src/result/ (sdnbench-engine schema); meanings in crates/engine/SCHEMA.md.".into();
+    s["properties"]["schema"]["const"] = SCHEMA.into();
+    s
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

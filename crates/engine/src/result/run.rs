@@ -1,0 +1,153 @@
+//! The sections of the result that describe the run as a whole: the engine, the handshake, the
+//! loops, throughput and latency, the learning phase, efficiency and capacity.
+
+use crate::config::FailMode;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The engine process that wrote the result.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Engine {
+    /// `sdnbench-engine`.
+    pub name: String,
+    pub version: String,
+    /// Worker processes (a merge: the files merged).
+    pub workers: u32,
+    /// The coordinator's pid.
+    pub pid: u32,
+    /// Open-file limits after raising them.
+    pub nofile_soft: u64,
+    pub nofile_hard: u64,
+    /// Local addresses the sessions connected from.
+    pub source_addrs: Vec<String>,
+}
+
+/// Sessions brought up before the measured loops. Invariant: `sessions_attempted =
+/// sessions_up + Σ failures.count`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Handshake {
+    pub sessions_attempted: u32,
+    pub sessions_up: u32,
+    pub sessions_failed: u32,
+    /// Until the last session was up (s).
+    pub duration_s: f64,
+    pub rate_per_s: f64,
+    pub failures: Vec<Failure>,
+}
+
+/// Sessions that failed for one reason.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Failure {
+    pub reason: String,
+    pub count: u32,
+}
+
+/// Per loop (warm-up loops included, first), one column per figure.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Loops {
+    pub loop_ms: u64,
+    pub warmup: u32,
+    /// The loop number, from 1.
+    pub k: Vec<u32>,
+    /// When the loop ended (s from the start of the measured phase).
+    pub t_s: Vec<f64>,
+    pub answered: Vec<u64>,
+    pub sent: Vec<u64>,
+    pub lost_cumulative: Vec<u64>,
+    pub sessions_up: Vec<u32>,
+    /// Robustness runs: every answered request's latency (µs) per loop, raw; null otherwise.
+    pub latency_us: Option<Vec<Vec<u32>>>,
+}
+
+/// Answered requests per second in the measured loops.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Throughput {
+    /// `answered requests/s`.
+    pub unit: String,
+    pub per_loop: Vec<f64>,
+    pub mean: f64,
+    pub stdev: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// The reconnection settings of the run (`params`' own, restated for readers).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reconnect {
+    pub on: bool,
+    pub backoff_ms: u64,
+    pub max_backoff_ms: u64,
+    pub fail_mode: FailMode,
+}
+
+/// The learning phase (`src/switch/learning.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Learning {
+    pub requests: u64,
+    pub replies: u64,
+    pub outstanding: u64,
+    pub duration_s: f64,
+    /// `none` (no learning phase), `drained`, `quiet`, `deadline`, `stopped`.
+    pub ended: String,
+}
+
+/// Latency of the requests answered in the measured loops, all workers' histograms merged (µs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Latency {
+    /// `us`.
+    pub unit: String,
+    pub count: u64,
+    pub mean: f64,
+    pub stdev: f64,
+    pub min: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub p99_9: f64,
+    pub max: f64,
+    /// Samples above the histogram's range (60 s), counted at its top.
+    pub clamped: u64,
+    /// The merged histogram, HdrHistogram V2 serialized, base64.
+    pub hdr_v2_base64: String,
+    /// `[value µs, count]` per bucket.
+    pub buckets_us: Vec<(f64, u64)>,
+}
+
+/// What the engine cost (the coordinator's machine only).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Efficiency {
+    /// The engine's CPU time during the measured loops.
+    pub engine_cpu_s: f64,
+    pub measured_answered: u64,
+    pub answered_per_engine_cpu_s: f64,
+    pub coalescing: Coalescing,
+}
+
+/// Wake coalescing over all workers (`src/switch/coalesce.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Coalescing {
+    /// `params.coalesce_pct` when coalescing was on, else 0.
+    pub pct: f64,
+    /// Parks that waited, and the time waited.
+    pub waits: u64,
+    pub waited_s: f64,
+    /// The largest quantum: the bound on what coalescing added to any latency sample.
+    pub max_quantum_us: f64,
+}
+
+/// What a capacity run found (`src/switch/workload/capacity.rs`), all workers summed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Capacity {
+    pub attempted: u32,
+    /// Sessions that completed handshake and echo.
+    pub established: u32,
+    /// Of those, still up after the hold.
+    pub held: u32,
+    pub hold_ms: u64,
+    /// Why the next session could not be opened (null: the requested number was reached).
+    pub first_failure: Option<String>,
+    pub establish_s: f64,
+    pub rate_per_s: f64,
+    /// Time to establish each session, in order (ms).
+    pub session_ms: Vec<f64>,
+}

@@ -1,0 +1,78 @@
+//! The result's types against results the engine wrote before they existed, and the checked-in
+//! schema against the one they generate.
+//!
+//! `tests/golden/` holds results written by the engine at 825aa58, whose exporter built the
+//! JSON by hand (`json!`); `tests/golden/README.md` says how they were made. Each must read into
+//! an [`EngineResult`] and write back the same document: the same keys in the same order, the
+//! same nulls, integers and floats where they were.
+
+use super::*;
+use std::path::PathBuf;
+
+pub(crate) fn golden(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name)
+}
+
+/// Every golden result: (file name, its text).
+pub(crate) fn goldens() -> Vec<(String, String)> {
+    let mut v: Vec<_> = std::fs::read_dir(golden(""))
+        .expect("tests/golden is readable")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_golden_result_reads_and_writes_back_unchanged() {
+    let all = goldens();
+    assert!(all.len() >= 10, "the goldens are there: {}", all.len());
+    for (name, text) in all {
+        let r: EngineResult = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = serde_json::to_value(&r).unwrap();
+        let was: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(back == was, "{name}: the typed result writes a different document");
+        // and the same text: key order, integers as integers, floats as floats (serde_json's
+        // default parser may round a float's last digit, so both sides are read the same way)
+        let text = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap();
+        assert!(text(&back) == text(&was), "{name}: not the same text");
+    }
+}
+
+#[test]
+fn the_goldens_cover_every_optional_section() {
+    let rs: Vec<EngineResult> = goldens().iter().map(|(_, t)| serde_json::from_str(t).unwrap()).collect();
+    assert!(rs.iter().any(|r| r.network.as_ref().is_some_and(|n| n.provisioning.is_some() && n.stream.is_some() && !n.events.is_empty())));
+    assert!(rs.iter().any(|r| r.robustness.is_some() && r.loops.latency_us.is_some()));
+    assert!(rs.iter().any(|r| r.capacity.is_some()));
+    assert!(rs.iter().any(|r| r.agents.iter().any(|a| a.local.is_some() && a.clock_offset_ms.is_some())));
+    assert!(rs.iter().any(|r| r.agent_index.is_some()) && rs.iter().any(|r| r.merged_from.is_some()));
+    assert!(rs.iter().any(|r| r.status == "failed" && r.error.is_some() && !r.disconnects.is_empty()));
+}
+
+#[test]
+fn the_checked_in_schema_is_the_generated_one() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schema/engine-result.schema.json");
+    let file = std::fs::read_to_string(&path).unwrap_or_default();
+    let generated = serde_json::to_string_pretty(&schema()).unwrap() + "\n";
+    assert!(
+        file == generated,
+        "{} is not what src/result/ generates; regenerate it: \
+         cargo run --release -p sdnbench-engine -- schema > crates/engine/schema/engine-result.schema.json",
+        path.display()
+    );
+}
+
+#[test]
+fn the_schema_requires_what_is_always_written_and_names_the_version() {
+    let s = schema();
+    let required: Vec<&str> = s["required"].as_array().unwrap().iter().filter_map(|x| x.as_str()).collect();
+    for k in ["schema", "totals", "error", "capacity", "network", "robustness", "switches"] {
+        assert!(required.contains(&k), "{k} is always written (null or not), so required");
+    }
+    assert!(!required.contains(&"merged_from") && !required.contains(&"agent_index"), "written only by merge / a pod");
+    assert_eq!(s["properties"]["schema"]["const"], SCHEMA);
+    assert_eq!(s["$defs"]["Config"]["additionalProperties"], false, "params refuses unknown fields, as Config does");
+}
