@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
@@ -18,9 +19,10 @@ from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..errors import UserError
 from ..result import Result, write_json_atomic
+from ..store.cli import add_store_flag, save_if_asked
 from ..engine import driver
 from ..engine.driver import EngineInterrupted
-from ..engine.params import check, launch_of_version, launch_spec
+from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
 from ..engine.runner import measure
 from ..engine.search import search, trial_from
 
@@ -30,14 +32,15 @@ def register(sub) -> None:
                        description=__doc__)
     s = p.add_subparsers(dest="controller_cmd", metavar="COMMAND", required=True)
 
-    b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions")
+    b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions",
+                     formatter_class=EngineDefaultsHelp)
     _common(b)
     b.add_argument("--mode", default="throughput", choices=["throughput", "latency", "fixed-rate"])
     b.add_argument("--switches", default="1,4,16", help="comma-separated switch counts (1,4,16)")
-    b.add_argument("--macs", type=int, default=1000, help="hosts per switch, cbench's -M (1000)")
-    b.add_argument("--loops", type=int, default=10)
-    b.add_argument("--loop-ms", type=int, default=1000)
-    b.add_argument("--warmup", type=int, default=1)
+    _engine_flag(b, "macs", "hosts per switch, cbench's -M")
+    _engine_flag(b, "loops", "measured loops (intervals), after the warm-up")
+    _engine_flag(b, "loop_ms", "length of a loop, ms")
+    _engine_flag(b, "warmup", "warm-up loops before them, left out of the figures")
     b.add_argument("--reps", type=int, default=3, help="repetitions per switch count (3)")
     b.add_argument("--frame-size", type=int, help="packet-in frame bytes (RFC 8456: 128, 512, 1508)")
     b.add_argument("--window", type=int, help="requests in flight per switch (throughput)")
@@ -46,18 +49,19 @@ def register(sub) -> None:
     b.add_argument("--traffic", help="packet-in traffic profile: cbench, unique-pairs, new-flows, faucet (unique-pairs; faucet: packet-ins as Faucet's pipeline raises them, docs/engine-workloads)")
     b.set_defaults(func=run_bench, **NEGOTIATE)
 
-    c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity")
+    c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity", formatter_class=EngineDefaultsHelp)
     _common(c)
     c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
-    c.add_argument("--hold-ms", type=int, default=2000, help="hold all sessions this long, then count")
+    _engine_flag(c, "hold_ms", "hold all sessions this long (ms), then count")
     c.set_defaults(func=run_capacity, **NEGOTIATE)
 
-    r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search")
+    r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search",
+                     formatter_class=EngineDefaultsHelp)
     _common(r)
-    r.add_argument("--switches", type=int, default=4)
-    r.add_argument("--macs", type=int, default=1000)
-    r.add_argument("--loops", type=int, default=3)
-    r.add_argument("--loop-ms", type=int, default=1000)
+    r.add_argument("--switches", type=int, default=4, help="emulated switches (4)")
+    _engine_flag(r, "macs", "hosts per switch, cbench's -M")
+    r.add_argument("--loops", type=int, default=3, help="measured loops per trial (3: short trials)")
+    _engine_flag(r, "loop_ms", "length of a loop, ms")
     r.add_argument("--step", default="10%", help="rate step: absolute or a percentage of the max (10%%)")
     r.add_argument("--confirm", type=float, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
     r.add_argument("--max-trials", type=int, default=20)
@@ -79,6 +83,32 @@ def register(sub) -> None:
     resilience.add_to(s, _common)
 
 
+# A flag named for an engine config field whose default is the engine's (``Config::default()``,
+# its one definition) has no default here: left out, it takes the engine's value, which the
+# params (and so the results) record; --help reads the number from the engine.
+def _engine_flag(p, key: str, text: str) -> None:
+    p.add_argument("--" + key.replace("_", "-"), type=int, help=text).engine_key = key
+
+
+class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
+    """Help that shows an engine-defaulted flag's default, asked of the engine when help is printed."""
+
+    def _get_help_string(self, action):
+        key = getattr(action, "engine_key", None)
+        if key is None:
+            return action.help
+        try:
+            shown = engine_defaults()[key]
+        except UserError:           # the engine is not built: help still prints
+            shown = "the engine's default"
+        return f"{action.help} ({shown})"
+
+
+def _engine_values(args, *keys) -> dict:
+    """The value of each engine-defaulted flag: the user's, else the engine's default."""
+    return {k: getattr(args, k) if getattr(args, k) is not None else engine_defaults()[k] for k in keys}
+
+
 def _common(p, multi_controller: bool = False) -> None:
     if multi_controller:
         p.add_argument("--controller", action="append", metavar="SPEC",
@@ -92,7 +122,6 @@ def _common(p, multi_controller: bool = False) -> None:
     p.add_argument("-o", "--output", dest="out", type=Path, metavar="FILE",
                    help="write the results (JSON list) to FILE")
     output.add_renamed_flags(p, "--out", "--protocols")
-    from ..store.cli import add_store_flag
     add_store_flag(p)
 
 
@@ -134,7 +163,6 @@ def _finish(args, results: list) -> int:
     if args.json:
         output.print_json([r.to_dict() for r in results])
     if getattr(args, "store", None):
-        from ..store.cli import save_if_asked
         for r in results:
             save_if_asked(args, r)
     return 0 if all(r.status == "ok" for r in results) else 2
@@ -160,13 +188,24 @@ HEADERS = ["switches", "rep", "answered/s (mean ± σ)", "answered", "lost", "ex
            "p50 µs", "p99 µs", "ctl CPU %", "status"]
 
 
+def bench_params(args) -> dict:
+    """``controller bench``'s params, but for the switch count."""
+    return _params(args, mode=args.mode, **_engine_values(args, "macs", "loops", "loop_ms", "warmup"),
+                   frame_size=args.frame_size, window=args.window, rate=args.rate, strict=args.strict or None,
+                   traffic=args.traffic)
+
+
+def search_params(args) -> dict:
+    """``controller search``'s params, but for the mode and rate of a trial."""
+    v = _engine_values(args, "macs", "loop_ms")
+    return _params(args, macs=v["macs"], loops=args.loops, loop_ms=v["loop_ms"], switches=args.switches)
+
+
 def run_bench(args) -> int:
     counts = _switch_counts(args.switches)
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
-    base = _params(args, mode=args.mode, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms,
-                   warmup=args.warmup, frame_size=args.frame_size, window=args.window,
-                   rate=args.rate, strict=args.strict or None, traffic=args.traffic)
+    base = bench_params(args)
     check(dict(base, switches=counts[0]))  # fail on bad input before launching anything
     results: list = []
     live = sys.stderr.isatty() and not args.json
@@ -211,7 +250,7 @@ def _summary(results: list) -> None:
 def run_capacity(args) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
-    p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
+    p = check(_params(args, mode="capacity", switches=args.max, **_engine_values(args, "hold_ms"), loops=1))
     with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         _agree(ctl, args)
         r = measure(p, ctl, live=False)
@@ -224,7 +263,7 @@ def run_capacity(args) -> int:
 
 
 def run_search(args) -> int:
-    base = _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
+    base = search_params(args)
     checked = check(dict(base, mode="throughput"))
     with launch(launch_spec(checked), of_version=launch_of_version(base)) as ctl:
         _agree(ctl, args)

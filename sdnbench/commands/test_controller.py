@@ -1,13 +1,18 @@
 """``sdnbench controller``: the commands end to end against the minimal responder (a tcp:
 controller), and their one-line errors."""
 
+import argparse
 import json
 import subprocess
 import sys
 
 import pytest
 
+from sdnbench.commands import controller
+from sdnbench.commands._parser import build_parser
 from sdnbench.engine.engine_fixtures import responder
+from sdnbench.engine.params import engine_defaults
+from sdnbench.errors import UserError
 
 
 def run_cli(*args):
@@ -72,3 +77,57 @@ def test_rate_search_against_the_responder(tmp_path):
     n = r["counters"]["trials"]
     assert len(r["series"][0]["values"]) == n and 2 <= n <= 8
     assert "max" in r["counters"]["markers"]
+
+
+def _subparser(*path):
+    p = build_parser()
+    for name in path:
+        p = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices[name]
+    return p
+
+
+# A flag of these commands that sets an engine config field may default differently from the
+# engine only on purpose: (command, field) -> why. Every other one takes the engine's default.
+OWN_DEFAULTS = {
+    ("bench", "mode"): "the command's first mode; the engine's params check fills the same",
+    ("bench", "switches"): "a list of counts, not one",
+    ("search", "switches"): "a small network for many trials",
+    ("search", "loops"): "short trials",
+}
+
+
+@pytest.mark.parametrize("command", ["bench", "capacity", "search"])
+def test_no_flag_restates_an_engine_default(command):
+    """``Config::default()`` is the one definition: a flag for an engine field has no default of
+    its own (argparse None), unless listed with its reason; store_true flags pass None when unset."""
+    engine = engine_defaults()
+    p = _subparser("controller", command)
+    own = {a.dest: a.default for a in p._actions if a.dest in engine and a.default is not None and a.nargs != 0}
+    assert sorted(own) == sorted(f for c, f in OWN_DEFAULTS if c == command)
+    engine_flags = {a.dest for a in p._actions if getattr(a, "engine_key", None)}
+    assert engine_flags == {"bench": {"macs", "loops", "loop_ms", "warmup"}, "capacity": {"hold_ms"},
+                            "search": {"macs", "loop_ms"}}[command]
+
+
+def test_a_flag_left_out_takes_the_engines_default_and_the_params_record_it():
+    engine = engine_defaults()
+    p = _subparser("controller", "bench")
+    params = controller.bench_params(p.parse_args([]))
+    assert {k: params[k] for k in ("macs", "loops", "loop_ms", "warmup")} == \
+        {k: engine[k] for k in ("macs", "loops", "loop_ms", "warmup")}
+    assert list(params) == ["controller", "mode", "macs", "loops", "loop_ms", "warmup"]     # as before: same keys
+    given = controller.bench_params(p.parse_args(["--macs", "7", "--warmup", "0"]))
+    assert (given["macs"], given["warmup"], given["loops"]) == (7, 0, engine["loops"])
+    s = controller.search_params(_subparser("controller", "search").parse_args(["--loop-ms", "250"]))
+    assert (s["macs"], s["loop_ms"], s["loops"], s["switches"]) == (engine["macs"], 250, 3, 4)
+
+
+def test_help_shows_the_engines_default_and_still_prints_without_the_engine(monkeypatch):
+    engine = engine_defaults()
+    text = _subparser("controller", "bench").format_help()
+    assert f"cbench's -M ({engine['macs']})" in text and f"after the warm-up ({engine['loops']})" in text
+
+    def not_built():
+        raise UserError("target/release/sdnbench-engine is not built")
+    monkeypatch.setattr(controller, "engine_defaults", not_built)
+    assert "cbench's -M (the engine's default)" in _subparser("controller", "bench").format_help()

@@ -16,8 +16,9 @@ from typing import Optional
 
 from ..controllers.catalog import of_versions_for
 from ..controllers.spec import parse_spec
-from ..errors import UserError
-from . import normalise, sides, stimuli
+from ..errors import Interrupted, UserError
+from ..proc import signals_as_exceptions
+from . import normalise, sides, stimuli, tablemiss
 
 TOPO = "linear,2"
 TABLEMISS = "tablemiss"          # the scripted table-miss + LLDP controller (tablemiss.py)
@@ -27,8 +28,7 @@ ALIASES = {"pox": POX}
 
 def resolve(spec: str) -> str:
     if spec == TABLEMISS:
-        from .tablemiss import spec as tm
-        return tm()
+        return tablemiss.spec()
     return ALIASES.get(spec, spec)
 
 
@@ -96,8 +96,6 @@ def main(argv=None) -> int:
     if bad:
         print(f"unknown stimulus {bad[0]!r}: use {', '.join(stimuli.STIMULI)}", file=sys.stderr)
         return 1
-    from ..errors import Interrupted, UserError
-    from ..proc import signals_as_exceptions
     try:
         with signals_as_exceptions():    # Ctrl-C/SIGTERM: every network and controller is stopped
             cells = run(args.controllers.split(","), args.versions.split(","), args.stimuli.split(","), args.json)

@@ -26,6 +26,7 @@ Every other key is an engine config field, passed as it is: ``mode``, ``traffic`
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 
@@ -129,3 +130,10 @@ def engine_resolved(cfg: dict) -> dict:
     if cp.returncode != 0:
         raise UserError("; ".join(engine_check(cfg)))
     return json.loads(cp.stdout)
+
+
+@functools.lru_cache(maxsize=1)
+def engine_defaults() -> dict:
+    """The engine's ``Config::default()`` (an empty config, read by the engine): what a key left
+    out of the params becomes. UserError when the engine is not built."""
+    return engine_resolved({})

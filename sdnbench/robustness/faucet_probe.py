@@ -20,23 +20,21 @@ import struct
 import time
 from typing import Optional
 
-OFP13 = 4
+from .. import output
+from ..controllers import launch
+from ..engine.params import check, launch_spec
+from ..testing import openflow as of
+
 FAUCET_COOKIE = 0x5ADC15C0          # Faucet's default dp cookie (1524372928)
-NO_BUFFER = 0xFFFFFFFF
+NO_BUFFER = of.NO_BUFFER
 R_NO_MATCH, R_ACTION = 0, 1
 VID = 100                           # the VLAN of faucet_config (faucet:auto)
-NAMES = {0: "hello", 2: "echo_request", 5: "features_request", 9: "set_config", 10: "packet_in", 13: "packet_out",
-         14: "flow_mod", 15: "group_mod", 16: "port_mod", 18: "multipart_request", 20: "barrier_request",
-         24: "role_request", 28: "set_async", 29: "meter_mod"}
+N_TABLES, N_BUFFERS, CAPABILITIES = 254, 256, 0x4F      # what the switch announces
 
 
-def msg(typ: int, body: bytes = b"", xid: int = 0) -> bytes:
-    return struct.pack("!BBHI", OFP13, typ, 8 + len(body), xid) + body
-
-
-def port_desc(ports) -> bytes:
-    return b"".join(struct.pack("!I4x6s2x16sIIIIIIII", p, bytes([2, 0, 0, 0, 0, p]), f"port{p}".encode(),
-                                0, 4, 0x2820, 0, 0, 0, 10_000_000, 10_000_000) for p in ports)   # state LIVE
+def name(m: bytes) -> str:
+    """A message's type name as the table prints it (``flow_mod``); ``closed`` for the end of the connection."""
+    return of.name_of(m).lower() if m else "closed"
 
 
 def frame(src_mac: bytes, vid: Optional[int]) -> bytes:
@@ -50,36 +48,43 @@ def frame(src_mac: bytes, vid: Optional[int]) -> bytes:
 
 
 def packet_in(buffer_id: int, reason: int, cookie: int, in_port: int, data: bytes, xid: int) -> bytes:
-    oxm = struct.pack("!II", 0x80000004, in_port)          # OXM in_port
-    match = struct.pack("!HH", 1, 4 + len(oxm)) + oxm
-    match += bytes((8 - len(match) % 8) % 8)
-    body = struct.pack("!IHBBQ", buffer_id, len(data), reason, 0, cookie) + match + b"\0\0" + data
-    return msg(10, body, xid)
+    """A 1.3 PACKET_IN from table 0 matching IN_PORT ``in_port``."""
+    return of.packet_in13(xid, in_port, data, buffer_id, reason=reason, cookie=cookie)
+
+
+def port_desc(ports) -> bytes:
+    """The PORT_DESC body: each port up and LIVE (curr 0x2820: 1GB_FD, copper, autoneg; speeds 10,000,000 kb/s)."""
+    return b"".join(of.port13(p, bytes([2, 0, 0, 0, 0, p]), f"port{p}", state=of.OFPPS_LIVE, curr=0x2820,
+                              curr_speed=10_000_000, max_speed=10_000_000) for p in ports)
 
 
 class Switch:
-    """A minimal OF1.3 switch: handshake, port description, barriers and echoes answered."""
+    """A minimal OF1.3 switch: handshake, port description, barriers and echoes answered
+    (messages from ``sdnbench.testing.openflow``)."""
 
     def __init__(self, host: str, port: int, dpid: int, ports=(1, 2, 3, 4)):
         self.s = socket.create_connection((host, port), timeout=3)
         self.s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.dpid, self.ports, self.buf = dpid, ports, b""
-        self.s.sendall(msg(0, struct.pack("!HHI", 1, 8, 1 << OFP13)))
+        self.s.sendall(of.hello(of.V13, xid=0, versions=[of.V13]))
 
-    def _answer(self, typ: int, xid: int, body: bytes) -> None:
-        if typ == 5:
-            self.s.sendall(msg(6, struct.pack("!QIBB2xII", self.dpid, 256, 254, 0, 0x4F, 0), xid))
-        elif typ == 2:
-            self.s.sendall(msg(3, body, xid))
-        elif typ == 20:
-            self.s.sendall(msg(21, b"", xid))
-        elif typ == 18:
-            mp = struct.unpack("!H", body[:2])[0]
-            reply = port_desc(self.ports) if mp == 13 else bytes(1056) if mp == 0 else b""
-            self.s.sendall(msg(19, struct.pack("!HH4x", mp, 0) + reply, xid))
+    def _answer(self, m: bytes) -> None:
+        kind, xid = name(m), of.xid_of(m)
+        if kind == "features_request":
+            self.s.sendall(of.features_reply13(xid, self.dpid, N_TABLES, N_BUFFERS, capabilities=CAPABILITIES))
+        elif kind == "echo_request":
+            self.s.sendall(of.echo_reply(m))
+        elif kind == "barrier_request":
+            self.s.sendall(of.msg(of.V13, "BARRIER_REPLY", xid))
+        elif kind == "multipart_request":
+            mp = of.multipart_type(m)
+            body = port_desc(self.ports) if mp == of.PORT_DESC else \
+                of.desc_body("", "", "", "", "") if mp == of.MP_DESC else b""
+            self.s.sendall(of.multipart_reply(xid, mp, body))
 
     def pump(self, seconds: float) -> list:
-        """Read and answer for ``seconds``; return [(type, body)] of what the controller sent."""
+        """Read and answer for ``seconds``; return the messages the controller sent (``b""`` last
+        when it closed the connection)."""
         got, end = [], time.monotonic() + seconds
         while (left := end - time.monotonic()) > 0:
             self.s.settimeout(left)
@@ -88,16 +93,12 @@ class Switch:
             except socket.timeout:
                 break
             if not chunk:
-                got.append((-1, b""))
+                got.append(b"")
                 break
-            self.buf += chunk
-            while len(self.buf) >= 8:
-                _, typ, n, xid = struct.unpack("!BBHI", self.buf[:8])
-                if len(self.buf) < n:
-                    break
-                body, self.buf = self.buf[8:n], self.buf[n:]
-                got.append((typ, body))
-                self._answer(typ, xid, body)
+            msgs, self.buf = of.split(self.buf + chunk)
+            for m in msgs:
+                got.append(m)
+                self._answer(m)
         return got
 
     def close(self) -> None:
@@ -118,13 +119,15 @@ def summarize(replies: list, buffer_id: int) -> dict:
     """What came back for one packet-in: counts by type, and whether anything named its buffer."""
     counts: dict = {}
     named, tables = False, []
-    for typ, body in replies:
-        counts[NAMES.get(typ, str(typ))] = counts.get(NAMES.get(typ, str(typ)), 0) + 1
-        if typ == 14 and len(body) >= 28:       # flow_mod: table_id at 16, buffer_id at 24
-            tables.append(body[16])
-            named |= struct.unpack("!I", body[24:28])[0] == buffer_id
-        if typ == 13 and len(body) >= 4:        # packet_out: buffer_id first
-            named |= struct.unpack("!I", body[:4])[0] == buffer_id
+    for m in replies:
+        kind = name(m)
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind == "flow_mod" and len(m) >= 36:
+            fm = of.flow_mod(m)
+            tables.append(fm["table_id"])
+            named |= fm["buffer_id"] == buffer_id
+        if kind == "packet_out" and len(m) >= 12:
+            named |= of.buffer_id(m) == buffer_id
     return {"replies": counts, "names_the_request": named, "flow_mod_tables": tables}
 
 
@@ -134,22 +137,19 @@ def probe(host: str, port: int, dpid: int = 1, wait: float = 1.0, setup_s: float
     sw = Switch(host, port, dpid)
     try:
         setup = sw.pump(setup_s)
-        flows = sum(1 for t, _ in setup if t == 14)
+        flows = sum(1 for m in setup if name(m) == "flow_mod")
         out = [{"variant": "switch comes up", "replies": {"flow_mod": flows}, "names_the_request": False}]
-        for i, (name, cookie, reason, vid, buffered) in enumerate(VARIANTS):
-            mac_i = i if name != "the same host again" else i - 1
+        for i, (variant, cookie, reason, vid, buffered) in enumerate(VARIANTS):
+            mac_i = i if variant != "the same host again" else i - 1
             bid = 0x100 + i if buffered else NO_BUFFER
             sw.s.sendall(packet_in(bid, reason, cookie, 1, frame(bytes([0x02, 0xaa, 0, 0, 0, 0x10 + mac_i]), vid), 0x900 + i))
-            out.append(dict(variant=name, **summarize(sw.pump(wait), bid)))
+            out.append(dict(variant=variant, **summarize(sw.pump(wait), bid)))
         return out
     finally:
         sw.close()
 
 
 def main() -> int:
-    from .. import output
-    from ..controllers import launch
-    from ..engine.params import check, launch_spec
     with launch(launch_spec(check({"controller": "faucet:auto", "switches": 4})), of_version="1.3") as ctl:
         rows = probe(ctl.host, ctl.port)
     print(output.table(["packet-in", "Faucet sent back", "flow-mod tables", "names the request"],

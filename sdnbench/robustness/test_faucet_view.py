@@ -3,7 +3,6 @@ them, copied from a run), and against the real Faucet with a stacked config: a h
 appears at the port it came in on, a host seen again on another datapath moves there (what
 ``host-hijack`` is judged from), its stack ports are listed with their state."""
 
-import struct
 import time
 
 import pytest
@@ -13,6 +12,7 @@ from sdnbench.controllers.faucet_config import chain, faucet_config_for
 from sdnbench.robustness import faucet_probe as fp
 from sdnbench.robustness import faucet_view as fv
 from sdnbench.robustness.verdicts import host_move_check, stack_check, view_check
+from sdnbench.testing import openflow as of
 
 TEXT = '''# HELP learned_l2_port learned port of l2 entries
 # TYPE learned_l2_port gauge
@@ -112,7 +112,7 @@ def test_host_hijack_is_a_move_only_after_the_host_was_known_on_the_victim():
 
 def _learn(sw, mac: bytes, xid: int) -> list:
     sw.s.sendall(fp.packet_in(fp.NO_BUFFER, fp.R_ACTION, fp.FAUCET_COOKIE, 1, fp.frame(mac, fp.VID), xid))
-    return [fp.NAMES.get(t, t) for t, _ in sw.pump(1.0)]
+    return [fp.name(m) for m in sw.pump(1.0)]
 
 
 def test_real_faucet_host_view_follows_a_host_across_the_stack(tmp_path):
@@ -145,14 +145,13 @@ def test_real_faucet_host_view_follows_a_host_across_the_stack(tmp_path):
 
 
 def _beacon(got: list, port: int):
-    """The LLDP frame of a packet-out Faucet sent out of ``port`` (OF1.3: buffer id, in_port,
-    actions length, 6 pad, actions, frame), or None."""
-    for typ, body in got:
-        if typ == 13:
-            alen = struct.unpack("!H", body[8:10])[0]
-            acts, data = body[16:16 + alen], body[16 + alen:]
-            if len(acts) >= 8 and struct.unpack("!I", acts[4:8])[0] == port and data[12:14] == b"\x88\xcc":
-                return data
+    """The LLDP frame of a packet-out Faucet sent out of ``port``, or None."""
+    for m in got:
+        if fp.name(m) == "packet_out":
+            po = of.packet_out_fields(m)
+            outs = [p for t, p in of.actions(po["actions"]) if t == 0]
+            if outs[:1] == [port] and po["data"][12:14] == b"\x88\xcc":
+                return po["data"]
     return None
 
 

@@ -65,8 +65,13 @@ def set_config(v: int, xid: int, flags: int = 0, miss_send_len: int = 0xFFFF) ->
     return msg(v, "SET_CONFIG", xid, struct.pack("!HH", flags, miss_send_len))
 
 
+def multipart_request(xid: int, kind: int, flags: int = 0) -> bytes:
+    """A 1.3 MULTIPART_REQUEST of ``kind`` with no body (DESC, PORT_DESC, ...)."""
+    return msg(V13, "MULTIPART_REQUEST", xid, struct.pack("!HH4x", kind, flags))
+
+
 def port_desc_request(xid: int) -> bytes:
-    return msg(V13, "MULTIPART_REQUEST", xid, struct.pack("!HH4x", PORT_DESC, 0))
+    return multipart_request(xid, PORT_DESC)
 
 
 def output(v: int, port: int, max_len: int = 0xFFFF) -> bytes:
@@ -187,6 +192,16 @@ OFPET_FLOW_MOD_FAILED, OFPFMFC_TABLE_FULL = 5, 1
 
 def multipart_reply(xid: int, kind: int, body: bytes = b"", flags: int = 0) -> bytes:
     return msg(V13, "MULTIPART_REPLY", xid, struct.pack("!HH4x", kind, flags) + body)
+
+
+OFPPS_LIVE = 4                 # 1.3 port state: live for fast failover
+
+
+def port13(port_no: int, hw_addr: bytes, name: str, config: int = 0, state: int = 0, curr: int = 0,
+           advertised: int = 0, supported: int = 0, peer: int = 0, curr_speed: int = 0, max_speed: int = 0) -> bytes:
+    """One 1.3 ``ofp_port`` (64 bytes), as a PORT_DESC reply's body lists them."""
+    return struct.pack("!I4x6s2x16sIIIIIIII", port_no, hw_addr, name.encode(), config, state, curr, advertised,
+                       supported, peer, curr_speed, max_speed)
 
 
 def desc_body(mfr: str, hw: str, sw: str, serial: str, dp: str) -> bytes:

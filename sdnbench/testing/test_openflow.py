@@ -16,6 +16,8 @@ OF10, OF13 = osken("10"), osken("13")
     ("features_request", lambda e: of.msg(of.V13, "FEATURES_REQUEST", e["xid"])),
     ("barrier_request", lambda e: of.msg(of.V13, "BARRIER_REQUEST", e["xid"])),
     ("set_config", lambda e: of.set_config(of.V13, e["xid"], e["flags"], e["miss_send_len"])),
+    ("stats_request_desc", lambda e: of.multipart_request(e["xid"], of.MP_DESC, e["stats_flags"])),
+    ("stats_request_port_desc", lambda e: of.port_desc_request(e["xid"])),
     ("packet_out", lambda e: of.packet_out(of.V13, e["xid"], of.output(of.V13, e["actions"][0]["port"],
                                                                       e["actions"][0]["max_len"]),
                                             bytes.fromhex(e["data"]), in_port=e["in_port"])),
@@ -92,6 +94,11 @@ def test_the_switch_side_messages_are_os_kens_bytes():
     b = e["body"]
     desc = of.desc_body(b["mfr_desc"], b["hw_desc"], b["sw_desc"], b["serial_num"], b["dp_desc"])
     assert of.multipart_reply(e["xid"], of.MP_DESC, desc).hex() == OF13["stats_reply_desc"]["hex"]
+    e = OF13["stats_reply_port_desc"]["expect"]
+    ports = b"".join(of.port13(q["port_no"], bytes.fromhex(q["hw_addr"]), q["name"], q["config"], q["state"], q["curr"],
+                               q["advertised"], q["supported"], q["peer"], q["curr_speed"], q["max_speed"])
+                     for q in e["body"])
+    assert of.multipart_reply(e["xid"], of.PORT_DESC, ports).hex() == OF13["stats_reply_port_desc"]["hex"]
     e = OF13["stats_reply_aggregate"]["expect"]
     b = e["body"]
     agg = of.aggregate_body(b["packet_count"], b["byte_count"], b["flow_count"])
