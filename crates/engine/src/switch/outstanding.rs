@@ -55,6 +55,18 @@ impl Ring {
         self.buf[(self.head + self.len) & m] = v;
         self.len += 1;
     }
+    /// `push_back` of `v`, `n` times (grown once).
+    #[inline]
+    fn push_back_n(&mut self, v: u64, n: usize) {
+        while self.len + n > self.buf.len() {
+            self.grow();
+        }
+        let m = self.buf.len() - 1;
+        for i in self.len..self.len + n {
+            self.buf[(self.head + i) & m] = v;
+        }
+        self.len += n;
+    }
     #[inline]
     fn pop_front(&mut self) {
         if self.len > 0 {
@@ -138,6 +150,15 @@ impl Outstanding {
         let seq = self.next_seq();
         self.slots.push_back(t_ns.min(TIME));
         self.pending += 1;
+        seq
+    }
+
+    /// `push(t_ns)`, `n` times: returns the first sequence number (the others follow it).
+    #[inline]
+    pub fn push_n(&mut self, t_ns: u64, n: u32) -> u32 {
+        let seq = self.next_seq();
+        self.slots.push_back_n(t_ns.min(TIME), n as usize);
+        self.pending += n;
         seq
     }
 
@@ -278,6 +299,26 @@ impl Outstanding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn push_n_is_n_pushes() {
+        // across the ring's growth (16, 32, ...) and its wrap (after answers moved the head)
+        let (mut one, mut many) = (Outstanding::new(5), Outstanding::new(5));
+        for (t, n) in [(10u64, 3u32), (20, 0), (30, 40), (40, 1), (50, 100)] {
+            let first = one.next_seq();
+            for _ in 0..n {
+                one.push(t);
+            }
+            assert_eq!(many.push_n(t, n), first);
+            assert_eq!((many.next_seq(), many.pending(), many.live()), (one.next_seq(), one.pending(), one.live()));
+            for seq in first..first + n / 2 {
+                assert_eq!(one.answer(seq, t + 7), many.answer(seq, t + 7), "seq {seq}");
+            }
+        }
+        for seq in 0..300 {
+            assert_eq!(one.answer(seq, 99), many.answer(seq, 99), "seq {seq}");
+        }
+    }
 
     #[test]
     fn answer_in_and_out_of_order() {
