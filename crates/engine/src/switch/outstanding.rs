@@ -42,6 +42,12 @@ impl Ring {
         let m = self.buf.len() - 1;
         Some(&mut self.buf[(self.head + i) & m])
     }
+    /// Slot `i` (< `len`) becomes `v`.
+    #[inline]
+    fn set(&mut self, i: usize, v: u64) {
+        let m = self.buf.len() - 1;
+        self.buf[(self.head + i) & m] = v;
+    }
     #[inline]
     fn front(&self) -> Option<&u64> {
         (self.len > 0).then(|| &self.buf[self.head])
@@ -175,18 +181,27 @@ impl Outstanding {
     #[inline(always)]
     pub fn answer(&mut self, seq: u32, now_ns: u64) -> Match {
         let i = seq.wrapping_sub(self.base) as usize;
-        let Some(slot) = self.slots.get_mut(i) else {
+        let Some(&mut v) = self.slots.get_mut(i) else {
             return Match::Unknown;
         };
-        let v = *slot;
         // The common case, inline: a pending request answered in order. `ANSWERED` has both
         // flag bits set, so it takes the other path too.
         if v & (TIMED_OUT | OVERTAKEN) == 0 && seq == self.scan_seq {
-            *slot = ANSWERED;
             self.pending -= 1;
             self.scan_seq = seq.wrapping_add(1);
-            if self.slots.len() > KEEP {
-                self.trim();
+            if i == 0 && self.slots.len() > KEEP {
+                // the front, with more than KEEP held (a full window): it is what `trim` would
+                // drop first, so drop it here; `trim` goes on only if the next one is resolved
+                self.slots.pop_front();
+                self.base = self.base.wrapping_add(1);
+                if self.slots.front().is_some_and(|&t| t & (TIMED_OUT | OVERTAKEN) != 0) {
+                    self.trim();
+                }
+            } else {
+                self.slots.set(i, ANSWERED);
+                if self.slots.len() > KEEP {
+                    self.trim();
+                }
             }
             return Match::Answered(now_ns.saturating_sub(v));
         }
