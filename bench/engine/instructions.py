@@ -4,16 +4,16 @@ This machine's CPU counters are not reachable (a Firecracker VM: `perf stat` rea
 instructions as `<not supported>`), so cycles cannot be measured here. Instructions can:
 valgrind's cachegrind (`--cache-sim=no`) counts every instruction a process executes in user
 space (Ir), exactly, the process's children included. It does not see the kernel: the work of
-the syscalls (TCP, copies, wake-ups), which is about half of either tool's CPU time, is not in
-these counts (`bench.py efficiency` measures that side, in CPU time).
+the syscalls (TCP, copies, wake-ups), 60-70% of either tool's CPU time here, is not in these
+counts (`bench.py efficiency` measures that side, in CPU time).
 
 Both tools run the same short fixed workload (N switches, throughput mode, the same loops)
 against the same responder, one after the other. Each count covers the whole process (start,
 handshakes, every loop) and is divided by the requests the tool itself reports answered over
 all its loops (the engine's `requests_answered`; cbench's per-loop totals, warm-up loop
-included). Under valgrind a tool runs some 20-50x slower, so it reads bigger batches per wake
-than natively: the per-answer count is the instructions of the request/answer path itself,
-which batching changes little.
+included). Under valgrind a tool answers 4-6x fewer requests per second than natively and
+reads bigger batches per wake: the per-answer count is the instructions of the request/answer
+path itself, which batching changes little.
 """
 
 from __future__ import annotations
