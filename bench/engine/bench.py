@@ -3,6 +3,8 @@
 
     .venv/bin/python bench/engine/bench.py efficiency [--peer /path/to/cbench] [--switches 16]
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
+    .venv/bin/python bench/engine/bench.py instructions [--peer /path/to/cbench] [--loops 2]
+                                                      [--baseline-engine /path/to/old/sdnbench-engine]
     .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000]
@@ -18,6 +20,9 @@
   requests per CPU-second that moving the bytes alone allows; the engine's figure is reported as
   a fraction of it (G1: >= 90%), cbench's too with --peer. --baseline-engine runs a second engine
   binary (e.g. the pre-redesign one) in the same reps, interleaved, for an old-vs-new ratio.
+- instructions: user-space instructions per answered request, engine against cbench (and
+  --baseline-engine), the efficiency workload under valgrind's cachegrind (see instructions.py:
+  kernel work is not counted; this VM's CPU counters, hence cycles, cannot be read).
 - lowrate: engine CPU per answered request (us) against the responder throttled to
   --answer-rate answers/s (`--rate`, G1b: <= 5 us), beside the same engine's CPU per answered
   request against the unthrottled responder in the same run (the ratio says what idling costs);
@@ -42,6 +47,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -52,6 +58,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import instructions  # noqa: E402  (this directory's instructions.py)
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
@@ -94,10 +101,10 @@ def timed(argv: list) -> tuple:
     return cp.stdout, cpu, wall
 
 
-def engine(args: list, binary: str = str(BIN / "sdnbench-engine")) -> tuple:
+def engine(args: list, binary: str = str(BIN / "sdnbench-engine"), wrap=lambda argv: argv) -> tuple:
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "r.json"
-        _, cpu, wall = timed([binary, *args, "--json", str(out), "--quiet"])
+        _, cpu, wall = timed(wrap([binary, *args, "--json", str(out), "--quiet"]))
         return json.loads(out.read_text()), cpu, wall
 
 
@@ -107,11 +114,15 @@ def cbench_total(stdout: str, loop_ms: int) -> float:
     return sum(per_ms) * loop_ms
 
 
+def _throughput_args(a, port: int) -> list:
+    """The engine's side of the efficiency workload (cbench's: `_cbench_argv`)."""
+    return ["--controller", f"127.0.0.1:{port}", "--of", "1.0", "--switches", str(a.switches),
+            "--loops", str(a.loops), "--loop-ms", str(a.loop_ms), "--warmup", "1",
+            "--macs", "1000", "--window", str(a.window), "--frame-size", str(a.frame_size)]
+
+
 def _engine_row(a, port: int, binary: str, extra: tuple = ()) -> dict:
-    doc, cpu, wall = engine(["--controller", f"127.0.0.1:{port}", "--of", "1.0", "--switches", str(a.switches),
-                             "--loops", str(a.loops), "--loop-ms", str(a.loop_ms), "--warmup", "1",
-                             "--macs", "1000", "--window", str(a.window), "--frame-size", str(a.frame_size),
-                             *extra], binary)
+    doc, cpu, wall = engine([*_throughput_args(a, port), *extra], binary)
     ans = doc["totals"]["requests_answered"]
     row = {"answered": ans, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": ans / cpu if cpu else 0.0,
            "cpu_us_per_answered": 1e6 * cpu / ans if ans else None, "mean_rps": doc["throughput"]["mean"]}
@@ -151,14 +162,40 @@ def efficiency(a) -> dict:
     return s
 
 
+def _cbench_argv(a, port: int) -> list:
+    """cbench in throughput mode, the engine's workload: N switches, 1,000 MACs, loops + 1 warm-up."""
+    return [a.peer, "-c", "127.0.0.1", "-p", str(port), "-m", str(a.loop_ms),
+            "-l", str(a.loops + 1), "-s", str(a.switches), "-M", "1000", "-t", "-w", "1"]
+
+
 def _cbench_row(a, port: int) -> dict:
     """cbench in throughput mode against the same responder: answered per cbench CPU-second."""
-    n, loops, ms = a.switches, a.loops, a.loop_ms
-    out, cpu, wall = timed([a.peer, "-c", "127.0.0.1", "-p", str(port), "-m", str(ms),
-                            "-l", str(loops + 1), "-s", str(n), "-M", "1000", "-t", "-w", "1"])
-    total = cbench_total(out, ms)
+    out, cpu, wall = timed(_cbench_argv(a, port))
+    total = cbench_total(out, a.loop_ms)
     return {"answered": total, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": total / cpu if cpu else 0.0,
             "result": next((line for line in out.splitlines() if line.startswith("RESULT")), "")}
+
+
+def instruction_counts(a) -> dict:
+    """User-space instructions per answered request under cachegrind (instructions.py): the
+    engine (and --baseline-engine) against cbench (--peer), the efficiency workload, one
+    responder."""
+    if not shutil.which("valgrind"):
+        raise SystemExit("instructions: valgrind is not installed (apt-get install valgrind)")
+    rows = {}
+    with Responder("1.0") as r:
+        tools = [("engine", str(BIN / "sdnbench-engine"))]
+        if a.baseline_engine:
+            tools.append(("engine-baseline", a.baseline_engine))
+        for name, binary in tools:
+            with tempfile.TemporaryDirectory() as d:
+                doc, _, _ = engine(_throughput_args(a, r.port), binary, lambda argv: instructions.wrap(argv, Path(d)))
+                rows[name] = instructions.row(instructions.total_ir(Path(d)), doc["totals"]["requests_answered"])
+        if a.peer:
+            with tempfile.TemporaryDirectory() as d:
+                out, _, _ = timed(instructions.wrap(_cbench_argv(a, r.port), Path(d)))
+                rows["cbench"] = instructions.row(instructions.total_ir(Path(d)), cbench_total(out, a.loop_ms))
+    return instructions.summarize(rows)
 
 
 def lowrate(a) -> dict:
@@ -339,7 +376,7 @@ def summarize(figure: str, rows: dict, key: str) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "lowrate", "latency", "scale", "all"])
+    ap.add_argument("what", choices=["efficiency", "instructions", "lowrate", "latency", "scale", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
     ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
@@ -373,7 +410,8 @@ def main() -> int:
         a2 = argparse.Namespace(**vars(a))
         if a2.switches is None:
             a2.switches = 100_000 if w == "scale" else 16
-        out[w] = {"efficiency": efficiency, "lowrate": lowrate, "latency": latency, "scale": scale}[w](a2)
+        out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "lowrate": lowrate,
+                  "latency": latency, "scale": scale}[w](a2)
         print(json.dumps({w: out[w]}, indent=1))
     return 0
 

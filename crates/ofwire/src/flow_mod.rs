@@ -54,14 +54,22 @@ mod field13 {
 /// for every message that passes those header checks.
 #[inline]
 pub fn buffer_id_of(msg: &[u8], version: Version) -> Option<u32> {
-    let (at, end) = match version {
-        Version::V10 => (field10::BUFFER_ID, field10::END),
-        Version::V13 => (field13::BUFFER_ID, field13::END),
-    };
+    let (at, end) = buffer_id_at(version);
     if msg.len() < end {
         return None;
     }
     Some(u32::from_be_bytes([msg[at], msg[at + 1], msg[at + 2], msg[at + 3]]))
+}
+
+/// Where a flow-mod of `version` holds its buffer id (4 bytes from the offset), and the length
+/// of its fixed part (a shorter message has none): for a receiver that reads many flow-mods of
+/// one version, looked up once (`buffer_id_of` is this plus the length check, per message).
+#[inline]
+pub const fn buffer_id_at(version: Version) -> (usize, usize) {
+    match version {
+        Version::V10 => (field10::BUFFER_ID, field10::END),
+        Version::V13 => (field13::BUFFER_ID, field13::END),
+    }
 }
 
 /// Zero-copy view of a whole flow-mod message (header included).

@@ -42,6 +42,12 @@ impl Ring {
         let m = self.buf.len() - 1;
         Some(&mut self.buf[(self.head + i) & m])
     }
+    /// Slot `i` (< `len`) becomes `v`.
+    #[inline]
+    fn set(&mut self, i: usize, v: u64) {
+        let m = self.buf.len() - 1;
+        self.buf[(self.head + i) & m] = v;
+    }
     #[inline]
     fn front(&self) -> Option<&u64> {
         (self.len > 0).then(|| &self.buf[self.head])
@@ -54,6 +60,18 @@ impl Ring {
         let m = self.buf.len() - 1;
         self.buf[(self.head + self.len) & m] = v;
         self.len += 1;
+    }
+    /// `push_back` of `v`, `n` times (grown once).
+    #[inline]
+    fn push_back_n(&mut self, v: u64, n: usize) {
+        while self.len + n > self.buf.len() {
+            self.grow();
+        }
+        let m = self.buf.len() - 1;
+        for i in self.len..self.len + n {
+            self.buf[(self.head + i) & m] = v;
+        }
+        self.len += n;
     }
     #[inline]
     fn pop_front(&mut self) {
@@ -141,6 +159,15 @@ impl Outstanding {
         seq
     }
 
+    /// `push(t_ns)`, `n` times: returns the first sequence number (the others follow it).
+    #[inline]
+    pub fn push_n(&mut self, t_ns: u64, n: u32) -> u32 {
+        let seq = self.next_seq();
+        self.slots.push_back_n(t_ns.min(TIME), n as usize);
+        self.pending += n;
+        seq
+    }
+
     /// Index of `seq` in the ring, clamped to 0 for sequence numbers already trimmed.
     fn index(&self, seq: u32) -> usize {
         let d = seq.wrapping_sub(self.base);
@@ -154,18 +181,27 @@ impl Outstanding {
     #[inline(always)]
     pub fn answer(&mut self, seq: u32, now_ns: u64) -> Match {
         let i = seq.wrapping_sub(self.base) as usize;
-        let Some(slot) = self.slots.get_mut(i) else {
+        let Some(&mut v) = self.slots.get_mut(i) else {
             return Match::Unknown;
         };
-        let v = *slot;
         // The common case, inline: a pending request answered in order. `ANSWERED` has both
         // flag bits set, so it takes the other path too.
         if v & (TIMED_OUT | OVERTAKEN) == 0 && seq == self.scan_seq {
-            *slot = ANSWERED;
             self.pending -= 1;
             self.scan_seq = seq.wrapping_add(1);
-            if self.slots.len() > KEEP {
-                self.trim();
+            if i == 0 && self.slots.len() > KEEP {
+                // the front, with more than KEEP held (a full window): it is what `trim` would
+                // drop first, so drop it here; `trim` goes on only if the next one is resolved
+                self.slots.pop_front();
+                self.base = self.base.wrapping_add(1);
+                if self.slots.front().is_some_and(|&t| t & (TIMED_OUT | OVERTAKEN) != 0) {
+                    self.trim();
+                }
+            } else {
+                self.slots.set(i, ANSWERED);
+                if self.slots.len() > KEEP {
+                    self.trim();
+                }
             }
             return Match::Answered(now_ns.saturating_sub(v));
         }
@@ -278,6 +314,26 @@ impl Outstanding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn push_n_is_n_pushes() {
+        // across the ring's growth (16, 32, ...) and its wrap (after answers moved the head)
+        let (mut one, mut many) = (Outstanding::new(5), Outstanding::new(5));
+        for (t, n) in [(10u64, 3u32), (20, 0), (30, 40), (40, 1), (50, 100)] {
+            let first = one.next_seq();
+            for _ in 0..n {
+                one.push(t);
+            }
+            assert_eq!(many.push_n(t, n), first);
+            assert_eq!((many.next_seq(), many.pending(), many.live()), (one.next_seq(), one.pending(), one.live()));
+            for seq in first..first + n / 2 {
+                assert_eq!(one.answer(seq, t + 7), many.answer(seq, t + 7), "seq {seq}");
+            }
+        }
+        for seq in 0..300 {
+            assert_eq!(one.answer(seq, 99), many.answer(seq, 99), "seq {seq}");
+        }
+    }
 
     #[test]
     fn answer_in_and_out_of_order() {

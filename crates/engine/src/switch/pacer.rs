@@ -47,6 +47,14 @@ impl Pacer {
         let mut n = 0;
         match self {
             Pacer::Window { size } => {
+                // the window's free slots in one run of sequence numbers (`emit_run`), unless
+                // the run would hold NO_BUFFER, which is never a request's
+                let k = size.saturating_sub(out.live()).min(max);
+                if out.next_seq().checked_add(k).is_some() {
+                    let first = out.push_n(now, k);
+                    gen.emit_run(wbuf, first, k, miss);
+                    return k;
+                }
                 while out.live() < *size && n < max {
                     let seq = out.push(now);
                     if seq == ofswitch::NO_BUFFER {
@@ -144,6 +152,28 @@ mod tests {
         o.answer(4, 2);
         assert_eq!(p.fill(2, &mut o, &mut g, &mut w, Some(128), u32::MAX), 3);
         assert_eq!(p.next_due(), u64::MAX);
+    }
+
+    #[test]
+    fn a_window_refill_is_one_request_per_sequence_number_and_never_no_buffer() {
+        let c = Config { window: 8, ..Config::default() };
+        let one_by_one = |seqs: &mut dyn Iterator<Item = u32>| {
+            let (mut g, mut w) = (gen(), vec![]);
+            seqs.for_each(|seq| g.emit(&mut w, seq, Some(128)));
+            w
+        };
+        // a run that ends just before NO_BUFFER (u32::MAX - 9 ..= u32::MAX - 2)
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(u32::MAX - 9), gen(), vec![]);
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 8);
+        assert_eq!(w, one_by_one(&mut (u32::MAX - 9..u32::MAX - 1)));
+        // one that would hold it: MAX-3 ..= MAX-1, then 0, 1, ...
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(u32::MAX - 3), gen(), vec![]);
+        let n = p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX) as usize;
+        let want = one_by_one(&mut (u32::MAX - 3..u32::MAX).chain(0..20));
+        assert_eq!(w[..], want[..w.len()]);
+        assert_eq!(w.len(), n * one_by_one(&mut (0..1)).len());
     }
 
     #[test]

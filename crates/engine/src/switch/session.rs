@@ -773,6 +773,11 @@ impl Session {
         let version = self.sw.version;
         let wire_version = ofswitch::consts::layout(version);
         let flow_mod_type = MsgType::FlowMod.code(wire_version);
+        // the answer loop's own test, first: a flow-mod of our version, long enough to name a
+        // buffer, read at the version's offset (one header test, no per-message lookups), when
+        // nothing else wants to see every message (cbench's response count, its probe)
+        let flow_mods_only = fast_flow_mods && !count_responses && self.probe.is_none();
+        let (buffer_id_at, flow_mod_end) = flow_mod::buffer_id_at(wire_version);
         while let Some(n) = frame_len(&buf[at..]) {
             let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
             if buf.len() - at < n {
@@ -783,6 +788,12 @@ impl Session {
             }
             let msg = &buf[at..at + n];
             at += n;
+            if flow_mods_only && msg[0] == version && msg[1] == flow_mod_type && n >= flow_mod_end {
+                let id = &msg[buffer_id_at..buffer_id_at + 4];
+                st.count_reply(flow_mod_type);
+                self.reply(&mut st, &mut merged, u32::from_be_bytes([id[0], id[1], id[2], id[3]]), None, now);
+                continue;
+            }
             let h = Header::new_unchecked(msg);
             if count_responses && crate::switch::cbench_switch::counts_as_response(msg) {
                 st.responses += 1;
