@@ -20,7 +20,17 @@ counts what it did, so the engine's accounting can be checked against an indepen
   buffer: eth_dst (table 2) then eth_src (table 1);
 - counts packet-ins received, reply messages sent and distinct requests answered
   ((connection, buffer id) pairs), and keeps each connection's first packet-in
-  (``first_packet_ins``, whole messages).
+  (``first_packet_ins``, whole messages);
+- records its own timing, so a test can bound the engine's figures by what this peer did
+  rather than by the machine's luck: ``late_s`` (how late each delayed answer went out after its
+  due time: its own scheduling delay), ``gaps_s`` (per connection, from writing an answer to
+  reading the next packet-in: the engine's turnaround), ``served_t`` (when each answer was
+  written, monotonic s) and, with ``cost_us``, ``idle`` (each (start, end) its event loop spent
+  blocked in ``select`` with nothing to do; ``idle_s(t0, t1)`` sums them between two times).
+
+Its counts are final once every connection has ended: ``settle()`` waits for that (the engine
+has exited, so each connection reads its end of file), and leaving the ``with`` calls it. A
+count read before then may miss packet-ins still in the socket buffer of a starved thread.
 
 It runs an asyncio loop on a thread, on 127.0.0.1 and a free port. Speaks OF1.0 or OF1.3 (the
 version of its hello; the engine negotiates).
@@ -115,14 +125,51 @@ class ScriptedController(LoopServer):
         self.accepted = 0
         self.closed_peer: Optional[tuple] = None
         self.first_packet_ins: list = []
+        self.open = 0
+        self.late_s: list = []
+        self.gaps_s: list = []
+        self.served_t: list = []
+        self.idle: list = []
+        self._last_answer: dict = {}
 
     def __enter__(self) -> "ScriptedController":
+        if self.cost_s:
+            self._time_idle()
         super().__enter__()
         return self
+
+    def _time_idle(self) -> None:
+        """Record each time the loop blocks in its selector (nothing to do) in ``idle``."""
+        selector = self._loop._selector          # asyncio's selector loop: the one place it waits
+        select = selector.select
+
+        def timed(timeout=None):
+            t0 = time.monotonic()
+            try:
+                return select(timeout)
+            finally:
+                self.idle.append((t0, time.monotonic()))
+        selector.select = timed
+
+    def idle_s(self, t0: float, t1: float) -> float:
+        """Seconds the loop was idle between monotonic times ``t0`` and ``t1``."""
+        return sum(max(0.0, min(b, t1) - max(a, t0)) for a, b in self.idle)
+
+    def __exit__(self, *exc) -> None:
+        self.settle()
+        super().__exit__(*exc)
+
+    def settle(self, timeout_s: float = 15.0) -> None:
+        """Wait (up to ``timeout_s``) until every accepted connection has ended, so the counts
+        hold everything the engine sent. Called once the engine has exited."""
+        deadline = time.monotonic() + timeout_s
+        while self.open and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         nth = self.accepted
         self.accepted += 1
+        self.open += 1
         v = self.version
         hello = of.hello(of.V13, 1, [of.V10, of.V13]) if v == of.V13 else of.hello(of.V10, 1)
         writer.write(hello + of.msg(v, "FEATURES_REQUEST", 2))
@@ -133,6 +180,7 @@ class ScriptedController(LoopServer):
         try:
             while True:
                 head = await reader.readexactly(8)
+                now = time.monotonic()
                 ver, ty, length, xid = of.header(head)
                 body = await reader.readexactly(length - 8)
                 if ty == of.TYPES[of.V13]["HELLO"]:
@@ -144,6 +192,8 @@ class ScriptedController(LoopServer):
                         self.first_packet_ins.append(head + body)
                         first = False
                     self.packet_ins += 1
+                    if nth in self._last_answer:
+                        self.gaps_s.append(now - self._last_answer.pop(nth))
                     if xid & LEARNING_XID:
                         self.learning_packet_ins += 1
                         if self.ignore_learning:
@@ -166,14 +216,20 @@ class ScriptedController(LoopServer):
                     if self.packet_out_too:
                         msg += _packet_out(v, xid, buffer_id)
                         n = 2
-                    if self.delay_s > 0:
-                        self._loop.call_later(self.delay_s, self._send, writer, msg, n, (nth, buffer_id))
-                    else:
-                        self._send(writer, msg, n, (nth, buffer_id))
+                    self._answer(writer, msg, n, (nth, buffer_id))
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             pass
         finally:
             writer.close()
+            self.open -= 1
+
+    def _answer(self, writer: asyncio.StreamWriter, msg: bytes, n: int, request: tuple) -> None:
+        """Send now, or ``delay_s`` from now (its lateness recorded)."""
+        if self.delay_s > 0:
+            due = time.monotonic() + self.delay_s
+            self._loop.call_later(self.delay_s, self._send, writer, msg, n, request, due)
+        else:
+            self._send(writer, msg, n, request)
 
     def _faucet(self, writer: asyncio.StreamWriter, xid: int, m: bytes, nth: int) -> None:
         took = _faucet_takes(m)
@@ -184,16 +240,18 @@ class ScriptedController(LoopServer):
         if mac in self.learned:
             return   # Faucet learns a host once
         self.learned.add(mac)
-        msg = _faucet_flow_mods(xid, in_port, mac)
-        if self.delay_s > 0:
-            self._loop.call_later(self.delay_s, self._send, writer, msg, 2, (nth, mac))
-        else:
-            self._send(writer, msg, 2, (nth, mac))
+        self._answer(writer, _faucet_flow_mods(xid, in_port, mac), 2, (nth, mac))
 
-    def _send(self, writer: asyncio.StreamWriter, msg: bytes, n: int, request: tuple) -> None:
+    def _send(self, writer: asyncio.StreamWriter, msg: bytes, n: int, request: tuple,
+              due: Optional[float] = None) -> None:
         if writer.is_closing():
             return
         writer.write(msg)
+        now = time.monotonic()
+        if due is not None:
+            self.late_s.append(max(0.0, now - due))
+        self._last_answer[request[0]] = now
+        self.served_t.append(now)
         self.replies += n
         if request[1] != NO_BUFFER:
             self.answered_ids.add(request)

@@ -3,9 +3,10 @@
 Each agent runs in its own namespace with its own address on a veth bridged to the root
 namespace, where the responder listens (``agent_lab.AgentLab``; everything removed after).
 
-- known answer: 2 agents x 6 switches against ``responder --delay-us 4000``: merged p50 within 5%
-  of D plus the floor, merged answered = the sum over the agents' switches, and the same within
-  noise as one engine (no agents) running all 12 switches from the root namespace;
+- known answer: 2 agents x 6 switches against ``responder --delay-us 4000``: no sample below D,
+  the fastest within the floor of D, merged answered = the sum over the agents' switches,
+  and the same within noise (p50, answered/s) as one engine (no agents) running all 12 switches
+  from the root namespace;
 - an agent killed mid-run (by PID) -> ``partial``, the agent named, the other's results kept;
   unreachable agents (a missing namespace, an ssh port that refuses) -> named in one line;
 - clock skew: one agent's clock made 300 ms fast (``SDNBENCH_TEST_CLOCK_OFFSET_MS=300@1``, the
@@ -20,18 +21,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 
 import pytest
 
 from .. import paths
 from ..proc import spawn, wait_until
 from .agent_lab import AgentLab
-from .engine_fixtures import free_port
+from .engine_fixtures import assert_reads_delay, free_port
 
 D_US = 4000
 # the engine's and the kernel's own share of a round trip here (a responder with no delay reads
-# ~0.1-0.2 ms p50 on this machine); the known answer allows 5% of D on top of it
+# ~0.1-0.2 ms p50 on this machine); the fastest sample of a run must come within it of D
 FLOOR_US = 400
 
 
@@ -55,6 +55,25 @@ def responder(lab):
         r.stop()
 
 
+def _reads_the_delay(doc: dict) -> None:
+    """D known: the fastest sample of the run's thousands within the floor of D (idle: 4,030 us),
+    none below D (``assert_reads_delay``); the median is compared with one engine's, measured in
+    the same test (the caller)."""
+    assert_reads_delay(doc["latency"], D_US, FLOOR_US)
+
+
+def _bytes_from(addrs: list, port: int) -> list:
+    """Bytes the responder (port ``port``) received on each connection from ``addrs``."""
+    out = subprocess.run(["ss", "-Htni", "state", "established", f"( sport = :{port} )"],
+                         capture_output=True, text=True).stdout.splitlines()
+    got = []
+    for head, info in zip(out[::2], out[1::2]):
+        peer = head.split()[-1].rsplit(":", 1)[0]
+        if peer in addrs:
+            got.append(int(info.split("bytes_received:", 1)[1].split()[0]) if "bytes_received:" in info else 0)
+    return got
+
+
 def _engine(tmp_path, addr: str, agents: list, loops: int = 3, env=None, name="r.json", wait=True):
     out = tmp_path / name
     args = [str(paths.engine_binary("sdnbench-engine")), "--controller", addr, "--mode", "latency",
@@ -75,7 +94,8 @@ def test_two_agents_known_answer_equals_one_engine(tmp_path, lab, responder):
     rc, err, one = _engine(tmp_path, responder, [], name="one.json")
     assert rc == 0 and one["status"] == "ok", err
     p50 = two["latency"]["p50"]
-    assert D_US <= p50 <= D_US * 1.05 + FLOOR_US, p50
+    _reads_the_delay(two)
+    _reads_the_delay(one)
     # merged answered = the sum of the agents' switches; every agent used its own address
     by_agent = {a["index"]: 0 for a in two["agents"]}
     for s in two["switches"]:
@@ -85,15 +105,21 @@ def test_two_agents_known_answer_equals_one_engine(tmp_path, lab, responder):
     assert [a["local"]["source_addrs"] for a in two["agents"]] == [lab.agent_addrs(1), lab.agent_addrs(2)]
     assert all(abs(a["clock_offset_ms"]) < 5 and a["protocol_bytes_from_agent"] > 0 for a in two["agents"])
     # the same as one engine within noise (measured here: p50 4,231 vs 4,131 us, 2,789 vs 2,873/s;
-    # the agents add two processes on a 2-core machine): p50 and answered/s within 10%
+    # the agents add two processes on a 2-core machine): p50 and answered/s within 10%. The one
+    # engine is the baseline measured in this test, on the machine as it is now
     assert abs(p50 - one["latency"]["p50"]) <= 0.10 * one["latency"]["p50"], (p50, one["latency"]["p50"])
     assert abs(two["throughput"]["mean"] - one["throughput"]["mean"]) <= 0.10 * one["throughput"]["mean"]
 
 
 def test_an_agent_killed_mid_run_is_named_and_the_result_partial(tmp_path, lab, responder):
     p, out = _engine(tmp_path, responder, lab.specs(), loops=6, wait=False)
+    # past the handshake and the go, by what the responder sees (not a fixed sleep, which a
+    # loaded machine overruns): each of agent 2's six sessions has sent probes (~10 kB: a few
+    # hundred 1.3 packet-ins after a handshake of well under 1 kB)
+    port = int(responder.rsplit(":", 1)[1])
     wait_until(lambda: len(lab.pids(2)) > 0, 10, "agent 2 to start")
-    time.sleep(1.2)                      # past the handshake and the go
+    wait_until(lambda: (lambda b: len(b) == 6 and min(b) >= 10_000)(_bytes_from(lab.agent_addrs(2), port)),
+               30, "agent 2's switches to send probes")
     for pid in lab.pids(2):
         os.kill(pid, 9)
     _, err = p.communicate(timeout=60)
@@ -165,5 +191,6 @@ def test_agents_over_ssh(tmp_path, lab, responder):
     rc, err, doc = _engine(tmp_path, responder, specs, env=env, name="ssh.json")
     assert rc == 0 and doc["status"] == "ok", err
     assert [a["name"] for a in doc["agents"]] == specs
-    assert doc["handshake"]["sessions_up"] == 12 and D_US <= doc["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert doc["handshake"]["sessions_up"] == 12
+    _reads_the_delay(doc)
     assert [a["local"]["source_addrs"] for a in doc["agents"]] == [lab.agent_addrs(1), lab.agent_addrs(2)]

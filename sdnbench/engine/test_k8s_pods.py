@@ -10,7 +10,8 @@ Known answers:
   answering in every loop;
 - skew: pod 2's clock 300 ms fast -> refused, one line naming ``pod:2`` with +300 ms, no loop;
 - merge: the pods alone (``@none``), their results merged by ``sdnbench-engine merge``: totals
-  and histogram counts the sums of the pods', p50 in [D, 1.05 D + floor], equal within 10% to
+  and histogram counts the sums of the pods', p50 at least D and the fastest sample within the floor
+  of D (``engine_fixtures.assert_reads_delay``), the p50 equal within 10% to
   the coordinated pods' result; files of another run, twice the same file, a missing pod refused
   or named;
 - an engine outside the cluster (``k8s:3@IP:PORT``): every pod dials it, pod I gets slice I;
@@ -31,7 +32,7 @@ import pytest
 from .. import paths
 from ..proc import spawn, wait_until
 from .agent_lab import AgentLab
-from .engine_fixtures import free_port, responder
+from .engine_fixtures import assert_reads_delay, free_port, responder
 from .k8s_pods import Pods, bytes_sent_to
 
 D_US = 4000
@@ -80,7 +81,7 @@ def test_no_pod_loads_before_every_pod_is_ready(tmp_path, ctl):
     assert doc["loops"]["sessions_up"] == [12] * 4
     # every switch sent and was answered in every loop: all started together after the barrier
     assert all(min(s["answered_per_loop"]) > 0 for s in doc["switches"]), [s["answered_per_loop"] for s in doc["switches"]]
-    assert D_US <= doc["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert_reads_delay(doc["latency"], D_US, FLOOR_US)
 
 
 def test_a_pod_with_its_clock_off_is_refused_in_one_line(tmp_path, ctl):
@@ -123,7 +124,8 @@ def test_an_engine_outside_the_cluster_coordinates_every_pod(tmp_path, ctl):
     doc = json.loads(out.read_text())
     assert coord.returncode == 0 and doc["status"] == "ok" and rcs == [0, 0, 0], err + pods.errors()
     assert [(a["name"], a["switches"]) for a in doc["agents"]] == [("pod:0", [0, 4]), ("pod:1", [4, 8]), ("pod:2", [8, 12])]
-    assert doc["handshake"]["sessions_up"] == 12 and D_US <= doc["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert doc["handshake"]["sessions_up"] == 12
+    assert_reads_delay(doc["latency"], D_US, FLOOR_US)
 
 
 def _merge(files, out=None):
@@ -160,7 +162,7 @@ def test_pods_alone_merged_by_hand_equal_the_coordinated_pods(tmp_path, ctl):
     assert m["latency"]["count"] == sum(p["latency"]["count"] for p in parts) > 0
     assert m["loops"]["answered"] == [sum(x) for x in zip(*(p["loops"]["answered"] for p in parts))]
     assert [a["name"] for a in m["agents"]] == ["pod:0", "pod:1", "pod:2"]
-    assert D_US <= m["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert_reads_delay(m["latency"], D_US, FLOOR_US)
     # the same run, coordinated (pod 0): equal within 10%
     (tmp_path / "co").mkdir()
     co = _pods(tmp_path / "co", ctl, f"k8s:3@pod0:{free_port()}")
@@ -218,7 +220,7 @@ def test_pods_in_namespaces_equal_ssh_agents(tmp_path):
     assert rcs == [0, 0] and doc["status"] == "ok", pods.errors()
     assert [a["local"]["source_addrs"] for a in doc["agents"]] == [lab.agent_addrs(1), lab.agent_addrs(2)]
     assert doc["totals"]["requests_answered"] == sum(s["answered"] for s in doc["switches"]) > 0
-    assert D_US <= doc["latency"]["p50"] <= D_US * 1.05 + FLOOR_US
+    assert_reads_delay(doc["latency"], D_US, FLOOR_US)
     for k in ("p50", "mean"):
         assert abs(doc["latency"][k] - ssh["latency"][k]) <= 0.10 * ssh["latency"][k], (k, doc["latency"][k], ssh["latency"][k])
     assert abs(doc["throughput"]["mean"] - ssh["throughput"]["mean"]) <= 0.10 * ssh["throughput"]["mean"]

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import free_port, responder, run_doc
+from sdnbench.engine.engine_fixtures import HIST_FLOOR, assert_reads_delay, free_port, responder, run_doc, scheduling_slack_us
 from sdnbench.engine.scripted_controller import ScriptedController
 
 pytestmark = pytest.mark.integration
@@ -55,7 +55,9 @@ def test_answers_after_the_loss_timeout_are_late_with_their_latency():
     assert t["requests_answered"] == 0 and t["late_replies"] >= 4, t
     lat = t["late_latency_us"]
     assert lat["count"] == t["late_replies"]
-    assert abs(lat["mean"] / 1000 - delay_ms) <= 0.05 * delay_ms + 5, lat
+    # within 5% (+5 ms) of the delay, plus how late the peer's timer fired on average (its own record)
+    late_ms = sum(ctl.late_s) / len(ctl.late_s) * 1000
+    assert abs(lat["mean"] / 1000 - delay_ms - late_ms) <= 0.05 * delay_ms + 5, (lat, late_ms)
     assert doc["status"] == "failed" and "nothing measured" in doc["error"]
 
 
@@ -147,7 +149,8 @@ def test_learning_waits_for_every_answer_of_a_slow_controller():
     ln, t = doc["learning"], doc["totals"]
     assert (ln["requests"], ln["replies"], ln["outstanding"], ln["ended"]) == (40, 40, 0, "drained"), ln
     assert ctl.learning_packet_ins == 40
-    assert 0.4 <= ln["duration_s"] < 0.4 * 1.05 + 0.1, ln
+    # at least the delay; at most 5% more plus the poll, plus how late the peer's last answer went out
+    assert 0.4 <= ln["duration_s"] < 0.4 * 1.05 + 0.1 + max(ctl.late_s), (ln, max(ctl.late_s))
     assert t["learning_replies"] == 40 and t["learning_late_replies"] == 0 and t["unmatched_replies"] == 0, t
     assert t["requests_answered"] + t["late_replies"] == len(ctl.answered_ids)
     assert not [w for w in doc["warnings"] if "learning" in w]
@@ -207,7 +210,7 @@ def test_wake_coalescing_keeps_latency_within_its_bound():
     """A responder that answers every request after exactly 20 ms: coalescing (on by default in
     throughput mode) waits up to 1% of the lowest latency, 200 us, before sleeping; the latency
     read stays within 1% (+ the measured floor) of the known delay and of a run without it, and
-    the throughput (window / delay) is the same."""
+    the throughput is window / latency in both."""
     delay_ms, window, switches = 20, 8, 2
     with responder("1.0", extra=("--delay-us", str(delay_ms * 1000))) as addr:
         common = dict(switches=switches, window=window, macs=4, learn=False, loops=2, loop_ms=500, warmup=1)
@@ -220,13 +223,19 @@ def test_wake_coalescing_keeps_latency_within_its_bound():
     # the delay: the bound holds to what was measured, not to the machine's luck)
     assert 0.01 * delay_ms * 1000 <= c["max_quantum_us"] <= 0.0101 * on["latency"]["max"], (c, on["latency"])
     assert off["efficiency"]["coalescing"]["waits"] == 0
+    # what coalescing adds, it adds to every sample, the fastest too: the fastest of each run
+    # within 1% (+ the floor) of D and of the other's, the median at least D (a busy machine
+    # moves medians, hardly the fastest of ~1,600 samples)
     for doc in (on, off):
         _invariant(doc["totals"])
-        assert delay_ms * 1000 <= doc["latency"]["p50"] <= delay_ms * 1000 * 1.01 + 1000, doc["latency"]
-    assert abs(on["latency"]["p50"] - off["latency"]["p50"]) <= 0.01 * off["latency"]["p50"] + 500
-    want = switches * window / (delay_ms / 1000)
+        assert_reads_delay(doc["latency"], delay_ms * 1000, delay_ms * 1000 * 0.01 + 1000)
+    assert abs(on["latency"]["min"] - off["latency"]["min"]) <= 0.01 * off["latency"]["min"] + 500
+    # the window kept full: throughput = window / latency (Little's law) for the latency each
+    # run measured, never above window / D
     for doc in (on, off):
+        want = switches * window / (doc["latency"]["mean"] / 1e6)
         assert abs(doc["throughput"]["mean"] - want) <= 0.03 * want, (doc["throughput"]["mean"], want)
+        assert doc["throughput"]["mean"] <= 1.01 * switches * window / (delay_ms / 1000), doc["throughput"]
 
 
 def test_faucet_traffic_is_answered_by_faucets_learning_flow_mods():
@@ -239,7 +248,8 @@ def test_faucet_traffic_is_answered_by_faucets_learning_flow_mods():
     with ScriptedController(version=4, delay_s=delay_ms / 1000, faucet=True) as ctl:
         docs = [run_doc(ctl.address, traffic="faucet", mode="fixed-rate", rate=400, switches=2, loops=3, loop_ms=500, warmup=1)
                 for _ in range(2)]
-        learned, ignored = len(ctl.learned), ctl.ignored
+        ctl.settle()
+        learned, ignored, late_s = len(ctl.learned), ctl.ignored, ctl.late_s
     answered = 0
     for doc in docs:
         t = doc["totals"]
@@ -247,7 +257,13 @@ def test_faucet_traffic_is_answered_by_faucets_learning_flow_mods():
         assert doc["status"] == "ok" and doc["params"]["traffic"] == "faucet"
         assert t["requests_lost"] == 0 and t["requests_answered"] >= 0.95 * t["requests_sent"], t
         assert t["extra_replies"] == t["requests_answered"] + t["late_replies"], t  # eth_dst + eth_src
-        assert delay_ms * 1000 <= doc["latency"]["p50"] <= delay_ms * 1000 * 1.05 + 2000, doc["latency"]
+        # no answer before D; the fastest within 1 ms of D; the median D within 5% plus 2 ms
+        # and what the run recorded as scheduling delay (the peer's timer, the engine's wake-ups:
+        # fixed rate measures from the scheduled send, so a late pacer counts too)
+        lat = doc["latency"]
+        assert HIST_FLOOR * delay_ms * 1000 <= lat["min"] <= delay_ms * 1000 + min(late_s) * 1e6 + 1000, (lat, min(late_s))
+        slack = scheduling_slack_us(doc, late_s)
+        assert delay_ms * 1000 <= lat["p50"] <= delay_ms * 1000 * 1.05 + 2000 + slack, (lat, slack)
         answered += t["requests_answered"] + t["late_replies"] + t["requests_in_flight_at_stop"]
     assert ignored == 0, "every packet-in was one Faucet takes"
     assert answered <= learned <= answered + 8, (answered, learned)
@@ -263,13 +279,21 @@ def test_table_miss_traffic_gets_nothing_from_faucet():
 
 
 def test_a_known_cost_per_request_caps_the_answered_rate():
-    """A single-threaded controller that spends 2 ms of CPU per packet-in serves at most 500/s;
-    the throughput mode reads that cap (less the controller's own per-message overhead), and
-    the controller's own count agrees with the engine's."""
+    """A single-threaded controller that spends 2 ms per packet-in serves at most 500/s: the
+    throughput mode never reads more (exact), keeps the controller busy (its window: the
+    controller seldom waits for a packet-in), and reads what the controller itself served over
+    the run. That rate, not 500/s, is the lower bound: on a loaded machine the controller's own
+    per-message overhead grows and it serves less, and the engine must read that, not luck."""
     with ScriptedController(version=4, cost_us=2000) as ctl:
         doc = run_doc(ctl.address, switches=2, macs=4, learn=False, loops=3, loop_ms=500, warmup=1)
-        served = ctl.replies
+        ctl.settle()
+        served, at = ctl.replies, ctl.served_t
+        idle_s = ctl.idle_s(at[0], at[-1])
     t = doc["totals"]
     _invariant(t)
-    assert 0.7 * 500 <= doc["throughput"]["mean"] <= 500 * 1.02, doc["throughput"]
+    span = at[-1] - at[0]
+    served_rate = (len(at) - 1) / span
+    assert served_rate <= 500 * 1.02, served_rate
+    assert idle_s <= 0.1 * span, ("the engine let the controller idle", idle_s, span)
+    assert 0.85 * served_rate <= doc["throughput"]["mean"] <= 500 * 1.02, (doc["throughput"], served_rate)
     assert t["requests_answered"] + t["late_replies"] <= served <= t["requests_sent"], (t, served)

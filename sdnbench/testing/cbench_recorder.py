@@ -63,6 +63,7 @@ class Recorder:
         self.port = self._srv.getsockname()[1]
         self._conns: list[socket.socket] = []
         self._threads: list[threading.Thread] = []
+        self.ended: list[threading.Event] = []       # per connection: its end of file was read
         self._closed = False
         t = threading.Thread(target=self._accept, daemon=True)
         t.start()
@@ -94,11 +95,19 @@ class Recorder:
                 return
             with self._lock:
                 kept: list[bytes] = []
+                ended = threading.Event()
                 self.messages.append(kept)
+                self.ended.append(ended)
                 self._conns.append(conn)
-            t = threading.Thread(target=self._serve, args=(conn, kept), daemon=True)
+            t = threading.Thread(target=self._serve_until_end, args=(conn, kept, ended), daemon=True)
             t.start()
             self._threads.append(t)
+
+    def _serve_until_end(self, conn: socket.socket, kept: list, ended: threading.Event) -> None:
+        try:
+            self._serve(conn, kept)
+        finally:
+            ended.set()
 
     def _serve(self, conn: socket.socket, kept: list) -> None:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -144,7 +153,11 @@ def record(argv: list, mode: str, count: int = COUNT) -> list:
     with Recorder(limit=count) as rec:
         cp = subprocess.run([*argv, "-c", "127.0.0.1", "-p", str(rec.port), *FLAGS[mode]],
                             capture_output=True, text=True, timeout=60)
-        time.sleep(0.2)
+        # the tool has exited: wait until its first connection's end of file is read (so every
+        # message it sent is kept), not a fixed time a starved reader thread may overrun
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and rec.ended and not rec.ended[0].is_set():
+            time.sleep(0.01)
         if not rec.messages:
             raise RuntimeError(f"{argv[0]} never connected: {(cp.stdout + cp.stderr).strip()[-300:]}")
         return list(rec.messages[0])
