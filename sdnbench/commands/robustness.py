@@ -16,7 +16,7 @@ from ..controllers.spec import display_name
 from ..errors import UserError
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
-from ..robustness import exceptions
+from ..robustness import exceptions, exceptions_trial
 from ..robustness import netns, stable
 from ..robustness.runner import SYN_CASES, SYN_RATE, run_cases
 from ..robustness.table import verdict_table
@@ -40,12 +40,11 @@ def add_to(s, common) -> None:
     e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
                      description=exceptions.__doc__)
     common(e)
-    e.add_argument("--mode", default="throughput", choices=["throughput", "fixed-rate"])
+    e.add_argument("--mode", default=exceptions_trial.DEFAULTS["mode"], choices=["throughput", "fixed-rate"])
     e.add_argument("--rate", type=float, help="offered requests/s (fixed-rate)")
-    e.add_argument("--switches", type=int, default=4)
-    e.add_argument("--loops", type=int, default=5)
-    e.add_argument("--loop-ms", type=int, default=1000)
-    e.add_argument("--warmup", type=int, default=1)
+    for flag in ("switches", "loops", "loop_ms", "warmup"):
+        d = exceptions_trial.DEFAULTS[flag]
+        e.add_argument("--" + flag.replace("_", "-"), type=int, default=d, help=f"({d})")
     e.add_argument("--reps", type=int, default=3, help="repetitions of each variant, interleaved (3)")
     e.add_argument("--reconnect", choices=["on", "off"], default="on",
                    help="switches re-establish a lost session with Open vSwitch's backoff (on)")
@@ -201,49 +200,24 @@ def _dos_exit(verdicts: dict) -> int:
 
 
 def run_exceptions(args) -> int:
-    from ..controllers import launch
-    from ..controllers.negotiation import session_version
-    from ..engine.driver import EngineInterrupted
-    from ..engine.params import check, launch_of_version, launch_spec
-    from ..engine.runner import measure
-    if args.reps < 1:
-        raise UserError("--reps must be at least 1")
     base = {"controller": args.controller, "of_version": args.of_version, "mode": args.mode,
             "switches": args.switches, "loops": args.loops, "loop_ms": args.loop_ms, "warmup": args.warmup,
-            "reconnect": args.reconnect == "on"}
-    for k in ("rate", "workers", "max_backoff_ms"):
-        if getattr(args, k, None) is not None:
-            base[k] = getattr(args, k)
-    params = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
-    runs: dict = {v: [] for v in params}
+            "reconnect": args.reconnect == "on",
+            **{k: getattr(args, k, None) for k in ("rate", "workers", "max_backoff_ms")}}
     results: list = []
-    with launch(launch_spec(params["clean"]), of_version=launch_of_version(params["clean"])) as ctl:
-        # the invalid packet-ins need a known session version: negotiated once, as controller
-        # bench does (or forced by --of; a controller that cannot speak it is one line naming
-        # --of), then every variant uses it. No HELLO back: the runs say why.
-        of = session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
-        if of:
-            params = {v: check(dict(p, of_version=of)) for v, p in params.items()}
-        for rep in range(args.reps):
-            for v, p in params.items():
-                try:
-                    r = measure(p, ctl)
-                except EngineInterrupted as e:
-                    results.append(e.result)
-                    _save(args, results)
-                    raise
-                r.benchmark = "exceptions"
-                r.params.update(rep=rep, variant=v, of_session=of)
-                runs[v].append(r)
-                results.append(r)
-                _save(args, results)
-                if not args.json:
-                    rate = exceptions.per_loop(r)
-                    mean = sum(rate) / len(rate) if rate else 0.0
-                    print(f"rep {rep} {v:<5} {mean:>12,.0f} answered/s  invalid sent "
-                          f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
-                          f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
-                          file=sys.stderr)
+
+    def done(r) -> None:
+        results.append(r)
+        _save(args, results)
+        if not args.json and r.params.get("variant"):
+            rate = exceptions.per_loop(r)
+            mean = sum(rate) / len(rate) if rate else 0.0
+            print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
+                  f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
+                  f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
+                  file=sys.stderr)
+
+    runs, of = exceptions_trial.run(base, args.reps, on_run=done)
     rows = exceptions.summarize(runs)
     for r in results:
         r.counters["exceptions_summary"] = rows

@@ -15,7 +15,7 @@ from ..errors import Interrupted
 from ..result import Result
 from . import driver
 from .convert import to_result
-from .params import check, config, engine_args, launch_of_version, launch_spec
+from .params import check, config, engine_args, engine_defaults, launch_of_version, launch_spec
 
 
 def measure(p: dict, ctl, live: bool = False) -> Result:
@@ -24,7 +24,7 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
     if ctl.pid:
         cfg["controller_pid"] = ctl.pid
     args = engine_args(p)
-    interval = max(0.1, min(1.0, p.get("loop_ms", 1000) / 2000))
+    interval = max(0.1, min(1.0, (p.get("loop_ms") or engine_defaults()["loop_ms"]) / 2000))
     with ctl.sample_resources(interval) as sampler:
         try:
             doc = driver.run(args, live=live, config=cfg)

@@ -4,9 +4,15 @@
 and controller, each cell one trial, run by the campaign runner into the results store, so the
 evaluation is resumable (``sdnbench run --resume RUN``) and every finished trial is kept.
 
-Profiles: ``quick`` (3 trials, small sizes: minutes, for CI), ``default`` (5 trials, the sizes of
-the per-test commands' defaults: under an hour per controller here) and ``full`` (the RFC's 10
-trials per test, §4.7, with the RFC's poll interval of 3 s for discovery).
+Profiles: ``quick`` (3 trials, small sizes: minutes, for CI), ``default`` (5 trials: under an hour
+per controller here) and ``full`` (the RFC's 10 trials per test, §4.7, with the RFC's poll interval
+of 3 s for discovery).
+
+Each test states every size it runs at, also where it equals today's default of the per-test
+command: the evaluation's parameters are part of its protocol (RFC 8456 §4.8 reports them), so a
+changed command default must not silently change a published evaluation. Today the default
+profile's load sizes are those defaults, and ``test_suite`` fails when one moves away, so that
+either side changes by decision.
 
 A test whose app role (``roles``) the controller does not have is listed with the reason,
 never silently dropped.

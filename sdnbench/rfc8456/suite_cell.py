@@ -17,6 +17,8 @@ from typing import Any, Optional
 
 from ..errors import UserError
 from ..result import Result
+from ..robustness import exceptions
+from ..robustness import exceptions_trial as trial
 
 TESTS = ("exceptions", "discovery-size")
 EXC_KEYS = {"controller", "of_version", "switches", "loops", "loop_ms", "warmup", "mode", "rate", "workers",
@@ -53,21 +55,10 @@ def run_test(params: dict) -> Result:
 
 
 def exceptions_trial(params: dict) -> Result:
-    from ..controllers import launch
-    from ..engine.params import check, launch_spec
-    from ..engine.runner import measure
-    from ..robustness import exceptions
-    base = {"controller": "osken:learning", "of_version": "1.3", "mode": "throughput", "switches": 4,
-            "loops": 5, "loop_ms": 1000, "warmup": 1}
-    base.update({k: v for k, v in params.items() if k in EXC_KEYS})
-    checked = {v: check(dict(base, invalid_every=k)) for v, k in exceptions.VARIANTS.items()}
-    runs: dict = {}
-    with launch(launch_spec(checked["clean"]), of_version=base["of_version"]) as ctl:
-        for v, p in checked.items():
-            runs[v] = [measure(p, ctl)]
+    runs, of = trial.run({k: v for k, v in params.items() if k in EXC_KEYS}, reps=1)
     rows = settle(exceptions.summarize(runs), {v: x.status for v, [x] in runs.items()})
     clean = runs["clean"][0]
-    r = Result(kind="rfc8456", benchmark="exceptions", params=dict(params), controller=clean.controller,
+    r = Result(kind="rfc8456", benchmark="exceptions", params=dict(params, of_session=of), controller=clean.controller,
                topology=clean.topology, versions=clean.versions, started=clean.started)
     for v, [x] in runs.items():
         r.add("answered", "requests/s", exceptions.per_loop(x), variant=v)

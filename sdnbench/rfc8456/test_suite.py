@@ -5,10 +5,12 @@ import pytest
 from sdnbench.campaign import scenario as scenario_mod
 from sdnbench.campaign.plan import plan as campaign_plan
 from sdnbench.commands.rfc8456 import scenario_text
+from sdnbench.engine.params import engine_defaults
 from sdnbench.errors import UserError
 from sdnbench.rfc8456 import roles, suite
 from sdnbench.rfc8456.evaluation import parse_header
 from sdnbench.rfc8456.figures import FIGURES
+from sdnbench.robustness import exceptions_trial
 
 POX = "cmd:python3 /opt/peers/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
 
@@ -72,6 +74,19 @@ def test_quick_is_smaller_than_default_and_full_asks_the_rfcs_poll():
     q, d, f = (suite.BY_SLUG["discovery"].params_for(p) for p in ("quick", "default", "full"))
     assert q["topo"] == "ring,6" and d["topo"] == "ring,10" and f["poll_s"] == 3.0
     assert suite.BY_SLUG["sessions"].params_for("full")["switches"] == 4000
+
+
+def test_the_default_profile_states_todays_command_defaults():
+    """The suite states its sizes (they are its protocol); a command default that moves away from
+    them fails here, so either side changes by decision."""
+    engine = engine_defaults()
+    for slug in ("async-time", "async-rate"):
+        p = suite.BY_SLUG[slug].params_for("default")
+        stated = {k: v for k, v in p.items() if k in engine and k != "mode"}
+        assert stated and stated == {k: engine[k] for k in stated}, slug
+    p = suite.BY_SLUG["exceptions"].params_for("default")
+    assert {k: p[k] for k in p if k in exceptions_trial.DEFAULTS} == \
+        {k: v for k, v in exceptions_trial.DEFAULTS.items() if k in p}
 
 
 def test_api_gives_a_controller_without_a_topology_app_its_discovery_tests():

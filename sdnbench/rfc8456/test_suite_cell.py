@@ -4,6 +4,7 @@ that lost every session is counted (§5.3.1)."""
 import pytest
 
 from sdnbench.campaign.kinds import KINDS
+from sdnbench.engine.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
 from sdnbench.rfc8456.suite_cell import run_test, settle, validate_param
 
@@ -31,3 +32,19 @@ def test_a_variant_that_lost_every_session_answered_nothing():
     assert [(w["answered_per_s"], w["drop"]) for w in out] == [(5000.0, None), (0.0, 1.0), (2500.0, 0.5)]
     untouched = settle([{"variant": "1%", "answered_per_s": None, "drop": None}], {"1%": "ok"})
     assert untouched[0]["drop"] is None          # an ok run without loops is not called a 100 % drop
+
+
+@pytest.mark.integration
+def test_an_exceptions_cell_negotiates_the_version_as_the_command_does():
+    """The cell runs the command's trial: a 1.0-only controller is negotiated, not forced to 1.3,
+    and each variant is one measured run with its invalid packet-ins counted."""
+    with ScriptedController(version=1) as ctl:
+        r = run_test({"test": "exceptions", "controller": f"tcp:{ctl.address}", "switches": 2, "loops": 2,
+                      "loop_ms": 500, "warmup": 0})
+    assert r.status == "ok", r.error
+    assert r.params["of_session"] == "1.0"
+    rows = r.counters["exceptions_summary"]
+    assert [w["variant"] for w in rows] == ["clean", "1%", "2%"] and all(w["runs"] == 1 for w in rows)
+    assert r.counters["answered_per_s_clean"] > 0
+    assert rows[0]["invalid_sent"] == 0 and rows[1]["invalid_sent"] > 0 and rows[2]["invalid_sent"] > 0
+    assert r.counters["invalid_sent"] == rows[1]["invalid_sent"] + rows[2]["invalid_sent"]
