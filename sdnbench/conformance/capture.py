@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import proc
 from ..errors import UserError
+from ..testing import openflow as of
 
 LINKTYPE_ETHERNET = 1
 
@@ -103,8 +104,11 @@ def _tcp(frame: bytes):
 
 
 def _starts_message(b: bytes) -> bool:
-    """Does ``b`` begin with a plausible OpenFlow header (1.0 or 1.3, known type, length >= 8)?"""
-    return len(b) >= 8 and b[0] in (1, 4) and b[1] < 30 and struct.unpack("!H", b[2:4])[0] >= 8
+    """Does ``b`` begin with a plausible OpenFlow header (1.0 or 1.3, a type 1.3 knows, length >= 8)?"""
+    if len(b) < 8:
+        return False
+    version, typ, length, _ = of.header(b)
+    return version in (of.V10, of.V13) and typ < len(of.TYPES[of.V13]) and length >= 8
 
 
 def messages(pcap: bytes, port: int, gaps: list = None) -> list:
@@ -140,8 +144,6 @@ def messages(pcap: bytes, port: int, gaps: list = None) -> list:
             skip = 0
         st[1] += payload[skip:]
         st[0] = (seq + len(payload)) & 0xFFFFFFFF
-        while len(st[1]) >= 8 and len(st[1]) >= struct.unpack("!H", st[1][2:4])[0] >= 8:
-            n = struct.unpack("!H", st[1][2:4])[0]
-            out.append(Msg(t, key[0], to_ctl, st[1][:n]))
-            st[1] = st[1][n:]
+        msgs, st[1] = of.split(st[1])
+        out.extend(Msg(t, key[0], to_ctl, m) for m in msgs)
     return out

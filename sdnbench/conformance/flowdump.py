@@ -11,23 +11,17 @@ ALL, out_port/out_group ANY), every reply part kept raw (parsed later with os-ke
 from __future__ import annotations
 
 import socket
-import struct
 import threading
 import time
 
-V10, V13 = 1, 4
+from ..testing import openflow as of
 
-
-def _msg(v: int, t: int, xid: int, body: bytes = b"") -> bytes:
-    return struct.pack("!BBHI", v, t, 8 + len(body), xid) + body
+V10, V13 = of.V10, of.V13
+XID = 0x5EED                    # the flow-stats request's, which its reply parts carry
 
 
 def flow_stats_request(v: int) -> bytes:
-    if v == V10:
-        match = struct.pack("!I", 0x3FFFFF).ljust(40, b"\0")       # OFPFW_ALL
-        return _msg(v, 16, 0x5EED, struct.pack("!HH", 1, 0) + match + struct.pack("!BxH", 0xFF, 0xFFFF))
-    body = struct.pack("!HH4xB3xII4xQQ", 1, 0, 0xFF, 0xFFFFFFFF, 0xFFFFFFFF, 0, 0)
-    return _msg(v, 18, 0x5EED, body + struct.pack("!HH4x", 1, 4))
+    return of.flow_stats_request(v, XID)
 
 
 class _Conn:
@@ -48,20 +42,17 @@ class _Conn:
             return []
         if not data:
             raise ConnectionError("closed")
-        self.buf += data
-        out = []
-        while len(self.buf) >= 8 and len(self.buf) >= struct.unpack("!H", self.buf[2:4])[0]:
-            n = struct.unpack("!H", self.buf[2:4])[0]
-            m, self.buf = self.buf[:n], self.buf[n:]
-            if m[1] == 2:                                           # echo request
-                self.send(_msg(m[0], 3, struct.unpack("!I", m[4:8])[0], m[8:]))
-            elif m[1] == 6 and len(m) >= 16:
-                self.dpid = struct.unpack("!Q", m[8:16])[0]
-            out.append(m)
+        out, self.buf = of.split(self.buf + data)
+        for m in out:
+            name = of.name_of(m)
+            if name == "ECHO_REQUEST":
+                self.send(of.echo_reply(m))
+            elif name == "FEATURES_REPLY" and len(m) >= 16:
+                self.dpid = of.dpid_of(m)
         return out
 
     def handshake(self, timeout: float = 5.0) -> None:
-        self.send(_msg(self.v, 0, 1) + _msg(self.v, 5, 2))
+        self.send(of.hello(self.v, 1) + of.msg(self.v, "FEATURES_REQUEST", 2))
         end = time.monotonic() + timeout
         while self.dpid is None and time.monotonic() < end:
             self.recv_msgs()
@@ -72,9 +63,9 @@ class _Conn:
         parts, end = [], time.monotonic() + timeout
         while time.monotonic() < end:
             for m in self.recv_msgs():
-                if m[1] in (17, 19) and struct.unpack("!I", m[4:8])[0] == 0x5EED:
+                if of.name_of(m) in ("STATS_REPLY", "MULTIPART_REPLY") and of.xid_of(m) == XID:
                     parts.append(m)
-                    if not struct.unpack("!H", m[10:12])[0] & 1:           # no REPLY_MORE
+                    if not of.more_follows(m):
                         return parts
         raise TimeoutError("no complete flow-stats reply")
 
@@ -84,7 +75,7 @@ def dump_unix(bridge: str, v: int, rundir: str = "/var/run/openvswitch") -> list
     try:
         s.connect(f"{rundir}/{bridge}.mgmt")
         c = _Conn(s, v)
-        c.send(_msg(v, 0, 1))
+        c.send(of.hello(v, 1))
         return c.dump()
     finally:
         s.close()

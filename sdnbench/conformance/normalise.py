@@ -33,10 +33,13 @@ import json
 import struct
 from dataclasses import dataclass, field
 
-NO_BUFFER = 0xFFFFFFFF
+from ..testing import openflow as of
+
+NO_BUFFER = of.NO_BUFFER
 LOCAL = {0xFFFE, 0xFFFFFFFE}
 SKIP_TYPES = {"OFPEchoRequest", "OFPEchoReply"}
-TYPE_NAMES = {0: "HELLO", 2: "ECHO_REQUEST", 3: "ECHO_REPLY", 5: "FEATURES_REQUEST", 7: "GET_CONFIG_REQUEST"}
+# the messages os-ken leaves unparsed that are labelled by name (any other: by its type code)
+NAMED_UNPARSED = {"HELLO", "ECHO_REQUEST", "ECHO_REPLY", "FEATURES_REQUEST", "GET_CONFIG_REQUEST"}
 
 
 @dataclass
@@ -106,17 +109,10 @@ def _port(p: dict) -> tuple:
 
 
 def _packet_out(raw: bytes) -> str:
-    v = raw[0]
-    if v == 1:
-        buffer_id, in_port, alen = struct.unpack("!IHH", raw[8:16])
-        start = 16
-    else:
-        buffer_id, in_port, alen = struct.unpack("!IIH", raw[8:18])
-        start = 24
-    actions = raw[start:start + alen].hex()
-    data = raw[start + alen:]
-    return (f"PACKET_OUT buffered={buffer_id != NO_BUFFER} in_port={in_port:#x} actions={actions} "
-            f"frame={frame_kind(data) if data else '-'}")
+    po = of.packet_out_fields(raw)
+    data = po["data"]
+    return (f"PACKET_OUT buffered={po['buffer_id'] != NO_BUFFER} in_port={po['in_port']:#x} "
+            f"actions={po['actions'].hex()} frame={frame_kind(data) if data else '-'}")
 
 
 def received_key(d: dict, raw: bytes):
@@ -153,16 +149,16 @@ def received_key(d: dict, raw: bytes):
 
 def sent_key(d: dict, raw: bytes):
     """The comparable form of a controller → switch message (None: left out)."""
-    t = raw[1]
-    if t in (2, 3):
+    kind = of.name_of(raw)
+    if kind in ("ECHO_REQUEST", "ECHO_REPLY"):
         return None
-    if (raw[0] == 1 and t == 13) or (raw[0] == 4 and t == 13):
+    if kind == "PACKET_OUT" and raw[0] in (of.V10, of.V13):
         data_kind = _packet_out(raw)
         return "noise" if "frame=0x86dd" in data_kind else data_kind
     name = next(iter(d))
     if name not in ("unparsed",):
         return f"{name} {json.dumps(_strip(d[name]), sort_keys=True)}"
-    label = TYPE_NAMES.get(t, f"type {t}")
+    label = kind if kind in NAMED_UNPARSED else f"type {raw[1]}"
     return f"{label} {raw[8:].hex()}"
 
 
@@ -182,8 +178,8 @@ def view(rec) -> View:
     dpid, sessions = {}, {}
     t_from = getattr(rec, "t_from", 0.0)
     for t, conn, to_ctl, _d, raw in rec.msgs:
-        if to_ctl and raw[1] == 6 and len(raw) >= 16:
-            dpid[conn] = struct.unpack("!Q", raw[8:16])[0]
+        if to_ctl and of.name_of(raw) == "FEATURES_REPLY" and len(raw) >= 16:
+            dpid[conn] = of.dpid_of(raw)
             if t >= t_from and not (rec.t_end and t > rec.t_end):
                 sessions.setdefault(dpid[conn], set()).add(conn)
     window = set().union(*sessions.values()) if sessions else set()

@@ -49,13 +49,6 @@ from .loop_server import LoopServer
 NO_BUFFER = of.NO_BUFFER
 
 
-def _flow_mod(version: int, xid: int, buffer_id: int) -> bytes:
-    """The answer: a flow-mod (match all, priority 0x8000) naming the packet-in's buffer."""
-    if version == of.V10:
-        return of.flow_mod10(xid, of.match10_all(), 0x8000, buffer_id=buffer_id)
-    return of.flow_mod13(xid, of.ADD, 0, 0x8000, buffer_id=buffer_id, out_port=of.ANY, out_group=of.ANY)
-
-
 def _packet_out(version: int, xid: int, buffer_id: int) -> bytes:
     """A second answer: a packet-out of the same buffer, no actions."""
     return of.packet_out(version, xid, b"", b"", buffer_id=buffer_id)
@@ -73,9 +66,9 @@ FAUCET_VID = 100
 def _faucet_flow_mods(xid: int, in_port: int, mac: bytes) -> bytes:
     """Faucet's two learning flow-mods for ``mac`` (OF1.3, no buffer): eth_dst table 2, then
     eth_src table 1."""
-    vlan = of.oxm(of.OXM_VLAN_VID, struct.pack("!H", of.OFPVID_PRESENT | FAUCET_VID))
+    vlan = of.oxm_vlan_vid(FAUCET_VID)
     matches = ((2, of.match13(vlan, of.oxm(of.OXM_ETH_DST, mac))),
-               (1, of.match13(of.oxm(of.OXM_IN_PORT, struct.pack("!I", in_port)), vlan, of.oxm(of.OXM_ETH_SRC, mac))))
+               (1, of.match13(of.oxm_in_port(in_port), vlan, of.oxm(of.OXM_ETH_SRC, mac))))
     return b"".join(of.flow_mod13(xid, of.ADD, table, 0x8000, match=m, cookie=FAUCET_COOKIE, out_port=of.ANY,
                                   out_group=of.ANY) for table, m in matches)
 
@@ -205,13 +198,13 @@ class ScriptedController(LoopServer):
                     if nth == 0 and self.garbage_after is not None and seen > self.garbage_after:
                         writer.write(of.with_length(of.msg(v, "ECHO_REQUEST", 66), 4))
                         continue
-                    buffer_id = struct.unpack("!I", body[:4])[0]
+                    buffer_id = of.buffer_id(head + body)
                     if self.cost_s:
                         _spin(self.cost_s)
                     if self.faucet:
                         self._faucet(writer, xid, head + body, nth)
                         continue
-                    msg = _flow_mod(v, xid, buffer_id)
+                    msg = of.drop_flow(v, xid, buffer_id)  # match all, priority 0x8000, the buffer named
                     n = 1
                     if self.packet_out_too:
                         msg += _packet_out(v, xid, buffer_id)

@@ -26,7 +26,6 @@ from ..testing.http import FakeHttp
 
 FLOOD = of.FLOOD[of.V10]
 NO_BUFFER = of.NO_BUFFER
-T = of.TYPES[of.V10]
 TABLE_FULL = (3, 0)              # OFPET_FLOW_MOD_FAILED, OFPFMFC_ALL_TABLES_FULL
 
 
@@ -38,7 +37,42 @@ def packet_out(in_port: int, data: bytes, xid: int) -> bytes:
     return of.packet_out(of.V10, xid, of.output(of.V10, FLOOD, 0), data, in_port=in_port)
 
 
-class PathController(LoopServer):
+class Of10Controller(LoopServer):
+    """What the scripted 1.0 controllers here do with every switch: the handshake, echo
+    answered, the switch's writer kept by its dpid (``_writers``; ``_on_switch`` called after);
+    any other message goes to ``_on_message`` with a dict of that connection's own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._writers: dict = {}
+
+    def _on_switch(self) -> None:
+        pass
+
+    def _on_message(self, writer: asyncio.StreamWriter, m: bytes, conn: dict) -> None:
+        raise NotImplementedError
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
+        conn: dict = {}
+        try:
+            while True:
+                m = await read_message(reader)
+                kind = of.name_of(m)
+                if kind == "ECHO_REQUEST":
+                    writer.write(of.echo_reply(m))
+                elif kind == "FEATURES_REPLY":
+                    self._writers[of.features(m)["dpid"]] = writer
+                    self._on_switch()
+                else:
+                    self._on_message(writer, m, conn)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+
+class PathController(Of10Controller):
     def __init__(self, delay_s: float = 0.0, install_cap: Optional[int] = None, push_api: bool = False):
         super().__init__()
         self.delay_s = delay_s
@@ -48,7 +82,6 @@ class PathController(LoopServer):
         # ``delay_s`` later (the known cost of a northbound request).
         self.push_api = push_api
         self.api_url: Optional[str] = None
-        self._writers: dict = {}
         self._pushed: dict = {}         # push_api: requests per dpid (install_cap refuses beyond)
         self._http = None
         self.flow_mods = 0
@@ -76,42 +109,30 @@ class PathController(LoopServer):
         self.applied_s.append(self._loop.time() - t_in)
         writer.write(msg)
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
-        installed = 0
-        try:
-            while True:
-                m = await read_message(reader)
-                _, ty, length, xid = of.header(m)
-                if ty == T["ECHO_REQUEST"]:
-                    writer.write(of.echo_reply(m))
-                elif ty == T["FEATURES_REPLY"]:
-                    self._writers[of.features(m)["dpid"]] = writer
-                elif ty == T["PACKET_IN"] and self.push_api:
-                    self.packet_ins += 1                                         # a miss: dropped
-                elif ty == T["ERROR"] and length >= 12 and of.error(m) == TABLE_FULL:
-                    self.table_full_errors += 1
-                elif ty == T["PACKET_IN"]:
-                    self.packet_ins += 1
-                    pi = of.packet_in(m)
-                    in_port, data = pi["in_port"], pi["frame"]
-                    if data[0] & 1:
-                        writer.write(packet_out(in_port, data, xid))
-                        continue
-                    msg = b""
-                    if self.install_cap is None or installed < self.install_cap:
-                        installed += 1
-                        self.flow_mods += 1
-                        msg = flow_mod(data[6:12], data[0:6], xid)
-                    msg += packet_out(in_port, data, xid)
-                    if self.delay_s > 0:
-                        self._loop.call_later(self.delay_s, self._send, writer, msg, self._loop.time())
-                    else:
-                        writer.write(msg)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
+    def _on_message(self, writer: asyncio.StreamWriter, m: bytes, conn: dict) -> None:
+        kind, xid = of.name_of(m), of.xid_of(m)
+        if kind == "PACKET_IN" and self.push_api:
+            self.packet_ins += 1                                         # a miss: dropped
+        elif kind == "ERROR" and len(m) >= 12 and of.error(m) == TABLE_FULL:
+            self.table_full_errors += 1
+        elif kind == "PACKET_IN":
+            self.packet_ins += 1
+            pi = of.packet_in(m)
+            in_port, data = pi["in_port"], pi["frame"]
+            if data[0] & 1:
+                writer.write(packet_out(in_port, data, xid))
+                return
+            msg = b""
+            installed = conn.get("installed", 0)
+            if self.install_cap is None or installed < self.install_cap:
+                conn["installed"] = installed + 1
+                self.flow_mods += 1
+                msg = flow_mod(data[6:12], data[0:6], xid)
+            msg += packet_out(in_port, data, xid)
+            if self.delay_s > 0:
+                self._loop.call_later(self.delay_s, self._send, writer, msg, self._loop.time())
+            else:
+                writer.write(msg)
 
 
 class _PushApi(FakeHttp):

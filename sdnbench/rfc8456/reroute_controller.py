@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import asyncio
 
-from ..engine.loop_server import LoopServer, read_message
 from ..testing import openflow as of
-from .path_controller import flow_mod
+from .path_controller import Of10Controller, flow_mod
 from .paths import port_path
-
-T = of.TYPES[of.V10]
 
 
 def _mac(text: str) -> bytes:
     return bytes.fromhex(text.replace(":", ""))
 
 
-class RerouteController(LoopServer):
+class RerouteController(Of10Controller):
     def __init__(self, net: dict, pairs: list, delay_s: float = 0.0):
         super().__init__()
         self.net = dict(net, links=list(net["links"]))
@@ -31,7 +28,6 @@ class RerouteController(LoopServer):
         self.delay_s = delay_s
         self.applied_s: list = []
         self.port_status = 0
-        self._writers: dict = {}
 
     def __enter__(self) -> "RerouteController":
         super().__enter__()
@@ -56,25 +52,14 @@ class RerouteController(LoopServer):
         self.net["links"] = [l for l in links if l not in gone]
         self._loop.call_later(self.delay_s, self._reroute, self._loop.time())
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(of.hello(of.V10, 1) + of.msg(of.V10, "FEATURES_REQUEST", 2))
-        try:
-            while True:
-                m = await read_message(reader)
-                _, ty, length, xid = of.header(m)
-                if ty == T["ECHO_REQUEST"]:
-                    writer.write(of.echo_reply(m))
-                elif ty == T["FEATURES_REPLY"]:
-                    self._writers[of.features(m)["dpid"]] = writer
-                    if len(self._writers) == len(self.net["switches"]):
-                        self._install()
-                elif ty == T["PORT_STATUS"]:
-                    self.port_status += 1
-                    port_no, config, state = of.port_status(m)
-                    if config & of.OFPPC_PORT_DOWN or state & of.OFPPS_LINK_DOWN:
-                        dpid = next(d for d, w in self._writers.items() if w is writer)
-                        self._port_down(dpid, port_no)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
+    def _on_switch(self) -> None:
+        if len(self._writers) == len(self.net["switches"]):
+            self._install()
+
+    def _on_message(self, writer: asyncio.StreamWriter, m: bytes, conn: dict) -> None:
+        if of.name_of(m) == "PORT_STATUS":
+            self.port_status += 1
+            port_no, config, state = of.port_status(m)
+            if config & of.OFPPC_PORT_DOWN or state & of.OFPPS_LINK_DOWN:
+                dpid = next(d for d, w in self._writers.items() if w is writer)
+                self._port_down(dpid, port_no)

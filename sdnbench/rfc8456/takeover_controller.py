@@ -21,7 +21,6 @@ import time
 from ..testing import openflow as of
 
 V13 = of.V13
-ROLE_MASTER, ROLE_SLAVE = 2, 3
 
 
 def table_miss() -> bytes:
@@ -48,22 +47,14 @@ class Takeover:
                 pass
 
     def claim(self, conn) -> None:
-        self.send(conn, of.role_request(0, ROLE_MASTER if self.master else ROLE_SLAVE, self.generation))
+        self.send(conn, of.role_request(0, of.ROLE_MASTER if self.master else of.ROLE_SLAVE, self.generation))
         if self.master:
             self.send(conn, table_miss())
 
     def serve(self, conn) -> None:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.send(conn, of.hello(V13, 0) + of.msg(V13, "FEATURES_REQUEST", 1))
-        buf = b""
-        while True:
-            try:
-                chunk = conn.recv(65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            msgs, buf = of.split(buf + chunk)
+        for msgs in of.reads(conn):
             for m in msgs:
                 self.on_message(conn, m)
 

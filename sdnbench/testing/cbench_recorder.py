@@ -111,16 +111,9 @@ class Recorder:
 
     def _serve(self, conn: socket.socket, kept: list) -> None:
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        xid, up, buf = 100, False, b""
+        xid, up = 100, False
         conn.sendall(handshake(xid))
-        while True:
-            try:
-                data = conn.recv(65536)
-            except OSError:
-                return
-            if not data:
-                return
-            msgs, buf = of.split(buf + data)
+        for msgs in of.reads(conn):
             out = []
             for m in msgs:
                 if len(kept) < self.limit:

@@ -32,8 +32,12 @@ FLOOD = {V10: 0xFFFB, V13: 0xFFFFFFFB}
 NONE_PORT10 = 0xFFFF
 MAX_PORT = {V10: 0xFF00, V13: 0xFFFFFF00}
 PORT_DESC = 13                         # 1.3 multipart type OFPMP_PORT_DESC
+# 1.3 multipart types (§7.3.5) the peers ask for and answer (the 1.0 stats types: the same numbers)
+MP_DESC, MP_FLOW, MP_AGGREGATE = 0, 1, 2
+OFPMPF_REPLY_MORE = 1                  # a multipart (1.0: stats) reply's flag: more parts follow
 ADD, DELETE = 0, 3                     # flow-mod commands
 LLDP = 0x88CC
+OFPFW10_ALL, OFPFW10_DL_SRC, OFPFW10_DL_DST = 0x003FFFFF, 1 << 2, 1 << 3   # 1.0 match wildcards
 OFPPS_LINK_DOWN = 1            # port state: no physical link
 OFPPC_PORT_DOWN = 1            # port config: administratively down
 
@@ -65,9 +69,9 @@ def set_config(v: int, xid: int, flags: int = 0, miss_send_len: int = 0xFFFF) ->
     return msg(v, "SET_CONFIG", xid, struct.pack("!HH", flags, miss_send_len))
 
 
-def multipart_request(xid: int, kind: int, flags: int = 0) -> bytes:
-    """A 1.3 MULTIPART_REQUEST of ``kind`` with no body (DESC, PORT_DESC, ...)."""
-    return msg(V13, "MULTIPART_REQUEST", xid, struct.pack("!HH4x", kind, flags))
+def multipart_request(xid: int, kind: int, flags: int = 0, body: bytes = b"") -> bytes:
+    """A 1.3 MULTIPART_REQUEST of ``kind`` (DESC, PORT_DESC, ...; ``body`` the request's own, if any)."""
+    return msg(V13, "MULTIPART_REQUEST", xid, struct.pack("!HH4x", kind, flags) + body)
 
 
 def port_desc_request(xid: int) -> bytes:
@@ -101,6 +105,15 @@ def oxm(field: int, value: bytes, mask: Optional[bytes] = None) -> bytes:
     return struct.pack("!HBB", 0x8000, field << 1 | 1, len(value) + len(mask)) + value + mask
 
 
+def oxm_in_port(port: int) -> bytes:
+    return oxm(OXM_IN_PORT, struct.pack("!I", port))
+
+
+def oxm_vlan_vid(vid: int) -> bytes:
+    """VLAN_VID of a frame tagged ``vid`` (the OFPVID_PRESENT bit set)."""
+    return oxm(OXM_VLAN_VID, struct.pack("!H", OFPVID_PRESENT | vid))
+
+
 def match13(*oxms: bytes) -> bytes:
     """An OXM match of these fields, padded to 8 bytes."""
     body = b"".join(oxms)
@@ -125,28 +138,50 @@ def match10_in_port(port: int) -> bytes:
     return struct.pack("!IH", 0x3FFFFE, port).ljust(40, b"\0")
 
 
-OFPFW10_ALL, OFPFW10_DL_SRC, OFPFW10_DL_DST = 0x003FFFFF, 1 << 2, 1 << 3
-
-
 def match10_macs(src: bytes, dst: bytes) -> bytes:
     """A 1.0 match on (dl_src, dl_dst), every other field wildcarded."""
     return struct.pack("!IH6s6s", OFPFW10_ALL & ~(OFPFW10_DL_SRC | OFPFW10_DL_DST), 0, src, dst).ljust(40, b"\0")
 
 
+ROLE_NOCHANGE, ROLE_EQUAL, ROLE_MASTER, ROLE_SLAVE = 0, 1, 2, 3   # 1.3 controller roles (OFPCR_ROLE_*)
+
+
 def role_request(xid: int, role: int, generation: int) -> bytes:
-    """ROLE_REQUEST (1.3): NOCHANGE 0, EQUAL 1, MASTER 2, SLAVE 3."""
+    """ROLE_REQUEST (1.3) for one of the ``ROLE_*``."""
     return msg(V13, "ROLE_REQUEST", xid, struct.pack("!I4xQ", role, generation))
 
 
 def match10_all() -> bytes:
     """A 1.0 match with every field wildcarded (OFPFW_ALL)."""
-    return struct.pack("!I", 0x003FFFFF).ljust(40, b"\0")
+    return struct.pack("!I", OFPFW10_ALL).ljust(40, b"\0")
 
 
 def flow_mod10(xid: int, match: bytes, priority: int, actions: bytes = b"", command: int = ADD,
                buffer_id: int = NO_BUFFER, out_port: int = NONE_PORT10) -> bytes:
     body = match + struct.pack("!QHHHHIHH", 0, command, 0, 0, priority, buffer_id, out_port, 0)
     return msg(V10, "FLOW_MOD", xid, body + actions)
+
+
+def drop_flow(v: int, xid: int, buffer_id: int = NO_BUFFER, priority: int = 0x8000) -> bytes:
+    """A FLOW_MOD ADD that matches everything and does nothing (drops), table 0; naming
+    ``buffer_id``, it is applied to that buffered packet too (the scripted controllers' answer
+    to a packet-in)."""
+    if v == V10:
+        return flow_mod10(xid, match10_all(), priority, buffer_id=buffer_id)
+    return flow_mod13(xid, ADD, 0, priority, buffer_id=buffer_id, out_port=ANY, out_group=ANY)
+
+
+OFPTT_ALL = 0xFF                       # table id "all tables" of a flow-stats request (1.0 and 1.3)
+
+
+def flow_stats_request(v: int, xid: int, table: int = OFPTT_ALL) -> bytes:
+    """A request for every flow entry of ``table`` (all tables unless given): 1.0 OFPST_FLOW
+    with every field wildcarded and out_port NONE; 1.3 OFPMP_FLOW with out_port and out_group
+    ANY, no cookie mask and an empty match."""
+    if v == V10:
+        body = struct.pack("!HH", MP_FLOW, 0) + match10_all() + struct.pack("!BxH", table, NONE_PORT10)
+        return msg(V10, "STATS_REQUEST", xid, body)
+    return multipart_request(xid, MP_FLOW, body=struct.pack("!B3xII4xQQ", table, ANY, ANY, 0, 0) + empty_match13())
 
 
 def packet_out(v: int, xid: int, actions: bytes, data: bytes, in_port: Optional[int] = None,
@@ -185,8 +220,6 @@ def error_msg(v: int, xid: int, err_type: int, code: int, data: bytes = b"") -> 
     return msg(v, "ERROR", xid, struct.pack("!HH", err_type, code) + data)
 
 
-# 1.3 multipart types (§7.3.5) the peers answer
-MP_DESC, MP_FLOW, MP_AGGREGATE = 0, 1, 2
 OFPET_FLOW_MOD_FAILED, OFPFMFC_TABLE_FULL = 5, 1
 
 
@@ -224,7 +257,7 @@ def packet_in13(xid: int, in_port: int, frame: bytes, buffer_id: int = NO_BUFFER
                 reason: int = 0, table: int = 0, cookie: int = 0) -> bytes:
     """PACKET_IN (1.3) whose match is the IN_PORT alone; ``total_len`` the frame's length unless given."""
     head = struct.pack("!IHBBQ", buffer_id, len(frame) if total_len is None else total_len, reason, table, cookie)
-    return msg(V13, "PACKET_IN", xid, head + match13(oxm(OXM_IN_PORT, struct.pack("!I", in_port))) + b"\0\0" + frame)
+    return msg(V13, "PACKET_IN", xid, head + match13(oxm_in_port(in_port)) + b"\0\0" + frame)
 
 
 # ---- reading ----
@@ -250,6 +283,21 @@ def split(buf: bytes) -> tuple:
     return out, buf
 
 
+def reads(sock):
+    """The whole messages of each read from a blocking socket, one list per read (possibly
+    empty), until the peer closes it or it fails; a message cut off by the end is dropped."""
+    buf = b""
+    while True:
+        try:
+            data = sock.recv(65536)
+        except OSError:
+            return
+        if not data:
+            return
+        msgs, buf = split(buf + data)
+        yield msgs
+
+
 def header(m: bytes) -> tuple:
     """(version, type code, length, xid)."""
     return struct.unpack("!BBHI", m[:8])
@@ -270,9 +318,14 @@ def buffer_id(m: bytes) -> int:
     return struct.unpack("!I", m[8:12])[0]
 
 
+def dpid_of(m: bytes) -> int:
+    """The datapath id of a FEATURES_REPLY (nothing after it read)."""
+    return struct.unpack("!Q", m[8:16])[0]
+
+
 def features(m: bytes) -> dict:
     """A FEATURES_REPLY: dpid, n_tables and (1.0) the port numbers it lists."""
-    out = {"dpid": struct.unpack("!Q", m[8:16])[0], "n_tables": m[20], "ports": []}
+    out = {"dpid": dpid_of(m), "n_tables": m[20], "ports": []}
     if m[0] == V10:
         out["ports"] = [p for p in (struct.unpack("!H", m[i:i + 2])[0] for i in range(32, len(m) - 47, 48))
                         if p < MAX_PORT[V10]]
@@ -317,6 +370,11 @@ def packet_in(m: bytes) -> dict:
 def multipart_type(m: bytes) -> int:
     """The multipart (1.3) or stats (1.0) type of a request or reply."""
     return struct.unpack("!H", m[8:10])[0]
+
+
+def more_follows(m: bytes) -> bool:
+    """Does a multipart (1.0: stats) reply say more parts follow (OFPMPF_REPLY_MORE)?"""
+    return bool(struct.unpack("!H", m[10:12])[0] & OFPMPF_REPLY_MORE)
 
 
 def flow_mod(m: bytes) -> dict:

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """A tiny OpenFlow 1.0 learning controller, standard library only: the test fixture for ``cmd:``.
+It stands in for a controller from outside, so it encodes its few messages itself rather than
+with ``sdnbench.testing.openflow``; ``testing/test_openflow.py`` checks them against os-ken's bytes.
 
     python3 tiny_of10.py PORT [HOST]
 
@@ -37,6 +39,17 @@ def output(port):
     return struct.pack("!HHHH", 0, 8, port, 0xFFFF)
 
 
+def flow_mod(xid, in_port, dst, out):
+    """ADD (in_port, dl_dst) -> output ``out``, priority 100, no buffer."""
+    match = MATCH.pack(WILDCARDS, in_port, b"\0" * 6, dst, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    return msg(FLOW_MOD, xid, match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 100, NO_BUFFER, 0xFFFF, 0) + output(out))
+
+
+def packet_out(xid, buffer_id, in_port, out, data):
+    action = output(out)
+    return msg(PACKET_OUT, xid, struct.pack("!IHH", buffer_id, in_port, len(action)) + action + data)
+
+
 class Switch:
     def __init__(self, sock):
         self.sock, self.buf, self.macs = sock, b"", {}
@@ -72,13 +85,9 @@ class Switch:
         self.macs[src] = in_port
         out = self.macs.get(dst)
         if out is not None and out != in_port:
-            match = MATCH.pack(WILDCARDS, in_port, b"\0" * 6, dst, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            flow = match + struct.pack("!QHHHHIHH", 0, 0, 0, 0, 100, NO_BUFFER, 0xFFFF, 0)
-            self.sock.sendall(msg(FLOW_MOD, xid, flow + output(out)))
-        action = output(FLOOD if out is None else out)
+            self.sock.sendall(flow_mod(xid, in_port, dst, out))
         data = frame if buffer_id == NO_BUFFER else b""
-        self.sock.sendall(msg(PACKET_OUT, xid,
-                              struct.pack("!IHH", buffer_id, in_port, len(action)) + action + data))
+        self.sock.sendall(packet_out(xid, buffer_id, in_port, FLOOD if out is None else out, data))
 
 
 def main():

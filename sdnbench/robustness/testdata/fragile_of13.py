@@ -18,11 +18,6 @@ STALL_S = 2.5
 stalled_until = 0.0
 
 
-def flow_mod(xid: int, buffer_id: int) -> bytes:
-    """Match everything, no instructions (drop), applied to the buffered packet."""
-    return of.flow_mod13(xid, of.ADD, 0, 0x8000, buffer_id=buffer_id, out_port=of.ANY, out_group=of.ANY)
-
-
 async def serve(reader, writer):
     global stalled_until
     writer.write(of.hello(of.V13, 1) + of.msg(of.V13, "FEATURES_REQUEST", 2))
@@ -53,7 +48,7 @@ async def serve(reader, writer):
             if name == "ECHO_REQUEST":
                 writer.write(of.echo_reply(msg))
             elif name == "PACKET_IN":
-                writer.write(flow_mod(xid, of.buffer_id(msg)))
+                writer.write(of.drop_flow(of.V13, xid, of.buffer_id(msg)))
         await writer.drain()
     writer.close()
 

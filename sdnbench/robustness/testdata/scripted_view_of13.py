@@ -25,11 +25,6 @@ STALL_S = 2.5
 state = {"stalled_until": 0.0, "hosts": {}, "links": set(), "switches": set()}
 
 
-def flow_mod(xid: int, buffer_id: int) -> bytes:
-    """Match everything, no instructions (drop), applied to the buffered packet."""
-    return of.flow_mod13(xid, of.ADD, 0, 0x8000, buffer_id=buffer_id, out_port=of.ANY, out_group=of.ANY)
-
-
 def learn(dpid: int, in_port: int, frame: bytes) -> None:
     origin = lldp.origin(frame)
     if origin:
@@ -71,7 +66,7 @@ async def serve(reader, writer, args):
                     continue
                 if args.view and dpid is not None and in_port is not None:
                     learn(dpid, in_port, frame)
-                writer.write(flow_mod(xid, buffer_id))
+                writer.write(of.drop_flow(of.V13, xid, buffer_id))
         await writer.drain()
     writer.close()
 
