@@ -29,7 +29,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -38,11 +37,10 @@ from typing import Optional, Sequence
 
 from .. import doctor, proc
 from ..errors import UserError
-from . import stale
+from ..lifecycle import Built, left_behind
+from . import mininet_common, stale
 from .links import LinkParams
 from .topology import Topology
-
-IFNAMSIZ = 15
 
 
 @dataclass
@@ -53,26 +51,7 @@ class Port:
     peer: str
 
 
-class _RemoteController:
-    """What Mininet's OVSSwitch.start needs of a controller, without a shell or a telnet probe."""
-
-    protocol = "tcp"
-
-    def __init__(self, host: str, port: int) -> None:
-        self.name = "c0"
-        self.host, self.port = host, port
-
-    def IP(self) -> str:  # noqa: N802 (Mininet's name)
-        return self.host
-
-    def start(self) -> None:
-        pass
-
-    def stop(self, *a, **kw) -> None:
-        pass
-
-
-class MininetNetwork:
+class MininetNetwork(Built):
     """A running network for ``topology``. Use as ``with MininetNetwork(topo, ...) as net:``.
 
     controller: ``(host, port)`` of an OpenFlow controller, or None for standalone switches
@@ -125,16 +104,7 @@ class MininetNetwork:
         self.check()
         self.prefix = stale.claim_prefix({"topology": self.topology.spec})
         self.workdir = stale.claims_dir() / f"{self.prefix}.d"
-        try:
-            self.workdir.mkdir(exist_ok=True)
-            self._build()
-        except BaseException:
-            self._teardown()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._teardown()
+        return super().__enter__()
 
     def _preflight(self) -> None:
         """Refuse, in one line, everything this machine cannot do, before building anything."""
@@ -167,18 +137,13 @@ class MininetNetwork:
             if not (shutil.which("ofdatapath") and shutil.which("ofprotocol")):
                 raise UserError("switch user: Mininet's user switch (CPqD ofsoftswitch13: "
                                 "ofdatapath, ofprotocol) is not installed on this machine; use --switch ovs")
-        n_sw, n_h = len(self.topology.switches), len(self.topology.hosts)
-        most_ports = max(len(self.topology.hosts_on(s)) + len(self.topology.switch_links())
-                         for s in self.topology.switch_names())
-        widest = 4 + 1 + len(str(max(n_sw, n_h))) + len("-eth") + len(str(most_ports + 1))
-        if widest > IFNAMSIZ:
-            raise UserError(f"topology {self.topology.spec} is too large: interface names would "
-                            f"exceed {IFNAMSIZ} characters")
+        mininet_common.check_names_fit(self.topology, 4)      # stale.claim_prefix: "sb" + 2
         self.info = {"datapath": self._dp, "switch": self.switch_type,
                      "ovs_version": ovs.get("version"), "netem": netem,
                      "loss_backend": ("nftables" if self._loss_via_nft else "netem") if has_loss else None}
 
-    def _build(self) -> None:
+    def build(self) -> None:
+        self.workdir.mkdir(exist_ok=True)
         with warnings.catch_warnings():
             # Mininet 2.3 compares OVS versions with distutils' deprecated StrictVersion.
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -197,9 +162,9 @@ class MininetNetwork:
         for i, h in enumerate(self.topology.hosts, start=1):
             real = f"{self.prefix}h{i}"
             self._real[h.name] = real
-            ip = h.ip or _ip_for(i)
+            ip, mac = mininet_common.host_addresses(h, i)
             self._ips[h.name] = ip.split("/")[0]
-            net.addHost(real, ip=ip if "/" in ip else ip + "/8", mac=h.mac or _mac_for(i))
+            net.addHost(real, ip=ip, mac=mac)
         for i, s in enumerate(self.topology.switches, start=1):
             real = f"{self.prefix}s{i}"
             self._real[s.name] = real
@@ -215,7 +180,7 @@ class MininetNetwork:
             ml = net.addLink(self._real[link.a], self._real[link.b])
             self._record_link(link, ml)
         if not standalone:
-            net.controllers.append(_RemoteController(*self.controller))
+            net.controllers.append(mininet_common.RemoteController(*self.controller))
         net.build()
         net.start()
         self._configure_hosts()
@@ -234,7 +199,7 @@ class MininetNetwork:
                 self._host_intf.setdefault(end, intf.name)
                 self._host_links.setdefault(end, []).append((intf.name, link.params))
 
-    def _teardown(self) -> None:
+    def close(self) -> None:
         """Stop everything of this run; every step runs even if an earlier one fails. Errors of
         the orderly steps only matter if the final sweep could not remove what they left."""
         errors = []
@@ -251,23 +216,13 @@ class MininetNetwork:
             if left is None:
                 stale.release_prefix(self.prefix)
         if left:
-            msg = f"network clean-up left {left} ({'; '.join(errors) or 'no error reported'}); " \
-                  "run `sdnbench net clean`"
-            if sys.exc_info()[0] is not None:      # do not mask the exception being handled
-                print(f"sdnbench: warning: {msg}", file=sys.stderr)
-            else:
-                raise RuntimeError(msg)
+            left_behind(f"network clean-up left {left} ({'; '.join(errors) or 'no error reported'}); "
+                        "run `sdnbench net clean`", RuntimeError)
 
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
-            for node in net.hosts + net.switches:
-                # A node interrupted in the middle of a shell command still "waits" for its
-                # output; Mininet would refuse to send it the next one.
-                node.waiting = False
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                net.stop()
+            mininet_common.stop(net)
 
     def _delete_nft(self) -> None:
         if self._nft_table:
@@ -431,15 +386,6 @@ class MininetNetwork:
                  protocols=self.protocols, standalone=self.controller is None,
                  ips=dict(self._ips))
         return d
-
-
-def _ip_for(i: int) -> str:
-    n = (10 << 24) + i
-    return f"{n >> 24}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}/8"
-
-
-def _mac_for(i: int) -> str:
-    return ":".join(f"{b:02x}" for b in (0, 0, 0, (i >> 16) & 255, (i >> 8) & 255, i & 255))
 
 
 def _tc_commands(intf: str, p: LinkParams, netem: bool, loss_via_nft: bool) -> list:

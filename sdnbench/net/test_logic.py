@@ -4,10 +4,11 @@ import os
 
 import pytest
 
-from sdnbench.net import backend, first_packet, stale, summary
+from sdnbench.errors import UserError
+from sdnbench.net import backend, first_packet, mininet_common, stale, summary
 from sdnbench.net.links import LinkParams
 from sdnbench.net.pcap import Echo
-from sdnbench.net.topology import parse_topology
+from sdnbench.net.topology import Host, parse_topology
 from sdnbench.result import Result
 
 
@@ -64,8 +65,11 @@ def test_nft_loss_rule_resolution():
 
 
 def test_addresses_are_deterministic():
-    assert backend._ip_for(1) == "10.0.0.1/8" and backend._ip_for(300) == "10.0.1.44/8"
-    assert backend._mac_for(300) == "00:00:00:00:01:2c"
+    assert mininet_common.host_addresses(Host("h1"), 1) == ("10.0.0.1/8", "00:00:00:00:00:01")
+    assert mininet_common.host_addresses(Host("h9"), 300) == ("10.0.1.44/8", "00:00:00:00:01:2c")
+    own = Host("h2", ip="192.168.5.2", mac="02:00:00:00:00:02")
+    assert mininet_common.host_addresses(own, 2) == ("192.168.5.2/8", "02:00:00:00:00:02")
+    assert mininet_common.host_addresses(Host("h3", ip="192.168.5.3/24"), 3)[0] == "192.168.5.3/24"
 
 
 def test_prefix_claims_are_exclusive_and_released(tmp_path, monkeypatch):
@@ -83,6 +87,9 @@ def test_prefix_claims_are_exclusive_and_released(tmp_path, monkeypatch):
 
 def test_real_names_fit_linux_interface_names():
     # prefix (4) + s + index + -eth + port: star,10,4's centre has 4 hosts + 9 switch ports
-    assert len("sbab" + "s10" + "-eth13") <= backend.IFNAMSIZ
+    assert len("sbab" + "s10" + "-eth13") <= mininet_common.IFNAMSIZ
+    mininet_common.check_names_fit(parse_topology("star,10,4"), 6)     # 15 characters: fits
+    with pytest.raises(UserError, match="^topology star,10,4 is too large: interface names would exceed 15"):
+        mininet_common.check_names_fit(parse_topology("star,10,4"), 7)
     assert stale.NAME_RE.match("sbk3s10-eth2").group(1) == "sbk3"
     assert not stale.NAME_RE.match("s1-eth1")

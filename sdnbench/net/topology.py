@@ -224,6 +224,15 @@ class _Builder:
         for _ in range(count):
             self.link(self.host(), switch)
 
+    def edge_layer(self, edges: list, h: int, uplinks: list) -> None:
+        """A Clos stage: ``h`` hosts on each of ``edges`` (those links first), then every edge
+        switch linked to every switch of ``uplinks``, edge by edge."""
+        for e in edges:
+            self.hosts_on(e, h)
+        for e in edges:
+            for u in uplinks:
+                self.link(e, u)
+
     def done(self) -> Topology:
         return Topology(self.spec, self.switches, self.hosts, self.links)
 
@@ -276,11 +285,7 @@ def leafspine(spec: str, leaves: int, spines: int, h: int) -> Topology:
     b = _Builder(spec)
     leaf_names = [b.switch(role="leaf") for _ in range(leaves)]
     spine_names = [b.switch(role="spine") for _ in range(spines)]
-    for leaf in leaf_names:
-        b.hosts_on(leaf, h)
-    for leaf in leaf_names:
-        for spine in spine_names:
-            b.link(leaf, spine)
+    b.edge_layer(leaf_names, h, spine_names)
     return b.done()
 
 
@@ -319,11 +324,7 @@ def fattree(spec: str, k: int, h: Optional[int] = None) -> Topology:
     for _ in range(k):
         aggs = [b.switch(role="aggregation") for _ in range(half)]
         edges = [b.switch(role="edge") for _ in range(half)]
-        for e in edges:
-            b.hosts_on(e, h)
-        for e in edges:
-            for a in aggs:
-                b.link(e, a)
+        b.edge_layer(edges, h, aggs)
         for j, a in enumerate(aggs):
             for c in cores[j * half:(j + 1) * half]:
                 b.link(a, c)

@@ -23,6 +23,7 @@ from typing import Optional
 
 from .. import paths
 from ..errors import Interrupted, UserError
+from ..lifecycle import Built
 
 SCHEMA = "sdnbench.switch/1"
 BINARY = "sdnbench-switch"
@@ -43,7 +44,7 @@ class SwitchbenchInterrupted(Interrupted):
         self.doc = doc
 
 
-class Switchbench:
+class Switchbench(Built):
     def __init__(self, args: list) -> None:
         self._dir = tempfile.TemporaryDirectory(prefix="sdnbench-switch-")
         self.out = Path(self._dir.name) / "switch.json"
@@ -54,14 +55,12 @@ class Switchbench:
     def __enter__(self) -> "Switchbench":
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
-        try:
-            self.address = self._listening(timeout=20)
-        except BaseException:
-            self._stop()
-            raise
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
+    def build(self) -> None:
+        self.address = self._listening(timeout=20)
+
+    def close(self) -> None:
         self._stop()
         self._dir.cleanup()
 

@@ -22,6 +22,7 @@ from ..controllers.ofhello import free_port
 
 from .. import proc
 from ..errors import UserError
+from ..lifecycle import Built
 from .wiring import Wiring
 
 
@@ -29,7 +30,7 @@ def kernel_datapath_available() -> bool:
     return Path("/sys/module/openvswitch").exists()
 
 
-class OvsTarget:
+class OvsTarget(Built):
     """An OVS bridge with two (or more) ports wired to probe interfaces in namespaces."""
 
     def __init__(self, datapath: Optional[str] = None, ports: int = 2, netns: bool = True) -> None:
@@ -47,17 +48,10 @@ class OvsTarget:
     def __enter__(self) -> "OvsTarget":
         _ovs_running()
         self.wiring.__enter__()
-        try:
-            self._make_bridge()
-        except BaseException:
-            self.close()
-            raise
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def _make_bridge(self) -> None:
+    def build(self) -> None:
+        """The bridge, with the wiring's switch ends as ports 1, 2, ..."""
         argv = ["ovs-vsctl", "--may-exist", "add-br", self.bridge, "--", "set", "bridge", self.bridge,
                 f"datapath_type={self.datapath}", "fail-mode=secure",
                 "other-config:disable-in-band=true", "protocols=OpenFlow10,OpenFlow13"]
@@ -112,7 +106,7 @@ def _ovs_version() -> str:
     return first.split()[-1] if first else "unknown"
 
 
-class CpqdTarget:
+class CpqdTarget(Built):
     """The CPqD user switch (ofsoftswitch13): ``ofdatapath`` on veths plus ``ofprotocol``."""
 
     BINARIES = ("ofdatapath", "ofprotocol")
@@ -130,16 +124,11 @@ class CpqdTarget:
 
     def __enter__(self) -> "CpqdTarget":
         self.wiring.__enter__()
-        try:
-            self.procs.spawn("ofdatapath", ["ofdatapath", f"--interfaces={','.join(self.wiring.switch_ifs)}",
-                                            f"ptcp:{self._dp_port}", "--no-slicing"])
-        except BaseException:
-            self.close()
-            raise
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def build(self) -> None:
+        self.procs.spawn("ofdatapath", ["ofdatapath", f"--interfaces={','.join(self.wiring.switch_ifs)}",
+                                        f"ptcp:{self._dp_port}", "--no-slicing"])
 
     @property
     def probe_specs(self) -> list:

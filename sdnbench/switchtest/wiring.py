@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import proc
+from ..lifecycle import Built
 
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -77,7 +78,7 @@ def _quiet(argv: list) -> None:
     proc.run(argv, timeout=20, check=False)
 
 
-class Wiring:
+class Wiring(Built):
     """``n`` (at most 9) veth pairs: switch ends ``PREFIXs1..`` here, probe ends ``PREFIXp1..``,
     namespaces ``PREFIXn1..``."""
 
@@ -97,17 +98,9 @@ class Wiring:
         """The probe ends as ``sdnbench-switch --if`` takes them (``NETNS:IF`` or ``IF``)."""
         return [f"{ns}:{i}" if ns else i for ns, i in zip(self.netns, self.probe_ifs)]
 
-    def __enter__(self) -> "Wiring":
-        try:
-            for k in range(self.n):
-                self._pair(k)
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def build(self) -> None:
+        for k in range(self.n):
+            self._pair(k)
 
     def _pair(self, k: int) -> None:
         sw, pr, ns = self.switch_ifs[k], self.probe_ifs[k], self.netns[k]

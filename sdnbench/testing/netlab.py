@@ -5,7 +5,9 @@ template, processes started in their own session and stopped by their process gr
 teardown that deletes what the lab made, and only that, and fails if anything is left.
 
 A lab subclass builds in ``build()``; leaving the ``with`` block (also after an exception in
-``build``) runs ``close()``. Root only; addresses only in namespaces and bridges of our own.
+``build``) runs ``close()`` (``sdnbench.lifecycle.Built``). Root only; addresses only in
+namespaces and bridges of our own. A lab's ``main`` runs a command inside it (``split_command``,
+``run_command``).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Optional
+
+from ..lifecycle import Built
 
 SSHD = "/usr/sbin/sshd"
 
@@ -40,6 +45,34 @@ def free_octet(net: str) -> int:
     raise RuntimeError(f"no free {net.format(n='N')}0/24 here")
 
 
+def split_command(argv: Optional[list]) -> tuple:
+    """``(options, COMMAND)`` of a lab's ``main``: ``OPTIONS -- COMMAND ...`` (``sys.argv`` when None)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    return argv[:cut], argv[cut + 1:]
+
+
+def run_command(cmd: list, file: Path, fill: dict) -> int:
+    """A lab's ``main``: ``cmd`` with every ``{NAME}`` of ``fill`` replaced, to its end (its exit
+    status); interrupted, it gets SIGINT and is waited for before the lab comes down. Without a
+    command, ``file`` (what describes the lab) is printed."""
+    if not cmd:
+        print(file.read_text())
+        return 0
+    argv = []
+    for c in cmd:
+        for name, value in fill.items():
+            c = c.replace(f"{{{name}}}", value)
+        argv.append(c)
+    p = subprocess.Popen(argv)
+    try:
+        return p.wait()
+    except BaseException:
+        p.send_signal(signal.SIGINT)
+        p.wait()
+        raise
+
+
 def _cmdline(pid: str) -> Optional[str]:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
@@ -47,7 +80,7 @@ def _cmdline(pid: str) -> Optional[str]:
         return None
 
 
-class NetnsLab:
+class NetnsLab(Built):
     __test__ = False              # not a pytest test class
     KIND = "lab"                  # in the directory's name and the teardown's message
 
@@ -59,22 +92,6 @@ class NetnsLab:
         self.ovs_bridges: list = []
         self.procs: list = []         # (what, Popen), in start order
         self.key = self.dir / "id_ed25519"
-
-    # -- life cycle ----------------------------------------------------------------------
-
-    def __enter__(self):
-        try:
-            self.build()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def build(self) -> None:
-        raise NotImplementedError
 
     # -- building ------------------------------------------------------------------------
 

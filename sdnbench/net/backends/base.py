@@ -1,8 +1,11 @@
 """What a measurement needs of a network, and how a run chooses the network that provides it.
 
 ``Network`` is the interface the measurements (``net/ping.py``, ``iperf.py``, ``ditg.py``,
-``first_packet.py``) use; ``backend.MininetNetwork`` (this machine) and ``ssh.SSHNetwork`` (real
-hosts) implement it. A backend is chosen by a spec string: ``mininet`` (the default) or
+``first_packet.py``) use; ``backend.MininetNetwork`` (this machine), ``ssh.SSHNetwork`` (real
+hosts) and ``cluster.ClusterNetwork`` implement it, on what they share: the life cycle
+(``sdnbench.lifecycle.Built``: ``check()`` in ``__enter__``, then ``build()`` guarded by
+``close()``), the SSH sessions of the remote ones (``remote.connect_all``, ``close_sessions``) and
+the Mininet parts of the two Mininet ones (``net/mininet_common.py``). A backend is chosen by a spec string: ``mininet`` (the default) or
 ``ssh:INVENTORY`` or ``cluster:SERVERS`` (Mininet's cluster edition over several servers,
 ``cluster.py``) (``--backend`` of ``net run``, ``backend:`` in a scenario's params).
 """

@@ -21,16 +21,16 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
-import sys
 import tempfile
 import uuid
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional, Sequence
 
 from ... import proc
 from ...errors import UserError
+from ...lifecycle import Built, left_behind
+from .. import mininet_common
 from ..topology import Topology
 from . import cluster_place, cluster_sweep, remote
 from .cluster_servers import Servers
@@ -40,10 +40,9 @@ SERVER_TOOLS = ["sh", "bash", "setsid", "env", "kill", "cat", "mkdir", "tail", "
                 "ethtool", "sysctl", "ovs-vsctl", "ovs-ofctl"]
 UNSUPPORTED = {"first-packet": "first-packet captures on the switches' ports, which run on other "
                                "servers", "ditg": "D-ITG is not wired for the cluster backend yet"}
-IFNAMSIZ = 15
 
 
-class ClusterNetwork:
+class ClusterNetwork(Built):
     def __init__(self, servers: Servers, topology: Topology, measurements: Sequence[str] = ("ping",),
                  controller: Optional[tuple] = None, protocols: Optional[str] = "OpenFlow13",
                  connect_timeout: float = 30.0) -> None:
@@ -81,10 +80,10 @@ class ClusterNetwork:
             raise UserError(f"cluster backend: the switches run on other servers and cannot reach a "
                             f"controller on {self.controller[0]}; start it listening on an address "
                             "they reach and use --controller tcp:ADDR:PORT")
-        self._names_fit()
+        mininet_common.check_names_fit(self.topology, len(self.prefix))
         wanted = list(dict.fromkeys(SERVER_TOOLS + [t for m in self.measurements for t in TOOLS.get(m, [])]))
         try:
-            self._connect_all()
+            remote.connect_all(self.servers.servers, self.run_id, self._sessions)
             for s in self.servers.servers:
                 self._check_server(s, wanted)
         except BaseException:
@@ -93,35 +92,13 @@ class ClusterNetwork:
         self._checked = True
         return self
 
-    def _names_fit(self) -> None:
-        n = max(len(self.topology.switches), len(self.topology.hosts))
-        ports = max(len(self.topology.hosts_on(s)) + len(self.topology.switch_links())
-                    for s in self.topology.switch_names())
-        if len(self.prefix) + 1 + len(str(n)) + len("-eth") + len(str(ports + 1)) > IFNAMSIZ:
-            raise UserError(f"topology {self.topology.spec} is too large: interface names would "
-                            f"exceed {IFNAMSIZ} characters")
-
-    def _connect_all(self) -> None:
-        servers = self.servers.servers
-        with ThreadPoolExecutor(max_workers=min(16, len(servers))) as pool:
-            futures = [(s, pool.submit(remote.RemoteHostSession, s, self.run_id)) for s in servers]
-        first = None
-        for s, fut in futures:
-            try:
-                self._sessions[s.name] = fut.result()
-            except remote.RemoteError as e:
-                first = first or e
-        if first is not None:
-            raise first
-
     def _check_server(self, s, wanted: list) -> None:
         sess = self._sessions[s.name]
         for prefix in cluster_sweep.sweep_dead(sess):      # a run killed with SIGKILL
             self.notes.append(f"removed what a killed sdnbench run ({prefix}) left on server {s.name}")
         missing = sess.missing_tools(wanted)
         if missing:
-            on = f"PATH={s.path}" if s.path else "the login PATH"
-            raise UserError(f"{s.where()}: {', '.join(missing)} not found on {on}"
+            raise UserError(remote.not_found(s, missing)
                             + (" (Mininet is not installed)" if "mnexec" in missing else ""))
         status, out = _run(sess, "ovs-vsctl --timeout=5 show >/dev/null && ovs-vsctl --version | head -1")
         if status != 0:
@@ -142,21 +119,16 @@ class ClusterNetwork:
     def __enter__(self) -> "ClusterNetwork":
         self.check()
         self.workdir = Path(tempfile.mkdtemp(prefix=cluster_sweep.LOCAL_DIR.format(prefix=self.prefix)))
-        try:
-            for sess in self._sessions.values():
-                cluster_sweep.record(sess, self.prefix)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                self._build()
-        except BaseException:
-            self._teardown()
-            raise
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
-        self._teardown()
+    def build(self) -> None:
+        for sess in self._sessions.values():
+            cluster_sweep.record(sess, self.prefix)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self._build_mininet()
 
-    def _build(self) -> None:
+    def _build_mininet(self) -> None:
         from mininet.log import setLogLevel
         from mininet.net import Mininet
 
@@ -173,9 +145,9 @@ class ClusterNetwork:
                            "serverIP": self.servers.server(self.placement[n]).ssh}
         for i, h in enumerate(self.topology.hosts, start=1):
             self._real[h.name] = real = f"{self.prefix}h{i}"
-            ip = h.ip or f"10.0.{i >> 8}.{i & 255}"
+            ip, mac = mininet_common.host_addresses(h, i)
             self._ips[h.name] = ip.split("/")[0]
-            net.addHost(real, ip=ip if "/" in ip else ip + "/8", mac=h.mac or _mac(i), **where(h.name))
+            net.addHost(real, ip=ip, mac=mac, **where(h.name))
         standalone = self.controller is None
         for i, s in enumerate(self.topology.switches, start=1):
             self._real[s.name] = real = f"{self.prefix}s{i}"
@@ -185,7 +157,7 @@ class ClusterNetwork:
         for link in self.topology.links:
             net.addLink(self._real[link.a], self._real[link.b])
         if not standalone:
-            net.controllers.append(_Controller(*self.controller))
+            net.controllers.append(mininet_common.RemoteController(*self.controller))
         net.build()
         net.start()
         self._configure_hosts()
@@ -209,7 +181,7 @@ class ClusterNetwork:
             if "rc=0" not in out:
                 raise RuntimeError(f"configuring host {h} on server {self.placement[h]} failed: {out.strip()}")
 
-    def _teardown(self) -> None:
+    def close(self) -> None:
         errors = []
         for step in (self._stop_procs, self._stop_mininet, self._sweep, self._stop_masters):
             try:
@@ -221,11 +193,8 @@ class ClusterNetwork:
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
         if left:
-            msg = f"cluster clean-up left {'; '.join(left)} ({'; '.join(errors) or 'no error reported'})"
-            if sys.exc_info()[0] is not None:
-                print(f"sdnbench: warning: {msg}", file=sys.stderr)
-            else:
-                raise UserError(msg)
+            left_behind(f"cluster clean-up left {'; '.join(left)} ({'; '.join(errors) or 'no error reported'})",
+                        UserError)
 
     def _stop_procs(self) -> None:
         procs, self.procs = self.procs, []
@@ -235,11 +204,7 @@ class ClusterNetwork:
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
-            for node in net.hosts + net.switches:
-                node.waiting = False
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                net.stop()
+            mininet_common.stop(net)
 
     def _sweep(self) -> None:
         for s in self._sessions.values():
@@ -260,12 +225,7 @@ class ClusterNetwork:
 
     def _close_sessions(self) -> list:
         self._checked = False
-        left = []
-        for name in list(self._sessions):
-            msg = self._sessions.pop(name).close()
-            if msg:
-                left.append(msg)
-        return left
+        return remote.close_sessions(self._sessions)
 
     # -- the measurements' interface -----------------------------------------------------
 
@@ -307,27 +267,6 @@ class ClusterNetwork:
                  placement=dict(self.placement), crossing_links=self.info.get("crossing_links", []),
                  datapath="user", standalone=self.controller is None, ips=dict(self._ips))
         return d
-
-
-class _Controller:
-    """What Mininet needs of a controller the switches only point at."""
-    protocol = "tcp"
-
-    def __init__(self, host: str, port: int) -> None:
-        self.name, self.host, self.port = "c0", host, port
-
-    def IP(self) -> str:  # noqa: N802 (Mininet's name)
-        return self.host
-
-    def start(self) -> None:
-        pass
-
-    def stop(self, *a, **kw) -> None:
-        pass
-
-
-def _mac(i: int) -> str:
-    return ":".join(f"{b:02x}" for b in (0, 0, 0, (i >> 16) & 255, (i >> 8) & 255, i & 255))
 
 
 def _run(sess, script: str) -> tuple:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from .inventory import InventoryError, RemoteHost, _Parser
+from .inventory import InventoryError, RemoteHost, _Parser, compose
 
 SERVER_KEYS = ("name", "ssh", "port", "user", "key", "host_key", "tunnel_ip", "path")
 TOP_KEYS = ("defaults", "servers", "placement", "tunnel")
@@ -63,20 +63,8 @@ class Servers:
 
 def load(path, placement: Optional[str] = None) -> Servers:
     """Parse ``path``; ``placement`` overrides the file's."""
-    import yaml
-
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise InventoryError(f"{path}: no such servers file")
-    except OSError as e:
-        raise InventoryError(f"{path}: cannot read ({e.strerror})")
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise InventoryError(f"{path}{f':{mark.line + 1}' if mark else ''}: not valid YAML")
+    root = compose(path, "servers")
     if root is None:
         raise InventoryError(f"{path}: empty servers file")
     p = _Parser(path)
@@ -99,35 +87,18 @@ def load(path, placement: Optional[str] = None) -> Servers:
 
 
 def _server(p: _Parser, node, defaults: dict) -> Server:
-    m = {**defaults, **p.mapping(node, "a server", SERVER_KEYS)}
-    v = {k: p.scalar(n, k) for k, n in m.items()}
-    name = v.get("name") or "?"
-    for need in ("name", "ssh"):
-        if need not in v:
-            raise p.fail(node, f"server {name}: {need} missing")
+    m, v, name = p.machine(node, defaults, "server", SERVER_KEYS, ("name", "ssh"))
     if not name.isalnum() or len(name) > 8:
         raise p.fail(m["name"], f"server {name}: a name is 1-8 letters or digits")
     if v.get("user", "root") != "root":
         raise p.fail(m["user"], f"server {name}: user must be root (Mininet's cluster nodes, "
                                 "bridges and tunnels are made without sudo)")
-    port = v.get("port", "22")
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise p.fail(m["port"], f"server {name}: bad port {port!r}")
+    port, key, host_key = p.login(m, v, f"server {name}")
     tunnel_ip = v.get("tunnel_ip", v["ssh"])
     try:
         ipaddress.IPv4Address(tunnel_ip)
     except ValueError:
         raise p.fail(m.get("tunnel_ip", m["ssh"]), f"server {name}: tunnel_ip {tunnel_ip!r} must "
                      "be an IPv4 address (give tunnel_ip when ssh is a name)")
-    key = v.get("key")
-    if key:
-        kp = Path(key).expanduser()
-        kp = kp if kp.is_absolute() else p.path.parent / kp
-        if not kp.is_file():
-            raise p.fail(m["key"], f"server {name}: key file {kp} does not exist")
-        key = str(kp)
-    host_key = v.get("host_key", "accept")
-    if host_key != "accept" and not Path(host_key).expanduser().is_file():
-        raise p.fail(m["host_key"], f"server {name}: host_key: use accept or a known_hosts file")
-    return Server(name, v["ssh"], int(port), "root", key, "", None, tunnel_ip, v.get("path"),
+    return Server(name, v["ssh"], port, "root", key, "", None, tunnel_ip, v.get("path"),
                   host_key, tunnel_ip)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import glob
 import re
 import shutil
-import socket
 import tempfile
 from pathlib import Path
 
-from .remote import RUN_ROOT, _alive
+from .remote import RUN_ROOT, dead_owner
 
 PREFIX_FILE = "cluster-prefix"
 LOCAL_DIR = "sdnbench-cluster-{prefix}-"       # the local work directory (ssh config, masters)
@@ -55,8 +54,7 @@ def dead_prefixes(session) -> list:
     dead = []
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[0] == socket.gethostname() and parts[1].isdigit() \
-                and not _alive(int(parts[1])) and re.fullmatch(r"c[0-9a-f]{3}", parts[2]):
+        if len(parts) == 3 and dead_owner(parts[0], parts[1]) and re.fullmatch(r"c[0-9a-f]{3}", parts[2]):
             dead.append(parts[2])
     return dead
 

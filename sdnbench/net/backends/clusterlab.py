@@ -22,11 +22,10 @@ started (by PID), deletes the namespaces, veths and the bridge, and fails if any
 
 from __future__ import annotations
 
-import signal
 import subprocess
 from pathlib import Path
 
-from ...testing.netlab import NetnsLab, free_octet, sh
+from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
 
 SCHEMA = "/usr/share/openvswitch/vswitch.ovsschema"
 
@@ -124,23 +123,12 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.clusterlab", description=main.__doc__)
     ap.add_argument("--servers", default="a,b", help="server names (default: a,b)")
-    argv = list(sys.argv[1:] if argv is None else argv)
-    cut = argv.index("--") if "--" in argv else len(argv)
-    a, cmd = ap.parse_args(argv[:cut]), argv[cut + 1:]
+    options, cmd = split_command(argv)
+    a = ap.parse_args(options)
     with proc.signals_as_exceptions(), Rack(tuple(a.servers.split(","))) as rack:
         print(f"rack {rack.prefix}: servers file {rack.servers_file}, this machine {rack.lan_ip}",
               file=sys.stderr)
-        if not cmd:
-            print(rack.servers_file.read_text())
-            return 0
-        p = subprocess.Popen([c.replace("{servers}", str(rack.servers_file)).replace("{lan}", rack.lan_ip)
-                              for c in cmd])
-        try:
-            return p.wait()
-        except BaseException:
-            p.send_signal(signal.SIGINT)
-            p.wait()
-            raise
+        return run_command(cmd, rack.servers_file, {"servers": str(rack.servers_file), "lan": rack.lan_ip})
 
 
 if __name__ == "__main__":

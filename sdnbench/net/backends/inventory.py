@@ -80,22 +80,27 @@ class Inventory:
 
 
 def load(path) -> Inventory:
+    path = Path(path)
+    return _Parser(path).inventory(compose(path, "inventory"))
+
+
+def compose(path: Path, kind: str):
+    """The YAML node tree of the ``kind`` file ``path`` (None when it is empty), whose nodes
+    know their lines; or an InventoryError naming the file (and the line)."""
     import yaml
 
-    path = Path(path)
     try:
         text = path.read_text()
     except FileNotFoundError:
-        raise InventoryError(f"{path}: no such inventory file")
+        raise InventoryError(f"{path}: no such {kind} file")
     except OSError as e:
         raise InventoryError(f"{path}: cannot read ({e.strerror})")
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
         raise InventoryError(f"{path}{line}: not valid YAML ({getattr(e, 'problem', None) or e})")
-    return _Parser(path).inventory(root)
 
 
 class _Parser:
@@ -190,33 +195,45 @@ class _Parser:
         return tuple(ends)
 
     def host(self, node, defaults: dict, switches: list) -> RemoteHost:
-        m = {**defaults, **self.mapping(node, "a host", HOST_KEYS)}
-        v = {k: self.scalar(n, k) for k, n in m.items()}
-        name = v.get("name") or "?"
-        for need in ("name", "ssh", "switch", "ip"):
-            if need not in v:
-                raise self.fail(node, f"host {name}: {need} missing")
+        m, v, name = self.machine(node, defaults, "host", HOST_KEYS, ("name", "ssh", "switch", "ip"))
         if v["switch"] not in switches:
             raise self.fail(m["switch"], f"host {name}: no switch {v['switch']!r} in switches")
         try:
             ipaddress.ip_address(v["ip"])
         except ValueError:
             raise self.fail(m["ip"], f"host {name}: ip {v['ip']!r} is not an IP address")
+        port, key, host_key = self.login(m, v, f"host {name}")
+        return RemoteHost(name, v["ssh"], port, v.get("user", "root"), key, v["switch"],
+                          v.get("intf"), v["ip"], v.get("path"), host_key)
+
+    # An inventory's host and a servers file's server (``cluster_servers``) alike.
+
+    def machine(self, node, defaults: dict, kind: str, known: tuple, needed: tuple) -> tuple:
+        """``(nodes, values, name)`` of one machine's fields (``defaults`` under its own)."""
+        m = {**defaults, **self.mapping(node, f"a {kind}", known)}
+        v = {k: self.scalar(n, k) for k, n in m.items()}
+        name = v.get("name") or "?"
+        for need in needed:
+            if need not in v:
+                raise self.fail(node, f"{kind} {name}: {need} missing")
+        return m, v, name
+
+    def login(self, m: dict, v: dict, who: str) -> tuple:
+        """``(port, key, host_key)`` of a machine's SSH login, the key file relative to this file."""
         port = v.get("port", "22")
         if not port.isdigit() or not 0 < int(port) < 65536:
-            raise self.fail(m["port"], f"host {name}: bad port {port!r}")
+            raise self.fail(m["port"], f"{who}: bad port {port!r}")
         key = v.get("key")
         if key:
             kp = Path(key).expanduser()
             kp = kp if kp.is_absolute() else self.path.parent / kp
             if not kp.is_file():
-                raise self.fail(m["key"], f"host {name}: key file {kp} does not exist")
+                raise self.fail(m["key"], f"{who}: key file {kp} does not exist")
             key = str(kp)
         host_key = v.get("host_key", "accept")
         if host_key != "accept" and not Path(host_key).expanduser().is_file():
-            raise self.fail(m["host_key"], f"host {name}: host_key: use accept or a known_hosts file")
-        return RemoteHost(name, v["ssh"], int(port), v.get("user", "root"), key, v["switch"],
-                          v.get("intf"), v["ip"], v.get("path"), host_key)
+            raise self.fail(m["host_key"], f"{who}: host_key: use accept or a known_hosts file")
+        return int(port), key, host_key
 
 
 def _empty():

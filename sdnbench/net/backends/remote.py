@@ -65,6 +65,40 @@ def connect(host: RemoteHost, timeout: float = CONNECT_TIMEOUT):
     return client
 
 
+def connect_all(hosts: Sequence[RemoteHost], run_id: str, sessions: dict) -> None:
+    """A session of run ``run_id`` on every host at once (key exchange costs), into ``sessions``
+    by host name; the first failure in ``hosts`` order is raised, after every connection was
+    made or refused (those made stay in ``sessions``, for ``close_sessions``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(16, len(hosts))) as pool:
+        futures = [(h, pool.submit(RemoteHostSession, h, run_id)) for h in hosts]
+    first = None
+    for h, fut in futures:
+        try:
+            sessions[h.name] = fut.result()
+        except RemoteError as e:
+            first = first or e
+    if first is not None:
+        raise first
+
+
+def close_sessions(sessions: dict) -> list:
+    """Close every session (emptying the dict); what could not be cleaned, one line each."""
+    left = []
+    for name in list(sessions):
+        msg = sessions.pop(name).close()
+        if msg:
+            left.append(msg)
+    return left
+
+
+def not_found(host: RemoteHost, missing: Sequence[str]) -> str:
+    """The line naming the tools ``host`` lacks (``RemoteHostSession.missing_tools``), and where."""
+    on = f"PATH={host.path}" if host.path else "the login PATH"
+    return f"{host.where()}: {', '.join(missing)} not found on {on}"
+
+
 class RemoteHostSession:
     """The commands and processes of one run on one remote host."""
 
@@ -212,8 +246,7 @@ class RemoteHostSession:
         dead = []
         for line in out.splitlines():
             parts = line.split()
-            if len(parts) == 3 and parts[1] == socket.gethostname() and parts[2].isdigit() \
-                    and not _alive(int(parts[2])) and f"{RUN_ROOT}/{parts[0]}" != self.dir:
+            if len(parts) == 3 and dead_owner(parts[1], parts[2]) and f"{RUN_ROOT}/{parts[0]}" != self.dir:
                 dead.append(parts[0])
         for run in dead:
             d = f"{RUN_ROOT}/{run}"
@@ -282,6 +315,12 @@ class RemoteProcess:
         if self.on_stop is not None:
             self.on_stop()
         return None
+
+
+def dead_owner(hostname: str, pid: str) -> bool:
+    """A run directory's ``owner`` (``HOSTNAME PID``, ``_ensure_dir``) names a process of this
+    machine that no longer lives."""
+    return hostname == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
 
 
 def _why(e: BaseException) -> str:

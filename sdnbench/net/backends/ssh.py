@@ -26,6 +26,7 @@ from typing import Optional, Sequence
 
 from ... import proc
 from ...errors import UserError
+from ...lifecycle import Built, left_behind
 from . import remote
 from .inventory import Inventory
 
@@ -37,7 +38,7 @@ UNSUPPORTED = {"first-packet": "first-packet captures on the switch's ports, whi
                                "switch does not offer (the ssh backend measures between hosts)"}
 
 
-class SSHNetwork:
+class SSHNetwork(Built):
     def __init__(self, inventory: Inventory, measurements: Sequence[str] = ("ping",),
                  controller: Optional[tuple] = None, connect_timeout: float = 30.0) -> None:
         self.inventory = inventory
@@ -56,7 +57,7 @@ class SSHNetwork:
         self._checked = False
         # Checked but never entered (e.g. the controller failed to start): the connections are
         # closed when the object goes away, not at the end of a long campaign process.
-        weakref.finalize(self, _close_sessions, self._sessions)
+        weakref.finalize(self, remote.close_sessions, self._sessions)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -74,52 +75,29 @@ class SSHNetwork:
                                 "shape the links on the switch and drop link parameters")
         wanted = list(dict.fromkeys(BASE_TOOLS + [t for m in self.measurements for t in TOOLS.get(m, [])]))
         try:
-            self._connect_all()
+            remote.connect_all(self.inventory.hosts, self.run_id, self._sessions)
             for h in self.inventory.hosts:
                 for run in self._sessions[h.name].sweep_dead_runs():
                     self.notes.append(f"removed what a killed sdnbench run ({run}) left on {h.name}")
                 missing = self._sessions[h.name].missing_tools(wanted)
                 if missing:
-                    on = f"PATH={h.path}" if h.path else "the login PATH"
-                    raise UserError(f"{h.where()}: {', '.join(missing)} not found on {on}")
+                    raise UserError(remote.not_found(h, missing))
         except BaseException:
             self._close_all()
             raise
         self._checked = True
         return self
 
-    def _connect_all(self) -> None:
-        """Connect to every host at once (key exchange costs); the first failure in inventory
-        order is raised, after every connection was made or refused."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        hosts = self.inventory.hosts
-        with ThreadPoolExecutor(max_workers=min(16, len(hosts))) as pool:
-            futures = [(h, pool.submit(remote.RemoteHostSession, h, self.run_id)) for h in hosts]
-        first = None
-        for h, fut in futures:
-            try:
-                self._sessions[h.name] = fut.result()
-            except remote.RemoteError as e:
-                first = first or e
-        if first is not None:
-            raise first
-
     def __enter__(self) -> "SSHNetwork":
         self.check()
         self.workdir = Path(tempfile.mkdtemp(prefix=f"sdnbench-{self.prefix}-"))
-        try:
-            if self.controller is not None:
-                self.wait_connected(self.connect_timeout)
-        except BaseException:
-            self._teardown()
-            raise
-        return self
+        return super().__enter__()
 
-    def __exit__(self, *exc) -> None:
-        self._teardown()
+    def build(self) -> None:
+        if self.controller is not None:
+            self.wait_connected(self.connect_timeout)
 
-    def _teardown(self) -> None:
+    def close(self) -> None:
         left = []
         for t in self.procs:
             try:
@@ -131,16 +109,11 @@ class SSHNetwork:
         if self.workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
         if left:
-            import sys
-            msg = "ssh clean-up: " + "; ".join(left)
-            if sys.exc_info()[0] is not None:
-                print(f"sdnbench: warning: {msg}", file=sys.stderr)
-            else:
-                raise UserError(msg)
+            left_behind("ssh clean-up: " + "; ".join(left), UserError)
 
     def _close_all(self) -> list:
         self._checked = False
-        return _close_sessions(self._sessions)
+        return remote.close_sessions(self._sessions)
 
     def wait_connected(self, timeout: float) -> None:
         """The managed controller runs here: wait until every switch of the inventory has an
@@ -225,13 +198,3 @@ class SSHNetwork:
                  ips={h.name: h.ip for h in self.inventory.hosts},
                  hosts_ssh={h.name: f"{h.user}@{h.ssh}:{h.port}" for h in self.inventory.hosts})
         return d
-
-
-def _close_sessions(sessions: dict) -> list:
-    """Close every session (emptying the dict); what could not be cleaned, one line each."""
-    left = []
-    for name in list(sessions):
-        msg = sessions.pop(name).close()
-        if msg:
-            left.append(msg)
-    return left

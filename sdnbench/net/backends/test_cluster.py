@@ -43,11 +43,18 @@ def test_servers_file_with_defaults(tmp_path):
     ("servers:\n  - {name: a, ssh: 1.2.3.4, key: nokey}\n", "key file"),
     ("servers:\n  - {name: a-b, ssh: 1.2.3.4}\n", "a name is 1-8 letters or digits"),
     ("hosts: []\n", ":1: servers file: unknown key 'hosts'"),
+    ("servers:\n  - {name: a\n", ":3: not valid YAML (expected ',' or '}'"),
+    ("", ": empty servers file"),
 ])
 def test_servers_file_errors_name_file_and_line(tmp_path, text, error):
     with pytest.raises(InventoryError) as e:
         load(_file(tmp_path, text, key=False))
     assert str(e.value).startswith(str(tmp_path / "servers.yaml")) and error in str(e.value)
+
+
+def test_a_missing_servers_file_is_named(tmp_path):
+    with pytest.raises(InventoryError, match=f"^{tmp_path}/nosuch.yaml: no such servers file$"):
+        load(tmp_path / "nosuch.yaml")
 
 
 def test_blocks_cut_a_chain_into_segments_like_switchbinplacer():

@@ -23,11 +23,9 @@ an exception).
 from __future__ import annotations
 
 import shutil
-import signal
-import subprocess
 from typing import Optional
 
-from ...testing.netlab import NetnsLab, free_octet, sh
+from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
 from ..topology import Topology
 from .ssh import BASE_TOOLS, TOOLS
 
@@ -155,9 +153,8 @@ def main(argv=None) -> int:
     ap.add_argument("--without", action="append", default=[], metavar="HOST:TOOL",
                     help="give HOST a PATH without TOOL (repeatable)")
     ap.add_argument("--stopped", action="append", default=[], metavar="HOST", help="no sshd on HOST")
-    argv = list(sys.argv[1:] if argv is None else argv)
-    cut = argv.index("--") if "--" in argv else len(argv)
-    a, cmd = ap.parse_args(argv[:cut]), argv[cut + 1:]
+    options, cmd = split_command(argv)
+    a = ap.parse_args(options)
     without: dict = {}
     for item in a.without:
         h, _, t = item.partition(":")
@@ -165,16 +162,7 @@ def main(argv=None) -> int:
     with proc.signals_as_exceptions(), Testbed(topology.parse_topology(a.topo), a.controller_port,
                                                without, tuple(a.stopped)) as tb:
         print(f"testbed {tb.prefix}: inventory {tb.inventory}", file=sys.stderr)
-        if not cmd:
-            print(tb.inventory.read_text())
-            return 0
-        p = subprocess.Popen([c.replace("{inventory}", str(tb.inventory)) for c in cmd])
-        try:
-            return p.wait()
-        except BaseException:
-            p.send_signal(signal.SIGINT)
-            p.wait()
-            raise
+        return run_command(cmd, tb.inventory, {"inventory": str(tb.inventory)})
 
 
 if __name__ == "__main__":
