@@ -5,9 +5,9 @@
 hosts) and ``cluster.ClusterNetwork`` implement it, on what they share: the life cycle
 (``sdnbench.lifecycle.Built``: ``check()`` in ``__enter__``, then ``build()`` guarded by
 ``close()``), the SSH sessions of the remote ones (``remote.connect_all``, ``close_sessions``) and
-the Mininet parts of the two Mininet ones (``net/mininet_common.py``). A backend is chosen by a spec string: ``mininet`` (the default) or
-``ssh:INVENTORY`` or ``cluster:SERVERS`` (Mininet's cluster edition over several servers,
-``cluster.py``) (``--backend`` of ``net run``, ``backend:`` in a scenario's params).
+the Mininet parts of the two Mininet ones (``net/mininet_common.py``). A backend is chosen by a spec string (``--backend`` of ``net run``, ``backend:`` in a
+scenario's params): ``mininet`` (the default) or ``ssh:INVENTORY`` or ``cluster:SERVERS``
+(Mininet's cluster edition over several servers, ``cluster.py``), one line each in ``KINDS``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ from __future__ import annotations
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Protocol, Sequence
+from typing import Callable, Optional, Protocol, Sequence
 
 from ...errors import UserError
 from ..topology import Topology
+from .cluster import ClusterBackend
+from .mininet import MininetBackend
+from .ssh_backend import SSHBackend
 
 
 class Network(Protocol):
@@ -39,24 +42,40 @@ class Network(Protocol):
 
 
 @dataclass(frozen=True)
+class Kind:
+    """One backend: what builds it and what its spec takes after ``NAME:`` (None: nothing)."""
+    build: Callable                    # (argument or nothing) -> the backend object
+    argument: Optional[str] = None     # "INVENTORY": the spec is NAME:INVENTORY
+    what: str = ""                     # the argument in words, for the error line
+
+
+# A new backend is a module of this package and one line here.
+KINDS: dict = {
+    "mininet": Kind(MininetBackend),
+    "ssh": Kind(SSHBackend, "INVENTORY", "an inventory file"),
+    "cluster": Kind(ClusterBackend, "SERVERS", "a servers file"),
+}
+
+
+@dataclass(frozen=True)
 class BackendSpec:
-    kind: str                          # "mininet", "ssh" or "cluster"
-    inventory: Optional[str] = None    # the inventory (ssh) or servers file (cluster)
+    kind: str                          # a name of KINDS
+    inventory: Optional[str] = None    # the argument: the inventory (ssh) or servers file (cluster)
 
     def __str__(self) -> str:
-        return self.kind if self.kind == "mininet" else f"{self.kind}:{self.inventory}"
+        return self.kind if self.inventory is None else f"{self.kind}:{self.inventory}"
 
 
 def parse_backend(spec: Optional[str]) -> BackendSpec:
     text = (spec or "mininet").strip()
-    if text == "mininet":
-        return BackendSpec("mininet")
-    if text.startswith("ssh:") and text[4:].strip():
-        return BackendSpec("ssh", text[4:].strip())
-    if text.startswith("cluster:") and text[8:].strip():
-        return BackendSpec("cluster", text[8:].strip())
-    raise UserError(f"backend {text!r}: use mininet or ssh:INVENTORY (an inventory file) or "
-                    "cluster:SERVERS (a servers file)")
+    name, colon, arg = text.partition(":")
+    k = KINDS.get(name)
+    if k is not None and k.argument is None and not colon:
+        return BackendSpec(name)
+    if k is not None and k.argument is not None and arg.strip():
+        return BackendSpec(name, arg.strip())
+    forms = " or ".join(f"{n}:{k.argument} ({k.what})" if k.argument else n for n, k in KINDS.items())
+    raise UserError(f"backend {text!r}: use {forms}")
 
 
 def check_spec(value) -> Optional[str]:
@@ -69,13 +88,7 @@ def check_spec(value) -> Optional[str]:
 
 
 def open_backend(spec: Optional[str]):
-    """The backend object for ``spec`` (``mininet.MininetBackend`` or ``ssh_backend.SSHBackend``)."""
+    """The backend object for ``spec``."""
     b = parse_backend(spec)
-    if b.kind == "mininet":
-        from .mininet import MininetBackend
-        return MininetBackend()
-    if b.kind == "cluster":
-        from .cluster import ClusterBackend
-        return ClusterBackend(b.inventory)
-    from .ssh_backend import SSHBackend
-    return SSHBackend(b.inventory)
+    k = KINDS[b.kind]
+    return k.build(b.inventory) if k.argument else k.build()
