@@ -15,7 +15,7 @@ use ofwire::port::ports::{ANY13, CONTROLLER13, MAX10, NONE10};
 use ofwire::{Action, Body, FlowMod, Hello, Instruction, Message, MsgType, PacketOut, Role, Version};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -65,7 +65,7 @@ fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: O
     let mut hello = Message::new(Version::V10, 1, Body::Hello(Hello::default())).to_vec();
     Message::new(Version::V10, 2, Body::FeaturesRequest).emit_append(&mut hello);
     let _ = s.write_all(&hello);
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    let mut buf = Vec::new();
     let (mut dpid, mut ports) = (None::<u64>, Vec::<u16>::new());
     let mut next_probe = Instant::now();
     loop {
@@ -76,13 +76,8 @@ fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: O
             }
             next_probe += Duration::from_millis(50);
         }
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(_) => return,
-        }
-        for m in common::take_messages(&mut buf) {
+        let Some(messages) = common::read_messages(&mut s, &mut buf) else { return };
+        for m in messages {
             let Ok(msg) = Message::parse(&m) else { continue };
             match msg.body {
                 Body::EchoRequest(data) => drop(s.write_all(&Message::new(Version::V10, msg.xid, Body::EchoReply(data)).to_vec())),
@@ -275,7 +270,7 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(5))).unwrap();
     let _ = s.write_all(&common::greeting13());
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    let mut buf = Vec::new();
     let mut dpid = None::<u64>;
     let mut pending = roles;
     let mut next_probe = Instant::now();
@@ -293,13 +288,8 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
                 next_probe += Duration::from_millis(20);
             }
         }
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(_) => return,
-        }
-        for m in common::take_messages(&mut buf) {
+        let Some(messages) = common::read_messages(&mut s, &mut buf) else { return };
+        for m in messages {
             match common::msg_type(&m) {
                 MsgType::FeaturesReply => {
                     if let Ok(Message { body: Body::FeaturesReply(f), .. }) = Message::parse(&m) {
