@@ -16,7 +16,7 @@ use ofwire::{Action, Body, FlowMod, Hello, Instruction, Message, MsgType, Packet
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -117,16 +117,9 @@ fn ring4_with_a_link_down(dir: &std::path::Path) -> std::path::PathBuf {
 
 #[test]
 fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Seen::default()));
     let s2 = seen.clone();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            let seen = s2.clone();
-            std::thread::spawn(move || serve(s, seen));
-        }
-    });
+    let port = common::controller(move |s, _| serve(s, s2.clone()));
     let dir = std::env::temp_dir().join(format!("sdnbench-net-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let net = ring4_with_a_link_down(&dir);
@@ -178,13 +171,7 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
 /// Run ring,4 (no events) for `loops` s against `serve_with(delay, skip)`; the result's network
 /// and the live lines (stderr).
 fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> (Value, String) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            std::thread::spawn(move || serve_with(s, Arc::new(Mutex::new(Seen::default())), delay, skip));
-        }
-    });
+    let port = common::controller(move |s, _| serve_with(s, Arc::new(Mutex::new(Seen::default())), delay, skip));
     let dir = std::env::temp_dir().join(format!("sdnbench-disc-test-{}-{}", std::process::id(), delay.as_millis()));
     std::fs::create_dir_all(&dir).unwrap();
     let net = ring4_with_a_link_down(&dir);
@@ -308,17 +295,9 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
 }
 
 fn controller13(t0: Instant, roles: Vec<(Duration, u32, u64)>) -> (u16, Arc<Mutex<Vec<Duration>>>) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
     let got = Arc::new(Mutex::new(Vec::new()));
     let g = got.clone();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            let (g, r) = (g.clone(), roles.clone());
-            std::thread::spawn(move || serve13(s, t0, r, g));
-        }
-    });
-    (port, got)
+    (common::controller(move |s, _| serve13(s, t0, roles.clone(), g.clone())), got)
 }
 
 /// linear,2 with two controllers: A is master from the start, B slave; at 1.5 s B asks to be
