@@ -29,7 +29,7 @@ use crate::switch::accounting::{Disconnect, ReconnectCounts};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const PROTOCOL: &str = "sdnbench.engine.worker/1";
+pub const PROTOCOL: &str = "sdnbench.engine.worker/2";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
