@@ -8,7 +8,7 @@ use ofmutate::bytes::{emit, garbage, set_length, set_type, set_version};
 mod common;
 
 use ofwire::{Body, MsgType};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 
 /// What connection i gets after its features reply (index 0: nothing bad).
@@ -31,14 +31,10 @@ fn serve(mut s: TcpStream, i: usize) {
     if !common::greet13(&mut s) {
         return;
     }
-    let (mut buf, mut chunk, mut poisoned) = (Vec::new(), [0u8; 65536], false);
-    loop {
-        match s.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
+    let (mut buf, mut poisoned) = (Vec::new(), false);
+    while let Some(messages) = common::read_messages(&mut s, &mut buf) {
         let mut out = Vec::new();
-        for m in common::take_messages(&mut buf) {
+        for m in messages {
             if common::msg_type(&m) == MsgType::FeaturesReply && !poisoned {
                 poisoned = true;
                 out.extend_from_slice(&poison(i));

@@ -15,8 +15,8 @@ use ofwire::port::ports::{ANY13, CONTROLLER13, MAX10, NONE10};
 use ofwire::{Action, Body, FlowMod, Hello, Instruction, Message, MsgType, PacketOut, Role, Version};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -65,7 +65,7 @@ fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: O
     let mut hello = Message::new(Version::V10, 1, Body::Hello(Hello::default())).to_vec();
     Message::new(Version::V10, 2, Body::FeaturesRequest).emit_append(&mut hello);
     let _ = s.write_all(&hello);
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    let mut buf = Vec::new();
     let (mut dpid, mut ports) = (None::<u64>, Vec::<u16>::new());
     let mut next_probe = Instant::now();
     loop {
@@ -76,13 +76,8 @@ fn serve_with(mut s: TcpStream, seen: Arc<Mutex<Seen>>, delay: Duration, skip: O
             }
             next_probe += Duration::from_millis(50);
         }
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(_) => return,
-        }
-        for m in common::take_messages(&mut buf) {
+        let Some(messages) = common::read_messages(&mut s, &mut buf) else { return };
+        for m in messages {
             let Ok(msg) = Message::parse(&m) else { continue };
             match msg.body {
                 Body::EchoRequest(data) => drop(s.write_all(&Message::new(Version::V10, msg.xid, Body::EchoReply(data)).to_vec())),
@@ -122,16 +117,9 @@ fn ring4_with_a_link_down(dir: &std::path::Path) -> std::path::PathBuf {
 
 #[test]
 fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Seen::default()));
     let s2 = seen.clone();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            let seen = s2.clone();
-            std::thread::spawn(move || serve(s, seen));
-        }
-    });
+    let port = common::controller(move |s, _| serve(s, s2.clone()));
     let dir = std::env::temp_dir().join(format!("sdnbench-net-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let net = ring4_with_a_link_down(&dir);
@@ -183,13 +171,7 @@ fn ring_over_two_workers_probes_every_link_and_a_link_goes_down() {
 /// Run ring,4 (no events) for `loops` s against `serve_with(delay, skip)`; the result's network
 /// and the live lines (stderr).
 fn ring4_against(delay: Duration, skip: Option<(u64, u16)>, loops: u32) -> (Value, String) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            std::thread::spawn(move || serve_with(s, Arc::new(Mutex::new(Seen::default())), delay, skip));
-        }
-    });
+    let port = common::controller(move |s, _| serve_with(s, Arc::new(Mutex::new(Seen::default())), delay, skip));
     let dir = std::env::temp_dir().join(format!("sdnbench-disc-test-{}-{}", std::process::id(), delay.as_millis()));
     std::fs::create_dir_all(&dir).unwrap();
     let net = ring4_with_a_link_down(&dir);
@@ -275,7 +257,7 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
     s.set_nodelay(true).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(5))).unwrap();
     let _ = s.write_all(&common::greeting13());
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
+    let mut buf = Vec::new();
     let mut dpid = None::<u64>;
     let mut pending = roles;
     let mut next_probe = Instant::now();
@@ -293,13 +275,8 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
                 next_probe += Duration::from_millis(20);
             }
         }
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(_) => return,
-        }
-        for m in common::take_messages(&mut buf) {
+        let Some(messages) = common::read_messages(&mut s, &mut buf) else { return };
+        for m in messages {
             match common::msg_type(&m) {
                 MsgType::FeaturesReply => {
                     if let Ok(Message { body: Body::FeaturesReply(f), .. }) = Message::parse(&m) {
@@ -318,17 +295,9 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
 }
 
 fn controller13(t0: Instant, roles: Vec<(Duration, u32, u64)>) -> (u16, Arc<Mutex<Vec<Duration>>>) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
     let got = Arc::new(Mutex::new(Vec::new()));
     let g = got.clone();
-    std::thread::spawn(move || {
-        for s in l.incoming().flatten() {
-            let (g, r) = (g.clone(), roles.clone());
-            std::thread::spawn(move || serve13(s, t0, r, g));
-        }
-    });
-    (port, got)
+    (common::controller(move |s, _| serve13(s, t0, roles.clone(), g.clone())), got)
 }
 
 /// linear,2 with two controllers: A is master from the start, B slave; at 1.5 s B asks to be

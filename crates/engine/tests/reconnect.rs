@@ -76,16 +76,10 @@ fn serve(mut s: TcpStream, what: Conn) {
     if !common::greet13(&mut s) {
         return;
     }
-    let (mut buf, mut chunk, mut up) = (Vec::new(), [0u8; 65536], None::<Instant>);
-    loop {
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => continue,
-            Err(_) => return,
-        }
+    let (mut buf, mut up) = (Vec::new(), None::<Instant>);
+    while let Some(messages) = common::read_messages(&mut s, &mut buf) {
         let mut out = Vec::new();
-        for m in common::take_messages(&mut buf) {
+        for m in messages {
             if common::msg_type(&m) == MsgType::FeaturesReply {
                 up = Some(Instant::now());
                 if what == Conn::CloseWhenUp {
@@ -111,6 +105,13 @@ fn engine(port: u16, extra: &[&str]) -> (Option<i32>, Value) {
     args.extend_from_slice(extra);
     let r = common::run_engine("reconnect", &args);
     (r.code, r.json)
+}
+
+/// One switch, `loops` loops of 300 ms without warm-up, and `extra`.
+fn one_switch(port: u16, loops: &str, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut args = vec!["--switches", "1", "--loops", loops, "--loop-ms", "300", "--warmup", "0"];
+    args.extend_from_slice(extra);
+    engine(port, &args)
 }
 
 /// The written invariants (SCHEMA.md), per switch and in total.
@@ -144,23 +145,7 @@ fn gaps(p: &Peer) -> Vec<f64> {
 fn a_controller_closing_each_session_is_retried_with_a_doubling_backoff() {
     // 3 sessions closed as soon as they are up: waits 100, 200, 400 ms (max 400), then it stays
     let p = peer(vec![Conn::CloseWhenUp; 3], None);
-    let (code, j) = engine(
-        p.port,
-        &[
-            "--switches",
-            "1",
-            "--loops",
-            "4",
-            "--loop-ms",
-            "300",
-            "--warmup",
-            "0",
-            "--reconnect-backoff-ms",
-            "100",
-            "--max-backoff-ms",
-            "400",
-        ],
-    );
+    let (code, j) = one_switch(p.port, "4", &["--reconnect-backoff-ms", "100", "--max-backoff-ms", "400"]);
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 3, "{g:?}");
@@ -186,23 +171,7 @@ fn a_reconnection_whose_handshake_never_comes_is_given_up_as_ovs_does() {
     // (10 s), and counts as failed, so the backoff doubles (OVS: backoff_deadline = TIME_MAX):
     // accepts 100 ms apart (the backoff), then 100 + 200, then 200 + 400; attempt 3 serves
     let p = peer(vec![Conn::CloseWhenUp, Conn::Mute, Conn::Mute], None);
-    let (_, j) = engine(
-        p.port,
-        &[
-            "--switches",
-            "1",
-            "--loops",
-            "6",
-            "--loop-ms",
-            "300",
-            "--warmup",
-            "0",
-            "--reconnect-backoff-ms",
-            "100",
-            "--max-backoff-ms",
-            "400",
-        ],
-    );
+    let (_, j) = one_switch(p.port, "6", &["--reconnect-backoff-ms", "100", "--max-backoff-ms", "400"]);
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 3, "{g:?}");
@@ -216,7 +185,7 @@ fn a_reconnection_whose_handshake_never_comes_is_given_up_as_ovs_does() {
 #[test]
 fn reconnect_off_keeps_a_lost_session_lost() {
     let p = peer(vec![Conn::CloseWhenUp; 3], None);
-    let (code, j) = engine(p.port, &["--switches", "1", "--loops", "3", "--loop-ms", "300", "--warmup", "0", "--reconnect", "off"]);
+    let (code, j) = one_switch(p.port, "3", &["--reconnect", "off"]);
     invariants(&j);
     assert_eq!(p.accepts.lock().unwrap().len(), 1);
     let t = &j["totals"];
@@ -231,23 +200,7 @@ fn an_echo_silent_controller_is_dropped_after_two_probe_intervals_and_retried() 
     // OVS's inactivity probe: idle 100 ms -> echo; no answer for 100 ms more -> disconnect;
     // then the first backoff (100 ms): the second connection comes about 300 ms after the first
     let p = peer(vec![Conn::Silent(0)], None);
-    let (_, j) = engine(
-        p.port,
-        &[
-            "--switches",
-            "1",
-            "--loops",
-            "3",
-            "--loop-ms",
-            "300",
-            "--warmup",
-            "0",
-            "--echo-interval-ms",
-            "100",
-            "--reconnect-backoff-ms",
-            "100",
-        ],
-    );
+    let (_, j) = one_switch(p.port, "3", &["--echo-interval-ms", "100", "--reconnect-backoff-ms", "100"]);
     invariants(&j);
     let g = gaps(&p);
     assert_eq!(g.len(), 1, "{g:?}");
@@ -263,23 +216,7 @@ fn a_controller_killed_and_restarted_is_found_again_after_refused_attempts() {
     // down for 500 ms after the first session: attempts at +100 (refused), +300 (refused,
     // waited 200), +700 (waited 400: up) -> 2 failures, 1 reconnect
     let p = peer(vec![Conn::CloseWhenUp], Some(Duration::from_millis(500)));
-    let (_, j) = engine(
-        p.port,
-        &[
-            "--switches",
-            "1",
-            "--loops",
-            "4",
-            "--loop-ms",
-            "300",
-            "--warmup",
-            "0",
-            "--reconnect-backoff-ms",
-            "100",
-            "--max-backoff-ms",
-            "800",
-        ],
-    );
+    let (_, j) = one_switch(p.port, "4", &["--reconnect-backoff-ms", "100", "--max-backoff-ms", "800"]);
     invariants(&j);
     let t = &j["totals"];
     assert_eq!((u(t, "reconnect_attempts"), u(t, "reconnect_failures"), u(t, "reconnects")), (3, 2, 1), "{t}");
@@ -294,27 +231,8 @@ fn fixed_rate_requests_due_while_down_are_counted_not_sent() {
     // starts about 200 ms in), then goes silent: probe at +100 ms, lost at +200 ms (those
     // requests were sent, and are lost), retried 300 ms later: what was due meanwhile is not sent
     let p = peer(vec![Conn::Silent(400)], None);
-    let (_, j) = engine(
-        p.port,
-        &[
-            "--switches",
-            "1",
-            "--mode",
-            "fixed-rate",
-            "--rate",
-            "1000",
-            "--loops",
-            "4",
-            "--loop-ms",
-            "300",
-            "--warmup",
-            "0",
-            "--echo-interval-ms",
-            "100",
-            "--reconnect-backoff-ms",
-            "300",
-        ],
-    );
+    let (_, j) =
+        one_switch(p.port, "4", &["--mode", "fixed-rate", "--rate", "1000", "--echo-interval-ms", "100", "--reconnect-backoff-ms", "300"]);
     invariants(&j);
     let t = &j["totals"];
     let not_sent = u(t, "requests_not_sent_disconnected");

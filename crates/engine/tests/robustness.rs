@@ -7,7 +7,7 @@ mod common;
 
 use ofwire::{Body, ErrorMsg, Message, MsgType, Version, OFP13};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,14 +26,10 @@ fn serve(mut s: TcpStream, close_bad: bool) {
     if !common::greet13(&mut s) {
         return;
     }
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
-    loop {
-        match s.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
+    let mut buf = Vec::new();
+    while let Some(messages) = common::read_messages(&mut s, &mut buf) {
         let mut out = Vec::new();
-        for m in common::take_messages(&mut buf) {
+        for m in messages {
             if m[0] != OFP13 {
                 if close_bad {
                     return; // a bad version closes the session
@@ -80,14 +76,10 @@ fn serve_delayed(mut s: TcpStream, delay: std::time::Duration) {
         }
     });
     let _ = tx.send((std::time::Instant::now(), common::greeting13()));
-    let (mut buf, mut chunk) = (Vec::new(), [0u8; 65536]);
-    loop {
-        match s.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
+    let mut buf = Vec::new();
+    while let Some(messages) = common::read_messages(&mut s, &mut buf) {
         let now = std::time::Instant::now();
-        for m in common::take_messages(&mut buf) {
+        for m in messages {
             let mut out = Vec::new();
             answer(&m, &mut out);
             let due = if common::msg_type(&m) == MsgType::PacketIn { now + delay } else { now };

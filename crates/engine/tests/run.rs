@@ -9,7 +9,7 @@ use ofwire::frame::lldp::Lldp;
 use ofwire::port::ports::CONTROLLER13;
 use ofwire::{Action, Body, Message, MsgType, PacketOut, Version};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -47,19 +47,13 @@ fn serve(mut s: TcpStream, nth: usize, script: Script) {
         return;
     }
     let mut buf = Vec::new();
-    let mut chunk = [0u8; 65536];
     loop {
         if close_at.is_some_and(|t| Instant::now() >= t) {
             return; // dropping the stream closes it
         }
-        match s.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => continue,
-            Err(_) => return,
-        }
+        let Some(messages) = common::read_messages(&mut s, &mut buf) else { return };
         let mut out = Vec::new();
-        for m in common::take_messages(&mut buf) {
+        for m in messages {
             answer(&m, nth, script, &mut out);
         }
         if s.write_all(&out).is_err() {

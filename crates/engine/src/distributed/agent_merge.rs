@@ -9,7 +9,7 @@
 
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::hist::Hist;
-use crate::switch::protocol::{AgentFacts, CapacityReport, Interval, Ready, WorkerReport, PROTOCOL};
+use crate::switch::protocol::{AgentFacts, Capacity, Interval, Ready, WorkerReport, PROTOCOL};
 use std::collections::BTreeMap;
 
 /// The agent's Ready: its workers' sessions summed, the slowest handshake, failures merged.
@@ -57,16 +57,7 @@ pub fn report(worker: u32, o: &Outcome) -> Result<WorkerReport, String> {
     for r in &o.reports {
         hist.merge(&Hist::from_base64(&r.hist_b64).map_err(|e| format!("worker {}: {e}", r.worker))?);
     }
-    let caps: Vec<&CapacityReport> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
-    let capacity = (!caps.is_empty()).then(|| CapacityReport {
-        attempted: caps.iter().map(|c| c.attempted).sum(),
-        established: caps.iter().map(|c| c.established).sum(),
-        held: caps.iter().map(|c| c.held).sum(),
-        hold_ms: caps[0].hold_ms,
-        first_failure: caps.iter().find_map(|c| c.first_failure.clone()),
-        establish_s: caps.iter().map(|c| c.establish_s).fold(0.0, f64::max),
-        session_ms: caps.iter().flat_map(|c| c.session_ms.iter().copied()).collect(),
-    });
+    let capacity = Capacity::sum(o.reports.iter().filter_map(|r| r.capacity.as_ref()));
     let mut coalesce = crate::switch::coalesce::Report::default();
     for r in &o.reports {
         coalesce.waits += r.coalesce.waits;

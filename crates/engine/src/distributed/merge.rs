@@ -17,7 +17,7 @@ use crate::coordinator::agent_link::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::result::{EngineResult, SCHEMA};
-use crate::switch::protocol::{AgentFacts, CapacityReport, Ready, SwitchReport, WorkerReport};
+use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -205,15 +205,6 @@ impl Part {
                 t
             })
             .collect();
-        let capacity = d.capacity.as_ref().map(|c| CapacityReport {
-            attempted: c.attempted,
-            established: c.established,
-            held: c.held,
-            hold_ms: c.hold_ms,
-            first_failure: c.first_failure.clone(),
-            establish_s: c.establish_s,
-            session_ms: c.session_ms.clone(),
-        });
         let e = &d.engine;
         let agent = AgentFacts {
             workers: e.workers,
@@ -229,7 +220,7 @@ impl Part {
             switches,
             hist_b64: d.latency.hdr_v2_base64.clone(),
             hist_clamped: d.latency.clamped,
-            capacity,
+            capacity: d.capacity.clone(),
             agent: Some(agent),
             ..Default::default()
         };

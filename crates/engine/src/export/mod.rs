@@ -160,7 +160,7 @@ fn totals(o: &Outcome, sw: &[&SwitchReport], disconnects: u64) -> Totals {
 
 /// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
 fn reconnect_totals(sw: &[&SwitchReport]) -> ReconnectTotals {
-    let sum = |f: &dyn Fn(&crate::switch::protocol::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+    let sum = |f: &dyn Fn(&crate::switch::accounting::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
     ReconnectTotals {
         sessions_lost: sum(&|r| r.sessions_lost),
         reconnect_attempts: sum(&|r| r.attempts),
@@ -258,22 +258,7 @@ fn learning_section(o: &Outcome) -> Learning {
 }
 
 fn capacity(o: &Outcome) -> Option<Capacity> {
-    let caps: Vec<_> = o.reports.iter().filter_map(|r| r.capacity.as_ref()).collect();
-    if caps.is_empty() {
-        return None;
-    }
-    let est: u32 = caps.iter().map(|c| c.established).sum();
-    let t = caps.iter().map(|c| c.establish_s).fold(0.0, f64::max);
-    Some(Capacity {
-        attempted: caps.iter().map(|c| c.attempted).sum(),
-        established: est,
-        held: caps.iter().map(|c| c.held).sum(),
-        hold_ms: o.cfg.hold_ms,
-        first_failure: caps.iter().find_map(|c| c.first_failure.clone()),
-        establish_s: t,
-        rate_per_s: if t > 0.0 { est as f64 / t } else { 0.0 },
-        session_ms: caps.iter().flat_map(|c| c.session_ms.iter().cloned()).collect(),
-    })
+    Capacity::sum(o.reports.iter().filter_map(|r| r.capacity.as_ref()))
 }
 
 /// The result as JSON (keys sorted: through a `Value`).

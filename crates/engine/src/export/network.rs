@@ -4,7 +4,7 @@ use crate::hist::Hist;
 use crate::network::hosts::HostCounters;
 use crate::network::node::NetReport;
 use crate::network::router::NetCounters;
-use crate::result::network::{Brief, Checked, Counters, Discovery, Network, Role, TransportDelay};
+use crate::result::network::{Brief, Checked, Discovery, Network, Role, TransportDelay};
 
 fn brief(h: &Hist) -> Brief {
     let s = h.summary();
@@ -41,17 +41,7 @@ pub fn build(reports: &[&NetReport], links: usize) -> Option<Network> {
         links_raised_both_ways: c.links_raised_both_ways() as u64,
         lldp_forwarded: c.lldp.iter().map(|d| d[0] + d[1]).sum(),
         invariant: verdict(c.check()),
-        counters: Counters {
-            tx_linked: c.tx_linked,
-            rx_linked: c.rx_linked,
-            dropped_down: c.dropped_down,
-            dropped_unlinked: c.dropped_unlinked,
-            in_transit: c.in_transit,
-            to_hosts: c.to_hosts,
-            switch_dropped_out_port_down: c.switch_dropped[0],
-            switch_dropped_out_no_port: c.switch_dropped[1],
-            switch_dropped_in_port_down: c.switch_dropped[2],
-        },
+        counters: c.frames.clone(),
         frames_to_other_workers: reports.iter().map(|r| r.frames_to_other_workers).sum(),
         transport_delay: TransportDelay { same_worker: brief(&local), cross_worker: brief(&cross) },
         hosts,

@@ -103,7 +103,7 @@ pub struct Node {
     wake: Notify,
     go_mono: Cell<u64>,
     routes: RefCell<Vec<Route>>,
-    /// Per switch: its own drop counters as last seen (see `NetCounters::switch_dropped`).
+    /// Per switch: its own drop counters as last seen (see `Counters::switch_dropped_out_port_down`).
     switch_dropped: RefCell<Vec<[u64; 3]>>,
     /// Per switch: flow entries, as last seen.
     flows: RefCell<Vec<u64>>,
@@ -390,7 +390,7 @@ impl Node {
             self.inboxes.iter().flatten().map(|b| b.frames.borrow().iter().filter(|f| f.link != FROM_HOST).count() as u64).sum();
         let mut r = self.router.borrow_mut();
         r.stop();
-        r.counters.in_transit += waiting;
+        r.counters.frames.in_transit += waiting;
         drop(r);
         self.snapshot()
     }
@@ -400,10 +400,11 @@ impl Node {
         let r = self.router.borrow();
         let ob = self.outbox.borrow().clone();
         let mut counters = r.counters.clone();
-        for d in self.switch_dropped.borrow().iter() {
-            for (total, n) in counters.switch_dropped.iter_mut().zip(d) {
-                *total += n;
-            }
+        let f = &mut counters.frames;
+        for &[out_port_down, out_no_port, in_port_down] in self.switch_dropped.borrow().iter() {
+            f.switch_dropped_out_port_down += out_port_down;
+            f.switch_dropped_out_no_port += out_no_port;
+            f.switch_dropped_in_port_down += in_port_down;
         }
         NetReport {
             counters,
@@ -461,7 +462,8 @@ mod tests {
             let rep = node.finish().await;
             let c = &rep.counters;
             // one frame taken by switch 1; the one for switch 3 still sits in its inbox
-            assert_eq!((c.tx_linked, c.rx_linked, c.in_transit, c.to_hosts), (2, 1, 1, 1));
+            let f = &c.frames;
+            assert_eq!((f.tx_linked, f.rx_linked, f.in_transit, f.to_hosts), (2, 1, 1, 1));
             c.check().unwrap();
             assert_eq!(rep.hosts.delivered, 1);
         });

@@ -17,6 +17,7 @@
 
 use super::model::{Model, Peer};
 use crate::hist::Hist;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -42,14 +43,48 @@ pub enum Route {
     Host { host: u32, data: Vec<u8> },
 }
 
+/// Frame counters (`src/network/router.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Counters {
+    /// Frames sent on a port that has a link, up or down.
+    pub tx_linked: u64,
+    /// Frames that crossed a link to the peer switch.
+    pub rx_linked: u64,
+    /// The link was down at transmit or at arrival.
+    pub dropped_down: u64,
+    /// Sent on a port without a peer (never `tx_linked`).
+    pub dropped_unlinked: u64,
+    /// Frames still on their way when the workers stopped.
+    pub in_transit: u64,
+    /// Frames handed to a host (after the link delay).
+    pub to_hosts: u64,
+    /// Refused by a switch itself (never transmitted, outside the invariant): output to a port
+    /// that is down.
+    pub switch_dropped_out_port_down: u64,
+    /// Refused by a switch itself: output to a port that does not exist.
+    pub switch_dropped_out_no_port: u64,
+    /// Refused by a switch itself: a frame arriving on a port that is down.
+    pub switch_dropped_in_port_down: u64,
+}
+
+impl Counters {
+    pub fn merge(&mut self, o: &Counters) {
+        self.tx_linked += o.tx_linked;
+        self.rx_linked += o.rx_linked;
+        self.dropped_down += o.dropped_down;
+        self.dropped_unlinked += o.dropped_unlinked;
+        self.in_transit += o.in_transit;
+        self.to_hosts += o.to_hosts;
+        self.switch_dropped_out_port_down += o.switch_dropped_out_port_down;
+        self.switch_dropped_out_no_port += o.switch_dropped_out_no_port;
+        self.switch_dropped_in_port_down += o.switch_dropped_in_port_down;
+    }
+}
+
+/// A worker's network counters: the frame counters and the probes per link.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NetCounters {
-    pub tx_linked: u64,
-    pub rx_linked: u64,
-    pub dropped_down: u64,
-    pub dropped_unlinked: u64,
-    pub in_transit: u64,
-    pub to_hosts: u64,
+    pub frames: Counters,
     /// LLDP/BDDP that crossed each link, per direction.
     pub lldp: Vec<[u64; 2]>,
     /// Of those, the ones the receiving switch raised to its controller as a packet-in (the
@@ -57,10 +92,6 @@ pub struct NetCounters {
     /// does not send LLDP to the controller). Invariant: raised <= crossed, per direction.
     #[serde(default)]
     pub lldp_raised: Vec<[u64; 2]>,
-    /// Refused by the switches themselves (never transmitted, outside the invariant): output to
-    /// a port that is down, output to a port that does not exist, frames arriving on a down port.
-    #[serde(default)]
-    pub switch_dropped: [u64; 3],
     /// Per link and direction: when the first and the last LLDP/BDDP crossed (monotonic ns at
     /// arrival; 0: none). The switches never make LLDP themselves, so each one is a controller's
     /// probe from a packet-out (RFC 8456 §5.1.1, southbound verification).
@@ -72,15 +103,7 @@ pub struct NetCounters {
 
 impl NetCounters {
     pub fn merge(&mut self, o: &NetCounters) {
-        self.tx_linked += o.tx_linked;
-        self.rx_linked += o.rx_linked;
-        self.dropped_down += o.dropped_down;
-        self.dropped_unlinked += o.dropped_unlinked;
-        self.in_transit += o.in_transit;
-        self.to_hosts += o.to_hosts;
-        for k in 0..3 {
-            self.switch_dropped[k] += o.switch_dropped[k];
-        }
+        self.frames.merge(&o.frames);
         if self.lldp.len() < o.lldp.len() {
             self.lldp.resize(o.lldp.len(), [0; 2]);
         }
@@ -126,16 +149,16 @@ impl NetCounters {
 
     /// The written invariants; `Err` names the first one broken.
     pub fn check(&self) -> Result<(), String> {
-        let right = self.rx_linked + self.dropped_down + self.in_transit;
-        if self.tx_linked != right {
+        let f = &self.frames;
+        if f.tx_linked != f.rx_linked + f.dropped_down + f.in_transit {
             return Err(format!(
                 "tx_linked {} != rx_linked {} + dropped_down {} + in_transit {}",
-                self.tx_linked, self.rx_linked, self.dropped_down, self.in_transit
+                f.tx_linked, f.rx_linked, f.dropped_down, f.in_transit
             ));
         }
         let lldp: u64 = self.lldp.iter().map(|d| d[0] + d[1]).sum();
-        if lldp > self.rx_linked {
-            return Err(format!("lldp {lldp} > rx_linked {}", self.rx_linked));
+        if lldp > f.rx_linked {
+            return Err(format!("lldp {lldp} > rx_linked {}", f.rx_linked));
         }
         for (l, r) in self.lldp_raised.iter().enumerate() {
             let crossed = self.lldp.get(l).copied().unwrap_or([0; 2]);
@@ -217,14 +240,14 @@ impl Router {
     pub fn transmit(&mut self, now: u64, from: u32, port: u32, data: Vec<u8>) {
         let route = match self.model.peer(from, port) {
             Peer::None => {
-                self.counters.dropped_unlinked += 1;
+                self.counters.frames.dropped_unlinked += 1;
                 return;
             }
             Peer::Host(host) => Route::Host { host, data },
             Peer::Switch { index, port, link, dir } => {
-                self.counters.tx_linked += 1;
+                self.counters.frames.tx_linked += 1;
                 if !self.up[link as usize] {
-                    self.counters.dropped_down += 1;
+                    self.counters.frames.dropped_down += 1;
                     return;
                 }
                 Route::Switch(Frame { to: index, port, link, dir, sent_ns: now, data })
@@ -242,7 +265,7 @@ impl Router {
             }
             let (_, r) = self.line.pop_front().unwrap();
             if let Route::Host { .. } = r {
-                self.counters.to_hosts += 1;
+                self.counters.frames.to_hosts += 1;
             }
             out.push(r);
         }
@@ -256,10 +279,10 @@ impl Router {
             return true;
         }
         if !self.up[f.link as usize] {
-            self.counters.dropped_down += 1;
+            self.counters.frames.dropped_down += 1;
             return false;
         }
-        self.counters.rx_linked += 1;
+        self.counters.frames.rx_linked += 1;
         if is_lldp(&f.data) {
             self.counters.probe(f.link as usize, f.dir as usize, now);
         }
@@ -277,7 +300,7 @@ impl Router {
     /// At stop: what is still on the delay line counts as in transit.
     pub fn stop(&mut self) -> &NetCounters {
         let on_line = self.line.iter().filter(|(_, r)| matches!(r, Route::Switch(_))).count() as u64;
-        self.counters.in_transit += on_line;
+        self.counters.frames.in_transit += on_line;
         self.line.clear();
         &self.counters
     }
@@ -368,18 +391,41 @@ mod tests {
         r.transmit(20_000, 2, 2, lldp()); // still on the line at stop
         r.stop();
         let c = &r.counters;
-        assert_eq!((c.tx_linked, c.rx_linked, c.dropped_down, c.in_transit), (6, 3, 2, 1));
-        assert_eq!((c.dropped_unlinked, c.to_hosts), (1, 4));
+        let f = &c.frames;
+        assert_eq!((f.tx_linked, f.rx_linked, f.dropped_down, f.in_transit), (6, 3, 2, 1));
+        assert_eq!((f.dropped_unlinked, f.to_hosts), (1, 4));
         c.check().unwrap();
         let mut broken = c.clone();
-        broken.rx_linked += 1;
+        broken.frames.rx_linked += 1;
         assert!(broken.check().unwrap_err().starts_with("tx_linked 6 != rx_linked 4"));
     }
 
     #[test]
+    fn every_frame_counter_merges() {
+        let one = Counters {
+            tx_linked: 1,
+            rx_linked: 2,
+            dropped_down: 3,
+            dropped_unlinked: 4,
+            in_transit: 5,
+            to_hosts: 6,
+            switch_dropped_out_port_down: 7,
+            switch_dropped_out_no_port: 8,
+            switch_dropped_in_port_down: 9,
+        };
+        let mut two = one.clone();
+        two.merge(&one);
+        let (one, two) = (serde_json::to_value(&one).unwrap(), serde_json::to_value(&two).unwrap());
+        for (k, v) in one.as_object().unwrap() {
+            assert_eq!(two[k], 2 * v.as_u64().unwrap(), "{k}");
+        }
+    }
+
+    #[test]
     fn counters_merge_over_workers() {
-        let mut a = NetCounters { tx_linked: 4, lldp: vec![[1, 0]], ..Default::default() };
-        let b = NetCounters { rx_linked: 4, lldp: vec![[0, 1], [1, 1]], ..Default::default() };
+        let frames = |tx_linked, rx_linked| Counters { tx_linked, rx_linked, ..Default::default() };
+        let mut a = NetCounters { frames: frames(4, 0), lldp: vec![[1, 0]], ..Default::default() };
+        let b = NetCounters { frames: frames(0, 4), lldp: vec![[0, 1], [1, 1]], ..Default::default() };
         let mut b = b;
         a.lldp_first_ns = vec![[5, 0]];
         a.lldp_last_ns = vec![[9, 0]];

@@ -20,10 +20,12 @@ use crate::switch::protocol::SwitchReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// What a capacity run found: the workers' record, summed (`Capacity::sum`).
+pub use crate::switch::protocol::Capacity;
 pub use agents::Agent;
 pub use network::Network;
 pub use resources::{ProcSeries, Resources};
-pub use run::{Capacity, Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
+pub use run::{Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
 pub use totals::{Disconnect, Totals};
 
 /// The schema's name and version; bump the version to change a field incompatibly.

@@ -4,6 +4,7 @@
 use crate::network::events::Applied;
 use crate::network::hosts::HostCounters;
 use crate::network::provision::ProvisionReport;
+use crate::network::router::Counters;
 use crate::network::stream::StreamReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -49,20 +50,6 @@ pub struct Checked<T> {
     #[serde(flatten)]
     pub record: T,
     pub invariant: String,
-}
-
-/// Frame counters (`src/network/router.rs`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Counters {
-    pub tx_linked: u64,
-    pub rx_linked: u64,
-    pub dropped_down: u64,
-    pub dropped_unlinked: u64,
-    pub in_transit: u64,
-    pub to_hosts: u64,
-    pub switch_dropped_out_port_down: u64,
-    pub switch_dropped_out_no_port: u64,
-    pub switch_dropped_in_port_down: u64,
 }
 
 /// How long frames took between switches, within a worker and across workers.

@@ -1,5 +1,6 @@
 //! The sections of the result that describe the run as a whole: the engine, the handshake, the
-//! loops, throughput and latency, the learning phase, efficiency and capacity.
+//! loops, throughput and latency, the learning phase and efficiency (capacity: the workers' own
+//! record, `switch::protocol::Capacity`, summed).
 
 use crate::config::FailMode;
 use schemars::JsonSchema;
@@ -133,21 +134,4 @@ pub struct Coalescing {
     pub waited_s: f64,
     /// The largest quantum: the bound on what coalescing added to any latency sample.
     pub max_quantum_us: f64,
-}
-
-/// What a capacity run found (`src/switch/workload/capacity.rs`), all workers summed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Capacity {
-    pub attempted: u32,
-    /// Sessions that completed handshake and echo.
-    pub established: u32,
-    /// Of those, still up after the hold.
-    pub held: u32,
-    pub hold_ms: u64,
-    /// Why the next session could not be opened (null: the requested number was reached).
-    pub first_failure: Option<String>,
-    pub establish_s: f64,
-    pub rate_per_s: f64,
-    /// Time to establish each session, in order (ms).
-    pub session_ms: Vec<f64>,
 }

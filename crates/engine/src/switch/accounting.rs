@@ -19,7 +19,7 @@
 //! - reconnection (`reconnect.rs`): every established session that ends before the run does is
 //!   *lost*; each lost session is either re-established by a later attempt or the switch is down
 //!   at the stop. Invariants: `sessions_lost = reconnects + down_at_stop` and
-//!   `reconnect_attempts = reconnects + reconnect_failures`; `disconnected_ns` runs from each
+//!   `attempts = reconnects + failures` ([`ReconnectCounts`]); `disconnected_ns` runs from each
 //!   loss to the session's re-establishment (or the end of the measured phase) and is 0 exactly
 //!   when nothing was lost.
 
@@ -44,6 +44,29 @@ pub struct Disconnect {
     /// closed | reset | malformed | timeout | refused | protocol
     pub kind: String,
     pub reason: String,
+}
+
+/// One switch's reconnection counters. Invariants: `sessions_lost = reconnects +
+/// down_at_stop`, `attempts = reconnects + failures`, `disconnected_ns = 0` iff
+/// `sessions_lost = 0`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct ReconnectCounts {
+    /// Established sessions that ended before the run did (`reconnect.rs`).
+    pub sessions_lost: u64,
+    /// Connections tried after a loss; those that came up (handshake done); those that did not.
+    pub attempts: u64,
+    pub reconnects: u64,
+    pub failures: u64,
+    /// The switch had no session when the run ended, after a loss.
+    pub down_at_stop: bool,
+    /// Down at the stop, but only waiting out the backoff (no attempt failed since the loss).
+    pub reconnecting_at_stop: bool,
+    /// Time without a session after a loss (closed at re-establishment or the run's end).
+    pub disconnected_ns: u64,
+    /// Requests due while the switch had no session (fixed-rate schedule), never sent.
+    pub not_sent_disconnected: u64,
+    /// When the session was last re-established (s from the start of the measured phase).
+    pub last_back_t_s: Option<f64>,
 }
 
 #[derive(Debug)]
@@ -91,27 +114,13 @@ pub struct SwitchStats {
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
-    /// Established sessions that ended before the run did (`reconnect.rs`).
-    pub sessions_lost: u64,
-    /// Connections tried after a loss; those that came up (handshake done); those that did not.
-    pub reconnect_attempts: u64,
-    pub reconnects: u64,
-    pub reconnect_failures: u64,
-    /// Time without a session after a loss (closed at re-establishment or the run's end).
-    pub disconnected_ns: u64,
+    /// Reconnection (`reconnect.rs`): the counters the switch's report carries.
+    pub reconnect: ReconnectCounts,
     /// Since when the switch has had no session (after a loss), if it has none now.
     pub down_since: Option<u64>,
-    /// The switch had no session when the run ended, after a loss.
-    pub down_at_stop: bool,
     /// An attempt failed since the last loss (the controller refused, or never finished the
     /// handshake); false while the switch is only waiting out its backoff.
     pub failed_since_loss: bool,
-    /// Down at the stop but only waiting out its backoff (see `close_down_time`).
-    pub reconnecting_at_stop: bool,
-    /// When the session was last re-established (s from the start of the measured phase).
-    pub last_back_t_s: Option<f64>,
-    /// Requests due while the switch had no session (fixed-rate schedule), never sent.
-    pub not_sent_disconnected: u64,
     /// Robustness runs: the latency of every answered request since the last loop boundary
     /// (raw samples, taken by the worker's ticker at each boundary); None: not kept.
     pub loop_lat_ns: Option<Vec<u64>>,
@@ -152,17 +161,9 @@ impl SwitchStats {
             sample_every: 1,
             echo_rtt_ns: Vec::new(),
             loop_lat_ns: None,
-            sessions_lost: 0,
-            reconnect_attempts: 0,
-            reconnects: 0,
-            reconnect_failures: 0,
-            disconnected_ns: 0,
+            reconnect: ReconnectCounts::default(),
             down_since: None,
-            down_at_stop: false,
             failed_since_loss: false,
-            reconnecting_at_stop: false,
-            last_back_t_s: None,
-            not_sent_disconnected: 0,
         }
     }
 
@@ -245,16 +246,16 @@ impl SwitchStats {
 
     /// An established session was lost at `now`: the switch is down from now on.
     pub fn lost_session(&mut self, now: u64) {
-        self.sessions_lost += 1;
+        self.reconnect.sessions_lost += 1;
         self.failed_since_loss = false;
         self.down_since.get_or_insert(now);
     }
 
     /// A session came up again at `now` (after a reconnect attempt).
     pub fn reestablished(&mut self, now: u64) {
-        self.reconnects += 1;
+        self.reconnect.reconnects += 1;
         if let Some(t) = self.down_since.take() {
-            self.disconnected_ns += now.saturating_sub(t);
+            self.reconnect.disconnected_ns += now.saturating_sub(t);
         }
     }
 
@@ -263,9 +264,9 @@ impl SwitchStats {
     /// (no attempt failed since the loss) is reconnecting, not lost.
     pub fn close_down_time(&mut self, end: u64, reconnecting: bool) {
         if let Some(t) = self.down_since.take() {
-            self.disconnected_ns += end.saturating_sub(t);
-            self.down_at_stop = true;
-            self.reconnecting_at_stop = reconnecting && !self.failed_since_loss;
+            self.reconnect.disconnected_ns += end.saturating_sub(t);
+            self.reconnect.down_at_stop = true;
+            self.reconnect.reconnecting_at_stop = reconnecting && !self.failed_since_loss;
         }
     }
 
@@ -373,16 +374,16 @@ mod tests {
     fn lost_sessions_are_reestablished_or_down_at_stop() {
         let (mut s, _) = stats();
         s.lost_session(100);
-        s.reconnect_attempts += 2;
-        s.reconnect_failures += 1;
+        s.reconnect.attempts += 2;
+        s.reconnect.failures += 1;
         s.reestablished(1_100);
         s.lost_session(2_000);
         s.close_down_time(2_500, true);
-        assert!(s.reconnecting_at_stop, "lost, no attempt failed yet: waiting out its backoff");
-        let down_at_stop = s.down_at_stop as u64;
-        assert_eq!(s.sessions_lost, s.reconnects + down_at_stop);
-        assert_eq!(s.reconnect_attempts, s.reconnects + s.reconnect_failures);
-        assert_eq!(s.disconnected_ns, 1_000 + 500);
+        let r = &s.reconnect;
+        assert!(r.reconnecting_at_stop, "lost, no attempt failed yet: waiting out its backoff");
+        assert_eq!(r.sessions_lost, r.reconnects + r.down_at_stop as u64);
+        assert_eq!(r.attempts, r.reconnects + r.failures);
+        assert_eq!(r.disconnected_ns, 1_000 + 500);
         assert_eq!(s.down_since, None);
     }
 

@@ -25,11 +25,11 @@
 
 use crate::config::{Config, Slice};
 use crate::hist::Summary;
-use crate::switch::accounting::Disconnect;
+use crate::switch::accounting::{Disconnect, ReconnectCounts};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const PROTOCOL: &str = "sdnbench.engine.worker/1";
+pub const PROTOCOL: &str = "sdnbench.engine.worker/2";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -179,24 +179,6 @@ pub struct SwitchReport {
     pub reconnect: ReconnectCounts,
 }
 
-/// One switch's reconnection counters. Invariants: `sessions_lost = reconnects +
-/// down_at_stop`, `attempts = reconnects + failures`, `disconnected_ns = 0` iff
-/// `sessions_lost = 0`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ReconnectCounts {
-    pub sessions_lost: u64,
-    pub attempts: u64,
-    pub reconnects: u64,
-    pub failures: u64,
-    pub down_at_stop: bool,
-    /// Down at the stop, but only waiting out the backoff (no attempt failed since the loss).
-    pub reconnecting_at_stop: bool,
-    pub disconnected_ns: u64,
-    pub not_sent_disconnected: u64,
-    /// When the session was last re-established (s from the start of the measured phase).
-    pub last_back_t_s: Option<f64>,
-}
-
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct WorkerReport {
     pub worker: u32,
@@ -206,7 +188,7 @@ pub struct WorkerReport {
     pub hist_b64: String,
     pub hist_clamped: u64,
     pub stopped_early: bool,
-    pub capacity: Option<CapacityReport>,
+    pub capacity: Option<Capacity>,
     /// The emulated network's figures of this worker (`network/`).
     #[serde(default)]
     pub network: Option<crate::network::node::NetReport>,
@@ -230,20 +212,48 @@ pub struct AgentFacts {
     pub error: Option<String>,
 }
 
-/// What a capacity run found (`switch/workload/capacity.rs`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct CapacityReport {
+/// What a capacity run found (`src/switch/workload/capacity.rs`), all workers summed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Capacity {
     pub attempted: u32,
-    /// Sessions that completed handshake + echo.
+    /// Sessions that completed handshake and echo.
     pub established: u32,
     /// Of those, still up after the hold.
     pub held: u32,
     pub hold_ms: u64,
-    /// Why the next session could not be opened (None: the requested number was reached).
+    /// Why the next session could not be opened (null: the requested number was reached).
     pub first_failure: Option<String>,
     pub establish_s: f64,
+    /// Sessions established per second of `establish_s` (0 when that is 0).
+    pub rate_per_s: f64,
     /// Time to establish each session, in order (ms).
     pub session_ms: Vec<f64>,
+}
+
+impl Capacity {
+    /// The same findings with `rate_per_s` computed from them.
+    pub fn with_rate(self) -> Capacity {
+        let rate_per_s = if self.establish_s > 0.0 { self.established as f64 / self.establish_s } else { 0.0 };
+        Capacity { rate_per_s, ..self }
+    }
+
+    /// Several workers' (or agents') findings as one: counts added, session times joined, the
+    /// longest establishing time, the first failure; None without any (not a capacity run).
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Capacity>) -> Option<Capacity> {
+        let parts: Vec<&Capacity> = parts.into_iter().collect();
+        let first = parts.first()?;
+        let sum = Capacity {
+            attempted: parts.iter().map(|c| c.attempted).sum(),
+            established: parts.iter().map(|c| c.established).sum(),
+            held: parts.iter().map(|c| c.held).sum(),
+            hold_ms: first.hold_ms,
+            first_failure: parts.iter().find_map(|c| c.first_failure.clone()),
+            establish_s: parts.iter().map(|c| c.establish_s).fold(0.0, f64::max),
+            rate_per_s: 0.0,
+            session_ms: parts.iter().flat_map(|c| c.session_ms.iter().copied()).collect(),
+        };
+        Some(sum.with_rate())
+    }
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {
@@ -265,6 +275,35 @@ mod tests {
             _ => panic!("wrong command"),
         }
         assert_eq!(encode(&Cmd::Go), "\"go\"");
+    }
+
+    #[test]
+    fn capacity_of_several_workers_is_summed_with_one_rate() {
+        let a = Capacity {
+            attempted: 3,
+            established: 2,
+            held: 2,
+            hold_ms: 100,
+            establish_s: 0.5,
+            session_ms: vec![1.0, 2.0],
+            ..Default::default()
+        };
+        let b = Capacity { attempted: 2, first_failure: Some("refused".into()), establish_s: 2.0, ..a.clone() };
+        let sum = Capacity::sum([&a, &b]).unwrap();
+        let want = Capacity {
+            attempted: 5,
+            established: 4,
+            held: 4,
+            hold_ms: 100,
+            first_failure: Some("refused".into()),
+            establish_s: 2.0,
+            rate_per_s: 2.0,
+            session_ms: vec![1.0, 2.0, 1.0, 2.0],
+        };
+        assert_eq!(sum, want);
+        assert_eq!(a.clone().with_rate().rate_per_s, 4.0);
+        assert_eq!(Capacity { establish_s: 0.0, ..a }.with_rate().rate_per_s, 0.0, "nothing timed: no rate");
+        assert_eq!(Capacity::sum([]), None, "not a capacity run");
     }
 
     #[test]

@@ -257,7 +257,7 @@ impl Session {
                 // backoff (`backoff_deadline = TIME_MAX`): the next wait doubles
                 backoff.attempt_failed();
                 let mut st = self.stats.borrow_mut();
-                st.reconnect_failures += 1;
+                st.reconnect.failures += 1;
                 st.failed_since_loss = true;
             }
             let end = match result {
@@ -276,7 +276,7 @@ impl Session {
             if !self.wait_down(now + backoff.next_wait(now)).await {
                 break;
             }
-            self.stats.borrow_mut().reconnect_attempts += 1;
+            self.stats.borrow_mut().reconnect.attempts += 1;
             attempt = true;
             self.partial.clear(); // the old connection's unread and unwritten bytes
             self.wbuf.clear();
@@ -287,7 +287,7 @@ impl Session {
             stream = tokio::select! {
                 r = connect(addr, src) => r,
                 _ = async { while !self.sh.stopped() && phase_rx.changed().await.is_ok() {} } => {
-                    self.stats.borrow_mut().reconnect_failures += 1;
+                    self.stats.borrow_mut().reconnect.failures += 1;
                     break;
                 }
             };
@@ -361,7 +361,7 @@ impl Session {
         let go = self.sh.go_ns();
         if go != 0 {
             let n = self.pacer.skip(now.min(self.sh.end_ns()), go);
-            self.stats.borrow_mut().not_sent_disconnected += n;
+            self.stats.borrow_mut().reconnect.not_sent_disconnected += n;
         }
     }
 
@@ -913,10 +913,10 @@ impl Session {
                     // sent, and the fixed-rate schedule resumes from now, without a burst
                     st.reestablished(now);
                     self.sw.set_fail_open(false); // OVS leaves fail-open once a controller is admitted
-                    st.last_back_t_s = Some(self.sh.t_rel_s());
+                    st.reconnect.last_back_t_s = Some(self.sh.t_rel_s());
                     let go = self.sh.go_ns();
                     if go != 0 {
-                        st.not_sent_disconnected += self.pacer.skip(now.min(self.sh.end_ns()), go);
+                        st.reconnect.not_sent_disconnected += self.pacer.skip(now.min(self.sh.end_ns()), go);
                     }
                     return;
                 }

@@ -260,16 +260,6 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
         echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
         disconnect: s.disconnect.clone(),
-        reconnect: crate::switch::protocol::ReconnectCounts {
-            sessions_lost: s.sessions_lost,
-            attempts: s.reconnect_attempts,
-            reconnects: s.reconnects,
-            failures: s.reconnect_failures,
-            down_at_stop: s.down_at_stop,
-            reconnecting_at_stop: s.reconnecting_at_stop,
-            disconnected_ns: s.disconnected_ns,
-            not_sent_disconnected: s.not_sent_disconnected,
-            last_back_t_s: s.last_back_t_s,
-        },
+        reconnect: s.reconnect.clone(),
     }
 }

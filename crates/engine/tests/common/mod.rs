@@ -8,7 +8,7 @@
 
 use ofwire::{header::Header, packet_in, Body, FlowMod, Hello, Message, MsgType, Version};
 use serde_json::Value;
-use std::io::Write;
+use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -90,6 +90,22 @@ pub fn take_messages(buf: &mut Vec<u8>) -> Vec<Vec<u8>> {
     }
     buf.drain(..at);
     out
+}
+
+/// One read from `s`: the complete messages now at the front of `buf` (`take_messages`), or
+/// None when the connection ended or failed. A read that timed out (`set_read_timeout`) gives
+/// no messages, so a peer's loop can do timed work between reads.
+pub fn read_messages(s: &mut TcpStream, buf: &mut Vec<u8>) -> Option<Vec<Vec<u8>>> {
+    let mut chunk = [0u8; 65536];
+    match s.read(&mut chunk) {
+        Ok(0) => None,
+        Ok(n) => {
+            buf.extend_from_slice(&chunk[..n]);
+            Some(take_messages(buf))
+        }
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => Some(Vec::new()),
+        Err(_) => None,
+    }
 }
 
 /// The message's type, read by its version's numbering (total, as `MsgType::from_wire` is).

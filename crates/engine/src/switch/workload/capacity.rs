@@ -4,7 +4,7 @@
 
 use crate::config::{Config, Slice};
 use crate::switch::accounting::{SessionState, SwitchStats};
-use crate::switch::protocol::{CapacityReport, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::protocol::{Capacity, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{connect, Session};
 use crate::switch::worker::{source_for, switch_report, Shared};
 use std::cell::RefCell;
@@ -24,7 +24,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     }
     let n = slice.hi - slice.lo;
     let sh = Rc::new(Shared::new(cfg, n));
-    let mut rep = CapacityReport { hold_ms: sh.cfg.hold_ms, ..Default::default() };
+    let mut rep = Capacity { hold_ms: sh.cfg.hold_ms, ..Default::default() };
     let mut stats: Vec<Rc<RefCell<SwitchStats>>> = Vec::new();
     let t0 = Instant::now();
     let per_session = Duration::from_millis(sh.cfg.connect_timeout_ms);
@@ -86,7 +86,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         worker: slice.worker,
         pid: std::process::id(),
         switches,
-        capacity: Some(rep),
+        capacity: Some(rep.with_rate()),
         network: None,
         ..Default::default()
     })));
