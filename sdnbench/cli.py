@@ -17,13 +17,13 @@ from typing import Optional, Sequence
 from .commands._parser import _ARGV, build_parser
 from .errors import CheckFailed, Interrupted, UserError
 from .proc import signals_as_exceptions
+from .procreg import mark_owner
 
 EXIT_INTERNAL = 3
 __all__ = ["main", "build_parser", "EXIT_INTERNAL"]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    from .procreg import mark_owner
     mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
     parser = build_parser()
     _ARGV[:] = list(sys.argv[1:] if argv is None else argv)

@@ -19,7 +19,7 @@ import subprocess
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from . import paths
+from . import paths, scale_limits
 from .errors import UserError
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -183,7 +183,6 @@ def check_fd_limit() -> Check:
 
 def check_scale_kernel(sessions: Optional[int] = None) -> Check:
     """The kernel settings (and memory) a run of `sessions` switches needs (scale_limits.py)."""
-    from . import scale_limits
     n = sessions or scale_limits.TARGET_SESSIONS
     rows = scale_limits.evaluate(scale_limits.read(), n, scale_limits.mem_available_kib())
     warns = [r for r in rows if r[0] == WARN]

@@ -7,6 +7,9 @@ import json
 import sys
 from typing import Any, Iterable, Optional, Sequence
 
+from .errors import UserError
+from .paths import default_results_dir
+
 
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, default=lambda o: o.to_dict() if hasattr(o, "to_dict") else str(o))
@@ -75,7 +78,6 @@ def add_output_flags(parser, formats: Sequence[str], what: str = "the result") -
 def add_store_flag(parser, help: str = "") -> None:
     from pathlib import Path
 
-    from .paths import default_results_dir
     parser.add_argument("--store", type=Path, metavar="DIR", default=None,
                         help=help or f"results store directory (default: ./{default_results_dir()}, "
                                      "or $SDNBENCH_RESULTS)")
@@ -89,7 +91,6 @@ def add_renamed_flags(parser, *old: str) -> None:
 
 
 def _renamed_error(flag: str):
-    from .errors import UserError
     return UserError(f"{flag} is renamed: use {RENAMED[flag]}")
 
 
@@ -100,8 +101,6 @@ class _Renamed(argparse.Action):
 
 def output_format(path: str, given: Optional[str], formats: Sequence[str]) -> str:
     """The format of an output file: ``--format`` if given, else the file's extension."""
-    from .errors import UserError
-
     if given:
         return given
     ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
@@ -117,8 +116,6 @@ def check_writable(path: str) -> None:
     file can be written there. Raises UserError naming the problem."""
     import os
     from pathlib import Path
-
-    from .errors import UserError
 
     p = Path(path)
     if p.is_dir():

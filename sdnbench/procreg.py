@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from .paths import runtime_dir
+
 PR_SET_PDEATHSIG = 1
 OWNER_ENV = "SDNBENCH_OWNER"
 _lock = threading.Lock()
@@ -76,7 +78,6 @@ def _tagged() -> dict:
 
 
 def _dir() -> Path:
-    from .paths import runtime_dir
     return runtime_dir("procs")
 
 

@@ -19,8 +19,15 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from .. import doctor
 from ..controllers.spec import validate_controller_param
+from ..discovery import params as discovery_params
+from ..engine.params import check as engine_check
 from ..errors import UserError
+from ..net import params as net_params
+from ..rfc8456 import provisioning_params, resilience_params, suite_cell
+from ..robustness import cell as robustness_cell
+from ..switchtest import cell as switch_cell
 
 
 @dataclass(frozen=True)
@@ -54,11 +61,7 @@ def validate_engine_param(name: str, value: Any) -> Optional[str]:
     if msg or name == "controller":
         return msg
     try:
-        from ..engine.params import check
-    except ImportError:
-        return None
-    try:
-        check({name: value})
+        engine_check({name: value})
     except UserError as e:
         return str(e)
     return None
@@ -67,80 +70,64 @@ def validate_engine_param(name: str, value: Any) -> Optional[str]:
 def validate_net_param(name: str, value: Any) -> Optional[str]:
     """One key of the net parameter model (``sdnbench.net.params``)."""
     if name == "backend":           # mininet | ssh:INVENTORY (sdnbench.net.backends)
+        # here, not at start-up: the backends module imports every backend (Mininet, SSH, cluster)
         from ..net.backends.base import check_spec
         return check_spec(value)
-    from ..net.params import check_one
-    return check_one(name, value)
+    return net_params.check_one(name, value)
 
 
 def check_net_cell(params: dict) -> list:
     """Every problem of one net cell's parameters (the same model ``net run`` uses)."""
-    from ..net.params import NetParamsError, check
     try:
-        check({k: v for k, v in params.items() if k != "backend"})
-    except NetParamsError as e:
+        net_params.check({k: v for k, v in params.items() if k != "backend"})
+    except net_params.NetParamsError as e:
         return e.problems
     return []
 
 
 def validate_switch_param(name: str, value: Any) -> Optional[str]:
     """A switch-under-test cell parameter, checked by the switch test's own rules."""
-    try:
-        from ..switchtest.cell import validate_param
-    except ImportError:
-        return None
-    return validate_param(name, value)
+    return switch_cell.validate_param(name, value)
 
 
 def validate_robustness_param(name: str, value: Any) -> Optional[str]:
     """A robustness cell parameter (``sdnbench.robustness.cell``)."""
-    try:
-        from ..robustness.cell import validate_param
-    except ImportError:
-        return None
-    return validate_param(name, value)
+    return robustness_cell.validate_param(name, value)
 
 
 def validate_discovery_param(name: str, value: Any) -> Optional[str]:
     """A discovery cell parameter (``sdnbench.discovery.params``)."""
-    from ..discovery.params import validate_param
-    return validate_param(name, value)
+    return discovery_params.validate_param(name, value)
 
 
 def check_discovery_cell(params: dict) -> list:
     """Every problem of one discovery cell's combination of keys."""
-    from ..discovery.params import check_cell
-    return check_cell(params)
+    return discovery_params.check_cell(params)
 
 
 def validate_provisioning_param(name: str, value: Any) -> Optional[str]:
     """A provisioning cell parameter (``sdnbench.rfc8456.provisioning_params``)."""
-    from ..rfc8456.provisioning_params import validate_param
-    return validate_param(name, value)
+    return provisioning_params.validate_param(name, value)
 
 
 def check_provisioning_cell(params: dict) -> list:
     """Every problem of one provisioning cell's combination of keys."""
-    from ..rfc8456.provisioning_params import check_cell
-    return check_cell(params)
+    return provisioning_params.check_cell(params)
 
 
 def validate_resilience_param(name: str, value: Any) -> Optional[str]:
     """A resilience cell parameter (``sdnbench.rfc8456.resilience_params``)."""
-    from ..rfc8456.resilience_params import validate_param
-    return validate_param(name, value)
+    return resilience_params.validate_param(name, value)
 
 
 def check_resilience_cell(params: dict) -> list:
     """Every problem of one resilience cell's combination of keys."""
-    from ..rfc8456.resilience_params import check_cell
-    return check_cell(params)
+    return resilience_params.check_cell(params)
 
 
 def validate_rfc8456_param(name: str, value: Any) -> Optional[str]:
     """A parameter of the suite's own cells (``sdnbench.rfc8456.suite_cell``)."""
-    from ..rfc8456.suite_cell import validate_param
-    return validate_param(name, value)
+    return suite_cell.validate_param(name, value)
 
 
 KINDS: dict = {k.name: k for k in (
@@ -185,7 +172,6 @@ def get(name: str) -> Kind:
 def requirements(scenario) -> list:
     """The doctor checks a scenario needs: each kind's, plus one per controller kind used
     (``controller-osken``, ``controller-ryu``, ``ovs-testcontroller``) when the doctor has it."""
-    from .. import doctor
     known = doctor.all_checks()
     names: list = []
     for b in scenario.benchmarks:

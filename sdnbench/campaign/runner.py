@@ -25,6 +25,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
+from .. import doctor
 from ..errors import CheckFailed, Interrupted, UserError
 from ..result import Result
 from ..store import PENDING, RUNNING, Store
@@ -45,7 +46,6 @@ class Outcome:
 
 def check_components(scenario: Scenario) -> dict:
     """``doctor.require`` every check the scenario needs; returns tool versions to record."""
-    from .. import doctor
     names = kinds.requirements(scenario)
     if not names:
         return {}

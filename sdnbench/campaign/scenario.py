@@ -29,8 +29,11 @@ from typing import Any, Optional
 
 import yaml
 
+from ..controllers.named import resolve_named
 from ..errors import UserError
 from . import quick as quick_mod
+from .kinds import KINDS
+from .paths import resolve_data
 
 ORDERS = ("random", "sequential")
 TOP_KEYS = ("name", "description", "seed", "order", "repetitions", "warmup", "pause", "benchmarks")
@@ -82,15 +85,11 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     ``quick:`` block (``sdnbench.campaign.quick``); without it the block is dropped."""
     data, lines = _compose(text, source)
     data = quick_mod.select(data, quick, source)
-    from ..controllers.named import resolve_named   # `controllers:` names -> specs
-    data = resolve_named(data, source)
+    data = resolve_named(data, source)             # `controllers:` names -> specs
     if Path(source).is_file():       # file paths in it are relative to the scenario file
-        from .paths import resolve_data
         data = resolve_data(data, Path(source).resolve().parent)
     v = _Validator(source, lines)
-    if kinds is None:
-        from .kinds import KINDS as kinds  # noqa: N811  (late: kinds imports nothing from here)
-    sc = v.scenario(data, kinds)
+    sc = v.scenario(data, KINDS if kinds is None else kinds)
     if v.errors:      # every parameter problem at once, each with its file:line
         raise ScenarioError("\n".join(dict.fromkeys(v.errors)))
     sc.source, sc.text = source, text

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from ._parser import build_parser
+
 
 def register(sub) -> None:
     p = sub.add_parser("completion", help="print a shell completion script", description=__doc__,
@@ -56,7 +58,6 @@ complete -F _sdnbench sdnbench
 
 
 def run(args) -> int:
-    from ._parser import build_parser
     script = bash_script(build_parser())
     if args.shell == "zsh":
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script

@@ -18,13 +18,16 @@ from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..errors import UserError
-from ..result import Result, write_json_atomic
-from ..store.cli import add_store_flag, save_if_asked
+from ..result import Result
+from ..store.cli import add_store_flag
 from ..engine import driver
 from ..engine.driver import EngineInterrupted
 from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
 from ..engine.runner import measure
 from ..engine.search import search, trial_from
+from . import discovery, provisioning, resilience, robustness
+from ._results import finish as _finish
+from ._results import save as _save
 
 
 def register(sub) -> None:
@@ -73,13 +76,9 @@ def register(sub) -> None:
                    "(put them after --)")
     k.set_defaults(func=run_cbench)
 
-    from . import robustness
     robustness.add_to(s, _common)
-    from . import discovery
     discovery.add_to(s, _common)
-    from . import provisioning
     provisioning.add_to(s, _common)
-    from . import resilience
     resilience.add_to(s, _common)
 
 
@@ -151,21 +150,6 @@ def _params(args, **extra) -> dict:
     if args.workers is not None:
         p["workers"] = args.workers
     return {k: v for k, v in p.items() if v is not None}
-
-
-def _save(args, results: list) -> None:
-    if args.out:
-        write_json_atomic(args.out, [r.to_dict() for r in results])
-
-
-def _finish(args, results: list) -> int:
-    _save(args, results)
-    if args.json:
-        output.print_json([r.to_dict() for r in results])
-    if getattr(args, "store", None):
-        for r in results:
-            save_if_asked(args, r)
-    return 0 if all(r.status == "ok" for r in results) else 2
 
 
 def _row(r: Result) -> list:

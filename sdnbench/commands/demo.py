@@ -13,9 +13,12 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from ..campaign import kinds, runner, scenario as scenario_mod
+from ..campaign.plan import Overrides
 from ..errors import UserError
 from ..output import add_store_flag
 from ..paths import REPO
+from ..store import Store
 
 DEMO_SCENARIO = REPO / "scenarios" / "demo.yaml"
 
@@ -31,12 +34,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..campaign import kinds, runner, scenario as scenario_mod
-    from ..campaign.plan import Overrides
     from ..report.builder import build
     from ..report.export import write
     from ..report.load import load_runs
-    from ..store import Store
 
     sc = scenario_mod.load(args.scenario)
     sc = _available(sc, kinds)

@@ -16,8 +16,8 @@ import sys
 from .. import output
 from ..discovery import change, launched, params, record
 from ..discovery.size import with_size
-from .controller import _finish as finish_results
-from .controller import _save as save_results
+from ._results import finish as finish_results
+from ._results import save as save_results
 
 
 def add_to(s, common) -> None:

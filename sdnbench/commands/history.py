@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..errors import CheckFailed, UserError
 from ..output import add_store_flag
+from ..store.store import Store
 
 
 def register(sub) -> None:
@@ -34,7 +35,6 @@ def run(args) -> int:
     from ..history.alerts import alerts
     from ..history.collect import load_history
     from ..report.history_render import as_json, plot, text
-    from ..store.store import Store
 
     with Store(args.store, create=False) as store:
         h = load_history(store, args.ref, args.metric)

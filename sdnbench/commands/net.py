@@ -12,9 +12,15 @@ import sys
 import threading
 import time
 
-from ..net.params import DEFAULT_OF
+from .. import procreg
+from ..net.links import parse_link
+from ..net.params import DEFAULT_OF, check
+from ..net.topology import parse_topology
 from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_store_flag,
                       check_writable, output_format, print_json, table, write_or_beside)
+from ..robustness import netns
+from ..store import Store
+from . import netgap
 
 
 def register(sub) -> None:
@@ -31,7 +37,6 @@ def register(sub) -> None:
     c = nsub.add_parser("clean", help="remove leftovers of dead sdnbench network runs (only ours)")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=_clean)
-    from . import netgap
     netgap.add_to(nsub)    # emulated-vs-real gap tables
     p.set_defaults(func=lambda args: _help(p))
 
@@ -160,7 +165,6 @@ class Progress:
 
 def _run(args) -> int:
     from ..net import summary
-    from ..net.params import check
     from ..net.runner import run_net
 
     params = check(params_from_args(args), flags=True)      # every problem, before anything starts
@@ -205,8 +209,6 @@ def _verdict(result, saved: bool) -> int:
 
 def _open_store(directory) -> None:
     """Open (or create) the store before anything is measured; one line if it cannot be."""
-    from ..store import Store
-
     with Store(directory):
         pass
 
@@ -224,7 +226,6 @@ def _save(result, args, fmt) -> bool:
               file=sys.stderr)
         saved = True
     if args.store:
-        from ..store import Store
         try:
             with Store(args.store) as st:
                 rid = st.save_result(result)
@@ -238,9 +239,6 @@ def _save(result, args, fmt) -> bool:
 
 
 def _topo(args) -> int:
-    from ..net.links import parse_link
-    from ..net.topology import parse_topology
-
     topo = parse_topology(args.spec)
     if args.link:
         topo = topo.with_link_params(parse_link(args.link))
@@ -256,10 +254,7 @@ def _topo(args) -> int:
 
 
 def _clean(args) -> int:
-    from .. import procreg
     from ..net import stale
-
-    from ..robustness import netns
 
     orphans, dead = procreg.orphans()
     if args.dry_run:

@@ -7,7 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from ..campaign import scenario as scenario_mod
+from ..errors import UserError
 from ..output import add_json_flag, print_json
+from ..store import Store
 
 
 def add_to(nsub) -> None:
@@ -25,8 +28,6 @@ def add_to(nsub) -> None:
 
 
 def run(args) -> int:
-    from ..campaign import scenario as scenario_mod
-    from ..errors import UserError
     from ..net.backends.both import net_benchmarks, run_both
     from ..net.backends.gap import gap_rows, markdown
     from ..net.backends.ssh_backend import SSHBackend
@@ -40,7 +41,6 @@ def run(args) -> int:
 
     def keep(side, bench, result) -> None:
         if args.store:
-            from ..store import Store
             with Store(args.store) as st:
                 stored.append(st.save_result(result))
             print(f"{bench.name} {side}: saved as result {stored[-1]} in {args.store}", file=sys.stderr)

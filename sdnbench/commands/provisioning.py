@@ -18,6 +18,7 @@ from ..result import write_json_atomic
 from ..rfc8456 import provisioning as prov
 from ..rfc8456 import provisioning_params as params
 from ..rfc8456.provisioning_trial import trial
+from ._results import finish as finish_results
 
 
 def add_to(s, common) -> None:
@@ -102,13 +103,12 @@ def _f(x) -> str:
 
 
 def _finish(args, results: list, capacity: bool) -> int:
-    from .controller import _finish as finish
     if not args.json:
         _print(results, capacity)
         for r in results:
             if r.error:
                 print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return finish(args, results)
+    return finish_results(args, results)
 
 
 def run_provisioning(args) -> int:

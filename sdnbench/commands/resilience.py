@@ -17,6 +17,8 @@ from ..result import write_json_atomic
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.reprovisioning_trial import reprovisioning_trial
 from ..rfc8456.provisioning import stats
+from . import failover
+from ._results import finish as finish_results
 
 
 def add_to(s, common) -> None:
@@ -27,7 +29,6 @@ def add_to(s, common) -> None:
     p.add_argument("--link", help="the link to fail, DPID-DPID (the first link some host pair depends on)")
     _stream_flags(p, after_ms=2000)
     p.set_defaults(func=run_reprovisioning, controller="osken:reroute", of_version=None)  # negotiated
-    from . import failover
     failover.add_to(s, common, _stream_flags)
 
 
@@ -75,13 +76,12 @@ def _f(x) -> str:
 
 
 def finish(args, results: list, printer) -> int:
-    from .controller import _finish
     if not args.json:
         printer(results)
         for r in results:
             if r.error:
                 print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return _finish(args, results)
+    return finish_results(args, results)
 
 
 def run_reprovisioning(args) -> int:

@@ -25,8 +25,13 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from .. import output
+from ..campaign import runner, scenario as scenario_mod
+from ..controllers.spec import parse_spec
+from ..errors import CheckFailed, UserError
+from ..northbound import adapter_for
 from ..output import add_store_flag
+from ..store import Store
 
 
 def register(sub) -> None:
@@ -86,7 +91,6 @@ def _api(name, url):
     if name is None or url is None:
         raise UserError("--api and --api-url go together (the adapter and where it answers)")
     from urllib.parse import urlparse
-    from ..northbound import adapter_for
     adapter_for(name)
     u = urlparse(url)
     host = u.hostname or ""
@@ -96,7 +100,6 @@ def _api(name, url):
 
 
 def _controllers(specs: list) -> list:
-    from ..controllers.spec import parse_spec
     specs = specs or ["osken:learning"]
     for s in specs:
         parse_spec(s)
@@ -113,7 +116,6 @@ def _format(path: Path) -> str:
 
 
 def _list(controllers: list, profile: str, only, api) -> int:
-    from .. import output
     from ..rfc8456.suite import label, plan
     rows = [[f"§{p.test.sections}", p.test.title, label(p.controller),
              p.spec or "not applicable", p.reason or f"{p.test.trials_for(profile)} trial(s)"]
@@ -123,8 +125,6 @@ def _list(controllers: list, profile: str, only, api) -> int:
 
 
 def _start(args, controllers: list, only, api) -> int:
-    from ..campaign import runner, scenario as scenario_mod
-    from ..store import Store
     text = scenario_text(controllers, args.profile, only, api)
     sc = scenario_mod.parse(text, "rfc8456")
     runners = _with_load(runner.load_runners(sc))
@@ -149,9 +149,7 @@ def scenario_text(controllers: list, profile: str, only, api=None) -> str:
 
 
 def _resume(args) -> int:
-    from ..campaign import runner, scenario as scenario_mod
     from ..rfc8456.evaluation import parse_header
-    from ..store import Store
     with Store(args.store, create=False) as store:
         info = store.run(args.resume)
         parse_header(info.scenario_text)
@@ -187,7 +185,6 @@ def _done(outcome) -> None:
 
 
 def _write_report(args, ref: str) -> int:
-    from ..store import Store
     from ..rfc8456.evaluation import evaluate, parse_header
     from ..rfc8456.evaluation_report import build
     with Store(args.store, create=False) as store:
@@ -217,7 +214,6 @@ def _write_report(args, ref: str) -> int:
 
 
 def _check(report, path: Path) -> None:
-    from ..errors import CheckFailed
     from ..report.browser import check_page
     shot = path.with_suffix(".png")
     page = check_page(path, screenshot=shot)

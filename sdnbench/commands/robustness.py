@@ -21,6 +21,7 @@ from ..robustness import netns, stable
 from ..robustness.runner import SYN_CASES, SYN_RATE, run_cases
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
+from ..store.cli import save_if_asked
 
 
 def add_to(s, common) -> None:
@@ -94,7 +95,6 @@ def run_robustness(args) -> int:
             verdicts.append(v)
             _save(args, results)  # rewritten per case
             if getattr(args, "store", None):
-                from ..store.cli import save_if_asked
                 save_if_asked(args, r)
             if not args.json:
                 print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
@@ -164,7 +164,6 @@ def run_dos(args) -> int:
                 queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
                               + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
     if getattr(args, "store", None):
-        from ..store.cli import save_if_asked
         for r in results:
             save_if_asked(args, r)
     if args.json:
@@ -229,7 +228,6 @@ def run_exceptions(args) -> int:
         print(f"OpenFlow {of or 'not negotiated (no HELLO)'}; switches reconnect: {args.reconnect}")
         print(output.table(head, body, align=align))
     if getattr(args, "store", None):
-        from ..store.cli import save_if_asked
         for r in results:
             save_if_asked(args, r)
     return 0 if all(_measured(r) for r in results) else 2

@@ -23,8 +23,9 @@ from pathlib import Path
 from .. import output
 from ..errors import UserError
 from ..result import write_json_atomic
+from ..store import Store
 from ..store.cli import add_store_flag
-from ..switchtest import runner
+from ..switchtest import runner, wiring
 from ..switchtest.driver import SwitchbenchInterrupted
 
 
@@ -62,7 +63,6 @@ def register(sub) -> None:
 
 
 def run_clean(args) -> int:
-    from ..switchtest import wiring
     items = wiring.stale()
     for kind, name in items:
         print(f"{'would remove' if args.dry_run else 'removing'} {kind} {name}")
@@ -119,7 +119,6 @@ def _save(args, results: list) -> None:
         write_json_atomic(Path(args.output), [r.to_dict() for r in results])
         print(f"wrote {args.output}", file=sys.stderr)
     if args.store is not None and results:
-        from ..store import Store
         with Store(args.store) as st:
             first = st.save_result(results[0], name=f"switch:{results[0].topology.get('target')}")
             run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (first,)).fetchone()[0]

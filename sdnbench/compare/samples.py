@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import UserError
 from ..result import Result
 from ..stats.summary import clean
+from ..store import Store
 
 PER = ("raw", "rep")
 
@@ -128,7 +129,6 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = (),
     if path.suffix == ".json" or path.is_dir():
         items = _from_files(path)
     else:
-        from ..store import Store
         with Store(store_dir, create=False) as store:
             run_id = store.resolve_run(src)
             items = store_pairs(store, run_id)

@@ -30,6 +30,8 @@ import time
 from typing import Iterator, Optional
 
 from .. import proc
+from ..engine import driver
+from ..engine.params import check, config, engine_args
 from ..testing import openflow as of
 from ..testing.peer import ThreadedPeer
 
@@ -163,7 +165,6 @@ def engine_params(address: str, seconds: float) -> tuple:
     """(params, config) of an engine run of two emulated switches cabled LINK - PEER by an emulated
     link, keeping the controller's flows, at OpenFlow 1.3, with a trickle of background requests
     (the link path belongs to the request workload, as in a robustness run)."""
-    from ..engine.params import check, config
     loops = max(4, int(seconds / 0.25))
     p = check({"controller": f"tcp:{address}", "of_version": "1.3", "mode": "fixed-rate", "rate": 10.0,
                "switches": 2, "ports": 4, "loops": loops, "loop_ms": 250, "warmup": 0, "learn": False})
@@ -181,8 +182,6 @@ def run_ovs(timeout_s: float = 20.0) -> dict:
 
 def run_engine(timeout_s: float = 20.0) -> dict:
     """The controller's record against the engine's two emulated switches."""
-    from ..engine import driver
-    from ..engine.params import engine_args
     with LinkController() as ctl:
         p, cfg = engine_params(ctl.address, 6.0)
         doc = driver.run(engine_args(p), config=cfg, timeout=60)

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
+from ..net.backend import MininetNetwork
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from . import flowdump, stimuli
 from .capture import Capture, messages
@@ -148,7 +149,6 @@ def _capture_notes(cap, gaps: list) -> list:
 
 
 def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
-    from ..net.backend import MininetNetwork
     topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
     v = VERSIONS[version]
     pcap = work / f"ovs-{stimulus}.pcap"

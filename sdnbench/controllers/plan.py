@@ -24,6 +24,7 @@ from typing import Optional
 from ..errors import UserError
 from . import envs
 from .catalog import OSKEN_APPS, of_versions_for
+from .cmdplan import cmd_plan
 from .ofhello import free_port
 from .spec import ControllerSpec, ryu_module
 
@@ -72,7 +73,6 @@ def plan_for(spec: ControllerSpec, port: int, of_version: str, scratch: Path) ->
     if spec.kind == "ovs-testcontroller":
         return _ovs_testcontroller(port, of_version, scratch)
     if spec.kind == "cmd":
-        from .cmdplan import cmd_plan
         return cmd_plan(spec, port)
     raise ValueError(f"no launch plan for {spec.kind}")
 

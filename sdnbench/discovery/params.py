@@ -12,8 +12,11 @@ from typing import Any, Optional
 
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..net.engine_network import to_engine_network
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
+from .change import pick_link
+from .size import start_size
 
 DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northbound", "api": None,
             "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
@@ -69,7 +72,6 @@ def _together(p: dict) -> list:
     if p["verify"] == "northbound":
         out += _northbound(p)
     if p.get("size_search"):
-        from .size import start_size
         try:
             start = start_size(p["topo"])
         except UserError as e:
@@ -102,8 +104,6 @@ def _serves_api(spec, p: dict) -> bool:
 
 
 def _link_in(p: dict) -> list:
-    from ..net.engine_network import to_engine_network
-    from .change import pick_link
     net = to_engine_network(parse_topology(p["topo"], MAX_NODES, ENGINE_MAX_LINKS))
     try:
         pick_link(net, p["link"])

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from typing import Optional
 
+from ..controllers.negotiation import session_version
 from ..engine.params import check
 from ..errors import UserError
 from ..net.engine_network import to_engine_network
@@ -73,7 +74,6 @@ def agree_version(p: dict, ctl, forced: Optional[str]) -> tuple:
     """(params, controller info) at the OpenFlow version the switches and the launched
     controller agree on (``controllers.negotiation``; ``--of``: checked, a mismatch is one line
     naming it). The info records that version, not the one the controller was launched for."""
-    from ..controllers.negotiation import session_version
     v = session_version(ctl.host, ctl.port, forced, ctl.info.get("name") or p["controller"])
     info = dict(ctl.info, of_version=v or ctl.info.get("of_version"))
     return (dict(p, of_version=v) if v else p), info

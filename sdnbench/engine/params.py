@@ -30,7 +30,11 @@ import functools
 import json
 import subprocess
 
+from ..controllers.faucet_config import faucet_config_for
+from ..controllers.plan import spoken_versions
+from ..controllers.spec import parse_spec
 from ..errors import UserError
+from .driver import binary
 
 OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
 LINKS = ("none", "linear")
@@ -74,8 +78,6 @@ def launch_of_version(p: dict) -> str:
     offers 1.0 and 1.3 and follows the controller."""
     if p.get("of_version"):
         return p["of_version"]
-    from ..controllers.plan import spoken_versions
-    from ..controllers.spec import parse_spec
     known = spoken_versions(parse_spec(p["controller"])) if p.get("controller") else ()
     return "1.3" if not known or "1.3" in known else known[-1]
 
@@ -98,7 +100,6 @@ def launch_spec(p: dict) -> str:
     spec = p["controller"]
     if spec != "faucet:auto":
         return spec
-    from ..controllers.faucet_config import faucet_config_for
     c = engine_resolved(config(p, _CHECK_ADDRESS))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
     return f"faucet:{faucet_config_for(list(range(first, first + n + 1)), ports=range(1, ports + 1), max_hosts=0)}"
@@ -110,7 +111,6 @@ def engine_args(p: dict) -> list:
 
 
 def _engine_check(cfg: dict) -> subprocess.CompletedProcess:
-    from .driver import binary
     return subprocess.run([str(binary()), "check", "--config", "-"], input=json.dumps(cfg),
                           capture_output=True, text=True, timeout=30)
 

@@ -25,7 +25,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Optional
 
+from ..controllers.spec import parse_spec
 from ..errors import UserError
+from .links import parse_link
+from .pairs import select_pairs
+from .ping import parse_sizes
+from .topology import parse_topology
 
 MEASUREMENTS = ("first-packet", "ping", "tcp", "udp", "ditg")
 OF_VERSIONS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13", "1.4": "OpenFlow14", "1.5": "OpenFlow15"}
@@ -218,14 +223,12 @@ def _rate(what: str, optional: bool = False) -> Callable:
 def _topo(v: Any) -> None:
     if not isinstance(v, str) or not v.strip():
         raise ValueError("a topology is required, e.g. star,10,4")
-    from .topology import parse_topology
     parse_topology(v)
 
 
 def _link(v: Any) -> None:
     if v is None:
         return
-    from .links import parse_link
     parse_link(str(v))
 
 
@@ -234,10 +237,6 @@ def _controller(v: Any) -> None:
         return
     if not isinstance(v, str) or not v.strip():
         raise ValueError(f"expected a controller spec such as osken:learning, got {v!r}")
-    try:
-        from ..controllers.spec import parse_spec
-    except ImportError:
-        return
     parse_spec(v)
 
 
@@ -264,7 +263,6 @@ def _sizes(v: Any, lo: int) -> list:
 
 def _ping_sizes(v: Any) -> list:
     if v is None or isinstance(v, str):
-        from .ping import parse_sizes
         v = parse_sizes(v or "default")
     sizes = _sizes(v, 0)
     small = [s for s in sizes if s < MIN_PING_SIZE]
@@ -275,8 +273,6 @@ def _ping_sizes(v: Any) -> list:
 
 
 def _pairs(topo: str, link: Any, v: Any) -> None:
-    from .pairs import select_pairs
-    from .topology import parse_topology
     select_pairs(parse_topology(topo), v)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+from ..errors import UserError
+
 DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048, 4096, 8192)
 
 _REPLY = re.compile(r"icmp_seq=(\d+) .*?time=([\d.]+) ms")
@@ -33,8 +35,6 @@ def parse_sizes(text: str) -> list:
     """``64,128,...,8192`` (the two sizes before ``...`` set the step: a ratio when the second is a
     multiple of the first, as here, otherwise a difference: ``100,150,...,300``), a plain list
     ``64,512``, or ``default`` (64..8192, doubling)."""
-    from ..errors import UserError
-
     text = (text or "default").strip()
     if text == "default":
         return list(DEFAULT_SIZES)
@@ -58,8 +58,6 @@ def parse_sizes(text: str) -> list:
 
 
 def _continue(out: list, end: int, text: str) -> list:
-    from ..errors import UserError
-
     a, b = (out[-2], out[-1]) if len(out) > 1 else (None, out[-1])
     geometric = a is None or (a > 0 and b % a == 0 and b // a > 1)
     nxt = (lambda x: x * (b // a if a else 2)) if geometric else (lambda x: x + (b - a))

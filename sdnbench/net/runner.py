@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .. import doctor
+from ..controllers import launch
+from ..controllers.ofhello import WIRE, negotiate, probe
 from ..errors import UserError
 from ..result import Result
 from . import ditg, first_packet, iperf, ping
@@ -65,7 +67,6 @@ def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int]
     if spec in STANDALONE:
         yield None
         return
-    from ..controllers import launch
     # the controller app for the highest version offered; the switches negotiate down to it
     with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir, port=port) as ctl:
         yield ctl
@@ -164,23 +165,19 @@ def _network(topo, address, p: dict, backend=None):
 def negotiated_version(address: tuple, of: str) -> Optional[str]:
     """The version the switches use with this controller, found as they find it
     (``controllers.ofhello.negotiate``). None if nothing answers or none fits."""
-    from ..controllers.ofhello import negotiate
-
     return negotiate(address[0], address[1], of.split(","))[0]
 
 
 def version_mismatch(address: tuple, of: str) -> Optional[str]:
     """Say HELLO to the controller with the highest offered version; name the mismatch if its
     answer is a version the switches were not allowed to use."""
-    from ..controllers.ofhello import WIRE as wire, probe
-
     offered = of.split(",")
-    got = probe(address[0], address[1], wire[offered[-1]], timeout=2.0)
+    got = probe(address[0], address[1], WIRE[offered[-1]], timeout=2.0)
     if got is None:
         return f"the controller at {address[0]}:{address[1]} did not answer a HELLO"
-    if got >= wire[offered[0]]:
+    if got >= WIRE[offered[0]]:
         return None        # the versions overlap: the cause is elsewhere
-    answered = {v: k for k, v in wire.items()}.get(got, f"wire version {got}")
+    answered = {v: k for k, v in WIRE.items()}.get(got, f"wire version {got}")
     return (f"the controller answered HELLO with {answered} only and the switches were forced to "
             f"{of}; use --of {answered}")
 

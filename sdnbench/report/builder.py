@@ -22,12 +22,14 @@ from typing import Optional
 
 from .. import fmt
 from ..controllers.spec import display_name
+from ..paths import REPO
 from . import plots
 from .fields import fmt_time, report_fields, run_header
 from .headline import headline
 from .model import Report, Section, Table
 from .observations import (axis_label, cells, group_by_metric, layout_for, line_name,
                            observations, sort_key)
+from .study import study_section
 from .summary import describe, higher_is_better
 from .tables import (best_scenario_table, col_label, distribution_table, gap_table,
                      per_row_table, summary_table, trials_table)
@@ -62,9 +64,7 @@ def build(runs: list, title: Optional[str] = None, now: Optional[float] = None,
     if history is not None:
         report.sections.append(history)
     report.sections.append(_runs_section(runs))       # metadata after the answer
-    from ..paths import REPO
-    from .study import study_section       # a seed scenario's report ends with the paper beside it
-    study = study_section(runs, REPO / "scenarios")
+    study = study_section(runs, REPO / "scenarios")     # a seed scenario's report ends with the paper beside it
     if study is not None:
         report.sections.append(study)
     return report

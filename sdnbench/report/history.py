@@ -7,6 +7,11 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..history.alerts import alerts
+from ..history.collect import collect
+from ..store.store import Store
+from .builder import _metric_rank
+from .history_render import alert_line, figure
 from .model import Section
 
 MIN_RUNS = 3          # fewer runs of a scenario make no history worth a section
@@ -15,11 +20,6 @@ MAX_METRICS = 3
 
 def history_section(runs: list, store_dir: Optional[Path], with_plots: bool = True) -> Optional[Section]:
     """``None`` unless some reported run came from the store with earlier runs of its scenario."""
-    from ..history.alerts import alerts
-    from ..history.collect import collect
-    from .history_render import alert_line, figure
-    from ..store.store import Store
-
     wanted = [(r.meta["scenario"], int(r.id)) for r in runs
               if r.meta.get("scenario") and str(r.id).isdigit()]
     if not wanted:
@@ -45,7 +45,6 @@ def history_section(runs: list, store_dir: Optional[Path], with_plots: bool = Tr
 
 
 def _headline_metrics(runs: list, scenario: str) -> list:
-    from .builder import _metric_rank
     metrics = {x.metric for r in runs if r.meta.get("scenario") == scenario
                for res in r.results for x in res.series}
     ranked = sorted((m for m in metrics if _metric_rank(m)[0] != 2), key=_metric_rank)

@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..errors import UserError
 from ..result import Result
+from ..store import Store
 from .model import RunData
 
 
@@ -26,7 +27,6 @@ def load_runs(refs: list, store_dir: Optional[Path] = None) -> list:
                 runs.append(_from_files(p))
                 continue
             if store is None:
-                from ..store import Store
                 store = Store(store_dir, create=False)
             runs.append(_from_store(store, ref))
     finally:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .. import fmt
+
 
 @dataclass
 class RunData:
@@ -91,7 +93,6 @@ class Report:
 def formatted_rows(t: "Table") -> tuple:
     """The body and summary rows as text, each column sharing one number of decimals
     (``sdnbench.fmt.column``): what Markdown and HTML tables print."""
-    from .. import fmt
     rows = [list(r) for r in t.rows]
     width = max((len(r) for r in rows), default=0)
     cols = []

@@ -32,6 +32,7 @@ from typing import Any, Optional
 
 import yaml
 
+from ..controllers.spec import display_name
 from ..errors import UserError
 from ..stats import best_scenario, higher_is_better
 from ..fmt import num as fmt_number
@@ -101,7 +102,6 @@ def _param(r, key: str) -> Any:
     """A cell's parameter; a controller by its short name (a cmd: spec's name=, e.g. pox)."""
     v = r.params.get(key)
     if key == "controller" and isinstance(v, str):
-        from ..controllers.spec import display_name
         return display_name(v)
     return v
 

@@ -26,10 +26,13 @@ import threading
 import time
 from typing import Optional
 
+from ..controllers import envs
+from ..controllers.plan import LAUNCHER
 from ..errors import UserError
 from ..net.engine_network import network_for
 from . import streams
 from .paths import farthest_pairs
+from .proactive import _interrupt_engine
 
 ROLE_MASTER = 2
 B_CHANNEL, A_CHANNEL = 0, 1
@@ -42,8 +45,6 @@ def instance_specs(controller: str, hb_port: int) -> tuple:
     template whose ``{role}`` (master/slave) and ``{peer}`` (the loopback port they share) are
     filled in here."""
     if controller == "osken:takeover":
-        from ..controllers import envs
-        from ..controllers.plan import LAUNCHER
         version = envs.require("osken")["version"]
         base = (f"cmd:{envs.bin_path('osken')} {LAUNCHER} --ofp-listen-host {{host}} --ofp-tcp-listen-port {{port}} "
                 f"--sdnbench-of-version 1.3 --sdnbench-peer {{role}}:{{peer}} takeover"
@@ -103,7 +104,6 @@ def run(a, b, net: dict, kill_ms: int) -> tuple:
             a.death_reported = True       # our doing: not a controller that died by itself
             os.kill(a.pid, signal.SIGKILL)
     except BaseException:
-        from .proactive import _interrupt_engine
         _interrupt_engine()
         raise
     finally:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..controllers.spec import parse_spec
+from ..errors import UserError
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
+from .provisioning import trial_network
 
 DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,2", "flows": 100,
             "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
@@ -24,9 +26,7 @@ FLAG = flag_of({"of_version": "--of", "test": "--mode"})
 
 
 def _topo(v: Any) -> None:
-    from .provisioning import trial_network
     if not isinstance(v, str):
-        from ..errors import UserError
         raise UserError(f"a topology is text such as linear,2, got {v!r}")
     trial_network(v, 1)
 

@@ -14,6 +14,8 @@ from ..controllers.spec import parse_spec
 from ..errors import UserError
 from ..net.engine_network import network_for
 from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, whole
+from . import failover as fo, reprovisioning as rp
+from .reprovisioning import parse_link
 
 COMMON = {"of_version": "1.3", "interval_us": 1000, "warmup_ms": 3000, "fail_after_ms": 1000, "after_ms": 2000}
 DEFAULTS = {
@@ -26,7 +28,6 @@ FLAG = flag_of({"of_version": "--of", "test": "test"})
 
 
 def _link(v: Any) -> None:
-    from .reprovisioning import parse_link
     try:
         parse_link(v if isinstance(v, str) else repr(v))
     except UserError:
@@ -44,8 +45,6 @@ RULES = {
 
 def _together(test: str, p: dict) -> list:
     """The checks that need the test and more than one key (each key is fine on its own)."""
-    from . import failover as fo
-    from . import reprovisioning as rp
     if test == "failover":
         steps = (("of_version", lambda: fo.check_of(p["of_version"])),
                  ("controller", lambda: fo.check_pair(p["controller"])),

@@ -15,6 +15,8 @@ from __future__ import annotations
 from argparse import Namespace
 from typing import Any, Optional
 
+from ..controllers.spec import validate_controller_param
+from ..discovery import launched
 from ..errors import UserError
 from ..result import Result
 from ..robustness import exceptions
@@ -40,7 +42,6 @@ def validate_param(name: str, value: Any) -> Optional[str]:
     if name in ("poll_s", "deadline_s") and not (isinstance(value, (int, float)) and value > 0):
         return f"{name} must be a positive number of seconds"
     if name == "controller":
-        from ..controllers.spec import validate_controller_param
         return validate_controller_param(name, value)
     return None
 
@@ -86,7 +87,6 @@ def settle(rows: list, status: dict) -> list:
 
 
 def size_trial(params: dict) -> Result:
-    from ..discovery import launched
     args = Namespace(controller="osken:topology", of_version=None, topo="linear,8", verify="northbound",
                      api=None, api_url=None, poll_s=1.0, deadline_s=60.0, stable=3, workers=None)
     for k, v in params.items():

@@ -6,12 +6,12 @@ import functools
 import json
 import subprocess
 
+from ..engine.driver import binary
 from ..errors import UserError
 
 
 @functools.lru_cache(maxsize=1)
 def catalogue() -> tuple:
-    from ..engine.driver import binary
     cp = subprocess.run([str(binary()), "robust-cases"], capture_output=True, text=True, timeout=30)
     if cp.returncode != 0:
         raise RuntimeError(f"sdnbench-engine robust-cases exited {cp.returncode}: {cp.stderr.strip()}")

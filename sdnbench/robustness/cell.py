@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ..controllers.spec import validate_controller_param
 from ..errors import UserError
 from ..result import Result
-from . import stable
+from . import runner, stable
+from .cases import select
 from .verdicts import DROP, HUNG_MS
 
 PARAMS = {"controller", "case", "of_version", "reps", "rate", "switches", "drop", "hung_ms", "syn_rate", "name", "rep",
@@ -25,13 +27,11 @@ def validate_param(name: str, value: Any) -> Optional[str]:
     if name not in PARAMS:
         return f"unknown robustness parameter {name!r}; known: {', '.join(sorted(PARAMS - {'name', 'rep', 'repetition'}))}"
     if name == "case":
-        from .cases import select
         try:
             select(str(value), None)
         except UserError as e:
             return str(e).replace("--cases: ", "")
     if name == "controller":
-        from ..controllers.spec import validate_controller_param
         return validate_controller_param(name, value)
     if name == "of_version" and str(value) not in ("1.0", "1.3"):
         return f"robustness of_version must be 1.0 or 1.3 (or left out: negotiated), not {value!r}"
@@ -41,15 +41,14 @@ def validate_param(name: str, value: Any) -> Optional[str]:
 
 
 def run_case(params: dict) -> Result:
-    from .runner import SYN_RATE, run_cases
     if "case" not in params:
         raise UserError("a robustness cell needs a case")
     of = params.get("of_version")
     bg = {k: params[k] for k in ("rate", "switches") if k in params}
-    pairs = run_cases(params.get("controller", "osken:learning"), [params["case"]],
-                      of_version=str(of) if of is not None else None, background=bg,
-                      drop=float(params.get("drop", DROP)), hung_ms=float(params.get("hung_ms", HUNG_MS)),
-                      syn_rate=int(params.get("syn_rate", SYN_RATE)), reps=int(params.get("reps", REPS)))
+    pairs = runner.run_cases(params.get("controller", "osken:learning"), [params["case"]],
+                             of_version=str(of) if of is not None else None, background=bg,
+                             drop=float(params.get("drop", DROP)), hung_ms=float(params.get("hung_ms", HUNG_MS)),
+                             syn_rate=int(params.get("syn_rate", runner.SYN_RATE)), reps=int(params.get("reps", REPS)))
     return cell_result(pairs)
 
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from statistics import fmean, stdev
 
-from ..stats.significance import mann_whitney
-
 # Invalid share -> invalid_every K (one invalid after every K requests: 1/(K+1) of packet-ins)
 VARIANTS = {"clean": 0, "1%": 99, "2%": 49}
 
@@ -34,6 +32,8 @@ def per_loop(r) -> list:
 def summarize(runs: dict) -> list:
     """``runs``: {variant: [Result, ...]} -> one row dict per variant, compared with clean.
     ``change`` is mean / clean mean − 1 (negative for a drop); ``drop`` = −``change``."""
+    # scipy is imported here, not at start-up: the CLI imports this module for its help text.
+    from ..stats.significance import mann_whitney
     clean = [x for r in runs.get("clean", []) for x in per_loop(r)]
     base = fmean(clean) if clean else None
     rows = []

@@ -17,6 +17,8 @@ import time
 from typing import Callable, Iterable, Iterator, Optional
 
 from ..controllers import launch
+from ..controllers.faucet_config import chain, faucet_config_for
+from ..controllers.resources import snapshot, tree_cpu_percent
 from ..controllers.spec import display_name
 from ..engine import driver
 from ..engine.convert import to_result
@@ -76,7 +78,6 @@ def faucet_stack(p: dict) -> tuple:
     datapath order (``faucet_config.chain``: each one's port n+2 to the next one's port n+1),
     the first datapath (the victim) its root. The engine's switches send their packet-ins from
     ports 1..n in turn, so the stack ports are two more, which no load traffic comes from."""
-    from ..controllers.faucet_config import chain
     c = engine_resolved(config(p, "127.0.0.1:6653"))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
     dpids = list(range(first, first + n + 1))
@@ -87,7 +88,6 @@ def faucet_stacked_spec(p: dict) -> str:
     """``faucet:auto`` for a robustness run: Faucet configured for the background switches and
     the attacker (as ``engine.params.launch_spec``: ports 1..n, one VLAN, no host limit) and
     stacked (``faucet_stack``), so that the two view cases are judged on Faucet's stack."""
-    from ..controllers.faucet_config import faucet_config_for
     dpids, ports, links = faucet_stack(p)
     return "faucet:" + str(faucet_config_for(dpids, ports=range(1, ports + 3), max_hosts=0, stack=links))
 
@@ -165,7 +165,6 @@ def wait_quiet(pid: Optional[int], sample=None, timeout_s: float = QUIET_TIMEOUT
 
 
 def _cpu_over_sample(pid: int) -> float:
-    from ..controllers.resources import snapshot, tree_cpu_percent
     a, ta = snapshot(pid), time.monotonic()
     time.sleep(QUIET_SAMPLE_S)
     return tree_cpu_percent(a, ta, snapshot(pid), time.monotonic())

@@ -14,13 +14,13 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
+from ..output import add_store_flag as add
 from ..result import Result
 from .store import Store
 
 
 def add_store_flag(parser, default_off: bool = True) -> None:
     """``--store DIR`` (the one definition is ``sdnbench.output.add_store_flag``)."""
-    from ..output import add_store_flag as add
     add(parser, help="also save the result into the results store in DIR (e.g. ./sdnbench-results)"
         if default_off else "")
 

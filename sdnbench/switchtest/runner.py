@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .. import __version__
 from ..controllers.ofhello import free_port
-from ..errors import UserError
+from ..errors import Interrupted, UserError
 from . import convert, driver, invariants
 from .targets import parse_target
 
@@ -88,14 +89,16 @@ def run(target_spec: str, params: dict, target=None, progress=None) -> list:
             target.set_flow_limit(p["table_limit"])
         with driver.Switchbench(binary_args(p, target.probe_specs, port)) as sb:
             say(f"sdnbench-switch listening on {sb.address}; waiting for the switch")
-            target.attach(sb.address)
             try:
+                # the switch may connect, and tests finish, before set-controller returns
+                target.attach(sb.address)
                 doc = sb.wait(timeout=_budget(p))
-            except driver.SwitchbenchInterrupted as e:
+            except Interrupted as interrupt:
+                e = interrupt if isinstance(interrupt, driver.SwitchbenchInterrupted) else sb.interrupted(interrupt.signum)
                 if e.doc is not None:
                     e.results = convert.to_results(e.doc, target.describe(), _recorded(p, target_spec),
                                                    _versions())
-                raise
+                raise e
         described = target.describe()
     results = convert.to_results(doc, described, _recorded(p, target_spec), _versions())
     for r in results:
@@ -110,7 +113,6 @@ def _recorded(p: dict, target_spec: str) -> dict:
 
 
 def _versions() -> dict:
-    from .. import __version__
     return {"sdnbench": __version__}
 
 

@@ -30,6 +30,7 @@ import time
 from typing import Callable, Optional
 
 from ..testing import openflow as of
+from .wiring import Wiring
 
 V13 = of.V13
 CONTROLLER = of.CONTROLLER[V13]
@@ -222,7 +223,6 @@ class ScriptedTarget:
     spec = "scripted"
 
     def __init__(self, **delays: float) -> None:
-        from .wiring import Wiring
         self.wiring = Wiring(2, netns=True)
         self.delays = delays
         self.switch: Optional[ScriptedSwitch] = None

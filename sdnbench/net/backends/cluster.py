@@ -31,9 +31,11 @@ from ... import proc
 from ...errors import UserError
 from ...lifecycle import Built, left_behind
 from .. import mininet_common
-from ..topology import Topology
-from . import cluster_place, cluster_sweep, remote
+from ..params import STANDALONE
+from ..topology import Topology, parse_topology
+from . import cluster_place, cluster_servers, cluster_sweep, remote
 from .cluster_servers import Servers
+from .inventory import InventoryError
 
 TOOLS = {"ping": ["ping"], "tcp": ["iperf3", "ss"], "udp": ["iperf3", "ss"]}
 SERVER_TOOLS = ["sh", "bash", "setsid", "env", "kill", "cat", "mkdir", "tail", "mnexec", "ip",
@@ -289,8 +291,6 @@ class ClusterBackend:
     name = "cluster"
 
     def __init__(self, path: str) -> None:
-        from . import cluster_servers
-        from .inventory import InventoryError
         try:
             self.servers = cluster_servers.load(path)
         except InventoryError as e:
@@ -298,7 +298,6 @@ class ClusterBackend:
         self.spec = f"cluster:{path}"
 
     def topology(self, p: dict) -> Topology:
-        from ..topology import parse_topology
         return parse_topology(p["topo"])
 
     def controller_port(self) -> Optional[int]:
@@ -314,7 +313,6 @@ class ClusterBackend:
     def preflight(self, topo: Topology, p: dict) -> None:
         """Refuse a controller the servers cannot reach, then log into every server and check
         it, before a controller starts; the first repetition's network reuses the sessions."""
-        from ..params import STANDALONE
         spec = str(p["controller"])
         if spec not in STANDALONE and (not spec.startswith("tcp:") or spec[4:].startswith(("127.", "localhost"))):
             raise UserError(f"cluster backend: controller {spec} would listen on this machine's "

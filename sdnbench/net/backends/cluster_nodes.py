@@ -21,6 +21,8 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+from ...procreg import die_with_parent
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)     # distutils' StrictVersion
     from mininet.examples.cluster import RemoteGRELink, RemoteHost, RemoteOVSSwitch
@@ -83,7 +85,6 @@ class _AsRoot:
         the network's clean-up stops them); ours: the ssh client dies with sdnbench, so that a
         SIGKILLed run's remote shells (and their namespaces) end with their connections."""
         import os
-        from ...procreg import die_with_parent
         os.setpgrp()
         die_with_parent()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from ... import proc
 from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
 
 SCHEMA = "/usr/share/openvswitch/vswitch.ovsschema"
@@ -118,8 +119,6 @@ def main(argv=None) -> int:
     machine's address on the rack's LAN, tear the rack down."""
     import argparse
     import sys
-
-    from ... import proc
 
     ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.clusterlab", description=main.__doc__)
     ap.add_argument("--servers", default="a,b", help="server names (default: a,b)")

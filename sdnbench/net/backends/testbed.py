@@ -25,7 +25,9 @@ from __future__ import annotations
 import shutil
 from typing import Optional
 
+from ... import proc
 from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
+from .. import topology
 from ..topology import Topology
 from .ssh import BASE_TOOLS, TOOLS
 
@@ -143,9 +145,6 @@ def main(argv=None) -> int:
     run COMMAND with ``{inventory}`` replaced by the inventory file, tear the lab down."""
     import argparse
     import sys
-
-    from .. import topology
-    from ... import proc
 
     ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.testbed", description=main.__doc__)
     ap.add_argument("topo", help="topology spec, e.g. star,3,2")
