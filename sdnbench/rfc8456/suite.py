@@ -90,7 +90,7 @@ TESTS = (
          {"case": "syn-flood", "switches": 4}),
     Test("failover", "5.4.1", "Controller Failover Time", "resilience", "takeover",
          {"test": "failover", "topo": "linear,3"},
-         {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 700}}, of=False),
+         {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 1200}}, of=False),
     Test("reprovisioning", "5.4.2", "Network Re-provisioning Time", "resilience", "reroute",
          {"test": "reprovisioning", "topo": "ring,6"},
          {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 500}}),
