@@ -2,44 +2,15 @@
 //! is no cycle between them. `LAYERS` states the order once, top first; this test reads every
 //! source file and fails on each `crate::` path (or `super::` chain that leaves its top-level
 //! module) that names a module above the file's own, naming the file, the line and the path.
+//! Inside a layer, `cycles.rs` holds the same rule between files.
 
-use std::path::{Path, PathBuf};
+mod srctree;
+
+use srctree::{ident, module_path, rust_files, src, without_comment_lines, ROOTS};
+use std::path::Path;
 
 /// Top first. A module may use the ones after it, never those before it.
 const LAYERS: &[&str] = &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config"];
-
-/// Files that are not a module of the tree: the crate root and the binary.
-const ROOTS: &[&str] = &["lib.rs", "main.rs"];
-
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("src is readable") {
-        let p = e.expect("a directory entry").path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// The module path of a file under src: `switch/workload/mod.rs` is `["switch", "workload"]`.
-fn module_path(rel: &Path) -> Vec<String> {
-    let mut parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-    let last = parts.pop().expect("a file name");
-    if last != "mod.rs" {
-        parts.push(last.trim_end_matches(".rs").to_string());
-    }
-    parts
-}
-
-fn ident(s: &str) -> &str {
-    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
-    &s[..end]
-}
 
 /// The first names of a `{a, b::c, d::{e, f}}` group (the text after its `{`).
 fn group_heads(s: &str) -> Vec<&str> {
@@ -64,7 +35,7 @@ fn group_heads(s: &str) -> Vec<&str> {
 
 /// The top-level modules a file's code names, with the line of each (comment lines skipped).
 fn imports(text: &str, depth: usize) -> Vec<(usize, String)> {
-    let code: String = text.lines().map(|l| if l.trim_start().starts_with("//") { "\n".to_string() } else { format!("{l}\n") }).collect();
+    let code = without_comment_lines(text);
     let line_of = |at: usize| code[..at].matches('\n').count() + 1;
     let mut found = vec![];
     let mut roots: Vec<usize> = code.match_indices("crate::").map(|(i, _)| i + "crate::".len()).collect();
@@ -86,11 +57,8 @@ fn imports(text: &str, depth: usize) -> Vec<(usize, String)> {
 
 /// Every import of a module above the file's own, as one line each.
 fn back_edges(src: &Path) -> Vec<String> {
-    let mut files = vec![];
-    rust_files(src, &mut files);
-    files.sort();
     let mut bad = vec![];
-    for f in files {
+    for f in rust_files(src) {
         let rel = f.strip_prefix(src).expect("under src").to_path_buf();
         if ROOTS.iter().any(|r| rel == Path::new(r)) {
             continue;

@@ -1,44 +1,28 @@
 //! The coordinator's side of agents (`Config::agents`, docs/scale-out.md): start each agent
 //! through its transport (`agents.rs`; pods dial in, `pod_link.rs`) with a slice of the switches,
-//! check every agent's clock after the READY barrier (`clock.rs`) and give a common start in each
-//! agent's own clock; an agent lost (unreachable, died) is named in one line, the others' results
-//! are kept and the result is `partial`. Counters and histograms merge as workers' do
+//! then drive them as workers (`drive.rs`): the run loop checks every agent's clock after the
+//! READY barrier and gives a common start in each agent's own clock (`agent_state.rs`); an agent
+//! lost (unreachable, died) is named in one line, the others' results are kept and the result is
+//! `partial`. Counters and histograms merge as workers' do
 //! (`export/` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
 use crate::config::limits::{self, Plan};
-use crate::config::{slices, Config, Slice};
+use crate::config::{slices, Config};
+use crate::coordinator::agent_state::AgentState;
 use crate::coordinator::agents::Spec;
-use crate::coordinator::{drive, prepare, Handle, LoopTotal, Outcome, Run, Spawned};
-use crate::switch::protocol::{Cmd, Pong, Ready};
+use crate::coordinator::clock::unix_now;
+use crate::coordinator::drive::{drive, prepare, Run};
+use crate::coordinator::handle::{Handle, Spawned};
+use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::switch::protocol::{Cmd, Ready};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
-
-/// One agent as the coordinator sees it.
-#[derive(Debug, Default)]
-pub struct AgentState {
-    pub name: String,
-    pub slice: Slice,
-    /// One line: why it is not in the result (unreachable, died).
-    pub lost: Option<String>,
-    pub last_fatal: Option<String>,
-    ping_sent_ns: u64,
-    pub offset_ns: Option<i64>,
-    pub rtt_ns: u64,
-    /// The run was refused on the clock check.
-    pub refused: bool,
-    /// Network mode: where it takes the other agents' frames (HOST:PORT).
-    pub net_addr: Option<String>,
-    /// Bytes of protocol (JSON lines) written to and read from the agent.
-    pub bytes_to: Arc<AtomicU64>,
-    pub bytes_from: Arc<AtomicU64>,
-}
 
 /// Run `cfg` over its agents.
-pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
-    let started_unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+    let started_unix = unix_now();
     if crate::coordinator::k8s::pods(&cfg).is_some() {
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
     }
@@ -56,8 +40,7 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
     let parts = slices(cfg.switches, n);
     let (tx, rx) = mpsc::channel();
     let mut handles: Vec<Option<Handle>> = (0..n).map(|_| None).collect();
-    let mut agents: Vec<AgentState> =
-        slots.iter().zip(&parts).map(|(s, p)| AgentState { name: s.name.clone(), slice: *p, ..Default::default() }).collect();
+    let mut agents: Vec<AgentState> = slots.iter().zip(&parts).map(|(s, p)| AgentState::new(s.name.clone(), *p)).collect();
     // each agent gets its start as soon as it is there: it makes its sessions meanwhile and
     // waits at the READY barrier for the others
     let mut started = |i: usize, sp: Spawned| {
@@ -117,78 +100,9 @@ fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::switch::
     Spawned::spawn(cmd, i, &format!("agent {name}"), true, tx).map_err(|e| format!("agent {name}: cannot start: {e}"))
 }
 
-/// Network mode: an agent announced its frame address; once every live agent has, tell them all.
-pub(crate) fn listening(agents: &mut [AgentState], handles: &mut [Handle], w: usize, addr: String) {
-    agents[w].net_addr = Some(addr);
-    if agents.iter().all(|a| a.net_addr.is_some()) {
-        let addrs: Vec<String> = agents.iter().filter_map(|a| a.net_addr.clone()).collect();
-        for h in handles.iter_mut() {
-            h.send(&Cmd::Peers { addrs: addrs.clone() });
-        }
-    }
-}
-
-/// After the READY barrier: a ping to every live agent (its pong gives the clock offset).
-pub(crate) fn ping(agents: &mut [AgentState], handles: &mut [Handle], alive: &[bool]) {
-    for (i, a) in agents.iter_mut().enumerate().filter(|(i, _)| alive[*i]) {
-        a.ping_sent_ns = crate::coordinator::clock::realtime_ns();
-        handles[i].send(&Cmd::Ping);
-    }
-}
-
-pub fn pong(a: &mut AgentState, p: &Pong) {
-    let t1 = crate::coordinator::clock::realtime_ns();
-    a.rtt_ns = t1.saturating_sub(a.ping_sent_ns);
-    a.offset_ns = Some(crate::coordinator::clock::offset_ns(a.ping_sent_ns, t1, p.clock_ns));
-}
-
-/// Refuse a clock beyond `max_skew_ms` (one line naming the agent), or send every live agent the
-/// common start in its own clock; returns how far ahead the start is.
-pub(crate) fn go_at(agents: &[AgentState], handles: &mut [Handle], alive: &[bool], max_skew_ms: f64) -> Result<Duration, String> {
-    let live = || agents.iter().enumerate().filter(|(i, _)| alive[*i]);
-    for (_, a) in live() {
-        crate::coordinator::clock::check(&a.name, a.offset_ns.unwrap_or(0), a.rtt_ns, max_skew_ms)?;
-    }
-    // far enough ahead for the go to reach every agent: 100 ms plus twice the slowest round trip
-    let lead_ns = 100_000_000 + 2 * live().map(|(_, a)| a.rtt_ns).max().unwrap_or(0);
-    let t = crate::coordinator::clock::realtime_ns() + lead_ns;
-    for (i, a) in live() {
-        let unix_ns = (t as i64 + a.offset_ns.unwrap_or(0)) as u64;
-        handles[i].send(&Cmd::GoAt { unix_ns });
-    }
-    Ok(Duration::from_nanos(lead_ns))
-}
-
-/// The agent's stream ended without a report: say why, in one line.
-pub fn lost(a: &mut AgentState, msg: String, during_run: bool) {
-    let when = if during_run { "during the run" } else { "before the start" };
-    let why = match &a.last_fatal {
-        Some(f) => format!("agent {}: {f}", a.name),
-        None => msg,
-    };
-    a.lost = Some(format!("{why}; lost {when}, its switches {}..{} are not in the result", a.slice.lo, a.slice.hi));
-}
-
-/// Lost agents make the result partial (failed stays failed); the line names each.
-pub fn judge(out: &mut Outcome) {
-    let lost: Vec<String> = out.agents.iter().filter_map(|a| a.lost.clone()).collect();
-    if lost.is_empty() {
-        return;
-    }
-    // partial: the lost agents' switches are what is missing, so they are the whole story
-    let rest = match out.status {
-        "ok" | "partial" => String::new(),
-        _ => out.error.take().map(|e| format!("; {e}")).unwrap_or_default(),
-    };
-    if out.status == "ok" {
-        out.status = "partial";
-    }
-    out.error = Some(format!("{}{rest}", lost.join("; ")));
-}
-
 /// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
 /// facts it reported (local plan, memory).
-pub fn agents(o: &Outcome) -> Vec<crate::result::Agent> {
+pub(crate) fn agents(o: &Outcome) -> Vec<crate::result::Agent> {
     o.agents
         .iter()
         .map(|a| {

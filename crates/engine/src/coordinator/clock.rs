@@ -1,4 +1,5 @@
-//! Clock agreement between the coordinator and its agents (pure, but for `realtime_ns`).
+//! Clock agreement between the coordinator and its agents (pure, but for the clock reads
+//! `realtime_ns` and `unix_now`).
 //!
 //! NTP's estimate from one exchange: the coordinator reads its clock at `t0` (ping sent) and `t1`
 //! (pong read); the agent's reading `remote` was taken in between, so its offset is
@@ -9,6 +10,11 @@ pub fn realtime_ns() -> u64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Seconds since the Unix epoch (a run's start and finish in the result).
+pub(crate) fn unix_now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
 /// The agent's clock minus the coordinator's (ns), from one ping exchange.

@@ -1,7 +1,7 @@
 //! The figures of an `Outcome` that the coordinator judges the run by and that the exporters
 //! print: rates of the measured loops, CPU, the learning phase, and the warnings.
 
-use crate::coordinator::Outcome;
+use crate::coordinator::outcome::Outcome;
 use crate::hist::Hist;
 
 /// A worker this busy (percent of one core) is probably the bottleneck itself.

@@ -13,7 +13,7 @@
 //! make the result `partial`, named.
 
 use crate::config::{Config, Slice};
-use crate::coordinator::agent_link::AgentState;
+use crate::coordinator::agent_state::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::result::{EngineResult, SCHEMA};

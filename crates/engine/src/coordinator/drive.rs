@@ -1,0 +1,163 @@
+//! The run loop's frame: the config as the workers get it (`prepare`), then `drive` starts the
+//! robustness attacker beside the workers (or agents), gathers them (`gather.rs`), lets them
+//! end, and judges the run from the counters (`status.rs`).
+
+use crate::config::limits::Plan;
+use crate::config::Config;
+use crate::coordinator::agent_state::{self, AgentState};
+use crate::coordinator::clock::unix_now;
+use crate::coordinator::handle::Handle;
+use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::resources::Sampler;
+use crate::coordinator::{figures, gather, status};
+use crate::switch::protocol::{Ready, WorkerEvent};
+use crate::switch::workload::Workload;
+use std::sync::mpsc;
+
+/// The config as the workers get it: source addresses planned, the network checked.
+pub(crate) fn prepare(mut cfg: Config, plan: &Plan, nofile: (u64, u64), size_check: bool) -> Result<Config, String> {
+    cfg.source_addrs = plan.source_addrs.clone();
+    if !cfg.links.is_empty() && plan.workers > 1 {
+        return Err(format!(
+            "--links needs every switch in one worker process, but {} switches need {} workers here",
+            cfg.switches, plan.workers
+        ));
+    }
+    if cfg.network.is_some() {
+        if size_check {
+            let w = crate::network::size::check(
+                cfg.switches as u64,
+                cfg.controllers.len().max(1) as u64,
+                plan.workers as u64,
+                nofile.1,
+                crate::network::size::mem_available(),
+            )?;
+            if w != plan.workers as u64 {
+                return Err(format!("network: needs {w} workers, the plan has {}", plan.workers));
+            }
+        }
+        // every worker needs the worker count: it decides which worker owns which switch
+        cfg.workers = Some(plan.workers);
+        if let Some(e) = crate::network::check(&cfg).into_iter().next() {
+            return Err(e);
+        }
+        // a network's switches keep their flow tables (flow-mods go through the switch core)
+        cfg.keep_flows = true;
+    }
+    if cfg.switches > 1024 && cfg.per_switch_histograms {
+        cfg.per_switch_histograms = false;
+    }
+    Ok(cfg)
+}
+
+/// What `drive` needs besides the handles.
+pub(crate) struct Run {
+    pub cfg: Config,
+    pub plan: Plan,
+    pub nofile: (u64, u64),
+    pub started_unix: f64,
+    /// Agents (empty: local workers): their names, slices, clocks and traffic.
+    pub agents: Vec<AgentState>,
+    /// The worker id (`Slice::worker`) of each handle, in handle order.
+    pub ids: Vec<u32>,
+    /// The switches of all handles together.
+    pub switches: u32,
+}
+
+/// Start the workers (or agents) together, gather them, judge.
+pub(crate) fn drive(
+    run: Run,
+    mut handles: Vec<Handle>,
+    rx: mpsc::Receiver<(u32, WorkerEvent)>,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Outcome {
+    let Run { cfg, plan, nofile, started_unix, agents, ids, switches: ids_switches } = run;
+    let mut out = Outcome {
+        cfg: cfg.clone(),
+        plan,
+        ready: vec![],
+        loops: vec![],
+        reports: vec![],
+        sampler: Sampler::new(vec![], 0.0),
+        status: "ok",
+        error: None,
+        warnings: vec![],
+        started_unix,
+        finished_unix: 0.0,
+        nofile,
+        robustness: None,
+        agents,
+        part_switches: ids_switches,
+    };
+    let procs = sampled_processes(&cfg, &handles, !out.agents.is_empty());
+    let go = crate::robust::attacker::Go::new();
+    let attacker = crate::robust::attacker::spawn(&cfg, go.clone());
+    let mut on_ready = |r: &[Ready]| {
+        go.went();
+        on_ready(r)
+    };
+    let went = gather::collect(&mut handles, &ids, &rx, &mut out, &procs, &mut on_ready, on_loop);
+    go.abandon();
+    out.robustness = attacker.and_then(|a| a.join().ok());
+    for h in handles {
+        h.finish();
+    }
+    out.reports.sort_by_key(|r| r.worker);
+    judge(&mut out, went);
+    agent_state::judge(&out.agents, &mut out.status, &mut out.error);
+    out.finished_unix = unix_now();
+    out.warnings = figures::warnings(&out);
+    out
+}
+
+/// The processes whose CPU and memory the run samples: this one, each worker process, the
+/// controller when its pid is given.
+fn sampled_processes(cfg: &Config, handles: &[Handle], agents: bool) -> Vec<(String, u32)> {
+    let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
+    // an agent's processes are on its machine: it samples them itself (`AgentFacts`)
+    if handles.len() > 1 && !agents {
+        procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
+    }
+    if let Some(pid) = cfg.controller_pid {
+        procs.push(("controller".into(), pid));
+    }
+    procs
+}
+
+/// Decide the status from the counters (`status.rs`).
+pub(crate) fn judge(out: &mut Outcome, went: bool) {
+    let workload = Workload::of(&out.cfg);
+    let sw: Vec<_> = out.reports.iter().flat_map(|r| r.switches.iter()).collect();
+    let up = sw.iter().filter(|s| s.of_version.is_some() && (!workload.up_after_echo() || !s.echo_rtt_us.is_empty())).count() as u32;
+    // capacity: sessions dropped during the hold are the measurement, not a fault of the run
+    let lost = sw
+        .iter()
+        .filter(|s| s.of_version.is_some() && workload.sends_requests())
+        .filter_map(|s| s.disconnect.as_ref().map(|d| format!("switch {} (dpid {}): {}", s.index, s.dpid, d.reason)))
+        .collect();
+    let first_failure = out
+        .ready
+        .iter()
+        .flat_map(|r| r.failures.keys())
+        .next()
+        .cloned()
+        .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())))
+        .map(|r| status::explain(&r, out.cfg.versions));
+    let facts = status::Facts {
+        switches: if workload.up_after_echo() { up } else { out.part_switches },
+        up,
+        lost,
+        reconnects: sw.iter().map(|s| s.reconnect.reconnects).sum(),
+        back: sw.iter().filter(|s| s.of_version.is_some() && s.disconnect.is_some() && !s.reconnect.down_at_stop).count() as u32,
+        first_failure,
+        sends_requests: workload.sends_requests(),
+        measured_answered: figures::measured_answered(out),
+        went,
+        interrupted: out.status == "interrupted",
+        fatal: out.error.clone(),
+    };
+    let (status, error) = status::judge(&facts);
+    out.status = status;
+    out.error = error;
+}

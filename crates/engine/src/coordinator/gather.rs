@@ -1,0 +1,184 @@
+//! The run loop: the workers' (or agents') events, gathered until each is done or lost. It
+//! waits for every worker's READY, gives the go (agents: after the clock check,
+//! `agent_state.rs`), merges the intervals into loop totals as they complete, and on a signal,
+//! a fatal error or a lost worker tells everyone to stop.
+
+use crate::coordinator::agent_state;
+use crate::coordinator::handle::Handle;
+use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::resources::Sampler;
+use crate::coordinator::signals::interrupted;
+use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Tell every worker to stop, once.
+fn stop_all(handles: &mut [Handle], stop_sent: &mut bool) {
+    if !*stop_sent {
+        *stop_sent = true;
+        for h in handles.iter_mut() {
+            h.send(&Cmd::Stop);
+        }
+    }
+}
+
+/// Where the gathering stands.
+#[derive(PartialEq, Eq)]
+enum Phase {
+    WaitReady,
+    /// Agents: pings sent, waiting for every pong.
+    Clock,
+    Went,
+    Stopped,
+}
+
+/// The gathering's state: which workers are alive and ready, and the loops not yet complete.
+struct Gather {
+    ids: Vec<u32>,
+    alive: Vec<bool>,
+    ready: Vec<bool>,
+    phase: Phase,
+    stop_sent: bool,
+    go_at: Instant,
+    pending: std::collections::BTreeMap<u32, (LoopTotal, Vec<u32>)>,
+}
+
+/// Gather the workers' events until every one is done (or lost). Returns whether the go was given.
+pub(crate) fn collect(
+    handles: &mut [Handle],
+    ids: &[u32],
+    rx: &mpsc::Receiver<(u32, WorkerEvent)>,
+    out: &mut Outcome,
+    procs: &[(String, u32)],
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> bool {
+    let n = handles.len();
+    let agents = !out.agents.is_empty();
+    let mut g = Gather {
+        ids: ids.to_vec(),
+        alive: vec![true; n],
+        ready: vec![false; n],
+        phase: Phase::WaitReady,
+        stop_sent: false,
+        go_at: Instant::now(),
+        pending: Default::default(),
+    };
+    let mut done = 0;
+    while done < n {
+        if interrupted() && !g.stop_sent {
+            out.status = "interrupted";
+            stop_all(handles, &mut g.stop_sent);
+        }
+        let (w, ev) = match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(x) => x,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        let w = w as usize;
+        match ev {
+            WorkerEvent::Ready(r) => {
+                g.ready[w] = true;
+                out.ready.push(r);
+            }
+            WorkerEvent::Pong(p) if agents => agent_state::pong(&mut out.agents[w], &p),
+            WorkerEvent::Listening(l) if agents => agent_state::listening(&mut out.agents, handles, w, l.addr),
+            WorkerEvent::Pong(_) | WorkerEvent::Listening(_) => {}
+            WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
+            WorkerEvent::Done(r) => {
+                done += 1;
+                if r.pid != 0 {
+                    out.reports.push(*r);
+                }
+            }
+            WorkerEvent::Fatal(msg) if agents => out.agents[w].last_fatal = Some(msg),
+            WorkerEvent::Fatal(msg) => {
+                out.error.get_or_insert(msg);
+                stop_all(handles, &mut g.stop_sent);
+            }
+            WorkerEvent::Lost(msg) => {
+                done += 1;
+                g.alive[w] = false;
+                if agents {
+                    agent_state::lost(&mut out.agents[w], msg, g.phase == Phase::Went);
+                    flush_complete(&mut g, out, on_loop);
+                } else {
+                    out.error.get_or_insert(msg);
+                    stop_all(handles, &mut g.stop_sent);
+                }
+            }
+        }
+        advance(&mut g, handles, out, procs, on_ready);
+    }
+    g.phase == Phase::Went
+}
+
+/// Move on when every live worker is there: the go (local workers), or the clock check and a
+/// common start (agents); a clock too far off stops everything with one line.
+fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(String, u32)], on_ready: &mut dyn FnMut(&[Ready])) {
+    let all = |v: &[bool], alive: &[bool]| alive.iter().zip(v).all(|(a, x)| !a || *x) && alive.iter().any(|a| *a);
+    if g.stop_sent && g.phase != Phase::Went {
+        g.phase = Phase::Stopped;
+    }
+    if g.phase == Phase::WaitReady && all(&g.ready, &g.alive) {
+        out.ready.sort_by_key(|r| r.worker);
+        on_ready(&out.ready);
+        if out.agents.is_empty() {
+            for h in handles.iter_mut() {
+                h.send(&Cmd::Go);
+            }
+            start_clocks(g, out, procs, Duration::ZERO);
+        } else {
+            agent_state::ping(&mut out.agents, handles, &g.alive);
+            g.phase = Phase::Clock;
+        }
+    }
+    if g.phase == Phase::Clock {
+        let ponged: Vec<bool> = out.agents.iter().map(|a| a.offset_ns.is_some()).collect();
+        if !all(&ponged, &g.alive) {
+            return;
+        }
+        match agent_state::go_at(&out.agents, handles, &g.alive, out.cfg.max_skew_ms) {
+            Ok(lead) => start_clocks(g, out, procs, lead),
+            Err(line) => {
+                out.error = Some(line);
+                out.agents.iter_mut().for_each(|a| a.refused = true);
+                stop_all(handles, &mut g.stop_sent);
+                g.phase = Phase::Stopped;
+            }
+        }
+    }
+}
+
+/// The go is given (`lead` from now): loop times and resource samples count from there.
+fn start_clocks(g: &mut Gather, out: &mut Outcome, procs: &[(String, u32)], lead: Duration) {
+    g.go_at = Instant::now() + lead;
+    out.sampler = Sampler::new(procs.to_vec(), 0.0);
+    g.phase = Phase::Went;
+}
+
+/// Add a worker's interval to its loop's total; pass on every loop now complete.
+fn merge_interval(g: &mut Gather, iv: Interval, out: &mut Outcome, on_loop: &mut dyn FnMut(&LoopTotal)) {
+    let e = g.pending.entry(iv.k).or_insert_with(|| (LoopTotal::new(iv.k), vec![]));
+    e.0.add(&iv);
+    e.1.push(iv.worker);
+    flush_complete(g, out, on_loop);
+}
+
+/// Loops every live worker has reported, in order (an agent lost mid-run is not waited for).
+fn flush_complete(g: &mut Gather, out: &mut Outcome, on_loop: &mut dyn FnMut(&LoopTotal)) {
+    let n = g.alive.len();
+    loop {
+        let Some((&k, (_, from))) = g.pending.iter().next() else { return };
+        let complete = (0..n).all(|i| !g.alive[i] || from.contains(&g.ids[i]));
+        if !complete {
+            return;
+        }
+        let (mut total, from) = g.pending.remove(&k).expect("present");
+        total.assemble(n, from.len());
+        total.t_s = g.go_at.elapsed().as_secs_f64();
+        out.sampler.sample(total.t_s);
+        on_loop(&total);
+        out.loops.push(total);
+    }
+}

@@ -1,0 +1,94 @@
+//! What a run leaves: `Outcome`, everything the exporter and the summary read, and the
+//! per-loop totals over all workers (`LoopTotal`), merged from the workers' intervals.
+
+use crate::config::limits::Plan;
+use crate::config::Config;
+use crate::coordinator::agent_state::AgentState;
+use crate::coordinator::resources::Sampler;
+use crate::switch::protocol::{Interval, Ready, WorkerReport};
+
+/// Loop totals over all workers.
+#[derive(Clone, Debug, Default)]
+pub struct LoopTotal {
+    pub k: u32,
+    pub answered: u64,
+    pub sent: u64,
+    pub lost: u64,
+    pub up: u32,
+    pub t_s: f64,
+    /// Per-switch answered counts in switch order, when every worker sent them.
+    pub per_switch: Vec<u64>,
+    per_switch_parts: Vec<(u32, Vec<u64>)>,
+    /// Replies counted as cbench counts them in this loop, in total and per switch.
+    pub responses: u64,
+    pub per_switch_responses: Vec<u64>,
+    responses_parts: Vec<(u32, Vec<u64>)>,
+    /// Network runs: switches connected, link directions probed, links (see `Interval`).
+    pub net_connected: u32,
+    pub net_dirs_seen: u64,
+    pub net_links: u64,
+    /// Robustness runs: raw latency samples (µs) of the requests answered in this loop.
+    pub latency_us: Vec<u32>,
+}
+
+/// A run as it ended: its config and plan, what every worker reported, the status judged.
+pub struct Outcome {
+    pub cfg: Config,
+    pub plan: Plan,
+    pub ready: Vec<Ready>,
+    pub loops: Vec<LoopTotal>,
+    pub reports: Vec<WorkerReport>,
+    pub sampler: Sampler,
+    pub status: &'static str,
+    pub error: Option<String>,
+    pub warnings: Vec<String>,
+    pub started_unix: f64,
+    pub finished_unix: f64,
+    pub nofile: (u64, u64),
+    /// What the robustness attacker observed (`robust/`), when a case was configured.
+    pub robustness: Option<crate::robust::Observation>,
+    /// Agents (`agent_state.rs`); empty when the workers were local.
+    pub agents: Vec<AgentState>,
+    /// The switches this run is responsible for (an agent: its slice; otherwise all).
+    pub part_switches: u32,
+}
+
+impl LoopTotal {
+    /// Loop `k`, nothing added yet.
+    pub(crate) fn new(k: u32) -> LoopTotal {
+        LoopTotal { k, ..Default::default() }
+    }
+
+    /// Add one worker's interval of this loop (its per-switch counts kept apart until `assemble`).
+    pub(crate) fn add(&mut self, iv: &Interval) {
+        // keep per-switch counts in worker order (slices are contiguous and ordered by worker)
+        if !iv.per_switch.is_empty() {
+            self.per_switch_parts.push((iv.worker, iv.per_switch.clone()));
+        }
+        if !iv.per_switch_responses.is_empty() {
+            self.responses_parts.push((iv.worker, iv.per_switch_responses.clone()));
+        }
+        self.responses += iv.responses;
+        self.latency_us.extend_from_slice(&iv.latency_us);
+        self.answered += iv.answered;
+        self.sent += iv.sent;
+        self.lost += iv.lost;
+        self.up += iv.up;
+        self.net_connected += iv.net_connected;
+        self.net_dirs_seen += iv.net_dirs_seen;
+        self.net_links = self.net_links.max(iv.net_links);
+    }
+
+    /// The per-switch counts in switch order, when all `n` workers sent them (`from`: how many
+    /// workers reported this loop).
+    pub(crate) fn assemble(&mut self, n: usize, from: usize) {
+        if self.per_switch_parts.len() == n && from == n {
+            self.per_switch_parts.sort_by_key(|p| p.0);
+            self.per_switch = self.per_switch_parts.drain(..).flat_map(|p| p.1).collect();
+        }
+        if self.responses_parts.len() == n && from == n {
+            self.responses_parts.sort_by_key(|p| p.0);
+            self.per_switch_responses = self.responses_parts.drain(..).flat_map(|p| p.1).collect();
+        }
+    }
+}
