@@ -12,5 +12,6 @@ pub(crate) mod pacer;
 pub(crate) mod protocol;
 pub(crate) mod reconnect;
 pub(crate) mod session;
+pub(crate) mod shared;
 pub(crate) mod worker;
 pub(crate) mod workload;

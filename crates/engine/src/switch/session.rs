@@ -15,7 +15,7 @@
 use crate::switch::accounting::SwitchStats;
 use crate::switch::outstanding::Outstanding;
 use crate::switch::pacer::Pacer;
-use crate::switch::worker::Shared;
+use crate::switch::shared::Shared;
 use crate::switch::workload::Workload;
 use ofswitch::{frame_len, Event, Learning, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
 use ofwire::{flow_mod, Header, MsgType};
@@ -115,7 +115,7 @@ pub struct Session {
     echoed: bool,
     /// The learning ARPs were sent (or this session had none to send).
     learned: bool,
-    inbox: Option<Rc<crate::switch::worker::Inbox>>,
+    inbox: Option<Rc<crate::switch::shared::Inbox>>,
     /// The emulated network, when the config has one: this worker's node and our inbox in it.
     net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
     /// Network runs: the controllers after the first (channels 1..; `network/channels.rs`).
@@ -177,7 +177,7 @@ impl Session {
         let inbox = if sc.links.is_empty() {
             None
         } else {
-            let i = Rc::new(crate::switch::worker::Inbox::default());
+            let i = Rc::new(crate::switch::shared::Inbox::default());
             sh.inboxes.borrow_mut().insert(dpid, i.clone());
             Some(i)
         };
@@ -281,7 +281,7 @@ impl Session {
             self.partial.clear(); // the old connection's unread and unwritten bytes
             self.wbuf.clear();
             self.wpos = 0;
-            let src = crate::switch::worker::source_for(&self.sh.cfg, self.index);
+            let src = crate::switch::shared::source_for(&self.sh.cfg, self.index);
             self.handshake_timeout_ns = backoff.handshake_timeout_ns();
             let mut phase_rx = self.sh.phase_rx.clone();
             stream = tokio::select! {

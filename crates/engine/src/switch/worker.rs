@@ -2,204 +2,13 @@
 //!
 //! It never prints. It reports through `emit` (the coordinator's channel, or stdout as JSON lines
 //! when it runs as a child process) and takes `Cmd`s from `cmds`. Several workers (processes)
-//! hold more sessions than one process's file limit allows, and use more cores.
+//! hold more sessions than one process's file limit allows, and use more cores. What its
+//! sessions share is `shared.rs`; what they send, the run's `Workload`.
 
 use crate::config::{Config, Slice};
-use crate::hist::Hist;
-use crate::switch::accounting::SwitchStats;
-use crate::switch::protocol::{Cmd, SwitchReport, WorkerEvent};
-use crate::switch::workload::Workload;
-use std::cell::{Cell, RefCell};
-use std::net::SocketAddr;
-use std::rc::Rc;
-use tokio::sync::{mpsc::UnboundedReceiver, watch, Notify};
-use tokio::time::{sleep_until, Duration, Instant};
-
-const SCRATCH: usize = 256 * 1024;
-
-/// Frames arriving at a switch from a linked neighbour: (local port, frame).
-#[derive(Default)]
-pub struct Inbox {
-    pub frames: RefCell<Vec<(u32, Vec<u8>)>>,
-    pub notify: Notify,
-}
-
-/// State every session of a worker shares (single thread: `Cell`/`RefCell`, no locks).
-pub struct Shared {
-    pub cfg: Config,
-    pub n_local: u32,
-    epoch: Instant,
-    go_ns: Cell<u64>,
-    stop: Cell<bool>,
-    fatal: RefCell<Option<String>>,
-    pub phase_rx: watch::Receiver<u8>,
-    phase_tx: watch::Sender<u8>,
-    pub merged: RefCell<Hist>,
-    pub scratch: Rc<RefCell<Vec<u8>>>,
-    /// Where sessions with nothing left unwritten build their requests before the write
-    /// (`Session::send_requests`): one buffer that stays in cache for the worker's switches.
-    pub wscratch: Rc<RefCell<Vec<u8>>>,
-    up: Cell<u32>,
-    finished: Cell<u32>,
-    changed: Notify,
-    /// Inboxes of the switches that have links, by dpid.
-    pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
-    /// This worker's part of the emulated network (`network/`), when the config has one.
-    pub net: RefCell<Option<Rc<crate::network::node::Node>>>,
-    /// The learning phase's counters (`learning.rs`).
-    pub learning: crate::switch::learning::Learning,
-    /// Wake coalescing (`coalesce.rs`): on in throughput mode with `coalesce_pct` > 0.
-    pub coalescing: bool,
-    pub park: std::sync::Arc<crate::switch::coalesce::Park>,
-    pub floor: RefCell<crate::switch::coalesce::Floor>,
-}
-
-impl Shared {
-    pub fn new(cfg: Config, n_local: u32) -> Shared {
-        let (phase_tx, phase_rx) = watch::channel(0);
-        Shared {
-            n_local,
-            epoch: Instant::now(),
-            go_ns: Cell::new(0),
-            stop: Cell::new(false),
-            fatal: RefCell::new(None),
-            phase_rx,
-            phase_tx,
-            merged: RefCell::new(Hist::with_sigfig(3)),
-            scratch: Rc::new(RefCell::new(vec![0; SCRATCH])),
-            wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
-            up: Cell::new(0),
-            finished: Cell::new(0),
-            changed: Notify::new(),
-            inboxes: RefCell::new(Default::default()),
-            net: RefCell::new(None),
-            learning: Default::default(),
-            coalescing: cfg.coalescing(),
-            park: crate::switch::coalesce::current(),
-            floor: RefCell::new(crate::switch::coalesce::Floor::new(cfg.coalesce_pct)),
-            cfg,
-        }
-    }
-
-    #[inline]
-    pub fn now_ns(&self) -> u64 {
-        self.epoch.elapsed().as_nanos() as u64 + 1
-    }
-    pub fn instant_of(&self, ns: u64) -> Instant {
-        self.epoch + Duration::from_nanos(ns.min(self.now_ns() + 86_400_000_000_000))
-    }
-    /// Seconds since the measured phase began (negative before).
-    pub fn t_rel_s(&self) -> f64 {
-        let go = self.go_ns.get();
-        if go == 0 {
-            return -(self.now_ns() as f64) / 1e9;
-        }
-        (self.now_ns() as f64 - go as f64) / 1e9
-    }
-    pub fn go_ns(&self) -> u64 {
-        self.go_ns.get()
-    }
-    pub fn end_ns(&self) -> u64 {
-        self.go_ns.get() + self.cfg.run_ms() * 1_000_000
-    }
-    pub fn drain_end_ns(&self) -> u64 {
-        self.end_ns() + self.timeout_ns().min(1_000_000_000)
-    }
-    pub fn timeout_ns(&self) -> u64 {
-        self.cfg.timeout_ms * 1_000_000
-    }
-    /// 0: waiting for go, 1: loading, 2: drain/after.
-    #[inline]
-    pub fn phase_at(&self, now: u64) -> u8 {
-        let go = self.go_ns.get();
-        if go == 0 || now < go {
-            0
-        } else if now < self.end_ns() {
-            1
-        } else {
-            2
-        }
-    }
-    #[inline]
-    pub fn measuring(&self, now: u64) -> bool {
-        let go = self.go_ns.get();
-        go != 0 && now >= go + self.cfg.warmup as u64 * self.cfg.loop_period_ns() && now < self.end_ns()
-    }
-    pub fn miss_send_len(&self) -> Option<u16> {
-        if self.cfg.buffered {
-            Some(128)
-        } else {
-            None
-        }
-    }
-    pub fn scratch_len(&self) -> usize {
-        SCRATCH
-    }
-    pub fn stopped(&self) -> bool {
-        self.stop.get()
-    }
-    pub fn stop_all(&self) {
-        self.stop.set(true);
-        let _ = self.phase_tx.send(3);
-        self.changed.notify_waiters();
-    }
-    pub fn fail(&self, msg: String) {
-        self.fatal.borrow_mut().get_or_insert(msg);
-        self.stop_all();
-    }
-    pub fn session_up(&self) {
-        self.up.set(self.up.get() + 1);
-        self.changed.notify_waiters();
-    }
-    pub fn session_finished(&self) {
-        self.finished.set(self.finished.get() + 1);
-        self.changed.notify_waiters();
-    }
-    pub fn up_count(&self) -> u32 {
-        self.up.get()
-    }
-    pub fn finished_count(&self) -> u32 {
-        self.finished.get()
-    }
-    pub fn fatal(&self) -> Option<String> {
-        self.fatal.borrow().clone()
-    }
-    /// Wait until `done()` holds (true) or `deadline` passes (false); re-checked on every
-    /// session change.
-    pub async fn wait_until(&self, done: impl Fn() -> bool, deadline: Option<Instant>) -> bool {
-        loop {
-            let notified = self.changed.notified();
-            if done() {
-                return true;
-            }
-            match deadline {
-                None => notified.await,
-                Some(d) => tokio::select! {
-                    _ = notified => {}
-                    _ = sleep_until(d) => return done(),
-                },
-            }
-        }
-    }
-    /// Sessions send their learning requests on their next turn (`learning.rs`).
-    pub fn open_learning(&self, expected: u64) {
-        self.learning.open(expected, self.now_ns());
-        let _ = self.phase_tx.send(2);
-    }
-    pub fn go(&self, settle_ms: u64) {
-        self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
-        let _ = self.phase_tx.send(1);
-    }
-}
-
-/// The local address switch `index` connects from.
-pub fn source_for(cfg: &Config, index: u32) -> Option<SocketAddr> {
-    if cfg.source_addrs.is_empty() {
-        return None;
-    }
-    let a = &cfg.source_addrs[index as usize % cfg.source_addrs.len()];
-    a.parse::<std::net::IpAddr>().ok().map(|ip| SocketAddr::new(ip, 0))
-}
+use crate::switch::protocol::{Cmd, WorkerEvent};
+use crate::switch::workload::{capacity, requests, Workload};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Run one worker to completion. Blocks the calling thread.
 pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
@@ -212,54 +21,13 @@ pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut d
         .build()
         .expect("tokio runtime");
     let local = tokio::task::LocalSet::new();
-    let workload = Workload::of(&cfg);
-    local.block_on(&rt, workload.run(cfg, slice, cmds, emit));
+    local.block_on(&rt, run_workload(cfg, slice, cmds, emit));
 }
 
-fn deltas(cum: &[u64]) -> Vec<u64> {
-    let mut prev = 0;
-    cum.iter()
-        .map(|&c| {
-            let d = c - prev;
-            prev = c;
-            d
-        })
-        .collect()
-}
-
-pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
-    SwitchReport {
-        index: s.index,
-        dpid: s.dpid,
-        worker,
-        of_version: match s.version {
-            1 => Some("1.0".into()),
-            4 => Some("1.3".into()),
-            0 => None,
-            v => Some(format!("0x{v:02x}")),
-        },
-        handshake_ms: s.handshake_ns.map(|n| n as f64 / 1e6),
-        sent: s.sent,
-        answered: s.answered,
-        lost: s.lost,
-        extra: s.extra,
-        unmatched: s.unmatched,
-        late: s.late,
-        in_flight_at_stop: s.in_flight_at_stop,
-        discarded: s.discarded,
-        late_ns_sum: s.late_ns_sum,
-        late_ns_max: s.late_ns_max,
-        learning_replies: s.learning_replies,
-        learning_late_replies: s.learning_late,
-        lldp_packet_outs: s.lldp_out,
-        lldp_packet_ins: s.lldp_in,
-        errors: s.errors.iter().map(|((t, c), n)| (format!("{t}.{c}"), *n)).collect(),
-        replies_by_type: s.replies_by_name(),
-        answered_per_loop: deltas(&s.answered_at),
-        sent_per_loop: deltas(&s.sent_at),
-        latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
-        echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
-        disconnect: s.disconnect.clone(),
-        reconnect: s.reconnect.clone(),
+/// Run the config's workload over one worker's slice of switches.
+async fn run_workload(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
+    match Workload::of(&cfg) {
+        Workload::Requests | Workload::Network => requests::run(cfg, slice, cmds, emit).await,
+        Workload::Capacity => capacity::run(cfg, slice, cmds, emit).await,
     }
 }

@@ -23,9 +23,7 @@
 pub(crate) mod capacity;
 pub(crate) mod requests;
 
-use crate::config::{Config, Mode, Slice};
-use crate::switch::protocol::{Cmd, WorkerEvent};
-use tokio::sync::mpsc::UnboundedReceiver;
+use crate::config::{Config, Mode};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
@@ -72,14 +70,6 @@ impl Workload {
             THROUGHPUT_LATENCY_SAMPLE
         } else {
             1
-        }
-    }
-
-    /// Run this workload over one worker's slice of switches.
-    pub async fn run(self, cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-        match self {
-            Workload::Requests | Workload::Network => requests::run(cfg, slice, cmds, emit).await,
-            Workload::Capacity => capacity::run(cfg, slice, cmds, emit).await,
         }
     }
 }

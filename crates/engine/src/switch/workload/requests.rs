@@ -6,7 +6,7 @@ use crate::config::{Config, Slice};
 use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{connect, Session};
-use crate::switch::worker::{source_for, switch_report, Shared};
+use crate::switch::shared::{source_for, switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
