@@ -2,7 +2,8 @@
 //! The binary (`main.rs`) only picks a command; the commands are `front::run`'s.
 //!
 //! # Layers
-//! Each top-level module imports only the ones below it (`tests/layers.rs` checks this):
+//! Each top-level module imports only the ones below it (`tests/layers.rs` checks this), and
+//! inside one no two files use each other, directly or round a loop (`tests/cycles.rs`):
 //!
 //! | module         | what it holds                                                            |
 //! |----------------|--------------------------------------------------------------------------|

@@ -1,7 +1,8 @@
 //! The run loop: the workers' (or agents') events, gathered until each is done or lost. It
 //! waits for every worker's READY, gives the go (agents: after the clock check,
-//! `agent_state.rs`), merges the intervals into loop totals as they complete, and on a signal,
-//! a fatal error or a lost worker tells everyone to stop.
+//! `agent_state.rs`), and merges the intervals into loop totals as they complete. A signal, or
+//! a local worker's fatal error or loss, tells everyone to stop; a lost agent is named and the
+//! others go on.
 
 use crate::coordinator::agent_state;
 use crate::coordinator::handle::Handle;
