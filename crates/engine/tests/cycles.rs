@@ -344,34 +344,13 @@ fn source_tree() -> Vec<(String, String)> {
         .collect()
 }
 
-/// Cycles not yet taken apart (issue 29), each as its modules, sorted. The test fails on any
-/// other cycle, and when one of these changes or is gone (then it comes off this list).
-const KNOWN: &[&[&str]] = &[&[
-    "network",
-    "network::events",
-    "network::hosts",
-    "network::model",
-    "network::node",
-    "network::provision",
-    "network::router",
-    "network::spec",
-    "network::stream",
-    "network::transport",
-    "network::wire",
-]];
-
 #[test]
 fn no_cycle_between_modules() {
     let g = graph(&source_tree());
     let edges: usize = g.values().map(BTreeMap::len).sum();
     assert!(g.len() > 50 && edges > g.len(), "the tree read as {} modules with {edges} edges: the reader is broken", g.len());
-    let known: Vec<Vec<String>> = KNOWN.iter().map(|c| c.iter().map(|m| m.to_string()).collect()).collect();
-    let cycles = cycles(&g);
-    let new: Vec<String> = cycles.iter().filter(|c| !known.contains(&c.iter().map(name).collect())).map(|c| report(&g, c)).collect();
-    assert!(new.is_empty(), "modules that use each other (tests/cycles.rs):\n{}", new.join("\n"));
-    let found: Vec<Vec<String>> = cycles.iter().map(|c| c.iter().map(name).collect()).collect();
-    let gone: Vec<&Vec<String>> = known.iter().filter(|k| !found.contains(k)).collect();
-    assert!(gone.is_empty(), "no longer cycles, take them off KNOWN (tests/cycles.rs): {gone:?}");
+    let found: Vec<String> = cycles(&g).iter().map(|c| report(&g, c)).collect();
+    assert!(found.is_empty(), "modules that use each other (tests/cycles.rs):\n{}", found.join("\n"));
 }
 
 fn tree(files: &[(&str, &str)]) -> Vec<(String, String)> {

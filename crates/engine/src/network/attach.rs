@@ -42,10 +42,10 @@ pub fn go(node: &Rc<Node>, cfg: &Config) {
     tokio::task::spawn_local(async move {
         sleep(settle).await;
         if n.prov.borrow().is_some() {
-            tokio::task::spawn_local(super::provision::run(n.clone()));
+            tokio::task::spawn_local(super::traffic::provision(n.clone()));
         }
         if n.stream.borrow().is_some() {
-            tokio::task::spawn_local(super::stream::run(n.clone()));
+            tokio::task::spawn_local(super::traffic::streams(n.clone()));
         }
         if host_ms > 0 {
             tokio::task::spawn_local(n.clone().run_host_traffic(Duration::from_millis(host_ms), size));

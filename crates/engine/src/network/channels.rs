@@ -121,7 +121,7 @@ impl Channels {
     /// from any channel: a new MASTER demotes the old one) in this worker's node, at the time
     /// it is seen (the turn after the session read the request).
     fn observe_roles(&mut self, sw: &Switch) {
-        let now = super::mono_ns();
+        let now = super::clock::mono_ns();
         let mut changes = vec![];
         for (i, c) in sw.channels.iter().enumerate() {
             if self.seen_roles.len() <= i {

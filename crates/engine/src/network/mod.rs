@@ -4,6 +4,7 @@
 //! # Parts
 //! - `spec`: the network JSON (field `network` of the config; written by `sdnbench/net/topology.py`)
 //!   and its validation, one line per mistake naming the field.
+//! - `clock`: CLOCK_MONOTONIC, the clock frames are stamped with.
 //! - `size`: does it fit (open files per worker, memory), checked before anything starts.
 //! - `model`: switches by index, per port its peer (switch port over link `l`, host, nothing),
 //!   the owning worker of each switch (the same slices as unconnected switches).
@@ -13,7 +14,9 @@
 //! - `wire`: binary records for frames between workers; `transport`: the Unix-socket mesh.
 //! - `events`: the schedule of down/up changes and the record of when each was applied.
 //! - `hosts`: frames injected at and delivered to hosts, per flow, first-delivery times.
-//! - `provision`: new flows' first frames; `stream`: sequence-numbered frames per host pair.
+//! - `provision`: new flows' first frames; `stream`: sequence-numbered frames per host pair;
+//!   their sections of the JSON are `provision_spec` and `stream_spec`, and `traffic` drives both
+//!   in time from a worker's `node`.
 //!
 //! # How a frame travels, and what it costs
 //! ```text
@@ -35,26 +38,23 @@
 
 pub(crate) mod attach;
 pub(crate) mod channels;
+pub(crate) mod clock;
 pub(crate) mod events;
 pub(crate) mod hosts;
 pub(crate) mod model;
 pub(crate) mod node;
 pub(crate) mod provision;
+pub(crate) mod provision_spec;
 pub(crate) mod router;
 pub(crate) mod size;
 pub(crate) mod spec;
 pub(crate) mod stream;
+pub(crate) mod stream_spec;
+pub(crate) mod traffic;
 pub(crate) mod transport;
 pub(crate) mod wire;
 
 pub use spec::NetworkSpec;
-
-/// CLOCK_MONOTONIC in ns: the clock frames are stamped with (the same in every local worker).
-pub fn mono_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
 
 /// The config's network, parsed (None: no network). Errors are one line, naming the field.
 pub fn spec_of(c: &crate::config::Config) -> Result<Option<NetworkSpec>, String> {

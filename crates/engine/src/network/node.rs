@@ -6,10 +6,10 @@
 //! port changes) and feed them to the switch (`arrive` first, then `Switch::receive_frame`,
 //! `Switch::set_port_state`); after anything that may transmit, `transmit(index, &mut sw.tx)`.
 
+use super::clock::mono_ns;
 use super::events::{local_ends, Applied, Schedule};
 use super::hosts::{host_frame, HostCounters};
 use super::model::Model;
-use super::mono_ns;
 use super::router::{Frame, NetCounters, Route, Router, FROM_HOST};
 use super::spec::{LinkState, NetworkSpec};
 use super::transport::{Inbound, Outbox};

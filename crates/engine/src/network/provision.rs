@@ -20,81 +20,18 @@
 //! `started == provisioned + timed_out + in_flight`; `provisioned <= started <= flows`;
 //! every provisioned flow has `delivered_ns >= started_ns`. Deliveries after a flow timed out
 //! are counted (`late`) but do not make it provisioned.
+//!
+//! The section of the network JSON is `provision_spec.rs`; `traffic.rs` sends the frames in time.
 
 use super::model::Model;
-use super::mono_ns;
-use super::node::Node;
-use super::router::{Frame, FROM_HOST};
+use super::provision_spec::ProvisionSpec;
 use ofwire::frame::build::MIN_FRAME;
 use ofwire::frame::{gratuitous_arp, udp_frame_carrying, UdpFrameSpec};
 use serde::{Deserialize, Serialize};
-use std::rc::Rc;
-use tokio::time::{sleep, Duration};
 
 /// First bytes of a provisioning frame's UDP payload.
 pub const MAGIC: [u8; 4] = *b"SDNP";
 const UDP_PORT: u16 = 5002;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProvisionSpec {
-    /// (source host, destination host) by index into `hosts`; flows take them in turn.
-    pub pairs: Vec<(u32, u32)>,
-    pub flows: u32,
-    #[serde(default = "one")]
-    pub concurrency: u32,
-    /// New flows per second at most (0: no limit but `concurrency`).
-    #[serde(default)]
-    pub rate: f64,
-    #[serde(default = "default_timeout")]
-    pub timeout_ms: u64,
-    /// Time the controller gets after the announcements, before the first flow.
-    #[serde(default = "default_announce")]
-    pub announce_ms: u64,
-    /// Send a waiting flow's frame again every this many ms until it is delivered (0: once).
-    /// For proactive provisioning (§5.1.5), where a miss is dropped and the path appears when
-    /// the northbound request is applied: the frame keeps knocking, so the first one across
-    /// comes at most `repeat_ms` after the path is complete.
-    #[serde(default)]
-    pub repeat_ms: u64,
-}
-
-fn one() -> u32 {
-    1
-}
-fn default_timeout() -> u64 {
-    5000
-}
-fn default_announce() -> u64 {
-    1000
-}
-
-pub fn validate(p: &ProvisionSpec, hosts: usize) -> Result<(), String> {
-    if p.pairs.is_empty() {
-        return Err("network.provisioning.pairs: empty (give at least one [source, destination] host pair)".into());
-    }
-    for (i, &(s, d)) in p.pairs.iter().enumerate() {
-        if s as usize >= hosts || d as usize >= hosts {
-            return Err(format!("network.provisioning.pairs[{i}]: [{s}, {d}] names a host the network does not have (it has {hosts})"));
-        }
-        if s == d {
-            return Err(format!("network.provisioning.pairs[{i}]: source and destination are both host {s}"));
-        }
-    }
-    if p.flows == 0 || p.flows > 1 << 20 {
-        return Err(format!("network.provisioning.flows: {} (must be 1..={})", p.flows, 1 << 20));
-    }
-    if p.concurrency == 0 {
-        return Err("network.provisioning.concurrency: 0 (at least 1 flow must be allowed in flight)".into());
-    }
-    if !(p.rate >= 0.0 && p.rate.is_finite()) {
-        return Err(format!("network.provisioning.rate: {} (new flows per second, 0 for no limit)", p.rate));
-    }
-    if p.timeout_ms == 0 {
-        return Err("network.provisioning.timeout_ms: 0 (a flow needs time to be provisioned)".into());
-    }
-    Ok(())
-}
 
 /// Per flow: when its frame entered the ingress switch and left the egress switch (ns since the
 /// measured phase began; 0: not yet / never).
@@ -226,83 +163,6 @@ impl Provision {
     }
 }
 
-/// The provisioning traffic of one worker (the network checks it runs in one): announce the
-/// destinations, wait `announce_ms`, then start flows as `Provision` allows until all are done.
-pub async fn run(node: Rc<Node>) {
-    let Some(spec) = node.prov.borrow().as_ref().map(|p| p.spec.clone()) else { return };
-    let rel = |n: &Node| mono_ns().saturating_sub(n.go_mono());
-    let mut dsts: Vec<u32> = spec.pairs.iter().map(|p| p.1).collect();
-    dsts.sort_unstable();
-    dsts.dedup();
-    let announce = |node: &Node| {
-        for &h in &dsts {
-            let host = &node.model.hosts[h as usize];
-            let data = announce_frame(&node.model, h);
-            node.deliver(Frame { to: host.index, port: host.port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
-        }
-    };
-    announce(&node);
-    if let Some(p) = node.prov.borrow_mut().as_mut() {
-        p.r.announced_ns = rel(&node).max(1);
-        p.r.go_mono_ns = node.go_mono();
-    }
-    // and once more halfway: a controller still finishing a switch's handshake when the first
-    // announcement arrived drops it (Ryu does), and would then never learn the destination
-    sleep(Duration::from_millis(spec.announce_ms / 2)).await;
-    announce(&node);
-    sleep(Duration::from_millis(spec.announce_ms - spec.announce_ms / 2)).await;
-    let first = rel(&node);
-    let repeat = spec.repeat_ms * 1_000_000;
-    let mut next_repeat = first + repeat;
-    loop {
-        let now = rel(&node);
-        let mut starts = vec![];
-        let mut again = vec![];
-        let wake_at = {
-            let mut b = node.prov.borrow_mut();
-            let p = b.as_mut().expect("provisioning state");
-            p.expire(now);
-            if repeat > 0 && now >= next_repeat {
-                again = p.waiting();
-                p.r.repeated += again.len() as u64;
-                next_repeat = now + repeat;
-            }
-            while let Some(at) = p.next_start(first) {
-                if at > now {
-                    break;
-                }
-                starts.push(p.start(now));
-            }
-            if p.done() {
-                return;
-            }
-            let rep = (repeat > 0).then_some(next_repeat);
-            [p.next_start(first), p.next_timeout(), rep].into_iter().flatten().min()
-        };
-        for (i, d) in again {
-            let h = &node.model.hosts[spec.pairs[i as usize % spec.pairs.len()].0 as usize];
-            node.deliver(Frame {
-                to: h.index,
-                port: h.port,
-                link: FROM_HOST,
-                dir: 0,
-                sent_ns: mono_ns(),
-                data: flow_frame(&node.model, i, d),
-            });
-        }
-        for (i, s, d) in starts {
-            let (index, port) = node.hosts.borrow_mut().inject(&node.model, now, s, d);
-            let data = flow_frame(&node.model, i, d);
-            node.deliver(Frame { to: index, port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
-        }
-        let wait = wake_at.map_or(Duration::from_secs(3600), |t| Duration::from_nanos(t.saturating_sub(rel(&node))));
-        tokio::select! {
-            _ = sleep(wait) => {}
-            _ = node.prov_wake.notified() => {}
-        }
-    }
-}
-
 /// The flow id of a provisioning frame (IPv4/UDP to `UDP_PORT` with `MAGIC`).
 pub fn flow_of(f: &[u8]) -> Option<u32> {
     if f.len() < 50 || f[12..14] != [0x08, 0x00] || f[23] != 17 || f[36..38] != UDP_PORT.to_be_bytes() || f[42..46] != MAGIC {
@@ -385,19 +245,5 @@ mod tests {
         assert_eq!(r.next_start(0), Some(0));
         r.start(0);
         assert_eq!(r.next_start(0), Some(1_000_000), "1000/s: one every ms");
-    }
-
-    #[test]
-    fn bad_specs_are_one_line_naming_the_field() {
-        let mut s = spec(1, 1, 0.0);
-        validate(&s, 3).unwrap();
-        s.pairs = vec![(0, 3)];
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.provisioning.pairs[0]: [0, 3] names a host"));
-        s.pairs = vec![(1, 1)];
-        assert!(validate(&s, 3).unwrap_err().contains("both host 1"));
-        let s = ProvisionSpec { concurrency: 0, ..spec(1, 1, 0.0) };
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.provisioning.concurrency"));
-        let s = ProvisionSpec { rate: f64::NAN, ..spec(1, 1, 0.0) };
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.provisioning.rate"));
     }
 }

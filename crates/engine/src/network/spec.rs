@@ -47,10 +47,10 @@ pub struct NetworkSpec {
     pub host_traffic_ms: u64,
     /// The provisioning traffic (`provision.rs`): new flows across chosen host pairs.
     #[serde(default)]
-    pub provisioning: Option<super::provision::ProvisionSpec>,
+    pub provisioning: Option<super::provision_spec::ProvisionSpec>,
     /// Sequence-numbered streams between host pairs (`stream.rs`).
     #[serde(default)]
-    pub stream: Option<super::stream::StreamSpec>,
+    pub stream: Option<super::stream_spec::StreamSpec>,
     /// Flow entries each emulated switch holds at most (0: no limit); an ADD beyond it is
     /// refused with TABLE_FULL (RFC 8456 §5.2.3's switch-side limit).
     #[serde(default)]
@@ -135,10 +135,10 @@ pub fn validate(n: &NetworkSpec) -> Result<(), String> {
         return Err(format!("network.link_delay_us: {} is more than {} (10 s)", n.link_delay_us, MAX_DELAY_US));
     }
     if let Some(p) = &n.provisioning {
-        super::provision::validate(p, n.hosts.len())?;
+        super::provision_spec::validate(p, n.hosts.len())?;
     }
     if let Some(s) = &n.stream {
-        super::stream::validate(s, n.hosts.len())?;
+        super::stream_spec::validate(s, n.hosts.len())?;
     }
     check_events(n, &ports)
 }

@@ -21,78 +21,18 @@
 //! Per pair: `received <= sent` unless frames were duplicated (`reordered` covers those);
 //! the frames missing inside the gaps, `sum(after_seq - before_seq - 1)`, are at most
 //! `sent - received + reordered`; arrival times never go backwards.
+//!
+//! The section of the network JSON is `stream_spec.rs`; `traffic.rs` sends the frames in time.
 
 use super::model::Model;
-use super::mono_ns;
-use super::node::Node;
-use super::router::{Frame, FROM_HOST};
+use super::stream_spec::StreamSpec;
 use serde::{Deserialize, Serialize};
-use std::rc::Rc;
-use tokio::time::{sleep, Duration};
 
 /// First bytes of a stream frame's UDP payload.
 pub const MAGIC: [u8; 4] = *b"SDNS";
 const UDP_PORT: u16 = 5003;
 /// Gaps kept per pair at most (then only counted).
 const MAX_GAPS: usize = 1000;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StreamSpec {
-    /// (source host, destination host) by index into `hosts`; pair id = position here.
-    pub pairs: Vec<(u32, u32)>,
-    /// One frame per pair every this many microseconds.
-    #[serde(default = "default_interval")]
-    pub interval_us: u64,
-    /// The first frames leave this long after go.
-    #[serde(default)]
-    pub start_ms: u64,
-    /// The last frames leave before this (ms after go; 0: until the run ends).
-    #[serde(default)]
-    pub stop_ms: u64,
-    /// A silence longer than this between two arrivals is a gap even with no frame missing
-    /// (0: 10 intervals).
-    #[serde(default)]
-    pub gap_us: u64,
-    /// Per pair (by position), a later first frame than `start_ms` (ms after go); missing or
-    /// shorter: `start_ms`. Pairs that must not race (a learning controller's answer depends on
-    /// which host spoke first) send one after the other.
-    #[serde(default)]
-    pub pair_start_ms: Vec<u64>,
-    /// Per pair, an earlier end than `stop_ms` (ms after go; 0 or missing: `stop_ms`).
-    #[serde(default)]
-    pub pair_stop_ms: Vec<u64>,
-}
-
-fn default_interval() -> u64 {
-    1000
-}
-
-pub fn validate(s: &StreamSpec, hosts: usize) -> Result<(), String> {
-    if s.pairs.is_empty() {
-        return Err("network.stream.pairs: empty (give at least one [source, destination] host pair)".into());
-    }
-    for (i, &(a, b)) in s.pairs.iter().enumerate() {
-        if a as usize >= hosts || b as usize >= hosts {
-            return Err(format!("network.stream.pairs[{i}]: [{a}, {b}] names a host the network does not have (it has {hosts})"));
-        }
-        if a == b {
-            return Err(format!("network.stream.pairs[{i}]: source and destination are both host {a}"));
-        }
-    }
-    if !(50..=10_000_000).contains(&s.interval_us) {
-        return Err(format!("network.stream.interval_us: {} (must be 50..=10000000)", s.interval_us));
-    }
-    if s.stop_ms != 0 && s.stop_ms <= s.start_ms {
-        return Err(format!("network.stream.stop_ms: {} is not after start_ms {}", s.stop_ms, s.start_ms));
-    }
-    for (name, v) in [("pair_start_ms", &s.pair_start_ms), ("pair_stop_ms", &s.pair_stop_ms)] {
-        if v.len() > s.pairs.len() {
-            return Err(format!("network.stream.{name}: {} values for {} pairs", v.len(), s.pairs.len()));
-        }
-    }
-    Ok(())
-}
 
 /// A break in one pair's sequence: the arrival before it and the arrival after it (ns since go).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -243,44 +183,6 @@ impl Streams {
     }
 }
 
-/// The streams of one worker (the network checks it runs in one): every `interval_us` from
-/// `start_ms`, each pair sends its next frame; a late timer sends the frames it owes at once.
-pub async fn run(node: Rc<Node>) {
-    let Some(spec) = node.stream.borrow().as_ref().map(|s| s.spec.clone()) else { return };
-    if let Some(s) = node.stream.borrow_mut().as_mut() {
-        s.r.go_mono_ns = node.go_mono();
-    }
-    let go = node.go_mono();
-    let step = spec.interval_us * 1000;
-    let first = spec.start_ms * 1_000_000;
-    let stop = if spec.stop_ms == 0 { u64::MAX } else { spec.stop_ms * 1_000_000 };
-    let mut k: u64 = 0;
-    loop {
-        let due = first + k * step;
-        if due >= stop {
-            return;
-        }
-        let now = mono_ns().saturating_sub(go);
-        if due > now {
-            sleep(Duration::from_nanos(due - now)).await;
-            continue;
-        }
-        for (i, &(s, d)) in spec.pairs.iter().enumerate() {
-            let early = spec.pair_start_ms.get(i).is_some_and(|&ms| due < ms * 1_000_000);
-            let late = spec.pair_stop_ms.get(i).is_some_and(|&ms| ms > 0 && due >= ms * 1_000_000);
-            if early || late {
-                continue;
-            }
-            let t = mono_ns().saturating_sub(go);
-            let seq = node.stream.borrow_mut().as_mut().expect("stream state").send(i, t);
-            let (index, port) = node.hosts.borrow_mut().inject(&node.model, t, s, d);
-            let data = stream_frame(&node.model, s, d, i as u32, seq);
-            node.deliver(Frame { to: index, port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });
-        }
-        k += 1;
-    }
-}
-
 /// (pair id, sequence number) of a stream frame (IPv4/UDP to `UDP_PORT` with `MAGIC`).
 pub fn pair_of(f: &[u8]) -> Option<(u32, u32)> {
     if f.len() < 54 || f[12..14] != [0x08, 0x00] || f[23] != 17 || f[36..38] != UDP_PORT.to_be_bytes() || f[42..46] != MAGIC {
@@ -379,19 +281,5 @@ mod tests {
         s.delivered(50_000_000, 2, &stream_frame(&m, 0, 2, 0, 1));
         assert_eq!(s.r.pairs[0].gaps[0].after_seq, 1);
         s.r.check().unwrap();
-    }
-
-    #[test]
-    fn bad_specs_are_one_line_naming_the_field() {
-        let mut s = spec();
-        validate(&s, 3).unwrap();
-        s.pairs = vec![(0, 3)];
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.pairs[0]: [0, 3] names a host"));
-        let s = StreamSpec { interval_us: 0, ..spec() };
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.interval_us"));
-        let s = StreamSpec { start_ms: 5, stop_ms: 5, ..spec() };
-        assert!(validate(&s, 3).unwrap_err().starts_with("network.stream.stop_ms"));
-        let s = StreamSpec { pair_start_ms: vec![0, 5, 9], ..spec() };
-        assert_eq!(validate(&s, 3).unwrap_err(), "network.stream.pair_start_ms: 3 values for 2 pairs");
     }
 }

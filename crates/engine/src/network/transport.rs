@@ -242,7 +242,7 @@ mod tests {
     use super::*;
 
     fn frame(to: u32, seq: u32) -> Frame {
-        Frame { to, port: 1, link: seq, dir: 0, sent_ns: super::super::mono_ns(), data: seq.to_be_bytes().repeat(16) }
+        Frame { to, port: 1, link: seq, dir: 0, sent_ns: super::super::clock::mono_ns(), data: seq.to_be_bytes().repeat(16) }
     }
 
     /// Three workers on three threads (as three processes would be): every frame each sends to
