@@ -4,7 +4,7 @@
 //! (`switch/protocol.rs`). A stream that ends without a report becomes one `Lost` line.
 
 use crate::config::{Config, Slice};
-use crate::switch::protocol::{encode, Cmd, WorkerEvent};
+use crate::switch::protocol::{encode, Cmd, WorkerEvent, PROTOCOL};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -179,6 +179,11 @@ fn read_events(
         let Ok(line) = line else { break };
         bytes_in.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
         match serde_json::from_str::<WorkerEvent>(&line) {
+            Ok(WorkerEvent::Ready(r)) if r.protocol != PROTOCOL => {
+                let msg =
+                    format!("{label} speaks {}, this engine {PROTOCOL}: run the same sdnbench-engine build on every agent", r.protocol);
+                let _ = tx.send((w, WorkerEvent::Fatal(msg)));
+            }
             Ok(e) => {
                 done |= matches!(e, WorkerEvent::Done(_));
                 let _ = tx.send((w, e));
@@ -195,5 +200,31 @@ fn read_events(
             None => format!("{label} exited without a report"),
         };
         let _ = tx.send((w, WorkerEvent::Lost(msg)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::switch::protocol::Ready;
+
+    fn events(lines: &[String]) -> Vec<WorkerEvent> {
+        let (tx, rx) = mpsc::channel();
+        read_events(lines.join("\n").as_bytes(), 0, "agent a", None, &AtomicU64::new(0), &tx);
+        drop(tx);
+        rx.into_iter().map(|(_, e)| e).collect()
+    }
+
+    #[test]
+    fn a_peer_of_another_protocol_is_refused_by_name() {
+        let old = Ready { protocol: "sdnbench.engine.worker/1".into(), ..Default::default() };
+        let got = events(&[serde_json::to_string(&WorkerEvent::Ready(old)).unwrap()]);
+        match &got[0] {
+            WorkerEvent::Fatal(m) => assert!(m.starts_with("agent a speaks sdnbench.engine.worker/1, this engine"), "{m}"),
+            e => panic!("{e:?}"),
+        }
+        let same = Ready { protocol: PROTOCOL.into(), ..Default::default() };
+        let got = events(&[serde_json::to_string(&WorkerEvent::Ready(same)).unwrap()]);
+        assert!(matches!(got[0], WorkerEvent::Ready(_)), "{got:?}");
     }
 }
