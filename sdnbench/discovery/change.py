@@ -93,7 +93,8 @@ def analyse(want: frozenset, link: list, polls: list, down_ns: Optional[int], up
 
 
 def southbound_change(evs: list) -> dict:
-    """Seconds from the engine's instants to the controller's southbound reactions (see above)."""
+    """Seconds from the engine's instants to the controller's southbound reactions (see above),
+    and the instants themselves (CLOCK_MONOTONIC ns; None: not applied)."""
     def first(state: str):
         recs = [e for e in evs if e["state"] == state and e.get("mono_ns")]
         return recs, min((e["mono_ns"] for e in recs), default=None)
@@ -103,7 +104,8 @@ def southbound_change(evs: list) -> dict:
     dirs = [min((e["first_probe_after_ns"][k] for e in up if (e.get("first_probe_after_ns") or [0, 0])[k]), default=None)
             for k in (0, 1)]
     return {"down_flows_react_s": (min(flows) - t_down) / 1e9 if flows and t_down else None,
-            "up_probed_both_ways_s": (max(dirs) - t_up) / 1e9 if t_up and None not in dirs else None}
+            "up_probed_both_ways_s": (max(dirs) - t_up) / 1e9 if t_up and None not in dirs else None,
+            "down_mono_ns": t_down, "up_mono_ns": t_up}
 
 
 def run(s: Setup, address: str, link: list, controller_pid: Optional[int] = None) -> dict:

@@ -67,8 +67,7 @@ def test_plain_subprocesses_are_found_by_their_owner_tag():
         found, dead = procreg.orphans()
         assert pid in [o.pid for o in found]
         procreg.reap([o for o in found if o.pid == pid], [])
-        time.sleep(0.2)
-        assert not _alive(child)
+        assert _wait_gone([child]) == []
     finally:
         if owner.poll() is None:
             os.kill(owner.pid, signal.SIGKILL)
@@ -96,8 +95,7 @@ def test_orphans_of_a_dead_owner_are_stopped_and_only_those():
         found, dead = procreg.orphans()
         assert child["pid"] in [o.pid for o in found]
         procreg.reap([o for o in found if o.pid == child["pid"]], dead)
-        time.sleep(0.2)
-        assert not _alive(child)
+        assert _wait_gone([child]) == []
     finally:
         if owner.poll() is None:
             os.kill(owner.pid, signal.SIGKILL)
@@ -120,6 +118,43 @@ KINDS = {
 }
 
 
+# the process that shows a kind is measuring (a descendant of the run: a host's ping, the engine)
+MEASURES = {"net run": "ping", "controller bench": "sdnbench-engine", "run campaign": "ping"}
+
+
+def _descendants(root: int) -> list:
+    """(pid, command name) of every process below ``root`` (by parent pid, whatever its session)."""
+    kids: dict = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    st = f.read()
+            except OSError:
+                continue
+            kids.setdefault(int(st.rsplit(")", 1)[1].split()[1]), []).append((int(d), st[st.index("(") + 1:st.rindex(")")]))
+    out, todo = [], [root]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k[0])
+    return out
+
+
+def _settled(look, timeout: float = 10.0):
+    """``look()`` once it is empty, or as it is after ``timeout``: a process sent SIGKILL is gone
+    only once it has been reaped, a moment later."""
+    deadline = time.monotonic() + timeout
+    while (found := look()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
+def _wait_gone(children: list) -> list:
+    """Those of ``children`` still alive once they had time to be reaped."""
+    return _settled(lambda: [c for c in children if _alive(c)])
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_kill9_mid_run_then_net_clean_leaves_nothing(kind, tmp_path):
@@ -129,16 +164,18 @@ def test_kill9_mid_run_then_net_clean_leaves_nothing(kind, tmp_path):
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         started = _record_of(run.pid, timeout=90)["children"]        # the controller is up
-        time.sleep(4)                                                 # in the middle of measuring
+        deadline = time.monotonic() + 120                             # in the middle of measuring
+        while MEASURES[kind] not in [c for _, c in _descendants(run.pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert MEASURES[kind] in [c for _, c in _descendants(run.pid)], f"no {MEASURES[kind]} of the run"
         assert run.poll() is None, "the run ended before it could be killed"
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
         clean = subprocess.run([sys.executable, "-m", "sdnbench", "net", "clean"],
                                capture_output=True, text=True, timeout=120)
         assert clean.returncode == 0, clean.stderr
-        time.sleep(0.3)
-        assert [c for c in started if _alive(c)] == []                # controller and tools gone
-        assert _session_members(run.pid) == []                        # nothing of its session
+        assert _wait_gone(started) == []                              # controller and tools gone
+        assert _settled(lambda: _session_members(run.pid)) == []      # nothing of its session
         assert not list(runtime_dir("procs").glob(f"{run.pid}-*.json"))
         left = [lo.describe() for lo in stale.survey().values() if not lo.empty() and not lo.claimed_by]
         assert left == []                                             # no bridge, link, table

@@ -90,8 +90,7 @@ class Switchbench(Built):
         try:
             stderr = self.proc.communicate(timeout=timeout)[1]
         except Interrupted as e:
-            self._stop()
-            raise SwitchbenchInterrupted(e.signum, self._read())
+            raise self.interrupted(e.signum) from None
         except subprocess.TimeoutExpired:
             self._stop()
             raise UserError(f"sdnbench-switch did not finish within {timeout:g}s")
@@ -104,6 +103,11 @@ class Switchbench(Built):
             raise RuntimeError(f"sdnbench-switch exited {self.proc.returncode} without a document: "
                                f"{' | '.join(lines[-3:])}")
         return doc
+
+    def interrupted(self, signum: int) -> SwitchbenchInterrupted:
+        """Stop the binary; the interrupt, carrying the tests it finished before (its document)."""
+        self._stop()
+        return SwitchbenchInterrupted(signum, self._read())
 
     def _read(self) -> Optional[dict]:
         try:

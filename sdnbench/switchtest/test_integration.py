@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -106,6 +105,23 @@ def test_missing_or_down_interfaces_are_refused_before_starting():
             OvsTarget(datapath="system")
 
 
+def _finished_tests(cli_pid: int) -> list:
+    """The tests the run's sdnbench-switch (a child of the CLI) has finished so far: those in the
+    document it writes (atomically) after each one."""
+    import json
+    from pathlib import Path
+    try:
+        kids = Path(f"/proc/{cli_pid}/task/{cli_pid}/children").read_text().split()
+        for kid in kids:
+            argv = Path(f"/proc/{kid}/cmdline").read_text().split("\0")
+            if "--json" in argv:
+                doc = json.loads(Path(argv[argv.index("--json") + 1]).read_text())
+                return [t.get("test") for t in doc.get("tests", [])]
+    except (FileNotFoundError, ProcessLookupError, json.JSONDecodeError):
+        pass
+    return []
+
+
 def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_tests(tmp_path):
     out = tmp_path / "partial.json"
     p = subprocess.Popen([sys.executable, "-m", "sdnbench", "switch", "bench", "--target", "ovs",
@@ -114,8 +130,11 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_te
     prefix = run_prefix(p.pid)
     try:
         proc.wait_until(lambda: f"{prefix}br" in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout,
-                        timeout=30, what="the bridge of the run")
-        time.sleep(1.5)                                   # into the run, past the handshake
+                        timeout=120, what="the bridge of the run")
+        # into the run: the binary has written its document after the first test (packet-in)
+        # finished, and the second (stats, 20 s a repetition) has begun
+        proc.wait_until(lambda: _finished_tests(p.pid) == ["packet-in"], timeout=120,
+                        what="the first test to finish")
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=60)
     finally:
