@@ -53,10 +53,14 @@ def _one_probe_per_round_trip(ctl: ScriptedController, answered: float, switches
     probe, which a loaded machine stretches; both are measured here, by the controller, so the
     lower bound is 1/(the round trip it saw), not 1/D and luck. The engine's own turnaround
     (answer written -> next packet-in read; the pauses between loops left out) must be a small
-    part of D at the median: an engine that waited for a tick or a timer would show there."""
+    part of D at the median, beyond the scheduling lateness the controller measured on itself: an
+    engine that waited for a tick or a timer would show there."""
     gaps = [g for g in ctl.gaps_s if g < DELAY_S * 2.5]
     assert len(gaps) >= 20 and ctl.late_s, (len(ctl.gaps_s), len(ctl.late_s))
-    assert statistics.median(gaps) <= 0.1 * DELAY_S, ("the next probe waits", statistics.median(gaps))
+    # 10 % of D, plus how late this machine woke the controller's own timer at the median (the
+    # engine wakes on the same scheduler): a tick or a timer in the engine would show beyond both
+    slack = statistics.median(ctl.late_s)
+    assert statistics.median(gaps) <= 0.1 * DELAY_S + slack, ("the next probe waits", statistics.median(gaps), slack)
     round_trip = DELAY_S + statistics.fmean(ctl.late_s) + statistics.fmean(gaps)
     assert 0.85 * switches / round_trip <= answered <= 1.02 * switches / DELAY_S, (answered, round_trip)
 
