@@ -196,10 +196,7 @@ pub fn announce_frame(model: &Model, h: u32) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::network::model::tests::ring;
-
-    fn spec(flows: u32, concurrency: u32, rate: f64) -> ProvisionSpec {
-        ProvisionSpec { pairs: vec![(0, 2)], flows, concurrency, rate, timeout_ms: 10, announce_ms: 0, repeat_ms: 0 }
-    }
+    use crate::network::provision_spec::tests::spec;
 
     #[test]
     fn frames_name_their_flow_and_are_valid() {

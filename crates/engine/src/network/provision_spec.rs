@@ -65,10 +65,12 @@ pub fn validate(p: &ProvisionSpec, hosts: usize) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn spec(flows: u32, concurrency: u32, rate: f64) -> ProvisionSpec {
+    /// One pair (hosts 0 and 2), `flows` flows, `concurrency` at a time, at `rate` (the
+    /// provisioning tests' too).
+    pub(crate) fn spec(flows: u32, concurrency: u32, rate: f64) -> ProvisionSpec {
         ProvisionSpec { pairs: vec![(0, 2)], flows, concurrency, rate, timeout_ms: 10, announce_ms: 0, repeat_ms: 0 }
     }
 

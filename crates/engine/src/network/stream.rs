@@ -200,18 +200,7 @@ pub fn stream_frame(model: &Model, src: u32, dst: u32, pair: u32, seq: u32) -> V
 mod tests {
     use super::*;
     use crate::network::model::tests::ring;
-
-    fn spec() -> StreamSpec {
-        StreamSpec {
-            pairs: vec![(0, 2), (2, 0)],
-            interval_us: 1000,
-            start_ms: 0,
-            stop_ms: 0,
-            gap_us: 0,
-            pair_start_ms: vec![],
-            pair_stop_ms: vec![],
-        }
-    }
+    use crate::network::stream_spec::tests::spec;
 
     #[test]
     fn the_engines_stream_frame_is_the_shared_vector() {

@@ -62,10 +62,11 @@ pub fn validate(s: &StreamSpec, hosts: usize) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn spec() -> StreamSpec {
+    /// Two pairs between hosts 0 and 2, 1 ms apart, for the whole run (the stream tests' too).
+    pub(crate) fn spec() -> StreamSpec {
         StreamSpec {
             pairs: vec![(0, 2), (2, 0)],
             interval_us: 1000,
