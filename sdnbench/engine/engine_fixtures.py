@@ -53,8 +53,14 @@ def scheduling_slack_us(doc: dict, late_s: list) -> float:
     bound on how long any one of its wake-ups waited for a CPU). Both near 0 on an idle machine,
     so an upper bound built on them stays tight there and moves only with measured lateness."""
     peer = statistics.median(late_s) if late_s else 0.0
+    return peer * 1e6 + engine_longest_wait_ms(doc) * 1000
+
+
+def engine_longest_wait_ms(doc: dict) -> float:
+    """The engine's longest run-queue wait in one loop (ms): ``resources``' largest
+    ``run_delay_ms`` sample, a bound on how long any one of its wake-ups waited for a CPU."""
     waits = [w for p in (doc.get("resources") or {}).get("processes", []) for w in p.get("run_delay_ms", [])]
-    return peer * 1e6 + max(waits, default=0.0) * 1000
+    return max(waits, default=0.0)
 
 
 def assert_reads_delay(lat: dict, d_us: float, floor_us: float) -> None:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import HIST_FLOOR, assert_reads_delay, free_port, responder, run_doc, scheduling_slack_us
+from sdnbench.engine.engine_fixtures import HIST_FLOOR, assert_reads_delay, engine_longest_wait_ms, free_port, responder, run_doc, scheduling_slack_us
 from sdnbench.engine.scripted_controller import ScriptedController
 
 pytestmark = pytest.mark.integration
@@ -264,7 +264,13 @@ def test_faucet_traffic_is_answered_by_faucets_learning_flow_mods():
         t = doc["totals"]
         _invariant(t)
         assert doc["status"] == "ok" and doc["params"]["traffic"] == "faucet"
-        assert t["requests_lost"] == 0 and t["requests_answered"] >= 0.95 * t["requests_sent"], t
+        # every request answered: none lost, none thrown away; on time, unless a wait this run
+        # recorded (the peer's latest timer, the engine's longest run-queue wait) could push an
+        # answer past the loss timeout's floor, where it is a late reply or still in flight
+        assert t["requests_lost"] == 0 and t["requests_discarded"] == 0, t
+        stall_ms = 1000 * max(late_s) + engine_longest_wait_ms(doc)
+        if stall_ms < doc["params"]["timeout_floor_ms"] - delay_ms:
+            assert t["requests_answered"] == t["requests_sent"], (t, stall_ms)
         assert t["extra_replies"] == t["requests_answered"] + t["late_replies"], t  # eth_dst + eth_src
         # no answer before D; the fastest within 1 ms of D; the median D within 5% plus 2 ms
         # and what the run recorded as scheduling delay (the peer's timer, the engine's wake-ups:
