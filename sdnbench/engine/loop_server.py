@@ -24,7 +24,11 @@ class LoopServer:
         self._server = None
 
     def __enter__(self):
-        s = socket.socket()
+        # IPPROTO_TCP named, so that asyncio turns Nagle off on every accepted connection (it
+        # does so only for a socket whose proto says TCP; socket() says 0). With Nagle on, a
+        # second small write waits for the peer's ACK: measured, a reroute's second flow-mod to
+        # a switch left 1-7 ms late, until that switch's next packet-in carried the ACK.
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", 0))
         self.port = s.getsockname()[1]
