@@ -141,12 +141,21 @@ with proc.signals_as_exceptions():
 """
 
 
+def _started(p: subprocess.Popen) -> list:
+    """The driver's first line (the run's prefix, h1's shell PID), or why it ended without one."""
+    line = p.stdout.readline().split()
+    if len(line) != 2:
+        _out, err = p.communicate(timeout=30)
+        pytest.fail(f"the driver ended (exit {p.returncode}) before its network was up:\n{err[-2000:]}")
+    return line
+
+
 def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing(rack):
     before = run_dirs()
     p = subprocess.Popen([sys.executable, "-c", DRIVER, str(rack.dir / "one.yaml")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        prefix, h1 = p.stdout.readline().split()
+        prefix, h1 = _started(p)
         in_h1 = set()
         deadline = time.monotonic() + 20
         while not any("iperf3 -c" in (Path(f"/proc/{q}/cmdline").read_text(errors="replace").replace("\0", " ")
@@ -174,7 +183,7 @@ def test_a_killed_run_is_swept_by_the_next_one(rack):
     p = subprocess.Popen([sys.executable, "-c", DRIVER, str(rack.dir / "one.yaml")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        prefix, h1 = p.stdout.readline().split()
+        prefix, h1 = _started(p)
         deadline = time.monotonic() + 20
         while not any("iperf3 -c" in l for l in rack.pids("a") + [_cmd(q) for q in in_netns_of(int(h1))]):
             assert p.poll() is None and time.monotonic() < deadline, "iperf3 client never started"
