@@ -6,7 +6,8 @@
 //! resolved. A request older than the timeout at the front of the window is lost.
 //!
 //! Invariants: `pending` counts the unanswered requests in the window; every issued sequence
-//! number is resolved exactly once (answered, lost or abandoned).
+//! number is resolved exactly once (answered, lost or abandoned); a skipped one (`skip_seq`) is
+//! never issued.
 
 /// A slot holds the send time of a request in flight, `ANSWERED` once matched, or the send time
 /// with a flag: `TIMED_OUT` (the loss timeout passed; an answer now is *late*, with its latency)
@@ -157,6 +158,14 @@ impl Outstanding {
         self.slots.push_back(t_ns.min(TIME));
         self.pending += 1;
         seq
+    }
+
+    /// Pass over the next sequence number: one no request may have (`NO_BUFFER`, the buffer id
+    /// that means "none"). It is resolved at once and is not an answer, so the requests in flight
+    /// before it are not overtaken (an `answer` to it would mark them, and a window would then
+    /// send up to a window's worth more).
+    pub fn skip_seq(&mut self) {
+        self.slots.push_back(ANSWERED);
     }
 
     /// `push(t_ns)`, `n` times: returns the first sequence number (the others follow it).
@@ -424,6 +433,21 @@ mod tests {
         assert_eq!(o.expire(100, 10), 2);
         assert_eq!(o.answer(1, 200), Match::Unknown, "sent before the horizon: forgotten");
         assert_eq!(o.answer(2, 200), Match::Late(150));
+    }
+
+    #[test]
+    fn a_skipped_sequence_number_overtakes_nothing() {
+        let mut o = Outstanding::new(u32::MAX - 2);
+        assert_eq!((o.push(0), o.push(0)), (u32::MAX - 2, u32::MAX - 1));
+        o.skip_seq();
+        assert_eq!((o.pending(), o.live()), (2, 2), "the two in flight keep their slots");
+        assert_eq!(o.push(1), 0);
+        assert_eq!(o.answer(u32::MAX, 5), Match::Again, "never a request's");
+        assert_eq!(o.answer(u32::MAX - 2, 5), Match::Answered(5));
+        assert_eq!(o.answer(u32::MAX - 1, 6), Match::Answered(6));
+        assert_eq!(o.answer(0, 7), Match::Answered(6));
+        assert_eq!((o.pending(), o.live()), (0, 0));
+        assert_eq!(o.expire(TIME, 0), 0);
     }
 
     #[test]

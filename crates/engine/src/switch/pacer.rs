@@ -21,6 +21,14 @@ pub fn socket_room(fill_socket: bool, unwritten: usize, request_len: usize) -> u
     (FILL_SOCKET_BYTES.saturating_sub(unwritten) / request_len.max(1)) as u32
 }
 
+/// A request's sequence number is its buffer id, so `NO_BUFFER` is never one: passed over.
+#[inline]
+fn skip_no_buffer(out: &mut Outstanding) {
+    if out.next_seq() == ofswitch::NO_BUFFER {
+        out.skip_seq();
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Pacer {
     Window { size: u32 },
@@ -56,11 +64,8 @@ impl Pacer {
                     return k;
                 }
                 while out.live() < *size && n < max {
+                    skip_no_buffer(out);
                     let seq = out.push(now);
-                    if seq == ofswitch::NO_BUFFER {
-                        out.answer(seq, now); // never used as a buffer id
-                        continue;
-                    }
                     gen.emit(wbuf, seq, miss);
                     n += 1;
                 }
@@ -76,11 +81,8 @@ impl Pacer {
                         break;
                     }
                     *sent += 1;
+                    skip_no_buffer(out);
                     let seq = out.push(due);
-                    if seq == ofswitch::NO_BUFFER {
-                        out.answer(seq, now);
-                        continue;
-                    }
                     gen.emit(wbuf, seq, miss);
                     n += 1;
                 }
@@ -167,13 +169,27 @@ mod tests {
         let (mut o, mut g, mut w) = (Outstanding::new(u32::MAX - 9), gen(), vec![]);
         assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 8);
         assert_eq!(w, one_by_one(&mut (u32::MAX - 9..u32::MAX - 1)));
-        // one that would hold it: MAX-3 ..= MAX-1, then 0, 1, ...
+        // one that would hold it: MAX-3 ..= MAX-1, then 0 ..= 4: still exactly the window
         let mut p = Pacer::for_config(&c, 0, 1);
         let (mut o, mut g, mut w) = (Outstanding::new(u32::MAX - 3), gen(), vec![]);
-        let n = p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX) as usize;
-        let want = one_by_one(&mut (u32::MAX - 3..u32::MAX).chain(0..20));
-        assert_eq!(w[..], want[..w.len()]);
-        assert_eq!(w.len(), n * one_by_one(&mut (0..1)).len());
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, Some(128), u32::MAX), 8);
+        assert_eq!(w, one_by_one(&mut (u32::MAX - 3..u32::MAX).chain(0..5)));
+        assert_eq!((o.pending(), o.live()), (8, 8), "nothing in flight was overtaken");
+        assert_eq!(p.fill(1, &mut o, &mut g, &mut w, Some(128), u32::MAX), 0, "the window is full");
+    }
+
+    #[test]
+    fn a_fixed_rate_passes_over_no_buffer_and_sends_every_request_due() {
+        let c = Config { mode: Mode::FixedRate, rate: 1000.0, switches: 1, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(u32::MAX - 1), gen(), vec![]);
+        // due at 0, 1, 2 ms: MAX-1, then (MAX passed over) 0 and 1
+        assert_eq!(p.fill(0, &mut o, &mut g, &mut w, None, u32::MAX), 1);
+        assert_eq!(p.fill(2_000_000, &mut o, &mut g, &mut w, None, u32::MAX), 2);
+        let (mut g2, mut want) = (gen(), vec![]);
+        [u32::MAX - 1, 0, 1].iter().for_each(|&seq| g2.emit(&mut want, seq, None));
+        assert_eq!(w, want);
+        assert_eq!((o.pending(), o.live()), (3, 3));
     }
 
     #[test]
