@@ -1,5 +1,6 @@
 //! The coordinator: plans the run, starts the workers together, gathers their events, samples
-//! resources, and merges everything into one `Outcome`. It owns no sockets.
+//! resources, and merges everything into one `Outcome`. It opens no OpenFlow session: its only
+//! sockets are its links to agents and to pods that dial in (`pod_link.rs`).
 //!
 //! One worker runs on a thread of this process; more run as child processes speaking the JSON-lines
 //! protocol (`protocol.rs`) on their stdin/stdout, so a worker could equally be remote. Workers

@@ -240,7 +240,10 @@ impl Node {
                 if i != index {
                     return true;
                 }
-                applied[a].flows_changed_ns = now;
+                // the first of the event's end switches to change (both may be this worker's)
+                if applied[a].flows_changed_ns == 0 {
+                    applied[a].flows_changed_ns = now;
+                }
                 false
             });
         }
@@ -431,6 +434,7 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::network::events::{Due, Target};
     use crate::network::model::tests::ring;
 
     fn lldp() -> Vec<u8> {
@@ -467,5 +471,24 @@ mod tests {
             c.check().unwrap();
             assert_eq!(rep.hosts.delivered, 1);
         });
+    }
+
+    /// A link goes down with both its ends on this worker: the reaction recorded is the first
+    /// end switch whose flow entries change, not the last.
+    #[test]
+    fn a_link_down_records_its_first_end_to_change_flows() {
+        let s = ring(4);
+        let node = Node::new(&s, 1, 0);
+        let link = node.model.link_of(s.links[0]).unwrap();
+        node.apply(mono_ns(), Due { event: 0, at_ms: 0, target: Target::Link(link), up: false });
+        let (a, _, b, _) = node.model.links[link as usize];
+        node.switch_state(a, [0; 3], 0);
+        assert_eq!(node.snapshot().events[0].flows_changed_ns, 0, "no change yet");
+        node.switch_state(a, [0; 3], 3);
+        let first = node.snapshot().events[0].flows_changed_ns;
+        assert!(first > 0);
+        std::thread::sleep(Duration::from_millis(2));
+        node.switch_state(b, [0; 3], 5);
+        assert_eq!(node.snapshot().events[0].flows_changed_ns, first);
     }
 }
