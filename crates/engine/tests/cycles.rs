@@ -1,8 +1,8 @@
-//! No cycle between the engine's modules at file granularity: when a module uses another (a
-//! sibling, its parent's `mod.rs`, a child), the other does not use it back, directly or round a
-//! longer loop. `layers.rs` orders the top-level modules; this test holds inside them, down to
-//! each file. It fails on each cycle, naming its modules and, for each edge of it, the file, the
-//! line and the path.
+//! No cycle between the engine's modules at file granularity, nor between those of the
+//! workspace's other crates: when a module uses another (a sibling, its parent's `mod.rs`, a
+//! child), the other does not use it back, directly or round a longer loop. `layers.rs` orders
+//! the engine's top-level modules; this test holds inside them, down to each file. It fails on
+//! each cycle, naming its modules and, for each edge of it, the file, the line and the path.
 //!
 //! An edge is a path in a file's code that names an item of another module: a `crate::`,
 //! `super::` or `self::` path, each leaf of a `use` tree (`{...}` groups expanded), or a path
@@ -333,24 +333,41 @@ fn report(g: &Graph, cycle: &[Module]) -> String {
     s
 }
 
-fn source_tree() -> Vec<(String, String)> {
-    let src = src();
-    rust_files(&src)
+fn source_tree(src: &Path) -> Vec<(String, String)> {
+    rust_files(src)
         .into_iter()
         .map(|f| {
-            let rel = f.strip_prefix(&src).expect("under src").to_string_lossy().into_owned();
+            let rel = f.strip_prefix(src).expect("under src").to_string_lossy().into_owned();
             (rel, std::fs::read_to_string(&f).expect("a source file is readable"))
         })
         .collect()
 }
 
+/// The cycles of the crate whose sources are `src`, in words; at least `modules` modules and
+/// `edges` edges must be read.
+fn cycles_of(src: &Path, modules: usize, edges: usize) -> Vec<String> {
+    let g = graph(&source_tree(src));
+    let found: usize = g.values().map(BTreeMap::len).sum();
+    assert!(g.len() >= modules && found >= edges, "{} read as {} modules with {found} edges: the reader is broken", src.display(), g.len());
+    cycles(&g).iter().map(|c| report(&g, c)).collect()
+}
+
 #[test]
 fn no_cycle_between_modules() {
-    let g = graph(&source_tree());
-    let edges: usize = g.values().map(BTreeMap::len).sum();
-    assert!(g.len() > 50 && edges > g.len(), "the tree read as {} modules with {edges} edges: the reader is broken", g.len());
-    let found: Vec<String> = cycles(&g).iter().map(|c| report(&g, c)).collect();
+    let found = cycles_of(&src(), 50, 100);
     assert!(found.is_empty(), "modules that use each other (tests/cycles.rs):\n{}", found.join("\n"));
+}
+
+/// The workspace's other crates hold to the same rule (the codec, the emulated switch, the
+/// controller core, the switch harness, ...).
+#[test]
+fn no_cycle_between_modules_of_the_other_crates() {
+    let crates = [("ofwire", 25), ("ofswitch", 15), ("ofcontroller", 2), ("ofmutate", 4), ("responder", 4), ("switchbench", 10)];
+    for (krate, modules) in crates {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(krate).join("src");
+        let found = cycles_of(&dir, modules, 1);
+        assert!(found.is_empty(), "modules of {krate} that use each other (tests/cycles.rs):\n{}", found.join("\n"));
+    }
 }
 
 fn tree(files: &[(&str, &str)]) -> Vec<(String, String)> {

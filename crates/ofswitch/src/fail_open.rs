@@ -3,11 +3,9 @@
 //! OpenFlow entry, `actions=NORMAL`, and forwards as an L2 learning switch until a controller
 //! session is up again. Here: while `fail_open` is set, a frame that arrives is learned (source
 //! MAC -> in port) and forwarded to the learned port of its destination, or flooded; the flow
-//! tables are kept and bypassed. The engine decides when (`crates/engine/src/session.rs`).
+//! tables are kept and bypassed (`forward.rs`). The engine decides when
+//! (`crates/engine/src/switch/session.rs`).
 
-use crate::forward::Received;
-use crate::pipeline::Out;
-use crate::switch::Switch;
 use std::collections::HashMap;
 
 /// The learning table of a switch in fail-open.
@@ -16,40 +14,34 @@ pub struct FailOpen {
     macs: HashMap<[u8; 6], u32>,
 }
 
-/// OFPP_FLOOD in 1.3 numbering (every up port but the in port).
-const FLOOD: u32 = 0xffff_fffb;
+/// Where NORMAL sends a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Normal {
+    /// Not an Ethernet frame.
+    Drop,
+    /// Its destination is on the port it came in on (its own segment): dropped.
+    Local,
+    Port(u32),
+    /// Every up port but the in port (OFPP_FLOOD).
+    Flood,
+}
 
 fn mac(frame: &[u8], at: usize) -> Option<[u8; 6]> {
     frame.get(at..at + 6).map(|m| m.try_into().unwrap())
 }
 
-impl Switch {
-    /// Enter (true) or leave (false) fail-open; leaving forgets what it learned.
-    pub fn set_fail_open(&mut self, on: bool) {
-        if on != self.fail_open.is_some() {
-            self.fail_open = on.then(FailOpen::default);
-        }
-    }
-
-    pub fn is_fail_open(&self) -> bool {
-        self.fail_open.is_some()
-    }
-
-    /// Forward `frame` as OVS's NORMAL action does for a plain L2 switch.
-    pub(crate) fn normal(&mut self, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {
-        let (Some(dst), Some(src)) = (mac(frame, 0), mac(frame, 6)) else { return Received::Dropped };
-        let fo = self.fail_open.as_mut().expect("fail-open");
+impl FailOpen {
+    /// A frame arrives on `in_port`: learn its (unicast) source, and find its destination.
+    pub fn normal(&mut self, in_port: u32, frame: &[u8]) -> Normal {
+        let (Some(dst), Some(src)) = (mac(frame, 0), mac(frame, 6)) else { return Normal::Drop };
         if src[0] & 1 == 0 {
-            fo.macs.insert(src, in_port);
+            self.macs.insert(src, in_port);
         }
-        let to = if dst[0] & 1 == 0 { fo.macs.get(&dst).copied() } else { None };
-        self.counters.fail_open_frames += 1;
-        match to {
-            Some(p) if p == in_port => return Received::Dropped, // already on its segment
-            Some(p) => self.resolve(in_port, Out::Port { port: p, frame: frame.to_vec() }, outs),
-            None => self.resolve(in_port, Out::Port { port: FLOOD, frame: frame.to_vec() }, outs),
+        match if dst[0] & 1 == 0 { self.macs.get(&dst).copied() } else { None } {
+            Some(p) if p == in_port => Normal::Local,
+            Some(p) => Normal::Port(p),
+            None => Normal::Flood,
         }
-        Received::Matched
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::channel::Async;
 use crate::consts::*;
 use crate::emit;
+use crate::fail_open::{FailOpen, Normal};
 use crate::flow_table::Entry;
 use crate::pipeline::{ports as pn, Out, Run, Verdict, REASON_NO_MATCH};
 use crate::switch::Switch;
@@ -26,6 +27,33 @@ pub enum Received {
 }
 
 impl Switch {
+    /// Enter (true) or leave (false) fail-open (`fail_open.rs`); leaving forgets what it learned.
+    pub fn set_fail_open(&mut self, on: bool) {
+        if on != self.fail_open.is_some() {
+            self.fail_open = on.then(FailOpen::default);
+        }
+    }
+
+    pub fn is_fail_open(&self) -> bool {
+        self.fail_open.is_some()
+    }
+
+    /// Forward `frame` as OVS's NORMAL action does for a plain L2 switch (in fail-open).
+    fn normal(&mut self, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {
+        let to = self.fail_open.as_mut().expect("fail-open").normal(in_port, frame);
+        if to == Normal::Drop {
+            return Received::Dropped;
+        }
+        self.counters.fail_open_frames += 1;
+        let port = match to {
+            Normal::Port(p) => p,
+            Normal::Flood => pn::FLOOD13,
+            Normal::Local | Normal::Drop => return Received::Dropped,
+        };
+        self.resolve(in_port, Out::Port { port, frame: frame.to_vec() }, outs);
+        Received::Matched
+    }
+
     /// A frame arrives on `in_port`: run the pipeline. Frames to send are appended to `tx`,
     /// packet-ins to the buffers of the channels that get them (`outs[ch]`).
     pub fn receive_frame(&mut self, now: u64, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {

@@ -1,4 +1,5 @@
 //! OFPT_HELLO and its elements; 1.3 adds the version-bitmap element (OFPHET_VERSIONBITMAP).
+//! And the version both ends speak once their hellos are exchanged (OpenFlow 1.3.5 §6.3.1).
 //!
 //! Elements are TLVs (`type`, `length` counting the 4-byte TLV header) padded to 8 bytes. The
 //! padding of the last element may be missing on the wire; `emit` always writes it.
@@ -134,9 +135,28 @@ impl fmt::Display for Hello {
     }
 }
 
+/// Picks the version to speak after both hellos were exchanged.
+///
+/// `ours` lists the wire versions we support. If both hellos carry a version bitmap the
+/// highest version set in both wins; otherwise the lower of the two header versions is used,
+/// and it must be one we support (the spec's rule for peers without bitmaps).
+pub fn negotiate(ours: &[u8], our_hello_version: u8, their_version: u8, theirs: &Hello) -> Result<u8> {
+    if let Some(bitmap) = theirs.version_bitmap() {
+        let best = ours.iter().copied().filter(|&v| bitmap_has(bitmap, v)).max().ok_or(Error::NoCommonVersion)?;
+        return Ok(best);
+    }
+    let v = our_hello_version.min(their_version);
+    if ours.contains(&v) {
+        Ok(v)
+    } else {
+        Err(Error::NoCommonVersion)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::version::{OFP10, OFP13};
 
     // An OpenFlow 1.3 hello body advertising 1.0 and 1.3.
     static BITMAP: [u8; 8] = [0x00, 0x01, 0x00, 0x08, 0x00, 0x00, 0x00, 0x12];
@@ -162,5 +182,23 @@ mod tests {
         assert!(matches!(Hello::parse(&[0, 1, 0, 2]), Err(Error::BadLength { .. })));
         assert!(matches!(Hello::parse(&[0, 1, 0, 9, 0]), Err(Error::Truncated { .. })));
         assert!(matches!(Hello::parse(&[0, 1, 0, 6, 0, 0, 0, 0]), Err(Error::BadLength { .. })));
+    }
+
+    #[test]
+    fn bitmap_both_sides() {
+        let theirs = Hello::with_versions(&[OFP10, OFP13, 5]);
+        assert_eq!(negotiate(&[OFP10, OFP13], OFP13, 5, &theirs), Ok(OFP13));
+        let theirs = Hello::with_versions(&[OFP10]);
+        assert_eq!(negotiate(&[OFP10, OFP13], OFP13, OFP10, &theirs), Ok(OFP10));
+        let theirs = Hello::with_versions(&[2, 3]);
+        assert_eq!(negotiate(&[OFP10, OFP13], OFP13, 3, &theirs), Err(Error::NoCommonVersion));
+    }
+
+    #[test]
+    fn without_bitmap_lowest_header_wins() {
+        let plain = Hello::default();
+        assert_eq!(negotiate(&[OFP10, OFP13], OFP13, OFP10, &plain), Ok(OFP10));
+        assert_eq!(negotiate(&[OFP10, OFP13], OFP13, 6, &plain), Ok(OFP13));
+        assert_eq!(negotiate(&[OFP13], OFP13, 2, &plain), Err(Error::NoCommonVersion));
     }
 }

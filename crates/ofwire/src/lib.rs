@@ -23,7 +23,7 @@
 //!   after parsing it, so for a value `x` valid in version `v`, `parse(emit(x)) == x`.
 //!
 //! # Coverage
-//! Both versions: hello (1.3 version bitmap; [`version::negotiate`]), error (every type and
+//! Both versions: hello (1.3 version bitmap; [`hello::negotiate`]), error (every type and
 //! code named in [`error_names`]), echo request/reply, vendor/experimenter, features
 //! request/reply (1.0 port list), get-config request/reply, set-config, packet-in (1.3 OXM
 //! match, reason), flow-removed, port-status, packet-out, flow-mod, port-mod, stats (1.0) /
@@ -58,6 +58,7 @@ pub mod port;
 pub mod port_mod;
 pub mod port_status;
 pub mod stats;
+pub mod stats_kind;
 pub mod stats_reply;
 pub mod version;
 
@@ -71,7 +72,7 @@ pub use flow_mod::FlowMod;
 pub use flow_removed::FlowRemoved;
 pub use group_mod::{Bucket, GroupMod};
 pub use header::{frame_len, Header, HEADER_LEN};
-pub use hello::{Hello, HelloElem};
+pub use hello::{negotiate, Hello, HelloElem};
 pub use instruction::Instruction;
 pub use match10::Match10;
 pub use message::{Body, Message};
@@ -85,4 +86,4 @@ pub use port_mod::PortMod;
 pub use port_status::PortStatus;
 pub use stats::{FlowStatsRequest, StatsReply, StatsRequest, StatsRequestBody};
 pub use stats_reply::{AggregateStats, DescStats, FlowStats, PortStats, QueueStats, StatsReplyBody, TableStats};
-pub use version::{negotiate, Version, OFP10, OFP13};
+pub use version::{Version, OFP10, OFP13};

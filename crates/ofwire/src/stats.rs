@@ -15,18 +15,8 @@ use crate::oxm::OxmMatch;
 use crate::stats_reply::StatsReplyBody;
 use crate::version::Version;
 
-/// Stats/multipart kinds (OFPST_* / OFPMP_*).
-pub mod kind {
-    pub const DESC: u16 = 0;
-    pub const FLOW: u16 = 1;
-    pub const AGGREGATE: u16 = 2;
-    pub const TABLE: u16 = 3;
-    pub const PORT: u16 = 4;
-    pub const QUEUE: u16 = 5;
-    /// 1.3 only; its request and reply bodies are kept as `Unknown` bytes.
-    pub const TABLE_FEATURES: u16 = 12;
-    pub const PORT_DESC: u16 = 13;
-}
+/// Stats/multipart kinds (OFPST_* / OFPMP_*), shared with the reply entries.
+pub use crate::stats_kind as kind;
 
 /// The flow and aggregate request. `match10` is 1.0's; `out_group`, `cookie`,
 /// `cookie_mask` and `match_` are 1.3's; `out_port` is 16 bits on the 1.0 wire.

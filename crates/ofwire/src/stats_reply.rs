@@ -8,7 +8,7 @@ use crate::instruction::{emit_instructions, instructions_len, parse_instructions
 use crate::match10::{Match10, MATCH10_LEN};
 use crate::oxm::OxmMatch;
 use crate::port::{emit_ports, parse_ports, Port};
-use crate::stats::kind;
+use crate::stats_kind as kind;
 use crate::version::Version;
 
 /// `ofp_desc`: NUL-padded strings (256 bytes each, serial number 32).

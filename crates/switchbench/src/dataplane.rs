@@ -11,10 +11,21 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::bench::DataPort;
 use crate::clock::now_ns;
 use crate::packet::PacketSocket;
 use crate::probe::{self, Probe};
+
+/// A data-plane port of the switch under test, as the harness reaches it: the packet socket on
+/// the interface wired to it.
+#[derive(Clone)]
+pub struct DataPort {
+    pub sock: Arc<PacketSocket>,
+    pub port_no: u32,
+    /// The probe source-MAC tag of this port (its position on the command line).
+    pub tag: u8,
+    /// Bytes per probe frame sent from this port (--frame-size).
+    pub frame_size: usize,
+}
 
 static SEQ: AtomicU64 = AtomicU64::new(1);
 

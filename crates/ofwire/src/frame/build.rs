@@ -1,7 +1,7 @@
 //! Builders for the frames the load engine puts into packet-ins.
 
+use super::ethertype::ETHERTYPE_LLDP;
 use super::lldp::{Lldp, NEAREST_BRIDGE};
-use super::ETHERTYPE_LLDP;
 use etherparse::{ArpEthIpv4Packet, ArpOperation, IpHeaders, IpNumber, Ipv4Header, PacketBuilder, TcpOptionElement};
 
 /// Ethernet frames shorter than this (without FCS) are padded with zeros.

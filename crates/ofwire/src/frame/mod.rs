@@ -7,20 +7,15 @@
 //! gratuitous ARP.
 
 pub mod build;
+mod ethertype;
 pub mod lldp;
 
 use crate::error::{Error, Result};
 use etherparse::{NetSlice, SlicedPacket, TransportSlice};
 
 pub use build::{gratuitous_arp, internet_checksum, lldp_frame, tcp_syn, udp_frame, udp_frame_carrying, UdpFrameSpec};
+pub use ethertype::*;
 pub use lldp::Lldp;
-
-pub const ETHERTYPE_IPV4: u16 = 0x0800;
-pub const ETHERTYPE_ARP: u16 = 0x0806;
-pub const ETHERTYPE_VLAN: u16 = 0x8100;
-pub const ETHERTYPE_LLDP: u16 = 0x88cc;
-/// Broadcast domain discovery (Floodlight's BDDP: LLDP's format under its own type).
-pub const ETHERTYPE_BDDP: u16 = 0x8942;
 
 /// Destination and source MAC of a frame without parsing anything else (the hot path of a
 /// learning switch). `None` if the frame is shorter than 12 bytes.

@@ -13,7 +13,6 @@ pub mod packet_io;
 pub mod pipeline;
 pub mod stats;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use ofcontroller::build::{self, FlowSpec, Next};
@@ -21,7 +20,7 @@ use ofcontroller::Event;
 use ofwire::{Body, Version};
 use serde_json::{json, Map, Value};
 
-use crate::packet::PacketSocket;
+pub use crate::dataplane::DataPort;
 use crate::probe::{flow_mac, Probe};
 use crate::session::Session;
 
@@ -64,16 +63,6 @@ impl Default for Opts {
             stats_interval: Duration::ZERO,
         }
     }
-}
-
-#[derive(Clone)]
-pub struct DataPort {
-    pub sock: Arc<PacketSocket>,
-    pub port_no: u32,
-    /// The probe source-MAC tag of this port (its position on the command line).
-    pub tag: u8,
-    /// Bytes per probe frame sent from this port (--frame-size).
-    pub frame_size: usize,
 }
 
 pub struct Bench {
