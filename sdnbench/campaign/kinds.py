@@ -130,6 +130,11 @@ def validate_rfc8456_param(name: str, value: Any) -> Optional[str]:
     return suite_cell.validate_param(name, value)
 
 
+def check_rfc8456_cell(params: dict) -> list:
+    """Every problem of one suite cell's combination of keys."""
+    return suite_cell.check_cell(params)
+
+
 KINDS: dict = {k.name: k for k in (
     Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
          "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
@@ -155,7 +160,8 @@ KINDS: dict = {k.name: k for k in (
          check_resilience_cell),
     Kind("rfc8456", "sdnbench.rfc8456.suite_cell", "run_test", ("engine",),
          "RFC 8456 exception handling (§5.3.1, clean/1%/2% invalid) or network discovery size "
-         "(§5.2.2, a size search) as one trial of `sdnbench rfc8456`", validate_rfc8456_param),
+         "(§5.2.2, a size search) as one trial of `sdnbench rfc8456`", validate_rfc8456_param,
+         check_rfc8456_cell),
     Kind("synthetic", "sdnbench.campaign.synthetic", "run_synthetic", (),
          "made-up numbers for testing the campaign machinery (never a measurement)",
          None),

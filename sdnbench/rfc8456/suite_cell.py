@@ -17,16 +17,21 @@ from typing import Any, Optional
 
 from ..controllers.spec import validate_controller_param
 from ..discovery import launched
+from ..discovery import params as discovery_params
 from ..errors import UserError
 from ..result import Result
 from ..robustness import exceptions
 from ..robustness import exceptions_trial as trial
+from .suite import BY_SLUG
 
 TESTS = ("exceptions", "discovery-size")
 EXC_KEYS = {"controller", "of_version", "switches", "loops", "loop_ms", "warmup", "mode", "rate", "workers",
             "traffic"}
 SIZE_KEYS = {"controller", "of_version", "topo", "max_switches", "poll_s", "deadline_s", "stable", "api",
              "api_url", "workers"}
+# a discovery-size cell's own defaults, the suite's default profile (``suite.py``); the rest are
+# the discovery suite's (``discovery/params.py``)
+SIZE_DEFAULTS = {k: v for k, v in BY_SLUG["discovery-size"].params.items() if k != "test"}
 KNOWN = {"test"} | EXC_KEYS | SIZE_KEYS
 
 
@@ -86,13 +91,29 @@ def settle(rows: list, status: dict) -> list:
     return rows
 
 
+def _as_size_search(params: dict) -> dict:
+    """A discovery-size cell as ``controller discovery --size-search`` takes it, unchecked."""
+    return {**SIZE_DEFAULTS, **{k: v for k, v in params.items() if k in SIZE_KEYS}, "size_search": True}
+
+
+def size_params(params: dict) -> dict:
+    """A discovery-size cell's parameters, this test's defaults filled in, checked by the
+    discovery suite before anything starts (``ParamError`` names every problem)."""
+    return discovery_params.check(_as_size_search(params), cli=False)
+
+
+def check_cell(params: dict) -> list:
+    """Every problem of one cell's combination of keys (``run --dry-run``): a discovery-size
+    cell is judged as ``controller discovery --size-search`` judges it; keys are checked one by
+    one first (``validate_param``)."""
+    if params.get("test") != "discovery-size":
+        return []
+    return discovery_params.problems(_as_size_search(params))
+
+
 def size_trial(params: dict) -> Result:
-    args = Namespace(controller="osken:topology", of_version=None, topo="linear,8", verify="northbound",
-                     api=None, api_url=None, poll_s=1.0, deadline_s=60.0, stable=3, workers=None)
-    for k, v in params.items():
-        if k in SIZE_KEYS and k != "max_switches":
-            setattr(args, k, v)
-    res, seen, info, adapter = launched.size_search(args, int(params.get("max_switches", 256)))
+    args = Namespace(**size_params(params))
+    res, seen, info, adapter = launched.size_search(args, args.max_switches)
     largest = res["largest"]
     r = launched.size_result(args, res, seen, info, adapter)
     r.kind, r.params = "rfc8456", dict(params)

@@ -6,7 +6,7 @@ import pytest
 from sdnbench.campaign.kinds import KINDS
 from sdnbench.engine.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
-from sdnbench.rfc8456.suite_cell import run_test, settle, validate_param
+from sdnbench.rfc8456.suite_cell import check_cell, run_test, settle, size_params, validate_param
 
 
 def test_parameters_are_checked_one_by_one():
@@ -22,6 +22,29 @@ def test_parameters_are_checked_one_by_one():
 def test_a_cell_without_a_known_test_is_one_line():
     with pytest.raises(UserError, match="needs test: exceptions or discovery-size"):
         run_test({"controller": "osken:learning"})
+
+
+def test_a_size_cell_is_the_size_search_s_parameters_with_the_test_s_defaults():
+    p = size_params({"test": "discovery-size", "poll_s": 0.5, "loops": 3})
+    assert (p["topo"], p["max_switches"], p["poll_s"], p["deadline_s"]) == ("linear,8", 256, 0.5, 60.0)
+    assert (p["controller"], p["verify"], p["stable"], p["size_search"]) == ("osken:topology", "northbound", 3, True)
+
+
+def test_a_size_cell_is_judged_as_the_size_search_judges_it():
+    assert check_cell({"test": "discovery-size"}) == []
+    assert check_cell({"test": "exceptions", "max_switches": 1}) == []
+    [(key, why)] = check_cell({"test": "discovery-size", "topo": "linear,8", "max_switches": 4})
+    assert key == "max_switches" and "starting size 8" in why
+    [(key, why)] = check_cell({"test": "discovery-size", "controller": "osken:learning"})
+    assert key == "api" and "no northbound API" in why
+    assert KINDS["rfc8456"].check_cell({"test": "discovery-size", "max_switches": 4}), "run --dry-run uses it"
+
+
+def test_a_bad_size_cell_is_refused_before_anything_starts():
+    with pytest.raises(UserError, match="api_url: want a URL such as http://"):
+        run_test({"test": "discovery-size", "api": "osken", "api_url": "127.0.0.1:8080"})
+    with pytest.raises(UserError, match="starting size 8"):
+        run_test({"test": "discovery-size", "max_switches": 4})
 
 
 def test_a_variant_that_lost_every_session_answered_nothing():
