@@ -18,7 +18,6 @@ a loopback address (the switches run on other machines).
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 import tempfile
@@ -56,7 +55,8 @@ class ClusterNetwork(Built):
         self.connect_timeout = connect_timeout
         self.placement = cluster_place.place(topology, servers.names(), servers.placement)
         self.run_id = uuid.uuid4().hex[:12]
-        self.prefix = "c" + "".join(random.choice("0123456789abcdef") for _ in range(3))
+        self.prefix = cluster_sweep.new_prefix()     # claimed on every server by check()
+        self._claimed = False
         self.workdir: Optional[Path] = None
         self.notes: list = []
         self.info: dict = {"backend": "cluster", "servers": servers.path, "tunnel": servers.tunnel,
@@ -88,6 +88,7 @@ class ClusterNetwork(Built):
             remote.connect_all(self.servers.servers, self.run_id, self._sessions)
             for s in self.servers.servers:
                 self._check_server(s, wanted)
+            self._claim_prefix()
         except BaseException:
             self._close_sessions()
             raise
@@ -115,6 +116,33 @@ class ClusterNetwork(Built):
                 other = "vxlan" if self.servers.tunnel == "gre" else "gre"
                 raise UserError(f"{s.where()}: cannot make {self.servers.tunnel} tunnels "
                                 f"({_last(out)}); try tunnel: {other}")
+
+    def _claim_prefix(self, tries: int = 50) -> None:
+        """Make the run's prefix its own on every server (``cluster_sweep.claim_script``),
+        drawing another while one is taken."""
+        for _ in range(tries):
+            taken = None
+            for name, sess in self._sessions.items():
+                sess._ensure_dir()
+                _st, out, _ = sess.shell(cluster_sweep.claim_script(self.prefix, sess.dir))
+                if out.strip() == "taken":
+                    taken = name
+                    break
+                if out.strip() != "claimed":
+                    raise UserError(f"{self.servers.server(name).where()}: cannot claim a name prefix "
+                                    f"in {remote.RUN_ROOT} ({_last(out)})")
+                self._claimed = True
+            if taken is None:
+                return
+            self._release_prefix()
+            self.prefix = cluster_sweep.new_prefix()
+        raise UserError(f"cluster backend: {tries} name prefixes in a row were in use on server {taken}")
+
+    def _release_prefix(self) -> None:
+        if self._claimed:
+            for sess in self._sessions.values():
+                sess.shell(cluster_sweep.release_script(self.prefix, sess.dir))
+            self._claimed = False
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -227,7 +255,12 @@ class ClusterNetwork(Built):
 
     def _close_sessions(self) -> list:
         self._checked = False
-        return remote.close_sessions(self._sessions)
+        errors = []
+        try:
+            self._release_prefix()
+        except Exception as e:    # a lost session: the claim's run directory goes, so it is stale
+            errors.append(f"release of prefix {self.prefix}: {type(e).__name__}: {e}")
+        return errors + remote.close_sessions(self._sessions)
 
     # -- the measurements' interface -----------------------------------------------------
 

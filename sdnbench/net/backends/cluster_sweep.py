@@ -6,11 +6,18 @@ included. The prefix is also written into the run's directory on the server
 (``remote.RUN_ROOT/<run id>/cluster-prefix``), beside the SSH backend's ``owner`` file, so that
 when sdnbench is killed with SIGKILL the next run on these servers can find the dead run's
 prefix and sweep it (its measured processes are killed by ``sweep_dead_runs``).
+
+A prefix is claimed on every server before anything is made with it, so two runs sharing a
+server never share a prefix (a sweep of one would remove the other's bridges): the claim is a
+symbolic link ``RUN_ROOT/.cluster-prefixes/<prefix>`` to the run's directory, made under a lock
+on ``RUN_ROOT``. A link whose directory is gone (its run ended, or was killed and swept) is stale
+and is removed by the next claim; a run releases its own when it ends.
 """
 
 from __future__ import annotations
 
 import glob
+import random
 import re
 import shutil
 import tempfile
@@ -20,6 +27,34 @@ from .remote import RUN_ROOT, dead_owner
 
 PREFIX_FILE = "cluster-prefix"
 LOCAL_DIR = "sdnbench-cluster-{prefix}-"       # the local work directory (ssh config, masters)
+CLAIMS = ".cluster-prefixes"                    # in RUN_ROOT: a link per prefix in use
+
+
+_RNG = random.SystemRandom()
+
+
+def new_prefix() -> str:
+    """A prefix to claim (``claim_script``): ``c`` and three random hex digits."""
+    return "c" + "".join(_RNG.choice("0123456789abcdef") for _ in range(3))
+
+
+def claim_script(p: str, run_dir: str, root: str = RUN_ROOT) -> str:
+    """On a server: claim prefix ``p`` for the run in ``run_dir``. Prints ``claimed`` (also when
+    this run holds it already: servers may share a file system), ``taken`` (another live run
+    holds it), or why it failed. (``ln -n``: an existing link to a directory is not entered.)"""
+    d, link = f"{root}/{CLAIMS}", f"{root}/{CLAIMS}/{p}"
+    return (f"flock {root} sh -c 'mkdir -p {d} && "
+            f"for l in {d}/c*; do [ -L \"$l\" ] && [ ! -e \"$l\" ] && rm -f \"$l\"; done; "
+            f"if ln -sn {run_dir} {link} 2>/dev/null || [ \"$(readlink {link})\" = {run_dir} ]; "
+            f"then echo claimed; elif [ -L {link} ]; then echo taken; else ln -sn {run_dir} {link}; fi'")
+
+
+def release_script(p: str, run_dir: str, root: str = RUN_ROOT) -> str:
+    """On a server: drop this run's claim of ``p`` (another run's stays), and the claims'
+    directory once it is empty."""
+    d, link = f"{root}/{CLAIMS}", f"{root}/{CLAIMS}/{p}"
+    return (f"flock {root} sh -c '[ \"$(readlink {link})\" = {run_dir} ] && rm -f {link}; "
+            f"rmdir {d} 2>/dev/null; true'")
 
 
 def sweep_script(p: str) -> str:

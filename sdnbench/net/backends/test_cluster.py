@@ -1,12 +1,14 @@
 """The cluster backend's pure parts: the servers file, placement, the backend spec, and the
 adaptations of Mininet's cluster classes (no sudo, our ssh configuration)."""
 
+import re
+import subprocess
 import warnings
 
 import pytest
 
 from sdnbench.errors import UserError
-from sdnbench.net.backends import cluster_place
+from sdnbench.net.backends import cluster_place, cluster_sweep
 from sdnbench.net.backends.base import parse_backend
 from sdnbench.net.backends.cluster_servers import load
 from sdnbench.net.backends.inventory import InventoryError
@@ -99,3 +101,22 @@ def test_cluster_nodes_log_in_as_root_without_sudo_over_our_config(tmp_path):
     h.sshcmd = ["sudo", "-E", "-u", "root", *host_cls.sshbase, "root@10.1.0.1"]
     assert h.sshcmd == ["ssh", "-F", str(conf), "-q", "-tt", "root@10.1.0.1"]
     assert link.__name__ == "ClusterRemoteVXLANLink" and link.tunnel_ips == {"a": "10.1.0.1"}
+
+
+def test_a_prefix_is_claimed_by_one_live_run_and_a_stale_claim_is_taken_over(tmp_path):
+    """The claim scripts, run by sh here as on a server: a run holds its prefix until it releases
+    it or its directory goes; another run's release leaves it alone."""
+    sh = lambda script: subprocess.run(["sh", "-c", script], capture_output=True, text=True).stdout.strip()  # noqa: E731
+    a, b = tmp_path / "run-a", tmp_path / "run-b"
+    a.mkdir()
+    b.mkdir()
+    claim = lambda run: sh(cluster_sweep.claim_script("c123", str(run), str(tmp_path)))  # noqa: E731
+    link = tmp_path / cluster_sweep.CLAIMS / "c123"
+    assert claim(a) == "claimed" and claim(a) == "claimed" and claim(b) == "taken"
+    sh(cluster_sweep.release_script("c123", str(b), str(tmp_path)))
+    assert link.resolve() == a
+    a.rmdir()                                    # run a ended without releasing (SIGKILL, swept)
+    assert claim(b) == "claimed" and link.resolve() == b
+    sh(cluster_sweep.release_script("c123", str(b), str(tmp_path)))
+    assert not (tmp_path / cluster_sweep.CLAIMS).exists()
+    assert all(re.fullmatch(r"c[0-9a-f]{3}", cluster_sweep.new_prefix()) for _ in range(50))

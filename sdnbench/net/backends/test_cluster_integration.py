@@ -19,7 +19,7 @@ import pytest
 
 from sdnbench.errors import UserError
 from sdnbench.net import iperf, ping
-from sdnbench.net.backends import cluster_servers, remote
+from sdnbench.net.backends import cluster_servers, cluster_sweep, remote
 from sdnbench.net.backends.cluster import ClusterNetwork
 from sdnbench.net.backends.clusterlab import Rack
 from sdnbench.net.topology import parse_topology
@@ -64,7 +64,7 @@ def nothing_left(rack: Rack, prefix: str, timeout: float = 5.0) -> None:
         if not left and not ours(prefix) or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    assert left == {} and ours(prefix) == []
+    assert left == {} and ours(prefix) == [] and prefix not in claims()
     for n in rack.names:
         if n not in rack.without_ovs and n not in rack.stopped:
             assert rack.ovs(n, "list-br").split() == []
@@ -76,6 +76,12 @@ def nothing_left(rack: Rack, prefix: str, timeout: float = 5.0) -> None:
 def run_dirs() -> set:
     root = Path(remote.RUN_ROOT)
     return set(root.iterdir()) if root.exists() else set()
+
+
+def claims() -> set:
+    """The prefixes claimed on the rack's servers (they share this machine's /tmp)."""
+    d = Path(remote.RUN_ROOT) / cluster_sweep.CLAIMS
+    return {p.name for p in d.iterdir()} if d.exists() else set()
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +197,8 @@ def test_a_killed_run_is_swept_by_the_next_one(rack):
     finally:
         p.kill()
         p.communicate()
-    assert rack.ovs("a", "list-br").split() == [f"{prefix}s1"] and len(run_dirs() - before) == 1
+    assert rack.ovs("a", "list-br").split() == [f"{prefix}s1"] and prefix in claims()
+    assert len([d for d in run_dirs() - before if d.name != cluster_sweep.CLAIMS]) == 1
     net = ClusterNetwork(cluster_servers.load(rack.dir / "one.yaml"), parse_topology("single,2"), ["ping"])
     try:
         net.check()
@@ -200,6 +207,23 @@ def test_a_killed_run_is_swept_by_the_next_one(rack):
     assert f"removed what a killed sdnbench run ({prefix}) left on server a" in net.notes
     nothing_left(rack, prefix)
     assert run_dirs() == before
+
+
+def test_two_runs_on_the_same_servers_never_share_a_prefix(rack):
+    """The second run draws the first's prefix (forced here) and takes another; each releases
+    only its own claim."""
+    path = rack.dir / "one.yaml"
+    first = ClusterNetwork(cluster_servers.load(path), parse_topology("single,2"), ["ping"]).check()
+    second = ClusterNetwork(cluster_servers.load(path), parse_topology("single,2"), ["ping"])
+    try:
+        second.prefix = first.prefix
+        second.check()
+        assert second.prefix != first.prefix and claims() == {first.prefix, second.prefix}
+    finally:
+        second._close_sessions()
+        assert claims() == {first.prefix}
+        first._close_sessions()
+    assert claims() == set() and not (Path(remote.RUN_ROOT) / cluster_sweep.CLAIMS).exists()
 
 
 def _cmd(pid: int) -> str:
