@@ -13,15 +13,14 @@ API (bound to 127.0.0.1 on ``--sdnbench-api-port``):
 """
 
 import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from os_ken import cfg
 from os_ken.base import app_manager
 from os_ken.controller import ofp_event
 from os_ken.controller.handler import DEAD_DISPATCHER, MAIN_DISPATCHER, set_ev_cls
-from os_ken.lib import hub
 from os_ken.ofproto import ofproto_v1_0, ofproto_v1_3
 
+import jsonapi
 import ofutil
 
 CONF = cfg.CONF
@@ -47,16 +46,11 @@ class FlowPush(app_manager.OSKenApp):
 
     def start(self):
         thread = super().start()
-        if self.port:
-            self.server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler_for(self))
-            self.threads.append(hub.spawn(self.server.serve_forever))
-            self.logger.info("flow-push API on http://127.0.0.1:%d/v1/flows", self.port)
+        self.server = jsonapi.serve(self, Handler, "/v1/flows")
         return thread
 
     def stop(self):
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
+        jsonapi.close(self.server)
         super().stop()
 
     def push(self, body):
@@ -79,36 +73,22 @@ class FlowPush(app_manager.OSKenApp):
         return 200, {"ok": True}
 
 
-def _handler_for(app):
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            path = self.path.split("?", 1)[0].rstrip("/")
-            if path == "/v1/switches":
-                self._reply(200, sorted(app.datapaths))
-            elif path == "/v1/health":
-                self._reply(200, {"ok": True})
-            else:
-                self._reply(404, {"error": "not found", "paths": ["/v1/switches", "/v1/flows", "/v1/health"]})
+class Handler(jsonapi.Handler):
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        path = self.path_only().rstrip("/")
+        if path == "/v1/switches":
+            self.reply(200, sorted(self.app.datapaths))
+        elif path == "/v1/health":
+            self.reply(200, {"ok": True})
+        else:
+            self.reply(404, {"error": "not found", "paths": ["/v1/switches", "/v1/flows", "/v1/health"]})
 
-        def do_POST(self):  # noqa: N802
-            if self.path.split("?", 1)[0].rstrip("/") != "/v1/flows":
-                return self._reply(404, {"error": "not found"})
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            try:
-                body = json.loads(raw or b"null")
-            except ValueError as e:
-                return self._reply(400, {"error": f"not JSON: {e}"})
-            self._reply(*app.push(body))
-
-        def _reply(self, code, body):
-            data = json.dumps(body).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, fmt, *args):
-            app.logger.debug("api: " + fmt, *args)
-
-    return Handler
+    def do_POST(self):  # noqa: N802
+        if self.path_only().rstrip("/") != "/v1/flows":
+            return self.reply(404, {"error": "not found"})
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError as e:
+            return self.reply(400, {"error": f"not JSON: {e}"})
+        self.reply(*self.app.push(body))

@@ -16,15 +16,12 @@ API (GET only, JSON, bound to 127.0.0.1 on ``--sdnbench-api-port``):
 RFC 8456's topology discovery tests (§5.1.2) poll this until the view matches the network.
 """
 
-import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 from os_ken import cfg
 from os_ken.base import app_manager
-from os_ken.lib import hub
 from os_ken.ofproto import ofproto_v1_0, ofproto_v1_3
 from os_ken.topology import api
 
+import jsonapi
 from topology_view import route, topology_view
 
 CONF = cfg.CONF
@@ -42,18 +39,11 @@ class Topology(app_manager.OSKenApp):
 
     def start(self):
         thread = super().start()
-        if self.port:
-            # os-ken 4.x runs on native threads by default, so a threading HTTP server fits; under
-            # OSKEN_HUB_TYPE=eventlet the monkey-patched socket module makes it green instead.
-            self.server = ThreadingHTTPServer(("127.0.0.1", self.port), _handler_for(self))
-            self.threads.append(hub.spawn(self.server.serve_forever))
-            self.logger.info("topology API on http://127.0.0.1:%d/v1/topology", self.port)
+        self.server = jsonapi.serve(self, Handler, "/v1/topology")
         return thread
 
     def stop(self):
-        if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
+        jsonapi.close(self.server)
         super().stop()
 
     def view(self):
@@ -62,27 +52,13 @@ class Topology(app_manager.OSKenApp):
                              [h.to_dict() for h in api.get_all_host(self)])
 
 
-def _handler_for(app):
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            key, ok = route(self.path.split("?", 1)[0])
-            if not ok:
-                self._reply(404, {"error": "not found", "paths": PATHS})
-            elif key == "health":
-                self._reply(200, {"ok": True})
-            else:
-                view = app.view()
-                self._reply(200, view if key is None else view[key])
-
-        def _reply(self, code, body):
-            data = json.dumps(body).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, fmt, *args):
-            app.logger.debug("api: " + fmt, *args)
-
-    return Handler
+class Handler(jsonapi.Handler):
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        key, ok = route(self.path_only())
+        if not ok:
+            self.reply(404, {"error": "not found", "paths": PATHS})
+        elif key == "health":
+            self.reply(200, {"ok": True})
+        else:
+            view = self.app.view()
+            self.reply(200, view if key is None else view[key])
