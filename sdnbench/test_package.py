@@ -7,13 +7,17 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from sdnbench import layers
+
+try:
+    import tomllib
+except ModuleNotFoundError:            # Python < 3.11: the same parser, from the test extra
+    import tomli as tomllib
 
 TREE = Path(__file__).resolve().parent.parent
 
