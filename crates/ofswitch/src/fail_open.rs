@@ -17,10 +17,8 @@ pub struct FailOpen {
 /// Where NORMAL sends a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Normal {
-    /// Not an Ethernet frame.
+    /// Not an Ethernet frame, or its destination is on the port it came in on (its own segment).
     Drop,
-    /// Its destination is on the port it came in on (its own segment): dropped.
-    Local,
     Port(u32),
     /// Every up port but the in port (OFPP_FLOOD).
     Flood,
@@ -38,7 +36,7 @@ impl FailOpen {
             self.macs.insert(src, in_port);
         }
         match if dst[0] & 1 == 0 { self.macs.get(&dst).copied() } else { None } {
-            Some(p) if p == in_port => Normal::Local,
+            Some(p) if p == in_port => Normal::Drop,
             Some(p) => Normal::Port(p),
             None => Normal::Flood,
         }
@@ -74,6 +72,9 @@ mod tests {
         assert_eq!(s.tx.drain(..).map(|(p, _)| p).collect::<Vec<_>>(), [1], "learned: host 1 is on port 1");
         assert_eq!(s.counters.fail_open_frames, 2);
         assert!(outs[0].is_empty(), "no packet-in");
+        s.receive_frame(0, 1, &frame(1, 3), &mut outs);
+        assert!(s.tx.is_empty(), "host 1 is on port 1, where the frame came in: not sent back");
+        assert_eq!(s.counters.fail_open_frames, 2, "forwarded frames only");
         s.set_fail_open(false);
         s.receive_frame(0, 2, &frame(1, 2), &mut outs);
         assert!(s.tx.is_empty(), "back to the flow tables (empty: a 1.3 miss drops)");

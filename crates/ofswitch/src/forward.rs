@@ -40,16 +40,12 @@ impl Switch {
 
     /// Forward `frame` as OVS's NORMAL action does for a plain L2 switch (in fail-open).
     fn normal(&mut self, in_port: u32, frame: &[u8], outs: &mut [Vec<u8>]) -> Received {
-        let to = self.fail_open.as_mut().expect("fail-open").normal(in_port, frame);
-        if to == Normal::Drop {
-            return Received::Dropped;
-        }
-        self.counters.fail_open_frames += 1;
-        let port = match to {
+        let port = match self.fail_open.as_mut().expect("fail-open").normal(in_port, frame) {
+            Normal::Drop => return Received::Dropped,
             Normal::Port(p) => p,
             Normal::Flood => pn::FLOOD13,
-            Normal::Local | Normal::Drop => return Received::Dropped,
         };
+        self.counters.fail_open_frames += 1;
         self.resolve(in_port, Out::Port { port, frame: frame.to_vec() }, outs);
         Received::Matched
     }
