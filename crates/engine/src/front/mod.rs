@@ -3,5 +3,6 @@
 pub(crate) mod cbench;
 pub(crate) mod cli;
 pub(crate) mod output;
+pub(crate) mod preflight;
 pub mod run;
 pub(crate) mod validate;
