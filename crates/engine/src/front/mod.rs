@@ -6,3 +6,4 @@ pub(crate) mod output;
 pub(crate) mod preflight;
 pub mod run;
 pub(crate) mod validate;
+pub(crate) mod values;
