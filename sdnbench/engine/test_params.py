@@ -27,6 +27,17 @@ def test_versions_are_negotiated_unless_forced():
     assert launch_of_version(check({"controller": "ryu:simple_switch_13"})) == "1.3"
 
 
+def test_a_cmd_specs_of_is_what_the_engine_offers():
+    # issue 40: ";of=1.0" must reach the engine (a plain 1.0 HELLO, no version bitmap), or a
+    # controller that closes on a bitmap HELLO fails every session although the spec said 1.0
+    assert config(check({"controller": "cmd:ctl {port};of=1.0"}), "h:1")["versions"] == 1 << 1
+    assert config(check({"controller": "cmd:ctl {port};of=1.0,1.3"}), "h:1")["versions"] == (1 << 1) | (1 << 4)
+    assert config(check({"controller": "cmd:ctl {port};of=1.3"}), "h:1")["versions"] == 1 << 4
+    assert config(check({"controller": "cmd:ctl {port};of=1.0", "of_version": "1.0"}), "h:1")["versions"] == 2
+    assert "versions" not in config(check({"controller": "cmd:ctl {port}"}), "h:1"), "nothing declared: both"
+    assert "versions" not in config(check({"controller": "ryu:simple_switch_13"}), "h:1"), "only a cmd: spec's of="
+
+
 def test_campaign_bookkeeping_keys_are_accepted():
     assert "rep" not in config(check({"switches": 1, "rep": 2, "name": "x"}), "h:1")
 

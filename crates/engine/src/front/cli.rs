@@ -62,7 +62,7 @@ struct Flags {
     /// Loop length
     #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().loop_ms)]
     loop_ms: u64,
-    /// Leading loops left out of the summary
+    /// Leading loops left out of the summary (0 = none)
     #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().warmup)]
     warmup: u32,
     /// OpenFlow versions offered: 1.0, 1.3 or 1.0,1.3
@@ -89,7 +89,7 @@ struct Flags {
     /// Skip the gratuitous-ARP learning phase
     #[arg(long)]
     no_learn: bool,
-    /// Pause between learning and measuring
+    /// Pause between learning and measuring (0 = none)
     #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().settle_ms)]
     settle_ms: u64,
     /// Packet-ins without buffer id (the whole frame; matched by marker)
@@ -128,10 +128,10 @@ struct Flags {
     /// What a disconnected switch does
     #[arg(long, value_parser = ["secure", "standalone"], default_value = fail_mode_name(d().fail_mode))]
     fail_mode: String,
-    /// Capacity mode: hold all sessions this long, then count
+    /// Capacity mode: hold all sessions this long, then count (0 = count at once)
     #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().hold_ms)]
     hold_ms: u64,
-    /// Datapath id of the first switch
+    /// Datapath id of the first switch (0 = dpid 0: any 64-bit number that leaves room for the switches)
     #[arg(long, value_parser = whole::<u64>, value_name = "N", default_value_t = d().first_dpid)]
     first_dpid: u64,
     /// Sample this process's CPU and memory
@@ -191,6 +191,21 @@ fn list(v: &str) -> Vec<String> {
     v.split(',').filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
+/// A comma list given on the command line names at least one item (an empty one is a mistake,
+/// not "the default").
+fn nonempty(flag: &str, v: &str) -> Result<Vec<String>, String> {
+    let l = list(v);
+    if l.is_empty() {
+        return Err(format!("{flag}: empty (name at least one)"));
+    }
+    Ok(l)
+}
+
+/// The flags' definitions, as clap holds them (`tests/bad_input.rs` walks them).
+pub fn command() -> clap::Command {
+    Flags::command()
+}
+
 /// The command line: `--help` and `--version` print and exit 0; bad input is one line.
 pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let m = match Flags::command().try_get_matches_from(std::iter::once("sdnbench-engine".to_string()).chain(args)) {
@@ -223,7 +238,16 @@ fn as_flag(e: &str, m: &ArgMatches) -> String {
     };
     let known = Flags::command().get_arguments().any(|a| a.get_id() == id);
     match (known, m.value_source(id)) {
-        (true, Some(ValueSource::CommandLine)) => format!("--{}: {rest}", id.replace('_', "-")),
+        (true, Some(ValueSource::CommandLine)) => {
+            let flag = format!("--{}", id.replace('_', "-"));
+            // the value as typed, where the line shows it otherwise (a float's own digits)
+            let raw = m.get_raw(id).and_then(|mut v| v.next_back()).map(|v| v.to_string_lossy().to_string()).unwrap_or_default();
+            if raw.is_empty() || rest.starts_with(&raw) || rest.contains(&format!("{raw:?}")) {
+                format!("{flag}: {rest}")
+            } else {
+                format!("{flag} {raw}: {rest}")
+            }
+        }
         (_, _) if m.value_source("config") == Some(ValueSource::CommandLine) => format!("{field} (in --config): {rest}"),
         _ => e.to_string(),
     }
@@ -259,10 +283,10 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
     c.workers = f.workers.or(c.workers);
     c.controller_pid = f.controller_pid.or(c.controller_pid);
     if let Some(v) = &f.source_addrs {
-        c.source_addrs = list(v);
+        c.source_addrs = nonempty("--source-addrs", v)?;
     }
     if let Some(v) = &f.agents {
-        c.agents = list(v);
+        c.agents = nonempty("--agents", v)?;
     }
     if let Some(path) = &f.network {
         crate::network::load_into(c, path)?;

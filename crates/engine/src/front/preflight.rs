@@ -66,7 +66,9 @@ fn listening(addr: &str) -> Result<(), String> {
 fn listens(table: &str, sa: std::net::SocketAddr) -> Option<bool> {
     let want = match sa.ip() {
         std::net::IpAddr::V4(ip) => format!("{:08X}", u32::from_ne_bytes(ip.octets())),
-        std::net::IpAddr::V6(ip) => ip.octets().chunks(4).map(|w| format!("{:08X}", u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))).collect(),
+        std::net::IpAddr::V6(ip) => {
+            ip.octets().chunks(4).map(|w| format!("{:08X}", u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))).collect()
+        }
     };
     for l in table.lines() {
         let f: Vec<&str> = l.split_whitespace().collect();

@@ -1,8 +1,8 @@
 //! The binary's commands: wire parsing, the coordinator and output together.
 
 use crate::coordinator::{self, LoopTotal};
-use crate::switch::protocol::{encode, Cmd, WorkerEvent};
 use crate::exit;
+use crate::switch::protocol::{encode, Cmd, WorkerEvent};
 use std::io::{BufRead, Write};
 
 /// Exit codes (`exit.rs`): 0 measured, 1 bad input or nothing to measure (refused before anything
@@ -69,6 +69,9 @@ pub fn bench(args: Vec<String>) -> i32 {
 pub fn check(args: Vec<String>) -> i32 {
     let path = match args.as_slice() {
         [flag, p] if flag == "--config" => p.clone(),
+        [flag, ..] if flag != "--config" => {
+            return usage_error(&format!("check: unexpected argument {flag:?} (usage: sdnbench-engine check --config FILE|-)"))
+        }
         _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
     };
     let errs = match crate::config::load(&path) {

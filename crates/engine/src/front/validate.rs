@@ -31,7 +31,12 @@ pub fn check(c: &Config) -> Vec<String> {
         range(&mut e, field, v, 0, HOUR_MS);
     }
     if c.first_dpid.checked_add(c.switches as u64).is_none() {
-        e.push(format!("first_dpid: {} leaves no room for {} switches (at most {})", c.first_dpid, c.switches, u64::MAX - c.switches as u64));
+        e.push(format!(
+            "first_dpid: {} leaves no room for {} switches (at most {})",
+            c.first_dpid,
+            c.switches,
+            u64::MAX - c.switches as u64
+        ));
     }
     // cbench's MAC index is 4 bytes of the source MAC (its default -M is 100,000); the other
     // profiles announce every host with an ARP and number hosts in 16 bits
