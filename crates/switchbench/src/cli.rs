@@ -155,7 +155,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let a = match Args::try_parse_from(std::iter::once("sdnbench-switch".to_string()).chain(args)) {
         Ok(a) => a,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let _ = e.print();
+            crate::exit::print(&e.render().to_string());
             std::process::exit(0);
         }
         Err(e) => return Err(one_line(&e)),

@@ -211,8 +211,8 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let m = match Flags::command().try_get_matches_from(std::iter::once("sdnbench-engine".to_string()).chain(args)) {
         Ok(m) => m,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let _ = e.print();
-            std::process::exit(0);
+            crate::exit::print(&e.render().to_string());
+            std::process::exit(crate::exit::finish("sdnbench-engine", crate::exit::MEASURED));
         }
         Err(e) => return Err(one_line(&e)),
     };
