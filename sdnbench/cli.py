@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 
 from .commands._parser import _ARGV, build_parser
 from .errors import CheckFailed, Interrupted, UserError
+from .commands._flags import preflight
 from .proc import signals_as_exceptions
 from .procreg import mark_owner
 
@@ -33,6 +34,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not getattr(args, "func", None):
                 parser.print_help()
                 return 1
+            preflight(args)
             code = args.func(args)
             return int(code or 0)
     except UserError as e:

@@ -30,7 +30,7 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
-     "scale_limits", "lifecycle"},
+     "scale_limits", "lifecycle", "yamlload"},
 )
 
 # (importing module, imported part): what replaces it.

@@ -9,6 +9,7 @@ import pkgutil
 
 from .. import __version__, commands
 from ..errors import UserError
+from ._flags import harden
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,4 +52,4 @@ def build_parser() -> Parser:
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         if hasattr(module, "register"):
             module.register(sub)
-    return parser
+    return harden(parser)

@@ -8,7 +8,7 @@ test's §4.8 fields and its trial table with average and variance (§4.7).
     sdnbench rfc8456 --controller osken:learning --controller ryu:simple_switch_13 --quick -o rfc.html
     sdnbench rfc8456 --controller osken:learning -o rfc.md                 # default: 3 trials, < 1 h
     sdnbench rfc8456 --controller osken:learning --full -o rfc.json        # the RFC's 10 trials
-    sdnbench rfc8456 --controller 'cmd:python3 /opt/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox' --quick
+    sdnbench rfc8456 --controller 'cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;cwd=${POX_DIR};of=1.0;name=pox' --quick
     sdnbench rfc8456 --controller tcp:127.0.0.1:6653 --api floodlight --api-url http://127.0.0.1:8080 -o rfc.md
     sdnbench rfc8456 --resume latest -o rfc.html     # finish an interrupted evaluation
     sdnbench rfc8456 --report 12 -o rfc.html         # only write the report of run 12

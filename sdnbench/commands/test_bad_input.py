@@ -8,8 +8,9 @@ import pytest
 
 @pytest.mark.parametrize("argv, words", [
     (["robustness", "--cases", ","], "--cases: no case named in ','"),
-    (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, 1 or more, got -1"),
-    (["dos", "--workers", "-3"], "--workers: want a whole number, 1 or more, got -3"),
+    (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, not a negative one, got '-1'"),
+    (["dos", "--workers", "-3"], "--workers: want a whole number, not a negative one, got '-3'"),
+    (["dos", "--workers", "0"], "--workers: want a whole number, 1 or more, got 0"),
     (["robustness", "--syn-rate", "0"], "--syn-rate: "),
     (["dos", "--cases", "bad-version"], "--cases: unknown case bad-version; known: handshake-never-finished, no-hello"),
     (["dos", "--cases", "syn-flood", "--no-syn"], "--cases: syn-flood cannot run: --no-syn leaves it out"),

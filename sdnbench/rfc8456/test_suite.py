@@ -12,7 +12,7 @@ from sdnbench.rfc8456.evaluation import parse_header
 from sdnbench.rfc8456.figures import FIGURES
 from sdnbench.robustness import exceptions_trial
 
-POX = "cmd:python3 /opt/peers/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
+POX = "cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
 
 
 def test_osken_runs_its_sibling_apps_for_the_tests_a_learning_switch_cannot_do():
