@@ -95,11 +95,14 @@ def text_file(flag: str, what: str, p: Path) -> None:
 
 def preflight(args: argparse.Namespace) -> None:
     """The places a command writes, checked before it starts (``UserError`` naming the flag)."""
-    from ..output import check_writable
+    from ..output import check_writable, output_format
 
     for dest in ("out", "output"):
         value = getattr(args, dest, None)
         if value not in (None, "-"):
+            formats = getattr(args, "_output_formats", None)
+            if formats:
+                output_format(str(value), getattr(args, "format", None), formats, hasattr(args, "format"))
             check_writable(str(value))
     for dest, (flag, what) in INPUTS.items():
         value = getattr(args, dest, None)

@@ -24,6 +24,9 @@ class Parser(argparse.ArgumentParser):
         old = _old_json_file(message)
         if old:
             raise UserError(f"--json no longer takes a file: use -o {old} (--json prints JSON on stdout)")
+        if message.startswith("unrecognized arguments:") and _ARGV[:2] == ["controller", "cbench"]:
+            raise UserError(f"controller cbench: {message}: cbench's flags go after --, e.g. "
+                            "`sdnbench controller cbench -- -c 127.0.0.1 -p 6653 -s 16 -t`")
         raise UserError(f"{self.prog}: {message} (see `{self.prog} --help`)")
 
 

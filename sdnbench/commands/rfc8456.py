@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .. import output
 from ..campaign import runner, scenario as scenario_mod
+from ..controllers.lifecycle import precheck
 from ..controllers.spec import parse_spec
 from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
@@ -71,8 +72,10 @@ def run(args) -> int:
     if args.resume is not None:
         return _resume(args)
     only = None
-    if args.only:
+    if args.only is not None:
         only = [x.strip().lstrip("§") for x in args.only.split(",") if x.strip()]
+        if not only:
+            raise UserError(f"--only: no test named in {args.only!r}; see --list for their names")
         known = set(BY_SLUG) | {t.sections for t in TESTS}
         bad = [x for x in only if x not in known]
         if bad:
@@ -105,6 +108,8 @@ def _controllers(specs: list) -> list:
         parse_spec(s)
     if len(set(specs)) != len(specs):
         raise UserError("--controller: the same controller is given twice")
+    for s in specs:
+        precheck(s)
     return specs
 
 

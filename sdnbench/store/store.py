@@ -103,6 +103,7 @@ class Store:
         if schema.version(self.conn) > schema.VERSION:
             raise UserError(f"{self.path} has schema version {schema.version(self.conn)}, newer than "
                             f"this sdnbench understands ({schema.VERSION}); upgrade sdnbench")
+        schema.not_foreign(self.conn)
         schema.migrate(self.conn)
         schema.check(self.conn)
 
