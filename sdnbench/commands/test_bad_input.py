@@ -12,6 +12,7 @@ import pytest
     (["dos", "--workers", "-3"], "--workers: want a whole number, not a negative one, got '-3'"),
     (["dos", "--workers", "0"], "--workers: want a whole number, 1 or more, got 0"),
     (["robustness", "--syn-rate", "0"], "--syn-rate: "),
+    (["dos", "--cases", ","], "(one or more of handshake-never-finished, no-hello, connection-flood, syn-flood, packet-in-flood)"),
     (["dos", "--cases", "bad-version"], "--cases: unknown case bad-version; known: handshake-never-finished, no-hello"),
     (["dos", "--cases", "syn-flood", "--no-syn"], "--cases: syn-flood cannot run: --no-syn leaves it out"),
 ])

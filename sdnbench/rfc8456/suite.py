@@ -4,7 +4,8 @@
 and controller, each cell one trial, run by the campaign runner into the results store, so the
 evaluation is resumable (``sdnbench run --resume RUN``) and every finished trial is kept.
 
-Profiles: ``quick`` (3 trials, small sizes: minutes, for CI), ``default`` (5 trials: under an hour
+Profiles: ``quick`` (3 trials, small sizes, one trial of one repetition per DoS case: minutes,
+for CI), ``default`` (5 trials: under an hour
 per controller here) and ``full`` (the RFC's 10 trials per test, §4.7, with the RFC's poll interval
 of 3 s for discovery).
 
@@ -20,6 +21,7 @@ never silently dropped.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -28,6 +30,7 @@ from .roles import for_role, of_version, traffic
 
 PROFILES = ("quick", "default", "full")
 TRIALS = {"quick": 3, "default": 5, "full": 10}
+DOS_TRIALS = {"quick": 1, "default": 5, "full": 10}    # a quick DoS trial is one flood against one launch
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Test:
     profile: dict = field(default_factory=dict)    # profile -> params over ``params``
     trials: Optional[dict] = None                  # profile -> trials (default TRIALS)
     of: bool = True            # pass the controller's OpenFlow version
+    quick_s: float = 10.0      # seconds a quick trial takes (QUICK_S), for the estimate printed first
 
     def params_for(self, profile: str) -> dict:
         return {**self.params, **self.profile.get(profile, {})}
@@ -83,11 +87,11 @@ TESTS = (
          {"test": "exceptions", "switches": 4, "loops": 5, "loop_ms": 1000, "warmup": 1},
          {"quick": {"loops": 2, "loop_ms": 500, "warmup": 0}}),
     Test("dos-connection-flood", "5.3.2", "DoS Handling: connection flood", "robustness", "forwarding",
-         {"case": "connection-flood", "switches": 4}),
+         {"case": "connection-flood", "switches": 4}, {"quick": {"reps": 1}}, DOS_TRIALS),
     Test("dos-packet-in-flood", "5.3.2", "DoS Handling: packet-in flood", "robustness", "forwarding",
-         {"case": "packet-in-flood", "switches": 4}),
+         {"case": "packet-in-flood", "switches": 4}, {"quick": {"reps": 1}}, DOS_TRIALS),
     Test("dos-syn-flood", "5.3.2", "DoS Handling: TCP SYN flood", "robustness", "forwarding",
-         {"case": "syn-flood", "switches": 4}),
+         {"case": "syn-flood", "switches": 4}, {"quick": {"reps": 1}}, DOS_TRIALS),
     Test("failover", "5.4.1", "Controller Failover Time", "resilience", "takeover",
          {"test": "failover", "topo": "linear,3"},
          {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 1200}}, of=False),
@@ -95,7 +99,22 @@ TESTS = (
          {"test": "reprovisioning", "topo": "ring,6"},
          {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 500}}),
 )
+# Seconds one quick trial took per test, the slower of os-ken's learning switch and
+# ovs-testcontroller (`sdnbench rfc8456 --controller osken:learning --controller ovs-testcontroller
+# --quick`, 2 cores shared with compiles, 2026-11-27: 24 trials in 2 min 43 s), rounded up.
+QUICK_S = {"discovery": 3, "async-time": 3, "async-rate": 3, "reactive": 3, "proactive": 3, "topology-change": 9,
+           "sessions": 11, "discovery-size": 7, "table-capacity": 2, "exceptions": 6, "dos-connection-flood": 36,
+           "dos-packet-in-flood": 8, "dos-syn-flood": 8, "failover": 5, "reprovisioning": 4}
+TESTS = tuple(dataclasses.replace(t, quick_s=QUICK_S[t.slug]) for t in TESTS)
 BY_SLUG = {t.slug: t for t in TESTS}
+
+
+def estimate_s(planned: list, profile: str) -> Optional[float]:
+    """Seconds the planned trials should take, from ``QUICK_S``; None outside the quick profile
+    (nothing measured there yet)."""
+    if profile != "quick":
+        return None
+    return sum(p.test.quick_s * p.test.trials_for(profile) for p in planned if p.spec is not None)
 
 
 @dataclass(frozen=True)

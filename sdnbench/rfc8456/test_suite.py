@@ -101,3 +101,13 @@ def test_api_gives_a_controller_without_a_topology_app_its_discovery_tests():
         assert (b.params["controller"], b.params["api"], b.params["api_url"]) == (tcp, *api)
     osken = scenario_mod.parse(scenario_text(["osken:learning"], "quick", ["discovery"], api), "x")
     assert "api" not in osken.benchmarks[0].params       # its own topology app, its own API
+
+
+def test_the_quick_estimate_sums_each_planned_trials_measured_time_and_skips_what_cannot_run():
+    planned = suite.plan(["osken:learning", "ovs-testcontroller"])
+    runs = [p for p in planned if p.spec is not None]
+    assert len(runs) < len(planned)          # ovs-testcontroller has no topology view: not counted
+    assert suite.estimate_s(planned, "quick") == sum(suite.QUICK_S[p.test.slug] * p.test.trials_for("quick")
+                                                    for p in runs)
+    assert suite.estimate_s(planned, "default") is None
+    assert set(suite.QUICK_S) == set(suite.BY_SLUG)
