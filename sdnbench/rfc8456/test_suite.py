@@ -9,7 +9,6 @@ from sdnbench.engine.params import engine_defaults
 from sdnbench.errors import UserError
 from sdnbench.rfc8456 import roles, suite
 from sdnbench.rfc8456.evaluation import parse_header
-from sdnbench.rfc8456.figures import FIGURES
 from sdnbench.robustness import exceptions_trial
 
 POX = "cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
@@ -65,7 +64,7 @@ def test_the_generated_scenario_validates_and_has_the_profiles_trials(profile, t
 def test_only_picks_tests_by_name_or_section_and_every_test_has_figures():
     got = {p.test.slug for p in suite.plan(["osken:learning"], ["sessions", "5.4.1"])}
     assert got == {"sessions", "failover"}
-    assert set(FIGURES) == set(suite.BY_SLUG)
+    assert all(t.figures and t.traffic for t in suite.TESTS)
     with pytest.raises(UserError, match="no test applies"):
         scenario_text([POX], "quick", ["failover"])
 
@@ -107,7 +106,7 @@ def test_the_quick_estimate_sums_each_planned_trials_measured_time_and_skips_wha
     planned = suite.plan(["osken:learning", "ovs-testcontroller"])
     runs = [p for p in planned if p.spec is not None]
     assert len(runs) < len(planned)          # ovs-testcontroller has no topology view: not counted
-    assert suite.estimate_s(planned, "quick") == sum(suite.QUICK_S[p.test.slug] * p.test.trials_for("quick")
+    assert suite.estimate_s(planned, "quick") == sum(p.test.quick_s * p.test.trials_for("quick")
                                                     for p in runs)
     assert suite.estimate_s(planned, "default") is None
-    assert set(suite.QUICK_S) == set(suite.BY_SLUG)
+    assert all(t.quick_s > 0 for t in suite.TESTS)
