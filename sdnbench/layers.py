@@ -18,6 +18,7 @@ from typing import Iterator
 
 # Top to bottom. A layer is a set of top-level parts of the package (subpackages or modules).
 LAYERS: tuple = (
+    {"testing"},                  # the tests' peers, labs and fixtures: they use anything, nothing uses them
     {"cli", "__main__"},
     {"commands"},
     {"campaign"},
@@ -29,8 +30,8 @@ LAYERS: tuple = (
     {"controllers", "northbound"},
     {"store", "stats"},
     {"doctor"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
-     "scale_limits", "lifecycle", "yamlload"},
+    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine",
+     "scale_limits", "lifecycle", "yamlload", "kind"},
 )
 
 # (importing module, imported part): what replaces it.

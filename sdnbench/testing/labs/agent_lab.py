@@ -19,7 +19,7 @@ exception).
 
 from __future__ import annotations
 
-from ..testing.netlab import NetnsLab, free_octet, sh
+from sdnbench.testing.netlab import NetnsLab, free_octet, sh
 
 
 class AgentLab(NetnsLab):

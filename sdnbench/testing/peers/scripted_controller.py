@@ -43,8 +43,8 @@ import struct
 import time
 from typing import Optional
 
-from ..testing import openflow as of
-from .loop_server import LoopServer
+from sdnbench.testing import openflow as of
+from sdnbench.testing.peers.loop_server import LoopServer
 
 NO_BUFFER = of.NO_BUFFER
 

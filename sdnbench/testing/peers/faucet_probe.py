@@ -10,7 +10,7 @@ knows; and when it does learn a host it answers with flow-mods that name no buff
 packet-out (the frame goes on through the switch's own tables). Each of these is shown here
 against the real Faucet.
 
-    .venv/bin/python -m sdnbench.robustness.faucet_probe      # launches faucet:auto, prints a table
+    .venv/bin/python -m sdnbench.testing.peers.faucet_probe      # launches faucet:auto, prints a table
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import struct
 import time
 from typing import Optional
 
-from .. import output
-from ..controllers import launch
-from ..engine.params import check, launch_spec
-from ..testing import openflow as of
+from sdnbench import output
+from sdnbench.controllers import launch
+from sdnbench.engine.params import check, launch_spec
+from sdnbench.testing import openflow as of
 
 FAUCET_COOKIE = 0x5ADC15C0          # Faucet's default dp cookie (1524372928)
 NO_BUFFER = of.NO_BUFFER

@@ -19,7 +19,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from .. import paths
+from sdnbench import paths
 
 
 class Pods:

@@ -25,8 +25,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from ... import proc
-from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
+from sdnbench import proc
+from sdnbench.testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
 
 SCHEMA = "/usr/share/openvswitch/vswitch.ovsschema"
 
@@ -114,13 +114,13 @@ class Rack(NetnsLab):
 
 
 def main(argv=None) -> int:
-    """``python -m sdnbench.net.backends.clusterlab [--servers a,b] -- COMMAND ...``: build the
+    """``python -m sdnbench.testing.labs.clusterlab [--servers a,b] -- COMMAND ...``: build the
     rack, run COMMAND with ``{servers}`` replaced by the servers file and ``{lan}`` by this
     machine's address on the rack's LAN, tear the rack down."""
     import argparse
     import sys
 
-    ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.clusterlab", description=main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m sdnbench.testing.labs.clusterlab", description=main.__doc__)
     ap.add_argument("--servers", default="a,b", help="server names (default: a,b)")
     options, cmd = split_command(argv)
     a = ap.parse_args(options)

@@ -1,4 +1,6 @@
-"""The ``synthetic`` benchmark kind: made-up samples (Gaussian noise), for testing campaigns.
+"""The ``synthetic`` benchmark kind: made-up samples (Gaussian noise), for testing campaigns. It is
+never among the real kinds: the tests register it (``sdnbench/conftest.py`` in process,
+``python -m sdnbench.testing.cli`` in a subprocess), and the built package does not have it.
 
 It exercises everything around a measurement — planning, progress, the store, resume, failure
 recording, statistics — without controllers or networks, so campaign logic can be tested fast
@@ -47,3 +49,14 @@ def _journal(path: Any, what: str, key: str) -> None:
         with open(path, "a") as f:
             f.write(f"{what} {key}\n")
             f.flush()
+
+
+def kind():
+    from sdnbench.kind import Kind
+    return Kind("synthetic", "sdnbench.testing.synthetic", "run_synthetic", (),
+                "made-up numbers for testing the campaign machinery (never a measurement)")
+
+
+def register() -> None:
+    from sdnbench.campaign.kinds import KINDS
+    KINDS["synthetic"] = kind()

@@ -8,11 +8,11 @@ import socket
 import statistics
 from typing import Iterator
 
-from .. import paths
-from ..controllers.ofhello import free_port
-from ..proc import spawn, wait_until
-from . import driver
-from .params import check, config, engine_args
+from sdnbench import paths
+from sdnbench.controllers.ofhello import free_port
+from sdnbench.proc import spawn, wait_until
+from sdnbench.engine import driver
+from sdnbench.engine.params import check, config, engine_args
 
 
 def _accepts(port: int) -> bool:

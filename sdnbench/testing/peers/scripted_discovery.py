@@ -27,10 +27,10 @@ import socket
 import time
 from typing import Optional
 
-from ..northbound.osken import PATH
-from ..testing import openflow as of
-from ..testing.http import FakeApi
-from ..testing.peer import ThreadedPeer
+from sdnbench.northbound.osken import PATH
+from sdnbench.testing import openflow as of
+from sdnbench.testing.http import FakeApi
+from sdnbench.testing.peer import ThreadedPeer
 
 V10 = of.V10
 ECHO_XID = 0x5EC0          # the ECHO_REQUEST sent right behind a reaction's flow-mod

@@ -25,11 +25,11 @@ from __future__ import annotations
 import shutil
 from typing import Optional
 
-from ... import proc
-from ...testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
-from .. import topology
-from ..topology import Topology
-from .ssh import BASE_TOOLS, TOOLS
+from sdnbench import proc
+from sdnbench.testing.netlab import NetnsLab, free_octet, run_command, sh, split_command
+from sdnbench.net import topology
+from sdnbench.net.topology import Topology
+from sdnbench.net.backends.ssh import BASE_TOOLS, TOOLS
 
 
 class Testbed(NetnsLab):
@@ -141,12 +141,12 @@ class Testbed(NetnsLab):
 
 
 def main(argv=None) -> int:
-    """``python -m sdnbench.net.backends.testbed TOPO [options] -- COMMAND ...``: build the lab,
+    """``python -m sdnbench.testing.labs.testbed TOPO [options] -- COMMAND ...``: build the lab,
     run COMMAND with ``{inventory}`` replaced by the inventory file, tear the lab down."""
     import argparse
     import sys
 
-    ap = argparse.ArgumentParser(prog="python -m sdnbench.net.backends.testbed", description=main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m sdnbench.testing.labs.testbed", description=main.__doc__)
     ap.add_argument("topo", help="topology spec, e.g. star,3,2")
     ap.add_argument("--controller-port", type=int, help="bridges point at tcp:127.0.0.1:PORT")
     ap.add_argument("--without", action="append", default=[], metavar="HOST:TOOL",

@@ -29,8 +29,8 @@ import threading
 import time
 from typing import Callable, Optional
 
-from ..testing import openflow as of
-from .wiring import Wiring
+from sdnbench.testing import openflow as of
+from sdnbench.switchtest.wiring import Wiring
 
 V13 = of.V13
 CONTROLLER = of.CONTROLLER[V13]

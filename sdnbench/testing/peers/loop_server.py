@@ -1,6 +1,6 @@
 """A TCP server on 127.0.0.1 whose connections run as asyncio tasks on a thread of its own: the
 common frame of the scripted OpenFlow peers of the known-answer tests
-(``scripted_controller.py``, ``rfc8456/path_controller.py``, ``rfc8456/reroute_controller.py``).
+(``scripted_controller.py``, ``path_controller.py``, ``reroute_controller.py``).
 A subclass calls ``LoopServer.__init__`` and implements ``async _serve(reader, writer)``."""
 
 from __future__ import annotations

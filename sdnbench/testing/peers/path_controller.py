@@ -20,9 +20,9 @@ from __future__ import annotations
 import asyncio
 from typing import Optional
 
-from ..engine.loop_server import LoopServer, read_message
-from ..testing import openflow as of
-from ..testing.http import FakeHttp
+from sdnbench.testing.peers.loop_server import LoopServer, read_message
+from sdnbench.testing import openflow as of
+from sdnbench.testing.http import FakeHttp
 
 FLOOD = of.FLOOD[of.V10]
 NO_BUFFER = of.NO_BUFFER

@@ -1,7 +1,7 @@
 """A scripted OpenFlow 1.3 controller for the failover known answer (RFC 8456 §5.4.1), run as its
 own process (``sdnbench controller failover`` kills the master by PID):
 
-    python -m sdnbench.rfc8456.takeover_controller --port P --role master|slave --peer HB [--delay-ms D]
+    python -m sdnbench.testing.peers.takeover_controller --port P --role master|slave --peer HB [--delay-ms D]
 
 It forwards as a hub: the master installs a table-miss entry and answers every packet-in with a
 packet-out to FLOOD, so every frame crosses the controller (a stream has a gap exactly as long
@@ -18,7 +18,7 @@ import socket
 import threading
 import time
 
-from ..testing import openflow as of
+from sdnbench.testing import openflow as of
 
 V13 = of.V13
 

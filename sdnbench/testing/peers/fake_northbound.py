@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from ..testing.http import FakeHttp
+from sdnbench.testing.http import FakeHttp
 
 
 class FakeNorthbound(FakeHttp):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 
-from ..testing import openflow as of
-from .path_controller import Of10Controller, flow_mod
-from .paths import port_path
+from sdnbench.testing import openflow as of
+from sdnbench.testing.peers.path_controller import Of10Controller, flow_mod
+from sdnbench.rfc8456.paths import port_path
 
 
 def _mac(text: str) -> bytes:
