@@ -21,7 +21,7 @@ LAYERS: tuple = (
     {"cli", "__main__"},
     {"commands"},
     {"campaign"},
-    {"rfc8456", "conformance"},
+    {"rfc8456", "conformance", "switchconf"},
     {"discovery", "robustness", "switchtest"},
     {"compare", "report"},
     {"history"},
