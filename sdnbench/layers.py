@@ -30,6 +30,7 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
+     "openflow",
      "scale_limits", "lifecycle"},
 )
 

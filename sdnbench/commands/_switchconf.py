@@ -40,6 +40,8 @@ def register(s) -> None:
     c.add_argument("--only", metavar="PATTERN",
                    help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
                         "match/*ETH*, group, meter")
+    c.add_argument("--interval", type=int, default=0, metavar="S",
+                   help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
     c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
     c.add_argument("--target-dpid", metavar="HEX", help="remote: the switch's datapath id")
     c.add_argument("--target-ports", metavar="A,B,C", help="remote: its ports cabled to IF1,IF2,IF3 (1,2,3)")
@@ -55,6 +57,8 @@ def run_conformance(args) -> int:
     if args.compare:
         _print([r for f in args.compare for r in _read(Path(f))])
         return 0
+    if not 0 <= args.interval <= 60:
+        raise UserError(f"--interval: want 0 to 60 seconds, got {args.interval}")
     targets = params.targets(args.target, args.target_dpid, args.target_ports)
     versions = params.versions(args.of)
     switch = patterns.switch_dir(patterns.osken_package())
@@ -73,7 +77,7 @@ def run_conformance(args) -> int:
     results: list = []
     for t in targets:
         for v in versions:
-            results.append(runner.run(t, v, selected[v], say))
+            results.append(runner.run(t, v, selected[v], say, args.interval))
             _save(args, results, final=False)
             r = results[-1]
             say(f"{t['spec']} {v}: {r.counters['ok']} OK, {r.counters['error']} ERROR of {r.counters['tests']} "

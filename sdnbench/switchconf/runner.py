@@ -48,7 +48,7 @@ def make_pair(target: dict, version: str):
     return pairs.RemotePair(version, target["port"], target["ifs"], target["dpid"], target["ports"])
 
 
-def tester_argv(port: int, pair, version: str, directory: Path) -> list:
+def tester_argv(port: int, pair, version: str, directory: Path, interval: int = 0) -> list:
     v = VERSIONS[version][1]
     recv, send1, send2 = pair.target_ports
     return [str(envs.bin_path("osken")), str(SCRIPT), "--ofp-listen-host", HOST, "--ofp-tcp-listen-port", str(port),
@@ -56,7 +56,8 @@ def tester_argv(port: int, pair, version: str, directory: Path) -> list:
             "--test-switch-tester", pairs.dpid_hex(pair.tester_dpid),
             "--test-switch-target_recv_port", str(recv), "--test-switch-target_send_port_1", str(send1),
             "--test-switch-target_send_port_2", str(send2),
-            "--test-switch-dir", str(directory), "--test-switch-target-version", v, "--test-switch-tester-version", v]
+            "--test-switch-dir", str(directory), "--test-switch-target-version", v, "--test-switch-tester-version", v,
+            "--test-switch-interval", str(interval)]
 
 
 class _Follow:
@@ -155,10 +156,10 @@ def _env() -> dict:
     return env
 
 
-def run(target: dict, version: str, selected: list, progress: Callable[[str], None]) -> Result:
+def run(target: dict, version: str, selected: list, progress: Callable[[str], None], interval: int = 0) -> Result:
     """One run of ``selected`` (patterns of ``version``) against ``target`` (from ``params``)."""
     label = f"{target['spec']} {version}"
-    result = Result(kind="switch", benchmark=BENCHMARK, params={"target": target["spec"], "of_version": version},
+    result = Result(kind="switch", benchmark=BENCHMARK, params={"target": target["spec"], "of_version": version, "interval_s": interval},
                     versions={"os-ken": envs.require("osken").get("version")})
     parser = LogParser(frozenset(p.description for p in selected))
     t0 = time.monotonic()
@@ -170,7 +171,7 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
             port = target.get("port") or free_port(HOST)
             progress(f"{label}: {len(selected)} pattern files, {sum(p.tests for p in selected)} tests; "
                      f"os-ken's tester on {HOST}:{port}")
-            tester = proc.spawn("osken-switch-tester", tester_argv(port, pair, version, directory), log_path=log,
+            tester = proc.spawn("osken-switch-tester", tester_argv(port, pair, version, directory, interval), log_path=log,
                                 env=_env())
             try:
                 proc.wait_until(lambda: accepts(HOST, port) or not tester.alive(), 60.0, "os-ken's tester to listen")
