@@ -82,6 +82,8 @@ def run_conformance(args) -> int:
             r = results[-1]
             say(f"{t['spec']} {v}: {r.counters['ok']} OK, {r.counters['error']} ERROR of {r.counters['tests']} "
                 f"in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
+            for n in r.notes:
+                say(f"  note: {n}")
     _save(args, results, final=True)
     if args.json:
         output.print_json([r.to_dict() for r in results])

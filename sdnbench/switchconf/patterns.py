@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,10 +84,28 @@ def select(patterns: list, only: Optional[str]) -> list:
     return [p for p in patterns if matches(p.name, only)]
 
 
-def stage(patterns: list, directory: Path) -> Path:
-    """Symlinks to ``patterns`` under ``directory`` (their names as paths); returns it."""
+def stage(patterns: list, directory: Path) -> tuple:
+    """Symlinks to ``patterns`` under ``directory`` (their names as paths); returns
+    (directory, the patterns the tool will run, the ones it will not).
+
+    The tool keeps one file per description (``TestPatterns`` is a dict keyed by it, filled in
+    ``os.listdir`` order), and two of10 files carry another file's description; which of the two
+    it runs is found here the way the tool finds it, so counts and progress say what it runs."""
     for p in patterns:
         link = directory / f"{p.name}.json"
         link.parent.mkdir(parents=True, exist_ok=True)
         link.symlink_to(p.path)
-    return directory
+    by_name = {p.name: p for p in patterns}
+    kept: dict = {}
+    for name in _listdir_order(directory, directory):
+        p = by_name[name]
+        kept[p.description] = p
+    run = [p for p in patterns if kept.get(p.description) is p]
+    return directory, run, [p for p in patterns if kept.get(p.description) is not p]
+
+
+def _listdir_order(base: Path, path: Path) -> list:
+    """Pattern names in the order the tool's ``TestPatterns._get_tests`` visits them."""
+    if path.is_dir():
+        return [n for entry in os.listdir(path) for n in _listdir_order(base, path / entry)]
+    return [path.relative_to(base).with_suffix("").as_posix()] if path.suffix == ".json" else []

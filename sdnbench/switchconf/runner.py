@@ -161,11 +161,14 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
     label = f"{target['spec']} {version}"
     result = Result(kind="switch", benchmark=BENCHMARK, params={"target": target["spec"], "of_version": version, "interval_s": interval},
                     versions={"os-ken": envs.require("osken").get("version")})
-    parser = LogParser(frozenset(p.description for p in selected))
     t0 = time.monotonic()
     error: Optional[str] = None
     with tempfile.TemporaryDirectory(prefix="sdnbench-switchconf-") as scratch:
-        directory = stage(selected, Path(scratch) / "patterns")
+        directory, selected, shadowed = stage(selected, Path(scratch) / "patterns")
+        parser = LogParser(frozenset(p.description for p in selected))
+        for p in shadowed:
+            result.notes.append(f"not run by the tool: {VERSIONS[version][0]}/{p.name} ({p.tests} tests) has the "
+                                f"description {p.description!r} of another file, and the tool keeps one file per description")
         log = Path(scratch) / "tester.log"
         with make_pair(target, version) as pair:
             port = target.get("port") or free_port(HOST)
