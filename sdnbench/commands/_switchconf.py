@@ -44,7 +44,6 @@ def register(s) -> None:
                    help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
     c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
     c.add_argument("--target-dpid", metavar="HEX", help="remote: the switch's datapath id")
-    c.add_argument("--target-ports", metavar="A,B,C", help="remote: its ports cabled to IF1,IF2,IF3 (1,2,3)")
     c.add_argument("--compare", action="append", metavar="FILE",
                    help="no run: the side-by-side table of earlier -o files (give two, or one holding both)")
     c.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
@@ -59,7 +58,7 @@ def run_conformance(args) -> int:
         return 0
     if not 0 <= args.interval <= 60:
         raise UserError(f"--interval: want 0 to 60 seconds, got {args.interval}")
-    targets = params.targets(args.target, args.target_dpid, args.target_ports)
+    targets = params.targets(args.target, args.target_dpid)
     versions = params.versions(args.of)
     switch = patterns.switch_dir(patterns.osken_package())
     selected = {v: patterns.select(patterns.discover(switch, v), args.only) for v in versions}

@@ -13,7 +13,8 @@ clean`` removes what a kill -9 left.
   (its network JSON lets two switches share several links: ``emulated_network``);
 - ``CpqdPair``: the CPqD user switch as the target, an OVS bridge as the tester;
 - ``RemotePair``: a switch sdnbench does not build (it connects to the tool's port by itself),
-  its ports cabled to three local interfaces that an OVS tester bridge takes.
+  its ports 1, 2, 3 cabled to three local interfaces that an OVS tester bridge takes (the
+  patterns name ports 1, 2, 3 in their flows and matches: other numbers cannot pass).
 """
 
 from __future__ import annotations
@@ -68,9 +69,9 @@ class _Bridge:
 class OvsPair(Built):
     kind = "ovs"
 
-    def __init__(self, version: str, target_ports: tuple = (1, 2, 3)):
+    def __init__(self, version: str):
         self.version = version
-        self.target_ports = target_ports
+        self.target_ports = (1, 2, 3)
         self.wiring = Wiring(LINKS, netns=False)
         p = self.wiring.prefix
         self.target = _Bridge(f"{p}b1", TARGET_DPID, version, self.wiring.switch_ifs)
@@ -204,16 +205,16 @@ class CpqdPair(Built):
 
 class RemotePair(Built):
     """A switch that connects to the tool's port by itself (``remote:PORT,IF1,IF2,IF3``); its
-    data ports ``target_ports`` are cabled to IF1..IF3, which an OVS tester bridge takes as its
-    ports 1..3 (the interfaces themselves are left as they were)."""
+    ports 1, 2, 3 are cabled to IF1..IF3, which an OVS tester bridge takes as its ports 1..3 (the
+    interfaces themselves are left as they were)."""
 
     kind = "remote"
 
-    def __init__(self, version: str, port: int, ifs: list, dpid: int, target_ports: tuple = (1, 2, 3)):
+    def __init__(self, version: str, port: int, ifs: list, dpid: int):
         for name in ifs:
             check_interface(name)
         self.version, self.port, self.ifs = version, port, ifs
-        self.target_ports = target_ports
+        self.target_ports = (1, 2, 3)
         self.target_dpid, self.tester_dpid = dpid, (TESTER_DPID if dpid != TESTER_DPID else TARGET_DPID)
         self.tester = _Bridge(f"{Wiring(1).prefix}b2", self.tester_dpid, version, ifs)
 
@@ -229,7 +230,7 @@ class RemotePair(Built):
 
     def describe(self) -> dict:
         return {"target": f"remote:{self.port},{','.join(self.ifs)}", "switch": f"dpid {dpid_hex(self.target_dpid)}",
-                "tester": "Open vSwitch bridge (netdev)", "target_ports": list(self.target_ports)}
+                "tester": "Open vSwitch bridge (netdev)"}
 
     def close(self) -> None:
         err = self.tester.remove()

@@ -1,8 +1,8 @@
 """``switch conformance`` parameters, checked before anything starts (pure; one line each).
 
 Targets: ``ovs``, ``emulated``, ``cpqd``, ``remote:PORT,IF1,IF2,IF3`` (a switch that connects to
-127.0.0.1:PORT by itself, its data ports cabled to the local IF1..IF3; ``--target-dpid`` names
-its datapath id, ``--target-ports`` its three port numbers when they are not 1,2,3). ``--target``
+127.0.0.1:PORT by itself, its ports 1, 2, 3 cabled to the local IF1..IF3 (the patterns name
+ports 1, 2, 3 themselves); ``--target-dpid`` names its datapath id). ``--target``
 may repeat, and a value may list simple names with commas (``ovs,emulated``).
 """
 
@@ -16,7 +16,7 @@ from .patterns import VERSIONS
 SIMPLE = ("ovs", "emulated", "cpqd")
 
 
-def targets(values: list, dpid: Optional[str], ports: Optional[str]) -> list:
+def targets(values: list, dpid: Optional[str]) -> list:
     """[{"spec", "kind", ...}] in the order given, each once."""
     out, seen = [], set()
     for v in values or ["ovs"]:
@@ -25,13 +25,13 @@ def targets(values: list, dpid: Optional[str], ports: Optional[str]) -> list:
             if s in seen:
                 continue
             seen.add(s)
-            out.append(target(s, dpid, ports))
+            out.append(target(s, dpid))
     if not out:
         raise UserError("--target: name a target: ovs, emulated, cpqd or remote:PORT,IF1,IF2,IF3")
     return out
 
 
-def target(spec: str, dpid: Optional[str], ports: Optional[str]) -> dict:
+def target(spec: str, dpid: Optional[str]) -> dict:
     if spec in SIMPLE:
         return {"spec": spec, "kind": spec}
     if not spec.startswith("remote:"):
@@ -39,11 +39,10 @@ def target(spec: str, dpid: Optional[str], ports: Optional[str]) -> dict:
     parts = spec[len("remote:"):].split(",")
     if len(parts) != 4 or not parts[0].isdigit() or not 0 < int(parts[0]) < 65536 or not all(parts[1:]):
         raise UserError(f"--target {spec}: want remote:PORT,IF1,IF2,IF3 (the tool's listening port on 127.0.0.1, "
-                        "then the three local interfaces cabled to the switch's ports)")
+                        "then the three local interfaces cabled to the switch's ports 1, 2, 3)")
     if dpid is None:
         raise UserError(f"--target {spec}: give the switch's datapath id with --target-dpid HEX")
-    return {"spec": spec, "kind": "remote", "port": int(parts[0]), "ifs": parts[1:], "dpid": datapath_id(dpid),
-            "ports": target_ports(ports)}
+    return {"spec": spec, "kind": "remote", "port": int(parts[0]), "ifs": parts[1:], "dpid": datapath_id(dpid)}
 
 
 def datapath_id(text: str) -> int:
@@ -54,19 +53,6 @@ def datapath_id(text: str) -> int:
     if not 0 < v < 1 << 64:
         raise UserError(f"--target-dpid: want a datapath id in hex (e.g. 0000000000000001), got {text!r}")
     return v
-
-
-def target_ports(text: Optional[str]) -> tuple:
-    if text is None:
-        return (1, 2, 3)
-    try:
-        ports = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        ports = ()
-    if len(ports) != 3 or len(set(ports)) != 3 or not all(0 < p < 0xFFFFFF00 for p in ports):
-        raise UserError(f"--target-ports: want three different port numbers A,B,C (the ports cabled to IF1..IF3), "
-                        f"got {text!r}")
-    return ports
 
 
 def versions(text: str) -> list:

@@ -45,7 +45,7 @@ def make_pair(target: dict, version: str):
         return pairs.EmulatedPair(version)
     if kind == "cpqd":
         return pairs.CpqdPair(version)
-    return pairs.RemotePair(version, target["port"], target["ifs"], target["dpid"], target["ports"])
+    return pairs.RemotePair(version, target["port"], target["ifs"], target["dpid"])
 
 
 def tester_argv(port: int, pair, version: str, directory: Path, interval: int = 0) -> list:

@@ -11,7 +11,9 @@ import sys
 import pytest
 
 from .. import proc
-from ..switchtest.wiring import run_prefix
+from ..controllers.ofhello import free_port
+from ..proc import signals_as_exceptions
+from ..switchtest.wiring import Wiring, run_prefix
 from . import patterns, runner
 
 pytestmark = pytest.mark.integration
@@ -80,3 +82,25 @@ def test_the_command_side_by_side_and_sigterm_cleans_up(tmp_path):
     assert p.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err
     assert _leftovers(prefix) == [] and _owned_by(p.pid) == []
+
+
+def test_remote_with_an_ovs_bridge_as_the_hardware():
+    """A switch sdnbench does not build: an OVS bridge (dpid 0xaa) told the tool's address
+    beforehand, its ports 1, 2, 3 cabled to three interfaces here that the tester bridge takes."""
+    port, hw = free_port(), f"{run_prefix()}b9"
+    with signals_as_exceptions(), Wiring(3, netns=False) as w:
+        argv = ["ovs-vsctl", "add-br", hw, "--", "set", "bridge", hw, "datapath_type=netdev", "fail-mode=secure",
+                "other-config:disable-in-band=true", "other-config:datapath-id=00000000000000aa", "protocols=OpenFlow13"]
+        for n, name in enumerate(w.switch_ifs, start=1):
+            argv += ["--", "add-port", hw, name, "--", "set", "interface", name, f"ofport_request={n}"]
+        proc.run(argv, timeout=30)
+        try:
+            proc.run(["ovs-vsctl", "set-controller", hw, f"tcp:127.0.0.1:{port}"], timeout=30)
+            t = {"spec": f"remote:{port},{','.join(w.probe_ifs)}", "kind": "remote", "port": port, "ifs": w.probe_ifs,
+                 "dpid": 0xAA}
+            r = runner.run(t, "1.3", _selected("1.3")[:1], lambda m: None)
+        finally:
+            proc.run(["ovs-vsctl", "--if-exists", "del-br", hw], timeout=30)
+    assert r.status == "ok", r.error
+    assert r.counters["ok"] == 3 and r.topology["switch"] == "dpid 00000000000000aa"
+    assert _leftovers(run_prefix()) == []
