@@ -30,8 +30,7 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
-     "openflow",
-     "scale_limits", "lifecycle"},
+     "openflow", "scale_limits", "lifecycle", "yamlload"},
 )
 
 # (importing module, imported part): what replaces it.
