@@ -23,7 +23,9 @@ import shutil
 from typing import Optional
 
 from .. import proc
+from ..controllers.ofhello import free_port
 from ..discovery.engine_run import EngineRun
+from ..engine.driver import version as engine_version
 from ..engine.params import check as engine_check, config as engine_config
 from ..errors import UserError
 from ..lifecycle import Built
@@ -139,7 +141,6 @@ class EmulatedPair:
         self.run = EngineRun(engine_config(self.params, address))
 
     def describe(self) -> dict:
-        from ..engine.driver import version as engine_version
         return {"target": "emulated", "switch": f"sdnbench-engine {engine_version()} (ofswitch, network mode)",
                 "tester": "emulated switch", "network": emulated_network()}
 
@@ -165,7 +166,6 @@ class CpqdPair(Built):
         if missing:
             raise UserError(f"--targets cpqd: the CPqD user switch is not installed here ({', '.join(missing)} not "
                             "found); build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13")
-        from ..controllers.ofhello import free_port
         self.version = version
         self.target_ports = (1, 2, 3)
         self.wiring = Wiring(LINKS, netns=False)
