@@ -155,17 +155,24 @@ class EmulatedPair:
             self.run = None
 
 
+CPQD_BINARIES = ("ofdatapath", "ofprotocol")
+
+
+def check_cpqd() -> None:
+    """UserError naming what is missing unless the CPqD user switch is installed here."""
+    missing = [b for b in CPQD_BINARIES if shutil.which(b) is None]
+    if missing:
+        raise UserError(f"--target cpqd: the CPqD user switch is not installed here ({', '.join(missing)} not "
+                        "found); build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13")
+
+
 class CpqdPair(Built):
     """The CPqD user switch (``ofdatapath`` + ``ofprotocol``, ofsoftswitch13) as the target."""
 
     kind = "cpqd"
-    BINARIES = ("ofdatapath", "ofprotocol")
 
     def __init__(self, version: str):
-        missing = [b for b in self.BINARIES if shutil.which(b) is None]
-        if missing:
-            raise UserError(f"--targets cpqd: the CPqD user switch is not installed here ({', '.join(missing)} not "
-                            "found); build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13")
+        check_cpqd()
         self.version = version
         self.target_ports = (1, 2, 3)
         self.wiring = Wiring(LINKS, netns=False)

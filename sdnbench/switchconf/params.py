@@ -1,4 +1,6 @@
-"""``switch conformance`` parameters, checked before anything starts (pure; one line each).
+"""``switch conformance`` parameters, checked before anything starts, one line each: pure but
+for three looks at this machine (the CPqD switch's programs, the engine's check of the emulated
+network, a remote target's interfaces), so that ``--target ovs,cpqd`` refuses before OVS is built.
 
 Targets: ``ovs``, ``emulated``, ``cpqd``, ``remote:PORT,IF1,IF2,IF3`` (a switch that connects to
 127.0.0.1:PORT by itself, its ports 1, 2, 3 cabled to the local IF1..IF3 (the patterns name
@@ -11,6 +13,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import UserError
+from ..switchtest.targets import check_interface
+from .pairs import check_cpqd, emulated_params
 from .patterns import VERSIONS
 
 SIMPLE = ("ovs", "emulated", "cpqd")
@@ -33,6 +37,10 @@ def targets(values: list, dpid: Optional[str]) -> list:
 
 def target(spec: str, dpid: Optional[str]) -> dict:
     if spec in SIMPLE:
+        if spec == "cpqd":
+            check_cpqd()
+        elif spec == "emulated":
+            emulated_params("1.3", 60)       # the engine is built and takes the network
         return {"spec": spec, "kind": spec}
     if not spec.startswith("remote:"):
         raise UserError(f"--target {spec}: want ovs, emulated, cpqd or remote:PORT,IF1,IF2,IF3")
@@ -42,7 +50,10 @@ def target(spec: str, dpid: Optional[str]) -> dict:
                         "then the three local interfaces cabled to the switch's ports 1, 2, 3)")
     if dpid is None:
         raise UserError(f"--target {spec}: give the switch's datapath id with --target-dpid HEX")
-    return {"spec": spec, "kind": "remote", "port": int(parts[0]), "ifs": parts[1:], "dpid": datapath_id(dpid)}
+    dp = datapath_id(dpid)
+    for name in parts[1:]:
+        check_interface(name)
+    return {"spec": spec, "kind": "remote", "port": int(parts[0]), "ifs": parts[1:], "dpid": dp}
 
 
 def datapath_id(text: str) -> int:

@@ -35,10 +35,11 @@ def test_side_by_side_and_what_the_second_target_fails():
 
 def test_targets_and_versions_are_checked_before_anything_starts():
     assert [t["spec"] for t in targets(["ovs,emulated", "ovs"], None)] == ["ovs", "emulated"]
-    t = target("remote:6653,eth1,eth2,eth3", "aa")
-    assert (t["port"], t["ifs"], t["dpid"]) == (6653, ["eth1", "eth2", "eth3"], 0xAA)
+    t = target("remote:6653,lo,lo,lo", "aa")
+    assert (t["port"], t["ifs"], t["dpid"]) == (6653, ["lo", "lo", "lo"], 0xAA)
     for bad in (lambda: target("remote:6653,eth1,eth2", "1"), lambda: target("remote:6653,a,b,c", None),
                 lambda: target("remote:6653,a,b,c", "zz"), lambda: target("hardware", None),
+                lambda: target("remote:6653,lo,lo,sbtnone0", "1"),
                 lambda: versions("1.4"), lambda: versions(",")):
         with pytest.raises(UserError):
             bad()
