@@ -52,7 +52,10 @@ def target(spec: str, dpid: Optional[str]) -> dict:
         raise UserError(f"--target {spec}: give the switch's datapath id with --target-dpid HEX")
     dp = datapath_id(dpid)
     for name in parts[1:]:
-        check_interface(name)
+        try:
+            check_interface(name)
+        except UserError as e:
+            raise UserError(f"--target {spec}: {e}")
     return {"spec": spec, "kind": "remote", "port": int(parts[0]), "ifs": parts[1:], "dpid": dp}
 
 
