@@ -2,8 +2,8 @@
 
 Tests stay beside the code in the tree, but neither the wheel nor the sdist carries them: no
 ``test_*.py``, no ``conftest.py``, no ``testdata/`` (pyproject's ``packages.find`` excludes those
-packages), no ``sdnbench.testing`` and no module that imports it (a scripted test peer); nor
-the tools run only from the tree (``sdnbench.conformance``, excluded there too).
+packages), no ``sdnbench.testing`` and no module that imports it (a scripted test peer, such as
+``sdnbench/conformance/tablemiss.py``).
 ``sdnbench/test_package.py`` builds the wheel and checks its contents. An editable install and
 runs from the tree still import all of it: they read the source directory.
 """

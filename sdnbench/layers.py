@@ -22,7 +22,7 @@ LAYERS: tuple = (
     {"cli", "__main__"},
     {"commands"},
     {"campaign"},
-    {"rfc8456", "conformance"},
+    {"rfc8456", "conformance", "switchconf"},
     {"discovery", "robustness", "switchtest"},
     {"compare", "report"},
     {"history"},
@@ -31,7 +31,7 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine",
-     "scale_limits", "lifecycle", "yamlload", "kind"},
+     "openflow", "scale_limits", "lifecycle", "yamlload", "kind"},
 )
 
 # (importing module, imported part): what replaces it.

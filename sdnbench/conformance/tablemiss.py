@@ -134,5 +134,8 @@ def spec() -> str:
 if __name__ == "__main__":
     import signal
     import sys
+    if sys.argv[1:] == ["--spec"]:       # for `sdnbench conformance --controller "$(... --spec)"`
+        print(spec())
+        sys.exit(0)
     with TableMissController(port=int(sys.argv[1])) as _c:
         signal.sigwait({signal.SIGTERM, signal.SIGINT})
