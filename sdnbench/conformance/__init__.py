@@ -15,7 +15,7 @@ controller received and sent and the flow tables after settling, normalised and 
   ``report``: each cell's verdict, the table (pure);
 - ``tablemiss``: the scripted 1.3 controller of issue 27 (table-miss entries sized by the
   announced table count, then LLDP), a known answer and a controller of the matrix, given as a
-  ``cmd:`` spec (``python -m sdnbench.conformance.tablemiss --spec``);
+  ``cmd:`` spec (``python -m sdnbench.testing.peers.tablemiss --spec``);
 - ``linkpath``: the link path of issue 31 (a frame out of one switch's port, over a link, through
   the peer's flow table) on two OVS bridges on a veth pair and on two emulated switches.
 

@@ -5,7 +5,7 @@ of each cell (``report.py``), and what a cell keeps kept small.
 ``sdnbench conformance`` (``commands/conformance.py``) is its command line. Any controller spec
 runs (``osken:``, ``ryu:``, ``faucet:``, ``ovs-testcontroller``, ``cmd:``, ``tcp:``); the
 scripted table-miss controller of the test suite is a ``cmd:`` spec like any other
-(``python -m sdnbench.conformance.tablemiss --spec`` prints it, from the source tree).
+(``python -m sdnbench.testing.peers.tablemiss --spec`` prints it, from the source tree).
 
 A cell keeps, per side and category, how many items only that side had and the first
 ``KEEP_ITEMS`` of them, each cut at ``ITEM_CHARS``: a controller that floods (a Java controller's

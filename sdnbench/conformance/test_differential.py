@@ -13,7 +13,7 @@ module docs of ``normalise``); a difference prints what differs."""
 import json
 
 from .harness import cell
-from .tablemiss import spec as tablemiss
+from sdnbench.testing.peers.tablemiss import spec as tablemiss
 
 
 def _check(c: dict) -> None:

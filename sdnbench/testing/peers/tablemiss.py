@@ -24,8 +24,8 @@ import socket
 import time
 from collections import Counter
 
-from ..testing import openflow as of
-from ..testing.peer import ThreadedPeer
+from sdnbench.testing import openflow as of
+from sdnbench.testing.peer import ThreadedPeer
 
 V13 = of.V13
 
@@ -121,8 +121,8 @@ class TableMissController(ThreadedPeer):
 
 
 # As a controller of its own (the conformance harness runs it as a ``cmd:`` controller):
-#     python -m sdnbench.conformance.tablemiss PORT
-SPEC = ("cmd:{python} -m sdnbench.conformance.tablemiss {{port}};of=1.3;name=tablemiss;cwd={root}")
+#     python -m sdnbench.testing.peers.tablemiss PORT
+SPEC = ("cmd:{python} -m sdnbench.testing.peers.tablemiss {{port}};of=1.3;name=tablemiss;cwd={root}")
 
 
 def spec() -> str:

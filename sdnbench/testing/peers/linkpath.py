@@ -29,11 +29,11 @@ import threading
 import time
 from typing import Iterator, Optional
 
-from .. import proc
-from ..engine import driver
-from ..engine.params import check, config, engine_args
-from ..testing import openflow as of
-from ..testing.peer import ThreadedPeer
+from sdnbench import proc
+from sdnbench.engine import driver
+from sdnbench.engine.params import check, config, engine_args
+from sdnbench.testing import openflow as of
+from sdnbench.testing.peer import ThreadedPeer
 
 V13 = of.V13
 LINK, PEER = 6, 5                     # datapath 1's port 6 is cabled to datapath 2's port 5 (a stack link)
