@@ -31,11 +31,13 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.plan import spoken_versions
-from ..controllers.spec import parse_spec
+from ..controllers.spec import parse_spec, validate_controller_param
 from ..errors import UserError
+from ..kind import Kind
 from .driver import binary
 
 OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
@@ -70,8 +72,17 @@ def check(params: dict) -> dict:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
     errors = engine_check(config(p, _CHECK_ADDRESS))
     if errors:
-        raise UserError("; ".join(errors))
+        raise UserError("; ".join(_named(e) for e in errors))
     return p
+
+
+def _named(error: str) -> str:
+    """An engine error ``key: problem`` named both ways, as a scenario key and as the command
+    line's flag (``workers (--workers): 0 is too small``); other lines unchanged."""
+    key, sep, rest = error.partition(": ")
+    if sep and key.isidentifier():
+        return f"{key} (--{key.replace('_', '-')}):" + " " + rest
+    return error
 
 
 def launch_of_version(p: dict) -> str:
@@ -147,3 +158,20 @@ def engine_defaults() -> dict:
     """The engine's ``Config::default()`` (an empty config, read by the engine): what a key left
     out of the params becomes. UserError when the engine is not built."""
     return engine_resolved({})
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    """One cell key: the controller spec, then the engine's own parameter check."""
+    msg = validate_controller_param(name, value)
+    if msg or name == "controller":
+        return msg
+    try:
+        check({name: value})
+    except UserError as e:
+        return str(e)
+    return None
+
+
+KIND = Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
+            "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
+            validate_param)

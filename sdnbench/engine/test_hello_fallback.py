@@ -1,12 +1,12 @@
 """Known answer (issue 40): a controller that speaks OpenFlow 1.0 only and closes the connection
-on a HELLO with a version bitmap (``sdnbench.testing.picky10``). Offering 1.0 and 1.3, the engine
+on a HELLO with a version bitmap (``sdnbench.testing.peers.picky10``). Offering 1.0 and 1.3, the engine
 retries each session with a plain 1.0 HELLO, measures at 1.0 and says so; the Python probe
 (``controllers.negotiation``) finds the same version: one behaviour. A ``cmd:`` spec's ``of=1.0``
 reaches the engine, which then says a plain 1.0 HELLO from the start (no connection dropped)."""
 
 from sdnbench.controllers.negotiation import session_version
 from sdnbench.engine import driver, params
-from sdnbench.testing.picky10 import Picky10Controller
+from sdnbench.testing.peers.picky10 import Picky10Controller
 
 SHORT = {"switches": 2, "loops": 2, "loop_ms": 200, "warmup": 0, "macs": 4}
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import HIST_FLOOR, assert_reads_delay, engine_longest_wait_ms, free_port, responder, run_doc, scheduling_slack_us
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.engine_fixtures import HIST_FLOOR, assert_reads_delay, engine_longest_wait_ms, free_port, responder, run_doc, scheduling_slack_us
+from sdnbench.testing.peers.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
 
 pytestmark = pytest.mark.integration

@@ -43,11 +43,11 @@ def test_campaign_bookkeeping_keys_are_accepted():
 
 
 @pytest.mark.parametrize("bad, named", [
-    ({"mode": "fast"}, "mode"), ({"of_version": "1.5"}, "of_version"), ({"switches": 0}, "switches: 0"),
+    ({"mode": "fast"}, "mode"), ({"of_version": "1.5"}, "of_version"), ({"switches": 0}, "switches (--switches): 0"),
     ({"switches": "many"}, "switches"), ({"mode": "fixed-rate"}, "rate"),
     ({"mode": "fixed-rate", "rate": -1}, "rate"), ({"learn": "yes"}, "learn"), ({"bogus": 1}, "bogus"),
     ({"switches": True}, "switches"), ({"source_addrs": "127.0.0.2"}, "source_addrs"),
-    ({"links": "mesh"}, "links"), ({"workers": 0}, "workers: 0"), ({"traffic": "x"}, "unique-pairs"),
+    ({"links": "mesh"}, "links"), ({"workers": 0}, "workers (--workers): 0"), ({"traffic": "x"}, "unique-pairs"),
 ])
 def test_bad_params_are_one_line_user_errors_naming_the_field(bad, named):
     with pytest.raises(UserError) as e:
