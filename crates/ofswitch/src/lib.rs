@@ -37,6 +37,7 @@
 //! the engine's packet-ins carry, per traffic profile), `packet_in` (the load hot path).
 
 pub mod channel;
+pub mod check;
 pub mod consts;
 mod control;
 pub mod emit;
@@ -48,12 +49,17 @@ pub mod forward;
 pub mod frame_edit;
 pub mod frames;
 mod fxhash;
+pub mod group;
 pub mod key;
+pub mod meter;
+mod mods;
+mod nicira;
 pub mod packet_in;
 pub mod pipeline;
 pub mod ports;
 pub mod profile;
 pub mod stats;
+pub mod stats13;
 pub mod switch;
 
 pub use channel::{Async, Channel};
