@@ -28,8 +28,17 @@ pub const BIC_UNSUP_INST: u16 = 1;
 pub const BIC_BAD_TABLE_ID: u16 = 2;
 
 /// The OXM fields a set-field action rewrites (`frame_edit`).
-pub const SET_FIELDS: &[OxmField] =
-    &[OxmField::EthDst, OxmField::EthSrc, OxmField::VlanVid, OxmField::Ipv4Src, OxmField::Ipv4Dst, OxmField::TcpSrc, OxmField::TcpDst, OxmField::UdpSrc, OxmField::UdpDst];
+pub const SET_FIELDS: &[OxmField] = &[
+    OxmField::EthDst,
+    OxmField::EthSrc,
+    OxmField::VlanVid,
+    OxmField::Ipv4Src,
+    OxmField::Ipv4Dst,
+    OxmField::TcpSrc,
+    OxmField::TcpDst,
+    OxmField::UdpSrc,
+    OxmField::UdpDst,
+];
 
 /// The OFPAT_* (1.3) action types the switch runs, as a bitmap (group features) and a list
 /// (table features): output 0, push/pop VLAN 17/18, set/dec NW TTL 23/24, group 22, set-field 25.

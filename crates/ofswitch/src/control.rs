@@ -90,7 +90,11 @@ impl Switch {
             let in_port = widen_port(v10, p.in_port());
             let mut o = Vec::new();
             let mut frame = std::borrow::Cow::Borrowed(data);
-            Run::new(v10, in_port, now, &mut o, &mut self.groups, &mut self.meters, &self.ports).actions(&mut frame, &actions, (0, 0, crate::pipeline::REASON_ACTION));
+            Run::new(v10, in_port, now, &mut o, &mut self.groups, &mut self.meters, &self.ports).actions(
+                &mut frame,
+                &actions,
+                (0, 0, crate::pipeline::REASON_ACTION),
+            );
             let before = self.counters.frames_out;
             for out in o {
                 match out {

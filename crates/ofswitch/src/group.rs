@@ -65,7 +65,7 @@ fn has_watch(b: &Bucket) -> bool {
 
 /// A port number Open vSwitch takes as a watch port (`ofputil_port_from_ofp11`).
 fn watchable(port: u32) -> bool {
-    port < 0xff00 || port >= 0xffff_ff00
+    !(0xff00..0xffff_ff00).contains(&port)
 }
 
 impl Groups {
@@ -111,7 +111,8 @@ impl Groups {
     pub fn bucket_live(&self, b: &Bucket, port_live: &dyn Fn(u32) -> bool, depth: usize) -> bool {
         let port_ok = b.watch_port == ofwire::port::ports::ANY13 || port_live(b.watch_port);
         let group_ok = b.watch_group == G_ANY
-            || (depth < MAX_CHAIN && self.map.get(&b.watch_group).is_some_and(|g| g.buckets.iter().any(|x| self.bucket_live(x, port_live, depth + 1))));
+            || (depth < MAX_CHAIN
+                && self.map.get(&b.watch_group).is_some_and(|g| g.buckets.iter().any(|x| self.bucket_live(x, port_live, depth + 1))));
         port_ok && group_ok
     }
 
@@ -188,7 +189,13 @@ impl Groups {
 
 impl Group {
     fn new(gm: &GroupMod, now: u64) -> Group {
-        Group { typ: gm.group_type, buckets: gm.buckets.clone(), bucket_counts: vec![(0, 0); gm.buckets.len()], created_ns: now, ..Default::default() }
+        Group {
+            typ: gm.group_type,
+            buckets: gm.buckets.clone(),
+            bucket_counts: vec![(0, 0); gm.buckets.len()],
+            created_ns: now,
+            ..Default::default()
+        }
     }
 }
 

@@ -154,7 +154,13 @@ impl Meters {
         if self.max_meter == 0 {
             return MeterFeatures::default();
         }
-        MeterFeatures { max_meter: self.max_meter, band_types: 1 << MBT_DROP, capabilities: FLAGS as u32, max_bands: MAX_BANDS as u8, max_color: 0 }
+        MeterFeatures {
+            max_meter: self.max_meter,
+            band_types: 1 << MBT_DROP,
+            capabilities: FLAGS as u32,
+            max_bands: MAX_BANDS as u8,
+            max_color: 0,
+        }
     }
 
     fn select(&self, id: u32) -> impl Iterator<Item = (&u32, &Meter)> {

@@ -77,7 +77,15 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(v10: bool, in_port: u32, now: u64, outs: &'a mut Vec<Out>, groups: &'a mut Groups, meters: &'a mut Meters, ports: &'a Ports) -> Run<'a> {
+    pub fn new(
+        v10: bool,
+        in_port: u32,
+        now: u64,
+        outs: &'a mut Vec<Out>,
+        groups: &'a mut Groups,
+        meters: &'a mut Meters,
+        ports: &'a Ports,
+    ) -> Run<'a> {
         Run { v10, in_port, now, outs, groups, meters, ports, chain: 0 }
     }
 
@@ -137,7 +145,8 @@ impl<'a> Run<'a> {
                     }
                 }
                 _ => {
-                    let (mut outs, rest): (Vec<Action>, Vec<Action>) = set.into_iter().partition(|a| matches!(a, Action::Output { .. } | Action::Group(_)));
+                    let (mut outs, rest): (Vec<Action>, Vec<Action>) =
+                        set.into_iter().partition(|a| matches!(a, Action::Output { .. } | Action::Group(_)));
                     self.actions(&mut frame, &rest, ctx);
                     if outs.iter().any(|a| matches!(a, Action::Group(_))) {
                         // a group in the action set takes precedence over an output (§5.10)

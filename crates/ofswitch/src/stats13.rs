@@ -71,11 +71,7 @@ pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32
     let fields: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, m)| oxm(f, m)).collect();
     let wild: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, _)| oxm(f, false)).collect();
     let sets: Vec<(u8, u8, bool)> = SET_FIELDS.iter().map(|&f| oxm(f, false)).collect();
-    let mut props = Vec::new();
-    for (p, miss) in [(prop::INSTRUCTIONS, prop::INSTRUCTIONS_MISS)] {
-        props.push(Prop::ids(p, &ins));
-        props.push(Prop::ids(miss, &ins));
-    }
+    let mut props = vec![Prop::ids(prop::INSTRUCTIONS, &ins), Prop::ids(prop::INSTRUCTIONS_MISS, &ins)];
     props.push(Prop::next_tables(prop::NEXT_TABLES, t.saturating_add(1)..n));
     props.push(Prop::next_tables(prop::NEXT_TABLES_MISS, t.saturating_add(1)..n));
     for p in [prop::WRITE_ACTIONS, prop::WRITE_ACTIONS_MISS, prop::APPLY_ACTIONS, prop::APPLY_ACTIONS_MISS] {
@@ -97,18 +93,18 @@ impl Switch {
         let parts: Vec<Vec<u8>> = match ty {
             MP_GROUP => {
                 let refs = |g| self.flows.entries().filter(|e| names_group(&e.instructions, g)).count() as u32;
-                chunks(self.groups.stats(id(req), now, &refs), gs::GroupStats::buffer_len, |l| gs::stats_to_bytes(l))
+                chunks(self.groups.stats(id(req), now, &refs), gs::GroupStats::buffer_len, gs::stats_to_bytes)
             }
-            MP_GROUP_DESC => chunks(self.groups.desc(), gs::GroupDesc::buffer_len, |l| gs::desc_to_bytes(l)),
+            MP_GROUP_DESC => chunks(self.groups.desc(), gs::GroupDesc::buffer_len, gs::desc_to_bytes),
             MP_GROUP_FEATURES => vec![self.groups.features(crate::check::actions13_bitmap()).to_bytes()],
             MP_METER => {
                 let flows = |m| self.flows.entries().filter(|e| e.instructions.contains(&Instruction::Meter(m))).count() as u32;
                 let mid = ms::parse_meter_request(req).unwrap_or(ms::M_ALL);
-                chunks(self.meters.stats(mid, now, &flows), ms::MeterStats::buffer_len, |l| ms::stats_to_bytes(l))
+                chunks(self.meters.stats(mid, now, &flows), ms::MeterStats::buffer_len, ms::stats_to_bytes)
             }
             MP_METER_CONFIG => {
                 let mid = ms::parse_meter_request(req).unwrap_or(ms::M_ALL);
-                chunks(self.meters.config(mid), ms::MeterConfig::buffer_len, |l| ms::config_to_bytes(l))
+                chunks(self.meters.config(mid), ms::MeterConfig::buffer_len, ms::config_to_bytes)
             }
             MP_METER_FEATURES => vec![self.meters.features().to_bytes()],
             _ if !req.is_empty() => {
@@ -119,7 +115,7 @@ impl Switch {
                 let max = if self.cfg.max_flows > 0 { self.cfg.max_flows as u32 } else { u32::MAX };
                 let (n, meters, groups) = (self.cfg.n_tables, self.meters.max_meter > 0, self.groups.enabled);
                 let all: Vec<TableFeatures> = (0..n).map(|t| table_features(t, n, meters, groups, max)).collect();
-                chunks(all, TableFeatures::buffer_len, |l| ofwire::table_features::to_bytes(l))
+                chunks(all, TableFeatures::buffer_len, ofwire::table_features::to_bytes)
             }
         };
         let last = parts.len() - 1;

@@ -28,7 +28,8 @@ const OSKEN_METER_MOD: [u8; 32] = [
 const OSKEN_DEL_GROUPS: [u8; 16] = [0x04, 0x0f, 0x00, 0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0xff, 0xff, 0xff, 0xfc];
 const OSKEN_DEL_METERS: [u8; 16] = [0x04, 0x1d, 0x00, 0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff];
 /// os-ken: NXTRoleRequest(role=NX_ROLE_MASTER) at 1.0.
-const OSKEN_NX_ROLE_MASTER: [u8; 20] = [0x01, 0x04, 0x00, 0x14, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x23, 0x20, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x01];
+const OSKEN_NX_ROLE_MASTER: [u8; 20] =
+    [0x01, 0x04, 0x00, 0x14, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x23, 0x20, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00, 0x00, 0x01];
 /// os-ken: OFPTableFeaturesStatsRequest() (empty: asks for the tables).
 const OSKEN_TABLE_FEATURES: [u8; 16] = [0x04, 0x12, 0x00, 0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
 
@@ -72,7 +73,10 @@ fn nicira_role_request_at_1_0() {
     let (mut s, mut outs) = switch(V10, 2, 4, |_| {});
     assert_eq!(send(&mut s, &mut outs, &OSKEN_NX_ROLE_MASTER), vec![]);
     let reply = &outs[0];
-    assert_eq!(reply[..], [0x01, 0x04, 0x00, 0x14, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x23, 0x20, 0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x01]);
+    assert_eq!(
+        reply[..],
+        [0x01, 0x04, 0x00, 0x14, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x23, 0x20, 0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x01]
+    );
     // channel 1 becomes master: channel 0 is demoted to slave and gets no packet-ins
     let mut req = OSKEN_NX_ROLE_MASTER.to_vec();
     req[7] = 2;
@@ -119,7 +123,8 @@ fn table_features_describe_the_tables() {
         .collect();
     assert!(parts.len() > 1, "254 tables do not fit one message");
     assert!(parts[..parts.len() - 1].iter().all(|p| p.0 == 1) && parts.last().unwrap().0 == 0);
-    let tables: Vec<TableFeatures> = parts.iter().flat_map(|p| ofwire::group_stats::parse_list(&p.1, TableFeatures::parse).unwrap()).collect();
+    let tables: Vec<TableFeatures> =
+        parts.iter().flat_map(|p| ofwire::group_stats::parse_list(&p.1, TableFeatures::parse).unwrap()).collect();
     assert_eq!(tables.len(), 254);
     assert!(tables.iter().enumerate().all(|(i, t)| t.table_id as usize == i));
     let ids = |t: &TableFeatures, p: u16| -> Vec<u16> {
@@ -132,7 +137,8 @@ fn table_features_describe_the_tables() {
     let next = &tables[252].props.iter().find(|x| x.typ == prop::NEXT_TABLES).unwrap().data;
     assert_eq!(next, &vec![253]);
     // a request that would reconfigure the tables: TABLE_FEATURES_FAILED / EPERM
-    let set = message(V13, 3, Body::StatsRequest(StatsRequest { flags: 0, body: StatsRequestBody::Unknown { typ: 12, data: vec![0; 64] } }));
+    let set =
+        message(V13, 3, Body::StatsRequest(StatsRequest { flags: 0, body: StatsRequestBody::Unknown { typ: 12, data: vec![0; 64] } }));
     assert_eq!(send(&mut s, &mut outs, &set), vec![(13, 5)]);
 }
 
@@ -147,7 +153,11 @@ fn what_the_switch_does_not_run_is_refused() {
         (vec![Instruction::GotoTable(9)], (3, 2), "goto a table beyond n_tables"),
         (vec![Instruction::ApplyActions(vec![Action::PushMpls(0x8847)])], (2, 0), "push MPLS: BAD_TYPE"),
         (vec![Instruction::ApplyActions(vec![Action::SetQueue(1)])], (2, 0), "set-queue"),
-        (vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::MplsLabel, &[0, 0, 0, 1]))])], (2, 13), "set-field MPLS label: BAD_SET_TYPE"),
+        (
+            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::MplsLabel, &[0, 0, 0, 1]))])],
+            (2, 13),
+            "set-field MPLS label: BAD_SET_TYPE",
+        ),
         (vec![Instruction::ApplyActions(vec![Action::Group(3)])], (2, 9), "a group that does not exist: BAD_OUT_GROUP"),
         (vec![Instruction::Meter(3)], (12, 3), "a meter that does not exist: UNKNOWN_METER"),
     ];

@@ -56,7 +56,7 @@ fn multipart(s: &mut ofswitch::Switch, now: u64, typ: u16, data: Vec<u8>) -> Vec
 }
 
 /// Offer `pps` frames of `size` bytes a second for `secs` seconds; how many left on port 2.
-fn offer(s: &mut ofswitch::Switch, outs: &mut Vec<Vec<u8>>, pps: u64, secs: u64, size: usize) -> usize {
+fn offer(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], pps: u64, secs: u64, size: usize) -> usize {
     let frame = frames::udp_frame(0, 10, 1, 2, 0, size);
     let step = 1_000_000_000 / pps;
     s.tx.clear();

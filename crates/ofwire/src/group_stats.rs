@@ -224,7 +224,12 @@ mod tests {
         let d = GroupDesc {
             group_type: GT_SELECT,
             group_id: 1,
-            buckets: vec![Bucket { weight: 1, watch_port: G_ANY, watch_group: G_ANY, actions: vec![Action::Output { port: 2, max_len: 0xffe5 }] }],
+            buckets: vec![Bucket {
+                weight: 1,
+                watch_port: G_ANY,
+                watch_group: G_ANY,
+                actions: vec![Action::Output { port: 2, max_len: 0xffe5 }],
+            }],
         };
         let b = desc_to_bytes(std::slice::from_ref(&d));
         assert_eq!(&b[..8], &[0, 40, 1, 0, 0, 0, 0, 1]);
@@ -234,7 +239,15 @@ mod tests {
 
     #[test]
     fn stats_and_features_round_trip() {
-        let s = GroupStats { group_id: 7, ref_count: 2, packet_count: 3, byte_count: 4, duration_sec: 5, duration_nsec: 6, buckets: vec![(1, 2), (3, 4)] };
+        let s = GroupStats {
+            group_id: 7,
+            ref_count: 2,
+            packet_count: 3,
+            byte_count: 4,
+            duration_sec: 5,
+            duration_nsec: 6,
+            buckets: vec![(1, 2), (3, 4)],
+        };
         let b = stats_to_bytes(std::slice::from_ref(&s));
         assert_eq!(b.len(), 72);
         assert_eq!(&b[..2], &[0, 72]);

@@ -196,7 +196,15 @@ mod tests {
 
     #[test]
     fn stats_and_features_round_trip() {
-        let s = MeterStats { meter_id: 1, flow_count: 2, packet_in_count: 3, byte_in_count: 4, duration_sec: 5, duration_nsec: 6, bands: vec![(7, 8)] };
+        let s = MeterStats {
+            meter_id: 1,
+            flow_count: 2,
+            packet_in_count: 3,
+            byte_in_count: 4,
+            duration_sec: 5,
+            duration_nsec: 6,
+            bands: vec![(7, 8)],
+        };
         let b = stats_to_bytes(std::slice::from_ref(&s));
         assert_eq!(&b[4..6], &[0, 56]);
         assert_eq!(parse_list(&b, MeterStats::parse).unwrap(), vec![s]);
