@@ -38,6 +38,7 @@
 
 pub mod channel;
 pub mod check;
+pub mod checksum;
 pub mod consts;
 mod control;
 pub mod emit;
