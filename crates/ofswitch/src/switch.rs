@@ -384,7 +384,7 @@ impl Switch {
                 return Ok(Event::EchoReply { xid, rtt_ns });
             }
             MsgType::FeaturesRequest => return Ok(self.on_features(ch, xid, &mut outs[ch])),
-            MsgType::GroupMod | MsgType::MeterMod | MsgType::TableMod => return Ok(self.on_mod(now, kind, xid, msg, &mut outs[ch])),
+            MsgType::GroupMod | MsgType::MeterMod | MsgType::TableMod => return Ok(self.on_mod(now, ch, kind, xid, msg, outs)),
             MsgType::Experimenter => return Ok(self.on_experimenter(ch, xid, msg, &mut outs[ch])),
             _ => return self.on_simple(ch, kind, xid, msg, &mut outs[ch]),
         }

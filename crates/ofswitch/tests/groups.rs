@@ -229,3 +229,28 @@ fn pick_weighted_is_proportional() {
     assert_eq!(count, [1024, 2048, 0, 1024]);
     assert_eq!(pick_weighted(&[], 5), None);
 }
+
+/// Deleting a group takes the flows that name it, as Open vSwitch: FLOW_REMOVED with reason
+/// GROUP_DELETE (3) for one that asked for it.
+#[test]
+fn deleting_a_group_removes_its_flows() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    send(&mut s, &mut outs, &group_mod(GC_ADD, GT_INDIRECT, 1, vec![bucket(0, ANY, 3)]));
+    let m = OxmMatch::new(vec![Oxm::in_port(1)]);
+    let mut fm = add13(0, 10, m, vec![Instruction::ApplyActions(vec![Action::Group(1)])]);
+    fm.flags = 1;
+    assert_eq!(send(&mut s, &mut outs, &flow_mod(V13, fm)), vec![]);
+    let other = add13(0, 5, OxmMatch::new(vec![Oxm::in_port(2)]), vec![Instruction::ApplyActions(vec![output(1)])]);
+    send(&mut s, &mut outs, &flow_mod(V13, other));
+    assert_eq!(s.flows.len(), 2);
+    assert_eq!(send(&mut s, &mut outs, &group_mod(GC_DELETE, GT_ALL, 1, vec![])), vec![]);
+    assert_eq!(s.flows.len(), 1, "only the flow naming the group");
+    let reasons: Vec<u8> = decode(&outs[0])
+        .into_iter()
+        .filter_map(|m| match m.body {
+            Body::FlowRemoved(f) => Some(f.reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons, vec![3]);
+}
