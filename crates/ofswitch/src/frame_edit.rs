@@ -10,6 +10,7 @@
 
 use crate::checksum::{self, ETHERTYPE_IPV6};
 use crate::key::VID_PRESENT;
+use crate::mpls;
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
 use ofwire::{Action, Oxm, OxmField};
 
@@ -207,6 +208,13 @@ pub fn rewrites(a: &Action) -> bool {
             | Action::SetTpSrc(_)
             | Action::SetTpDst(_)
             | Action::SetField(_)
+            | Action::PushMpls(_)
+            | Action::PopMpls(_)
+            | Action::SetMplsTtl(_)
+            | Action::DecMplsTtl
+            | Action::CopyTtlOut
+            | Action::CopyTtlIn
+            | Action::PopPbb
     )
 }
 
@@ -234,6 +242,13 @@ pub fn apply(frame: &mut Vec<u8>, a: &Action) -> bool {
         Action::SetTpSrc(p) => set_l4(frame, &[6, 17], 0, &p.to_be_bytes()),
         Action::SetTpDst(p) => set_l4(frame, &[6, 17], 2, &p.to_be_bytes()),
         Action::SetField(o) => set_field(frame, o),
+        Action::PushMpls(t) => mpls::push_mpls(frame, *t),
+        Action::PopMpls(t) => mpls::pop_mpls(frame, *t),
+        Action::SetMplsTtl(t) => mpls::mpls_ttl(frame, Some(*t)),
+        Action::DecMplsTtl => mpls::mpls_ttl(frame, None),
+        Action::CopyTtlOut => mpls::copy_ttl(frame, true),
+        Action::CopyTtlIn => mpls::copy_ttl(frame, false),
+        Action::PopPbb => mpls::pop_pbb(frame),
         _ => false,
     }
 }

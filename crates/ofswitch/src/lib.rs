@@ -54,6 +54,7 @@ pub mod group;
 pub mod key;
 pub mod meter;
 mod mods;
+pub mod mpls;
 mod nicira;
 pub mod packet_in;
 pub mod pipeline;

@@ -151,7 +151,7 @@ fn what_the_switch_does_not_run_is_refused() {
         (vec![Instruction::WriteMetadata { metadata: 1, mask: 1 }], (3, 1), "write-metadata: UNSUP_INST"),
         (vec![Instruction::GotoTable(0)], (3, 2), "goto an earlier table: BAD_TABLE_ID"),
         (vec![Instruction::GotoTable(9)], (3, 2), "goto a table beyond n_tables"),
-        (vec![Instruction::ApplyActions(vec![Action::PushMpls(0x8847)])], (2, 0), "push MPLS: BAD_TYPE"),
+        (vec![Instruction::ApplyActions(vec![Action::PushPbb(0x88e7)])], (2, 0), "push PBB: BAD_TYPE"),
         (vec![Instruction::ApplyActions(vec![Action::SetQueue(1)])], (2, 0), "set-queue"),
         (
             vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::MplsLabel, &[0, 0, 0, 1]))])],
