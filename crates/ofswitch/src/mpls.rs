@@ -59,7 +59,7 @@ pub fn mpls_ttl(frame: &mut [u8], set: Option<u8>) -> bool {
 
 /// Copy the TTL outwards (IP → MPLS, `out`) or inwards (MPLS → IP) across a single
 /// bottom-of-stack entry; the IP checksum is fixed after copying in.
-pub fn copy_ttl(frame: &mut Vec<u8>, out: bool) -> bool {
+pub fn copy_ttl(frame: &mut [u8], out: bool) -> bool {
     let Some(at) = mpls(frame) else { return false };
     if frame[at + 2] & 1 == 0 {
         return false;
