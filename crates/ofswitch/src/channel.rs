@@ -81,7 +81,9 @@ impl Channel {
             return false;
         }
         if self.version == ofwire::OFP10 {
-            return true;
+            // 1.0 has no async config: every channel gets everything, but a slave (by a
+            // Nicira role request) gets port-status only, as Open vSwitch's defaults
+            return self.role != ROLE_SLAVE || matches!(what, Async::PortStatus(_));
         }
         let i = usize::from(self.role == ROLE_SLAVE);
         let c = &self.async_config;
@@ -129,6 +131,9 @@ mod tests {
         let mut c10 = Channel::new(ofwire::OFP10);
         c10.state = State::Up;
         c10.role = ROLE_SLAVE;
-        assert!(c10.wants(Async::PacketIn(0)) && !c10.is_slave(), "1.0 has no roles");
+        assert!(!c10.wants(Async::PacketIn(0)) && !c10.is_slave(), "a 1.0 slave (Nicira role) gets no packet-in");
+        assert!(c10.wants(Async::PortStatus(2)), "but port-status");
+        c10.role = ROLE_EQUAL;
+        assert!(c10.wants(Async::PacketIn(0)) && c10.wants(Async::FlowRemoved(0)));
     }
 }

@@ -2,6 +2,7 @@
 //! async configuration.
 
 use crate::channel::{ROLE_EQUAL, ROLE_MASTER, ROLE_NOCHANGE, ROLE_SLAVE};
+use crate::check;
 use crate::consts::*;
 use crate::emit;
 use crate::flow_match::FlowMatch;
@@ -32,6 +33,10 @@ impl Switch {
                 return Ok(Event::Refused { kind: MsgType::FlowMod, ty: ET_BAD_MATCH13, code: BMC_BAD_FIELD });
             }
         };
+        if let Err((ty, code)) = self.runs(v, &f) {
+            emit::error(&mut outs[ch], wire, xid, ty, code, msg);
+            return Ok(Event::Refused { kind: MsgType::FlowMod, ty, code });
+        }
         let mut removed = Vec::new();
         let applied = self.flows.apply(req, now, &mut removed);
         for (e, reason) in removed {
@@ -48,7 +53,7 @@ impl Switch {
     /// One that names a buffer and carries no frame sends nothing: the switch keeps no packet
     /// buffers (its own packet-ins are unbuffered; the engine's buffered load packet-ins are
     /// accounted by buffer id, not forwarded).
-    pub(crate) fn on_packet_out(&mut self, now: u64, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
+    pub(crate) fn on_packet_out(&mut self, now: u64, ch: usize, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
         let p = packet_out::Packet::new_checked(msg).map_err(|e| codec("packet_out", e))?;
         let data = p.data();
         let (buffer_id, marker) = (p.buffer_id(), frames::marker(data));
@@ -72,13 +77,24 @@ impl Switch {
                 }
             }
         }
+        if self.cfg.forward {
+            if let Err((ty, code)) = check::actions(&actions, &self.groups) {
+                let xid = p.xid();
+                emit::error(&mut outs[ch], self.channels[ch].version, xid, ty, code, msg);
+                return Ok(Event::Refused { kind: MsgType::PacketOut, ty, code });
+            }
+        }
         let mut sent = 0;
         if self.cfg.forward && lldp_sent == 0 && !data.is_empty() {
             let v10 = p.version() == Version::V10;
             let in_port = widen_port(v10, p.in_port());
             let mut o = Vec::new();
             let mut frame = std::borrow::Cow::Borrowed(data);
-            Run { v10, in_port, now, outs: &mut o }.actions(&mut frame, &actions, (0, 0, crate::pipeline::REASON_ACTION));
+            Run::new(v10, in_port, now, &mut o, &mut self.groups, &mut self.meters, &self.ports).actions(
+                &mut frame,
+                &actions,
+                (0, 0, crate::pipeline::REASON_ACTION),
+            );
             let before = self.counters.frames_out;
             for out in o {
                 match out {
@@ -145,6 +161,18 @@ impl Switch {
         let role = self.channels[ch].role;
         emit::role_reply(out, v, xid, role, self.generation_id.unwrap_or(0));
         Ok(Event::Control(MsgType::RoleRequest))
+    }
+
+    /// Whether the switch runs what an ADD or MODIFY flow-mod names (`check`); other commands
+    /// carry nothing to run.
+    fn runs(&self, v: Version, f: &FlowMod) -> Result<(), (u16, u16)> {
+        if !matches!(f.command as u8, FC_ADD | FC_MODIFY | FC_MODIFY_STRICT) {
+            return Ok(());
+        }
+        match v {
+            Version::V10 => check::actions(&f.actions, &self.groups),
+            Version::V13 => check::instructions(&f.instructions, f.table_id, self.cfg.n_tables, &self.groups, &self.meters),
+        }
     }
 
     pub(crate) fn on_async(&mut self, ch: usize, kind: MsgType, xid: u32, body: &[u8], out: &mut Vec<u8>) -> Result<Event, SwitchError> {

@@ -426,6 +426,13 @@ impl FlowTable {
         e
     }
 
+    /// Remove every entry `pred` selects (a group or meter deleted: Open vSwitch removes the
+    /// flows naming it); returns them.
+    pub fn remove_where(&mut self, pred: impl Fn(&Entry) -> bool) -> Vec<Entry> {
+        let slots: Vec<u32> = self.slots.iter().enumerate().filter(|(_, e)| e.as_ref().is_some_and(&pred)).map(|(i, _)| i as u32).collect();
+        slots.into_iter().map(|s| self.remove(s)).collect()
+    }
+
     /// Slots a MODIFY/DELETE selects: strict = same match and priority; otherwise every entry
     /// the request's match covers; then the cookie and out_port filters.
     fn select(&self, req: &FlowModReq, strict: bool) -> Vec<u32> {

@@ -92,7 +92,7 @@ impl Switch {
         let v10 = self.version == OFP10;
         // the outputs' list is reused from frame to frame (no allocation for it per frame)
         let mut o = std::mem::take(&mut self.scratch);
-        let verdict = Run { v10, in_port, now, outs: &mut o }.frame(&mut self.flows, frame, 0);
+        let verdict = Run::new(v10, in_port, now, &mut o, &mut self.groups, &mut self.meters, &self.ports).frame(&mut self.flows, frame, 0);
         for out in o.drain(..) {
             self.resolve(in_port, out, outs);
         }

@@ -37,6 +37,8 @@
 //! the engine's packet-ins carry, per traffic profile), `packet_in` (the load hot path).
 
 pub mod channel;
+pub mod check;
+pub mod checksum;
 pub mod consts;
 mod control;
 pub mod emit;
@@ -48,12 +50,18 @@ pub mod forward;
 pub mod frame_edit;
 pub mod frames;
 mod fxhash;
+pub mod group;
 pub mod key;
+pub mod meter;
+mod mods;
+pub mod mpls;
+mod nicira;
 pub mod packet_in;
 pub mod pipeline;
 pub mod ports;
 pub mod profile;
 pub mod stats;
+pub mod stats13;
 pub mod switch;
 
 pub use channel::{Async, Channel};

@@ -7,13 +7,20 @@
 //! the action set runs: its rewrites in the order written, then its output.
 //!
 //! Outputs are [`Out`]s with the port number as given (physical, FLOOD, ALL, IN_PORT,
-//! CONTROLLER, TABLE ...); the switch resolves them against its ports. Group, meter, queue and
-//! MPLS/PBB actions are not emulated: they are ignored (their outputs are not taken).
+//! CONTROLLER, TABLE ...); the switch resolves them against its ports. A meter instruction
+//! runs first (a frame its meter drops goes no further); a group action sends a copy of the
+//! frame through each bucket the group picks (`group`), its actions run in order, groups
+//! chaining up to `group::MAX_CHAIN` deep. In an action set, a group takes precedence over
+//! an output (§5.10). Actions the switch does not emulate never reach here: flow-mods and
+//! packet-outs naming them are refused (`check`).
 
 use crate::flow_match::FlowMatch;
 use crate::flow_table::FlowTable;
 use crate::frame_edit;
+use crate::group::{flow_hash, Groups, MAX_CHAIN};
 use crate::key::Key;
+use crate::meter::Meters;
+use crate::ports::Ports;
 use ofwire::{Action, Instruction};
 use std::borrow::Cow;
 
@@ -61,9 +68,27 @@ pub struct Run<'a> {
     pub in_port: u32,
     pub now: u64,
     pub outs: &'a mut Vec<Out>,
+    pub groups: &'a mut Groups,
+    pub meters: &'a mut Meters,
+    /// Port liveness, for fast-failover and select buckets.
+    pub ports: &'a Ports,
+    /// How many groups deep the current actions run.
+    chain: usize,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    pub fn new(
+        v10: bool,
+        in_port: u32,
+        now: u64,
+        outs: &'a mut Vec<Out>,
+        groups: &'a mut Groups,
+        meters: &'a mut Meters,
+        ports: &'a Ports,
+    ) -> Run<'a> {
+        Run { v10, in_port, now, outs, groups, meters, ports, chain: 0 }
+    }
+
     /// Run `frame` from table `table`.
     pub fn frame(&mut self, ft: &mut FlowTable, frame: &[u8], table: u8) -> Verdict {
         // copied only when an action rewrites it
@@ -84,6 +109,13 @@ impl Run<'_> {
                 return Verdict::Matched;
             }
             let ins = &e.instructions;
+            for i in ins {
+                if let Instruction::Meter(id) = i {
+                    if !self.meters.admit(*id, self.now, frame.len()) {
+                        return Verdict::Matched;
+                    }
+                }
+            }
             let mut goto = None;
             let mut changed = false;
             for i in ins {
@@ -113,8 +145,13 @@ impl Run<'_> {
                     }
                 }
                 _ => {
-                    let (outs, rest): (Vec<Action>, Vec<Action>) = set.into_iter().partition(|a| matches!(a, Action::Output { .. }));
+                    let (mut outs, rest): (Vec<Action>, Vec<Action>) =
+                        set.into_iter().partition(|a| matches!(a, Action::Output { .. } | Action::Group(_)));
                     self.actions(&mut frame, &rest, ctx);
+                    if outs.iter().any(|a| matches!(a, Action::Group(_))) {
+                        // a group in the action set takes precedence over an output (§5.10)
+                        outs.retain(|a| matches!(a, Action::Group(_)));
+                    }
                     self.actions(&mut frame, &outs, ctx);
                     return Verdict::Matched;
                 }
@@ -129,11 +166,33 @@ impl Run<'_> {
             match a {
                 Action::Output { port, max_len } => self.output(frame, widen_port(self.v10, *port), *max_len, ctx),
                 Action::Enqueue { port, .. } => self.output(frame, widen_port(self.v10, *port as u32), 0, ctx),
+                Action::Group(id) => self.group(frame, *id, ctx),
                 a if frame_edit::rewrites(a) => changed |= frame_edit::apply(frame.to_mut(), a),
                 _ => {}
             }
         }
         changed
+    }
+
+    /// A copy of `frame` through each bucket group `id` picks; the group and the buckets count it.
+    fn group(&mut self, frame: &[u8], id: u32, ctx: (u8, u64, u8)) {
+        if self.chain >= MAX_CHAIN {
+            return;
+        }
+        let ports = self.ports;
+        let live = |p: u32| ports.get(p).is_some_and(|x| x.is_up());
+        let is_select = self.groups.map.get(&id).is_some_and(|g| g.typ == ofwire::group_stats::GT_SELECT);
+        let hash = if is_select { flow_hash(&Key::of_frame(self.in_port, frame), frame) } else { 0 };
+        let picked = self.groups.buckets_for(id, hash, &live);
+        self.groups.count(id, &picked, frame.len());
+        let Some(g) = self.groups.map.get(&id) else { return };
+        let lists: Vec<Vec<Action>> = picked.iter().map(|&b| g.buckets[b].actions.clone()).collect();
+        self.chain += 1;
+        for a in &lists {
+            let mut copy = Cow::Borrowed(frame);
+            self.actions(&mut copy, a, ctx);
+        }
+        self.chain -= 1;
     }
 
     fn output(&mut self, frame: &[u8], port: u32, max_len: u16, (table, cookie, reason): (u8, u64, u8)) {

@@ -130,7 +130,10 @@ impl Switch {
             MP_PORT_DESC if version != OFP10 => {
                 StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect())
             }
-            MP_TABLE_FEATURES if version != OFP10 => StatsReplyBody::Unknown { typ: ty, data: Vec::new() },
+            t if version != OFP10 && crate::stats13::handles(t) => {
+                self.on_stats13(now, version, xid, t, msg, out);
+                return Ok(());
+            }
             _ => {
                 emit::error(out, version, xid, ET_BAD_REQUEST, BRC_BAD_STAT, msg);
                 return Ok(());

@@ -18,6 +18,8 @@ use crate::channel::{Channel, ROLE_EQUAL};
 use crate::consts::*;
 use crate::emit;
 use crate::flow_table::{Applied, FlowTable};
+use crate::group::Groups;
+use crate::meter::Meters;
 use crate::ports::Ports;
 use ofwire::SwitchConfig as SwitchConfig13;
 use ofwire::{Body, ErrorMsg, Header, Hello, MsgType};
@@ -52,6 +54,12 @@ pub struct SwitchConfig {
     /// Run packet-outs through their actions onto ports (`Switch::tx`). Off for plain load
     /// tests, where a packet-out is only accounted (as before forwarding existed).
     pub forward: bool,
+    /// A group table (1.3). Without one, a group-mod ADD is refused with OUT_OF_GROUPS and
+    /// group features announce no room, as Open vSwitch with no room for groups.
+    pub groups: bool,
+    /// Meter ids 1..max_meter (1.3); 0: no meters, a meter-mod is refused with INVALID_METER
+    /// as Open vSwitch refuses it when its datapath has none.
+    pub max_meter: u32,
 }
 
 impl SwitchConfig {
@@ -68,6 +76,8 @@ impl SwitchConfig {
             echo_timeout_ns: 15_000_000_000,
             links: Vec::new(),
             forward: false,
+            groups: true,
+            max_meter: 1 << 18,
         }
     }
 }
@@ -223,6 +233,8 @@ pub struct Switch {
     pub state: State,
     pub version: u8,
     pub flows: FlowTable,
+    pub groups: Groups,
+    pub meters: Meters,
     pub ports: Ports,
     pub channels: Vec<Channel>,
     pub miss_send_len: u16,
@@ -245,11 +257,14 @@ impl Switch {
         let flows = FlowTable::new(cfg.n_tables, cfg.max_flows);
         let version = if cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
         let ports = Ports::new(cfg.ports);
+        let (groups, meters) = (Groups::new(cfg.groups), Meters::new(cfg.max_meter));
         Switch {
             cfg,
             state: State::Hello,
             version,
             flows,
+            groups,
+            meters,
             ports,
             channels: vec![Channel::new(version)],
             miss_send_len: 128,
@@ -359,7 +374,7 @@ impl Switch {
         let body = h.payload();
         match kind {
             MsgType::FlowMod => return self.on_flow_mod(now, ch, msg, outs),
-            MsgType::PacketOut => return self.on_packet_out(now, msg, outs),
+            MsgType::PacketOut => return self.on_packet_out(now, ch, msg, outs),
             MsgType::PortMod => return self.on_port_mod(now, ch, msg, outs),
             MsgType::RoleRequest => return self.on_role_request(ch, xid, msg, &mut outs[ch]),
             MsgType::SetAsync | MsgType::GetAsyncRequest => return self.on_async(ch, kind, xid, body, &mut outs[ch]),
@@ -369,6 +384,8 @@ impl Switch {
                 return Ok(Event::EchoReply { xid, rtt_ns });
             }
             MsgType::FeaturesRequest => return Ok(self.on_features(ch, xid, &mut outs[ch])),
+            MsgType::GroupMod | MsgType::MeterMod | MsgType::TableMod => return Ok(self.on_mod(now, ch, kind, xid, msg, outs)),
+            MsgType::Experimenter => return Ok(self.on_experimenter(ch, xid, msg, &mut outs[ch])),
             _ => return self.on_simple(ch, kind, xid, msg, &mut outs[ch]),
         }
         Ok(Event::Control(kind))
@@ -406,8 +423,6 @@ impl Switch {
                 let e = ErrorMsg::parse(body).map_err(|e| codec("error", e))?;
                 return Ok(Event::Error { ty: e.typ, code: e.code });
             }
-            MsgType::TableMod | MsgType::GroupMod | MsgType::MeterMod => {}
-            MsgType::Experimenter => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_EXPERIMENTER, msg),
             _ => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_TYPE, msg),
         }
         Ok(Event::Control(kind))

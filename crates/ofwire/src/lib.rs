@@ -29,8 +29,11 @@
 //! match, reason), flow-removed, port-status, packet-out, flow-mod, port-mod, stats (1.0) /
 //! multipart (1.3) request and reply for desc, flow, aggregate, table, port, queue and (1.3)
 //! port-desc, barrier request/reply. 1.3 only: group-mod, meter-mod, role request/reply,
-//! get-async request/reply, set-async. Other message types and stats kinds (table-mod,
-//! queue-get-config, group/meter stats, table features, ...) are kept as bytes.
+//! get-async request/reply, set-async; group stats, description and features
+//! ([`group_stats`]), meter stats, configuration and features ([`meter_stats`]) and table
+//! features ([`table_features`]) as bodies of their own (a `StatsReplyBody::Unknown` carries
+//! them); the Nicira role, flow-format and packet-in-format messages ([`nicira`]). Other
+//! message types (table-mod, queue-get-config, ...) are kept as bytes.
 
 pub mod action;
 mod bytes;
@@ -44,13 +47,16 @@ pub mod flow_mod;
 pub mod flow_removed;
 pub mod frame;
 pub mod group_mod;
+pub mod group_stats;
 pub mod header;
 pub mod hello;
 pub mod instruction;
 pub mod match10;
 pub mod message;
 pub mod meter_mod;
+pub mod meter_stats;
 pub mod msg_type;
+pub mod nicira;
 pub mod oxm;
 pub mod packet_in;
 pub mod packet_out;
@@ -60,6 +66,7 @@ pub mod port_status;
 pub mod stats;
 pub mod stats_kind;
 pub mod stats_reply;
+pub mod table_features;
 pub mod version;
 
 pub use action::Action;

@@ -1,0 +1,215 @@
+//! The meter table (OpenFlow 1.3 §5.7): drop-band meters as Open vSwitch's userspace datapath
+//! runs them (`lib/dpif-netdev.c`), driven by the `now` the engine passes in (no wall clock).
+//!
+//! - Each band is a token bucket that starts full. Its size is the band's burst size, or its
+//!   rate when the burst size is 0 (Open vSwitch then also reports the rate as the burst size
+//!   in meter config replies, and so does this switch). It refills at the band's rate: packets
+//!   per second with OFPMF_PKTPS, else kilobits per second. A packet takes 1 packet or its
+//!   size in bits from every band that has them; when a band has not enough, the packet is
+//!   dropped and counted on the band of highest rate it exceeded.
+//! - Units: tokens are kept in billionths (1e-9 packet, or 1e-6 bit), so a nanosecond at rate
+//!   r adds r tokens; a bucket holds burst × 1e9.
+//! - Meter-mod errors as Open vSwitch (`ofproto/ofproto.c` `handle_meter_mod`,
+//!   `lib/ofp-meter.c`): an unknown command → BAD_COMMAND; KBPS and PKTPS together →
+//!   BAD_FLAGS; for ADD and MODIFY: a switch configured without meters, meter 0 or an id above
+//!   OFPM_MAX (except SLOWPATH and CONTROLLER) → INVALID_METER; more than `MAX_BANDS` bands →
+//!   OUT_OF_BANDS; ADD of an existing id → METER_EXISTS; MODIFY of a missing one →
+//!   UNKNOWN_METER; an id at or past `max_meter` → OUT_OF_METERS; flags other than KBPS,
+//!   PKTPS, BURST, STATS → BAD_FLAGS; a band other than drop (DSCP remark included, which the
+//!   userspace datapath does not run) → BAD_BAND; a rate of 0 → BAD_RATE. DELETE of a missing
+//!   meter, or of meter 0, is no error; OFPM_ALL deletes every meter.
+
+use ofwire::meter_stats::*;
+use ofwire::{MeterBand, MeterMod};
+use std::collections::BTreeMap;
+
+/// OFPET_METER_MOD_FAILED and its codes (OF1.3 §7.4.4).
+pub const ET_METER_MOD_FAILED: u16 = 12;
+pub const MMF_METER_EXISTS: u16 = 1;
+pub const MMF_INVALID_METER: u16 = 2;
+pub const MMF_UNKNOWN_METER: u16 = 3;
+pub const MMF_BAD_COMMAND: u16 = 4;
+pub const MMF_BAD_FLAGS: u16 = 5;
+pub const MMF_BAD_RATE: u16 = 6;
+pub const MMF_BAD_BAND: u16 = 8;
+pub const MMF_OUT_OF_METERS: u16 = 10;
+pub const MMF_OUT_OF_BANDS: u16 = 11;
+
+/// Bands per meter, as Open vSwitch's userspace datapath.
+pub const MAX_BANDS: usize = 8;
+const FLAGS: u16 = MF_KBPS | MF_PKTPS | MF_BURST | MF_STATS;
+const SCALE: u64 = 1_000_000_000;
+
+#[derive(Clone, Debug, Default)]
+pub struct Band {
+    pub rate: u32,
+    pub burst_size: u32,
+    tokens: u64,
+    pub packets: u64,
+    pub bytes: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Meter {
+    pub flags: u16,
+    pub bands: Vec<Band>,
+    pub packets_in: u64,
+    pub bytes_in: u64,
+    pub created_ns: u64,
+    last_ns: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Meters {
+    /// Meter ids allowed are 1..max_meter; 0: the switch has no meters.
+    pub max_meter: u32,
+    pub map: BTreeMap<u32, Meter>,
+}
+
+impl Meters {
+    pub fn new(max_meter: u32) -> Meters {
+        Meters { max_meter, map: BTreeMap::new() }
+    }
+
+    /// Apply a meter-mod; `Err(code)` is the OFPMMFC_* code it is refused with.
+    pub fn apply(&mut self, mm: &MeterMod, now: u64) -> Result<(), u16> {
+        let id = mm.meter_id;
+        match mm.command {
+            MC_DELETE => {
+                if id == M_ALL {
+                    self.map.clear();
+                } else {
+                    self.map.remove(&id);
+                }
+                return Ok(());
+            }
+            MC_ADD | MC_MODIFY => {}
+            _ => return Err(MMF_BAD_COMMAND),
+        }
+        if mm.flags & MF_KBPS != 0 && mm.flags & MF_PKTPS != 0 {
+            return Err(MMF_BAD_FLAGS);
+        }
+        if self.max_meter == 0 || id == 0 || (id > M_MAX && id != M_SLOWPATH && id != M_CONTROLLER) {
+            return Err(MMF_INVALID_METER);
+        }
+        if mm.bands.len() > MAX_BANDS {
+            return Err(MMF_OUT_OF_BANDS);
+        }
+        match (mm.command, self.map.contains_key(&id)) {
+            (MC_ADD, true) => return Err(MMF_METER_EXISTS),
+            (MC_MODIFY, false) => return Err(MMF_UNKNOWN_METER),
+            _ => {}
+        }
+        if id >= self.max_meter {
+            return Err(MMF_OUT_OF_METERS);
+        }
+        let meter = Meter::new(mm, now)?;
+        let created_ns = self.map.get(&id).map_or(now, |m| m.created_ns);
+        self.map.insert(id, Meter { created_ns, ..meter });
+        Ok(())
+    }
+
+    pub fn exists(&self, id: u32) -> bool {
+        self.map.contains_key(&id)
+    }
+
+    /// A packet of `bytes` goes through meter `id` at `now`: whether it passes. A meter that
+    /// does not exist passes everything (a flow naming one is refused when installed).
+    pub fn admit(&mut self, id: u32, now: u64, bytes: usize) -> bool {
+        match self.map.get_mut(&id) {
+            Some(m) => m.admit(now, bytes),
+            None => true,
+        }
+    }
+
+    pub fn config(&self, id: u32) -> Vec<MeterConfig> {
+        self.select(id)
+            .map(|(k, m)| MeterConfig {
+                flags: m.flags,
+                meter_id: *k,
+                bands: m.bands.iter().map(|b| MeterBand::Drop { rate: b.rate, burst_size: b.burst_size }).collect(),
+            })
+            .collect()
+    }
+
+    /// Meter stats; `flows(id)` counts the flows naming the meter.
+    pub fn stats(&self, id: u32, now: u64, flows: &dyn Fn(u32) -> u32) -> Vec<MeterStats> {
+        self.select(id)
+            .map(|(k, m)| {
+                let age = now.saturating_sub(m.created_ns);
+                MeterStats {
+                    meter_id: *k,
+                    flow_count: flows(*k),
+                    packet_in_count: m.packets_in,
+                    byte_in_count: m.bytes_in,
+                    duration_sec: (age / 1_000_000_000) as u32,
+                    duration_nsec: (age % 1_000_000_000) as u32,
+                    bands: m.bands.iter().map(|b| (b.packets, b.bytes)).collect(),
+                }
+            })
+            .collect()
+    }
+
+    pub fn features(&self) -> MeterFeatures {
+        if self.max_meter == 0 {
+            return MeterFeatures::default();
+        }
+        MeterFeatures {
+            max_meter: self.max_meter,
+            band_types: 1 << MBT_DROP,
+            capabilities: FLAGS as u32,
+            max_bands: MAX_BANDS as u8,
+            max_color: 0,
+        }
+    }
+
+    fn select(&self, id: u32) -> impl Iterator<Item = (&u32, &Meter)> {
+        self.map.iter().filter(move |(k, _)| id == M_ALL || **k == id)
+    }
+}
+
+impl Meter {
+    fn new(mm: &MeterMod, now: u64) -> Result<Meter, u16> {
+        if mm.flags & !FLAGS != 0 {
+            return Err(MMF_BAD_FLAGS);
+        }
+        let mut bands = Vec::new();
+        for b in &mm.bands {
+            let MeterBand::Drop { rate, burst_size } = *b else { return Err(MMF_BAD_BAND) };
+            if rate == 0 {
+                return Err(MMF_BAD_RATE);
+            }
+            let burst_size = if burst_size == 0 { rate } else { burst_size };
+            bands.push(Band { rate, burst_size, tokens: burst_size as u64 * SCALE, ..Default::default() });
+        }
+        Ok(Meter { flags: mm.flags, bands, created_ns: now, last_ns: now, ..Default::default() })
+    }
+
+    fn admit(&mut self, now: u64, bytes: usize) -> bool {
+        let dt = now.saturating_sub(self.last_ns);
+        self.last_ns = self.last_ns.max(now);
+        self.packets_in += 1;
+        self.bytes_in += bytes as u64;
+        let cost = if self.flags & MF_PKTPS != 0 { SCALE } else { bytes as u64 * 8 * 1_000_000 };
+        // the band of highest rate this packet exceeds: (index, rate)
+        let mut hit: Option<(usize, u32)> = None;
+        for (i, b) in self.bands.iter_mut().enumerate() {
+            let cap = b.burst_size as u64 * SCALE;
+            b.tokens = b.tokens.saturating_add(dt.saturating_mul(b.rate as u64)).min(cap);
+            if b.tokens >= cost {
+                b.tokens -= cost;
+            } else if hit.is_none_or(|(_, r)| r < b.rate) {
+                hit = Some((i, b.rate));
+            }
+        }
+        match hit {
+            Some((i, _)) => {
+                let b = &mut self.bands[i];
+                b.packets += 1;
+                b.bytes += bytes as u64;
+                false
+            }
+            None => true,
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The 1.3 multipart replies of groups, meters and table features (1.0 has none: BAD_STAT).
+//!
+//! Table features describe what the switch really runs, table by table: the instructions
+//! (goto-table only where a later table exists, meter only with meters), the next tables,
+//! the actions and set-fields of `check`, and the match fields `flow_match` reads (masks where
+//! OpenFlow allows them). No metadata is matched or written. A request carrying table records
+//! (a request to reconfigure the tables) → TABLE_FEATURES_FAILED / EPERM: the tables are fixed.
+//! Replies bigger than one message are split, all but the last flagged REPLY_MORE.
+
+use crate::check::{ACTIONS13, SET_FIELDS};
+use crate::consts::*;
+use crate::emit;
+use crate::switch::Switch;
+use ofwire::group_stats::{self as gs, MP_GROUP, MP_GROUP_DESC, MP_GROUP_FEATURES};
+use ofwire::meter_stats::{self as ms, MP_METER, MP_METER_CONFIG, MP_METER_FEATURES};
+use ofwire::stats::REPLY_MORE;
+use ofwire::table_features::{prop, Prop, TableFeatures};
+use ofwire::{Action, Body, Instruction, OxmField, StatsReply, StatsReplyBody};
+
+pub const ET_TABLE_FEATURES_FAILED: u16 = 13;
+pub const TFF_EPERM: u16 = 5;
+/// The soft size of one multipart part.
+const PART: usize = 64_000;
+
+/// Whether `ty` is a multipart type answered here.
+pub fn handles(ty: u16) -> bool {
+    matches!(ty, MP_GROUP | MP_GROUP_DESC | MP_GROUP_FEATURES | MP_METER | MP_METER_CONFIG | MP_METER_FEATURES | MP_TABLE_FEATURES)
+}
+
+/// Match fields the switch reads, and whether it takes a mask on each.
+const MATCH: &[(OxmField, bool)] = &[
+    (OxmField::InPort, false),
+    (OxmField::EthDst, true),
+    (OxmField::EthSrc, true),
+    (OxmField::EthType, false),
+    (OxmField::VlanVid, true),
+    (OxmField::VlanPcp, false),
+    (OxmField::IpDscp, false),
+    (OxmField::IpProto, false),
+    (OxmField::Ipv4Src, true),
+    (OxmField::Ipv4Dst, true),
+    (OxmField::TcpSrc, false),
+    (OxmField::TcpDst, false),
+    (OxmField::UdpSrc, false),
+    (OxmField::UdpDst, false),
+    (OxmField::SctpSrc, false),
+    (OxmField::SctpDst, false),
+    (OxmField::Icmpv4Type, false),
+    (OxmField::Icmpv4Code, false),
+    (OxmField::ArpOp, false),
+    (OxmField::ArpSpa, true),
+    (OxmField::ArpTpa, true),
+    (OxmField::ArpSha, true),
+    (OxmField::ArpTha, true),
+];
+
+fn oxm(f: OxmField, mask: bool) -> (u8, u8, bool) {
+    (f.code(), f.value_len().unwrap_or(0) as u8, mask)
+}
+
+/// The table features of table `t` of `n` tables.
+pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32) -> TableFeatures {
+    let mut ins = vec![3u16, 4, 5];
+    if t + 1 < n {
+        ins.insert(0, 1);
+    }
+    if meters {
+        ins.push(6);
+    }
+    let acts: Vec<u16> = ACTIONS13.iter().copied().filter(|&a| groups || a != 22).collect();
+    let fields: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, m)| oxm(f, m)).collect();
+    let wild: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, _)| oxm(f, false)).collect();
+    let sets: Vec<(u8, u8, bool)> = SET_FIELDS.iter().map(|&f| oxm(f, false)).collect();
+    let mut props = vec![Prop::ids(prop::INSTRUCTIONS, &ins), Prop::ids(prop::INSTRUCTIONS_MISS, &ins)];
+    props.push(Prop::next_tables(prop::NEXT_TABLES, t.saturating_add(1)..n));
+    props.push(Prop::next_tables(prop::NEXT_TABLES_MISS, t.saturating_add(1)..n));
+    for p in [prop::WRITE_ACTIONS, prop::WRITE_ACTIONS_MISS, prop::APPLY_ACTIONS, prop::APPLY_ACTIONS_MISS] {
+        props.push(Prop::ids(p, &acts));
+    }
+    props.push(Prop::oxms(prop::MATCH, &fields));
+    props.push(Prop::oxms(prop::WILDCARDS, &wild));
+    for p in [prop::WRITE_SETFIELD, prop::WRITE_SETFIELD_MISS, prop::APPLY_SETFIELD, prop::APPLY_SETFIELD_MISS] {
+        props.push(Prop::oxms(p, &sets));
+    }
+    TableFeatures { table_id: t, name: format!("table{t}"), max_entries, props, ..Default::default() }
+}
+
+impl Switch {
+    /// Answer a group, meter or table-features multipart request (1.3).
+    pub(crate) fn on_stats13(&mut self, now: u64, version: u8, xid: u32, ty: u16, msg: &[u8], out: &mut Vec<u8>) {
+        let req = msg.get(HEADER_LEN + 8..).unwrap_or(&[]);
+        let id = |r| gs::parse_group_request(r).unwrap_or(gs::G_ALL);
+        let parts: Vec<Vec<u8>> = match ty {
+            MP_GROUP => {
+                let refs = |g| self.flows.entries().filter(|e| names_group(&e.instructions, g)).count() as u32;
+                chunks(self.groups.stats(id(req), now, &refs), gs::GroupStats::buffer_len, gs::stats_to_bytes)
+            }
+            MP_GROUP_DESC => chunks(self.groups.desc(), gs::GroupDesc::buffer_len, gs::desc_to_bytes),
+            MP_GROUP_FEATURES => vec![self.groups.features(crate::check::actions13_bitmap()).to_bytes()],
+            MP_METER => {
+                let flows = |m| self.flows.entries().filter(|e| e.instructions.contains(&Instruction::Meter(m))).count() as u32;
+                let mid = ms::parse_meter_request(req).unwrap_or(ms::M_ALL);
+                chunks(self.meters.stats(mid, now, &flows), ms::MeterStats::buffer_len, ms::stats_to_bytes)
+            }
+            MP_METER_CONFIG => {
+                let mid = ms::parse_meter_request(req).unwrap_or(ms::M_ALL);
+                chunks(self.meters.config(mid), ms::MeterConfig::buffer_len, ms::config_to_bytes)
+            }
+            MP_METER_FEATURES => vec![self.meters.features().to_bytes()],
+            _ if !req.is_empty() => {
+                emit::error(out, version, xid, ET_TABLE_FEATURES_FAILED, TFF_EPERM, msg);
+                return;
+            }
+            _ => {
+                let max = if self.cfg.max_flows > 0 { self.cfg.max_flows as u32 } else { u32::MAX };
+                let (n, meters, groups) = (self.cfg.n_tables, self.meters.max_meter > 0, self.groups.enabled);
+                let all: Vec<TableFeatures> = (0..n).map(|t| table_features(t, n, meters, groups, max)).collect();
+                chunks(all, TableFeatures::buffer_len, ofwire::table_features::to_bytes)
+            }
+        };
+        let last = parts.len() - 1;
+        for (i, data) in parts.into_iter().enumerate() {
+            let flags = if i < last { REPLY_MORE } else { 0 };
+            emit::push(out, version, xid, Body::StatsReply(StatsReply { flags, body: StatsReplyBody::Unknown { typ: ty, data } }));
+        }
+    }
+}
+
+/// Whether an entry's instructions send frames to group `g`.
+fn names_group(ins: &[Instruction], g: u32) -> bool {
+    ins.iter().any(|i| match i {
+        Instruction::ApplyActions(a) | Instruction::WriteActions(a) => a.contains(&Action::Group(g)),
+        _ => false,
+    })
+}
+
+/// Records cut into parts of at most `PART` bytes each (at least one part, every record in
+/// one), each part encoded by `enc`.
+fn chunks<T>(records: Vec<T>, len: impl Fn(&T) -> usize, enc: impl Fn(&[T]) -> Vec<u8>) -> Vec<Vec<u8>> {
+    let mut parts = Vec::new();
+    let (mut start, mut size) = (0, 0);
+    for (i, r) in records.iter().enumerate() {
+        let n = len(r);
+        if i > start && size + n > PART {
+            parts.push(enc(&records[start..i]));
+            (start, size) = (i, 0);
+        }
+        size += n;
+    }
+    parts.push(enc(&records[start..]));
+    parts
+}

@@ -1,0 +1,135 @@
+//! Meters on the emulated switch, on a scripted clock: a drop band passes what its token
+//! bucket allows (known answers in packets per second and kilobits per second), meter-mods
+//! refused with Open vSwitch's errors, meter stats, config and features.
+
+mod common;
+use common::*;
+use ofswitch::frames;
+use ofswitch::meter::*;
+use ofwire::group_stats::parse_list;
+use ofwire::meter_stats::*;
+use ofwire::{Body, Instruction, MeterBand, MeterMod, Oxm, OxmMatch, StatsReplyBody, StatsRequest, StatsRequestBody};
+
+const MS: u64 = 1_000_000;
+
+fn meter_mod(command: u16, flags: u16, meter_id: u32, bands: Vec<MeterBand>) -> Vec<u8> {
+    message(V13, 60, Body::MeterMod(MeterMod { command, flags, meter_id, bands }))
+}
+
+fn drop_band(rate: u32, burst_size: u32) -> MeterBand {
+    MeterBand::Drop { rate, burst_size }
+}
+
+fn errors(buf: &[u8]) -> Vec<(u16, u16)> {
+    decode(buf)
+        .into_iter()
+        .filter_map(|m| match m.body {
+            Body::Error(e) => Some((e.typ, e.code)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn send(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], msg: &[u8]) -> Vec<(u16, u16)> {
+    outs[0].clear();
+    s.on_message_from(0, 0, msg, outs).unwrap();
+    errors(&outs[0])
+}
+
+/// in_port=1 → meter `m`, then output:2 (the os-ken meter tests' flow).
+fn metered(m: u32) -> Vec<u8> {
+    let ins = vec![Instruction::Meter(m), Instruction::ApplyActions(vec![output(2)])];
+    flow_mod(V13, add13(0, 10, OxmMatch::new(vec![Oxm::in_port(1)]), ins))
+}
+
+fn multipart(s: &mut ofswitch::Switch, now: u64, typ: u16, data: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let req = message(V13, 70, Body::StatsRequest(StatsRequest { flags: 0, body: StatsRequestBody::Unknown { typ, data } }));
+    s.on_message(now, &req, &mut out).unwrap();
+    match decode(&out).remove(0).body {
+        Body::StatsReply(r) => match r.body {
+            StatsReplyBody::Unknown { data, .. } => data,
+            b => panic!("{b:?}"),
+        },
+        b => panic!("{b:?}"),
+    }
+}
+
+/// Offer `pps` frames of `size` bytes a second for `secs` seconds; how many left on port 2.
+fn offer(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], pps: u64, secs: u64, size: usize) -> usize {
+    let frame = frames::udp_frame(0, 10, 1, 2, 0, size);
+    let step = 1_000_000_000 / pps;
+    s.tx.clear();
+    for i in 0..pps * secs {
+        s.receive_frame(i * step, 1, &frame, outs);
+    }
+    s.tx.len()
+}
+
+/// 100 packets/s, no burst given (Open vSwitch then takes the rate: a bucket of 100 packets,
+/// full at the start), 200 packets/s offered for 10 s: 100 + 100 × 10 pass.
+#[test]
+fn drop_meter_in_packets_per_second_passes_its_rate() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_PKTPS, 1, vec![drop_band(100, 0)])), vec![]);
+    assert_eq!(send(&mut s, &mut outs, &metered(1)), vec![]);
+    let passed = offer(&mut s, &mut outs, 200, 10, 64);
+    assert!((1099..=1101).contains(&passed), "passed {passed}");
+    let st = parse_list(&multipart(&mut s, 10_000 * MS, MP_METER, M_ALL.to_be_bytes().to_vec()), MeterStats::parse).unwrap();
+    assert_eq!((st[0].meter_id, st[0].flow_count, st[0].packet_in_count, st[0].byte_in_count), (1, 1, 2000, 2000 * 64));
+    assert_eq!(st[0].bands, vec![(2000 - passed as u64, (2000 - passed as u64) * 64)], "the band counts what it dropped");
+    assert_eq!(st[0].duration_sec, 10);
+    // the config reports the burst Open vSwitch reports: the rate
+    let c = parse_list(&multipart(&mut s, 0, MP_METER_CONFIG, M_ALL.to_be_bytes().to_vec()), MeterConfig::parse).unwrap();
+    assert_eq!(c, vec![MeterConfig { flags: MF_PKTPS, meter_id: 1, bands: vec![drop_band(100, 100)] }]);
+}
+
+/// 1,000 kb/s with a 1,000 kb burst, 1,500-byte frames (12,000 bits) at 200/s (2.4 Mb/s) for
+/// 10 s: (1e6 + 1e6 × 10) / 12,000 = 916.7 frames pass.
+#[test]
+fn drop_meter_in_kilobits_per_second_passes_its_rate() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS | MF_BURST, 3, vec![drop_band(1000, 1000)])), vec![]);
+    send(&mut s, &mut outs, &metered(3));
+    let passed = offer(&mut s, &mut outs, 200, 10, 1500);
+    assert!((915..=918).contains(&passed), "passed {passed}");
+    // a higher rate than offered drops nothing
+    send(&mut s, &mut outs, &meter_mod(MC_MODIFY, MF_KBPS, 3, vec![drop_band(10_000, 0)]));
+    assert_eq!(offer(&mut s, &mut outs, 200, 2, 1500), 400);
+}
+
+#[test]
+fn meter_mod_errors_are_open_vswitchs() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]));
+    let dscp = MeterBand::DscpRemark { rate: 10, burst_size: 0, prec_level: 1 };
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]), MMF_METER_EXISTS, "add twice"),
+        (meter_mod(MC_MODIFY, MF_KBPS, 9, vec![drop_band(10, 0)]), MMF_UNKNOWN_METER, "modify a missing meter"),
+        (meter_mod(MC_ADD, MF_KBPS, 0, vec![drop_band(10, 0)]), MMF_INVALID_METER, "meter 0"),
+        (meter_mod(MC_ADD, MF_KBPS, M_ALL, vec![drop_band(10, 0)]), MMF_INVALID_METER, "OFPM_ALL"),
+        (meter_mod(MC_ADD, MF_KBPS | MF_PKTPS, 2, vec![drop_band(10, 0)]), MMF_BAD_FLAGS, "kbps and pktps"),
+        (meter_mod(MC_ADD, 0x10, 2, vec![drop_band(10, 0)]), MMF_BAD_FLAGS, "an unknown flag"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![dscp]), MMF_BAD_BAND, "DSCP remark: the userspace datapath has none"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(0, 0)]), MMF_BAD_RATE, "rate 0"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(10, 0); 9]), MMF_OUT_OF_BANDS, "9 bands"),
+        (meter_mod(7, MF_KBPS, 2, vec![]), MMF_BAD_COMMAND, "command 7"),
+        (metered(5), MMF_UNKNOWN_METER, "a flow naming a missing meter"),
+    ];
+    for (msg, code, what) in cases {
+        assert_eq!(send(&mut s, &mut outs, &msg), vec![(ET_METER_MOD_FAILED, code)], "{what}");
+    }
+    assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_DELETE, 0, 77, vec![])), vec![], "delete a missing meter");
+    assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_DELETE, 0, M_ALL, vec![])), vec![]);
+    assert!(s.meters.map.is_empty());
+    let f = MeterFeatures::parse(&multipart(&mut s, 0, MP_METER_FEATURES, vec![])).unwrap();
+    assert_eq!((f.max_meter, f.band_types, f.capabilities, f.max_bands), (1 << 18, 2, 0xf, 8));
+}
+
+#[test]
+fn a_switch_without_meters_refuses_a_meter_mod() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |c| c.max_meter = 0);
+    let e = send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]));
+    assert_eq!(e, vec![(ET_METER_MOD_FAILED, MMF_INVALID_METER)]);
+    assert_eq!(MeterFeatures::parse(&multipart(&mut s, 0, MP_METER_FEATURES, vec![])).unwrap(), MeterFeatures::default());
+}
