@@ -29,6 +29,7 @@ LAYERS: tuple = (
     {"controllers", "northbound"},
     {"store", "stats"},
     {"doctor"},
+    {"install"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
      "scale_limits", "lifecycle"},
 )
