@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .manifest import Manifest, install_dir, installed_root, write
 from .recipe import Recipe
-from .tree import check_libraries, check_tree, commit_of
+from .tree import check_libraries, check_smoke, check_tree, commit_of
 
 
 def bin_dir() -> Path:
@@ -23,6 +23,7 @@ def install_from(recipe: Recipe, tree: Path, source: str = "") -> Manifest:
     tree = tree.expanduser().resolve()
     check_tree(recipe, tree)
     check_libraries(recipe, tree)
+    check_smoke(recipe, tree)
     version = commit_of(tree) or "unknown"
     started = time.monotonic()
     dest = install_dir(recipe.name)

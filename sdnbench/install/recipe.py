@@ -28,11 +28,14 @@ class Recipe:
     needs_build: bool = False    # the entry points exist only after upstream's build
     build_hint: str = ""         # one line: what upstream's build needs (from its README)
     libs_checked: tuple = ()     # entry points whose shared libraries must all resolve
+    smoke: tuple = ()            # (entry point, args...): a run that must work before installing
+    smoke_error: str = ""        # output of that run that means it cannot work (it may still exit 0)
+    smoke_fix: str = ""          # one line: what makes it work
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(self.pin) != 40 or any(c not in "0123456789abcdef" for c in self.pin):
             raise ValueError(f"recipe {self.name}: pin must be a 40-hex commit, not {self.pin!r}")
-        unknown = [e for e in self.on_path + self.libs_checked if e not in self.entries]
+        unknown = [e for e in self.on_path + self.libs_checked + self.smoke[:1] if e not in self.entries]
         if unknown:
             raise ValueError(f"recipe {self.name}: {unknown[0]!r} is not one of its entries")

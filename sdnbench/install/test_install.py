@@ -198,3 +198,16 @@ def test_a_reinstall_replaces_the_old_copy(tmp_path, home):
     install.install_from(RECIPES["pox"], fake_tree(RECIPES["pox"], tmp_path / "b"))
     assert not (home / "installed" / "pox" / "old-only.txt").exists()
     assert sorted(p.name for p in (home / "installed").iterdir()) == ["bin", "pox"]
+
+
+def test_a_binary_that_cannot_start_is_refused_with_its_error(tmp_path, refused):
+    tree = fake_tree(RECIPES["cpqd"], tmp_path / "cpqd", git=False)
+    (tree / "udatapath" / "ofdatapath").write_text(
+        "#!/bin/sh\necho \"Error initializing the NetBee Library; Exception during parsing: unable to open "
+        "primary document entity '/usr/local/share/openflow/customnetpdl.xml'.\"\necho ofdatapath 1.3.0\n")
+    line = refused(["install", "cpqd", "--from", str(tree)])
+    assert line.startswith("sdnbench: error: install cpqd: udatapath/ofdatapath -V fails: Error initializing "
+                           "the NetBee Library; Exception during parsing")
+    assert "customnetpdl.xml where the build expects it" in line
+    (tree / "udatapath" / "ofdatapath").write_text("#!/bin/sh\nexit 3\n")
+    assert "udatapath/ofdatapath -V fails: exit 3" in refused(["install", "cpqd", "--from", str(tree)])

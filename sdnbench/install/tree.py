@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 from ..errors import UserError
@@ -51,3 +52,24 @@ def check_libraries(recipe: Recipe, tree: Path) -> None:
         if missing:
             raise UserError(f"install {recipe.name}: {recipe.entries[e]} needs {', '.join(missing)}, "
                             f"which the loader does not find ({recipe.build_hint}; then ldconfig)")
+
+
+def check_smoke(recipe: Recipe, tree: Path) -> None:
+    """Run the recipe's smoke command (in an empty directory) and refuse what cannot work."""
+    if not recipe.smoke:
+        return
+    entry, *args = recipe.smoke
+    binary = tree / recipe.entries[entry]
+    with tempfile.TemporaryDirectory() as empty:
+        try:
+            r = subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=20, cwd=empty)
+            out, code = r.stdout + r.stderr, r.returncode
+        except (OSError, subprocess.TimeoutExpired) as e:
+            out, code = str(e), -1
+    bad = recipe.smoke_error and recipe.smoke_error in out
+    if code != 0 or bad:
+        first = next((ln.strip() for ln in out.splitlines() if ln.strip()), f"exit {code}")
+        if bad:
+            first = next(ln.strip() for ln in out.splitlines() if recipe.smoke_error in ln)
+        raise UserError(f"install {recipe.name}: {recipe.entries[entry]} {' '.join(args)} fails: {first.rstrip('.')}"
+                        + (f"; {recipe.smoke_fix}" if recipe.smoke_fix else ""))

@@ -21,4 +21,10 @@ RECIPE = Recipe(
     build_hint="autotools, boost, libpcap and the NetBee library (netgroup-polito/netbee, built "
                "with cmake)",
     libs_checked=("ofdatapath", "ofprotocol", "dpctl"),
+    # NetBee reads the packet description customnetpdl.xml at a path fixed by the build
+    # (<prefix>/share/openflow); without it the datapath prints this error and parses nothing
+    smoke=("ofdatapath", "-V"),
+    smoke_error="Error initializing the NetBee Library",
+    smoke_fix="install customnetpdl.xml where the build expects it (upstream's `make install` puts it "
+              "in <prefix>/share/openflow)",
 )
