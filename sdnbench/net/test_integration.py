@@ -5,6 +5,7 @@ slower than the next ones, and delay is refused where netem is missing.
 Kept small (2-5 hosts, 2-3 s tests) so the suite stays fast; nothing here is timed.
 """
 
+import os
 import statistics
 import textwrap
 
@@ -314,7 +315,8 @@ def test_wifi_g_profile_is_shaped_lossy_and_says_it_is_an_approximation():
 def test_unavailable_switches_are_refused_clearly(kw, words):
     import shutil
     ovs = doctor.require("ovs")["ovs"].data
-    if kw.get("switch") == "user" and shutil.which("ofdatapath"):
+    from sdnbench.install import with_installed_path
+    if kw.get("switch") == "user" and shutil.which("ofdatapath", path=with_installed_path(os.environ["PATH"])):
         words = None                      # installed here: it must build instead
     if kw.get("datapath") == "kernel" and ovs["kernel_module"]:
         words = None

@@ -1,6 +1,8 @@
 """NOX, the C++ controller of the controller study (seeds/002 ran NOX-MT 0.9.2, the multi-threaded
 NOX). Its public repository (noxrepo/nox, branch verity) is the NOX 0.9 line; ``nox_core -i
-ptcp:PORT switch`` runs its learning switch from the build's ``src`` directory."""
+ptcp:PORT switch`` runs its learning switch from the build's ``src`` directory: the study rows'
+spec is ``cwd=${NOX_DIR}/build/src``, so NOX_DIR names the install (``build/src`` kept inside).
+Not built here against Boost 1.74 (docs/install.md says where it failed)."""
 
 from ..recipe import Recipe
 
@@ -13,8 +15,9 @@ RECIPE = Recipe(
     markers=("src/nox_main.cc", "src/coreapps/switch/switch.cc", "configure.ac.in"),
     entries={"nox_core": "build/src/nox_core"},
     copy=("build/src",),
-    variable=("NOX_DIR", "build/src"),
+    variable=("NOX_DIR", "."),
     needs_build=True,
-    build_hint="autotools, boost, openssl, in build/ as its INSTALL says",
+    build_hint="autotools, Boost 1.42-1.65 (asio, filesystem, serialization, system, thread), TBB, "
+               "libltdl, in build/ as its INSTALL says",
     libs_checked=(),
 )
