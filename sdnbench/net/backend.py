@@ -160,6 +160,9 @@ class MininetNetwork(Built):
 
         setLogLevel("error")
         standalone = self.controller is None
+        if standalone and self.switch_type == "user":   # checked here: check() runs before the controller is known
+            raise UserError("switch user: the CPqD user switch has no standalone mode (its ofprotocol "
+                            "ignores --fail): give it a controller, or use --switch ovs")
         net = Mininet(topo=None, build=False, controller=None, host=Host,
                       switch=OVSSwitch, autoSetMacs=False)
         self._net = net
