@@ -211,3 +211,9 @@ def test_a_binary_that_cannot_start_is_refused_with_its_error(tmp_path, refused)
     assert "customnetpdl.xml where the build expects it" in line
     (tree / "udatapath" / "ofdatapath").write_text("#!/bin/sh\nexit 3\n")
     assert "udatapath/ofdatapath -V fails: exit 3" in refused(["install", "cpqd", "--from", str(tree)])
+
+
+def test_the_command_line_needs_a_name_or_list(refused):
+    assert refused(["install"]) == ("sdnbench: error: install: name a system (pox, cbench, cpqd, nox, beacon) "
+                                    "or give --list")
+    assert refused(["install", "--list", "pox"]) == "sdnbench: error: install --list takes no NAME or --from"
