@@ -22,7 +22,7 @@ def check_tree(recipe: Recipe, tree: Path) -> None:
                         f"give a checkout of {recipe.url}")
     absent = [e for e, rel in recipe.entries.items() if not (tree / rel).is_file()]
     if absent:
-        what = f"build it first ({recipe.build_hint}) as its README says" if recipe.needs_build \
+        what = f"build it first as its README says ({recipe.build_hint})" if recipe.needs_build \
             else "the checkout is incomplete"
         raise UserError(f"install {recipe.name}: {tree} is a {recipe.title} tree but "
                         f"{recipe.entries[absent[0]]} is missing: {what}, then run this again")

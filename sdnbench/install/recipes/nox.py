@@ -18,6 +18,6 @@ RECIPE = Recipe(
     variable=("NOX_DIR", "."),
     needs_build=True,
     build_hint="autotools, Boost 1.42-1.65 (asio, filesystem, serialization, system, thread), TBB, "
-               "libltdl, in build/ as its INSTALL says",
+               "libltdl; its INSTALL builds in build/",
     libs_checked=(),
 )
