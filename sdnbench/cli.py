@@ -10,6 +10,7 @@ Exit codes: 0 ok; 1 user error (one line on stderr, no traceback); 2 a measured 
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import traceback
@@ -17,6 +18,7 @@ from typing import Optional, Sequence
 
 from .commands._parser import _ARGV, build_parser
 from .errors import CheckFailed, Interrupted, UserError
+from .commands._flags import preflight
 from .install import with_installed_path
 from .proc import signals_as_exceptions
 from .procreg import mark_owner
@@ -37,7 +39,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if not getattr(args, "func", None):
                 parser.print_help()
                 return 1
+            preflight(args)
             code = args.func(args)
+            sys.stdout.flush()            # a full disk or a closed pipe shows here, not at exit
             return int(code or 0)
     except UserError as e:
         print(f"sdnbench: error: {e}", file=sys.stderr)
@@ -49,12 +53,37 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("sdnbench: interrupted; cleaned up", file=sys.stderr)
         return e.exit_code
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
-    except Exception:
-        traceback.print_exc()
-        print("sdnbench: internal error (a bug in sdnbench; please report it with the traceback above)",
+    except OSError as e:
+        if e.errno not in NO_ROOM:
+            return _internal_error()
+        _quiet_stdout()
+        where = f" {e.filename}" if e.filename else " the output"
+        print(f"sdnbench: error: cannot write{where}: {e.strerror}; free some space or write elsewhere",
               file=sys.stderr)
-        return EXIT_INTERNAL
+        return 1
+    except Exception:
+        return _internal_error()
+
+
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _internal_error() -> int:
+    traceback.print_exc()
+    print("sdnbench: internal error (a bug in sdnbench; please report it with the traceback above)", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    """Stdout cannot be written (a closed pipe, a full disk): point it at /dev/null so that the
+    interpreter's last flush does not print an exception of its own."""
+    import os
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ LAYERS: tuple = (
     {"doctor"},
     {"install"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
-     "scale_limits", "lifecycle"},
+     "scale_limits", "lifecycle", "yamlload"},
 )
 
 # (importing module, imported part): what replaces it.

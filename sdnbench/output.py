@@ -99,7 +99,7 @@ class _Renamed(argparse.Action):
         raise _renamed_error(option_string)
 
 
-def output_format(path: str, given: Optional[str], formats: Sequence[str]) -> str:
+def output_format(path: str, given: Optional[str], formats: Sequence[str], format_flag: bool = True) -> str:
     """The format of an output file: ``--format`` if given, else the file's extension."""
     if given:
         return given
@@ -108,7 +108,7 @@ def output_format(path: str, given: Optional[str], formats: Sequence[str]) -> st
     if ext in formats:
         return ext
     raise UserError(f"-o {path}: cannot tell the format from the extension; name a file ending in "
-                    f"{', '.join('.' + f for f in formats)} or give --format")
+                    f"{', '.join('.' + f for f in formats)}" + (" or give --format" if format_flag else ""))
 
 
 def check_writable(path: str) -> None:

@@ -103,13 +103,31 @@ class Result:
 
     @classmethod
     def read_json(cls, path: Path) -> "Result":
+        [r] = cls.read_json_list(path, one=True)
+        return r
+
+    @classmethod
+    def read_json_list(cls, path: Path, one: bool = False) -> list:
+        """The results of a file ``-o`` wrote: one Result, or a JSON list of them (what the
+        ``controller`` commands write); ``one`` refuses a list."""
         try:
-            with open(path) as f:
-                return cls.from_dict(json.load(f))
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            items = data if isinstance(data, list) and not one else [data]
+            for d in items:
+                if not isinstance(d, dict):
+                    raise UserError(f"{path}: JSON, but not a Result (a {type(d).__name__})")
+            return [cls.from_dict(d) for d in items]
         except FileNotFoundError:
             raise UserError(f"{path}: no such file")
         except json.JSONDecodeError as e:
             raise UserError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})")
+        except UnicodeDecodeError:
+            raise UserError(f"{path}: not a text file, so not a Result JSON file")
+        except IsADirectoryError:
+            raise UserError(f"{path}: is a directory, not a Result JSON file")
+        except (TypeError, AttributeError) as e:
+            raise UserError(f"{path}: JSON, but not a Result ({e})")
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

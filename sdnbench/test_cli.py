@@ -74,3 +74,18 @@ def test_bash_completion_is_valid_bash_and_knows_commands():
     probe = cp.stdout + '\nCOMP_WORDS=(sdnbench doc); COMP_CWORD=1; _sdnbench; echo "${COMPREPLY[@]}"\n'
     out = subprocess.run(["bash", "-c", probe], text=True, capture_output=True)
     assert out.stdout.split() == ["doctor"]
+
+
+def test_a_full_disk_or_a_closed_pipe_on_stdout_is_one_line_or_silence_never_a_traceback():
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        cp = subprocess.run([sys.executable, "-m", "sdnbench", "controllers", "list"], stdout=full,
+                            stderr=subprocess.PIPE, text=True, timeout=60)
+    assert cp.returncode == 1 and cp.stderr == (
+        "sdnbench: error: cannot write the output: No space left on device; free some space or write elsewhere\n")
+    p = subprocess.Popen([sys.executable, "-m", "sdnbench", "controllers", "list", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()                        # the reader is gone before the first write (`| head -c 0`)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0 and err == b"", err

@@ -11,7 +11,7 @@ disables IPv6 in the hosts and sweeps its prefix at the end: that is the overhea
 Runs alternate (plain, sdnbench, plain, ...) so drift on a shared machine hits both alike.
 The figure of merit is the ratio of medians, sdnbench / plain (aim: <= 1.2).
 
-    cd /work/main && .venv/bin/python bench/net/bringup.py [--rounds 5] [--topo star,10,4] [--json out.json]
+    cd <repository> && .venv/bin/python bench/net/bringup.py [--rounds 5] [--topo star,10,4] [--json out.json]
 """
 
 from __future__ import annotations

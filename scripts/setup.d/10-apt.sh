@@ -1,5 +1,6 @@
 # Debian packages: the network tools, Open vSwitch, Mininet, and what builds the rest.
 set -euo pipefail
+. "$SDNBENCH_REPO/scripts/apt.sh"
 pkgs=(openvswitch-switch openvswitch-testcontroller mininet iperf3 d-itg tcpdump ethtool
       iputils-ping nftables iproute2 procps python3-venv python3-dev build-essential pkg-config
       chromium fonts-dejavu-core)
@@ -16,5 +17,5 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 echo "    apt: installing ${missing[*]}"
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

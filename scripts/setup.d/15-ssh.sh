@@ -2,6 +2,7 @@
 # network namespaces, never as a system service), the ssh client tools, and paramiko in the venv
 # (also a dependency in pyproject.toml; installed here too so that an older venv gets it).
 set -euo pipefail
+. "$SDNBENCH_REPO/scripts/apt.sh"
 cd "$SDNBENCH_REPO"
 need=()
 for pkg in openssh-server openssh-client; do
@@ -14,7 +15,7 @@ if [ ${#need[@]} -gt 0 ]; then
     chmod +x /usr/sbin/policy-rc.d.sdnbench
     had_policy=0; [ -e /usr/sbin/policy-rc.d ] && had_policy=1
     [ $had_policy = 1 ] || cp /usr/sbin/policy-rc.d.sdnbench /usr/sbin/policy-rc.d
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt_get install -y -q "${need[@]}" >/dev/null
     [ $had_policy = 1 ] || rm -f /usr/sbin/policy-rc.d
     rm -f /usr/sbin/policy-rc.d.sdnbench
 else

@@ -3,6 +3,7 @@
 # (1.19 on Debian 12). Then the test's modules, pinned by tools/k8s-schema/go.sum, from the Go
 # module proxy.
 set -euo pipefail
+. "$SDNBENCH_REPO/scripts/apt.sh"
 cd "$SDNBENCH_REPO/tools/k8s-schema"
 export PATH="$PATH:/usr/local/go/bin"
 ok() { command -v go >/dev/null && go version | grep -Eq 'go1\.(19|[2-9][0-9])'; }
@@ -13,8 +14,8 @@ elif [ "$(id -u)" -ne 0 ]; then
     exit 1
 else
     echo "    go: installing golang-go"
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+    apt_get update -qq
+    apt_get install -y -qq --no-install-recommends golang-go >/dev/null
     ok || { echo "    go: golang-go is older than 1.19" >&2; exit 1; }
 fi
 GOTOOLCHAIN=local go mod download

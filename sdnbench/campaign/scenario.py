@@ -30,6 +30,7 @@ from typing import Any, Optional
 import yaml
 
 from ..controllers.named import resolve_named
+from .. import yamlload
 from ..errors import UserError
 from . import quick as quick_mod
 from .kinds import KINDS
@@ -98,20 +99,13 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
 
 def _compose(text: str, source: str) -> tuple:
     """The document as Python data, plus ``{path tuple: line}`` for every node in it."""
-    loader = yaml.SafeLoader(text)
     try:
-        node = loader.get_single_node()
+        node = yamlload.compose(text, source)
         if node is None:
             raise ScenarioError(f"{source}: the file is empty; a scenario needs a name and benchmarks")
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        where = f"{source}:{mark.line + 1}" if mark else source
-        raise ScenarioError(f"{where}: not valid YAML: {e.problem or e.context}")
-    except yaml.YAMLError as e:
-        raise ScenarioError(f"{source}: not valid YAML: {e}")
-    finally:
-        loader.dispose()
+        data = yamlload.construct(node, source)
+    except yamlload.YamlError as e:
+        raise ScenarioError(str(e))
     lines: dict = {}
     _marks(node, (), lines)
     return data, lines

@@ -9,6 +9,7 @@ import pkgutil
 
 from .. import __version__, commands
 from ..errors import UserError
+from ._flags import harden
 
 
 class Parser(argparse.ArgumentParser):
@@ -23,6 +24,9 @@ class Parser(argparse.ArgumentParser):
         old = _old_json_file(message)
         if old:
             raise UserError(f"--json no longer takes a file: use -o {old} (--json prints JSON on stdout)")
+        if message.startswith("unrecognized arguments:") and _ARGV[:2] == ["controller", "cbench"]:
+            raise UserError(f"controller cbench: {message}: cbench's flags go after --, e.g. "
+                            "`sdnbench controller cbench -- -c 127.0.0.1 -p 6653 -s 16 -t`")
         raise UserError(f"{self.prog}: {message} (see `{self.prog} --help`)")
 
 
@@ -51,4 +55,4 @@ def build_parser() -> Parser:
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         if hasattr(module, "register"):
             module.register(sub)
-    return parser
+    return harden(parser)

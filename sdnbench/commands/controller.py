@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
-from ..errors import UserError
+from ..errors import Interrupted, UserError
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
@@ -27,6 +27,7 @@ from ..engine.runner import measure
 from ..engine.search import search, trial_from
 from . import discovery, provisioning, resilience, robustness
 from ._results import finish as _finish
+from ._results import interrupted as _interrupted
 from ._results import save as _save
 
 
@@ -122,6 +123,7 @@ def _common(p, multi_controller: bool = False) -> None:
                    help="write the results (JSON list) to FILE")
     output.add_renamed_flags(p, "--out", "--protocols")
     add_store_flag(p)
+    p.set_defaults(_output_formats=("json",))
 
 
 # Without --of the engine offers OpenFlow 1.0 and 1.3 and uses what the controller picks (a
@@ -202,12 +204,15 @@ def run_bench(args) -> int:
                 try:
                     r = measure(p, ctl, live=live)
                 except EngineInterrupted as e:
-                    results.append(e.result)
-                    _save(args, results)
+                    e.result.params["rep"] = rep
+                    _interrupted(args, results + [e.result])
+                    raise
+                except Interrupted:
+                    _interrupted(args, results)
                     raise
                 r.params["rep"] = rep
                 results.append(r)
-                _save(args, results)  # rewritten after every run: a later failure loses nothing
+                _save(args, results, finished=True)  # each finished run kept: a later failure loses nothing
                 if not args.json:
                     print(output.table(HEADERS, [_row(r)]).splitlines()[-1] if len(results) > 1
                           else output.table(HEADERS, [_row(r)]))

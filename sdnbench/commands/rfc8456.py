@@ -6,9 +6,9 @@ as the RFC's report: a first page with one row per test and one column per contr
 test's §4.8 fields and its trial table with average and variance (§4.7).
 
     sdnbench rfc8456 --controller osken:learning --controller ryu:simple_switch_13 --quick -o rfc.html
-    sdnbench rfc8456 --controller osken:learning -o rfc.md                 # default: 3 trials, < 1 h
+    sdnbench rfc8456 --controller osken:learning -o rfc.md                 # default: 5 trials, < 1 h
     sdnbench rfc8456 --controller osken:learning --full -o rfc.json        # the RFC's 10 trials
-    sdnbench rfc8456 --controller 'cmd:python3 /opt/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox' --quick
+    sdnbench rfc8456 --controller 'cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;cwd=${POX_DIR};of=1.0;name=pox' --quick
     sdnbench rfc8456 --controller tcp:127.0.0.1:6653 --api floodlight --api-url http://127.0.0.1:8080 -o rfc.md
     sdnbench rfc8456 --resume latest -o rfc.html     # finish an interrupted evaluation
     sdnbench rfc8456 --report 12 -o rfc.html         # only write the report of run 12
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .. import output
 from ..campaign import runner, scenario as scenario_mod
+from ..controllers.lifecycle import precheck
 from ..controllers.spec import parse_spec
 from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
@@ -41,7 +42,8 @@ def register(sub) -> None:
                    help="a controller under test (repeat to compare; osken:learning when none)")
     prof = p.add_mutually_exclusive_group()
     prof.add_argument("--quick", dest="profile", action="store_const", const="quick",
-                      help="one trial per test, small sizes: minutes (CI)")
+                      help="3 trials per test (1 per DoS case, one flood each), small sizes: minutes (CI); "
+                           "the time it should take is printed first")
     prof.add_argument("--full", dest="profile", action="store_const", const="full",
                       help="the RFC's 10 trials per test (§4.7) and its 3 s discovery poll")
     p.add_argument("--only", metavar="TESTS",
@@ -71,8 +73,10 @@ def run(args) -> int:
     if args.resume is not None:
         return _resume(args)
     only = None
-    if args.only:
+    if args.only is not None:
         only = [x.strip().lstrip("§") for x in args.only.split(",") if x.strip()]
+        if not only:
+            raise UserError(f"--only: no test named in {args.only!r}; see --list for their names")
         known = set(BY_SLUG) | {t.sections for t in TESTS}
         bad = [x for x in only if x not in known]
         if bad:
@@ -105,6 +109,8 @@ def _controllers(specs: list) -> list:
         parse_spec(s)
     if len(set(specs)) != len(specs):
         raise UserError("--controller: the same controller is given twice")
+    for s in specs:
+        precheck(s)
     return specs
 
 
@@ -117,10 +123,14 @@ def _format(path: Path) -> str:
 
 def _list(controllers: list, profile: str, only, api) -> int:
     from ..rfc8456.suite import label, plan
+    planned = plan(controllers, only, api)
     rows = [[f"§{p.test.sections}", p.test.title, label(p.controller),
              p.spec or "not applicable", p.reason or f"{p.test.trials_for(profile)} trial(s)"]
-            for p in plan(controllers, only, api)]
+            for p in planned]
     print(output.table(["section", "test", "controller", "app run", "trials / why not"], rows, align="lllll"))
+    est = _estimate(controllers, profile, only, api)
+    if est:
+        print(f"{sum(p.test.trials_for(profile) for p in planned if p.spec)} trials{est}")
     return 0
 
 
@@ -131,11 +141,17 @@ def _start(args, controllers: list, only, api) -> int:
     versions = runner.check_components(sc)
     with Store(args.store) as store:
         run_id = runner.start(store, sc, versions=versions)
-        print(f"run {run_id}: {sc.description}, {len(store.cells(run_id))} trials, store {store.dir}",
-              file=sys.stderr)
+        print(f"run {run_id}: {sc.description}, {len(store.cells(run_id))} trials, store {store.dir}"
+              + _estimate(controllers, args.profile, only, api), file=sys.stderr)
         outcome = runner.execute(store, run_id, sc, runners)
     _done(outcome)
     return _write_report(args, str(run_id))
+
+
+def _estimate(controllers: list, profile: str, only, api) -> str:
+    from ..rfc8456.suite import estimate_s, plan
+    s = estimate_s(plan(controllers, only, api), profile or "default")
+    return f"; about {s / 60:.0f} min ({s:.0f} s: each test's quick trial as measured on 2 cores)" if s else ""
 
 
 def scenario_text(controllers: list, profile: str, only, api=None) -> str:
@@ -144,7 +160,11 @@ def scenario_text(controllers: list, profile: str, only, api=None) -> str:
     from ..rfc8456.suite import scenario_for
     doc = scenario_for(controllers, profile, only, api=api)
     if not doc["benchmarks"]:
-        raise UserError("no test applies to " + ", ".join(controllers) + " with --only " + ",".join(only or []))
+        from ..rfc8456.suite import label, not_applicable
+        why = "; ".join(dict.fromkeys(f"{p.test.slug} on {label(p.controller)}: {p.reason}"
+                                      for p in not_applicable(controllers, only, api)))
+        raise UserError("no test applies to " + ", ".join(controllers) + " with --only " + ",".join(only or [])
+                        + (f" ({why})" if why else ""))
     return header(controllers, profile, only, api) + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
 

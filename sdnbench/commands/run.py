@@ -96,10 +96,10 @@ def _overrides(args, sc) -> Overrides:
 
 
 def _has_quick_block(text: str) -> bool:
-    import yaml
+    from ..yamlload import YamlError, load
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
+        data = load(text, "")
+    except YamlError:
         return False
     return isinstance(data, dict) and "quick" in data
 

@@ -56,7 +56,7 @@ def register(sub) -> None:
     b.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
     add_store_flag(b)
-    b.set_defaults(func=run_bench)
+    b.set_defaults(func=run_bench, _output_formats=("json",))
     c = s.add_parser("clean", help="remove namespaces, veths and bridges left by switch runs that were killed")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=run_clean)

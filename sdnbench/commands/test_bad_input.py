@@ -8,15 +8,61 @@ import pytest
 
 @pytest.mark.parametrize("argv, words", [
     (["robustness", "--cases", ","], "--cases: no case named in ','"),
-    (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, 1 or more, got -1"),
-    (["dos", "--workers", "-3"], "--workers: want a whole number, 1 or more, got -3"),
+    (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, not a negative one, got '-1'"),
+    (["dos", "--workers", "-3"], "--workers: want a whole number, not a negative one, got '-3'"),
+    (["dos", "--workers", "0"], "--workers: want a whole number, 1 or more, got 0"),
     (["robustness", "--syn-rate", "0"], "--syn-rate: "),
+    (["dos", "--cases", ","], "(one or more of handshake-never-finished, no-hello, connection-flood, syn-flood, packet-in-flood)"),
     (["dos", "--cases", "bad-version"], "--cases: unknown case bad-version; known: handshake-never-finished, no-hello"),
     (["dos", "--cases", "syn-flood", "--no-syn"], "--cases: syn-flood cannot run: --no-syn leaves it out"),
 ])
 def test_robustness_counts_and_cases_are_refused_by_flag(refused, argv, words):
     line = refused(["controller", *argv])
     assert words in line and "{" not in line and "expected u32" not in line
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["controller", "bench", "-o", "x.txt"], "-o x.txt: cannot tell the format from the extension; name a file ending in .json"),
+    (["switch", "bench", "-o", "x.txt"], "-o x.txt: cannot tell the format from the extension; name a file ending in .json"),
+    (["controller", "cbench", "-s", "0"], "controller cbench: unrecognized arguments: -s: cbench's flags go after --"),
+    (["rfc8456", "--only", ",", "--list"], "--only: no test named in ','"),
+    (["rfc8456", "--only", ","], "--only: no test named in ','"),
+    (["rfc8456", "--controller", "cmd:/nonexistent/prog {port}"], "no such program '/nonexistent/prog'"),
+])
+def test_issue_40_cases_exit_1_in_one_line_before_anything_starts(refused, argv, words):
+    assert words in refused(argv)
+
+
+def test_a_tcp_controller_where_nothing_listens_is_the_users_error_not_a_failed_run(refused, tmp_path):
+    import socket
+    with socket.socket() as s:               # a port that was free a moment ago: nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    line = refused(["rfc8456", "--controller", f"tcp:127.0.0.1:{port}", "--quick", "--store", str(tmp_path / "st")])
+    assert line.endswith(f"(connection to 127.0.0.1:{port} refused); start it first, or use a managed spec such as "
+                         "osken:learning")
+    assert not (tmp_path / "st").exists()
+
+
+def test_a_result_file_that_is_binary_or_not_a_result_is_one_line(refused, tmp_path):
+    (tmp_path / "b.json").write_bytes(bytes(range(256)))
+    (tmp_path / "n.json").write_text("[1, 2]")
+    assert refused(["report", str(tmp_path / "b.json")]).endswith("b.json: not a text file, so not a Result JSON file")
+    assert refused(["report", str(tmp_path / "n.json")]).endswith("n.json: JSON, but not a Result (a int)")
+
+
+def test_a_corrupt_or_foreign_store_is_one_line_naming_it_in_every_command(refused, tmp_path):
+    import sqlite3
+    (tmp_path / "corrupt").mkdir()
+    (tmp_path / "corrupt" / "results.sqlite").write_bytes(b"not a database" * 300)
+    (tmp_path / "foreign").mkdir()
+    sqlite3.connect(tmp_path / "foreign" / "results.sqlite").execute("CREATE TABLE x (y)").connection.commit()
+    for store in ("corrupt", "foreign"):
+        d = str(tmp_path / store)
+        for argv in (["results", "list"], ["results", "show", "1"], ["report", "1"], ["compare", "1", "2"],
+                     ["controller", "bench"], ["rfc8456", "--report", "1"]):
+            line = refused([*argv, "--store", d])
+            assert f"the results store {d}/results.sqlite is not a usable results store" in line, (argv, line)
 
 
 SCENARIOS = {

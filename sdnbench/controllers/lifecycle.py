@@ -321,3 +321,18 @@ def _prune_logs(directory: Path, keep: int = KEEP_LOGS) -> None:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:40] or "controller"
+
+
+def precheck(spec: str) -> None:
+    """What can be known of a controller before anything starts (issue 40: an evaluation whose
+    controller could never run stored a FAILED run and exited 2): a ``tcp:`` address has a
+    listener, a ``cmd:`` program and its ``cwd=`` exist. ``UserError`` naming the spec."""
+    parsed = parse_spec(spec)
+    if parsed.kind == "tcp":
+        refused = ofhello.refused(parsed.host, parsed.port)
+        if refused:
+            raise UserError(f"{parsed.text}: no OpenFlow controller answering ({refused}); start it first, "
+                            "or use a managed spec such as osken:learning")
+    elif parsed.kind == "cmd":
+        from .cmdplan import cmd_plan
+        cmd_plan(parsed, 0)

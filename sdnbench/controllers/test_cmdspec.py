@@ -13,10 +13,10 @@ from sdnbench.errors import UserError
 
 def test_command_and_options_are_parsed():
     s = parse_spec("cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning"
-                   ";cwd=/opt/pox;env=A=1;env=B=x=y;of=1.0;stop=INT;grace=2.5;name=pox;version=0.7")
+                   ";cwd=/var/lib/sdnbench/installed/pox;env=A=1;env=B=x=y;of=1.0;stop=INT;grace=2.5;name=pox;version=0.7")
     c = s.command
     assert s.kind == "cmd" and c.argv[0] == "python3" and c.argv[-1] == "forwarding.l2_learning"
-    assert c.cwd == "/opt/pox" and c.env == (("A", "1"), ("B", "x=y"))
+    assert c.cwd == "/var/lib/sdnbench/installed/pox" and c.env == (("A", "1"), ("B", "x=y"))
     assert c.of_versions == ("1.0",) and c.stop_signal == signal.SIGINT and c.grace == 2.5
     assert (c.label, c.version) == ("pox", "0.7")
 
@@ -46,7 +46,7 @@ def test_a_fixed_port_replaces_the_placeholder():
 
 
 def test_unset_variable_is_named():
-    assert expand("s", "${POX_DIR}/pox.py", {"POX_DIR": "/opt/pox"}) == "/opt/pox/pox.py"
+    assert expand("s", "${POX_DIR}/pox.py", {"POX_DIR": "/srcs/pox"}) == "/srcs/pox/pox.py"
     with pytest.raises(UserError, match="POX_DIR is not set"):
         expand("s", "$POX_DIR/pox.py", {})
 
@@ -80,7 +80,7 @@ def test_of_versions_are_checked_against_the_run():
 def test_display_names_are_short():
     from sdnbench.controllers.spec import display_name
     assert display_name("cmd:python3 /x/pox.py --port={port};name=pox") == "pox"
-    assert display_name("cmd:/opt/venv/bin/python /x/tiny_of10.py {port}") == "cmd:python tiny_of10.py"
+    assert display_name("cmd:/usr/venv/bin/python /x/tiny_of10.py {port}") == "cmd:python tiny_of10.py"
     assert display_name("osken:learning") == "osken:learning"
 
 

@@ -68,8 +68,17 @@ def check(params: dict) -> dict:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
     errors = engine_check(config(p, _CHECK_ADDRESS))
     if errors:
-        raise UserError("; ".join(errors))
+        raise UserError("; ".join(_named(e) for e in errors))
     return p
+
+
+def _named(error: str) -> str:
+    """An engine error ``key: problem`` named both ways, as a scenario key and as the command
+    line's flag (``workers (--workers): 0 is too small``); other lines unchanged."""
+    key, sep, rest = error.partition(": ")
+    if sep and key.isidentifier():
+        return f"{key} (--{key.replace('_', '-')}):" + " " + rest
+    return error
 
 
 def launch_of_version(p: dict) -> str:

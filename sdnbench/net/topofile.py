@@ -35,15 +35,17 @@ def load(spec: str) -> Topology:
 
 
 def load_yaml(spec: str) -> Topology:
-    import yaml
+    from ..yamlload import YamlError, load
 
     path = Path(spec)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = load(path.read_text(), f"topology file {path}")
     except FileNotFoundError:
         raise UserError(f"topology file {path}: no such file")
-    except yaml.YAMLError as e:
-        raise UserError(f"topology file {path}: not valid YAML ({str(e).splitlines()[0]})")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"topology file {path}: cannot be read ({getattr(e, 'strerror', None) or e})")
+    except YamlError as e:
+        raise UserError(str(e))
     return from_mapping(data, str(path))
 
 

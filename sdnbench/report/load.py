@@ -39,11 +39,11 @@ def load_runs(refs: list, store_dir: Optional[Path] = None) -> list:
 def _from_files(p: Path) -> RunData:
     if p.is_dir():
         files = sorted(p.glob("*.json"))
-        results = [Result.read_json(f) for f in files]
+        results = [r for f in files for r in Result.read_json_list(f)]
         return RunData(id=str(p), label=p.name, results=results, meta={"source": str(p)})
     if not p.exists():
         raise UserError(f"{p}: no such file")
-    return RunData(id=str(p), label=p.stem, results=[Result.read_json(p)], meta={"source": str(p)})
+    return RunData(id=str(p), label=p.stem, results=Result.read_json_list(p), meta={"source": str(p)})
 
 
 def _from_store(store, ref) -> RunData:

@@ -15,7 +15,6 @@ from typing import Optional
 
 from ..errors import UserError
 from ..stats import ALPHA, auto_test, summarize
-from .figures import detail, figures_for
 from .suite import BY_SLUG, TESTS, label, plan
 
 HEADER = "# sdnbench-rfc8456: "
@@ -98,10 +97,10 @@ def evaluate(meta: dict, rows: list, planned: Optional[dict] = None) -> dict:
         c = by_bench.get(bench)
         if c is None:
             continue
-        figs = figures_for(c.slug)
-        c.trials.append(Trial(rep, r, [f.value(r) for f in figs], detail(c.slug, r)))
+        test = BY_SLUG[c.slug]
+        c.trials.append(Trial(rep, r, [f.value(r) for f in test.figures], test.detail(r)))
     for c in cells.values():
-        c.figures = [_summary(f, [t.values[i] for t in c.trials]) for i, f in enumerate(figures_for(c.slug))]
+        c.figures = [_summary(f, [t.values[i] for t in c.trials]) for i, f in enumerate(BY_SLUG[c.slug].figures)]
     return cells
 
 

@@ -20,27 +20,7 @@ from ..report.headline import merge_notes
 from ..fmt import num as fmt_number
 from ..report.model import Report, Section, Table
 from .evaluation import column, compare, title
-from .figures import at_limit, figures_for
 from .suite import BY_SLUG, TESTS, TRIALS
-
-TRAFFIC = {
-    "discovery": "LLDP probes of the controller, answered by the emulated switches",
-    "async-time": "packet-ins in series, one outstanding per switch (cbench latency mode), 1000 MACs per switch",
-    "async-rate": "packet-ins at the maximum rate from all switches (cbench throughput mode), 1000 MACs per switch",
-    "reactive": "new flows between the farthest hosts (one frame each, announced by ARP first)",
-    "proactive": "new flows between the farthest hosts, paths pushed through the northbound API",
-    "topology-change": "LLDP probes; one link taken down, then up",
-    "sessions": "HELLO + FEATURES handshakes, then echo keep-alives, until the controller stops accepting",
-    "discovery-size": "LLDP probes; the topology doubled until discovery fails, then bisected",
-    "table-capacity": "unique source/destination pairs until the emulated table is full",
-    "exceptions": "throughput-mode packet-ins, clean, then 1 % and 2 % with a wrong OpenFlow version",
-    "dos-connection-flood": "legitimate packet-ins at a fixed rate while idle TCP connections flood the port",
-    "dos-packet-in-flood": "legitimate packet-ins at a fixed rate while one switch floods packet-ins",
-    "dos-syn-flood": "legitimate packet-ins at a fixed rate while a TCP SYN flood hits the southbound port",
-    "failover": "sequenced frames and new flows between the farthest hosts while the master is killed",
-    "reprovisioning": "sequenced frames both ways over a ring while a link on the path fails",
-}
-
 
 def build(meta: dict, cells: dict, run_info: dict, now: Optional[float] = None) -> Report:
     ctls = meta["controllers"]
@@ -77,7 +57,7 @@ def first_page(meta: dict, cells: dict, run_info: dict) -> Section:
         s.text.append(load)
     rows = []
     for t in TESTS:
-        for i, f in enumerate(figures_for(t.slug)):
+        for i, f in enumerate(t.figures):
             if not any(cells.get((t.slug, c)) and cells[(t.slug, c)].spec for c in ctls):
                 continue            # applies to none: only in the table of tests that cannot apply
             v = compare(cells, t.slug, i, ctls)
@@ -106,7 +86,7 @@ def _glance(cell, i: int, better: bool) -> str:
         failed = [t for t in cell.trials if t.result.status != "ok"]
         return f"failed ({len(failed)}/{len(cell.trials)})" if failed else ("no value" if cell.trials else "not run")
     text = fmt_number(f.mean)
-    if cell.trials and all(at_limit(cell.slug, t.result) for t in cell.trials):
+    if cell.trials and all(BY_SLUG[cell.slug].at_limit(t.result) for t in cell.trials):
         text = "≥ " + text                  # every trial stopped at the test's own limit
     if f.ci is not None:
         text += f" ± {fmt_number((f.ci[1] - f.ci[0]) / 2)}"
@@ -143,7 +123,7 @@ def fields_table(slug: str, c) -> Table:
         ["northbound interface", _northbound(slug, rfc, c.spec)],
         ["topology", _topology(topo, r)],
         ["network device type", "emulated (sdnbench-engine switches)"],
-        ["test traffic", TRAFFIC[slug]],
+        ["test traffic", BY_SLUG[slug].traffic],
         ["trials", f"{len(c.trials)} run, {ok} successful" + (f", {c.planned} planned" if c.planned else "")],
         ["parameters", ", ".join(f"{k}={v}" for k, v in sorted((r.params if r else {}).items())
                                  if k not in ("controller", "repetition", "rep") and not isinstance(v, (dict, list)))],
@@ -167,7 +147,7 @@ def _topology(topo: dict, r) -> str:
 
 
 def trial_table(slug: str, c) -> Table:
-    figs = figures_for(slug)
+    figs = BY_SLUG[slug].figures
     rows = [[t.repetition + 1] + [t.values[i] for i in range(len(figs))] + [t.detail] for t in c.trials]
     avg = ["average"] + [f.mean for f in c.figures] + [""]
     var = ["variance"] + [f.variance for f in c.figures] + [""]

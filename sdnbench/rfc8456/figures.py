@@ -80,76 +80,71 @@ def _dos_p99(r):
     return r.counters["robustness"]["phases"]["lat_p99_during"] / 1000.0
 
 
-_TIME_RATE = (Figure("provisioning time", "ms", False, _series_mean("provisioning_time")),
-              Figure("provisioning rate", "paths/s", True, _series_mean("provisioning_rate")))
-_DOS = (Figure("answered during attack", "% vs before", True, _dos_change),
-        Figure("latency p99 during attack", "ms", False, _dos_p99))
-
-FIGURES = {
-    "discovery": (Figure("discovery time", "s", False, _series_mean("discovery_time")),
-                  Figure("RFC DT (Tmn − Tm1)", "ms", False, _ms(_series_mean("discovery_rfc_dt")))),
-    "async-time": (Figure("processing time", "µs", False, _series_mean("latency")),),
-    "async-rate": (Figure("processing rate", "responses/s", True, _series_mean("throughput")),),
-    "reactive": _TIME_RATE,
-    "proactive": _TIME_RATE,
-    "topology-change": (Figure("link-down detection", "s", False, _series_mean("change_detect_down")),),
-    "sessions": (Figure("sessions held", "sessions", True, _series_mean("sessions")),),
-    "discovery-size": (Figure("largest discovered", "switches", True, _series_mean("largest-size")),),
-    "table-capacity": (Figure("entries", "entries", True, _series_mean("table_capacity")),),
-    "exceptions": (Figure("rate clean", "responses/s", True, _counter("answered_per_s_clean")),
-                   Figure("rate with 1% invalid", "% vs clean", True, _exc_change("1%")),
-                   Figure("rate with 2% invalid", "% vs clean", True, _exc_change("2%"))),
-    "dos-connection-flood": _DOS,
-    "dos-packet-in-flood": _DOS,
-    "dos-syn-flood": _DOS,
-    "failover": (Figure("failover time", "ms", False, _series_mean("failover_time")),
-                 Figure("new flow after the kill", "ms", False, _series_mean("new_flow_time"))),
-    "reprovisioning": (Figure("re-provisioning time", "ms", False, _series_mean("rfc_reprovisioning_time")),),
-}
+TIME_RATE = (Figure("provisioning time", "ms", False, _series_mean("provisioning_time")),
+             Figure("provisioning rate", "paths/s", True, _series_mean("provisioning_rate")))
+DOS = (Figure("answered during attack", "% vs before", True, _dos_change),
+       Figure("latency p99 during attack", "ms", False, _dos_p99))
+DISCOVERY = (Figure("discovery time", "s", False, _series_mean("discovery_time")),
+             Figure("RFC DT (Tmn − Tm1)", "ms", False, _ms(_series_mean("discovery_rfc_dt"))))
+APT = (Figure("processing time", "µs", False, _series_mean("latency")),)
+APR = (Figure("processing rate", "responses/s", True, _series_mean("throughput")),)
+CHANGE = (Figure("link-down detection", "s", False, _series_mean("change_detect_down")),)
+SESSIONS = (Figure("sessions held", "sessions", True, _series_mean("sessions")),)
+SIZE = (Figure("largest discovered", "switches", True, _series_mean("largest-size")),)
+ENTRIES = (Figure("entries", "entries", True, _series_mean("table_capacity")),)
+EXCEPTIONS = (Figure("rate clean", "responses/s", True, _counter("answered_per_s_clean")),
+              Figure("rate with 1% invalid", "% vs clean", True, _exc_change("1%")),
+              Figure("rate with 2% invalid", "% vs clean", True, _exc_change("2%")))
+FAILOVER = (Figure("failover time", "ms", False, _series_mean("failover_time")),
+            Figure("new flow after the kill", "ms", False, _series_mean("new_flow_time")))
+REPROVISIONING = (Figure("re-provisioning time", "ms", False, _series_mean("rfc_reprovisioning_time")),)
 
 
-def figures_for(slug: str) -> tuple:
-    return FIGURES[slug]
+# -- what a trial hit: the test's own limit (its figure is then a lower bound) -----------------------
+def sessions_at_limit(c: dict) -> bool:
+    """Every session offered was held (§5.2.1)."""
+    return c.get("capacity_first_failure") is None and c.get("capacity_held") == c.get("capacity_attempted")
 
 
-def at_limit(slug: str, r) -> bool:
-    """The trial reached the test's own limit, not the controller's: every session offered was
-    held (§5.2.1), or the size search stopped at its maximum (§5.2.2). Its figure is a lower bound."""
-    if r is None or r.status != "ok":
-        return False
-    c = r.counters
-    if slug == "sessions":
-        return c.get("capacity_first_failure") is None and c.get("capacity_held") == c.get("capacity_attempted")
-    if slug == "discovery-size":
-        return bool(c.get("stopped"))
-    return False
+def size_at_limit(c: dict) -> bool:
+    """The size search stopped at its maximum (§5.2.2)."""
+    return bool(c.get("stopped"))
 
 
-def detail(slug: str, r) -> str:
-    """The trial's own words beside its figures: a verdict, the sizes it reached, its losses."""
-    if r is None:
-        return ""
-    if r.status != "ok":
-        return f"failed: {r.error}"
-    c = r.counters
-    if slug.startswith("dos-"):
-        rb = c.get("robustness", {})
-        return f"{rb.get('verdict', '')}: {rb.get('evidence', '')}".strip(": ")
-    if slug == "exceptions":
-        return f"{c.get('invalid_sent', 0):,} invalid sent, {c.get('sessions_lost', 0)} sessions lost"
-    if slug == "discovery-size":
-        return (f"tried {', '.join(f'{n}{chr(10003) if ok else chr(10007)}' for n, ok in c.get('size_tried', []))}"
-                + (f"; {c['stopped']}" if c.get("stopped") else ""))
-    if slug in ("reactive", "proactive", "table-capacity"):
-        return f"{c.get('provisioned')}/{c.get('flows')} provisioned, {c.get('verdict', c.get('invariant', ''))}"
-    if slug in ("failover", "reprovisioning"):
-        lost = c.get("lost", (c.get("lost_forward", 0) or 0) + (c.get("lost_reverse", 0) or 0))
-        return f"{c.get('verdict', '')}, {lost} frames lost"
-    if slug == "sessions":
-        return f"{c.get('capacity_established')} of {c.get('capacity_attempted')} established"
-    if slug in ("async-time", "async-rate"):
-        sent, got = c.get("requests_sent"), c.get("requests_answered")
-        if not (isinstance(sent, int) and isinstance(got, int) and sent):
-            return ""
-        return f"Nrx {got:,} of Ntx {sent:,} ({100 * (1 - got / sent):.2f}% unsuccessful)"
+# -- a trial's own words beside its figures: a verdict, the sizes it reached, its losses -------------
+def no_detail(c: dict) -> str:
     return ""
+
+
+def dos_detail(c: dict) -> str:
+    rb = c.get("robustness", {})
+    return f"{rb.get('verdict', '')}: {rb.get('evidence', '')}".strip(": ")
+
+
+def exceptions_detail(c: dict) -> str:
+    return f"{c.get('invalid_sent', 0):,} invalid sent, {c.get('sessions_lost', 0)} sessions lost"
+
+
+def size_detail(c: dict) -> str:
+    return (f"tried {', '.join(f'{n}{chr(10003) if ok else chr(10007)}' for n, ok in c.get('size_tried', []))}"
+            + (f"; {c['stopped']}" if c.get("stopped") else ""))
+
+
+def provisioning_detail(c: dict) -> str:
+    return f"{c.get('provisioned')}/{c.get('flows')} provisioned, {c.get('verdict', c.get('invariant', ''))}"
+
+
+def stream_detail(c: dict) -> str:
+    lost = c.get("lost", (c.get("lost_forward", 0) or 0) + (c.get("lost_reverse", 0) or 0))
+    return f"{c.get('verdict', '')}, {lost} frames lost"
+
+
+def sessions_detail(c: dict) -> str:
+    return f"{c.get('capacity_established')} of {c.get('capacity_attempted')} established"
+
+
+def async_detail(c: dict) -> str:
+    sent, got = c.get("requests_sent"), c.get("requests_answered")
+    if not (isinstance(sent, int) and isinstance(got, int) and sent):
+        return ""
+    return f"Nrx {got:,} of Ntx {sent:,} ({100 * (1 - got / sent):.2f}% unsuccessful)"

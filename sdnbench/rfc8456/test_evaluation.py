@@ -9,7 +9,7 @@ import pytest
 
 from sdnbench.report import export_html, export_json, export_md
 from sdnbench.result import Result
-from sdnbench.rfc8456 import figures
+from sdnbench.rfc8456 import suite
 from sdnbench.rfc8456.evaluation import compare, evaluate, header, parse_header
 from sdnbench.rfc8456.evaluation_report import build
 from sdnbench.errors import UserError
@@ -131,18 +131,18 @@ def test_figures_of_each_test_from_scripted_results():
     r = Result(kind="controller", benchmark="x")
     r.add("provisioning_time", "ms", [1.0, 3.0])
     r.add("provisioning_rate", "paths/s", [50.0])
-    assert [f.value(r) for f in figures.figures_for("reactive")] == [2.0, 50.0]
+    assert [f.value(r) for f in suite.BY_SLUG["reactive"].figures] == [2.0, 50.0]
     d = Result(kind="controller", benchmark="robustness")
     d.counters["robustness"] = {"phases": {"before": 1000.0, "during": 750.0, "lat_p99_during": 4500.0},
                                 "verdict": "degraded", "evidence": "slower"}
-    assert [f.value(d) for f in figures.figures_for("dos-syn-flood")] == [-25.0, 4.5]
+    assert [f.value(d) for f in suite.BY_SLUG["dos-syn-flood"].figures] == [-25.0, 4.5]
     e = Result(kind="rfc8456", benchmark="exceptions",
                counters={"answered_per_s_clean": 4000.0, "drop_1%": 0.5, "drop_2%": 1.0})
-    assert [f.value(e) for f in figures.figures_for("exceptions")] == [4000.0, -50.0, -100.0]
+    assert [f.value(e) for f in suite.BY_SLUG["exceptions"].figures] == [4000.0, -50.0, -100.0]
     t = Result(kind="controller", benchmark="topology-discovery")
     t.add("discovery_time", "s", [2.0])
     t.add("discovery_rfc_dt", "s", [0.004])
-    assert [f.value(t) for f in figures.figures_for("discovery")] == [2.0, 4.0]
+    assert [f.value(t) for f in suite.BY_SLUG["discovery"].figures] == [2.0, 4.0]
     failed = Result(kind="controller", benchmark="x").finish("failed", "boom")
-    assert figures.figures_for("sessions")[0].value(failed) is None
-    assert figures.detail("sessions", failed) == "failed: boom"
+    assert suite.BY_SLUG["sessions"].figures[0].value(failed) is None
+    assert suite.BY_SLUG["sessions"].detail(failed) == "failed: boom"

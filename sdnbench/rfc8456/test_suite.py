@@ -9,10 +9,9 @@ from sdnbench.engine.params import engine_defaults
 from sdnbench.errors import UserError
 from sdnbench.rfc8456 import roles, suite
 from sdnbench.rfc8456.evaluation import parse_header
-from sdnbench.rfc8456.figures import FIGURES
 from sdnbench.robustness import exceptions_trial
 
-POX = "cmd:python3 /opt/peers/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
+POX = "cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;of=1.0;name=pox"
 
 
 def test_osken_runs_its_sibling_apps_for_the_tests_a_learning_switch_cannot_do():
@@ -65,7 +64,7 @@ def test_the_generated_scenario_validates_and_has_the_profiles_trials(profile, t
 def test_only_picks_tests_by_name_or_section_and_every_test_has_figures():
     got = {p.test.slug for p in suite.plan(["osken:learning"], ["sessions", "5.4.1"])}
     assert got == {"sessions", "failover"}
-    assert set(FIGURES) == set(suite.BY_SLUG)
+    assert all(t.figures and t.traffic for t in suite.TESTS)
     with pytest.raises(UserError, match="no test applies"):
         scenario_text([POX], "quick", ["failover"])
 
@@ -101,3 +100,13 @@ def test_api_gives_a_controller_without_a_topology_app_its_discovery_tests():
         assert (b.params["controller"], b.params["api"], b.params["api_url"]) == (tcp, *api)
     osken = scenario_mod.parse(scenario_text(["osken:learning"], "quick", ["discovery"], api), "x")
     assert "api" not in osken.benchmarks[0].params       # its own topology app, its own API
+
+
+def test_the_quick_estimate_sums_each_planned_trials_measured_time_and_skips_what_cannot_run():
+    planned = suite.plan(["osken:learning", "ovs-testcontroller"])
+    runs = [p for p in planned if p.spec is not None]
+    assert len(runs) < len(planned)          # ovs-testcontroller has no topology view: not counted
+    assert suite.estimate_s(planned, "quick") == sum(p.test.quick_s * p.test.trials_for("quick")
+                                                    for p in runs)
+    assert suite.estimate_s(planned, "default") is None
+    assert all(t.quick_s > 0 for t in suite.TESTS)

@@ -15,7 +15,8 @@ TCP = ["--controller", "tcp:127.0.0.1:6653"]
     (["provisioning", "--flows", "0"], "--flows: "),
     (["table-capacity", "--rate", "-1"], "--rate: "),
     (["table-capacity", "--table-size", "-1"], "--table-size: "),
-    (["failover", "--flow-rate", "-1"], "--flow-rate: must be a number of new flows per second above 0"),
+    (["failover", "--flow-rate", "-1"], "--flow-rate: want a number, not a negative one, got '-1'"),
+    (["failover", "--flow-rate", "0"], "--flow-rate: must be a number of new flows per second above 0"),
     (["reprovisioning", "--interval-us", "10"], "--interval-us: "),
     (["failover", "--reps", "0"], "--reps: "),
 ])

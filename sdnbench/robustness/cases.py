@@ -33,8 +33,9 @@ def select(text: str | None, of_version: str | None = "1.3", known: list | None 
         return [c["name"] for c in cat if of_version in ("1.3", None) or not c.get("of13_only")]
     wanted = [x.strip() for x in text.split(",") if x.strip()]
     if not wanted:
+        where = "(see --list)" if known is None else f"(one or more of {', '.join(by_name)})"
         raise UserError(f"--cases: no case named in {text!r}; give names such as {cat[0]['name']} "
-                        "(see --list), or leave --cases out for every case")
+                        f"{where}, or leave --cases out for every case")
     bad = [w for w in wanted if w not in by_name]
     if bad:
         raise UserError(f"--cases: unknown case {', '.join(bad)}; known: {', '.join(by_name)}")

@@ -11,10 +11,12 @@ results``, ``compare`` and the reports see it like any other run.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from typing import Optional
 
 from ..output import add_store_flag as add
+from ..errors import UserError
 from ..result import Result
 from .store import Store
 
@@ -23,6 +25,21 @@ def add_store_flag(parser, default_off: bool = True) -> None:
     """``--store DIR`` (the one definition is ``sdnbench.output.add_store_flag``)."""
     add(parser, help="also save the result into the results store in DIR (e.g. ./sdnbench-results)"
         if default_off else "")
+
+
+def _rescue(directory, result: Result, e: Exception) -> str:
+    """The store could not take ``result`` after all (a full disk, a store made read-only during
+    the run): the result goes to a rescue file, whose path is printed; it is never dropped."""
+    import json
+    import time
+    from pathlib import Path
+
+    from ..output import write_or_beside
+    target = Path(directory) / f"rescued-{time.strftime('%Y%m%dT%H%M%S')}-{id(result):x}.json"
+    where = write_or_beside(target, (json.dumps(result.to_dict(), indent=2) + "\n").encode())
+    print(f"sdnbench: could not save into the store {directory} ({e}); the result is in {where} "
+          f"(`sdnbench report {where}` reads it)", file=sys.stderr)
+    return where
 
 
 def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[int]:
@@ -35,11 +52,15 @@ def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[
     if directory is None:
         return None
     run_id = getattr(args, "_saved_run", None)
-    with Store(directory) as store:
-        result_id = store.save_result(result, run=run_id, name=name)
-        run_id = store.conn.execute("SELECT run_id FROM results WHERE id=?", (result_id,)).fetchone()[0]
-        if result.status != "ok":
-            store.set_run_status(run_id, "failed")
+    try:
+        with Store(directory) as store:
+            result_id = store.save_result(result, run=run_id, name=name)
+            run_id = store.conn.execute("SELECT run_id FROM results WHERE id=?", (result_id,)).fetchone()[0]
+            if result.status != "ok":
+                store.set_run_status(run_id, "failed")
+    except (UserError, sqlite3.Error, OSError) as e:
+        _rescue(directory, result, e)
+        return None
     if getattr(args, "_saved_run", None) is None:
         print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
               file=sys.stderr)

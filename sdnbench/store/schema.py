@@ -117,3 +117,25 @@ def migrate(conn: sqlite3.Connection, upto: int = VERSION) -> int:
 
 def _statements(script: str) -> list:
     return [s.strip() for s in script.split(";") if s.strip()]
+
+
+TABLES = ("runs", "cells", "results", "series")
+
+
+def not_foreign(conn: sqlite3.Connection) -> None:
+    """A database at version 0 (never migrated) that already has tables is another program's:
+    migrating it would write our tables into it."""
+    if version(conn) == 0:
+        have = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        if have:
+            raise sqlite3.DatabaseError(f"it has tables of its own ({', '.join(have[:3])}): not an sdnbench "
+                                        "results store")
+
+
+def check(conn: sqlite3.Connection) -> None:
+    """A database that migrated to ``VERSION`` yet lacks the store's tables is some other
+    program's: ``sqlite3.DatabaseError`` saying so (the store turns it into one line)."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    missing = [t for t in TABLES if t not in have]
+    if missing:
+        raise sqlite3.DatabaseError(f"no table {', '.join(missing)}: not an sdnbench results store")

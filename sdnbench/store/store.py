@@ -82,11 +82,20 @@ class Store:
         if not self.path.exists() and not create:
             raise UserError(f"no results store at {self.dir} (no {DB_NAME}); run something first "
                             "or pass --store DIR")
+        if self.dir.exists() and not self.dir.is_dir():
+            raise UserError(f"--store {self.dir}: is a file, not a results store directory; name a directory")
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         except (OSError, sqlite3.Error) as e:
-            raise UserError(f"cannot open the results store {self.path}: {e}")
+            raise UserError(f"cannot open the results store {self.path}: {getattr(e, 'strerror', None) or e}")
+        try:
+            self._open()
+        except sqlite3.DatabaseError as e:
+            self.conn.close()
+            raise UserError(_unusable(self.path, e))
+
+    def _open(self) -> None:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
@@ -94,7 +103,9 @@ class Store:
         if schema.version(self.conn) > schema.VERSION:
             raise UserError(f"{self.path} has schema version {schema.version(self.conn)}, newer than "
                             f"this sdnbench understands ({schema.VERSION}); upgrade sdnbench")
+        schema.not_foreign(self.conn)
         schema.migrate(self.conn)
+        schema.check(self.conn)
 
     def close(self) -> None:
         self.conn.close()
@@ -315,6 +326,42 @@ class _Transaction:
             self.conn.execute("COMMIT")
         else:
             self.conn.execute("ROLLBACK")
+
+
+def _unusable(path: Path, e: Exception) -> str:
+    what = "read-only" if "readonly" in str(e) else "not a usable results store"
+    return (f"the results store {path} is {what} ({e}): move it aside and name another with --store DIR, "
+            "or repair it (sqlite3 FILE .recover)" if what != "read-only" else
+            f"the results store {path} is read-only ({e}): make it writable or name another with --store DIR")
+
+
+def check_store(directory: Path) -> None:
+    """Before a command measures: ``--store DIR`` can hold results. An existing store is opened
+    (and migrated) as a write will; a new one needs only a directory it can be made in. Nothing
+    is created here. Raises ``UserError`` naming the place and what to do."""
+    import os
+
+    if directory.exists() and not directory.is_dir():
+        raise UserError(f"--store {directory}: is a file, not a results store directory; name a directory")
+    if (directory / DB_NAME).exists():
+        with Store(directory, create=False) as s:
+            try:
+                s.conn.execute("BEGIN IMMEDIATE")
+                s.conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError as e:
+                raise UserError(_unusable(s.path, e))
+        return
+    parent = directory
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise UserError(f"--store {directory}: cannot be created ({parent} is not a writable directory)")
+    probe = Path(parent) / f".sdnbench-store-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as e:
+        raise UserError(f"--store {directory}: cannot be created in {parent}: {e.strerror}")
 
 
 def _dumps(obj) -> str:

@@ -175,3 +175,22 @@ def test_save_result_is_all_or_nothing(tmp_path):
         assert not st.conn.in_transaction
         st.save_result(_result())
         assert len(st.runs()) == 1
+
+
+def test_a_result_the_store_cannot_take_goes_to_a_rescue_file_that_report_reads(tmp_path, capsys):
+    """Issue 40: nothing measured is lost. The store is made unusable after the command's checks
+    (a file put where its database goes), so saving fails: the result is written beside it."""
+    import argparse
+    from sdnbench.result import Result
+    from sdnbench.store.cli import save_if_asked
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "results.sqlite").write_bytes(b"garbage" * 100)
+    r = Result(kind="controller", benchmark="throughput", params={"switches": 4})
+    r.counters["answered"] = 7
+    assert save_if_asked(argparse.Namespace(store=store), r) is None
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"sdnbench: could not save into the store {store} (") and "\n" not in err
+    where = err.split("the result is in ")[1].split(" ")[0]
+    [back] = Result.read_json_list(where)
+    assert back.counters["answered"] == 7 and back.params == {"switches": 4}

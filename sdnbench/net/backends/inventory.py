@@ -87,7 +87,7 @@ def load(path) -> Inventory:
 def compose(path: Path, kind: str):
     """The YAML node tree of the ``kind`` file ``path`` (None when it is empty), whose nodes
     know their lines; or an InventoryError naming the file (and the line)."""
-    import yaml
+    from ...yamlload import YamlError, compose as compose_yaml
 
     try:
         text = path.read_text()
@@ -95,12 +95,12 @@ def compose(path: Path, kind: str):
         raise InventoryError(f"{path}: no such {kind} file")
     except OSError as e:
         raise InventoryError(f"{path}: cannot read ({e.strerror})")
+    except UnicodeDecodeError:
+        raise InventoryError(f"{path}: is not a text file (not UTF-8)")
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise InventoryError(f"{path}{line}: not valid YAML ({getattr(e, 'problem', None) or e})")
+        return compose_yaml(text, str(path))
+    except YamlError as e:
+        raise InventoryError(str(e))
 
 
 class _Parser:

@@ -17,7 +17,7 @@ switches:
 links: [[s2, s1]]
 hosts:
   - {name: h1, ssh: 10.9.0.1, switch: s1, intf: eth1, ip: 10.0.0.1}
-  - {name: h2, ssh: 10.9.0.2, port: 2222, user: root, switch: s2, ip: 10.0.0.2, path: /opt/bin}
+  - {name: h2, ssh: 10.9.0.2, port: 2222, user: root, switch: s2, ip: 10.0.0.2, path: /usr/local/bin}
 """
 
 
@@ -33,7 +33,7 @@ def test_good_inventory(tmp_path):
     assert inv.controller == ("127.0.0.1", 6653)
     h1, h2 = inv.hosts
     assert (h1.user, h1.port, h1.key, h1.intf) == ("lab", 22, str(tmp_path / "id"), "eth1")
-    assert (h2.user, h2.port, h2.path) == ("root", 2222, "/opt/bin")
+    assert (h2.user, h2.port, h2.path) == ("root", 2222, "/usr/local/bin")
     t = inv.topology()
     assert t.switch_names() == ["s1", "s2"] and t.switches[1].dpid == 0x2a
     assert t.hosts_on("s2") == ["h2"] and len(t.switch_links()) == 1

@@ -1,0 +1,114 @@
+"""Every flag's value checked by its kind, when the command line is parsed (issue 40).
+
+``harden(parser)`` walks a parser and its subparsers and gives each flag whose type is a bare
+``int``, ``float`` or string a checked one, so no command can forget: a whole number or a number
+is finite, 0 or more and below ``HUGE``; a string is not empty. A flag that may be negative or
+empty says so with a type of its own (any other callable is left alone). argparse reports the
+refusal as ``argument --reps: want a whole number 0 or more, got '-1'``: one line naming the flag
+and the value, before anything starts.
+
+``preflight(args)`` checks the places a command will write before it measures (every ``-o``,
+``out``/``output``, and every ``--store``) and the text files it will read (a scenario, an
+inventory): each exists, is a file and is UTF-8 text."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+HUGE = 2 ** 53          # beyond this no count, duration or rate of sdnbench means anything
+SKIP = (argparse._SubParsersAction, argparse._HelpAction, argparse._VersionAction)
+
+
+def whole(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a whole number, got {text!r}")
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"want a whole number, not a negative one, got {text!r}")
+    if v > HUGE:
+        raise argparse.ArgumentTypeError(f"want a whole number of at most {HUGE}, got {text!r}")
+    return v
+
+
+def number(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a number, got {text!r}")
+    if not math.isfinite(v) or v > HUGE:
+        raise argparse.ArgumentTypeError(f"want a finite number of at most {HUGE}, got {text!r}")
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"want a number, not a negative one, got {text!r}")
+    return v
+
+
+def text(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("want a value, got an empty string")
+    return value
+
+
+def path(value: str) -> Path:
+    return Path(text(value))
+
+
+CHECKED = {int: whole, float: number, None: text, str: text, Path: path}
+
+
+def _checked(t):
+    """The checked type for a bare ``t``; a type of the flag's own is left alone."""
+    return CHECKED[t] if t in CHECKED else t
+
+
+def harden(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for sub in a.choices.values():
+                harden(sub)
+        elif not isinstance(a, SKIP) and a.nargs != 0 and not a.choices and a.default != "":
+            a.type = _checked(a.type)
+    return parser
+
+
+# text files a command reads: dest -> (its flag, what it is); a positional has no flag
+INPUTS = {"scenario": ("", "scenario"), "inventory": ("--inventory ", "inventory")}
+
+
+def text_file(flag: str, what: str, p: Path) -> None:
+    from ..errors import UserError
+
+    if not p.exists():
+        raise UserError(f"{flag}{p}: no such {what} file")
+    if not p.is_file():
+        raise UserError(f"{flag}{p}: is {'a directory' if p.is_dir() else 'not a regular file'}, not a {what} file")
+    try:
+        with open(p, encoding="utf-8") as f:
+            f.read(1 << 20)
+    except UnicodeDecodeError:
+        raise UserError(f"{flag}{p}: is not a text file (not UTF-8), not a {what} file")
+    except OSError as e:
+        raise UserError(f"{flag}{p}: cannot read the {what} file: {e.strerror}")
+
+
+def preflight(args: argparse.Namespace) -> None:
+    """The places a command writes, checked before it starts (``UserError`` naming the flag)."""
+    from ..output import check_writable, output_format
+
+    for dest in ("out", "output"):
+        value = getattr(args, dest, None)
+        if value not in (None, "-"):
+            formats = getattr(args, "_output_formats", None)
+            if formats:
+                output_format(str(value), getattr(args, "format", None), formats, hasattr(args, "format"))
+            check_writable(str(value))
+    for dest, (flag, what) in INPUTS.items():
+        value = getattr(args, dest, None)
+        if isinstance(value, (str, Path)) and value != "":
+            text_file(flag, what, Path(value))
+    store = getattr(args, "store", None)
+    if store is not None:
+        from ..store.store import check_store
+        check_store(Path(store))
