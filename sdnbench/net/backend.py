@@ -231,7 +231,13 @@ class MininetNetwork(Built):
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
+            switches = [sw.name for sw in net.switches]
             mininet_common.stop(net)
+            if self.switch_type == "user":      # Mininet's UserSwitch logs to /tmp/NAME-of{d,p}.log
+                for name in switches:
+                    for log in (f"/tmp/{name}-ofd.log", f"/tmp/{name}-ofp.log"):
+                        with contextlib.suppress(OSError):
+                            os.unlink(log)
 
     def _delete_nft(self) -> None:
         if self._nft_table:

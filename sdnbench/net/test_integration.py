@@ -265,6 +265,8 @@ def test_cpqd_user_switch_forwards_and_measures_first_packets():
     firsts = r.find("first_packet_time")
     assert {s.labels["switch"] for s in firsts} == {"s1", "s2"} and all(s.values[0] for s in firsts)
     assert_nothing_left(r.topology["prefix"])
+    prefix = r.topology["prefix"]
+    assert not [p for p in os.listdir("/tmp") if p.startswith(f"{prefix}s") and p.endswith(".log")]
 
 
 def test_delay_is_refused_before_anything_is_built_when_netem_is_missing():
