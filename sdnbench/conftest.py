@@ -36,3 +36,12 @@ def refused(monkeypatch, capsys):
         assert out == ""
         return err.strip()
     return run
+
+
+@pytest.fixture(autouse=True)
+def synthetic_kind(monkeypatch):
+    """The test-only ``synthetic`` benchmark kind, registered for every test in this process (never
+    among the real kinds: ``sdnbench.testing.synthetic``)."""
+    from sdnbench.campaign.kinds import KINDS
+    from sdnbench.testing.synthetic import kind
+    monkeypatch.setitem(KINDS, "synthetic", kind())

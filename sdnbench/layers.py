@@ -18,10 +18,11 @@ from typing import Iterator
 
 # Top to bottom. A layer is a set of top-level parts of the package (subpackages or modules).
 LAYERS: tuple = (
+    {"testing"},                  # the tests' peers, labs and fixtures: they use anything, nothing uses them
     {"cli", "__main__"},
     {"commands"},
     {"campaign"},
-    {"rfc8456", "conformance"},
+    {"rfc8456", "conformance", "switchconf"},
     {"discovery", "robustness", "switchtest"},
     {"compare", "report"},
     {"history"},
@@ -30,8 +31,8 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"install"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine", "testing",
-     "scale_limits", "lifecycle", "yamlload"},
+    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine",
+     "openflow", "scale_limits", "lifecycle", "yamlload", "kind"},
 )
 
 # (importing module, imported part): what replaces it.

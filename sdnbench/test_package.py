@@ -1,7 +1,8 @@
 """The built package is the product alone: the wheel (built here once, from a copy of the tree)
 has no tests, no test data, no ``sdnbench.testing``, no test peer and no tool that runs only
-from the tree (pyproject's ``packages.find`` exclusions: ``sdnbench.conformance``), yet every
-product module, and every module a shipped module imports."""
+from the tree (pyproject's ``packages.find`` exclusions, none today), yet every product module
+(``sdnbench conformance`` too, without its scripted peers), and every module a shipped module
+imports."""
 
 import os
 import shutil
@@ -24,7 +25,7 @@ TREE = Path(__file__).resolve().parent.parent
 
 def _tree_only() -> tuple:
     """The directories of the packages pyproject leaves out of the build, other than tests'
-    (``sdnbench/conformance/``)."""
+    (none today: the differential harness, once tree-only, is ``sdnbench conformance``)."""
     find = tomllib.loads((TREE / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
     return tuple(e.replace(".", "/") + "/" for e in find["exclude"]
                  if e.startswith("sdnbench.") and not e.endswith(".*") and e != "sdnbench.testing")
@@ -73,15 +74,15 @@ def _module_file(module: str) -> str:
 
 
 def test_the_wheel_carries_every_product_module_and_data_file(wheel):
+    """Where a file is says whether it ships: every file outside the test places is in the
+    wheel, none inside them is, and no product module imports the tests' helpers."""
     shipped = _files(wheel)
     tree = {f for f in _files(TREE) if not _is_test_path(f) and not f.endswith(".pyc")}
-    peers = {_module_file(m) for m, target, _ in layers.imports(TREE / "sdnbench")
-             if target == "sdnbench.testing" or target.startswith("sdnbench.testing.")}
-    assert "sdnbench/discovery/scripted.py" in peers
-    tree_only = {f for f in tree if f.startswith(TREE_ONLY)}
-    assert TREE_ONLY == ("sdnbench/conformance/",) and "sdnbench/conformance/harness.py" in tree_only
-    assert sorted(tree - shipped - peers - tree_only) == []
-    assert sorted((peers | tree_only) & shipped) == []
+    assert TREE_ONLY == () and "sdnbench/conformance/harness.py" in shipped
+    assert "sdnbench/testing/peers/tablemiss.py" not in shipped and "sdnbench/testing/synthetic.py" not in shipped
+    assert sorted(tree - shipped) == []
+    assert not [m for m, target, _ in layers.imports(wheel / "sdnbench")
+                if target == "sdnbench.testing" or target.startswith("sdnbench.testing.")]
     assert any(f.endswith(".yaml") for f in shipped)
 
 
@@ -110,4 +111,4 @@ def test_the_installed_package_has_every_command_of_the_tree(wheel):
     where, installed = cp.stdout.splitlines()
     assert where.startswith(str(wheel))
     tree = subprocess.run([sys.executable, "-c", _COMMANDS], cwd=TREE, capture_output=True, text=True, timeout=60)
-    assert installed.split() == tree.stdout.splitlines()[1].split() and {"rfc8456", "run", "switch"} <= set(installed.split())
+    assert installed.split() == tree.stdout.splitlines()[1].split() and {"rfc8456", "run", "switch", "conformance"} <= set(installed.split())

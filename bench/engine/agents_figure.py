@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sdnbench import paths  # noqa: E402
-from sdnbench.engine.agent_lab import AgentLab  # noqa: E402
+from sdnbench.testing.labs.agent_lab import AgentLab  # noqa: E402
 
 import kernel_probe  # noqa: E402  (bench/engine/kernel_probe.py, beside this file)
 

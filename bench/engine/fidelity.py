@@ -25,7 +25,7 @@ OpenFlow 1.0: cbench speaks nothing else), so any spec works, ``cmd:`` included 
 and two peers of our own: ``responder:rate=R``, the minimal responder throttled to R answers/s
 (``sdnbench-responder --rate R``), a peer whose answer is known — in throughput mode both tools
 must report R, whatever their own speed — and ``python:cost_us=C``: a single-threaded Python
-controller of our own (``sdnbench/engine/scripted_controller.py``) that spends C µs of CPU on
+controller of our own (``sdnbench/testing/peers/scripted_controller.py``) that spends C µs of CPU on
 every packet-in and answers it with one flow-mod, as a Python learning switch does, but with a
 known cost; it counts what it served, so each run also has the controller's own answers/s
 while loaded (``own``: see ``run_counted``) beside the tools' figures — the truth both tools
@@ -89,7 +89,7 @@ def controller(spec: str):
             yield r.port, lambda: None
         return
     if spec.startswith("python:cost_us="):
-        from sdnbench.engine.scripted_controller import ScriptedController
+        from sdnbench.testing.peers.scripted_controller import ScriptedController
         with ScriptedController(version=1, cost_us=float(spec.split("=", 1)[1])) as ctl:
             yield int(ctl.address.rsplit(":", 1)[1]), lambda: ctl.replies
         return

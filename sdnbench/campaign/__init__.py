@@ -5,6 +5,6 @@
 - ``plan``: the matrix × repetitions, in a seeded random order, each cell with a stable key;
 - ``runner``: ``start`` (plan into the store) and ``execute`` (measure what is left; resume);
 - ``progress``: the live (TTY) or plain progress display;
-- ``synthetic``: a made-up benchmark kind for testing the machinery;
+- the test-only ``synthetic`` kind (``sdnbench.testing.synthetic``) exercises the machinery;
 - ``examples/``: runnable scenarios.
 """

@@ -35,7 +35,7 @@ benchmarks:
 
 
 def _start(args, tmp: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sdnbench", *args], cwd=tmp,
+    return subprocess.Popen([sys.executable, "-m", "sdnbench.testing.cli", *args], cwd=tmp,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -85,7 +85,7 @@ def test_sigkill_then_resume_keeps_each_cell_exactly_once(tmp_path):
     with Store(store_dir) as st:
         assert st.run(1).status == "interrupted"
 
-    done = subprocess.run([sys.executable, "-m", "sdnbench", "run", "--resume", "1", "--store",
+    done = subprocess.run([sys.executable, "-m", "sdnbench.testing.cli", "run", "--resume", "1", "--store",
                            str(store_dir)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"run 1 done: {CELLS} ok of {CELLS} cells" in done.stderr

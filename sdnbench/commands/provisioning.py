@@ -43,7 +43,7 @@ def add_to(s, common) -> None:
 
 
 def _api_flags(p) -> None:
-    p.add_argument("--api", choices=["floodlight", "onos"],
+    p.add_argument("--api", choices=list(params.FLOW_APIS),
                    help="proactive with a controller sdnbench does not launch (tcp:/cmd:): its flow API")
     p.add_argument("--api-url", help="proactive: the flow API's base URL (with --api)")
 

@@ -31,6 +31,8 @@ from ..controllers.lifecycle import precheck
 from ..controllers.spec import parse_spec
 from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
+from ..northbound.adapter import ADAPTERS
+from ..rfc8456.flow_push import FLOW_APIS
 from ..output import add_store_flag
 from ..store import Store
 
@@ -49,8 +51,9 @@ def register(sub) -> None:
     p.add_argument("--only", metavar="TESTS",
                    help="comma-separated tests (names or sections, e.g. discovery,5.2.1); see --list")
     p.add_argument("--api", metavar="NAME",
-                   help="northbound topology API (osken, ryu, floodlight, onos, odl) of a controller without a "
-                        "known topology app, e.g. a tcp: one: the discovery tests read its view through it")
+                   help=f"northbound API ({', '.join(ADAPTERS)}) of a controller without a known topology app, "
+                        "e.g. a tcp: one: the discovery tests read its view through it; for "
+                        f"{', '.join(FLOW_APIS)} the proactive tests push their flows through it too")
     p.add_argument("--api-url", metavar="URL", help="that API's base URL on 127.0.0.0/8 (with --api)")
     p.add_argument("--list", action="store_true", help="print the plan (what runs, what cannot apply) and exit")
     p.add_argument("--resume", metavar="RUN", help="continue an interrupted evaluation (an id or `latest`)")
@@ -109,8 +112,6 @@ def _controllers(specs: list) -> list:
         parse_spec(s)
     if len(set(specs)) != len(specs):
         raise UserError("--controller: the same controller is given twice")
-    for s in specs:
-        precheck(s)
     return specs
 
 
@@ -136,6 +137,8 @@ def _list(controllers: list, profile: str, only, api) -> int:
 
 def _start(args, controllers: list, only, api) -> int:
     text = scenario_text(controllers, args.profile, only, api)
+    for s in controllers:              # a controller that could never run: the user's error, before the store
+        precheck(s)
     sc = scenario_mod.parse(text, "rfc8456")
     runners = _with_load(runner.load_runners(sc))
     versions = runner.check_components(sc)

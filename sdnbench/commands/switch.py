@@ -6,6 +6,7 @@
     sdnbench switch bench --target ovs --test stats,pipeline --tables 4 --of 1.3
     sdnbench switch bench --target remote:6653,eth1,eth2 --test insertion   (a switch that connects to us)
     sdnbench switch clean [--dry-run]     (leftovers of switch runs killed with kill -9; never `mn -c`)
+    sdnbench switch conformance --target ovs,emulated --of 1.0,1.3   (os-ken's switch test tool)
 
 Targets: ``ovs`` (Open vSwitch, userspace datapath here, kernel datapath where the module is
 loaded), ``ovs-netdev``/``ovs-system``, ``cpqd`` (ofsoftswitch13 where installed),
@@ -27,6 +28,7 @@ from ..store import Store
 from ..store.cli import add_store_flag
 from ..switchtest import runner, wiring
 from ..switchtest.driver import SwitchbenchInterrupted
+from ._switchconf import register as register_conformance
 
 
 def register(sub) -> None:
@@ -60,6 +62,7 @@ def register(sub) -> None:
     c = s.add_parser("clean", help="remove namespaces, veths and bridges left by switch runs that were killed")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=run_clean)
+    register_conformance(s)
 
 
 def run_clean(args) -> int:

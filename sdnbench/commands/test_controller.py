@@ -10,7 +10,7 @@ import pytest
 
 from sdnbench.commands import controller
 from sdnbench.commands._parser import build_parser
-from sdnbench.engine.engine_fixtures import responder
+from sdnbench.testing.engine_fixtures import responder
 from sdnbench.engine.params import engine_defaults
 from sdnbench.errors import UserError
 

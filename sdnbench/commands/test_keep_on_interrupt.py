@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from sdnbench.engine.engine_fixtures import responder
+from sdnbench.testing.engine_fixtures import responder
 from sdnbench.store.store import Store
 
 

@@ -1,7 +1,7 @@
 """Differential conformance: the same controller, topology and stimuli on Mininet + Open vSwitch
 (userspace datapath) and on the engine's emulated network, at OpenFlow 1.0 and 1.3; what the
 controller received and sent and the flow tables after settling, normalised and compared
-(docs/conformance.md).
+(docs/conformance.md). The command is ``sdnbench conformance`` (``commands/conformance.py``).
 
 - ``stimuli``: the shared timeline (connect, frames, link, hosts, restart, echo-silence), the
   engine's stream and announcement frames, and its keep-alive set as Mininet sets OVS's;
@@ -11,10 +11,14 @@ controller received and sent and the flow tables after settling, normalised and 
 - ``flowdump``: flow tables over OpenFlow (OVS: management socket; engine: a second controller);
 - ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment;
 - ``sides``: one side's run (launch, capture, network, stimulus, dump); ``normalise``: what
-  compares, and the comparison (pure); ``harness``: the matrix and its table
-  (``python -m sdnbench.conformance``);
+  compares, and the comparison (pure); ``harness``: the matrix, each cell kept small;
+  ``report``: each cell's verdict, the table (pure);
 - ``tablemiss``: the scripted 1.3 controller of issue 27 (table-miss entries sized by the
-  announced table count, then LLDP), a known answer and a controller of the matrix;
+  announced table count, then LLDP), a known answer and a controller of the matrix, given as a
+  ``cmd:`` spec (``python -m sdnbench.testing.peers.tablemiss --spec``);
 - ``linkpath``: the link path of issue 31 (a frame out of one switch's port, over a link, through
   the peer's flow table) on two OVS bridges on a veth pair and on two emulated switches.
+
+``tablemiss`` and ``linkpath`` use the test peers (``sdnbench.testing``) and stay in the source
+tree (not installed); nothing the command imports uses them.
 """

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import proc
 from ..errors import UserError
-from ..testing import openflow as of
+from .. import openflow as of
 
 LINKTYPE_ETHERNET = 1
 

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 
-from ..testing import openflow as of
+from .. import openflow as of
 
 V10, V13 = of.V10, of.V13
 XID = 0x5EED                    # the flow-stats request's, which its reply parts carry

@@ -1,108 +1,98 @@
 """The differential run: controller × version × stimulus, each once on Mininet + Open vSwitch
-and once on the engine's emulated network; the views compared (``normalise.py``) and the
-table printed.
+and once on the engine's emulated network; the views compared (``normalise.py``), the verdict
+of each cell (``report.py``), and what a cell keeps kept small.
 
-    python -m sdnbench.conformance --controllers osken:learning,ryu:simple_switch_13 \\
-        --versions 1.0,1.3 --stimuli connect,frames,link,hosts,restart,echo-silence [--json out.json]
+``sdnbench conformance`` (``commands/conformance.py``) is its command line. Any controller spec
+runs (``osken:``, ``ryu:``, ``faucet:``, ``ovs-testcontroller``, ``cmd:``, ``tcp:``); the
+scripted table-miss controller of the test suite is a ``cmd:`` spec like any other
+(``python -m sdnbench.testing.peers.tablemiss --spec`` prints it, from the source tree).
+
+A cell keeps, per side and category, how many items only that side had and the first
+``KEEP_ITEMS`` of them, each cut at ``ITEM_CHARS``: a controller that floods (a Java controller's
+1.3 cell once wrote 98 MB) leaves a small record. The verdict is taken on every item first.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
-from typing import Optional
+from pathlib import Path
+from typing import Callable, Optional
 
 from ..controllers.catalog import of_versions_for
-from ..controllers.spec import parse_spec
-from ..errors import Interrupted, UserError
-from ..proc import signals_as_exceptions
-from . import normalise, sides, stimuli, tablemiss
+from ..controllers.spec import display_name, parse_spec
+from ..errors import UserError
+from ..result import write_json_atomic
+from . import normalise, report, sides
 
 TOPO = "linear,2"
-TABLEMISS = "tablemiss"          # the scripted table-miss + LLDP controller (tablemiss.py)
-POX = "cmd:python3 /opt/peers/pox/pox.py openflow.of_01 --port={port} forwarding.l2_learning;name=pox;of=1.0"
-ALIASES = {"pox": POX}
-
-
-def resolve(spec: str) -> str:
-    if spec == TABLEMISS:
-        return tablemiss.spec()
-    return ALIASES.get(spec, spec)
+KEEP_ITEMS = 20
+ITEM_CHARS = 400
+CATEGORIES = ("received", "sent", "flows")
 
 
 def speaks(spec: str, version: str) -> bool:
-    p = parse_spec(resolve(spec))
+    p = parse_spec(spec)
     known = p.command.of_versions if p.command else of_versions_for(p.kind, p.app)
     return not known or version in known
 
 
+def capped(items: dict) -> tuple:
+    """({category: the first KEEP_ITEMS items, each cut at ITEM_CHARS}, {category: how many})."""
+    kept = {cat: [x[:ITEM_CHARS] for x in list(items.get(cat, []))[:KEEP_ITEMS]] for cat in CATEGORIES}
+    return kept, {cat: len(items.get(cat, [])) for cat in CATEGORIES}
+
+
 def cell(spec: str, version: str, stimulus: str, topo: str = TOPO) -> dict:
-    """One comparison: {"identical", "only_ovs", "only_engine", "noise", "seconds"}."""
+    """One comparison: identical or not, the verdict, what differs (capped), counts, seconds."""
     t = time.monotonic()
-    o, e = sides.run_pair(resolve(spec), version, stimulus, topo)
+    o, e = sides.run_pair(spec, version, stimulus, topo)
     vo, ve = normalise.view(o), normalise.view(e)
     d = normalise.compare(vo, ve)
-    return {"controller": spec, "version": version, "stimulus": stimulus, "identical": d.identical,
-            "only_ovs": d.only_ovs, "only_engine": d.only_engine, "noise": [vo.noise, ve.noise],
-            "unnamed": [vo.unnamed, ve.unnamed],
+    full = {"controller": display_name(spec), "spec": spec, "version": version, "stimulus": stimulus,
+            "identical": d.identical, "only_ovs": {k: sorted(v) for k, v in d.only_ovs.items()},
+            "only_engine": {k: sorted(v) for k, v in d.only_engine.items()}}
+    explained = [] if d.identical else report.explained(full)
+    only_ovs, n_ovs = capped(full["only_ovs"])
+    only_engine, n_engine = capped(full["only_engine"])
+    return {**full, "explained": explained, "only_ovs": only_ovs, "only_engine": only_engine,
+            "differing": {"ovs": n_ovs, "engine": n_engine},
+            "noise": [vo.noise, ve.noise], "unnamed": [vo.unnamed, ve.unnamed],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
                        "engine": [len(ve.received), len(ve.sent), len(ve.flows)]},
-            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes], "seconds": round(time.monotonic() - t, 1)}
+            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes],
+            "seconds": round(time.monotonic() - t, 1)}
 
 
-def summary(c: dict) -> str:
-    if "error" in c:
-        return f"not run: {c['error']}"
-    if c["identical"]:
-        return "identical"
-    parts = []
-    for cat in ("received", "sent", "flows"):
-        a, b = len(c["only_ovs"][cat]), len(c["only_engine"][cat])
-        if a or b:
-            parts.append(f"{cat} ovs+{a}/engine+{b}")
-    return "; ".join(parts)
-
-
-def run(controllers: list, versions: list, stims: list, out: Optional[str]) -> list:
+def run(controllers: list, versions: list, stims: list, out: Optional[Path],
+        say: Callable[[str], None] = print) -> list:
+    """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing)."""
     cells = []
     for spec in controllers:
         for v in versions:
             if not speaks(spec, v):
+                say(f"{display_name(spec):24} {v}  skipped: the controller does not speak OpenFlow {v}")
                 continue
             for s in stims:
                 try:
                     c = cell(spec, v, s)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
-                    c = {"controller": spec, "version": v, "stimulus": s, "error": str(e).splitlines()[0][:200]}
+                    c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
+                         "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}
                 cells.append(c)
-                print(f"{spec:24} {v}  {s:8} {summary(c)}", flush=True)
+                say(f"{c['controller']:24} {v}  {s:12} {report.verdict(c)} ({c.get('seconds', '-')} s)")
                 if out:
-                    with open(out, "w") as f:
-                        json.dump(cells, f, indent=1)
+                    write_json_atomic(out, cells)
     return cells
 
 
-def main(argv=None) -> int:
-    a = argparse.ArgumentParser(prog="python -m sdnbench.conformance", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    a.add_argument("--controllers", default="osken:learning")
-    a.add_argument("--versions", default="1.0,1.3")
-    a.add_argument("--stimuli", default=",".join(stimuli.STIMULI))
-    a.add_argument("--json")
-    args = a.parse_args(argv)
-    bad = [s for s in args.stimuli.split(",") if s not in stimuli.STIMULI]
-    if bad:
-        print(f"unknown stimulus {bad[0]!r}: use {', '.join(stimuli.STIMULI)}", file=sys.stderr)
-        return 1
-    try:
-        with signals_as_exceptions():    # Ctrl-C/SIGTERM: every network and controller is stopped
-            cells = run(args.controllers.split(","), args.versions.split(","), args.stimuli.split(","), args.json)
-    except UserError as e:
-        print(f"conformance: error: {e}", file=sys.stderr)
-        return e.exit_code
-    except Interrupted as e:
-        print("conformance: interrupted; cleaned up", file=sys.stderr)
-        return e.exit_code
-    return 0 if all(c.get("identical") for c in cells) else 2
+def load(paths: list) -> list:
+    cells = []
+    for p in paths:
+        try:
+            cells += json.loads(Path(p).read_text())
+        except FileNotFoundError:
+            raise UserError(f"--report {p}: no such file")
+        except ValueError as e:
+            raise UserError(f"--report {p}: not JSON ({e})")
+    return cells

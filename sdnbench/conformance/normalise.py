@@ -33,7 +33,7 @@ import json
 import struct
 from dataclasses import dataclass, field
 
-from ..testing import openflow as of
+from .. import openflow as of
 
 NO_BUFFER = of.NO_BUFFER
 LOCAL = {0xFFFE, 0xFFFFFFFE}

@@ -1,12 +1,11 @@
-"""The matrix as Markdown: one row per controller × version, one column per stimulus, each
-cell "identical", "explained (#n)" when every item that differs is one docs/conformance.md
-explains, or what differs (counts per category; the items in a details list)."""
+"""The matrix as Markdown (pure): one row per controller × version, one column per stimulus,
+each cell "identical", "explained (#n)" when every item that differs is one docs/conformance.md
+explains, or what differs (counts per category; the first items in a details list)."""
 
 from __future__ import annotations
 
 import re
 
-from .harness import summary
 from .stimuli import STIMULI
 
 # Differences docs/conformance.md explains (its table's numbers), each as a test on one item.
@@ -20,6 +19,21 @@ EXPLAINED = (
     # 10: Faucet's per-port clean-up deletes go to whichever switch it configures first
     (10, lambda stim, side, cat, x: cat == "sent" and '"command": 3' in x and '"cookie": 1524372928' in x),
 )
+
+
+def summary(c: dict) -> str:
+    if "error" in c:
+        return f"not run: {c['error']}"
+    if c["identical"]:
+        return "identical"
+    n = c.get("differing") or {"ovs": {k: len(v) for k, v in c["only_ovs"].items()},
+                               "engine": {k: len(v) for k, v in c["only_engine"].items()}}
+    parts = []
+    for cat in ("received", "sent", "flows"):
+        a, b = n["ovs"].get(cat, 0), n["engine"].get(cat, 0)
+        if a or b:
+            parts.append(f"{cat} ovs+{a}/engine+{b}")
+    return "; ".join(parts)
 
 
 def explained(c: dict) -> list:
@@ -38,7 +52,7 @@ def explained(c: dict) -> list:
 def verdict(c: dict) -> str:
     if "error" in c or c.get("identical"):
         return summary(c)
-    why = explained(c)
+    why = c["explained"] if "explained" in c else explained(c)
     return f"explained (#{', #'.join(map(str, why))})" if why else f"**unexplained**: {summary(c)}"
 
 
@@ -46,11 +60,26 @@ def table(cells: list) -> str:
     rows: dict = {}
     for c in cells:
         rows.setdefault((c["controller"], c["version"]), {})[c["stimulus"]] = verdict(c)
-    head = "| controller | OpenFlow | " + " | ".join(STIMULI) + " |"
-    lines = [head, "|" + "---|" * (len(STIMULI) + 2)]
+    stims = [s for s in STIMULI if any(c["stimulus"] == s for c in cells)]
+    head = "| controller | OpenFlow | " + " | ".join(stims) + " |"
+    lines = [head, "|" + "---|" * (len(stims) + 2)]
     for (ctl, v), by in rows.items():
-        lines.append(f"| {ctl} | {v} | " + " | ".join(by.get(s, "not run") for s in STIMULI) + " |")
+        lines.append(f"| {ctl} | {v} | " + " | ".join(by.get(s, "not run") for s in stims) + " |")
     return "\n".join(lines)
+
+
+def agrees(c: dict) -> bool:
+    """Identical, or differing only as docs/conformance.md explains (the check passes)."""
+    return "error" not in c and (c["identical"] or bool(c["explained"] if "explained" in c else explained(c)))
+
+
+def totals(cells: list) -> str:
+    n = len(cells)
+    same = sum(1 for c in cells if c.get("identical"))
+    expl = sum(1 for c in cells if agrees(c) and not c.get("identical"))
+    err = sum(1 for c in cells if "error" in c)
+    return (f"{n} cells: {same} identical, {expl} differing only as explained, {n - same - expl - err} unexplained"
+            + (f", {err} not run" if err else ""))
 
 
 def details(cells: list, limit: int = 12) -> str:
@@ -64,19 +93,8 @@ def details(cells: list, limit: int = 12) -> str:
             for cat, items in c[side].items():
                 for x in items[:limit]:
                     out.append(f"  - {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`")
-                if len(items) > limit:
-                    out.append(f"  - … {len(items) - limit} more {cat} only on {side[5:]}")
+                total = (c.get("differing") or {}).get(side[5:], {}).get(cat, len(items))
+                if total > min(limit, len(items)):
+                    out.append(f"  - … {total - min(limit, len(items))} more {cat} only on {side[5:]}")
     return "\n".join(out)
 
-
-if __name__ == "__main__":
-    import json
-    import sys
-    cells = [c for f in sys.argv[1:] for c in json.load(open(f))]
-    print(table(cells))
-    print()
-    print(details(cells))
-    n = len(cells)
-    same = sum(1 for c in cells if c.get("identical"))
-    expl = sum(1 for c in cells if not c.get("identical") and explained(c))
-    print(f"\n{n} cells: {same} identical, {expl} differing only as explained, {n - same - expl} unexplained")

@@ -13,6 +13,7 @@ module docs of ``normalise``); a difference prints what differs."""
 import json
 
 from .harness import cell
+from sdnbench.testing.peers.tablemiss import spec as tablemiss
 
 
 def _check(c: dict) -> None:
@@ -21,7 +22,7 @@ def _check(c: dict) -> None:
 
 
 def test_tablemiss_controller_sees_the_same_network_on_ovs_and_the_engine():
-    c = cell("tablemiss", "1.3", "connect")
+    c = cell(tablemiss(), "1.3", "connect")
     _check(c)
     assert c["counts"]["ovs"][2] == 8, "four table-miss entries on each of two switches"
 

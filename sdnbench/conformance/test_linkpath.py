@@ -4,7 +4,7 @@ no flow matches, without and with a table-miss entry. Open vSwitch 3.1 (two netd
 veth pair) is the known answer; the engine's emulated link (``Switch::frame_from_link``) must
 raise the same packet-ins: reason, cookie, table, in_port, buffer id, length and frame."""
 
-from . import linkpath as lp
+from sdnbench.testing.peers import linkpath as lp
 
 ACTION, NO_MATCH, NO_BUFFER = 1, 0, 0xFFFFFFFF
 WANT = [("faucet-flow", 2, ACTION, lp.FAUCET_COOKIE, 0, lp.PEER, NO_BUFFER, 60, lp.BEACON.hex()),

@@ -6,7 +6,7 @@ vSwitch does; with one table announced it put no entry anywhere and learned noth
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
-from .tablemiss import TableMissController
+from sdnbench.testing.peers.tablemiss import TableMissController
 
 
 def test_rule_gives_no_table_for_one_and_four_for_ovs():

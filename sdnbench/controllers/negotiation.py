@@ -6,7 +6,12 @@ One mechanism, the one ``net run`` and ``controller bench`` rely on: the switche
 1.0 and 1.3 and use the highest version the controller's HELLO allows
 (``ofhello.negotiate``, OpenFlow 1.3.5 §6.3.1). ``--of`` forces one version; a controller that
 does not speak it is one line naming ``--of``, before anything runs, instead of a run that
-ends with nothing answered and no reason."""
+ends with nothing answered and no reason.
+
+A controller that speaks 1.0 only and drops the switches' HELLO (1.3 header, version bitmap)
+instead of answering at 1.0 gives the same answer both ways: the probe reads the controller's
+own 1.0 HELLO, and the engine retries such a session with a plain 1.0 HELLO
+(``crates/engine/src/switch/hello_fallback.rs``; ``engine/test_hello_fallback.py``)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,9 @@ from typing import Any, Optional
 
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..kind import Kind
 from ..net.engine_network import to_engine_network
+from ..northbound.adapter import ADAPTERS
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 from .change import pick_link
@@ -23,7 +25,7 @@ DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northb
             "workers": None, "test": "discovery", "link": None, "down_at_s": 10.0, "up_after_s": 10.0}
 CLI_ONLY = {"reps": 3, "size_search": False, "max_switches": 100_000}
 TESTS = ("discovery", "topology-change")
-APIS = ("osken", "ryu", "floodlight", "onos", "odl")
+APIS = tuple(ADAPTERS)          # the northbound registry's names (sdnbench.northbound.adapter)
 # which adapter reads a managed controller's view (spec -> adapter)
 DEFAULT_API = {"osken:topology": "osken", "ryu:rest_topology": "ryu"}
 # Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
@@ -114,3 +116,7 @@ def _link_in(p: dict) -> list:
 
 PARAMS = Params("discovery", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
 problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
+
+KIND = Kind("discovery", "sdnbench.discovery.cell", "run_discovery", ("engine",),
+            "RFC 8456 topology discovery time (§5.1.1) or change detection (§5.1.8) on the emulated network",
+            validate_param, check_cell)

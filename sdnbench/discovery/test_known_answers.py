@@ -27,7 +27,7 @@ import sys
 
 from ..northbound import adapter_for
 from .record import describe, largest_view
-from .scripted import LldpController
+from sdnbench.testing.peers.scripted_discovery import LldpController
 from .setup import engine_params, make_setup
 from .trial import run_trial
 

@@ -14,7 +14,8 @@ C = ["controller"]
     # numbers out of range: the flag and the value, not an engine key ("loops: 0 is too small")
     (["discovery", "--poll-s", "0"], "--poll-s: must be a number of seconds above 0, got 0.0"),
     (["topology-change", "--poll-s", "-1"], "--poll-s: "),
-    (["discovery", "--deadline-s", "-5"], "--deadline-s: must be a number of seconds above 0"),
+    (["discovery", "--deadline-s", "-5"], "--deadline-s: want a number, not a negative one, got '-5'"),
+    (["discovery", "--deadline-s", "0"], "--deadline-s: must be a number of seconds above 0"),
     (["topology-change", "--deadline-s", "0"], "--deadline-s: "),
     (["discovery", "--stable", "1"], "--stable: must be a whole number"),
     (["discovery", "--reps", "0"], "--reps: "),

@@ -12,7 +12,9 @@ Keys handled here (not engine config fields):
   ``faucet:`` controller the traffic profile defaults to ``faucet`` (Faucet takes no other
   packet-ins: docs/robustness.md, "Faucet");
 - ``of_version``: "1.0" or "1.3" forces that OpenFlow version (engine and launched controller);
-  absent, the engine offers both (HELLO version bitmap) and uses what the controller picks;
+  absent, the engine offers what a ``cmd:`` spec's ``of=`` declares (``of=1.0``: a plain 1.0
+  HELLO, as a 1.0 switch says it), else both (HELLO version bitmap) and uses what the controller
+  picks;
 - ``links``: "linear" or "none", a named layout the engine expands (``--links``; "linear" numbers
   ports as ``linear,N`` in ``net/topology.py``: 1:2-2:2, 2:3-3:2, ...);
 - ``name``, ``rep``, ``repetition``: campaign bookkeeping.
@@ -29,11 +31,13 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
+from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.plan import spoken_versions
-from ..controllers.spec import parse_spec
+from ..controllers.spec import parse_spec, validate_controller_param
 from ..errors import UserError
+from ..kind import Kind
 from .driver import binary
 
 OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
@@ -95,9 +99,17 @@ def config(p: dict, address: str) -> dict:
     """The engine's JSON config for checked params ``p`` against ``address`` (HOST:PORT)."""
     c = {k: v for k, v in p.items() if k not in DRIVER_KEYS and k not in BOOKKEEPING}
     c["controllers"] = [address]
-    if p.get("of_version"):
-        c["versions"] = OF_VERSIONS[p["of_version"]]
+    offered = [p["of_version"]] if p.get("of_version") else declared_versions(p)
+    if offered:
+        c["versions"] = sum(OF_VERSIONS[v] for v in offered)
     return c
+
+
+def declared_versions(p: dict) -> tuple:
+    """The OpenFlow versions a ``cmd:`` spec's ``of=`` declares for the controller (() when it
+    declares none, or for another kind): what the engine's switches then offer."""
+    spec = parse_spec(p["controller"]) if p.get("controller") else None
+    return spec.command.of_versions if spec is not None and spec.command else ()
 
 
 def launch_spec(p: dict) -> str:
@@ -146,3 +158,20 @@ def engine_defaults() -> dict:
     """The engine's ``Config::default()`` (an empty config, read by the engine): what a key left
     out of the params becomes. UserError when the engine is not built."""
     return engine_resolved({})
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    """One cell key: the controller spec, then the engine's own parameter check."""
+    msg = validate_controller_param(name, value)
+    if msg or name == "controller":
+        return msg
+    try:
+        check({name: value})
+    except UserError as e:
+        return str(e)
+    return None
+
+
+KIND = Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
+            "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
+            validate_param)

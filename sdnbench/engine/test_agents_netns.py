@@ -26,8 +26,8 @@ import pytest
 
 from .. import paths
 from ..proc import spawn, wait_until
-from .agent_lab import AgentLab
-from .engine_fixtures import assert_reads_delay, free_port
+from sdnbench.testing.labs.agent_lab import AgentLab
+from sdnbench.testing.engine_fixtures import assert_reads_delay, free_port
 
 D_US = 4000
 # the engine's and the kernel's own share of a round trip here (a responder with no delay reads

@@ -25,7 +25,7 @@ import subprocess
 import pytest
 
 from sdnbench.engine import driver
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.peers.scripted_controller import ScriptedController
 from sdnbench.paths import engine_binary
 
 pytestmark = pytest.mark.integration

@@ -5,9 +5,9 @@ accounting agreement, a session closed mid-run, an injected delay."""
 import pytest
 
 from sdnbench.engine.convert import to_result
-from sdnbench.engine.engine_fixtures import HIST_FLOOR, run_doc, scheduling_slack_us
+from sdnbench.testing.engine_fixtures import HIST_FLOOR, run_doc, scheduling_slack_us
 from sdnbench.engine.runner import run_engine
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.peers.scripted_controller import ScriptedController
 
 pytestmark = pytest.mark.integration
 

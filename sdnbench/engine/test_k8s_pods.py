@@ -31,9 +31,9 @@ import pytest
 
 from .. import paths
 from ..proc import spawn, wait_until
-from .agent_lab import AgentLab
-from .engine_fixtures import assert_reads_delay, free_port, responder
-from .k8s_pods import Pods, bytes_sent_to
+from sdnbench.testing.labs.agent_lab import AgentLab
+from sdnbench.testing.engine_fixtures import assert_reads_delay, free_port, responder
+from sdnbench.testing.labs.k8s_pods import Pods, bytes_sent_to
 
 D_US = 4000
 FLOOR_US = 400            # the engine's and kernel's own share of a round trip here (test_agents_netns)

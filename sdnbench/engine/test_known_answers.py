@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import HIST_FLOOR, assert_reads_delay, engine_longest_wait_ms, free_port, responder, run_doc, scheduling_slack_us
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.engine_fixtures import HIST_FLOOR, assert_reads_delay, engine_longest_wait_ms, free_port, responder, run_doc, scheduling_slack_us
+from sdnbench.testing.peers.scripted_controller import ScriptedController
+from sdnbench.errors import UserError
 
 pytestmark = pytest.mark.integration
 
@@ -61,11 +62,14 @@ def test_answers_after_the_loss_timeout_are_late_with_their_latency():
     assert doc["status"] == "failed" and "nothing measured" in doc["error"]
 
 
-def test_a_refused_port_fails_at_once_naming_it():
+def test_an_address_where_nothing_listens_is_refused_before_the_run_naming_it():
+    # issue 40: the user's wrong address, not the controller's failure: exit 1, one line naming
+    # --controller and the address, before any session (the kernel's listening table is read)
+    port = free_port()
     t0 = time.monotonic()
-    doc = run_doc(f"127.0.0.1:{free_port()}", switches=2, loops=1, loop_ms=200, warmup=0)
+    with pytest.raises(UserError, match=f"--controller 127.0.0.1:{port}: nothing listens there"):
+        run_doc(f"127.0.0.1:{port}", switches=2, loops=1, loop_ms=200, warmup=0)
     assert time.monotonic() - t0 < 3
-    assert doc["status"] == "failed" and "connection refused" in doc["error"]
 
 
 def test_a_version_mismatch_names_the_fix():
@@ -119,12 +123,29 @@ def test_capacity_counters_add_up():
     assert doc["status"] == "ok"
 
 
+class RefusesAfter(ScriptedController):
+    """A controller that takes ``n`` sessions, then refuses every connection (its listener closed)."""
+
+    def __init__(self, n: int):
+        super().__init__(version=4)
+        self.n, self.taken = n, 0
+
+    async def _serve(self, reader, writer) -> None:
+        self.taken += 1
+        if self.taken == self.n:
+            self._server.close()                 # no more listening; the sessions taken go on
+        await super()._serve(reader, writer)
+
+
 def test_capacity_stopped_by_a_refusal_counts_the_attempt_once():
-    doc = run_doc(f"127.0.0.1:{free_port()}", mode="capacity", switches=50, hold_ms=100, loops=1)
+    # an address where nothing listens is refused before the run (exit 1): here the controller
+    # listens, takes 3 sessions, and refuses the 4th (one handshake at a time)
+    with RefusesAfter(3) as ctl:
+        doc = run_doc(ctl.address, mode="capacity", switches=50, hold_ms=100, loops=1, connect_parallel=1)
     h, c = doc["handshake"], doc["capacity"]
-    assert (h["sessions_attempted"], h["sessions_up"], h["sessions_failed"]) == (1, 0, 1), h
+    assert (h["sessions_attempted"], h["sessions_up"], h["sessions_failed"]) == (4, 3, 1), h
     assert sum(f["count"] for f in h["failures"]) == h["sessions_failed"]
-    assert c["attempted"] == 1 and doc["status"] == "failed"
+    assert c["attempted"] == 4 and c["established"] == 3 and "refused" in c["first_failure"], c
 
 
 def test_session_counters_add_up_when_some_fail():

@@ -8,7 +8,7 @@ import asyncio
 import socket
 import threading
 
-from .loop_server import LoopServer
+from sdnbench.testing.peers.loop_server import LoopServer
 
 
 class _Probe(LoopServer):

@@ -27,16 +27,27 @@ def test_versions_are_negotiated_unless_forced():
     assert launch_of_version(check({"controller": "ryu:simple_switch_13"})) == "1.3"
 
 
+def test_a_cmd_specs_of_is_what_the_engine_offers():
+    # issue 40: ";of=1.0" must reach the engine (a plain 1.0 HELLO, no version bitmap), or a
+    # controller that closes on a bitmap HELLO fails every session although the spec said 1.0
+    assert config(check({"controller": "cmd:ctl {port};of=1.0"}), "h:1")["versions"] == 1 << 1
+    assert config(check({"controller": "cmd:ctl {port};of=1.0,1.3"}), "h:1")["versions"] == (1 << 1) | (1 << 4)
+    assert config(check({"controller": "cmd:ctl {port};of=1.3"}), "h:1")["versions"] == 1 << 4
+    assert config(check({"controller": "cmd:ctl {port};of=1.0", "of_version": "1.0"}), "h:1")["versions"] == 2
+    assert "versions" not in config(check({"controller": "cmd:ctl {port}"}), "h:1"), "nothing declared: both"
+    assert "versions" not in config(check({"controller": "ryu:simple_switch_13"}), "h:1"), "only a cmd: spec's of="
+
+
 def test_campaign_bookkeeping_keys_are_accepted():
     assert "rep" not in config(check({"switches": 1, "rep": 2, "name": "x"}), "h:1")
 
 
 @pytest.mark.parametrize("bad, named", [
-    ({"mode": "fast"}, "mode"), ({"of_version": "1.5"}, "of_version"), ({"switches": 0}, "switches: 0"),
+    ({"mode": "fast"}, "mode"), ({"of_version": "1.5"}, "of_version"), ({"switches": 0}, "switches (--switches): 0"),
     ({"switches": "many"}, "switches"), ({"mode": "fixed-rate"}, "rate"),
     ({"mode": "fixed-rate", "rate": -1}, "rate"), ({"learn": "yes"}, "learn"), ({"bogus": 1}, "bogus"),
     ({"switches": True}, "switches"), ({"source_addrs": "127.0.0.2"}, "source_addrs"),
-    ({"links": "mesh"}, "links"), ({"workers": 0}, "workers: 0"), ({"traffic": "x"}, "unique-pairs"),
+    ({"links": "mesh"}, "links"), ({"workers": 0}, "workers (--workers): 0"), ({"traffic": "x"}, "unique-pairs"),
 ])
 def test_bad_params_are_one_line_user_errors_naming_the_field(bad, named):
     with pytest.raises(UserError) as e:

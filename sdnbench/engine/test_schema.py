@@ -9,7 +9,7 @@ import pytest
 from sdnbench import paths
 from sdnbench.result import Result
 from sdnbench.engine.convert import latency_samples, to_result
-from sdnbench.engine.engine_fixtures import responder, run_doc
+from sdnbench.testing.engine_fixtures import responder, run_doc
 
 SCHEMA = json.loads((paths.REPO / "crates/engine/schema/engine-result.schema.json").read_text())
 

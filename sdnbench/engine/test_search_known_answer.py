@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from sdnbench.engine.engine_fixtures import responder, run_doc
+from sdnbench.testing.engine_fixtures import responder, run_doc
 from sdnbench.engine.convert import to_result
 from sdnbench.engine.search import trial_from
 

@@ -27,6 +27,7 @@ from typing import Any, Callable, Optional
 
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..kind import Kind
 from .links import parse_link
 from .pairs import select_pairs
 from .ping import parse_sizes
@@ -297,3 +298,25 @@ _SECTIONS: dict = {
              "interval_ms": _num(int, 1, 3600000, " ms"), "log_dir": lambda v: None},
     "first_packet": {"count": _num(int, 2, 100000), "interval": _num(float, 0.001, 60, " seconds")},
 }
+
+
+def validate_param(name: str, value: Any) -> Optional[str]:
+    """One cell key of the net parameter model; a backend by the backends' own check."""
+    if name == "backend":           # mininet | ssh:INVENTORY (sdnbench.net.backends)
+        # here, not at start-up: the backends module imports every backend (Mininet, SSH, cluster)
+        from .backends.base import check_spec
+        return check_spec(value)
+    return check_one(name, value)
+
+
+def check_cell(params: dict) -> list:
+    """Every problem of one net cell's parameters (the same model ``net run`` uses)."""
+    try:
+        check({k: v for k, v in params.items() if k != "backend"})
+    except NetParamsError as e:
+        return e.problems
+    return []
+
+
+KIND = Kind("net", "sdnbench.net.runner", "run_net", ("root", "netns", "ovs", "mininet-python"),
+            "network experiment on Mininet + Open vSwitch (ping, iperf3, D-ITG, ...)", validate_param, check_cell)

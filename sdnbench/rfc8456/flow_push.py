@@ -131,7 +131,9 @@ class OnosFlows:
         _call("POST", f"{self.base}/onos/v1/flows/{device}?appId={self.APP_ID}", body, auth=self.auth)
 
 
-APIS = ("floodlight", "onos")
+# The flow-push APIs of controllers sdnbench does not launch, by the name ``--api`` gives: the one
+# registry that provisioning's parameters, its command line and the RFC 8456 suite read.
+FLOW_APIS = {"floodlight": FloodlightStaticFlowPusher, "onos": OnosFlows}
 
 
 def adapter_for(spec: str, api_url, api: str = ""):
@@ -142,6 +144,6 @@ def adapter_for(spec: str, api_url, api: str = ""):
     if spec == "osken:flowpush" and api_url:
         return OsKenFlowPush(api_url)
     if api and api_url:
-        return {"floodlight": FloodlightStaticFlowPusher, "onos": OnosFlows}[api](api_url)
+        return FLOW_APIS[api](api_url)
     raise UserError(f"proactive provisioning: no northbound flow API known for {spec!r} "
-                    "(use ryu:ofctl_rest or osken:flowpush, or --api floodlight|onos with --api-url)")
+                    f"(use ryu:ofctl_rest or osken:flowpush, or --api {'|'.join(FLOW_APIS)} with --api-url)")

@@ -11,7 +11,9 @@ from typing import Any
 
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..kind import Kind
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
+from . import flow_push
 from .provisioning import trial_network
 
 DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,2", "flows": 100,
@@ -20,7 +22,7 @@ DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,
 CLI_ONLY = {"reps": 3}
 TESTS = {"reactive": "provisioning-reactive", "proactive": "provisioning-proactive",
          "table-capacity": "table-capacity-reactive", "table-capacity-proactive": "table-capacity-proactive"}
-FLOW_APIS = ("floodlight", "onos")
+FLOW_APIS = tuple(flow_push.FLOW_APIS)      # the registry's names
 MAX_FLOWS = 1 << 20
 FLAG = flag_of({"of_version": "--of", "test": "--mode"})
 
@@ -61,3 +63,7 @@ def _together(p: dict) -> list:
 
 PARAMS = Params("provisioning", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
 problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
+
+KIND = Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),
+            "RFC 8456 reactive path provisioning time and rate (§5.1.4/§5.1.6) or forwarding-table "
+            "capacity (§5.2.3) on the emulated network", validate_param, check_cell)

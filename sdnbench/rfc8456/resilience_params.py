@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..kind import Kind
 from ..net.engine_network import network_for
 from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, whole
 from . import failover as fo, reprovisioning as rp
@@ -93,3 +94,7 @@ def check_cell(params: dict) -> list:
         return []                  # reported key by key
     p = {**DEFAULTS[test], **{k: v for k, v in params.items() if k in DEFAULTS[test]}}
     return [] if apply(RULES, p) else _together(test, p)
+
+KIND = Kind("resilience", "sdnbench.rfc8456.resilience_cell", "run_resilience", ("engine",),
+            "RFC 8456 network re-provisioning time (§5.4.2, a link fails) or controller failover time "
+            "(§5.4.1, the master is killed) on the emulated network", validate_param, check_cell)

@@ -19,6 +19,7 @@ from typing import Optional
 
 from ..controllers.catalog import of_versions_for
 from ..controllers.spec import display_name, parse_spec
+from .flow_push import FLOW_APIS
 
 ROLES = ("forwarding", "topology", "proactive", "reroute", "takeover")
 
@@ -34,7 +35,7 @@ WHY_NOT = {
     "topology": "no northbound API showing the discovered topology is known for {spec} "
                 "(osken:topology, ryu:rest_topology have one; or give --api and --api-url)",
     "proactive": "no proactive (northbound flow-push) API is known for {spec} "
-                 "(ryu:ofctl_rest, osken:flowpush have one)",
+                 "(ryu:ofctl_rest, osken:flowpush have one; or give --api " + "|".join(FLOW_APIS) + " and --api-url)",
     "reroute": "no app that moves paths off a failed link is known for {spec} (osken:reroute is sdnbench's)",
     "takeover": "single instance only: no OpenFlow-role takeover between two instances is known for {spec} "
                 "(osken:takeover runs two)",
@@ -60,6 +61,8 @@ def for_role(spec: str, role: str, api: Optional[list] = None) -> RoleSpec:
         return RoleSpec(role, sibling)
     if role == "topology" and api:
         return RoleSpec(role, spec)
+    if role == "proactive" and api and api[0] in FLOW_APIS:
+        return RoleSpec(role, spec)       # the controller itself, its flows pushed through --api
     return RoleSpec(role, None, WHY_NOT[role].format(spec=display_name(spec)))
 
 

@@ -213,8 +213,8 @@ def scenario_for(controllers: list, profile: str = "default", only: Optional[lis
         if p.spec is None:
             continue
         params = {**p.test.params_for(profile), "controller": p.spec}
-        if p.test.role == "topology" and p.spec == p.controller and api:
-            params.update(api=api[0], api_url=api[1])       # the view read through --api
+        if p.test.role in ("topology", "proactive") and p.spec == p.controller and api:
+            params.update(api=api[0], api_url=api[1])       # the view read, or the flows pushed, through --api
         if p.test.of and "of_version" not in params:
             params["of_version"] = of_version(p.spec)
         if p.test.kind == "controller" or p.test.slug == "exceptions":

@@ -19,6 +19,7 @@ from ..controllers.spec import validate_controller_param
 from ..discovery import launched
 from ..discovery import params as discovery_params
 from ..errors import UserError
+from ..kind import Kind
 from ..result import Result
 from ..robustness import exceptions
 from ..robustness import exceptions_trial as trial
@@ -129,3 +130,7 @@ def size_trial(params: dict) -> Result:
     elif r.status == "ok":
         r.status, r.error = "failed", f"even {args.topo} was not discovered within {args.deadline_s:g} s"
     return r
+
+KIND = Kind("rfc8456", "sdnbench.rfc8456.suite_cell", "run_test", ("engine",),
+            "RFC 8456 exception handling (§5.3.1, clean/1%/2% invalid) or network discovery size "
+            "(§5.2.2, a size search) as one trial of `sdnbench rfc8456`", validate_param, check_cell)

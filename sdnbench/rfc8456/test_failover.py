@@ -21,7 +21,7 @@ from ..controllers.ofhello import free_port
 from ..errors import UserError
 from . import failover as fo
 
-SCRIPTED = (f"cmd:{sys.executable} -m sdnbench.rfc8456.takeover_controller --port {{port}} --role {{role}} "
+SCRIPTED = (f"cmd:{sys.executable} -m sdnbench.testing.peers.takeover_controller --port {{port}} --role {{role}} "
             "--peer {peer} --delay-ms %d;of=1.3;name=scripted-takeover")
 
 

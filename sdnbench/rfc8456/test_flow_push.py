@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .fake_northbound import FakeNorthbound
+from sdnbench.testing.peers.fake_northbound import FakeNorthbound
 from .flow_push import FloodlightStaticFlowPusher, NorthboundRefused, OnosFlows, adapter_for
 
 

@@ -19,7 +19,7 @@ import pytest
 from ..errors import UserError
 from ..net.engine_network import network_for
 from . import provisioning as prov
-from .path_controller import PathController
+from sdnbench.testing.peers.path_controller import PathController
 from .paths import farthest_pairs, path_switches
 
 

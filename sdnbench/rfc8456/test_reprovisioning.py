@@ -19,7 +19,7 @@ from ..errors import UserError
 from ..net.engine_network import network_for
 from . import reprovisioning as rp
 from . import streams
-from .reroute_controller import RerouteController
+from sdnbench.testing.peers.reroute_controller import RerouteController
 
 
 def test_the_link_and_pair_are_chosen_and_a_topology_without_redundancy_is_refused():

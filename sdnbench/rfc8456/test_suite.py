@@ -92,7 +92,7 @@ def test_api_gives_a_controller_without_a_topology_app_its_discovery_tests():
     tcp, api = "tcp:127.0.0.1:6653", ["floodlight", "http://127.0.0.1:8080"]
     assert {p.test.slug for p in suite.not_applicable([tcp])} >= {"discovery", "topology-change", "discovery-size"}
     na = {p.test.slug for p in suite.not_applicable([tcp], api=api)}
-    assert na == {"proactive", "failover", "reprovisioning"}
+    assert na == {"failover", "reprovisioning"}       # floodlight: its flow pusher runs the proactive tests
     text = scenario_text([tcp], "quick", ["discovery", "discovery-size"], api)
     sc = scenario_mod.parse(text, "rfc8456")
     assert parse_header(sc.text)["api"] == api
@@ -110,3 +110,18 @@ def test_the_quick_estimate_sums_each_planned_trials_measured_time_and_skips_wha
                                                     for p in runs)
     assert suite.estimate_s(planned, "default") is None
     assert all(t.quick_s > 0 for t in suite.TESTS)
+
+
+def test_a_controller_reached_by_address_with_a_flow_push_api_runs_the_proactive_tests_through_it():
+    """Issue 41: Floodlight's static flow pusher (and ONOS's flow API) is one registry entry
+    (``flow_push.FLOW_APIS``) that provisioning and the suite read: `rfc8456 --api floodlight`
+    used to say "no proactive API is known"."""
+    tcp = "tcp:127.0.0.1:6653"
+    for api, applies in ((["floodlight", "http://127.0.0.1:8080"], True), (["onos", "http://127.0.0.1:8181"], True),
+                         (["odl", "http://127.0.0.1:8181"], False)):
+        planned = {p.test.slug: p for p in suite.plan([tcp], ["proactive"], api)}
+        assert (planned["proactive"].spec == tcp) is applies, (api, planned["proactive"])
+        doc = suite.scenario_for([tcp], "quick", ["proactive"], api=api)
+        params = [b["params"] for b in doc["benchmarks"]]
+        assert params == ([{**suite.BY_SLUG["proactive"].params_for("quick"), "controller": tcp, "api": api[0],
+                            "api_url": api[1], "of_version": "1.3"}] if applies else [])

@@ -4,7 +4,7 @@ that lost every session is counted (§5.3.1)."""
 import pytest
 
 from sdnbench.campaign.kinds import KINDS
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.peers.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
 from sdnbench.rfc8456.suite_cell import check_cell, run_test, settle, size_params, validate_param
 

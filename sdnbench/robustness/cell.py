@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from ..controllers.spec import validate_controller_param
 from ..errors import UserError
+from ..kind import Kind
 from ..result import Result
 from . import runner, stable
 from .cases import select
@@ -71,3 +72,7 @@ def cell_result(pairs: list) -> Result:
     if bad is not None:
         r.finish(bad.status, bad.error)
     return r
+
+KIND = Kind("robustness", "sdnbench.robustness.cell", "run_case", ("engine",),
+            "robustness case (issue 16, RFC 8456 §5.3): a verdict for one malformed message or attack",
+            validate_param)

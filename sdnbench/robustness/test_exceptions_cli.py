@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sdnbench.engine.scripted_controller import ScriptedController
+from sdnbench.testing.peers.scripted_controller import ScriptedController
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 
 from sdnbench.controllers import launch
-from sdnbench.robustness import faucet_probe
+from sdnbench.testing.peers import faucet_probe
 from sdnbench.engine.params import check, launch_spec
 from sdnbench.testing import openflow as of
 

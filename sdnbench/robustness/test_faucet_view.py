@@ -9,7 +9,7 @@ import pytest
 
 from sdnbench.controllers import launch
 from sdnbench.controllers.faucet_config import chain, faucet_config_for
-from sdnbench.robustness import faucet_probe as fp
+from sdnbench.testing.peers import faucet_probe as fp
 from sdnbench.robustness import faucet_view as fv
 from sdnbench.robustness.verdicts import host_move_check, stack_check, view_check
 from sdnbench.testing import openflow as of

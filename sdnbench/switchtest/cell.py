@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ..errors import UserError
+from ..kind import Kind
 from ..result import Result
 from . import runner
 
@@ -64,3 +65,7 @@ def run_switch(params: dict) -> Result:
     if not parts:
         raise UserError(f"switch test {test} produced no result")
     return merge(test, dict(params), parts)
+
+KIND = Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
+            "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
+            validate_param)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import paths
-from ..errors import Interrupted, UserError
+from ..errors import CheckFailed, Interrupted, UserError
 from ..lifecycle import Built
 
 SCHEMA = "sdnbench.switch/1"
@@ -95,9 +95,12 @@ class Switchbench(Built):
             self._stop()
             raise UserError(f"sdnbench-switch did not finish within {timeout:g}s")
         lines = [ln for ln in (stderr or "").strip().splitlines() if ln.strip()]
-        if self.proc.returncode == 1:
-            raise UserError(lines[-1].replace("sdnbench-switch: error: ", "") if lines
-                            else "sdnbench-switch rejected its arguments")
+        if self.proc.returncode in (1, 2):
+            # 1: the input, refused before the switch was waited for; 2: the switch under test
+            # failed the run (never connected, or its session broke): one line either way
+            error = UserError if self.proc.returncode == 1 else CheckFailed
+            raise error(lines[-1].replace("sdnbench-switch: error: ", "") if lines
+                        else f"sdnbench-switch exited {self.proc.returncode}")
         doc = self._read()
         if doc is None or self.proc.returncode != 0:
             raise RuntimeError(f"sdnbench-switch exited {self.proc.returncode} without a document: "

@@ -46,7 +46,7 @@ class OvsTarget(Built):
         self._bridge_made = False
 
     def __enter__(self) -> "OvsTarget":
-        _ovs_running()
+        ovs_running()
         self.wiring.__enter__()
         return super().__enter__()
 
@@ -76,7 +76,7 @@ class OvsTarget(Built):
 
     def describe(self) -> dict:
         return {"target": self.spec, "datapath_type": self.datapath, "bridge": self.bridge,
-                "ovs_version": _ovs_version()}
+                "ovs_version": ovs_version()}
 
     def close(self) -> None:
         errors = []
@@ -93,14 +93,14 @@ class OvsTarget(Built):
             raise RuntimeError("; ".join(errors))
 
 
-def _ovs_running() -> None:
+def ovs_running() -> None:
     cp = proc.run(["ovs-vsctl", "--timeout=5", "show"], timeout=10, check=False)
     if cp.returncode != 0:
         raise UserError("Open vSwitch is not running: start it with "
                         "`/usr/share/openvswitch/scripts/ovs-ctl start --system-id=random` (or `make setup`)")
 
 
-def _ovs_version() -> str:
+def ovs_version() -> str:
     cp = proc.run(["ovs-vsctl", "--version"], timeout=10, check=False)
     first = cp.stdout.splitlines()[0] if cp.stdout else ""
     return first.split()[-1] if first else "unknown"
@@ -210,4 +210,4 @@ def parse_target(spec: str):
 
 
 __all__ = ["OvsTarget", "CpqdTarget", "RemoteTarget", "parse_target", "check_interface",
-           "kernel_datapath_available"]
+           "kernel_datapath_available", "ovs_running", "ovs_version"]

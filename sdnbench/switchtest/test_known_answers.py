@@ -13,7 +13,7 @@ import pytest
 
 from ..proc import signals_as_exceptions
 from . import invariants, runner
-from .scripted_switch import ScriptedTarget
+from sdnbench.testing.peers.scripted_switch import ScriptedTarget
 
 pytestmark = pytest.mark.integration
 

@@ -7,7 +7,7 @@ from ..errors import UserError
 from ..result import Result
 from ..testing import openflow as of
 from . import convert, invariants, runner
-from .scripted_switch import parse_flow_mod
+from sdnbench.testing.peers.scripted_switch import parse_flow_mod
 from .targets import RemoteTarget, parse_target
 
 

@@ -6,7 +6,7 @@ import pytest
 
 @pytest.mark.parametrize("argv, words", [
     (["--test", "capacity", "--batch", "0"], "--batch: want a whole number, 1 or more, got 0"),
-    (["--probe-pps", "-1"], "--probe-pps: want a whole number, 0 or more, got -1"),
+    (["--probe-pps", "-1"], "--probe-pps: want a whole number, not a negative one, got '-1'"),
     (["--test", "capacity", "--max-flows", "0"], "--max-flows: "),
     (["--timeout", "0"], "--timeout: want a number of seconds above 0"),
     (["--accept-timeout", "-1"], "--accept-timeout: "),

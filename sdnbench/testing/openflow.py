@@ -1,9 +1,10 @@
 """One OpenFlow 1.0/1.3 encoder and reader for the Python peers (the scripted controllers of the
-known-answer tests and the conformance harness): each message's bytes are defined here once,
+known-answer tests, the conformance harness's scripted controllers): each message's bytes are defined here once,
 and checked against os-ken's, a real implementation (``test_openflow.py`` reads the vectors in
 ``crates/ofwire/tests/vectors/osken_of1{0,3}.json``). Stdlib only: a peer runs anywhere.
 
-Only what the peers send and read is here; sdnbench's own codec is ``crates/ofwire``.
+What the product itself sends and reads is ``sdnbench/openflow.py`` (re-exported here); the rest,
+which only the peers use, is here. sdnbench's own codec is ``crates/ofwire``.
 """
 
 from __future__ import annotations
@@ -11,67 +12,17 @@ from __future__ import annotations
 import struct
 from typing import Optional
 
-V10, V13 = 1, 4
-# message type codes (OpenFlow 1.0 §5.1, 1.3 §7.1): the names are the specs'
-_COMMON = ["HELLO", "ERROR", "ECHO_REQUEST", "ECHO_REPLY", None, "FEATURES_REQUEST", "FEATURES_REPLY",
-           "GET_CONFIG_REQUEST", "GET_CONFIG_REPLY", "SET_CONFIG", "PACKET_IN", "FLOW_REMOVED", "PORT_STATUS",
-           "PACKET_OUT", "FLOW_MOD"]
-TYPES = {
-    V10: {n: c for c, n in enumerate(_COMMON[:4] + ["VENDOR"] + _COMMON[5:] + [
-        "PORT_MOD", "STATS_REQUEST", "STATS_REPLY", "BARRIER_REQUEST", "BARRIER_REPLY", "QUEUE_GET_CONFIG_REQUEST",
-        "QUEUE_GET_CONFIG_REPLY"])},
-    V13: {n: c for c, n in enumerate(_COMMON[:4] + ["EXPERIMENTER"] + _COMMON[5:] + [
-        "GROUP_MOD", "PORT_MOD", "TABLE_MOD", "MULTIPART_REQUEST", "MULTIPART_REPLY", "BARRIER_REQUEST",
-        "BARRIER_REPLY", "QUEUE_GET_CONFIG_REQUEST", "QUEUE_GET_CONFIG_REPLY", "ROLE_REQUEST", "ROLE_REPLY",
-        "GET_ASYNC_REQUEST", "GET_ASYNC_REPLY", "SET_ASYNC", "METER_MOD"])},
-}
-NO_BUFFER = 0xFFFFFFFF
-ANY = 0xFFFFFFFF                       # 1.3 out_port / out_group "any"
-CONTROLLER = {V10: 0xFFFD, V13: 0xFFFFFFFD}
-FLOOD = {V10: 0xFFFB, V13: 0xFFFFFFFB}
-NONE_PORT10 = 0xFFFF
-MAX_PORT = {V10: 0xFF00, V13: 0xFFFFFF00}
-PORT_DESC = 13                         # 1.3 multipart type OFPMP_PORT_DESC
-# 1.3 multipart types (§7.3.5) the peers ask for and answer (the 1.0 stats types: the same numbers)
-MP_DESC, MP_FLOW, MP_AGGREGATE = 0, 1, 2
-OFPMPF_REPLY_MORE = 1                  # a multipart (1.0: stats) reply's flag: more parts follow
-ADD, DELETE = 0, 3                     # flow-mod commands
-LLDP = 0x88CC
-OFPFW10_ALL, OFPFW10_DL_SRC, OFPFW10_DL_DST = 0x003FFFFF, 1 << 2, 1 << 3   # 1.0 match wildcards
-OFPPS_LINK_DOWN = 1            # port state: no physical link
-OFPPC_PORT_DOWN = 1            # port config: administratively down
-
-
-def name_of(m: bytes) -> str:
-    """The message's type name (``UNKNOWN_<code>`` for one the peers do not use)."""
-    codes = TYPES.get(m[0], TYPES[V13])
-    return next((n for n, c in codes.items() if c == m[1]), f"UNKNOWN_{m[1]}")
-
-
-def msg(v: int, name: str, xid: int, body: bytes = b"") -> bytes:
-    return struct.pack("!BBHI", v, TYPES[v][name], 8 + len(body), xid) + body
-
-
-def hello(v: int, xid: int = 1, versions: Optional[list] = None) -> bytes:
-    """HELLO; with ``versions``, one version-bitmap element naming them (1.3 §7.5.1)."""
-    if not versions:
-        return msg(v, "HELLO", xid)
-    bitmap = sum(1 << x for x in versions)
-    return msg(v, "HELLO", xid, struct.pack("!HHI", 1, 8, bitmap))
-
-
-def echo_reply(request: bytes) -> bytes:
-    """The reply to an ECHO_REQUEST: same version, xid and data."""
-    return msg(request[0], "ECHO_REPLY", xid_of(request), request[8:])
+from ..openflow import (  # noqa: F401  (the shared part, re-exported for the peers)
+    V10, V13, TYPES, NO_BUFFER, ANY, CONTROLLER, FLOOD, NONE_PORT10,
+    MAX_PORT, PORT_DESC, MP_DESC, MP_FLOW, MP_AGGREGATE, OFPMPF_REPLY_MORE, ADD, DELETE,
+    LLDP, OFPFW10_ALL, OFPFW10_DL_SRC, OFPFW10_DL_DST, OFPPS_LINK_DOWN, OFPPC_PORT_DOWN, OFPTT_ALL, name_of,
+    msg, hello, echo_reply, multipart_request, match13, empty_match13, match10_all, flow_stats_request,
+    split, header, xid_of, dpid_of, more_follows, packet_out_fields,
+)
 
 
 def set_config(v: int, xid: int, flags: int = 0, miss_send_len: int = 0xFFFF) -> bytes:
     return msg(v, "SET_CONFIG", xid, struct.pack("!HH", flags, miss_send_len))
-
-
-def multipart_request(xid: int, kind: int, flags: int = 0, body: bytes = b"") -> bytes:
-    """A 1.3 MULTIPART_REQUEST of ``kind`` (DESC, PORT_DESC, ...; ``body`` the request's own, if any)."""
-    return msg(V13, "MULTIPART_REQUEST", xid, struct.pack("!HH4x", kind, flags) + body)
 
 
 def port_desc_request(xid: int) -> bytes:
@@ -114,17 +65,6 @@ def oxm_vlan_vid(vid: int) -> bytes:
     return oxm(OXM_VLAN_VID, struct.pack("!H", OFPVID_PRESENT | vid))
 
 
-def match13(*oxms: bytes) -> bytes:
-    """An OXM match of these fields, padded to 8 bytes."""
-    body = b"".join(oxms)
-    m = struct.pack("!HH", 1, 4 + len(body)) + body
-    return m + bytes(-len(m) % 8)
-
-
-def empty_match13() -> bytes:
-    return match13()                             # OFPMT_OXM, no fields, padded to 8
-
-
 def flow_mod13(xid: int, command: int, table: int, priority: int = 0, instructions: bytes = b"",
                buffer_id: int = NO_BUFFER, out_port: int = 0, out_group: int = 0, match: bytes = b"",
                cookie: int = 0) -> bytes:
@@ -151,11 +91,6 @@ def role_request(xid: int, role: int, generation: int) -> bytes:
     return msg(V13, "ROLE_REQUEST", xid, struct.pack("!I4xQ", role, generation))
 
 
-def match10_all() -> bytes:
-    """A 1.0 match with every field wildcarded (OFPFW_ALL)."""
-    return struct.pack("!I", OFPFW10_ALL).ljust(40, b"\0")
-
-
 def flow_mod10(xid: int, match: bytes, priority: int, actions: bytes = b"", command: int = ADD,
                buffer_id: int = NO_BUFFER, out_port: int = NONE_PORT10) -> bytes:
     body = match + struct.pack("!QHHHHIHH", 0, command, 0, 0, priority, buffer_id, out_port, 0)
@@ -169,19 +104,6 @@ def drop_flow(v: int, xid: int, buffer_id: int = NO_BUFFER, priority: int = 0x80
     if v == V10:
         return flow_mod10(xid, match10_all(), priority, buffer_id=buffer_id)
     return flow_mod13(xid, ADD, 0, priority, buffer_id=buffer_id, out_port=ANY, out_group=ANY)
-
-
-OFPTT_ALL = 0xFF                       # table id "all tables" of a flow-stats request (1.0 and 1.3)
-
-
-def flow_stats_request(v: int, xid: int, table: int = OFPTT_ALL) -> bytes:
-    """A request for every flow entry of ``table`` (all tables unless given): 1.0 OFPST_FLOW
-    with every field wildcarded and out_port NONE; 1.3 OFPMP_FLOW with out_port and out_group
-    ANY, no cookie mask and an empty match."""
-    if v == V10:
-        body = struct.pack("!HH", MP_FLOW, 0) + match10_all() + struct.pack("!BxH", table, NONE_PORT10)
-        return msg(V10, "STATS_REQUEST", xid, body)
-    return multipart_request(xid, MP_FLOW, body=struct.pack("!B3xII4xQQ", table, ANY, ANY, 0, 0) + empty_match13())
 
 
 def packet_out(v: int, xid: int, actions: bytes, data: bytes, in_port: Optional[int] = None,
@@ -271,18 +193,6 @@ def _oxms(m: bytes, start: int, end: int):
         start += 4 + n
 
 
-def split(buf: bytes) -> tuple:
-    """(the complete messages at the front of ``buf``, the rest). A length under 8 counts as 8."""
-    out = []
-    while len(buf) >= 8:
-        n = max(8, struct.unpack("!H", buf[2:4])[0])
-        if len(buf) < n:
-            break
-        out.append(buf[:n])
-        buf = buf[n:]
-    return out, buf
-
-
 def reads(sock):
     """The whole messages of each read from a blocking socket, one list per read (possibly
     empty), until the peer closes it or it fails; a message cut off by the end is dropped."""
@@ -298,29 +208,15 @@ def reads(sock):
         yield msgs
 
 
-def header(m: bytes) -> tuple:
-    """(version, type code, length, xid)."""
-    return struct.unpack("!BBHI", m[:8])
-
-
 def with_length(m: bytes, n: int) -> bytes:
     """``m`` with a lying length field (a malformed message, on purpose)."""
     return m[:2] + struct.pack("!H", n) + m[4:]
-
-
-def xid_of(m: bytes) -> int:
-    return struct.unpack("!I", m[4:8])[0]
 
 
 def buffer_id(m: bytes) -> int:
     """The buffer id of a PACKET_IN or PACKET_OUT (the same place in 1.0 and 1.3); nothing else
     read, so a truncated message past it still answers."""
     return struct.unpack("!I", m[8:12])[0]
-
-
-def dpid_of(m: bytes) -> int:
-    """The datapath id of a FEATURES_REPLY (nothing after it read)."""
-    return struct.unpack("!Q", m[8:16])[0]
 
 
 def features(m: bytes) -> dict:
@@ -372,11 +268,6 @@ def multipart_type(m: bytes) -> int:
     return struct.unpack("!H", m[8:10])[0]
 
 
-def more_follows(m: bytes) -> bool:
-    """Does a multipart (1.0: stats) reply say more parts follow (OFPMPF_REPLY_MORE)?"""
-    return bool(struct.unpack("!H", m[10:12])[0] & OFPMPF_REPLY_MORE)
-
-
 def flow_mod(m: bytes) -> dict:
     """A FLOW_MOD's command, priority, buffer_id, table_id (1.3; None for 1.0), eth_dst (the 1.3
     OXM, None if unmatched) and instructions (1.3: (type, bytes after the type/length) each)."""
@@ -404,17 +295,6 @@ def instruction_action(itype: int, rest: bytes) -> tuple:
     if itype == 4 and len(rest) >= 12 and struct.unpack("!H", rest[4:6])[0] == 0:
         return ("out", struct.unpack("!I", rest[8:12])[0])
     return ("drop",)
-
-
-def packet_out_fields(m: bytes) -> dict:
-    """A PACKET_OUT's buffer_id, in_port, actions (bytes) and data."""
-    if m[0] == V10:
-        buffer_id, in_port, alen = struct.unpack("!IHH", m[8:16])
-        head = 16
-    else:
-        buffer_id, in_port, alen = struct.unpack("!IIH", m[8:18])
-        head = 24
-    return {"buffer_id": buffer_id, "in_port": in_port, "actions": m[head:head + alen], "data": m[head + alen:]}
 
 
 def actions(acts: bytes) -> list:

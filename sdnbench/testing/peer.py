@@ -2,7 +2,7 @@
 connection running the subclass's ``serve(sock)``, every thread stopped and joined when the
 ``with`` block ends. ``receive`` reads what has arrived as whole messages (``openflow.split``).
 
-(The asyncio peers share ``sdnbench.engine.loop_server``; these are the ones that poll a socket
+(The asyncio peers share ``sdnbench.testing.peers.loop_server``; these are the ones that poll a socket
 between their own timed sends.)"""
 
 from __future__ import annotations

@@ -17,10 +17,12 @@
 //! | `network`      | the emulated network between switches                                    |
 //! | `hist`         | latency histograms                                                       |
 //! | `config`       | what one run does (`Config`), and the machine's limits                     |
+//! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |
 
 pub(crate) mod config;
 pub(crate) mod coordinator;
 pub mod distributed;
+pub mod exit;
 pub(crate) mod export;
 pub mod front;
 pub(crate) mod hist;

@@ -10,7 +10,8 @@ use srctree::{ident, module_path, rust_files, src, without_comment_lines, ROOTS}
 use std::path::Path;
 
 /// Top first. A module may use the ones after it, never those before it.
-const LAYERS: &[&str] = &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config"];
+const LAYERS: &[&str] =
+    &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config", "exit"];
 
 /// The first names of a `{a, b::c, d::{e, f}}` group (the text after its `{`).
 fn group_heads(s: &str) -> Vec<&str> {

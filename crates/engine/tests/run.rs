@@ -306,16 +306,17 @@ fn strict_mode_ends_the_run_on_a_lost_session() {
 }
 
 #[test]
-fn nothing_listening_is_a_failed_run_with_a_reason() {
+fn nothing_listening_is_refused_before_the_run_naming_the_address() {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     drop(l);
     let p = tmp("refused");
     let o = engine(port, &["--switches", "2", "--loops", "1", "--loop-ms", "100"], &p);
-    assert_eq!(o.status.code(), Some(2));
-    let j = read(&p);
-    assert_eq!(j["status"], "failed");
-    assert!(j["error"].as_str().unwrap().contains("refused"), "{}", j["error"]);
+    assert_eq!(o.status.code(), Some(1), "the user's address: refused before anything starts");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(e.contains(&format!("--controller 127.0.0.1:{port}: nothing listens there")), "{e}");
+    assert!(!p.exists(), "no run, no result");
 }
 
 #[test]

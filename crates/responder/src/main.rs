@@ -21,6 +21,34 @@ struct Opts {
     knobs: gate::Knobs,
 }
 
+const USAGE: &str = "usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3] [--rate ANSWERS_PER_S] \
+[--delay-us D] [--drop-one-in K]   (per process; see gate.rs)\n";
+
+/// `text` on stdout, then exit 0 (a closed pipe too); a full disk is one line, exit 1.
+fn print_and_exit(text: &str) -> ! {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("sdnbench-responder: cannot write to stdout: {e}");
+            std::process::exit(1)
+        }
+        _ => std::process::exit(0),
+    }
+}
+
+/// Exit codes (docs/cli.md): 0 stopped, 1 the user's input (one line, before listening),
+/// 3 an internal bug: a panic ends the process with one line naming it.
+fn panic_is_a_bug() {
+    std::panic::set_hook(Box::new(|info| {
+        let what =
+            info.payload().downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| info.payload().downcast_ref::<String>().cloned());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("sdnbench-responder: internal error (a bug, please report it): {}{at}", what.unwrap_or_else(|| "panic".into()));
+        std::process::exit(3);
+    }));
+}
+
 fn parse() -> Result<Opts, String> {
     let mut o = Opts { addr: "127.0.0.1:6653".into(), procs: 1, version: 0x04, child: false, knobs: Default::default() };
     let mut it = std::env::args().skip(1);
@@ -28,7 +56,14 @@ fn parse() -> Result<Opts, String> {
         let mut v = || it.next().ok_or(format!("{a}: missing value"));
         match a.as_str() {
             "--listen" => o.addr = v()?,
-            "--procs" => o.procs = v()?.parse().map_err(|_| "--procs: not a number")?,
+            "--procs" => {
+                let n = v()?;
+                o.procs = n
+                    .parse()
+                    .ok()
+                    .filter(|p: &u32| (1..=1024).contains(p))
+                    .ok_or(format!("--procs {n:?}: a whole number of processes, 1 to 1024"))?
+            }
             "--of" => {
                 o.version = match v()?.as_str() {
                     "1.0" => 0x01,
@@ -40,19 +75,21 @@ fn parse() -> Result<Opts, String> {
                 o.knobs.rate =
                     v()?.parse().ok().filter(|r: &f64| *r > 0.0 && r.is_finite()).ok_or("--rate: answers per second, a number above 0")?
             }
-            "--delay-us" => o.knobs.delay_ns = v()?.parse::<u64>().map_err(|_| "--delay-us: whole microseconds")? * 1000,
+            "--delay-us" => {
+                let d = v()?;
+                o.knobs.delay_ns = d
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|us| *us <= 60_000_000)
+                    .ok_or(format!("--delay-us {d:?}: whole microseconds, 0 to 60000000"))?
+                    * 1000
+            }
             "--drop-one-in" => {
                 o.knobs.drop_one_in = v()?.parse().ok().filter(|k: &u64| *k >= 1).ok_or("--drop-one-in: a whole number, at least 1")?
             }
             "--child" => o.child = true,
-            "--version" => {
-                println!("sdnbench-responder {}", env!("CARGO_PKG_VERSION"));
-                std::process::exit(0);
-            }
-            "--help" | "-h" => {
-                println!("usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3] [--rate ANSWERS_PER_S] [--delay-us D] [--drop-one-in K]   (per process; see gate.rs)");
-                std::process::exit(0);
-            }
+            "--version" => print_and_exit(&format!("sdnbench-responder {}\n", env!("CARGO_PKG_VERSION"))),
+            "--help" | "-h" => print_and_exit(USAGE),
             x => return Err(format!("unknown option {x:?}")),
         }
     }
@@ -85,6 +122,7 @@ fn raise_nofile() {
 }
 
 fn main() {
+    panic_is_a_bug();
     let o = match parse() {
         Ok(o) => o,
         Err(e) => {

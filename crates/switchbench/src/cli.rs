@@ -67,10 +67,10 @@ struct Args {
     #[arg(long, value_name = "N", value_parser = flow_count, default_value_t = Opts::default().max_flows)]
     max_flows: u32,
     /// Insertion probe rate, 0 = as fast as possible
-    #[arg(long, value_name = "N", default_value_t = Opts::default().probe_pps)]
+    #[arg(long, value_name = "N", value_parser = whole, default_value_t = Opts::default().probe_pps)]
     probe_pps: u64,
     /// Stats: least time between polls under load
-    #[arg(long, value_name = "N", default_value_t = Opts::default().stats_interval.as_millis() as u64)]
+    #[arg(long, value_name = "N", value_parser = whole, default_value_t = Opts::default().stats_interval.as_millis() as u64)]
     stats_interval_ms: u64,
     /// Longest wait for a reply or a flow to forward (seconds)
     #[arg(long, value_name = "S", value_parser = seconds, default_value_t = Opts::default().timeout.as_secs_f64())]
@@ -122,6 +122,18 @@ fn flow_count(v: &str) -> Result<u32, String> {
     }
 }
 
+/// A whole number, 0 or more, with a reason a user can act on (not "invalid digit found").
+fn whole(v: &str) -> Result<u64, String> {
+    let t = v.trim();
+    if t.starts_with('-') {
+        return Err("negative: want a whole number, 0 or more".into());
+    }
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("not a whole number".into());
+    }
+    t.parse().map_err(|_| format!("too large (at most {})", u64::MAX))
+}
+
 fn seconds(v: &str) -> Result<f64, String> {
     match v.parse::<f64>() {
         Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
@@ -143,7 +155,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let a = match Args::try_parse_from(std::iter::once("sdnbench-switch".to_string()).chain(args)) {
         Ok(a) => a,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let _ = e.print();
+            crate::exit::print(&e.render().to_string());
             std::process::exit(0);
         }
         Err(e) => return Err(one_line(&e)),
@@ -249,6 +261,8 @@ mod tests {
         assert!(err("--if a --if b --test stats --duration -1").contains("--duration"));
         assert!(err("--if a --if b --test stats --warp").contains("--warp"));
         assert!(err("--if a --if b").contains("--test"));
+        assert!(err("--if a --if b --test stats --probe-pps -5").contains("'-5' for '--probe-pps <N>': negative"));
+        assert!(err("--if a --if b --test stats --stats-interval-ms x").contains("--stats-interval-ms"));
         let c = parse(args("--if a --if b --test pipeline --tables 2..5")).unwrap();
         assert_eq!((c.opts.tables_from, c.opts.tables), (2, 5));
     }

@@ -77,14 +77,44 @@ fn run_test(b: &mut Bench, name: &str) -> Result<Vec<TestOut>, String> {
     }
 }
 
-pub fn run(c: &Cli) -> Result<(), String> {
-    for spec in &c.ifs {
-        interface_up(spec)?;
+/// Why a run stopped: the user's input, found before the switch was waited for (exit 1), or the
+/// switch under test (exit 2).
+pub enum Stop {
+    Input(String),
+    Switch(String),
+}
+
+/// Can a file be written at `path`? A file made only to check is removed again.
+fn writable(path: &str) -> Result<(), String> {
+    let p = std::path::Path::new(path);
+    if path.is_empty() || p.is_dir() {
+        return Err(format!("--json {path:?}: name a file to write"));
     }
-    let socks = c.ifs.iter().map(PacketSocket::open).collect::<Result<Vec<_>, _>>()?;
-    let listener = TcpListener::bind(&c.listen).map_err(|e| format!("cannot listen on {}: {e}", c.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let existed = p.exists();
+    std::fs::OpenOptions::new().append(true).create(true).open(p).map_err(|e| format!("--json {path}: cannot write there ({e})"))?;
+    if !existed {
+        let _ = std::fs::remove_file(p);
+    }
+    Ok(())
+}
+
+pub fn run(c: &Cli) -> Result<(), Stop> {
+    if let Some(path) = &c.json {
+        writable(path).map_err(Stop::Input)?;
+    }
+    for spec in &c.ifs {
+        interface_up(spec).map_err(Stop::Input)?;
+    }
+    let socks = c.ifs.iter().map(PacketSocket::open).collect::<Result<Vec<_>, _>>().map_err(Stop::Input)?;
+    let listener = TcpListener::bind(&c.listen).map_err(|e| Stop::Input(format!("--listen {}: cannot listen there ({e})", c.listen)))?;
+    let addr = listener.local_addr().map_err(|e| Stop::Input(e.to_string()))?;
     eprintln!("sdnbench-switch: listening on {addr}");
+    measure(c, socks, listener).map_err(Stop::Switch)
+}
+
+/// The switch connected (or not, in time): everything from here is the switch's doing.
+fn measure(c: &Cli, socks: Vec<PacketSocket>, listener: TcpListener) -> Result<(), String> {
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let s = session::accept(&listener, &c.versions, c.accept_timeout)?;
     let ports = socks
         .into_iter()
@@ -109,7 +139,7 @@ pub fn run(c: &Cli) -> Result<(), String> {
         write(c, &doc)?;
     }
     if c.json.is_none() {
-        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialize"));
+        crate::exit::print(&(serde_json::to_string_pretty(&doc).expect("JSON values serialize") + "\n"));
     }
     Ok(())
 }

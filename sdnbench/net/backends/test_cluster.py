@@ -45,7 +45,7 @@ def test_servers_file_with_defaults(tmp_path):
     ("servers:\n  - {name: a, ssh: 1.2.3.4, key: nokey}\n", "key file"),
     ("servers:\n  - {name: a-b, ssh: 1.2.3.4}\n", "a name is 1-8 letters or digits"),
     ("hosts: []\n", ":1: servers file: unknown key 'hosts'"),
-    ("servers:\n  - {name: a\n", ":3: not valid YAML (expected ',' or '}'"),
+    ("servers:\n  - {name: a\n", ":3: not valid YAML: expected ',' or '}'"),
     ("", ": empty servers file"),
 ])
 def test_servers_file_errors_name_file_and_line(tmp_path, text, error):

@@ -21,7 +21,7 @@ from sdnbench.errors import UserError
 from sdnbench.net import iperf, ping
 from sdnbench.net.backends import cluster_servers, cluster_sweep, remote
 from sdnbench.net.backends.cluster import ClusterNetwork
-from sdnbench.net.backends.clusterlab import Rack
+from sdnbench.testing.labs.clusterlab import Rack
 from sdnbench.net.topology import parse_topology
 from sdnbench.result import Result
 

@@ -79,7 +79,7 @@ def test_a_backend_is_one_line_of_kinds(monkeypatch):
 
 
 def test_scenarios_take_a_backend_key():
-    from sdnbench.campaign.kinds import check_net_cell, validate_net_param
+    from sdnbench.net.params import check_cell as check_net_cell, validate_param as validate_net_param
 
     assert validate_net_param("backend", "ssh:lab.yaml") is None
     assert validate_net_param("backend", "mininet") is None

@@ -16,7 +16,7 @@ import pytest
 
 from sdnbench.errors import UserError
 from sdnbench.net.backends import remote
-from sdnbench.net.backends.testbed import Testbed
+from sdnbench.testing.labs.testbed import Testbed
 from sdnbench.net.runner import run_net
 from sdnbench.net.topology import parse_topology
 

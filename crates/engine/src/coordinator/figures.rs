@@ -75,6 +75,11 @@ pub fn learning(o: &Outcome) -> crate::switch::learning::Drain {
     crate::switch::learning::merge(&o.ready.iter().map(|r| &r.learning).collect::<Vec<_>>())
 }
 
+/// Switches retried with a plain 1.0 HELLO (`switch/hello_fallback.rs`).
+pub fn hello_fallbacks(o: &Outcome) -> u32 {
+    o.reports.iter().flat_map(|r| &r.switches).filter(|s| s.hello_fallback).count() as u32
+}
+
 pub fn warnings(o: &Outcome) -> Vec<String> {
     let mut w: Vec<String> = o.plan.notes.clone();
     w.extend(crate::switch::learning::warning(&learning(o)));
@@ -96,6 +101,13 @@ pub fn warnings(o: &Outcome) -> Vec<String> {
     let failed: u32 = o.ready.iter().map(|r| r.failed).sum();
     if failed > 0 {
         w.push(format!("{failed} of {} sessions failed to connect or handshake", o.cfg.switches));
+    }
+    let fell_back = hello_fallbacks(o);
+    if fell_back > 0 {
+        w.push(format!(
+            "the controller closed {fell_back} session(s) on the HELLO with a version bitmap (1.0 and 1.3 offered); \
+             they were retried offering OpenFlow 1.0 alone (a plain 1.0 HELLO); --of 1.0 offers only that from the start"
+        ));
     }
     let down: Vec<String> = o
         .reports

@@ -27,8 +27,8 @@ const LOCAL: [&str; 4] = ["source_addrs", "workers", "controller_pid", "net_peer
 /// `merge FILE... [--json OUT]`: 0 merged `ok`, 2 merged but not `ok`, 1 refused (one line).
 pub fn main(args: Vec<String>) -> i32 {
     let (mut files, mut out) = (Vec::new(), None);
-    let usage = || {
-        eprintln!("usage: sdnbench-engine merge FILE... [--json OUT]");
+    let usage = |what: &str| {
+        eprintln!("sdnbench-engine merge: {what} (usage: sdnbench-engine merge FILE... [--json OUT])");
         1
     };
     let mut it = args.into_iter();
@@ -36,10 +36,10 @@ pub fn main(args: Vec<String>) -> i32 {
         if a == "--json" {
             match it.next() {
                 Some(p) => out = Some(p),
-                None => return usage(),
+                None => return usage("--json needs a file"),
             }
         } else if a.starts_with('-') {
-            return usage();
+            return usage(&format!("unexpected argument {a:?}"));
         } else {
             files.push(a);
         }

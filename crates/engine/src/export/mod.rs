@@ -94,6 +94,7 @@ fn handshake(o: &Outcome) -> Handshake {
         duration_s: hs,
         rate_per_s: if hs > 0.0 { up as f64 / hs } else { 0.0 },
         failures: failures.into_iter().map(|(reason, count)| Failure { reason, count }).collect(),
+        hello_fallbacks: crate::coordinator::figures::hello_fallbacks(o),
     }
 }
 

@@ -20,9 +20,29 @@ fn val(p: &mut lexopt::Parser) -> Result<String, String> {
     Ok(p.value().map_err(|e| e.to_string())?.to_string_lossy().to_string())
 }
 
-fn n<T: std::str::FromStr>(p: &mut lexopt::Parser, flag: &str) -> Result<T, String> {
+fn n<T: crate::front::values::Whole>(p: &mut lexopt::Parser, flag: &str) -> Result<T, String> {
     let v = val(p)?;
-    v.parse().map_err(|_| format!("cbench: {flag}: not a number: {v:?}"))
+    crate::front::values::whole(&v).map_err(|why| format!("cbench: {flag} {v:?}: {why}"))
+}
+
+/// The config fields cbench's flags set, by flag: a config check's line in cbench's words.
+const FLAGS: [(&str, &str); 9] = [
+    ("controllers", "-c/-p"),
+    ("loop_ms", "-m"),
+    ("loops", "-l"),
+    ("switches", "-s"),
+    ("macs", "-M"),
+    ("warmup", "-w"),
+    ("connect_parallel", "-I"),
+    ("settle_ms", "-D"),
+    ("first_dpid", "-o"),
+];
+
+fn as_flag(e: String) -> String {
+    match e.split_once(": ").and_then(|(field, rest)| FLAGS.iter().find(|(f, _)| *f == field).map(|(_, flag)| (flag, rest))) {
+        Some((flag, rest)) => format!("cbench: {flag}: {rest}"),
+        None => format!("cbench: {e}"),
+    }
 }
 
 /// cbench's `run_test` sleeps this long after each loop ("to let packets queue"), then
@@ -103,7 +123,7 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
     }
     let host = if host == "localhost" { "127.0.0.1".to_string() } else { host };
     c.controllers = vec![format!("{host}:{port}")];
-    crate::front::cli::validate(&c)?;
+    crate::front::cli::validate(&c).map_err(as_flag)?;
     Ok(CbenchArgs { cfg: c, cooldown })
 }
 

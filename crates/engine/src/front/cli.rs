@@ -5,6 +5,7 @@
 //! Errors are one line.
 
 use crate::config::{Config, FailMode, Mode};
+use crate::front::values::{number, whole};
 
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
@@ -47,49 +48,49 @@ struct Flags {
     #[arg(long, default_value_t = d().mode.name().to_string())]
     mode: String,
     /// Emulated switches
-    #[arg(long, value_name = "N", default_value_t = d().switches)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().switches)]
     switches: u32,
     /// Hosts (MAC addresses) per switch
-    #[arg(long, value_name = "N", default_value_t = d().macs)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().macs)]
     macs: u32,
     /// Ports per switch
-    #[arg(long, value_name = "N", default_value_t = d().ports)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().ports)]
     ports: u32,
     /// Measured loops
-    #[arg(long, value_name = "N", default_value_t = d().loops)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().loops)]
     loops: u32,
     /// Loop length
-    #[arg(long, value_name = "MS", default_value_t = d().loop_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().loop_ms)]
     loop_ms: u64,
-    /// Leading loops left out of the summary
-    #[arg(long, value_name = "N", default_value_t = d().warmup)]
+    /// Leading loops left out of the summary (0 = none)
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().warmup)]
     warmup: u32,
     /// OpenFlow versions offered: 1.0, 1.3 or 1.0,1.3
     #[arg(long = "of", value_name = "VERSIONS", default_value_t = version_list(d().versions))]
     of: String,
     /// Frame size in packet-ins; RFC 8456 uses 128, 512, 1508
-    #[arg(long, value_name = "BYTES", default_value_t = d().frame_size)]
+    #[arg(long, value_parser = whole::<usize>, value_name = "BYTES", default_value_t = d().frame_size)]
     frame_size: usize,
     /// Requests in flight per switch, throughput mode
-    #[arg(long, value_name = "N", default_value_t = d().window)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().window)]
     window: u32,
     /// Offered requests/s over all switches, fixed-rate mode
-    #[arg(long, value_name = "R", default_value_t = d().rate)]
+    #[arg(long, value_parser = number, value_name = "R", default_value_t = d().rate)]
     rate: f64,
     /// A request unanswered this long is lost; adaptive below it
-    #[arg(long, value_name = "MS", default_value_t = d().timeout_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().timeout_ms)]
     timeout_ms: u64,
     /// The loss timeout is exactly --timeout-ms (not 10 x recent latency)
     #[arg(long)]
     fixed_timeout: bool,
     /// Throughput mode: wait up to P% of the lowest recent latency before sleeping on the sockets (at most 1 ms; 0 = off)
-    #[arg(long, value_name = "P", default_value_t = d().coalesce_pct)]
+    #[arg(long, value_parser = number, value_name = "P", default_value_t = d().coalesce_pct)]
     coalesce_pct: f64,
     /// Skip the gratuitous-ARP learning phase
     #[arg(long)]
     no_learn: bool,
-    /// Pause between learning and measuring
-    #[arg(long, value_name = "MS", default_value_t = d().settle_ms)]
+    /// Pause between learning and measuring (0 = none)
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().settle_ms)]
     settle_ms: u64,
     /// Packet-ins without buffer id (the whole frame; matched by marker)
     #[arg(long)]
@@ -98,7 +99,7 @@ struct Flags {
     #[arg(long)]
     keep_flows: bool,
     /// Worker processes [default: as the file limit requires]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N")]
     workers: Option<u32>,
     /// Local addresses to connect from [default: chosen on loopback]
     #[arg(long, value_name = "A,B,...")]
@@ -107,34 +108,34 @@ struct Flags {
     #[arg(long)]
     strict: bool,
     /// Per-session connect + handshake limit
-    #[arg(long, value_name = "MS", default_value_t = d().connect_timeout_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().connect_timeout_ms)]
     connect_timeout_ms: u64,
     /// Handshakes in progress at once per worker
-    #[arg(long, value_name = "N", default_value_t = d().connect_parallel)]
+    #[arg(long, value_parser = whole::<u32>, value_name = "N", default_value_t = d().connect_parallel)]
     connect_parallel: u32,
     /// Keep-alive echo after this much silence; 0 = off
-    #[arg(long, value_name = "MS", default_value_t = d().echo_interval_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().echo_interval_ms)]
     echo_interval_ms: u64,
     /// Re-establish a lost session with Open vSwitch's backoff
     #[arg(long, value_parser = ["on", "off"], default_value = if d().reconnect { "on" } else { "off" })]
     reconnect: String,
     /// Reconnect: the first wait, doubling while lost at once
-    #[arg(long, value_name = "MS", default_value_t = d().reconnect_backoff_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().reconnect_backoff_ms)]
     reconnect_backoff_ms: u64,
     /// Reconnect: the longest wait (OVS max_backoff)
-    #[arg(long, value_name = "MS", default_value_t = d().max_backoff_ms)]
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().max_backoff_ms)]
     max_backoff_ms: u64,
     /// What a disconnected switch does
     #[arg(long, value_parser = ["secure", "standalone"], default_value = fail_mode_name(d().fail_mode))]
     fail_mode: String,
-    /// Capacity mode: hold all sessions this long, then count
-    #[arg(long, value_name = "MS", default_value_t = d().hold_ms)]
+    /// Capacity mode: hold all sessions this long, then count (0 = count at once)
+    #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().hold_ms)]
     hold_ms: u64,
-    /// Datapath id of the first switch
-    #[arg(long, value_name = "N", default_value_t = d().first_dpid)]
+    /// Datapath id of the first switch (0 = dpid 0: any 64-bit number that leaves room for the switches)
+    #[arg(long, value_parser = whole::<u64>, value_name = "N", default_value_t = d().first_dpid)]
     first_dpid: u64,
     /// Sample this process's CPU and memory
-    #[arg(long, value_name = "PID")]
+    #[arg(long, value_parser = whole::<u32>, value_name = "PID")]
     controller_pid: Option<u32>,
     /// The emulated network (JSON: switches, links, hosts, events; sets --switches)
     #[arg(long, value_name = "FILE")]
@@ -146,7 +147,7 @@ struct Flags {
     #[arg(long, value_name = "A,B,...")]
     agents: Option<String>,
     /// Agents: refuse clocks further off than this
-    #[arg(long, value_name = "MS", default_value_t = d().max_skew_ms)]
+    #[arg(long, value_parser = number, value_name = "MS", default_value_t = d().max_skew_ms)]
     max_skew_ms: f64,
     /// Write the full result (schema sdnbench.engine/1)
     #[arg(long, value_name = "FILE")]
@@ -190,13 +191,28 @@ fn list(v: &str) -> Vec<String> {
     v.split(',').filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
+/// A comma list given on the command line names at least one item (an empty one is a mistake,
+/// not "the default").
+fn nonempty(flag: &str, v: &str) -> Result<Vec<String>, String> {
+    let l = list(v);
+    if l.is_empty() {
+        return Err(format!("{flag}: empty (name at least one)"));
+    }
+    Ok(l)
+}
+
+/// The flags' definitions, as clap holds them (`tests/bad_input.rs` walks them).
+pub fn command() -> clap::Command {
+    Flags::command()
+}
+
 /// The command line: `--help` and `--version` print and exit 0; bad input is one line.
 pub fn parse(args: Vec<String>) -> Result<Args, String> {
     let m = match Flags::command().try_get_matches_from(std::iter::once("sdnbench-engine".to_string()).chain(args)) {
         Ok(m) => m,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            let _ = e.print();
-            std::process::exit(0);
+            crate::exit::print(&e.render().to_string());
+            std::process::exit(crate::exit::finish("sdnbench-engine", crate::exit::MEASURED));
         }
         Err(e) => return Err(one_line(&e)),
     };
@@ -206,8 +222,35 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
         None => Config::default(),
     };
     apply(&mut c, &f, &m)?;
-    validate(&c)?;
+    validate(&c).map_err(|e| as_flag(&e, &m))?;
     Ok(Args { cfg: c, json: f.json, quiet: f.quiet })
+}
+
+/// A config check's line ("loop_ms: 0 is too small ...") in the words of the command line when
+/// the value came from a flag ("--loop-ms: 0 is too small ..."); from a `--config` file it
+/// keeps the field's name and says so.
+fn as_flag(e: &str, m: &ArgMatches) -> String {
+    let Some((field, rest)) = e.split_once(": ") else { return e.to_string() };
+    let id = match field {
+        "controllers" => "controller",
+        "versions" => "of",
+        f => f,
+    };
+    let known = Flags::command().get_arguments().any(|a| a.get_id() == id);
+    match (known, m.value_source(id)) {
+        (true, Some(ValueSource::CommandLine)) => {
+            let flag = format!("--{}", id.replace('_', "-"));
+            // the value as typed, where the line shows it otherwise (a float's own digits)
+            let raw = m.get_raw(id).and_then(|mut v| v.next_back()).map(|v| v.to_string_lossy().to_string()).unwrap_or_default();
+            if raw.is_empty() || rest.starts_with(&raw) || rest.contains(&format!("{raw:?}")) {
+                format!("{flag}: {rest}")
+            } else {
+                format!("{flag} {raw}: {rest}")
+            }
+        }
+        (_, _) if m.value_source("config") == Some(ValueSource::CommandLine) => format!("{field} (in --config): {rest}"),
+        _ => e.to_string(),
+    }
 }
 
 /// Every flag given on the command line onto `c` (a default leaves the file's value alone).
@@ -240,10 +283,10 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
     c.workers = f.workers.or(c.workers);
     c.controller_pid = f.controller_pid.or(c.controller_pid);
     if let Some(v) = &f.source_addrs {
-        c.source_addrs = list(v);
+        c.source_addrs = nonempty("--source-addrs", v)?;
     }
     if let Some(v) = &f.agents {
-        c.agents = list(v);
+        c.agents = nonempty("--agents", v)?;
     }
     if let Some(path) = &f.network {
         crate::network::load_into(c, path)?;

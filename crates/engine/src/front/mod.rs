@@ -2,6 +2,9 @@
 
 pub(crate) mod cbench;
 pub(crate) mod cli;
+pub use cli::command;
 pub(crate) mod output;
+pub(crate) mod preflight;
 pub mod run;
 pub(crate) mod validate;
+pub(crate) mod values;

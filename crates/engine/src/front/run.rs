@@ -1,10 +1,13 @@
 //! The binary's commands: wire parsing, the coordinator and output together.
 
 use crate::coordinator::{self, LoopTotal};
+use crate::exit;
 use crate::switch::protocol::{encode, Cmd, WorkerEvent};
 use std::io::{BufRead, Write};
 
-/// Exit codes: 0 ok, 1 bad input / cannot run, 2 the run failed or was interrupted (results kept).
+/// Exit codes (`exit.rs`): 0 measured, 1 bad input or nothing to measure (refused before anything
+/// starts: every output path and the controller's address are checked first), 2 the run failed
+/// or was interrupted (results kept).
 pub fn bench(args: Vec<String>) -> i32 {
     let a = match crate::front::cli::parse(args) {
         Ok(a) => a,
@@ -15,11 +18,14 @@ pub fn bench(args: Vec<String>) -> i32 {
             Ok(n) => {
                 let name = format!("sdnbench-{}", std::process::id());
                 let image = std::env::var("SDNBENCH_IMAGE").unwrap_or_else(|_| format!("sdnbench/engine:{}", env!("CARGO_PKG_VERSION")));
-                println!("{}", serde_json::to_string_pretty(&crate::coordinator::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
+                exit::line(serde_json::to_string_pretty(&crate::coordinator::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
                 0
             }
             Err(e) => usage_error(&e),
         };
+    }
+    if let Err(e) = crate::front::preflight::check(&a.cfg, a.json.as_deref()) {
+        return usage_error(&e);
     }
     coordinator::install_signal_handlers();
     let c = &a.cfg;
@@ -35,12 +41,18 @@ pub fn bench(args: Vec<String>) -> i32 {
     let j = crate::export::build(o);
     if let Some(path) = &a.json {
         if let Err(e) = crate::export::write(path, &j) {
-            eprintln!("sdnbench-engine: cannot write {}: {e}", path.display());
-            return 1;
+            // checked before the run, and still refused: the measurement goes to a rescue file
+            let rescue = std::env::temp_dir().join(format!("sdnbench-engine-rescue-{}.json", std::process::id()));
+            let kept = match crate::export::write(&rescue, &j) {
+                Ok(()) => format!("; the result is in {}", rescue.display()),
+                Err(_) => String::new(),
+            };
+            eprintln!("sdnbench-engine: --json {}: cannot write ({e}){kept}", path.display());
+            return exit::USER;
         }
     }
     if !a.quiet {
-        print!("{}", crate::front::output::summary(&j.params, &j));
+        exit::print(&crate::front::output::summary(&j.params, &j));
     }
     if let Some(e) = &j.error {
         eprintln!("sdnbench-engine: {e}");
@@ -57,12 +69,15 @@ pub fn bench(args: Vec<String>) -> i32 {
 pub fn check(args: Vec<String>) -> i32 {
     let path = match args.as_slice() {
         [flag, p] if flag == "--config" => p.clone(),
+        [flag, ..] if flag != "--config" => {
+            return usage_error(&format!("check: unexpected argument {flag:?} (usage: sdnbench-engine check --config FILE|-)"))
+        }
         _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
     };
     let errs = match crate::config::load(&path) {
         Ok(c) => match super::validate::check(&c) {
             e if e.is_empty() => {
-                println!("{}", serde_json::to_string(&c).expect("a config serializes"));
+                exit::line(serde_json::to_string(&c).expect("a config serializes"));
                 return 0;
             }
             e => e,
@@ -70,7 +85,7 @@ pub fn check(args: Vec<String>) -> i32 {
         Err(e) => e,
     };
     for e in errs {
-        println!("{e}");
+        exit::line(e);
     }
     1
 }
@@ -89,14 +104,17 @@ pub fn cbench(args: Vec<String>) -> i32 {
         Ok(a) => a,
         Err(e) => return usage_error(&e),
     };
+    if let Err(e) = crate::front::preflight::check(&a.cfg, None) {
+        return usage_error(&format!("cbench: {}", e.replacen("--controller ", "-c/-p ", 1)));
+    }
     coordinator::install_signal_handlers();
-    println!("{}", crate::front::cbench::banner(&a.cfg, a.cooldown));
+    exit::line(crate::front::cbench::banner(&a.cfg, a.cooldown));
     let switches = a.cfg.switches;
     let mut on_loop = |l: &LoopTotal| {
         // cbench's line: each switch's responses (counted as cbench counts them) per second, then
         // the total per ms (past 256 switches per worker only the total is sent while running).
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
-        println!("{}", crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
+        exit::line(crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
     let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
         Ok(o) => o,
@@ -109,9 +127,9 @@ pub fn cbench(args: Vec<String>) -> i32 {
         v.truncate(v.len().saturating_sub(a.cooldown as usize));
         v
     };
-    println!("{}", crate::front::output::result_line(switches, &keep(crate::coordinator::figures::measured_responses_ps(&o))));
+    exit::line(crate::front::output::result_line(switches, &keep(crate::coordinator::figures::measured_responses_ps(&o))));
     let (mean, _, min, max) = crate::coordinator::figures::mean_sd(&keep(crate::coordinator::figures::measured_rps(&o)));
-    println!("answered requests/s (each packet-in once): min/max/avg = {min:.2}/{max:.2}/{mean:.2}");
+    exit::line(format!("answered requests/s (each packet-in once): min/max/avg = {min:.2}/{max:.2}/{mean:.2}"));
     for w in &o.warnings {
         eprintln!("warning: {w}");
     }
@@ -124,6 +142,17 @@ pub fn cbench(args: Vec<String>) -> i32 {
     } else {
         2
     }
+}
+
+/// A command that takes no arguments (`schema`, `robust-cases`, `--version`, `worker`, `agent`):
+/// `text` on stdout, or one line and exit 1 for any argument given.
+pub fn no_args(cmd: &str, rest: &[String], text: impl FnOnce() -> String) -> i32 {
+    if let Some(first) = rest.first() {
+        eprintln!("sdnbench-engine {cmd}: unexpected argument {first:?} ({cmd} takes none; see sdnbench-engine --help)");
+        return exit::USER;
+    }
+    exit::print(&text());
+    exit::MEASURED
 }
 
 /// `schema`: the JSON Schema of the result, generated from its types (`result/`); the checked-in
@@ -148,7 +177,7 @@ pub fn worker() -> i32 {
     let (config, slice) = match serde_json::from_str::<Cmd>(&first) {
         Ok(Cmd::Start { config, slice }) => (*config, slice),
         _ => {
-            println!("{}", encode(&WorkerEvent::Fatal("first line must be a start command".into())));
+            exit::line(encode(&WorkerEvent::Fatal("first line must be a start command".into())));
             return 1;
         }
     };

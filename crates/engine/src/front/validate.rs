@@ -9,20 +9,35 @@ fn range<T: PartialOrd + std::fmt::Display>(errs: &mut Vec<String>, field: &str,
     }
 }
 
-fn at_least<T: PartialOrd + std::fmt::Display>(errs: &mut Vec<String>, field: &str, v: T, lo: T) {
-    if v < lo {
-        errs.push(format!("{field}: {v} is too small (at least {lo})"));
-    }
-}
+/// Upper bounds: past them a run could not start on any machine, or would not end in a day
+/// (a typo, not a benchmark); each is far beyond what a run here uses.
+const MAX_SWITCHES: u32 = 1_000_000;
+const MAX_LOOPS: u32 = 1_000_000;
+const MAX_WINDOW: u32 = 1_000_000;
+const MAX_WORKERS: u32 = 4096;
+const MAX_RATE: f64 = 1e9;
+const HOUR_MS: u64 = 3_600_000;
 
 /// Every problem in `c` (empty: valid).
 pub fn check(c: &Config) -> Vec<String> {
     let mut e = Vec::new();
-    at_least(&mut e, "switches", c.switches, 1);
+    range(&mut e, "switches", c.switches, 1, MAX_SWITCHES);
     if c.mode != Mode::Capacity {
-        at_least(&mut e, "loops", c.loops, 1);
+        range(&mut e, "loops", c.loops, 1, MAX_LOOPS);
     }
-    at_least(&mut e, "loop_ms", c.loop_ms, 1);
+    range(&mut e, "warmup", c.warmup, 0, MAX_LOOPS);
+    range(&mut e, "loop_ms", c.loop_ms, 1, HOUR_MS);
+    for (field, v) in [("settle_ms", c.settle_ms), ("echo_interval_ms", c.echo_interval_ms), ("hold_ms", c.hold_ms)] {
+        range(&mut e, field, v, 0, HOUR_MS);
+    }
+    if c.first_dpid.checked_add(c.switches as u64).is_none() {
+        e.push(format!(
+            "first_dpid: {} leaves no room for {} switches (at most {})",
+            c.first_dpid,
+            c.switches,
+            u64::MAX - c.switches as u64
+        ));
+    }
     // cbench's MAC index is 4 bytes of the source MAC (its default -M is 100,000); the other
     // profiles announce every host with an ARP and number hosts in 16 bits
     let max_macs = if c.profile() == ofswitch::Profile::Cbench { u32::MAX } else { 65_535 };
@@ -30,19 +45,20 @@ pub fn check(c: &Config) -> Vec<String> {
     range(&mut e, "loop_gap_ms", c.loop_gap_ms, 0, 60_000);
     range(&mut e, "ports", c.ports, 1, 65_000);
     range(&mut e, "frame_size", c.frame_size, 60, 9000);
-    at_least(&mut e, "window", c.window, 1);
-    at_least(&mut e, "timeout_ms", c.timeout_ms, 1);
-    at_least(&mut e, "timeout_floor_ms", c.timeout_floor_ms, 1);
-    at_least(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1);
+    range(&mut e, "window", c.window, 1, MAX_WINDOW);
+    range(&mut e, "timeout_ms", c.timeout_ms, 1, HOUR_MS);
+    range(&mut e, "timeout_floor_ms", c.timeout_floor_ms, 1, HOUR_MS);
+    range(&mut e, "connect_timeout_ms", c.connect_timeout_ms, 1, HOUR_MS);
     range(&mut e, "coalesce_pct", c.coalesce_pct, 0.0, 10.0);
-    at_least(&mut e, "connect_parallel", c.connect_parallel, 1);
+    range(&mut e, "connect_parallel", c.connect_parallel, 1, MAX_SWITCHES);
     range(&mut e, "reconnect_backoff_ms", c.reconnect_backoff_ms, 1, 3_600_000);
     range(&mut e, "max_backoff_ms", c.max_backoff_ms, c.reconnect_backoff_ms, 3_600_000);
     if let Some(w) = c.workers {
-        at_least(&mut e, "workers", w, 1);
+        range(&mut e, "workers", w, 1, MAX_WORKERS);
     }
-    if c.mode == Mode::FixedRate && !(c.rate > 0.0 && c.rate.is_finite()) {
-        e.push(format!("rate: {} is not a positive number of requests/s", c.rate));
+    // a rate is a positive number in every mode (fixed-rate uses it; elsewhere it is recorded)
+    if !(c.rate > 0.0 && c.rate <= MAX_RATE) {
+        e.push(format!("rate: {} is not a positive number of requests/s (at most {MAX_RATE})", c.rate));
     }
     if c.versions == 0 || c.versions & !((1 << 1) | (1 << 4)) != 0 {
         e.push(format!("versions: bitmap {:#x} must offer 1.0 (bit 1), 1.3 (bit 4) or both", c.versions));
@@ -60,8 +76,13 @@ pub fn check(c: &Config) -> Vec<String> {
     e.extend(crate::network::check(c));
     e.extend(crate::robust::check(c));
     e.extend(crate::coordinator::agents::check(&c.agents, c.switches));
-    if !(c.max_skew_ms > 0.0 && c.max_skew_ms.is_finite()) {
-        e.push(format!("max_skew_ms: {} (a positive number of ms)", c.max_skew_ms));
+    if !(c.max_skew_ms > 0.0 && c.max_skew_ms <= HOUR_MS as f64) {
+        e.push(format!("max_skew_ms: {} (a positive number of ms, at most {HOUR_MS})", c.max_skew_ms));
+    }
+    for a in &c.source_addrs {
+        if a.parse::<std::net::IpAddr>().is_err() {
+            e.push(format!("source_addrs: {a:?} is not an IP address"));
+        }
     }
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());

@@ -34,6 +34,15 @@ pub struct Handshake {
     pub duration_s: f64,
     pub rate_per_s: f64,
     pub failures: Vec<Failure>,
+    /// Sessions whose controller closed the first connection on the HELLO with a version
+    /// bitmap, retried offering OpenFlow 1.0 alone (a plain 1.0 HELLO; `switches[].hello_fallback`).
+    /// Written only when not 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hello_fallbacks: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Sessions that failed for one reason.

@@ -75,6 +75,9 @@ pub struct SwitchStats {
     pub dpid: u64,
     pub state: SessionState,
     pub version: u8,
+    /// The controller closed the first connection on the bitmap HELLO, and the switch offered
+    /// 1.0 alone from then on (`hello_fallback.rs`).
+    pub hello_fallback: bool,
     pub handshake_ns: Option<u64>,
     pub sent: u64,
     pub answered: u64,
@@ -133,6 +136,7 @@ impl SwitchStats {
             dpid,
             state: SessionState::Connecting,
             version: 0,
+            hello_fallback: false,
             handshake_ns: None,
             sent: 0,
             answered: 0,

@@ -6,6 +6,7 @@ pub(crate) mod accounting;
 pub(crate) mod cbench_switch;
 pub(crate) mod coalesce;
 pub(crate) mod exceptions;
+pub(crate) mod hello_fallback;
 pub(crate) mod learning;
 pub(crate) mod outstanding;
 pub(crate) mod pacer;

@@ -143,6 +143,11 @@ pub struct SwitchReport {
     pub worker: u32,
     /// Negotiated OpenFlow version ("1.0", "1.3"), or null if the handshake never finished.
     pub of_version: Option<String>,
+    /// The controller closed the first connection on the HELLO with a version bitmap, and the
+    /// switch was retried with a plain OpenFlow 1.0 HELLO (`hello_fallback.rs`). Written only
+    /// when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hello_fallback: bool,
     pub handshake_ms: Option<f64>,
     pub sent: u64,
     pub answered: u64,

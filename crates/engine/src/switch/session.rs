@@ -13,6 +13,7 @@
 //! `standalone` fails open after 3 probe intervals, as OVS).
 
 use crate::switch::accounting::SwitchStats;
+use crate::switch::hello_fallback;
 use crate::switch::outstanding::Outstanding;
 use crate::switch::pacer::Pacer;
 use crate::switch::shared::Shared;
@@ -142,6 +143,9 @@ pub struct Session {
     /// How long this connection may take to come up: `connect_timeout_ms` for the first, OVS's
     /// rule for a reconnection (`Backoff::handshake_timeout_ns`).
     handshake_timeout_ns: u64,
+    /// The version byte of the first message the controller sent on this connection
+    /// (`hello_fallback.rs`).
+    peer_version: Option<u8>,
 }
 
 impl Session {
@@ -194,6 +198,7 @@ impl Session {
             probe: (c.cbench_compat && c.mode == crate::config::Mode::Latency).then(Default::default),
             drained_loops: 0,
             handshake_timeout_ns: c.connect_timeout_ms * 1_000_000,
+            peer_version: None,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,
@@ -250,6 +255,13 @@ impl Session {
                     Err(End::io(e))
                 }
             };
+            if let Err(end) = &result {
+                if self.fall_back(end, !attempt) {
+                    let src = crate::switch::shared::source_for(&self.sh.cfg, self.index);
+                    stream = connect(addr, src).await;
+                    continue;
+                }
+            }
             self.release_slot();
             let came_up = self.established > before;
             if attempt && !came_up {
@@ -267,6 +279,7 @@ impl Session {
                 }
                 Err(end) => end,
             };
+            let end = if came_up { end } else { self.with_hint(end) };
             let now = self.sh.now_ns();
             self.ended(end, came_up, now);
             if !self.sh.cfg.reconnects() || self.established == 0 || self.sh.stopped() {
@@ -293,6 +306,29 @@ impl Session {
             };
         }
         self.sh.session_finished();
+    }
+
+    /// A first connection closed on the bitmap HELLO (`hello_fallback.rs`): from now on this
+    /// switch offers 1.0 alone, and its next connection is made at once. False: no retry.
+    fn fall_back(&mut self, end: &End, first: bool) -> bool {
+        let ended = hello_fallback::Ended { kind: end.kind, peer_version: self.peer_version };
+        if self.sh.stopped() || !hello_fallback::retry(self.sw.cfg.versions, first && self.established == 0, &ended) {
+            return false;
+        }
+        self.stats.borrow_mut().hello_fallback = true;
+        self.sw.cfg.versions = hello_fallback::PLAIN;
+        self.partial.clear();
+        self.wbuf.clear();
+        self.wpos = 0;
+        true
+    }
+
+    /// A connection that never came up: its reason, naming `--of 1.0` where that may help.
+    fn with_hint(&self, end: End) -> End {
+        let ended = hello_fallback::Ended { kind: end.kind, peer_version: self.peer_version };
+        let reason = hello_fallback::hint(self.sw.cfg.versions, &ended, &end.reason);
+        let again = if self.stats.borrow().hello_fallback { " (also after a plain OpenFlow 1.0 HELLO)" } else { "" };
+        End { reason: reason + again, ..end }
     }
 
     /// A connection ended by `end` at `now`: the loss is recorded (a session that had come up is
@@ -376,7 +412,10 @@ impl Session {
     async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
         let started = self.sh.now_ns();
         let first = self.established == 0;
-        if let (Some((n, _)), true) = (&self.net, first) {
+        self.peer_version = None;
+        // a HELLO retry (`hello_fallback.rs`) is the same switch's first session still
+        let first_try = first && !self.stats.borrow().hello_fallback;
+        if let (Some((n, _)), true) = (&self.net, first_try) {
             n.connected();
         }
         let hello_at = self.wbuf.len();
@@ -385,7 +424,7 @@ impl Session {
             self.wbuf[hello_at + 4..hello_at + 8].copy_from_slice(&1u32.to_be_bytes());
             // cbench's HELLO is xid 1
         }
-        if first {
+        if first_try {
             self.connect_channels(started).await;
         }
         let mut phase_rx = self.sh.phase_rx.clone();
@@ -724,6 +763,7 @@ impl Session {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
                 Err(e) => return Err(End::io(e)),
             };
+            self.peer_version.get_or_insert(scratch[0]);
             let used = self.process(&scratch[..keep + n.0])?;
             self.partial.clear();
             self.partial.extend_from_slice(&scratch[used..keep + n.0]);

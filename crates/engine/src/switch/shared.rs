@@ -220,6 +220,7 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
             0 => None,
             v => Some(format!("0x{v:02x}")),
         },
+        hello_fallback: s.hello_fallback,
         handshake_ms: s.handshake_ns.map(|n| n as f64 / 1e6),
         sent: s.sent,
         answered: s.answered,

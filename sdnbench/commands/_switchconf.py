@@ -1,0 +1,141 @@
+"""``sdnbench switch conformance``: os-ken's OpenFlow Switch Test Tool against a switch.
+
+    sdnbench switch conformance --target ovs --of 1.3
+    sdnbench switch conformance --target ovs,emulated --of 1.0,1.3 -o conf.json   (side by side)
+    sdnbench switch conformance --target emulated --only 'action/*,match/03_*' --of 1.3
+    sdnbench switch conformance --target remote:6653,eth1,eth2,eth3 --target-dpid 00000000000000aa
+    sdnbench switch conformance --compare ovs.json emulated.json    (two earlier -o files)
+    sdnbench switch conformance --list --of 1.0
+
+The tool is os-ken's (``os_ken/tests/switch/tester.py`` and its JSON patterns, as installed by
+``make setup``); the target switch and a tester switch are joined by three links (target ports
+1, 2, 3 to tester ports 1, 2, 3). Per test OK or ERROR with the tool's reason, a summary by
+category and version, and with two targets a side-by-side table and the tests the first passes
+and the second does not. Exit 0 when every run finished (ERRORs are findings about the switch),
+2 when a run did not finish (the reason is printed), 1 for bad input. docs/switch-conformance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .. import output
+from ..errors import UserError
+from ..result import Result, write_json_atomic
+from ..store import Store
+from ..store.cli import add_store_flag
+from ..switchconf import params, patterns, report, runner
+
+
+def register(s) -> None:
+    c = s.add_parser("conformance", help="os-ken's OpenFlow switch test tool against a switch (OK/ERROR per test)",
+                     description=__doc__)
+    c.add_argument("--target", action="append", metavar="SPEC",
+                   help="ovs | emulated | cpqd | remote:PORT,IF1,IF2,IF3; repeat, or ovs,emulated (ovs)")
+    c.add_argument("--targets", action="append", dest="target", help=argparse.SUPPRESS)
+    c.add_argument("--of", default="1.3", help="OpenFlow versions of the patterns: 1.0, 1.3 or 1.0,1.3 (1.3)")
+    c.add_argument("--only", metavar="PATTERN",
+                   help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
+                        "match/*ETH*, group, meter")
+    c.add_argument("--interval", type=int, default=0, metavar="S",
+                   help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
+    c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
+    c.add_argument("--target-dpid", metavar="HEX", help="remote: the switch's datapath id")
+    c.add_argument("--compare", action="append", metavar="FILE",
+                   help="no run: the side-by-side table of earlier -o files (give two, or one holding both)")
+    c.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    c.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
+    add_store_flag(c)
+    c.set_defaults(func=run_conformance)
+
+
+def run_conformance(args) -> int:
+    if args.compare:
+        _print([r for f in args.compare for r in _read(Path(f))])
+        return 0
+    if not 0 <= args.interval <= 60:
+        raise UserError(f"--interval: want 0 to 60 seconds, got {args.interval}")
+    targets = params.targets(args.target, args.target_dpid)
+    versions = params.versions(args.of)
+    switch = patterns.switch_dir(patterns.osken_package())
+    selected = {v: patterns.select(patterns.discover(switch, v), args.only) for v in versions}
+    empty = [v for v, ps in selected.items() if not ps]
+    if empty:
+        raise UserError(f"--only {args.only!r}: no pattern of OpenFlow {', '.join(empty)} matches "
+                        "(see --list, e.g. --only action/00_OUTPUT)")
+    if args.list:
+        print(output.table(["OpenFlow", "pattern", "category", "tests"],
+                           [[v, p.name, p.category, p.tests] for v, ps in selected.items() for p in ps]))
+        return 0
+    if args.store is not None:
+        args.store.mkdir(parents=True, exist_ok=True)
+    say = lambda m: print(m, file=sys.stderr, flush=True)
+    results: list = []
+    for t in targets:
+        for v in versions:
+            results.append(runner.run(t, v, selected[v], say, args.interval))
+            _save(args, results, final=False)
+            r = results[-1]
+            say(f"{t['spec']} {v}: {r.counters['ok']} OK, {r.counters['error']} ERROR of {r.counters['tests']} "
+                f"in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
+            for n in r.notes:
+                say(f"  note: {n}")
+    _save(args, results, final=True)
+    if args.json:
+        output.print_json([r.to_dict() for r in results])
+    else:
+        _print(results)
+    failed = [r for r in results if r.status != "ok"]
+    for r in failed:
+        print(f"sdnbench: {r.params['target']} {r.params['of_version']}: the run did not finish: {r.error}",
+              file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _read(path: Path) -> list:
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"--compare {path}: no such file")
+    except ValueError as e:
+        raise UserError(f"--compare {path}: not JSON ({e})")
+    items = data if isinstance(data, list) else [data]
+    out = [Result.from_dict(d) for d in items]
+    if not all(r.benchmark == runner.BENCHMARK for r in out):
+        raise UserError(f"--compare {path}: not the output of `sdnbench switch conformance -o`")
+    return out
+
+
+def _save(args, results: list, final: bool) -> None:
+    """-o after every run (a later failure loses nothing); the store once, at the end."""
+    if args.output:
+        write_json_atomic(Path(args.output), [r.to_dict() for r in results])
+        if final:
+            print(f"wrote {args.output}", file=sys.stderr)
+    if final and args.store is not None and results:
+        with Store(args.store) as st:
+            ids = st.save_results(results, name="switch:conformance")
+            run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (ids[0],)).fetchone()[0]
+        print(f"saved as run {run_id} in {args.store} (see `sdnbench results show {run_id} --store {args.store}`)",
+              file=sys.stderr)
+
+
+def _print(results: list) -> None:
+    for r in results:
+        for f, t, res, why in report.tests(r):
+            if res != "OK":
+                print(f"{r.params['target']} {r.params['of_version']}  ERROR  {f} / {t}: {why}")
+    print()
+    print(output.table(report.SUMMARY_HEADERS, report.summary_rows(results)))
+    for v, ra, rb in report.pairs_by_version(results):
+        print(f"\nOpenFlow {v}: {ra.params['target']} and {rb.params['target']} side by side")
+        print(output.table(report.side_by_side_headers(ra, rb), report.side_by_side_rows(ra, rb)))
+        regs = report.regressions(ra, rb)
+        if regs:
+            print(f"\n{len(regs)} tests OK on {ra.params['target']} and not on {rb.params['target']} "
+                  f"({', '.join(f'{k}: {n}' for k, n in report.reasons(regs))}):")
+            for f, t, res, why in regs:
+                print(f"  {f} / {t}: {res}" + (f" ({why})" if why else ""))

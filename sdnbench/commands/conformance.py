@@ -1,0 +1,85 @@
+"""``sdnbench conformance``: a controller on Open vSwitch and on the emulated network, compared.
+
+    sdnbench conformance --controller osken:learning --of 1.0,1.3
+    sdnbench conformance --controller ryu:simple_switch_13 --controller faucet:auto --stimuli connect,frames,link
+    sdnbench conformance --controller 'cmd:java -jar ctl.jar --port {port};name=myctl;of=1.0,1.3' -o cells.json
+    sdnbench conformance --report cells.json          (the table and details of an earlier -o file)
+
+Each cell (controller × OpenFlow version × stimulus) runs the controller fresh once on Mininet +
+Open vSwitch (userspace datapath) and once on the engine's emulated network (topology linear,2),
+captures what it received and sent, reads the flow tables, and compares them normalised
+(docs/conformance.md). A cell is identical, differs only as docs/conformance.md explains, or
+differs unexplained. Stimuli: connect, frames, link, hosts, restart, echo-silence.
+
+Exit: 0 every cell identical or explained; 2 a cell differs unexplained or could not run (a
+measured result that failed the check; the last line says how many); 1 bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .. import output
+from ..controllers.spec import parse_spec
+from ..errors import UserError
+from ..conformance import harness, report, stimuli
+
+
+def register(sub) -> None:
+    p = sub.add_parser("conformance", help="a controller on Open vSwitch and on the emulated network, compared",
+                       description=__doc__)
+    p.add_argument("--controller", action="append", metavar="SPEC",
+                   help="a controller spec (repeat for several; commas inside a spec are its own, e.g. of=1.0,1.3) "
+                        "(osken:learning)")
+    p.add_argument("--of", default="1.0,1.3", help="OpenFlow versions: 1.0, 1.3 or 1.0,1.3 (1.0,1.3); a "
+                                                   "controller that does not speak one skips it")
+    p.add_argument("--stimuli", default="connect,frames,link",
+                   help=f"comma-separated, of {', '.join(stimuli.STIMULI)} (connect,frames,link)")
+    p.add_argument("--report", action="append", metavar="FILE", help="no run: the table of earlier -o files")
+    p.add_argument("--json", action="store_true", help="print the cells as JSON on stdout")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the cells as JSON to FILE (after every cell)")
+    p.set_defaults(func=run)
+
+
+def check(args) -> tuple:
+    """(controllers, versions, stimuli), or one UserError line, before anything starts."""
+    controllers = args.controller or ["osken:learning"]
+    for spec in controllers:
+        try:
+            parse_spec(spec)
+        except UserError as e:
+            raise UserError(f"--controller: {e}")
+    versions = [v.strip() for v in args.of.split(",") if v.strip()]
+    bad = [v for v in versions if v not in ("1.0", "1.3")]
+    if bad or not versions:
+        raise UserError(f"--of: want 1.0, 1.3 or 1.0,1.3, got {args.of!r}")
+    stims = [s.strip() for s in args.stimuli.split(",") if s.strip()]
+    bad = [s for s in stims if s not in stimuli.STIMULI]
+    if bad or not stims:
+        raise UserError(f"--stimuli: unknown stimulus {(bad or [''])[0]!r}; use {', '.join(stimuli.STIMULI)}")
+    if args.output and Path(args.output).suffix != ".json":
+        raise UserError(f"-o {args.output}: the cells are written as JSON; name a file ending in .json")
+    return controllers, versions, stims
+
+
+def run(args) -> int:
+    if args.report:
+        cells = harness.load(args.report)
+    else:
+        controllers, versions, stims = check(args)
+        out = Path(args.output) if args.output else None
+        cells = harness.run(controllers, versions, stims, out, say=lambda m: print(m, file=sys.stderr, flush=True))
+        if out:
+            print(f"wrote {out}", file=sys.stderr)
+    if args.json:
+        output.print_json(cells)
+    else:
+        print(report.table(cells))
+        d = report.details(cells)
+        if d:
+            print()
+            print(d)
+    line = report.totals(cells)
+    print(line, file=sys.stderr)
+    return 0 if cells and all(report.agrees(c) for c in cells) else 2

@@ -1,0 +1,68 @@
+"""``sdnbench conformance``: its input checked before anything starts, a spec's own commas kept,
+the product command free of the test peers, and a cell's record kept small."""
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from ..conformance import harness, report
+from ..errors import UserError
+from .conformance import check
+
+
+def _args(**kw):
+    d = {"controller": None, "of": "1.0,1.3", "stimuli": "connect", "output": None}
+    d.update(kw)
+    return argparse.Namespace(**d)
+
+
+def test_a_repeated_controller_keeps_the_commas_of_its_own_spec():
+    spec = "cmd:java -jar ctl.jar --port {port};name=j;of=1.0,1.3"
+    ctl, versions, stims = check(_args(controller=[spec, "osken:learning"]))
+    assert ctl == [spec, "osken:learning"] and versions == ["1.0", "1.3"] and stims == ["connect"]
+    assert harness.speaks(spec, "1.0") and harness.speaks(spec, "1.3")
+    assert not harness.speaks("cmd:x {port};of=1.0", "1.3")
+
+
+@pytest.mark.parametrize("kw,line", [({"of": "1.4"}, "--of"), ({"stimuli": "nope"}, "--stimuli"),
+                                     ({"controller": ["nosuch:x"]}, "--controller"), ({"output": "x.txt"}, "-o")])
+def test_bad_input_is_one_line_naming_the_flag(kw, line):
+    with pytest.raises(UserError, match=f"^{line}"):
+        check(_args(**kw))
+
+
+def test_the_command_imports_no_test_peer():
+    code = ("import sys, sdnbench.commands.conformance; "
+            "print([m for m in sys.modules if m.startswith('sdnbench.testing') or m.endswith('tablemiss')])")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+
+
+def test_a_flooding_cell_keeps_counts_and_the_first_items_only():
+    items = {"received": [f"s1 PACKET_IN {'x' * 1000} {i}" for i in range(5000)], "sent": [], "flows": []}
+    kept, n = harness.capped(items)
+    assert n == {"received": 5000, "sent": 0, "flows": 0}
+    assert len(kept["received"]) == harness.KEEP_ITEMS and all(len(x) == harness.ITEM_CHARS for x in kept["received"])
+    c = {"controller": "c", "version": "1.3", "stimulus": "connect", "identical": False, "explained": [],
+         "only_ovs": kept, "only_engine": {"received": [], "sent": [], "flows": []},
+         "differing": {"ovs": n, "engine": {"received": 0, "sent": 0, "flows": 0}}}
+    assert report.summary(c) == "received ovs+5000/engine+0"
+    assert not report.agrees(c) and report.verdict(c).startswith("**unexplained**")
+    assert "… 4988 more received only on ovs" in report.details([c])
+
+
+def test_differing_sides_exit_2_and_identical_or_explained_exit_0(tmp_path, capsys):
+    import json
+
+    from ..cli import main
+    base = {"controller": "c", "version": "1.3", "stimulus": "link", "only_engine": {"received": [], "sent": [], "flows": []}}
+    same = dict(base, identical=True, only_ovs={"received": [], "sent": [], "flows": []})
+    expl = dict(base, identical=False, only_ovs={"received": ["s1 PORT_STATUS reason=2 port,config,state=(2, 1, 1)"],
+                                                 "sent": [], "flows": []})
+    odd = dict(base, identical=False, only_ovs={"received": ["s1 ERROR type=1 code=3"], "sent": [], "flows": []})
+    for cells, code in (([same, expl], 0), ([same, odd], 2)):
+        f = tmp_path / f"{code}.json"
+        f.write_text(json.dumps(cells))
+        assert main(["conformance", "--report", str(f)]) == code
+    assert "1 unexplained" in capsys.readouterr().err

@@ -1,5 +1,0 @@
-import sys
-
-from .harness import main
-
-sys.exit(main())

@@ -1,0 +1,45 @@
+"""Summaries and the side-by-side table of two targets (pure)."""
+
+from ..result import Result
+from .params import target, targets, versions
+from .report import by_category, regressions, side_by_side_rows, summary_rows
+
+import pytest
+
+from ..errors import UserError
+
+
+def _run(target_name: str, tests: list) -> Result:
+    return Result(kind="switch", benchmark="switch-conformance", params={"target": target_name, "of_version": "1.3"},
+                  topology={"tests": [list(t) for t in tests]})
+
+
+A = _run("ovs", [("action: 00_OUTPUT", "t1", "OK", ""), ("action: 11_COPY_TTL_OUT", "t2", "OK", ""),
+                 ("match: 03_ETH_DST", "t3", "ERROR", "Receiving timeout: no packet-in.")])
+B = _run("emulated", [("action: 00_OUTPUT", "t1", "OK", ""),
+                      ("action: 11_COPY_TTL_OUT", "t2", "ERROR", "Received incorrect packet: mpls(ttl=64)"),
+                      ("match: 03_ETH_DST", "t3", "OK", "")])
+
+
+def test_counts_by_category_and_a_total_row():
+    assert by_category(A) == {"action": (2, 0), "match": (0, 1)}
+    assert summary_rows([A])[-1] == ["ovs", "1.3", "all", 2, 1, 3]
+
+
+def test_side_by_side_and_what_the_second_target_fails():
+    assert side_by_side_rows(A, B) == [["action", 2, 2, 1, 1, 1, 0], ["match", 1, 0, 1, 0, 0, 1]]
+    assert regressions(A, B) == [("action: 11_COPY_TTL_OUT", "t2", "ERROR", "Received incorrect packet: mpls(ttl=64)")]
+    assert regressions(A, _run("x", [])) == [("action: 00_OUTPUT", "t1", "not run", ""),
+                                             ("action: 11_COPY_TTL_OUT", "t2", "not run", "")]
+
+
+def test_targets_and_versions_are_checked_before_anything_starts():
+    assert [t["spec"] for t in targets(["ovs,emulated", "ovs"], None)] == ["ovs", "emulated"]
+    t = target("remote:6653,lo,lo,lo", "aa")
+    assert (t["port"], t["ifs"], t["dpid"]) == (6653, ["lo", "lo", "lo"], 0xAA)
+    for bad in (lambda: target("remote:6653,eth1,eth2", "1"), lambda: target("remote:6653,a,b,c", None),
+                lambda: target("remote:6653,a,b,c", "zz"), lambda: target("hardware", None),
+                lambda: target("remote:6653,lo,lo,sbtnone0", "1"),
+                lambda: versions("1.4"), lambda: versions(",")):
+        with pytest.raises(UserError):
+            bad()

@@ -1,0 +1,1 @@
+"""Namespace labs and process fixtures the integration tests build on (never shipped)."""
