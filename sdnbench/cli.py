@@ -11,6 +11,7 @@ Exit codes: 0 ok; 1 user error (one line on stderr, no traceback); 2 a measured 
 from __future__ import annotations
 
 import errno
+import os
 import sys
 import traceback
 from typing import Optional, Sequence
@@ -18,6 +19,7 @@ from typing import Optional, Sequence
 from .commands._parser import _ARGV, build_parser
 from .errors import CheckFailed, Interrupted, UserError
 from .commands._flags import preflight
+from .install import with_installed_path
 from .proc import signals_as_exceptions
 from .procreg import mark_owner
 
@@ -27,6 +29,8 @@ __all__ = ["main", "build_parser", "EXIT_INTERNAL"]
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
+    # what `sdnbench install` put on PATH (ofdatapath, ofprotocol, cbench), after the user's own
+    os.environ["PATH"] = with_installed_path(os.environ.get("PATH", ""))
     parser = build_parser()
     _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
     try:

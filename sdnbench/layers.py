@@ -30,6 +30,7 @@ LAYERS: tuple = (
     {"controllers", "northbound"},
     {"store", "stats"},
     {"doctor"},
+    {"install"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine",
      "openflow", "scale_limits", "lifecycle", "yamlload", "kind"},
 )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..install import variables as installed_variables
 from .cmdspec import expand, fill
 from .ofhello import free_port
 from .spec import ControllerSpec
@@ -23,7 +24,8 @@ HOST = "127.0.0.1"
 def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None):
     from .plan import LaunchPlan
     c = spec.command
-    environ = dict(os.environ if environ is None else environ)
+    # ${POX_DIR} and the like: the user's variable, else what `sdnbench install` installed
+    environ = dict({**installed_variables(), **os.environ} if environ is None else environ)
     http_port = free_port(HOST)
     argv = [fill(expand(spec.text, a, environ), HOST, port, http_port) for a in c.argv]
     cwd = _cwd(spec, environ)

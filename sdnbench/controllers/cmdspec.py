@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..install import by_variable
 
 OPTIONS = ("cwd", "env", "of", "http", "stop", "grace", "ready", "name", "version", "port")
 MAX_READY_S = 3600.0
@@ -164,8 +165,10 @@ def expand(text: str, value: str, environ: Optional[dict] = None) -> str:
     def sub(m: re.Match) -> str:
         name = m.group(1) or m.group(2)
         if not environ.get(name):
+            known = by_variable(name)
+            hint = f" or `sdnbench install {known.name} --from DIR`" if known else ""
             raise UserError(f"{name} is not set: {text!r} needs it (e.g. export {name}=/path/to/"
-                            "your/copy)")
+                            f"your/copy{hint})")
         return environ[name]
 
     return _VAR.sub(sub, value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from . import envs
+from ..install import by_variable, variables as installed_variables
 from .catalog import EXTERNAL, OSKEN_APPS, RYU_APPS
 from .plan import ovs_testcontroller_version
 
@@ -33,10 +34,14 @@ def inventory() -> list:
                  "of_versions": ["1.0", "1.3"], "summary": "Open vSwitch's learning-switch test "
                  "controller (at most 16 switches)",
                  "how": "" if ovs else "apt-get install openvswitch-testcontroller"})
+    installed = installed_variables()      # what `sdnbench install` put in place
     for name, var, spec, note in EXTERNAL:
-        status = "external" if not var else "your copy" if os.environ.get(var) else f"set {var}"
+        status = "external" if not var else "your copy" if os.environ.get(var) else \
+            "installed" if var in installed else f"set {var}"
+        recipe = by_variable(var) if var else None
+        how = f"sdnbench install {recipe.name} --from DIR" if recipe and status == f"set {var}" else ""
         rows.append({"spec": spec, "controller": name, "status": status, "version": None,
-                     "of_versions": [], "summary": note, "how": ""})
+                     "of_versions": [], "summary": note, "how": how})
     return rows
 
 

@@ -36,7 +36,7 @@ def test_list_is_correct_on_this_machine():
     assert rows["osken:multitable"]["of_versions"] == ["1.3"]
     recipes = {r["controller"]: r for r in listed if r["spec"].startswith("cmd:")}
     assert set(recipes) == {"POX", "Floodlight", "ONOS", "OpenDaylight"}
-    assert recipes["POX"]["status"] in ("set POX_DIR", "your copy")
+    assert recipes["POX"]["status"] in ("set POX_DIR", "your copy", "installed")
     assert "${POX_DIR}" in recipes["POX"]["spec"]
     text = sdnbench("controllers", "list").stdout
     assert "osken:topology" in text and "tcp:HOST:PORT" in text

@@ -37,6 +37,7 @@ from typing import Optional, Sequence
 
 from .. import doctor, proc
 from ..errors import UserError
+from ..install import with_installed_path
 from ..lifecycle import Built, left_behind
 from . import mininet_common, stale
 from .links import LinkParams
@@ -134,9 +135,12 @@ class MininetNetwork(Built):
                             "(use --datapath user or auto)")
         self._dp = datapath
         if self.switch_type == "user":
+            # Mininet runs ofdatapath/ofprotocol by name: `sdnbench install cpqd` puts them on PATH
+            os.environ["PATH"] = with_installed_path(os.environ.get("PATH", ""))
             if not (shutil.which("ofdatapath") and shutil.which("ofprotocol")):
                 raise UserError("switch user: Mininet's user switch (CPqD ofsoftswitch13: "
-                                "ofdatapath, ofprotocol) is not installed on this machine; use --switch ovs")
+                                "ofdatapath, ofprotocol) is not installed on this machine (`sdnbench install "
+                                "cpqd --from DIR`); use --switch ovs")
         mininet_common.check_names_fit(self.topology, 4)      # stale.claim_prefix: "sb" + 2
         self.info = {"datapath": self._dp, "switch": self.switch_type,
                      "ovs_version": ovs.get("version"), "netem": netem,
@@ -156,6 +160,9 @@ class MininetNetwork(Built):
 
         setLogLevel("error")
         standalone = self.controller is None
+        if standalone and self.switch_type == "user":   # checked here: check() runs before the controller is known
+            raise UserError("switch user: the CPqD user switch has no standalone mode (its ofprotocol "
+                            "ignores --fail): give it a controller, or use --switch ovs")
         net = Mininet(topo=None, build=False, controller=None, host=Host,
                       switch=OVSSwitch, autoSetMacs=False)
         self._net = net
@@ -168,7 +175,9 @@ class MininetNetwork(Built):
         for i, s in enumerate(self.topology.switches, start=1):
             real = f"{self.prefix}s{i}"
             self._real[s.name] = real
-            opts = dict(dpid=f"{s.dpid:016x}", protocols=s.protocols or self.protocols)
+            # Mininet's UserSwitch passes 12 hex digits to `ofdatapath -d` (its dpidLen); OVS takes 16
+            width = UserSwitch.dpidLen if self.switch_type == "user" else 16
+            opts = dict(dpid=f"{s.dpid:0{width}x}", protocols=s.protocols or self.protocols)
             if self.switch_type == "user":
                 net.addSwitch(real, cls=UserSwitch, dpopts="--no-slicing", **opts)
             else:
@@ -222,7 +231,13 @@ class MininetNetwork(Built):
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None
         if net is not None:
+            switches = [sw.name for sw in net.switches]
             mininet_common.stop(net)
+            if self.switch_type == "user":      # Mininet's UserSwitch logs to /tmp/NAME-of{d,p}.log
+                for name in switches:
+                    for log in (f"/tmp/{name}-ofd.log", f"/tmp/{name}-ofp.log"):
+                        with contextlib.suppress(OSError):
+                            os.unlink(log)
 
     def _delete_nft(self) -> None:
         if self._nft_table:
@@ -376,7 +391,11 @@ class MininetNetwork(Built):
     def wait_connected(self, timeout: float) -> None:
         bridges = [self._real[s] for s in self.topology.switch_names()]
         host, port = self.controller
-        proc.wait_until(lambda: _all_connected(bridges), timeout,
+        if self.switch_type == "user":     # not OVS bridges: each ofprotocol holds one TCP session
+            connected = lambda: _tcp_sessions_to(host, port) >= len(bridges)  # noqa: E731
+        else:
+            connected = lambda: _all_connected(bridges)  # noqa: E731
+        proc.wait_until(connected, timeout,
                         f"{len(bridges)} switches to connect to the controller at {host}:{port}")
 
     def describe(self) -> dict:
@@ -443,6 +462,13 @@ def _rstp_converged(intfs: list) -> bool:
         if role.group(1) in ("Root", "Designated") and state.group(1) != "Forwarding":
             return False
     return True
+
+
+def _tcp_sessions_to(host: str, port: int) -> int:
+    """Established TCP connections to host:port (their client ends) on this machine."""
+    cp = subprocess.run(["ss", "-Htn", "state", "established", f"( dst {host}:{port} )"],
+                        capture_output=True, text=True, timeout=10)
+    return len([ln for ln in cp.stdout.splitlines() if ln.strip()]) if cp.returncode == 0 else 0
 
 
 def _all_connected(bridges: list) -> bool:

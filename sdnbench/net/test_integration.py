@@ -5,6 +5,8 @@ slower than the next ones, and delay is refused where netem is missing.
 Kept small (2-5 hosts, 2-3 s tests) so the suite stays fast; nothing here is timed.
 """
 
+import os
+import shutil
 import statistics
 import textwrap
 
@@ -252,6 +254,21 @@ def test_first_packet_is_slower_than_the_next_ones():
     assert_nothing_left(r.topology["prefix"])
 
 
+def test_cpqd_user_switch_forwards_and_measures_first_packets():
+    from sdnbench.install import with_installed_path
+    if not shutil.which("ofdatapath", path=with_installed_path(os.environ["PATH"])):
+        pytest.skip("needs CPqD ofsoftswitch13 (ofdatapath, ofprotocol): `sdnbench install cpqd --from DIR`")
+    r = run_net({"topo": "linear,2", "controller": "ryu:simple_switch_13", "of": "1.3", "switch": "user",
+                 "measurements": ["first-packet"], "first_packet": {"count": 10, "interval": 0.1}})
+    assert r.status == "ok", r.error
+    assert r.topology["switch"] == "user"
+    firsts = r.find("first_packet_time")
+    assert {s.labels["switch"] for s in firsts} == {"s1", "s2"} and all(s.values[0] for s in firsts)
+    assert_nothing_left(r.topology["prefix"])
+    prefix = r.topology["prefix"]
+    assert not [p for p in os.listdir("/tmp") if p.startswith(f"{prefix}s") and p.endswith(".log")]
+
+
 def test_delay_is_refused_before_anything_is_built_when_netem_is_missing():
     netem = doctor.require("tc")["tc"].data["qdiscs"]["netem"]
     topo = parse_topology("single,2")
@@ -312,10 +329,10 @@ def test_wifi_g_profile_is_shaped_lossy_and_says_it_is_an_approximation():
     ({"datapath": "kernel"}, "kernel module"),
 ])
 def test_unavailable_switches_are_refused_clearly(kw, words):
-    import shutil
     ovs = doctor.require("ovs")["ovs"].data
-    if kw.get("switch") == "user" and shutil.which("ofdatapath"):
-        words = None                      # installed here: it must build instead
+    from sdnbench.install import with_installed_path
+    if kw.get("switch") == "user" and shutil.which("ofdatapath", path=with_installed_path(os.environ["PATH"])):
+        words = "no standalone mode"      # installed here: it needs a controller (test_cpqd_user_switch_*)
     if kw.get("datapath") == "kernel" and ovs["kernel_module"]:
         words = None
     before = set(stale.read_claims())
