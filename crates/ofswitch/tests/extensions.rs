@@ -33,22 +33,6 @@ const OSKEN_NX_ROLE_MASTER: [u8; 20] =
 /// os-ken: OFPTableFeaturesStatsRequest() (empty: asks for the tables).
 const OSKEN_TABLE_FEATURES: [u8; 16] = [0x04, 0x12, 0x00, 0x10, 0x00, 0x00, 0x00, 0x01, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
 
-fn errors(buf: &[u8]) -> Vec<(u16, u16)> {
-    decode(buf)
-        .into_iter()
-        .filter_map(|m| match m.body {
-            Body::Error(e) => Some((e.typ, e.code)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn send(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], msg: &[u8]) -> Vec<(u16, u16)> {
-    outs[0].clear();
-    s.on_message_from(0, 0, msg, outs).unwrap();
-    errors(&outs[0])
-}
-
 #[test]
 fn osken_group_and_meter_mods_are_applied_and_deleted() {
     let (mut s, mut outs) = switch(V13, 1, 4, |_| {});

@@ -22,24 +22,6 @@ fn group_mod(command: u16, group_type: u8, group_id: u32, buckets: Vec<Bucket>) 
     message(V13, 40, Body::GroupMod(GroupMod { command, group_type, group_id, buckets }))
 }
 
-/// The (type, code) of every error in `buf`.
-fn errors(buf: &[u8]) -> Vec<(u16, u16)> {
-    decode(buf)
-        .into_iter()
-        .filter_map(|m| match m.body {
-            Body::Error(e) => Some((e.typ, e.code)),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Send one message on channel 0; the errors it got.
-fn send(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], msg: &[u8]) -> Vec<(u16, u16)> {
-    outs[0].clear();
-    s.on_message_from(0, 0, msg, outs).unwrap();
-    errors(&outs[0])
-}
-
 /// in_port=1 → group `g` (apply-actions).
 fn to_group(g: u32) -> Vec<u8> {
     let m = OxmMatch::new(vec![Oxm::in_port(1)]);

@@ -20,22 +20,6 @@ fn drop_band(rate: u32, burst_size: u32) -> MeterBand {
     MeterBand::Drop { rate, burst_size }
 }
 
-fn errors(buf: &[u8]) -> Vec<(u16, u16)> {
-    decode(buf)
-        .into_iter()
-        .filter_map(|m| match m.body {
-            Body::Error(e) => Some((e.typ, e.code)),
-            _ => None,
-        })
-        .collect()
-}
-
-fn send(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], msg: &[u8]) -> Vec<(u16, u16)> {
-    outs[0].clear();
-    s.on_message_from(0, 0, msg, outs).unwrap();
-    errors(&outs[0])
-}
-
 /// in_port=1 → meter `m`, then output:2 (the os-ken meter tests' flow).
 fn metered(m: u32) -> Vec<u8> {
     let ins = vec![Instruction::Meter(m), Instruction::ApplyActions(vec![output(2)])];

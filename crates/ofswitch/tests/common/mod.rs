@@ -92,3 +92,21 @@ pub fn packet_ins(buf: &[u8]) -> Vec<(u32, u8, Vec<u8>)> {
         })
         .collect()
 }
+
+/// The (type, code) of every error message in `buf`.
+pub fn errors(buf: &[u8]) -> Vec<(u16, u16)> {
+    decode(buf)
+        .into_iter()
+        .filter_map(|m| match m.body {
+            Body::Error(e) => Some((e.typ, e.code)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Send one message on channel 0; the errors it got.
+pub fn send(s: &mut ofswitch::Switch, outs: &mut [Vec<u8>], msg: &[u8]) -> Vec<(u16, u16)> {
+    outs[0].clear();
+    s.on_message_from(0, 0, msg, outs).unwrap();
+    errors(&outs[0])
+}
