@@ -28,9 +28,18 @@ __all__ = ["main", "build_parser", "EXIT_INTERNAL"]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    # what `sdnbench install` put on PATH (ofdatapath, ofprotocol, cbench), after the user's own,
+    # for this command only (a caller in the same process, such as a test, gets its PATH back)
+    path = os.environ.get("PATH", "")
+    os.environ["PATH"] = with_installed_path(path)
+    try:
+        return _main(argv)
+    finally:
+        os.environ["PATH"] = path
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
-    # what `sdnbench install` put on PATH (ofdatapath, ofprotocol, cbench), after the user's own
-    os.environ["PATH"] = with_installed_path(os.environ.get("PATH", ""))
     parser = build_parser()
     _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
     try:
