@@ -13,5 +13,6 @@ pub(crate) mod protocol;
 pub(crate) mod reconnect;
 pub(crate) mod session;
 pub(crate) mod shared;
+pub(crate) mod stagger;
 pub(crate) mod worker;
 pub(crate) mod workload;

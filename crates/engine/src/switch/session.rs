@@ -112,6 +112,8 @@ pub struct Session {
     wbuf: Vec<u8>,
     wpos: usize,
     index: u32,
+    /// Position among the worker's switches (its group of a staggered go, `stagger.rs`).
+    pos: u32,
     echoed: bool,
     /// The learning ARPs were sent (or this session had none to send).
     learned: bool,
@@ -201,6 +203,7 @@ impl Session {
             wbuf: Vec::with_capacity(256),
             wpos: 0,
             index,
+            pos: pos_in_worker,
             echoed: false,
             learned: false,
             inbox,
@@ -411,6 +414,7 @@ impl Session {
                     }
                 }
                 Phase::Load => {
+                    self.pacer.anchor(self.sh.go_ns());
                     let measuring = self.sh.measuring(now);
                     self.stats.borrow_mut().measuring = measuring;
                     deadline = deadline.min(pause_edge);
@@ -458,7 +462,10 @@ impl Session {
             }
             let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
+            // a staggered go wakes this session with its group, not with the others (`stagger.rs`)
+            let staggered = self.sh.stagger.as_ref().filter(|_| phase == Phase::Wait);
             tokio::select! {
+                _ = async { staggered.unwrap().wait(self.pos).await }, if staggered.is_some() => {}
                 r = s.ready(interest), if !paused => {
                     let ready = r.map_err(End::io)?;
                     if ready.is_readable() || ready.is_read_closed() {

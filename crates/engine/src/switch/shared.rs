@@ -49,6 +49,8 @@ pub struct Shared {
     pub coalescing: bool,
     pub park: std::sync::Arc<crate::switch::coalesce::Park>,
     pub floor: RefCell<crate::switch::coalesce::Floor>,
+    /// Fixed-rate runs: the go wakes the sessions group by group (`stagger.rs`), not at once.
+    pub stagger: Option<crate::switch::stagger::Stagger>,
 }
 
 impl Shared {
@@ -74,6 +76,7 @@ impl Shared {
             coalescing: cfg.coalescing(),
             park: crate::switch::coalesce::current(),
             floor: RefCell::new(crate::switch::coalesce::Floor::new(cfg.coalesce_pct)),
+            stagger: (cfg.mode == crate::config::Mode::FixedRate).then(|| crate::switch::stagger::Stagger::new(n_local)),
             cfg,
         }
     }
@@ -183,9 +186,20 @@ impl Shared {
         self.learning.open(expected, self.now_ns());
         let _ = self.phase_tx.send(2);
     }
+    /// The measured phase begins `settle_ms` from now. Every waiting session is told at once,
+    /// except in a staggered run, where `release_staggered` wakes them group by group.
     pub fn go(&self, settle_ms: u64) {
         self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
-        let _ = self.phase_tx.send(1);
+        if self.stagger.is_none() {
+            let _ = self.phase_tx.send(1);
+        }
+    }
+    /// A staggered run's go (`stagger.rs`): wake each group of sessions at its first request.
+    pub async fn release_staggered(&self) {
+        if let Some(s) = &self.stagger {
+            let period = crate::switch::pacer::rate_period_ns(&self.cfg);
+            s.release(self.go_ns(), period, self.end_ns(), |ns| self.instant_of(ns)).await;
+        }
     }
 }
 

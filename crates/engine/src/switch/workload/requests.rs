@@ -45,6 +45,10 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
             sh.stop_all();
         }
     }
+    if !stopped_early && sh.stagger.is_some() {
+        let sh2 = sh.clone();
+        tokio::task::spawn_local(async move { sh2.release_staggered().await });
+    }
     if !stopped_early {
         stopped_early = tick(&sh, &stats, slice.worker, &mut cmds, emit).await;
     }
