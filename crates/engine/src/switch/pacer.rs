@@ -63,15 +63,6 @@ impl Pacer {
         }
     }
 
-    /// Requests the schedule has due before `t` (the offered load up to `t`); 0 for a window
-    /// or before the anchor.
-    pub fn due_before(&self, t: u64) -> u64 {
-        match self {
-            Pacer::Rate { period_ns, first_ns, started: true, .. } if t > *first_ns => ((t - 1 - first_ns) as f64 / period_ns) as u64 + 1,
-            _ => 0,
-        }
-    }
-
     /// Append the requests due at `now`, at most `max`; returns how many.
     #[inline]
     pub fn fill(&mut self, now: u64, out: &mut Outstanding, gen: &mut PacketInGen, wbuf: &mut Vec<u8>, miss: Option<u16>, max: u32) -> u32 {
