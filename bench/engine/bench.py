@@ -317,6 +317,7 @@ def c_client(port: int, n: int, procs: int, responder_pid: int) -> dict:
     with tempfile.TemporaryDirectory() as d:
         exe = Path(d) / "hsclient"
         subprocess.run([cc, "-O2", "-o", str(exe), str(Path(__file__).with_name("hsclient.c"))], check=True)
+        base_inuse = kernel_probe.sockstat().get("inuse", 0)
         before = [kernel_probe.proc_usage(p) for p in kernel_probe.tree(responder_pid)]
         cp = subprocess.run([str(exe), "127.0.0.1", str(port), str(n), str(procs), "256", "127.77"],
                             capture_output=True, text=True)
@@ -328,7 +329,11 @@ def c_client(port: int, n: int, procs: int, responder_pid: int) -> dict:
     r["responder_cpu_s"] = cpu(after) - cpu(before)
     both = r["cpu_user_s"] + r["cpu_system_s"] + r["responder_cpu_s"]
     r["cpu_us_per_handshake_both_sides"] = 1e6 * both / max(r["sessions_up"], 1)
-    time.sleep(2)  # the client's sockets close as its processes exit
+    # the client's sockets close as its processes exit, the responder's as it reads their end:
+    # wait for both, so the engine's handshakes do not share the machine with a million closes
+    deadline = time.monotonic() + 180
+    while kernel_probe.sockstat().get("inuse", 0) > base_inuse + 2000 and time.monotonic() < deadline:
+        time.sleep(0.5)
     return r
 
 
@@ -355,8 +360,6 @@ def scale(a) -> dict:
     with Responder("1.3", procs=procs) as r, tempfile.TemporaryDirectory() as d:
         time.sleep(0.5)
         hs_c = c_client(r.port, a.switches, procs, r.p.pid) if a.c_client else None
-        if hs_c:
-            time.sleep(3)
         base_inuse = kernel_probe.sockstat().get("inuse", 0)
         argv = [str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
