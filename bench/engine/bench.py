@@ -271,11 +271,13 @@ def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: t
                     out["cpu"][(label, pid)] = u[1:]
                     out["ctxt"][pid] = kernel_probe.ctx_switches(pid) or out["ctxt"].get(pid, 0)
             side[label] = rss
+        cpu_side = {lb: sum(u + sy for (lab, _), (u, sy) in out["cpu"].items() if lab == lb) for lb in ("engine", "responder")}
         cpu_total = sum(u + sy for u, sy in out["cpu"].values())
         out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
                                "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
                                "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
                                "engine_rss": side["engine"], "responder_rss": side["responder"],
+                               "engine_cpu_s": cpu_side["engine"], "responder_cpu_s": cpu_side["responder"],
                                "load1": os.getloadavg()[0]})
 
 
@@ -298,6 +300,22 @@ def _handshake_cpu(samples: list, n: int, key: str = "cpu_total_s"):
     if not first or not done:
         return None
     return done[key] - first[key], done["t"] - first["t"]
+
+
+def _load_window_cpu(samples: list, n: int, loops: int) -> dict:
+    """Cores each side used in the middle of the load phase (from 2 s after the last session came
+    up to 2 s before the loops end; the go follows the handshakes within a second), and the peak RSS
+    there: the steady state under load, without the handshakes or the teardown."""
+    done = next((x for x in samples if x["up"] >= 0.995 * n), None)
+    if not done or loops < 5:
+        return {}
+    w = [x for x in samples if done["t"] + 2 <= x["t"] <= done["t"] + loops - 2]
+    if len(w) < 2:
+        return {}
+    dt = w[-1]["t"] - w[0]["t"]
+    return {"seconds": dt, **{f"{k}_cores": (w[-1][f"{k}_cpu_s"] - w[0][f"{k}_cpu_s"]) / dt for k in ("engine", "responder")},
+            "machine_busy_cores": (w[-1]["machine_busy_s"] - w[0]["machine_busy_s"]) / dt,
+            "engine_rss_mib": max(x["engine_rss"] for x in w) / 2**20, "responder_rss_mib": max(x["responder_rss"] for x in w) / 2**20}
 
 
 # Keep-alive of the scale figure: N sessions probed every I ms cost N/I echo round trips per ms
@@ -409,7 +427,7 @@ def scale(a) -> dict:
             "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": a.echo_interval_ms, "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / a.echo_interval_ms if a.echo_interval_ms else 0,
-            "load": load_summary(doc), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
+            "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "warnings": doc["warnings"]}
 
 
