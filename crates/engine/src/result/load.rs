@@ -16,8 +16,8 @@ pub struct Load {
     pub offered: u64,
     pub sent: u64,
     /// Whether the switches sent what the schedule offered (sent + not sent while disconnected
-    /// within 1% + one per switch of offered, and a backlog at the last loop's end within one per
-    /// switch). False: the rates are the engine's, not the controller's.
+    /// within 1% (+10) of offered, and a backlog at the last loop's end of at most 50 ms of the
+    /// schedule (+10)). False: the rates are the engine's, not the controller's.
     pub sender_kept_up: bool,
     pub keepalive: KeepaliveLoad,
 }
