@@ -36,6 +36,13 @@
   memory (/proc/net/sockstat) and slab per session, the kernel's TCP drop/retransmit counters,
   at a modest fixed rate so the machine is not saturated by traffic. Keep-alive: one echo per
   switch every --echo-interval-ms (60,000 here; see SCALE_ECHO_MS). --bin-dir runs an older build.
+  Load at scale (issue 42): --rate R --load-loops L gives L loops of 1 s at R requests/s over all
+  switches after the handshakes, --echo-every-ms E a periodic keep-alive echo from every switch
+  under that load; the engine's `load` section is printed per loop (offered, sent, answered, late,
+  lost, backlog, p50/p99/p99.9) with the echoes (sent, answered, lost, latency), and whether the
+  sender kept up. --c-client first brings up the same N sessions with a minimal C client
+  (hsclient.c, built with cc here) against the same responder and prints its handshake rate and
+  CPU beside the engine's: the kernel's floor for a TCP connection + OpenFlow handshake.
 
 Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
 """
@@ -264,11 +271,13 @@ def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: t
                     out["cpu"][(label, pid)] = u[1:]
                     out["ctxt"][pid] = kernel_probe.ctx_switches(pid) or out["ctxt"].get(pid, 0)
             side[label] = rss
+        cpu_side = {lb: sum(u + sy for (lab, _), (u, sy) in out["cpu"].items() if lab == lb) for lb in ("engine", "responder")}
         cpu_total = sum(u + sy for u, sy in out["cpu"].values())
         out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
                                "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
                                "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
                                "engine_rss": side["engine"], "responder_rss": side["responder"],
+                               "engine_cpu_s": cpu_side["engine"], "responder_cpu_s": cpu_side["responder"],
                                "load1": os.getloadavg()[0]})
 
 
@@ -293,11 +302,69 @@ def _handshake_cpu(samples: list, n: int, key: str = "cpu_total_s"):
     return done[key] - first[key], done["t"] - first["t"]
 
 
+def _load_window_cpu(samples: list, n: int, loops: int) -> dict:
+    """Cores each side used in the middle of the load phase (from 2 s after the last session came
+    up to 2 s before the loops end; the go follows the handshakes within a second), and the peak RSS
+    there: the steady state under load, without the handshakes or the teardown."""
+    done = next((x for x in samples if x["up"] >= 0.995 * n), None)
+    if not done or loops < 5:
+        return {}
+    w = [x for x in samples if done["t"] + 2 <= x["t"] <= done["t"] + loops - 2]
+    if len(w) < 2:
+        return {}
+    dt = w[-1]["t"] - w[0]["t"]
+    return {"seconds": dt, **{f"{k}_cores": (w[-1][f"{k}_cpu_s"] - w[0][f"{k}_cpu_s"]) / dt for k in ("engine", "responder")},
+            "machine_busy_cores": (w[-1]["machine_busy_s"] - w[0]["machine_busy_s"]) / dt,
+            "engine_rss_mib": max(x["engine_rss"] for x in w) / 2**20, "responder_rss_mib": max(x["responder_rss"] for x in w) / 2**20}
+
+
 # Keep-alive of the scale figure: N sessions probed every I ms cost N/I echo round trips per ms
 # (measured 13 us of CPU each here); at OVS's 5 s, 500,000 sessions are 100,000/s, more than
 # these 2 cores have beside the handshakes (docs/engine-figures.md, Scale).
 SCALE_ECHO_MS = 60_000
 SESSIONS_PER_RESPONDER = 19_000  # under the 20,000-file hard limit per process, with slack
+
+
+def c_client(port: int, n: int, procs: int, responder_pid: int) -> dict:
+    """N sessions brought up by hsclient.c (built here with cc) against the responder on `port`:
+    its own figures (rate, CPU) and the responder's CPU over the same window; the client's
+    sessions are closed before this returns."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        raise SystemExit("--c-client: no C compiler (cc) on PATH")
+    with tempfile.TemporaryDirectory() as d:
+        exe = Path(d) / "hsclient"
+        subprocess.run([cc, "-O2", "-o", str(exe), str(Path(__file__).with_name("hsclient.c"))], check=True)
+        base_inuse = kernel_probe.sockstat().get("inuse", 0)
+        before = [kernel_probe.proc_usage(p) for p in kernel_probe.tree(responder_pid)]
+        cp = subprocess.run([str(exe), "127.0.0.1", str(port), str(n), str(procs), "256", "127.77"],
+                            capture_output=True, text=True)
+        after = [kernel_probe.proc_usage(p) for p in kernel_probe.tree(responder_pid)]
+    if cp.returncode not in (0, 2) or not cp.stdout.strip():
+        raise SystemExit(f"hsclient failed ({cp.returncode}): {cp.stderr.strip()[-300:]}")
+    r = json.loads(cp.stdout)
+    cpu = lambda xs: sum(u + s for _, u, s in filter(None, xs))
+    r["responder_cpu_s"] = cpu(after) - cpu(before)
+    both = r["cpu_user_s"] + r["cpu_system_s"] + r["responder_cpu_s"]
+    r["cpu_us_per_handshake_both_sides"] = 1e6 * both / max(r["sessions_up"], 1)
+    # the client's sockets close as its processes exit, the responder's as it reads their end:
+    # wait for both, so the engine's handshakes do not share the machine with a million closes
+    deadline = time.monotonic() + 180
+    while kernel_probe.sockstat().get("inuse", 0) > base_inuse + 2000 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return r
+
+
+def load_summary(doc: dict) -> dict:
+    """The engine's load section, the columns a reader compares (issue 42)."""
+    ld = doc.get("load")
+    if not ld:
+        return {}
+    cols = ("offered", "sent", "answered", "late", "lost", "backlog", "p50_us", "p99_us", "p99_9_us",
+            "echo_sent", "echo_answered", "echo_lost")
+    return {"offered_per_s": ld["offered_per_s"], "offered": ld["offered"], "sent": ld["sent"],
+            "sender_kept_up": ld["sender_kept_up"], "per_loop": {c: ld["loops"][c] for c in cols},
+            "keepalive": ld["keepalive"]}
 
 
 def scale(a) -> dict:
@@ -307,11 +374,13 @@ def scale(a) -> dict:
     base_sk, base_slab, base_ctr = kernel_probe.sockstat(), kernel_probe.slab_kib(), kernel_probe.tcp_counters()
     out = {"samples": [], "cpu": {}, "ctxt": {}}
     extra = ("--echo-interval-ms", str(a.echo_interval_ms)) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
+    extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
     with Responder("1.3", procs=procs) as r, tempfile.TemporaryDirectory() as d:
         time.sleep(0.5)
+        hs_c = c_client(r.port, a.switches, procs, r.p.pid) if a.c_client else None
         base_inuse = kernel_probe.sockstat().get("inuse", 0)
         argv = [str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
-                "--rate", str(a.rate), "--switches", str(a.switches), "--loops", "2", "--loop-ms", "1000",
+                "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
                 "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
                 "--json", str(Path(d) / "r.json"), "--quiet"]
         before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
@@ -358,6 +427,7 @@ def scale(a) -> dict:
             "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": a.echo_interval_ms, "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / a.echo_interval_ms if a.echo_interval_ms else 0,
+            "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "warnings": doc["warnings"]}
 
 
@@ -394,6 +464,10 @@ def main() -> int:
     ap.add_argument("--echo-interval-ms", type=int, default=SCALE_ECHO_MS,
                     help="scale: the engine's keep-alive probe (default %(default)s; the engine's own default is "
                          "Open vSwitch's 5000: see docs/engine-figures.md, Scale)")
+    ap.add_argument("--load-loops", type=int, default=2, help="scale: loops of 1 s at --rate after the handshakes")
+    ap.add_argument("--echo-every-ms", type=int, default=0, help="scale: a periodic keep-alive echo from every switch under load (0 = off)")
+    ap.add_argument("--timeout-ms", type=int, default=2000, help="scale: the engine's loss timeout (requests and echoes)")
+    ap.add_argument("--c-client", action="store_true", help="scale: first the same N sessions from hsclient.c (the kernel's floor)")
     ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
     a = ap.parse_args()
     if a.bin_dir:

@@ -93,6 +93,7 @@ impl Conn {
                     self.version = self.version.min(m[0]);
                     Message { version: self.version, xid: 2, body: Body::FeaturesRequest }.emit_append(&mut self.wbuf);
                 }
+                ECHO_REQUEST if gate.drop_echo() => {}
                 ECHO_REQUEST => {
                     let s = self.wbuf.len();
                     self.wbuf.extend_from_slice(m);

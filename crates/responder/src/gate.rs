@@ -5,6 +5,8 @@
 //!   apart once requests arrive faster than R/s; nothing is refused, answers wait in order.
 //! - `--delay-us D`: every answer leaves D µs after its packet-in arrived (`ready_i = arrival + D`).
 //! - `--drop-one-in K`: the K-th, 2K-th, ... packet-in gets no answer at all.
+//! - `--drop-echo-one-in K`: the K-th, 2K-th, ... echo request gets no reply (the engine's
+//!   keep-alive loss known answer); echoes are otherwise answered at once, never queued.
 //!
 //! At most `MAX_WAITING` answers wait; then the loop stops reading until some leave, so a fast
 //! sender is held back by TCP like a slow controller holds it back. With none set, `Gate::open()` answers at once and the loop writes straight into the socket
@@ -20,6 +22,7 @@ pub struct Knobs {
     pub rate: f64,
     pub delay_ns: u64,
     pub drop_one_in: u64,
+    pub drop_echo_one_in: u64,
 }
 
 /// One deferred answer: when it leaves, to which connection, with which xid and buffer id.
@@ -43,13 +46,14 @@ pub struct Gate {
     gap_ns: u64,
     last_ns: Option<u64>,
     seen: u64,
+    echoes_seen: u64,
     pub queue: VecDeque<Due>,
 }
 
 impl Gate {
     pub fn new(k: Knobs) -> Gate {
         let gap_ns = if k.rate > 0.0 { (1e9 / k.rate).round() as u64 } else { 0 };
-        Gate { k, gap_ns, last_ns: None, seen: 0, queue: VecDeque::new() }
+        Gate { k, gap_ns, last_ns: None, seen: 0, echoes_seen: 0, queue: VecDeque::new() }
     }
 
     /// Enough answers wait: stop reading requests until some leave (the queue stays bounded and
@@ -58,8 +62,15 @@ impl Gate {
         self.queue.len() >= MAX_WAITING
     }
 
+    /// No packet-in knob set: every packet-in is answered at once (the echo knob is apart).
     pub fn is_open(&self) -> bool {
-        self.k == Knobs::default()
+        Knobs { drop_echo_one_in: 0, ..self.k } == Knobs::default()
+    }
+
+    /// Whether the echo request arriving now goes unanswered (`drop_echo_one_in`).
+    pub fn drop_echo(&mut self) -> bool {
+        self.echoes_seen += 1;
+        self.k.drop_echo_one_in > 0 && self.echoes_seen.is_multiple_of(self.k.drop_echo_one_in)
     }
 
     /// The verdict for a packet-in arriving at `now_ns`.
@@ -138,6 +149,15 @@ mod tests {
         assert_eq!(g.decide(30), Verdict::At(50_030));
         let answered = (0..300).filter(|i| g.decide(*i) != Verdict::Drop).count();
         assert_eq!(answered, 200);
+    }
+
+    #[test]
+    fn every_kth_echo_is_dropped_and_packet_ins_stay_open() {
+        let mut g = Gate::new(Knobs { drop_echo_one_in: 10, ..Default::default() });
+        assert!(g.is_open(), "the echo knob leaves packet-ins on the fast path");
+        let dropped: Vec<u64> = (1..=30).filter(|_| g.drop_echo()).collect();
+        assert_eq!(dropped.len(), 3);
+        assert!(!Gate::new(Default::default()).drop_echo());
     }
 
     #[test]

@@ -22,7 +22,7 @@ struct Opts {
 }
 
 const USAGE: &str = "usage: sdnbench-responder [--listen 127.0.0.1:6653] [--procs N] [--of 1.0|1.3] [--rate ANSWERS_PER_S] \
-[--delay-us D] [--drop-one-in K]   (per process; see gate.rs)\n";
+[--delay-us D] [--drop-one-in K] [--drop-echo-one-in K]   (per process; see gate.rs)\n";
 
 /// `text` on stdout, then exit 0 (a closed pipe too); a full disk is one line, exit 1.
 fn print_and_exit(text: &str) -> ! {
@@ -87,6 +87,10 @@ fn parse() -> Result<Opts, String> {
             "--drop-one-in" => {
                 o.knobs.drop_one_in = v()?.parse().ok().filter(|k: &u64| *k >= 1).ok_or("--drop-one-in: a whole number, at least 1")?
             }
+            "--drop-echo-one-in" => {
+                o.knobs.drop_echo_one_in =
+                    v()?.parse().ok().filter(|k: &u64| *k >= 1).ok_or("--drop-echo-one-in: a whole number, at least 1")?
+            }
             "--child" => o.child = true,
             "--version" => print_and_exit(&format!("sdnbench-responder {}\n", env!("CARGO_PKG_VERSION"))),
             "--help" | "-h" => print_and_exit(USAGE),
@@ -107,6 +111,9 @@ fn knob_args(k: &gate::Knobs) -> Vec<String> {
     }
     if k.drop_one_in > 0 {
         a.extend(["--drop-one-in".into(), k.drop_one_in.to_string()]);
+    }
+    if k.drop_echo_one_in > 0 {
+        a.extend(["--drop-echo-one-in".into(), k.drop_echo_one_in.to_string()]);
     }
     a
 }

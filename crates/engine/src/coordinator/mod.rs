@@ -13,7 +13,8 @@
 //! - the run loop: `drive.rs` (prepare, start, end, judge) and `gather.rs` (the events), talking
 //!   through `handle.rs` to each worker or agent, `agent_state.rs` for each agent;
 //! - what a run leaves: `outcome.rs`, judged by `status.rs`; `figures.rs` derives the figures,
-//!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` is Ctrl-C.
+//!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` is Ctrl-C;
+//!   `load.rs` the load section of fixed-rate and keep-alive runs.
 
 pub(crate) mod agent_link;
 pub(crate) mod agent_state;
@@ -24,6 +25,7 @@ pub(crate) mod figures;
 mod gather;
 mod handle;
 pub(crate) mod k8s;
+pub(crate) mod load;
 mod local;
 mod outcome;
 pub(crate) mod pod_link;

@@ -29,6 +29,8 @@ pub struct LoopTotal {
     pub net_links: u64,
     /// Robustness runs: raw latency samples (µs) of the requests answered in this loop.
     pub latency_us: Vec<u32>,
+    /// Fixed-rate and keep-alive runs: the loop's account over all workers (`switch/load.rs`).
+    pub load: Option<crate::switch::load::LoopLoad>,
 }
 
 /// A run as it ended: its config and plan, what every worker reported, the status judged.
@@ -61,6 +63,9 @@ impl LoopTotal {
 
     /// Add one worker's interval of this loop (its per-switch counts kept apart until `assemble`).
     pub(crate) fn add(&mut self, iv: &Interval) {
+        if let Some(l) = &iv.load {
+            self.load.get_or_insert_with(Default::default).add(l);
+        }
         // keep per-switch counts in worker order (slices are contiguous and ordered by worker)
         if !iv.per_switch.is_empty() {
             self.per_switch_parts.push((iv.worker, iv.per_switch.clone()));

@@ -48,6 +48,7 @@ pub fn interval(worker: u32, l: &LoopTotal) -> Interval {
         net_dirs_seen: l.net_dirs_seen,
         net_links: l.net_links,
         latency_us: l.latency_us.clone(),
+        load: l.load.clone(),
     }
 }
 

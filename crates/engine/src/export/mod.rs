@@ -40,6 +40,9 @@ pub fn build(o: Outcome) -> EngineResult {
     let (handshake, loops, throughput, learning, latency, efficiency, capacity) =
         (handshake(&o), loops(&o), throughput(&o), learning_section(&o), latency(&o), efficiency(&o), capacity(&o));
     let agents = crate::coordinator::agent_link::agents(&o);
+    let load = crate::coordinator::load::section(&o);
+    let mut warnings = o.warnings;
+    warnings.extend(load.as_ref().and_then(crate::coordinator::load::warning));
     let reconnect = Reconnect {
         on: o.cfg.reconnects(),
         backoff_ms: o.cfg.reconnect_backoff_ms,
@@ -71,13 +74,14 @@ pub fn build(o: Outcome) -> EngineResult {
         learning,
         robustness: o.robustness,
         latency,
+        load,
         efficiency,
         resources: Resources { t_s: o.sampler.t_s, processes: o.sampler.series },
         capacity,
         network,
         switches: o.reports.into_iter().flat_map(|r| r.switches).collect(),
         agents,
-        warnings: o.warnings,
+        warnings,
         params: o.cfg,
         merged_from: None,
         agent_index: None,

@@ -116,6 +116,9 @@ struct Flags {
     /// Keep-alive echo after this much silence; 0 = off
     #[arg(long, value_parser = whole::<u64>, value_name = "MS", default_value_t = d().echo_interval_ms)]
     echo_interval_ms: u64,
+    /// An echo from every switch every this often under load, counted beside the requests; 0 = off
+    #[arg(long, value_name = "MS", default_value_t = d().echo_every_ms)]
+    echo_every_ms: u64,
     /// Re-establish a lost session with Open vSwitch's backoff
     #[arg(long, value_parser = ["on", "off"], default_value = if d().reconnect { "on" } else { "off" })]
     reconnect: String,
@@ -261,6 +264,7 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
     }
     copy!(traffic, switches, macs, ports, loops, loop_ms, warmup, frame_size, window, rate, timeout_ms, coalesce_pct, settle_ms);
     copy!(connect_timeout_ms, connect_parallel, echo_interval_ms, reconnect_backoff_ms, max_backoff_ms, hold_ms, first_dpid, max_skew_ms);
+    copy!(echo_every_ms);
     if given("controller") {
         c.controllers = list(&f.controller);
     }

@@ -27,7 +27,9 @@ pub fn check(c: &Config) -> Vec<String> {
     }
     range(&mut e, "warmup", c.warmup, 0, MAX_LOOPS);
     range(&mut e, "loop_ms", c.loop_ms, 1, HOUR_MS);
-    for (field, v) in [("settle_ms", c.settle_ms), ("echo_interval_ms", c.echo_interval_ms), ("hold_ms", c.hold_ms)] {
+    for (field, v) in
+        [("settle_ms", c.settle_ms), ("echo_interval_ms", c.echo_interval_ms), ("hold_ms", c.hold_ms), ("echo_every_ms", c.echo_every_ms)]
+    {
         range(&mut e, field, v, 0, HOUR_MS);
     }
     if c.first_dpid.checked_add(c.switches as u64).is_none() {

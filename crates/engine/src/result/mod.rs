@@ -10,6 +10,7 @@
 //! reports, the attacker's observation, the network's records) and is filled by the layers above.
 
 pub(crate) mod agents;
+pub(crate) mod load;
 pub(crate) mod network;
 pub(crate) mod resources;
 pub(crate) mod run;
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 /// What a capacity run found: the workers' record, summed (`Capacity::sum`).
 pub use crate::switch::protocol::Capacity;
 pub use agents::Agent;
+pub use load::Load;
 pub use network::Network;
 pub use resources::{ProcSeries, Resources};
 pub use run::{Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
@@ -58,6 +60,10 @@ pub struct EngineResult {
     /// What the robustness attacker observed (`src/robust/`); null without a case.
     pub robustness: Option<crate::robust::Observation>,
     pub latency: Latency,
+    /// Fixed-rate and keep-alive runs: offered, sent, answered, late, lost per loop and the
+    /// echoes (`load.rs`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<Load>,
     pub efficiency: Efficiency,
     pub resources: Resources,
     /// Capacity mode only; null otherwise.

@@ -117,6 +117,8 @@ pub struct SwitchStats {
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
+    /// The periodic keep-alive's counters (`keepalive.rs`).
+    pub ka: crate::switch::keepalive::KeepaliveCounts,
     /// Reconnection (`reconnect.rs`): the counters the switch's report carries.
     pub reconnect: ReconnectCounts,
     /// Since when the switch has had no session (after a loss), if it has none now.
@@ -164,6 +166,7 @@ impl SwitchStats {
             measuring: false,
             sample_every: 1,
             echo_rtt_ns: Vec::new(),
+            ka: Default::default(),
             loop_lat_ns: None,
             reconnect: ReconnectCounts::default(),
             down_since: None,

@@ -29,6 +29,11 @@ fn skip_no_buffer(out: &mut Outstanding) {
     }
 }
 
+/// A fixed-rate switch's period: `rate` spread evenly over all switches.
+pub fn rate_period_ns(c: &Config) -> f64 {
+    1e9 / (c.rate / c.switches.max(1) as f64).max(1e-9)
+}
+
 #[derive(Clone, Debug)]
 pub enum Pacer {
     Window { size: u32 },
@@ -40,12 +45,21 @@ impl Pacer {
     pub fn for_config(c: &Config, pos: u32, n: u32) -> Pacer {
         match c.mode {
             Mode::FixedRate => {
-                let per_switch = (c.rate / c.switches.max(1) as f64).max(1e-9);
-                let period_ns = 1e9 / per_switch;
+                let period_ns = rate_period_ns(c);
                 let offset_ns = period_ns * pos as f64 / n.max(1) as f64;
                 Pacer::Rate { period_ns, first_ns: 0, sent: 0, started: false, offset_ns }
             }
             _ => Pacer::Window { size: c.window_per_switch() },
+        }
+    }
+
+    /// Anchor a fixed rate's schedule at the go (once): the first request is due at `go +
+    /// offset` however late the session first looks (`stagger.rs`). A window has no schedule.
+    #[inline]
+    pub fn anchor(&mut self, go: u64) {
+        if let Pacer::Rate { first_ns, started: started @ false, offset_ns, .. } = self {
+            *first_ns = go + *offset_ns as u64;
+            *started = true;
         }
     }
 

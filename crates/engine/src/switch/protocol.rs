@@ -132,6 +132,10 @@ pub struct Interval {
     /// in this loop, raw (by answer time); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub latency_us: Vec<u32>,
+    /// Fixed-rate and keep-alive runs: offered, late, backlog, echoes and latency of this loop
+    /// (`load.rs`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<crate::switch::load::LoopLoad>,
 }
 
 pub const PER_SWITCH_IN_INTERVALS: usize = 256;
@@ -179,6 +183,9 @@ pub struct SwitchReport {
     pub latency: Option<Summary>,
     pub echo_rtt_us: Vec<f64>,
     pub disconnect: Option<Disconnect>,
+    /// The periodic keep-alive (`echo_every_ms`; `keepalive.rs`): echoes sent, answered, lost, late.
+    #[serde(default, skip_serializing_if = "crate::switch::keepalive::KeepaliveCounts::is_zero")]
+    pub keepalive: crate::switch::keepalive::KeepaliveCounts,
     /// Reconnection (`reconnect.rs`, `accounting.rs`).
     #[serde(default)]
     pub reconnect: ReconnectCounts,

@@ -113,6 +113,10 @@ pub struct Session {
     wbuf: Vec<u8>,
     wpos: usize,
     index: u32,
+    /// Position among the worker's switches (its group of a staggered go, `stagger.rs`).
+    pos: u32,
+    /// The periodic keep-alive under load (`keepalive.rs`; off unless `echo_every_ms`).
+    ka: crate::switch::keepalive::Keepalive,
     echoed: bool,
     /// The learning ARPs were sent (or this session had none to send).
     learned: bool,
@@ -206,6 +210,8 @@ impl Session {
             wbuf: Vec::with_capacity(256),
             wpos: 0,
             index,
+            pos: pos_in_worker,
+            ka: crate::switch::keepalive::Keepalive::new(c.echo_every_ms * 1_000_000, pos_in_worker, sh.n_local),
             echoed: false,
             learned: false,
             inbox,
@@ -263,6 +269,15 @@ impl Session {
                 }
             }
             self.release_slot();
+            {
+                // echoes still out: unanswered at the stop, or lost with the connection
+                let mut st = self.stats.borrow_mut();
+                if result.is_ok() {
+                    self.ka.stop(&mut st.ka);
+                } else {
+                    self.ka.reset(&mut st.ka);
+                }
+            }
             let came_up = self.established > before;
             if attempt && !came_up {
                 // OVS: an attempt that timed out or failed before it came up never resets the
@@ -450,6 +465,7 @@ impl Session {
                     }
                 }
                 Phase::Load => {
+                    self.pacer.anchor(self.sh.go_ns());
                     let measuring = self.sh.measuring(now);
                     self.stats.borrow_mut().measuring = measuring;
                     deadline = deadline.min(pause_edge);
@@ -459,16 +475,28 @@ impl Session {
                     } else if !paused && !first {
                         self.skip_unsent(now); // reconnecting: no session yet
                     }
+                    if self.ka.on() && self.sw.is_up() {
+                        self.keepalive(now);
+                        deadline = deadline.min(self.ka.next_due());
+                    }
                     deadline = deadline.min(self.sh.end_ns());
                 }
                 Phase::Drain => {
                     self.sh.park.set(0); // the drain's answers are read as they come
                     self.stats.borrow_mut().measuring = false;
-                    if self.out.pending() == 0 || now >= self.sh.drain_end_ns() {
+                    if self.ka.pending() > 0 {
+                        // an echo whose timeout passed is lost, not in flight at the stop
+                        self.ka.expire(now, self.sh.timeout_ns(), &mut self.stats.borrow_mut().ka);
+                    }
+                    if (self.out.pending() == 0 && self.ka.pending() == 0) || now >= self.sh.drain_end_ns() {
                         return Ok(());
                     }
                     deadline = deadline.min(self.sh.drain_end_ns());
                 }
+            }
+            if self.ka.pending() > 0 {
+                let t = self.ka.expire(now, self.sh.timeout_ns(), &mut self.stats.borrow_mut().ka);
+                deadline = deadline.min(t);
             }
             if self.out.pending() > 0 {
                 let timeout = self.timeout_ns();
@@ -497,7 +525,10 @@ impl Session {
             }
             let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
             let until = self.sh.instant_of(deadline);
+            // a staggered go wakes this session with its group, not with the others (`stagger.rs`)
+            let staggered = self.sh.stagger.as_ref().filter(|_| phase == Phase::Wait);
             tokio::select! {
+                _ = async { staggered.unwrap().wait(self.pos).await }, if staggered.is_some() => {}
                 r = s.ready(interest), if !paused => {
                     let ready = r.map_err(End::io)?;
                     if ready.is_readable() || ready.is_read_closed() {
@@ -721,6 +752,16 @@ impl Session {
         Ok(())
     }
 
+    /// The periodic keep-alive's echo, when one is due (`keepalive.rs`): appended to what is
+    /// left to write, sent by this turn's flush.
+    fn keepalive(&mut self, now: u64) {
+        let (go, end) = (self.sh.go_ns(), self.sh.end_ns());
+        let due = self.ka.due(now, go, end, &mut self.stats.borrow_mut().ka);
+        if let Some(xid) = due {
+            ofwire::Message { version: self.sw.version, xid, body: ofwire::Body::EchoRequest(Vec::new()) }.emit_append(&mut self.wbuf);
+        }
+    }
+
     /// Write what the socket takes. Written bytes are skipped by an offset (`wpos`), not moved:
     /// the buffer is cleared once all of it is out, or compacted once before appending more.
     fn flush(&mut self, s: &TcpStream) -> Result<(), End> {
@@ -887,6 +928,9 @@ impl Session {
                 if st.measuring && st.hist.is_none() {
                     merged.record_ns(rtt);
                 }
+                if self.sh.load_account {
+                    self.sh.loop_hist.borrow_mut().record_ns(rtt);
+                }
                 // the coalescing floor from the same samples as the histogram (1 in 16 in
                 // throughput mode): its cost stays off the per-answer path
                 if self.sh.coalescing {
@@ -936,6 +980,11 @@ impl Session {
                 self.reply(st, merged, buffer_id, seq, now);
             }
             Event::Error { ty, code } => st.on_error(ty, code),
+            Event::EchoReply { xid, rtt_ns: None } => {
+                if let Some(rtt) = self.ka.reply(xid, now, &mut st.ka) {
+                    self.sh.echo_hist.borrow_mut().record_ns(rtt);
+                }
+            }
             Event::EchoReply { rtt_ns: Some(rtt), .. } => {
                 st.echo_rtt_ns.push(rtt);
                 if self.workload.up_after_echo() && !self.echoed {

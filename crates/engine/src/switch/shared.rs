@@ -49,6 +49,13 @@ pub struct Shared {
     pub coalescing: bool,
     pub park: std::sync::Arc<crate::switch::coalesce::Park>,
     pub floor: RefCell<crate::switch::coalesce::Floor>,
+    /// Per-loop account of a fixed-rate or keep-alive run (`load.rs`): on, and this loop's
+    /// request latencies and echo round trips (taken at each loop's end).
+    pub load_account: bool,
+    pub loop_hist: RefCell<Hist>,
+    pub echo_hist: RefCell<Hist>,
+    /// Fixed-rate runs: the go wakes the sessions group by group (`stagger.rs`), not at once.
+    pub stagger: Option<crate::switch::stagger::Stagger>,
 }
 
 impl Shared {
@@ -74,6 +81,10 @@ impl Shared {
             coalescing: cfg.coalescing(),
             park: crate::switch::coalesce::current(),
             floor: RefCell::new(crate::switch::coalesce::Floor::new(cfg.coalesce_pct)),
+            load_account: cfg.mode == crate::config::Mode::FixedRate || cfg.echo_every_ms > 0,
+            loop_hist: RefCell::new(Hist::with_sigfig(3)),
+            echo_hist: RefCell::new(Hist::with_sigfig(3)),
+            stagger: (cfg.mode == crate::config::Mode::FixedRate).then(|| crate::switch::stagger::Stagger::new(n_local)),
             cfg,
         }
     }
@@ -183,9 +194,24 @@ impl Shared {
         self.learning.open(expected, self.now_ns());
         let _ = self.phase_tx.send(2);
     }
+    /// The measured phase begins `settle_ms` from now. Every waiting session is told at once,
+    /// except in a staggered run, where `release_staggered` wakes them group by group.
     pub fn go(&self, settle_ms: u64) {
         self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
-        let _ = self.phase_tx.send(1);
+        if self.stagger.is_none() {
+            let _ = self.phase_tx.send(1);
+        }
+    }
+    /// A staggered run's go (`stagger.rs`): wake each group of sessions at its first request.
+    pub async fn release_staggered(&self) {
+        if let Some(s) = &self.stagger {
+            // no session wakes after its first request or its first echo (`keepalive.rs`)
+            let mut period = crate::switch::pacer::rate_period_ns(&self.cfg);
+            if self.cfg.echo_every_ms > 0 {
+                period = period.min(self.cfg.echo_every_ms as f64 * 1e6);
+            }
+            s.release(self.go_ns(), period, self.end_ns(), |ns| self.instant_of(ns)).await;
+        }
     }
 }
 
@@ -243,6 +269,7 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
         echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
         disconnect: s.disconnect.clone(),
+        keepalive: s.ka.clone(),
         reconnect: s.reconnect.clone(),
     }
 }

@@ -45,6 +45,10 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
             sh.stop_all();
         }
     }
+    if !stopped_early && sh.stagger.is_some() {
+        let sh2 = sh.clone();
+        tokio::task::spawn_local(async move { sh2.release_staggered().await });
+    }
     if !stopped_early {
         stopped_early = tick(&sh, &stats, slice.worker, &mut cmds, emit).await;
     }
@@ -154,6 +158,7 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
 async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) -> bool {
     let total = sh.cfg.warmup + sh.cfg.loops;
     let mut prev = Interval::default();
+    let mut prev_load = Cum::default();
     for k in 1..=total {
         let at = sh.instant_of(sh.go_ns() + k as u64 * sh.cfg.loop_period_ns());
         let stop = tokio::select! {
@@ -172,6 +177,10 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
         iv.answered -= prev.answered;
         iv.sent -= prev.sent;
         iv.responses -= prev.responses;
+        if sh.load_account {
+            let t = (sh.go_ns() + k as u64 * sh.cfg.loop_period_ns()).min(sh.end_ns());
+            iv.load = Some(loop_load(sh, stats, t, &mut prev_load));
+        }
         prev = cum;
         emit(WorkerEvent::Interval(iv));
         if sh.net.borrow().as_ref().is_some_and(|n| n.prov_done()) {
@@ -181,6 +190,49 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
         }
     }
     false
+}
+
+/// Cumulative counts behind a worker's `LoopLoad`.
+#[derive(Default, Clone, Copy)]
+struct Cum {
+    offered: u64,
+    sent: u64,
+    late: u64,
+    not_sent: u64,
+    echo: [u64; 3],
+}
+
+/// This loop's account (`load.rs`), ending at `t` (worker clock): the counts since `prev`, the
+/// backlog (offered by `t`, neither sent nor skipped while disconnected), the loop's histograms.
+fn loop_load(sh: &Shared, stats: &Stats, t: u64, prev: &mut Cum) -> crate::switch::load::LoopLoad {
+    let fixed = sh.stagger.is_some();
+    let period = crate::switch::pacer::rate_period_ns(&sh.cfg);
+    let mut c = Cum::default();
+    for (pos, st) in stats.iter().enumerate() {
+        let s = st.borrow();
+        if fixed {
+            c.offered += crate::switch::load::offered_before(sh.go_ns(), period, pos as u32, sh.n_local, t);
+        }
+        c.sent += s.sent;
+        c.late += s.late;
+        c.not_sent += s.reconnect.not_sent_disconnected;
+        c.echo[0] += s.ka.sent;
+        c.echo[1] += s.ka.answered;
+        c.echo[2] += s.ka.lost;
+    }
+    let l = crate::switch::load::LoopLoad {
+        offered: c.offered - prev.offered,
+        late: c.late - prev.late,
+        not_sent_disconnected: c.not_sent - prev.not_sent,
+        backlog: c.offered.saturating_sub(c.sent + c.not_sent),
+        echo_sent: c.echo[0] - prev.echo[0],
+        echo_answered: c.echo[1] - prev.echo[1],
+        echo_lost: c.echo[2] - prev.echo[2],
+        hist_b64: crate::switch::load::take(&mut sh.loop_hist.borrow_mut()),
+        echo_hist_b64: crate::switch::load::take(&mut sh.echo_hist.borrow_mut()),
+    };
+    *prev = c;
+    l
 }
 
 /// Cumulative counters of the slice at loop `k` (per-switch counts are already per loop).

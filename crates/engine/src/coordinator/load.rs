@@ -1,0 +1,82 @@
+//! The load section of a fixed-rate or keep-alive run (`result/load.rs`, issue 42), from the
+//! loops' accounts the workers sent (`switch/load.rs`) and the switches' keep-alive counters;
+//! and the warning a sender that fell behind gives.
+
+use crate::config::Mode;
+use crate::coordinator::outcome::Outcome;
+use crate::hist::Hist;
+use crate::result::load::{KeepaliveLoad, Load, LoadLoops};
+
+/// The section, when the run had one (no loop carried an account: `None`).
+pub fn section(o: &Outcome) -> Option<Load> {
+    if !o.loops.iter().any(|l| l.load.is_some()) {
+        return None;
+    }
+    let mut ls = LoadLoops::default();
+    let (mut echo_h, mut prev_lost) = (Hist::with_sigfig(3), 0);
+    let (mut offered, mut sent, mut not_sent, mut backlog) = (0, 0, 0, 0);
+    for l in &o.loops {
+        let a = l.load.clone().unwrap_or_default();
+        let s = a.hist().summary();
+        echo_h.merge(&a.echo_hist());
+        ls.k.push(l.k);
+        ls.offered.push(a.offered);
+        ls.sent.push(l.sent);
+        ls.answered.push(l.answered);
+        ls.late.push(a.late);
+        ls.lost.push(l.lost.saturating_sub(prev_lost));
+        prev_lost = l.lost;
+        ls.not_sent_disconnected.push(a.not_sent_disconnected);
+        ls.backlog.push(a.backlog);
+        ls.p50_us.push(s.p50_us);
+        ls.p99_us.push(s.p99_us);
+        ls.p99_9_us.push(s.p99_9_us);
+        ls.echo_sent.push(a.echo_sent);
+        ls.echo_answered.push(a.echo_answered);
+        ls.echo_lost.push(a.echo_lost);
+        if l.k > o.cfg.warmup {
+            (offered, sent, not_sent) = (offered + a.offered, sent + l.sent, not_sent + a.not_sent_disconnected);
+        }
+        backlog = a.backlog;
+    }
+    let fixed = o.cfg.mode == Mode::FixedRate;
+    // behind: more than 1% of the offered requests never sent, or more than 50 ms of the schedule
+    // still due at the end (never "one per switch": at a million switches that is seconds)
+    let lag = (o.cfg.rate * 0.05) as u64 + 10;
+    let kept_up = !fixed || (sent + not_sent + offered / 100 + 10 >= offered && backlog <= lag);
+    Some(Load {
+        offered_per_s: if fixed { o.cfg.rate } else { 0.0 },
+        loops: ls,
+        offered,
+        sent,
+        sender_kept_up: kept_up,
+        keepalive: keepalive(o, &echo_h),
+    })
+}
+
+fn keepalive(o: &Outcome, h: &Hist) -> KeepaliveLoad {
+    let mut k = KeepaliveLoad { every_ms: o.cfg.echo_every_ms, ..Default::default() };
+    for s in o.reports.iter().flat_map(|r| r.switches.iter()) {
+        k.sent += s.keepalive.sent;
+        k.answered += s.keepalive.answered;
+        k.lost += s.keepalive.lost;
+        k.late += s.keepalive.late;
+        k.in_flight_at_stop += s.keepalive.in_flight_at_stop;
+    }
+    k.loss_ratio = if k.sent == 0 { 0.0 } else { k.lost as f64 / k.sent as f64 };
+    let s = h.summary();
+    (k.p50_us, k.p99_us, k.p99_9_us) = (s.p50_us, s.p99_us, s.p99_9_us);
+    k
+}
+
+/// One line when the switches did not send what the schedule offered.
+pub fn warning(l: &Load) -> Option<String> {
+    (!l.sender_kept_up).then(|| {
+        let last = l.loops.backlog.last().copied().unwrap_or(0);
+        format!(
+            "the engine fell behind its schedule: offered {} requests in the measured loops, sent {} ({} still due at the end): \
+             the rates are the engine's, not the controller's (fewer switches per worker, more cores, or a lower --rate)",
+            l.offered, l.sent, last
+        )
+    })
+}
