@@ -8,34 +8,57 @@
 use ofswitch::{frame_len, frames, Received, Switch, SwitchConfig};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const RYU: &str = "/var/lib/sdnbench/venvs/ryu/bin/ryu-manager";
 
-/// The controller process, killed (and reaped) and its config file removed when the test
-/// ends, however it ends.
-struct Controller(Child, std::path::PathBuf);
+/// The two tests each start a Ryu on a port the kernel had free a moment before; run at the
+/// same time, both could be given the same one, one Ryu fail to bind, and both switches meet
+/// the other's app (a CI run saw the 1.0 app reset the 1.3 switch). One at a time.
+static ONE_RYU: Mutex<()> = Mutex::new(());
+
+/// The controller process, killed (and reaped) and its files removed when the test ends,
+/// however it ends; if the test panics, Ryu's own output is printed first.
+struct Controller(Child, PathBuf, PathBuf);
 
 impl Drop for Controller {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(&self.2).unwrap_or_default();
+            eprintln!("--- ryu-manager's output ---\n{log}---");
+        }
         let _ = std::fs::remove_file(&self.1);
+        let _ = std::fs::remove_file(&self.2);
+    }
+}
+
+impl Controller {
+    /// Panics if Ryu has exited (it could not listen, or failed to start its app).
+    fn assert_running(&mut self) {
+        if let Some(status) = self.0.try_wait().unwrap() {
+            panic!("ryu-manager exited ({status}) while the test ran");
+        }
     }
 }
 
 fn start_ryu(app: &str) -> (Controller, u16) {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let conf = std::env::temp_dir().join(format!("ofswitch-ryu-{}-{port}.conf", std::process::id()));
+    let tmp = |ext: &str| std::env::temp_dir().join(format!("ofswitch-ryu-{}-{port}.{ext}", std::process::id()));
+    let (conf, log) = (tmp("conf"), tmp("log"));
     std::fs::write(&conf, "").unwrap();
+    let out = std::fs::File::create(&log).unwrap();
     let child = Command::new(RYU)
         .args(["--config-file", conf.to_str().unwrap(), "--ofp-listen-host", "127.0.0.1", "--ofp-tcp-listen-port", &port.to_string(), app])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stdout(Stdio::from(out.try_clone().unwrap()))
+        .stderr(Stdio::from(out))
         .spawn()
         .unwrap_or_else(|e| panic!("{RYU} (installed by make setup): {e}"));
-    (Controller(child, conf), port)
+    (Controller(child, conf, log), port)
 }
 
 fn connect(port: u16) -> TcpStream {
@@ -104,7 +127,8 @@ impl Link {
 /// Connect an emulated switch speaking only `version` to a Ryu app and run the two-host
 /// learning exchange; `table_miss` is whether the app installs a table-miss entry (1.3).
 fn learning_exchange(app: &str, version: u8, table_miss: bool) {
-    let (_ryu, port) = start_ryu(app);
+    let _one = ONE_RYU.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut ryu, port) = start_ryu(app);
     let sock = connect(port);
     sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
     let mut cfg = SwitchConfig::new(0x42);
@@ -140,6 +164,7 @@ fn learning_exchange(app: &str, version: u8, table_miss: bool) {
     assert_eq!(l.sw.counters.packet_ins, before, "the flow, not the controller, forwarded it");
     let learned = l.sw.flows.entries().find(|e| e.priority > 0).expect("the learned flow");
     assert_eq!((learned.packets, learned.bytes), (1, 64));
+    ryu.assert_running();
 }
 
 #[test]
