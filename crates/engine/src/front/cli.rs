@@ -15,7 +15,8 @@ use std::path::PathBuf;
 /// The binary's other commands, shown after the options in `--help`.
 const COMMANDS: &str = "\
 other commands:
-  sdnbench-engine check --config FILE|-   validate a JSON config: one line per error, exit 1
+  sdnbench-engine check --config FILE|-   validate a JSON config: print it resolved (every default
+                                          filled in), or one line per error and exit 1
   sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
   sdnbench-engine worker                  a worker process: JSON lines on stdin/stdout
   sdnbench-engine agent                   one machine's part of a run over agents: the worker
@@ -303,7 +304,7 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
 
 /// clap's error as one line: its first paragraph ("invalid value 'x' for '--switches <N>': ...",
 /// or the flags after "...were not provided:").
-fn one_line(e: &clap::Error) -> String {
+pub(crate) fn one_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let head: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
     format!("{} (see --help)", head.join(" ").trim_start_matches("error: "))

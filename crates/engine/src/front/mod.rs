@@ -1,6 +1,7 @@
 //! The commands of `sdnbench-engine`: they parse arguments, check the config, run, and print.
 
 pub(crate) mod cbench;
+pub mod check;
 pub(crate) mod cli;
 pub use cli::command;
 pub(crate) mod output;

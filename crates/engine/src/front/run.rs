@@ -64,32 +64,6 @@ pub fn bench(args: Vec<String>) -> i32 {
     }
 }
 
-/// `check --config FILE|-`: validate a config; print it with every default filled in (exit 0),
-/// or one line per bad field (exit 1).
-pub fn check(args: Vec<String>) -> i32 {
-    let path = match args.as_slice() {
-        [flag, p] if flag == "--config" => p.clone(),
-        [flag, ..] if flag != "--config" => {
-            return usage_error(&format!("check: unexpected argument {flag:?} (usage: sdnbench-engine check --config FILE|-)"))
-        }
-        _ => return usage_error("check needs --config FILE|- (usage: sdnbench-engine check --config FILE|-)"),
-    };
-    let errs = match crate::config::load(&path) {
-        Ok(c) => match super::validate::check(&c) {
-            e if e.is_empty() => {
-                exit::line(serde_json::to_string(&c).expect("a config serializes"));
-                return 0;
-            }
-            e => e,
-        },
-        Err(e) => e,
-    };
-    for e in errs {
-        exit::line(e);
-    }
-    1
-}
-
 fn usage_error(e: &str) -> i32 {
     if e.starts_with("sdnbench-engine:") || e.starts_with("usage") {
         eprintln!("{e}");
