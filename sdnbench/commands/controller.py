@@ -24,7 +24,7 @@ from ..engine import driver
 from ..engine.driver import EngineInterrupted
 from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
 from ..engine.runner import measure
-from ..engine.search import search, trial_from
+from ..engine.rate_search import run_search as run_search_on
 from . import discovery, provisioning, resilience, robustness
 from ._results import finish as _finish
 from ._results import interrupted as _interrupted
@@ -84,8 +84,9 @@ def register(sub) -> None:
 
 
 # A flag named for an engine config field whose default is the engine's (``Config::default()``,
-# its one definition) has no default here: left out, it takes the engine's value, which the
-# params (and so the results) record; --help reads the number from the engine.
+# its one definition) has no default here: left out, the engine's check fills its value in
+# (``engine.params.check``), and the params (and so the results) record it; --help reads the
+# number from the engine.
 def _engine_flag(p, key: str, text: str) -> None:
     p.add_argument("--" + key.replace("_", "-"), type=int, help=text).engine_key = key
 
@@ -102,11 +103,6 @@ class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
         except UserError:           # the engine is not built: help still prints
             shown = "the engine's default"
         return f"{action.help} ({shown})"
-
-
-def _engine_values(args, *keys) -> dict:
-    """The value of each engine-defaulted flag: the user's, else the engine's default."""
-    return {k: getattr(args, k) if getattr(args, k) is not None else engine_defaults()[k] for k in keys}
 
 
 def _common(p, multi_controller: bool = False) -> None:
@@ -175,16 +171,16 @@ HEADERS = ["switches", "rep", "answered/s (mean ± σ)", "answered", "lost", "ex
 
 
 def bench_params(args) -> dict:
-    """``controller bench``'s params, but for the switch count."""
-    return _params(args, mode=args.mode, **_engine_values(args, "macs", "loops", "loop_ms", "warmup"),
+    """``controller bench``'s params as given, but for the switch count (the engine's check fills
+    in the rest)."""
+    return _params(args, mode=args.mode, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, warmup=args.warmup,
                    frame_size=args.frame_size, window=args.window, rate=args.rate, strict=args.strict or None,
                    traffic=args.traffic)
 
 
 def search_params(args) -> dict:
-    """``controller search``'s params, but for the mode and rate of a trial."""
-    v = _engine_values(args, "macs", "loop_ms")
-    return _params(args, macs=v["macs"], loops=args.loops, loop_ms=v["loop_ms"], switches=args.switches)
+    """``controller search``'s params as given, but for the mode and rate of a trial."""
+    return _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
 
 
 def run_bench(args) -> int:
@@ -192,15 +188,17 @@ def run_bench(args) -> int:
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
     base = bench_params(args)
-    check(dict(base, switches=counts[0]))  # fail on bad input before launching anything
+    # one engine check per switch count, before anything starts: bad input fails here, and the
+    # resolved params are what every repetition runs and records (one engine run each)
+    resolved = {n: check(dict(base, switches=n)) for n in counts}
     results: list = []
     live = sys.stderr.isatty() and not args.json
     # faucet:auto: Faucet configured for the largest switch count
-    with launch(launch_spec(check(dict(base, switches=max(counts)))), of_version=launch_of_version(base)) as ctl:
+    with launch(launch_spec(resolved[max(counts)]), of_version=launch_of_version(base)) as ctl:
         _agree(ctl, args)
         for n in counts:
             for rep in range(args.reps):
-                p = check(dict(base, switches=n))
+                p = resolved[n]
                 try:
                     r = measure(p, ctl, live=live)
                 except EngineInterrupted as e:
@@ -239,7 +237,7 @@ def _summary(results: list) -> None:
 def run_capacity(args) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
-    p = check(_params(args, mode="capacity", switches=args.max, **_engine_values(args, "hold_ms"), loops=1))
+    p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
     with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         _agree(ctl, args)
         r = measure(p, ctl, live=False)
@@ -252,39 +250,11 @@ def run_capacity(args) -> int:
 
 
 def run_search(args) -> int:
-    base = search_params(args)
-    checked = check(dict(base, mode="throughput"))
-    with launch(launch_spec(checked), of_version=launch_of_version(base)) as ctl:
+    p = check(dict(search_params(args), mode="throughput"))
+    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         _agree(ctl, args)
-
-        def trial(rate):
-            p = check(dict(base, mode="throughput") if rate is None else dict(base, mode="fixed-rate", rate=rate))
-            r = measure(p, ctl)
-            thr, sent = r.find("throughput"), r.find("sent_rate")
-            t = trial_from(rate, r.counters, sent[0].values if sent else [], thr[0].values if thr else [])
-            if not args.json:
-                print(f"trial: offered {t.offered:,.0f}/s  sent {t.sent:,.0f}/s  APR {t.apr:,.0f}/s  "
-                      f"loss {t.loss:.4%}" + (f"  not stable: {t.unstable}" if t.unstable else "  stable"))
-            return t
-        res = search(trial, step=args.step, p_pct=args.confirm, max_trials=args.max_trials)
-        info = dict(ctl.info)
-    r = Result(kind="controller", benchmark="rate-search", params=dict(base, step=args.step, confirm=args.confirm))
-    r.controller = info
-    r.add("search_offered", "flows/s", [t.offered for t in res.trials])
-    r.add("search_apr", "flows/s", [t.apr for t in res.trials])
-    r.add("search_loss", "ratio", [t.loss for t in res.trials])
-    r.add("search_sent", "flows/s", [t.sent for t in res.trials])
-    r.add("search_late", "requests", [t.late for t in res.trials])
-    r.add("search_lost", "requests", [t.lost for t in res.trials])
-    r.add("search_in_flight_at_stop", "requests", [t.in_flight for t in res.trials])
-    r.counters.update({"max_rate": res.max_rate, "loss_free_rate": res.loss_free_rate,
-                       "trials": len(res.trials)})
-    r.counters["markers"] = [t.marker for t in res.trials]
-    r.counters["unstable"] = [t.unstable for t in res.trials]
-    if res.stopped:
-        r.notes.append(res.stopped)
-    r.versions["sdnbench-engine"] = driver.version()
-    r.finish()
+        r, res = run_search_on(p, ctl, args.step, args.confirm, args.max_trials,
+                               on_trial=None if args.json else _print_trial)
     if not args.json:
         print(output.table(["offered/s", "sent/s", "APR/s", "loss", "late", "lost", "in flight", "marker", "not stable because"],
                            [[f"{t.offered:,.0f}", f"{t.sent:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.late, t.lost,
@@ -293,6 +263,11 @@ def run_search(args) -> int:
         lf = "-" if res.loss_free_rate is None else f"{res.loss_free_rate:,.0f}"
         print(f"maximum rate {mx}/s, loss-free rate {lf}/s" + (f" ({res.stopped})" if res.stopped else ""))
     return _finish(args, [r])
+
+
+def _print_trial(t) -> None:
+    print(f"trial: offered {t.offered:,.0f}/s  sent {t.sent:,.0f}/s  APR {t.apr:,.0f}/s  "
+          f"loss {t.loss:.4%}" + (f"  not stable: {t.unstable}" if t.unstable else "  stable"))
 
 
 def run_cbench(args) -> int:

@@ -11,7 +11,7 @@ import pytest
 from sdnbench.commands import controller
 from sdnbench.commands._parser import build_parser
 from sdnbench.testing.engine_fixtures import responder
-from sdnbench.engine.params import engine_defaults
+from sdnbench.engine.params import check, engine_defaults
 from sdnbench.errors import UserError
 
 
@@ -112,13 +112,13 @@ def test_no_flag_restates_an_engine_default(command):
 def test_a_flag_left_out_takes_the_engines_default_and_the_params_record_it():
     engine = engine_defaults()
     p = _subparser("controller", "bench")
-    params = controller.bench_params(p.parse_args([]))
+    assert list(controller.bench_params(p.parse_args([]))) == ["controller", "mode"], "only what was given"
+    params = check(dict(controller.bench_params(p.parse_args([])), switches=1))
     assert {k: params[k] for k in ("macs", "loops", "loop_ms", "warmup")} == \
         {k: engine[k] for k in ("macs", "loops", "loop_ms", "warmup")}
-    assert list(params) == ["controller", "mode", "macs", "loops", "loop_ms", "warmup"]     # as before: same keys
-    given = controller.bench_params(p.parse_args(["--macs", "7", "--warmup", "0"]))
+    given = check(dict(controller.bench_params(p.parse_args(["--macs", "7", "--warmup", "0"])), switches=1))
     assert (given["macs"], given["warmup"], given["loops"]) == (7, 0, engine["loops"])
-    s = controller.search_params(_subparser("controller", "search").parse_args(["--loop-ms", "250"]))
+    s = check(controller.search_params(_subparser("controller", "search").parse_args(["--loop-ms", "250"])))
     assert (s["macs"], s["loop_ms"], s["loops"], s["switches"]) == (engine["macs"], 250, 3, 4)
 
 

@@ -1,4 +1,5 @@
-"""Is a controller ready? Connect to it, say HELLO, and wait for its HELLO.
+"""Is a controller ready? Connect to it, say HELLO, and wait for its HELLO. (Which version a
+session then speaks is ``negotiation.py``'s, the one place of it in Python.)
 
 A listening socket is not enough: os-ken binds before its apps are loaded, and a controller that
 accepts and then closes is not ready either. Ready means it completed the first step of the
@@ -56,23 +57,6 @@ def probe(host: str, port: int, version: int, timeout: float = 1.0) -> Optional[
     if head is None or head[1] != OFPT_HELLO:
         return None
     return head[0]
-
-
-# OpenFlow wire version bytes (OpenFlow 1.3.5 §7.1; 1.4, 1.5 for controllers that offer them).
-WIRE = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
-
-
-def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tuple:
-    """(version, answered): the version a switch offering ``offered`` (lowest first, e.g.
-    ["1.0", "1.3"]) uses with this controller, found as a switch finds it: a HELLO with the
-    highest offered version; the controller's HELLO carries its highest (``answered``, the wire
-    byte), and the session uses the highest offered version at or below it (OpenFlow 1.3.5
-    §6.3.1). version None: none fits; answered None: no HELLO came back."""
-    got = probe(host, port, WIRE[offered[-1]], timeout=timeout)
-    if got is None:
-        return None, None
-    fits = [v for v in offered if WIRE[v] <= got]
-    return (fits[-1] if fits else None), got
 
 
 def refused(host: str, port: int, timeout: float = 1.0) -> Optional[str]:

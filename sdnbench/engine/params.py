@@ -24,10 +24,17 @@ Every other key is an engine config field, passed as it is: ``mode``, ``traffic`
 ``timeout_ms``, ``learn``, ``settle_ms``, ``buffered``, ``keep_flows``, ``workers``,
 ``source_addrs``, ``strict``, ``connect_parallel``, ``hold_ms``, ``echo_interval_ms``,
 ``connect_timeout_ms``, ...
+
+One trip to the engine: ``check`` asks the engine once and returns the params **resolved**, every
+engine field with the value the engine gave it (its defaults filled in: ``window``,
+``frame_size``, ``timeout_ms``, ``versions``, ...). That is the config a run is given
+(``config``) and what its ``Result.params`` records; checking resolved params again asks the
+engine nothing (the engine's answer for a config is remembered: it is a pure function of it).
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import subprocess
@@ -44,6 +51,9 @@ OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
 LINKS = ("none", "linear")
 DRIVER_KEYS = {"controller", "of_version", "links"}
 BOOKKEEPING = {"name", "rep", "repetition"}
+# Fields of the resolved config that belong to one run, not to what is measured: the launched
+# controller's address and PID, the agents' peers. Never recorded in the params.
+PER_RUN = {"controllers", "controller_pid", "net_peers"}
 DEFAULT_CONTROLLER = "osken:learning"
 # The address used while checking (the real one is known once the controller runs).
 _CHECK_ADDRESS = "127.0.0.1:6653"
@@ -70,10 +80,22 @@ def check(params: dict) -> dict:
         raise UserError(f"links must be linear or none, not {p['links']!r}")
     if p["mode"] == "fixed-rate" and "rate" not in p:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
-    errors = engine_check(config(p, _CHECK_ADDRESS))
+    resolved, errors = _engine_answer(config(p, _CHECK_ADDRESS))
     if errors:
         raise UserError("; ".join(_named(e) for e in errors))
-    return p
+    out = with_resolved(p, resolved)
+    # checking the resolved params again is the same answer: remembered, not asked again
+    _ANSWERS.setdefault(_key(config(out, _CHECK_ADDRESS)), (resolved, []))
+    return out
+
+
+def with_resolved(p: dict, resolved: dict) -> dict:
+    """``p`` with every field of the engine's resolved config (``check``'s or a run's
+    ``params``) that a measurement is defined by: not the driver's own keys (``links`` is a
+    layout name here), not what belongs to one run (``PER_RUN``), not a field left unset."""
+    out = dict(p)
+    out.update({k: v for k, v in resolved.items() if k not in PER_RUN and k not in DRIVER_KEYS and v is not None})
+    return out
 
 
 def _named(error: str) -> str:
@@ -121,7 +143,7 @@ def launch_spec(p: dict) -> str:
     spec = p["controller"]
     if spec != "faucet:auto":
         return spec
-    c = engine_resolved(config(p, _CHECK_ADDRESS))
+    c = p if "first_dpid" in p and "ports" in p else engine_resolved(config(p, _CHECK_ADDRESS))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
     return f"faucet:{faucet_config_for(list(range(first, first + n + 1)), ports=range(1, ports + 1), max_hosts=0)}"
 
@@ -131,26 +153,45 @@ def engine_args(p: dict) -> list:
     return ["--links", p["links"]] if p.get("links", "none") != "none" else []
 
 
-def _engine_check(cfg: dict) -> subprocess.CompletedProcess:
-    return subprocess.run([str(binary()), "check", "--config", "-"], input=json.dumps(cfg),
-                          capture_output=True, text=True, timeout=30)
+# The engine's answer to a config, by the config's JSON (a pure function of it): (resolved or
+# None, errors). Bounded: a campaign checks at most a few configs per cell.
+_ANSWERS: dict = {}
+_MAX_ANSWERS = 256
+
+
+def _key(cfg: dict) -> str:
+    return json.dumps(cfg, sort_keys=True, separators=(",", ":"))
+
+
+def _engine_answer(cfg: dict) -> tuple:
+    """(resolved config, []) when ``cfg`` is valid, else (None, one line per bad field): asked of
+    ``sdnbench-engine check`` once per distinct config."""
+    key = _key(cfg)
+    if key not in _ANSWERS:
+        cp = subprocess.run([str(binary()), "check", "--config", "-"], input=key,
+                            capture_output=True, text=True, timeout=30)
+        if cp.returncode == 0:
+            answer = (json.loads(cp.stdout), [])
+        else:
+            lines = [ln for ln in (cp.stdout + cp.stderr).splitlines() if ln.strip()]
+            answer = (None, lines or [f"sdnbench-engine check exited {cp.returncode}"])
+        if len(_ANSWERS) >= _MAX_ANSWERS:
+            _ANSWERS.clear()
+        _ANSWERS[key] = answer
+    return copy.deepcopy(_ANSWERS[key])    # callers may change what they get
 
 
 def engine_check(cfg: dict) -> list:
     """Ask the engine to validate ``cfg``: [] when valid, else one line per bad field."""
-    cp = _engine_check(cfg)
-    if cp.returncode == 0:
-        return []
-    lines = [ln for ln in (cp.stdout + cp.stderr).splitlines() if ln.strip()]
-    return lines or [f"sdnbench-engine check exited {cp.returncode}"]
+    return _engine_answer(cfg)[1]
 
 
 def engine_resolved(cfg: dict) -> dict:
     """The engine's own reading of a valid ``cfg``, defaults filled in (its one definition)."""
-    cp = _engine_check(cfg)
-    if cp.returncode != 0:
-        raise UserError("; ".join(engine_check(cfg)))
-    return json.loads(cp.stdout)
+    resolved, errors = _engine_answer(cfg)
+    if errors:
+        raise UserError("; ".join(errors))
+    return resolved
 
 
 @functools.lru_cache(maxsize=1)

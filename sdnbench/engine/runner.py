@@ -15,11 +15,14 @@ from ..errors import Interrupted
 from ..result import Result
 from . import driver
 from .convert import to_result
-from .params import check, config, engine_args, engine_defaults, launch_of_version, launch_spec
+from .params import check, config, engine_args, engine_defaults, launch_of_version, launch_spec, with_resolved
 
 
 def measure(p: dict, ctl, live: bool = False) -> Result:
-    """One engine run against a launched controller ``ctl`` (checked params ``p``)."""
+    """One engine run against a launched controller ``ctl`` (params ``p`` as ``check`` resolved
+    them): one call of the engine, given the resolved config with the controller's address. The
+    Result's params are ``p`` with what the engine reports it ran (its ``params``: the same
+    values, by construction)."""
     cfg = config(p, f"{ctl.host}:{ctl.port}")
     if ctl.pid:
         cfg["controller_pid"] = ctl.pid
@@ -29,11 +32,11 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
         try:
             doc = driver.run(args, live=live, config=cfg)
         except driver.EngineInterrupted as e:
-            r = to_result(e.doc, p)
+            r = to_result(e.doc, with_resolved(p, e.doc["params"]))
             ctl.record(r, sampler)
             e.result = r
             raise
-    r = to_result(doc, p)
+    r = to_result(doc, with_resolved(p, doc["params"]))
     ctl.check_alive()
     ctl.record(r, sampler)
     if r.status == "failed" and "nothing measured" in (r.error or "") and \

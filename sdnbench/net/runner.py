@@ -33,7 +33,7 @@ from typing import Callable, Optional
 
 from .. import doctor
 from ..controllers import launch
-from ..controllers.ofhello import WIRE, negotiate, probe
+from ..controllers.negotiation import mismatch, negotiate
 from ..errors import UserError
 from ..result import Result
 from . import ditg, first_packet, iperf, ping
@@ -164,22 +164,14 @@ def _network(topo, address, p: dict, backend=None):
 
 def negotiated_version(address: tuple, of: str) -> Optional[str]:
     """The version the switches use with this controller, found as they find it
-    (``controllers.ofhello.negotiate``). None if nothing answers or none fits."""
+    (``controllers.negotiation.negotiate``). None if nothing answers or none fits."""
     return negotiate(address[0], address[1], of.split(","))[0]
 
 
 def version_mismatch(address: tuple, of: str) -> Optional[str]:
     """Say HELLO to the controller with the highest offered version; name the mismatch if its
-    answer is a version the switches were not allowed to use."""
-    offered = of.split(",")
-    got = probe(address[0], address[1], WIRE[offered[-1]], timeout=2.0)
-    if got is None:
-        return f"the controller at {address[0]}:{address[1]} did not answer a HELLO"
-    if got >= WIRE[offered[0]]:
-        return None        # the versions overlap: the cause is elsewhere
-    answered = {v: k for k, v in WIRE.items()}.get(got, f"wire version {got}")
-    return (f"the controller answered HELLO with {answered} only and the switches were forced to "
-            f"{of}; use --of {answered}")
+    answer is a version the switches were not allowed to use (``controllers.negotiation``)."""
+    return mismatch(address[0], address[1], of)
 
 
 def _measure(m: str, p: dict, net, pairs: list, rep: int, result: Result, step) -> None:

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..controllers.negotiation import negotiate
 from ..controllers.negotiation import session_version as negotiated
-from ..controllers.ofhello import negotiate
 
 FALLBACK = "1.3"                   # no HELLO came back: the run finds out why, case by case
 
 
 def session_version(host: str, port: int, forced: Optional[str], label: str, hello=negotiate) -> str:
     """The version to run the cases with against the controller at host:port. ``hello`` is
-    ``ofhello.negotiate`` (injectable for tests)."""
+    ``negotiation.negotiate`` (injectable for tests)."""
     return negotiated(host, port, forced, label, hello=hello) or FALLBACK
 
 
