@@ -128,9 +128,11 @@ NEGOTIATE = {"of_version": None}
 
 
 def _agree(ctl, args) -> None:
-    """A controller that cannot speak --of (or neither version) is one line naming --of before
-    any run; without --of the engine's switches negotiate per session (the same HELLO rule)."""
-    session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
+    """A controller that cannot speak --of is one line naming --of before any run (the engine's
+    ``hello``). Without --of nothing is asked: the engine's switches negotiate per session, and a
+    run whose sessions find no common version says so itself, naming the --of that fixes it."""
+    if args.of_version:
+        session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
 
 
 def _switch_counts(text: str) -> list:

@@ -63,3 +63,17 @@ def test_search_checks_once_and_runs_once_per_trial(tmp_path):
     [r] = json.loads(cp.stdout)
     assert calls == ["check"] + ["--config"] * r["counters"]["trials"], calls
     assert r["params"]["frame_size"] == engine_defaults()["frame_size"] and "mode" not in r["params"]
+
+
+@pytest.mark.integration
+def test_a_forced_version_is_asked_of_the_engine_once_before_the_runs(tmp_path):
+    """``--of`` forced: the engine's ``hello`` says whether the controller speaks it (the one
+    negotiation, the switch's own), then one run per repetition. (A controller that lacks the
+    forced version is refused in one line before any run: ``test_version_negotiation.py``.)"""
+    with responder("1.3") as addr:
+        cp, calls = counted_cli(tmp_path, "controller", "bench", "--controller", f"tcp:{addr}", "--switches", "2",
+                                "--reps", "2", "--loops", "1", "--loop-ms", "200", "--warmup", "0", "--macs", "4",
+                                "--of", "1.3", "--json")
+        assert cp.returncode == 0, cp.stderr
+        assert calls == ["check", "hello", "--config", "--config"], calls
+        assert all(r["params"]["of_negotiated"] == ["1.3"] for r in json.loads(cp.stdout))

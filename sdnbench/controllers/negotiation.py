@@ -1,31 +1,29 @@
-"""Which OpenFlow version a switch uses with a controller, found before anything runs: the one
-place of version negotiation in Python (``ofhello.py`` only says whether a controller answers).
+"""Which OpenFlow version a switch uses with a controller, found before anything runs.
 
-One mechanism, the one ``net run`` and ``controller bench`` rely on: the switches offer OpenFlow
-1.0 and 1.3 and use the highest version the controller's HELLO allows (``negotiate``, OpenFlow
-1.3.5 §6.3.1). ``--of`` forces one version; a controller that does not speak it is one line
-naming ``--of``, before anything runs, instead of a run that ends with nothing answered and no
-reason.
+Negotiation is the engine's, in one place: ``sdnbench-engine hello`` (``crates/engine/src/front/
+hello.rs``) says HELLO as an emulated switch does, with the switch's own code (``ofswitch``,
+``ofwire::negotiate``, OpenFlow 1.3.5 §6.3.1, and the plain 1.0 HELLO retried for a controller
+that closes on the bitmap one, ``switch/hello_fallback.rs``), and reports the controller's
+answer and the version agreed. Every engine result records what its sessions then negotiated
+(``of_negotiated``). This module only puts the answer in words: ``--of`` forces one version; a
+controller that does not speak it is one line naming ``--of``, before anything runs, instead of
+a run that ends with nothing answered and no reason.
 
-Why Python keeps this probe beside the engine's own negotiation (``ofwire::hello::negotiate``,
-which every emulated switch runs per session, and whose outcome each engine result records:
-``of_negotiated``): some commands must know the version before the engine starts, because what
-they build depends on it (the launched controller's config and the northbound checks of
-discovery, provisioning, re-provisioning and failover; the attacker's bytes of a robustness
-case), and ``net run`` drives Open vSwitch, with no engine at all. A pre-run engine call for it
-would be one more engine process per command; one TCP connection is enough.
-
-A controller that speaks 1.0 only and drops the switches' HELLO (1.3 header, version bitmap)
-instead of answering at 1.0 gives the same answer both ways: the probe reads the controller's
-own 1.0 HELLO, and the engine retries such a session with a plain 1.0 HELLO
-(``crates/engine/src/switch/hello_fallback.rs``; ``engine/test_hello_fallback.py``)."""
+Commands ask before their first run when what they build depends on the version (the launched
+controller's config and the northbound checks of discovery, provisioning, re-provisioning and
+failover; the attacker's bytes of a robustness case; ``net run``'s Open vSwitch), or when
+``--of`` forces one (``controller bench``, ``capacity``, ``search``: without ``--of`` their runs
+negotiate per session and say themselves when no version fits, so they ask nothing more).
+(``ofhello.py`` only says whether a controller answers a HELLO at all: readiness.)"""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from typing import Optional
 
+from .. import paths
 from ..errors import UserError
-from .ofhello import probe
 
 OFFERED = ("1.0", "1.3")           # what the engine's switches speak, lowest first
 # OpenFlow wire version bytes (OpenFlow 1.3.5 §7.1; 1.4, 1.5 for controllers that offer them).
@@ -38,15 +36,20 @@ def wire_name(wire: int) -> str:
 
 def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tuple:
     """(version, answered): the version a switch offering ``offered`` (lowest first, e.g.
-    ["1.0", "1.3"]) uses with this controller, found as a switch finds it: a HELLO with the
-    highest offered version; the controller's HELLO carries its highest (``answered``, the wire
-    byte), and the session uses the highest offered version at or below it (OpenFlow 1.3.5
-    §6.3.1). version None: none fits; answered None: no HELLO came back."""
-    got = probe(host, port, WIRE[offered[-1]], timeout=timeout)
-    if got is None:
-        return None, None
-    fits = [v for v in offered if WIRE[v] <= got]
-    return (fits[-1] if fits else None), got
+    ["1.0", "1.3"]) uses with this controller, and the version byte of the controller's HELLO,
+    as the engine's switch finds them (``sdnbench-engine hello``). version None: none fits;
+    answered None: no HELLO came back."""
+    engine = paths.engine_binary()
+    if not engine.exists():
+        raise UserError(f"{engine} is not built: run `cargo build --release` (or `make setup`)")
+    cp = subprocess.run([str(engine), "hello", "--controller", f"{host}:{port}", "--of", ",".join(offered),
+                         "--timeout-ms", str(max(1, int(timeout * 1000)))],
+                        capture_output=True, text=True, timeout=timeout * 2 + 10)
+    if cp.returncode != 0:
+        lines = (cp.stderr or cp.stdout).strip().splitlines()
+        raise UserError(lines[-1] if lines else f"sdnbench-engine hello exited {cp.returncode}")
+    a = json.loads(cp.stdout)
+    return a["version"], a["answered"]
 
 
 def session_version(host: str, port: int, forced: Optional[str], label: str, need: Optional[str] = None,
@@ -72,11 +75,10 @@ def session_version(host: str, port: int, forced: Optional[str], label: str, nee
 def mismatch(host: str, port: int, of: str) -> Optional[str]:
     """Why switches offering ``of`` ("1.3", "1.0,1.3") found no version with the controller at
     host:port, in words naming the fix; None when the versions overlap (the cause is elsewhere)."""
-    offered = of.split(",")
-    got, answered = negotiate(host, port, offered)
+    got, answered = negotiate(host, port, of.split(","))
     if answered is None:
         return f"the controller at {host}:{port} did not answer a HELLO"
-    if answered >= WIRE[offered[0]]:
+    if got is not None:
         return None
     speaks = wire_name(answered)
     return f"the controller answered HELLO with {speaks} only and the switches were forced to {of}; use --of {speaks}"

@@ -21,6 +21,7 @@ fn main() {
             Some("k8s-agent") => sdnbench_engine::distributed::k8s_pod::main(args.split_off(1)),
             Some("merge") => sdnbench_engine::distributed::merge::main(args.split_off(1)),
             Some("cbench") => run::cbench(args.split_off(1)),
+            Some("hello") => sdnbench_engine::front::hello::main(args.split_off(1)),
             Some("check") => sdnbench_engine::front::check::main(args.split_off(1)),
             Some("robust-cases") => run::no_args("robust-cases", &rest, || format!("{}\n", sdnbench_engine::robust::catalogue())),
             Some("schema") => run::no_args("schema", &rest, run::schema),

@@ -17,6 +17,8 @@ const COMMANDS: &str = "\
 other commands:
   sdnbench-engine check --config FILE|-   validate a JSON config: print it resolved (every default
                                           filled in), or one line per error and exit 1
+  sdnbench-engine hello --controller HOST:PORT [--of VERSIONS]
+                                          the OpenFlow version a switch speaks with it (JSON)
   sdnbench-engine cbench [cbench flags: -c -p -m -l -s -M -t -w -C -i -I -D -o]
   sdnbench-engine worker                  a worker process: JSON lines on stdin/stdout
   sdnbench-engine agent                   one machine's part of a run over agents: the worker

@@ -3,6 +3,7 @@
 pub(crate) mod cbench;
 pub mod check;
 pub(crate) mod cli;
+pub mod hello;
 pub use cli::command;
 pub(crate) mod output;
 pub(crate) mod preflight;
