@@ -29,6 +29,7 @@ from ..controllers.spec import parse_spec
 from ..errors import UserError
 from ..kind import Kind
 from .links import parse_link
+from .mininet_common import STANDALONE
 from .pairs import select_pairs
 from .ping import parse_sizes
 from .topology import parse_topology
@@ -38,7 +39,6 @@ OF_VERSIONS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13", "1.4": "OpenFlow14", "1
 DEFAULT_OF = "1.0,1.3"
 DATAPATHS = ("auto", "kernel", "user")
 SWITCHES = ("ovs", "user")
-STANDALONE = ("standalone", "none")
 MIN_PING_SIZE = 16          # below 16 bytes of payload ping carries no timestamp: no RTT
 MAX_PAYLOAD = 65507
 _RATE = re.compile(r"^\d+(\.\d+)?[KMGkmg]?$")
