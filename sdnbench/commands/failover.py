@@ -6,6 +6,7 @@ master, until new flows are provisioned again, and what the streams lost
 from __future__ import annotations
 
 from .. import output
+from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
 from ..rfc8456.provisioning import stats
 from ._resilience import check, finish, ms, stream_flags, trials
@@ -18,7 +19,7 @@ def add_to(s, common) -> None:
     p.add_argument("--topo", default="linear,3", help="topology; streams run between its farthest hosts (linear,3)")
     p.add_argument("--flow-rate", type=float, default=100.0, help="new flows per second across the kill (100)")
     stream_flags(p, after_ms=2000)
-    p.set_defaults(func=run_failover, controller="osken:takeover")
+    p.set_defaults(func=run_failover, controller=params.DEFAULTS["failover"]["controller"])
 
 
 def _print(results: list) -> None:

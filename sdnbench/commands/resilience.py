@@ -11,6 +11,7 @@ what was measured is kept (printed, -o, --store)."""
 from __future__ import annotations
 
 from .. import output
+from ..rfc8456 import resilience_params as params
 from ..rfc8456.reprovisioning_trial import reprovisioning_trial
 from ..rfc8456.provisioning import stats
 from . import failover
@@ -24,7 +25,7 @@ def add_to(s, common) -> None:
     p.add_argument("--topo", default="ring,6", help="topology with a redundant path (ring,6)")
     p.add_argument("--link", help="the link to fail, DPID-DPID (the first link some host pair depends on)")
     stream_flags(p, after_ms=2000)
-    p.set_defaults(func=run_reprovisioning, controller="osken:reroute", of_version=None)  # negotiated
+    p.set_defaults(func=run_reprovisioning, controller=params.DEFAULTS["reprovisioning"]["controller"], of_version=None)  # negotiated
     failover.add_to(s, common)
 
 

@@ -26,7 +26,7 @@ from .kinds import KINDS, kind_of, spoken_versions
 from .parsed import DEFAULT_SPEC, OF_VERSIONS, ControllerSpec, wire_version
 
 __all__ = ["DEFAULT_SPEC", "OF_VERSIONS", "ControllerSpec", "display_name", "needed_traffic", "parse_spec",
-           "spoken_versions", "validate_controller_param", "wire_version"]
+           "sibling", "spoken_versions", "validate_controller_param", "wire_version"]
 
 
 def parse_spec(spec: str) -> ControllerSpec:
@@ -63,6 +63,13 @@ def needed_traffic(spec: str) -> Optional[str]:
         return kind_of(parse_spec(str(spec))).traffic
     except UserError:
         return None
+
+
+def sibling(spec: str, role: str) -> Optional[str]:
+    """The spec of the app of ``spec``'s controller that plays RFC 8456 ``role`` (its kind's
+    record: ``osken:learning``, "topology" -> ``osken:topology``), or None."""
+    kind = kind_of(parse_spec(spec))
+    return f"{kind.name}:{kind.roles[role]}" if role in kind.roles else None
 
 
 def display_name(spec: str) -> str:

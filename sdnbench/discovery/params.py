@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ..controllers.kinds import kind_of
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec, sibling
 from ..errors import UserError
 from ..kind import Kind
 from ..net.engine_network import to_engine_network
@@ -21,7 +21,7 @@ from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 from .change import pick_link
 from .size import start_size
 
-DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northbound", "api": None,
+DEFAULTS = {"controller": sibling(DEFAULT_SPEC, "topology"), "topo": "ring,10", "verify": "northbound", "api": None,
             "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
             "workers": None, "test": "discovery", "link": None, "down_at_s": 10.0, "up_after_s": 10.0}
 CLI_ONLY = {"reps": 3, "size_search": False, "max_switches": 100_000}

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..controllers.kinds import with_role
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..kind import Kind
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 from . import flow_push
 from .provisioning import trial_network
 
-DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,2", "flows": 100,
+DEFAULTS = {"controller": DEFAULT_SPEC, "of_version": None, "topo": "linear,2", "flows": 100,
             "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
             "table_size": 0, "test": "reactive", "api": None, "api_url": None}
 CLI_ONLY = {"reps": 3}

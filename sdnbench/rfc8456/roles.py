@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..controllers.kinds import kind_of, with_role
-from ..controllers.spec import display_name, parse_spec, spoken_versions
+from ..controllers.kinds import with_role
+from ..controllers.spec import display_name, needed_traffic, parse_spec, sibling, spoken_versions
 from .flow_push import FLOW_APIS
 
 ROLES = ("forwarding", "topology", "proactive", "reroute", "takeover")
@@ -52,9 +52,9 @@ def for_role(spec: str, role: str, api: Optional[list] = None) -> RoleSpec:
     the discovery tests then run the controller itself, read through that adapter."""
     if role == "forwarding":
         return RoleSpec(role, spec)
-    kind = kind_of(parse_spec(spec))
-    if role in kind.roles:
-        return RoleSpec(role, f"{kind.name}:{kind.roles[role]}")
+    own = sibling(spec, role)
+    if own is not None:
+        return RoleSpec(role, own)
     if role == "topology" and api:
         return RoleSpec(role, spec)
     if role == "proactive" and api and api[0] in FLOW_APIS:
@@ -74,5 +74,5 @@ def of_version(spec: str) -> str:
 def traffic(spec: str) -> dict:
     """Extra engine parameters a controller needs for the packet-in tests: Faucet takes only the
     packet-ins its own pipeline raises (``traffic: faucet``, docs/robustness.md "Faucet")."""
-    profile = kind_of(parse_spec(spec)).traffic
+    profile = needed_traffic(spec)
     return {"traffic": profile} if profile else {}

@@ -40,6 +40,7 @@ class ControllerKind:
     resolve: Optional[Callable] = None           # (spec, topology) -> the spec to run (faucet:auto)
     api_at_launch: Optional[Callable] = None     # (spec, api) -> its API's URL is known once it runs
     ready_hint: str = ""                         # added to "did not become ready"
+    doctor: Optional[str] = None                 # the `sdnbench doctor` check a campaign using it needs
 
     @property
     def starts(self) -> bool:

@@ -80,5 +80,5 @@ def inventory() -> list:
 KIND = ControllerKind(
     "faucet", "faucet:CONFIG.yaml", parse, plan, versions=lambda spec: VERSIONS, inventory=inventory,
     # Faucet takes only the packet-ins its own pipeline raises (docs/robustness.md "Faucet")
-    traffic="faucet", resolve=resolve,
+    traffic="faucet", resolve=resolve, doctor="controller-faucet",
 )

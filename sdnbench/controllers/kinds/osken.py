@@ -50,4 +50,5 @@ KIND = ControllerKind(
     topology_api={"topology": "osken"},
     flow_api={"flowpush": "osken"},
     roles={"topology": "topology", "proactive": "flowpush", "reroute": "reroute", "takeover": "takeover"},
+    doctor="controller-osken",
 )

@@ -54,4 +54,4 @@ def inventory() -> list:
              "how": "" if ovs else INSTALL}]
 
 
-KIND = ControllerKind(NAME, NAME, parse, plan, versions=lambda spec: VERSIONS, inventory=inventory)
+KIND = ControllerKind(NAME, NAME, parse, plan, versions=lambda spec: VERSIONS, inventory=inventory, doctor=NAME)

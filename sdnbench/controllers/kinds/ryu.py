@@ -58,4 +58,5 @@ KIND = ControllerKind(
     topology_api={"rest_topology": "ryu"},
     flow_api={"*": "ryu"},     # any app: flows go to its wsapi (refused there unless ofctl_rest is loaded)
     roles={"topology": "rest_topology", "proactive": "ofctl_rest"},
+    doctor="controller-ryu",
 )
