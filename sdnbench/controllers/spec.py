@@ -1,20 +1,10 @@
 """Controller spec strings: the one way every command names a controller under test.
 
-| spec                 | kind                 | what runs                                          |
-|----------------------|----------------------|----------------------------------------------------|
-| ``osken:APP``        | ``osken``            | os-ken 4.x with an app sdnbench ships (``apps/``)  |
-| ``ryu:APP``          | ``ryu``              | Ryu 4.34's ryu-manager with ``ryu.app.APP``        |
-| ``faucet:PATH.yaml`` | ``faucet``           | Faucet with that config file                       |
-| ``faucet:auto``      | ``faucet``           | Faucet with a config generated for the network     |
-| ``ovs-testcontroller``| ``ovs-testcontroller``| Open vSwitch's test controller (learning switch) |
-| ``tcp:HOST:PORT``    | ``tcp``              | a controller started elsewhere; nothing is run     |
-| ``cmd:COMMAND;opts`` | ``cmd``              | any controller, by its command line (``cmdspec``)  |
-
-Each kind is one record of ``kinds.KINDS``; this module splits the string and hands the rest to
-the record. Parsing is pure: it checks the shape of the string and the names it can check
-without touching the machine (app names, OpenFlow versions). Whether a controller is installed
-is the launcher's business (``envs``), so that ``parse_spec`` works in unit tests and in
-``--help`` paths alike.
+Each kind is one record of ``kinds.KINDS`` (the table of spec forms is there); this module
+splits the string at the first ':' and hands the rest to the record. Parsing is pure: it checks
+the shape of the string and the names it can check without touching the machine (app names,
+OpenFlow versions). Whether a controller is installed is the launcher's business (``envs``), so
+that ``parse_spec`` works in unit tests and in ``--help`` paths alike.
 """
 
 from __future__ import annotations

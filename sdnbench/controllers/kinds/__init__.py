@@ -5,6 +5,16 @@ the controller is started (or that it is not: ``tcp:``), the OpenFlow versions i
 rows in ``controllers list``, the northbound and flow-push APIs it serves, the sibling apps that
 play the RFC 8456 roles, and what else differs between kinds. Everything reads this table;
 a new kind is a module of this package and one line here (docs/extending.md).
+
+| spec                 | kind                 | what runs                                          |
+|----------------------|----------------------|----------------------------------------------------|
+| ``osken:APP``        | ``osken``            | os-ken 4.x with an app sdnbench ships (``apps/``)  |
+| ``ryu:APP``          | ``ryu``              | Ryu 4.34's ryu-manager with ``ryu.app.APP``        |
+| ``faucet:PATH.yaml`` | ``faucet``           | Faucet with that config file                       |
+| ``faucet:auto``      | ``faucet``           | Faucet with a config generated for the network     |
+| ``ovs-testcontroller``| ``ovs-testcontroller``| Open vSwitch's test controller (learning switch) |
+| ``tcp:HOST:PORT``    | ``tcp``              | a controller started elsewhere; nothing is run     |
+| ``cmd:COMMAND;opts`` | ``cmd``              | any controller, by its command line (``cmdspec``)  |
 """
 
 from __future__ import annotations
