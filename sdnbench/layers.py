@@ -31,7 +31,7 @@ LAYERS: tuple = (
     {"store", "stats"},
     {"doctor"},
     {"install"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "machine",
+    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "modgraph", "machine",
      "openflow", "scale_limits", "lifecycle", "yamlload", "kind"},
 )
 

@@ -10,6 +10,8 @@ campaign changes. The test-only ``synthetic`` kind is registered by the tests, n
 from __future__ import annotations
 
 from .. import doctor
+from ..controllers.kinds import kind_of
+from ..controllers.spec import parse_spec
 from ..discovery import params as discovery_params
 from ..engine import params as engine_params
 from ..errors import UserError
@@ -42,14 +44,17 @@ def requirements(scenario) -> list:
     for b in scenario.benchmarks:
         names += [n for n in get(b.kind).requires if n not in names]
         for spec in _controller_specs(b):
-            kind = spec.partition(":")[0]
-            # The controllers part names its checks controller-osken, controller-ryu, ...;
-            # ovs-testcontroller is a plain tool check.
-            for name in (f"controller-{kind}", kind):
-                if name in known and name not in names:
-                    names.append(name)
-                    break
+            name = _doctor_check(spec)     # its kind's record says which
+            if name in known and name not in names:
+                names.append(name)
     return names
+
+
+def _doctor_check(spec: str):
+    try:
+        return kind_of(parse_spec(spec)).doctor
+    except UserError:
+        return None
 
 
 def _controller_specs(bench) -> list:

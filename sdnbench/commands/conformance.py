@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from .. import output
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..conformance import harness, report, stimuli
 
@@ -31,7 +31,7 @@ def register(sub) -> None:
                        description=__doc__)
     p.add_argument("--controller", action="append", metavar="SPEC",
                    help="a controller spec (repeat for several; commas inside a spec are its own, e.g. of=1.0,1.3) "
-                        "(osken:learning)")
+                        f"({DEFAULT_SPEC})")
     p.add_argument("--of", default="1.0,1.3", help="OpenFlow versions: 1.0, 1.3 or 1.0,1.3 (1.0,1.3); a "
                                                    "controller that does not speak one skips it")
     p.add_argument("--stimuli", default="connect,frames,link",
@@ -44,7 +44,7 @@ def register(sub) -> None:
 
 def check(args) -> tuple:
     """(controllers, versions, stimuli), or one UserError line, before anything starts."""
-    controllers = args.controller or ["osken:learning"]
+    controllers = args.controller or [DEFAULT_SPEC]
     for spec in controllers:
         try:
             parse_spec(spec)

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
+from ..controllers.spec import DEFAULT_SPEC
 from ..errors import Interrupted, UserError
 from ..result import Result
 from ..store.cli import add_store_flag
@@ -108,9 +109,9 @@ class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
 def _common(p, multi_controller: bool = False) -> None:
     if multi_controller:
         p.add_argument("--controller", action="append", metavar="SPEC",
-                       help="controller spec, repeat for a column each (osken:learning)")
+                       help=f"controller spec, repeat for a column each ({DEFAULT_SPEC})")
     else:
-        p.add_argument("--controller", default="osken:learning", help="controller spec (osken:learning)")
+        p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
     p.add_argument("--workers", type=int, help="engine worker processes (auto)")
     output.add_json_flag(p)

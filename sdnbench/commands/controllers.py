@@ -15,6 +15,8 @@ import argparse
 
 from ..controllers import DEFAULT_SPEC, envs, launch
 from ..controllers.inventory import inventory
+from ..controllers.kinds import kind_of
+from ..controllers.spec import parse_spec
 from .. import fmt
 from ..errors import UserError
 from ..net.topology import parse_topology
@@ -82,8 +84,9 @@ def run_install(args) -> int:
 def run_start(args) -> int:
     if args.port is not None and not 0 < args.port < 65536:
         raise UserError(f"--port {args.port}: not a TCP port")
-    if args.spec.startswith("tcp:"):
-        raise UserError(f"{args.spec}: a tcp: controller runs elsewhere; sdnbench only connects to it")
+    if not kind_of(parse_spec(args.spec)).starts:
+        raise UserError(f"{args.spec}: a {args.spec.partition(':')[0]}: controller runs elsewhere; "
+                        "sdnbench only connects to it")
     with launch(args.spec, port=args.port, of_version=args.of_version, timeout=args.timeout,
                 topology=parse_topology(args.topo) if args.topo else None) as ctl:
         if args.json:

@@ -40,11 +40,11 @@ def add_to(s, common) -> None:
 
 def _flags(p, common, poll_s: float) -> None:
     common(p)
-    p.set_defaults(controller="osken:topology", of_version=None)
+    p.set_defaults(controller=params.DEFAULTS["controller"], of_version=None)
     p.add_argument("--topo", default="ring,10", help="topology spec or file (ring,10)")
     p.add_argument("--verify", default="northbound", choices=["northbound", "southbound"],
                    help="northbound: poll the controller's view; southbound: every link carried probes both ways")
-    p.add_argument("--api", help="northbound API: osken, ryu, floodlight, onos, odl (from the controller)")
+    p.add_argument("--api", help=f"northbound API: {', '.join(params.APIS)} (from the controller)")
     p.add_argument("--api-url", help="the API's base URL (a managed controller's own)")
     p.add_argument("--poll-s", type=float, default=poll_s, help=f"northbound poll interval ({poll_s:g} s)")
     p.add_argument("--deadline-s", type=float, default=60.0, help="a trial's time limit (60 s)")

@@ -6,18 +6,20 @@ master, until new flows are provisioned again, and what the streams lost
 from __future__ import annotations
 
 from .. import output
+from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
 from ..rfc8456.provisioning import stats
+from ._resilience import check, finish, ms, stream_flags, trials
 
 
-def add_to(s, common, stream_flags) -> None:
+def add_to(s, common) -> None:
     p = s.add_parser("failover", help="RFC 8456 §5.4.1 controller failover time (the master is killed)",
                      description=__doc__)
     common(p)
     p.add_argument("--topo", default="linear,3", help="topology; streams run between its farthest hosts (linear,3)")
     p.add_argument("--flow-rate", type=float, default=100.0, help="new flows per second across the kill (100)")
     stream_flags(p, after_ms=2000)
-    p.set_defaults(func=run_failover, controller="osken:takeover")
+    p.set_defaults(func=run_failover, controller=params.DEFAULTS["failover"]["controller"])
 
 
 def _print(results: list) -> None:
@@ -25,8 +27,8 @@ def _print(results: list) -> None:
     for r in results:
         c = r.counters
         lost = "/".join("-" if p["lost"] is None else str(p["lost"]) for p in c["pairs"])
-        rows.append([r.params["rep"], _f(c["role_change_first_ms"]), _f(c["role_change_ms"]), _f(c["new_flow_ms"]),
-                     _f(c["rfc_failover_ms"]), lost, f"{c['flows_provisioned']}/{c['flows']}", c["verdict"]])
+        rows.append([r.params["rep"], ms(c["role_change_first_ms"]), ms(c["role_change_ms"]), ms(c["new_flow_ms"]),
+                     ms(c["rfc_failover_ms"]), lost, f"{c['flows_provisioned']}/{c['flows']}", c["verdict"]])
     head = ["trial", "B master first ms", "all ms", "new flow ms", "T2-T1 ms", "lost fwd/rev", "flows", "verdict"]
     print(output.table(head, rows, align="rrrrrrrl"))
     for name, metric in (("time until every switch sees B as master", "role_change_time"),
@@ -39,11 +41,6 @@ def _print(results: list) -> None:
                   f"trials {st['trials']}")
 
 
-def _f(x) -> str:
-    return "-" if x is None else f"{x:.3f}"
-
-
 def run_failover(args) -> int:
-    from .resilience import check, finish, trials
     check(args, "failover")
     return finish(args, trials(args, trial), _print)

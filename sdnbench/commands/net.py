@@ -13,6 +13,7 @@ import threading
 import time
 
 from .. import procreg
+from ..controllers.spec import DEFAULT_SPEC
 from ..net.links import parse_link
 from ..net.params import DEFAULT_OF, check
 from ..net.topology import parse_topology
@@ -51,8 +52,8 @@ def _register_run(nsub) -> None:
                         description="Build the topology, attach the controller, run the chosen "
                                     "measurements over the chosen host pairs, keep every raw sample.")
     r.add_argument("--topo", required=True, help="topology spec (see `sdnbench net topo --help`)")
-    r.add_argument("--controller", default="osken:learning",
-                   help="controller spec (osken:learning, ryu:APP, faucet:CFG, ovs-testcontroller, "
+    r.add_argument("--controller", default=DEFAULT_SPEC,
+                   help=f"controller spec ({DEFAULT_SPEC}, ryu:APP, faucet:CFG, ovs-testcontroller, "
                         "tcp:HOST:PORT) or `standalone` (no controller; default: %(default)s)")
     r.add_argument("--link", help="link profile (fast-ethernet, gigabit, wifi-g) and/or "
                                   "bw=MBIT,loss=PCT,queue=PKTS,delay=MS,jitter=MS")

@@ -28,7 +28,7 @@ from pathlib import Path
 from .. import output
 from ..campaign import runner, scenario as scenario_mod
 from ..controllers.lifecycle import precheck
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
 from ..northbound.adapter import ADAPTERS
@@ -41,7 +41,7 @@ def register(sub) -> None:
     p = sub.add_parser("rfc8456", help="the whole RFC 8456 evaluation of controllers, and its report",
                        description=__doc__, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
     p.add_argument("--controller", action="append", metavar="SPEC", default=[],
-                   help="a controller under test (repeat to compare; osken:learning when none)")
+                   help=f"a controller under test (repeat to compare; {DEFAULT_SPEC} when none)")
     prof = p.add_mutually_exclusive_group()
     prof.add_argument("--quick", dest="profile", action="store_const", const="quick",
                       help="3 trials per test (1 per DoS case, one flood each), small sizes: minutes (CI); "
@@ -107,7 +107,7 @@ def _api(name, url):
 
 
 def _controllers(specs: list) -> list:
-    specs = specs or ["osken:learning"]
+    specs = specs or [DEFAULT_SPEC]
     for s in specs:
         parse_spec(s)
     if len(set(specs)) != len(specs):

@@ -19,8 +19,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from ..controllers.catalog import of_versions_for
-from ..controllers.spec import display_name, parse_spec
+from ..controllers.spec import display_name, parse_spec, spoken_versions
 from ..errors import UserError
 from ..result import write_json_atomic
 from . import normalise, report, sides
@@ -32,8 +31,7 @@ CATEGORIES = ("received", "sent", "flows")
 
 
 def speaks(spec: str, version: str) -> bool:
-    p = parse_spec(spec)
-    known = p.command.of_versions if p.command else of_versions_for(p.kind, p.app)
+    known = spoken_versions(parse_spec(spec))
     return not known or version in known
 
 

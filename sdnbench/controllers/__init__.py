@@ -13,10 +13,10 @@ Public API (what the rest of sdnbench codes against):
                                          # of_version, pid, ...); result.resources += cpu_percent,
                                          # rss_bytes, threads; a note if the CPU saturated
 
-Specs: ``osken:learning`` (the default), ``osken:APP``, ``ryu:APP``, ``faucet:CONFIG.yaml``,
-``ovs-testcontroller``, ``tcp:HOST:PORT``. See ``spec`` for the grammar, ``plan`` for each
-controller's command line, ``envs`` for the per-controller virtualenvs, ``lifecycle`` for start,
-readiness and stop, ``resources`` for the sampler and ``apps/`` for the os-ken apps we ship.
+Specs: ``osken:learning`` (``DEFAULT_SPEC``), ``osken:APP``, ``ryu:APP``, ``faucet:CONFIG.yaml``,
+``ovs-testcontroller``, ``tcp:HOST:PORT``, ``cmd:COMMAND``: one record each in ``kinds/``. See
+``spec`` for the grammar, ``kinds/`` for each controller's command line, ``envs`` for the
+per-controller virtualenvs, ``lifecycle`` for start, readiness and stop, ``resources`` for the sampler and ``apps/`` for the os-ken apps we ship.
 """
 
 from .faucet_config import faucet_config, faucet_config_for

@@ -1,7 +1,8 @@
 """What sdnbench knows about controllers and apps, as plain data.
 
-Used by ``parse_spec`` (valid names), by the launcher (which OpenFlow versions an app speaks)
-and by ``sdnbench controllers list`` (what to tell the user).
+Read by the kinds that run these apps (``kinds/osken.py``, ``kinds/ryu.py``: valid names, the
+OpenFlow versions an app speaks, their rows in ``sdnbench controllers list``) and by
+``inventory`` (the controllers sdnbench does not install).
 """
 
 from __future__ import annotations
@@ -71,16 +72,3 @@ EXTERNAL = (
      "any OpenFlow controller reachable from this machine; sdnbench only connects"),
 )
 
-
-def of_versions_for(kind: str, app: str | None) -> tuple:
-    """The OpenFlow versions a controller speaks, as far as sdnbench knows ("" = unknown)."""
-    if kind == "osken":
-        return OSKEN_APPS[app].of_versions
-    if kind == "ryu":
-        known = RYU_APPS.get(app or "")
-        return known.of_versions if known else ()
-    if kind == "faucet":
-        return ("1.3",)
-    if kind == "ovs-testcontroller":
-        return ("1.0", "1.3")
-    return ()

@@ -15,14 +15,12 @@ from typing import Optional
 from ..errors import UserError
 from ..install import variables as installed_variables
 from .cmdspec import expand, fill
+from .launchplan import HOST, LaunchPlan
 from .ofhello import free_port
-from .spec import ControllerSpec
-
-HOST = "127.0.0.1"
+from .parsed import ControllerSpec
 
 
-def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None):
-    from .plan import LaunchPlan
+def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None) -> LaunchPlan:
     c = spec.command
     # ${POX_DIR} and the like: the user's variable, else what `sdnbench install` installed
     environ = dict({**installed_variables(), **os.environ} if environ is None else environ)
@@ -35,7 +33,7 @@ def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None):
     url = fill(expand(spec.text, c.http, environ), HOST, port, http_port) if c.http else None
     plan = LaunchPlan(c.label or Path(c.argv[0]).name, c.version or "unknown", None, argv, env,
                       stop_signal=c.stop_signal, grace=c.grace, cwd=cwd, ready_url=url,
-                      ready_s=c.ready)
+                      ready_s=c.ready, show_command=True)
     if url:
         plan.api_port = http_port if str(http_port) in url else None
     return plan

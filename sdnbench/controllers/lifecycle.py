@@ -19,13 +19,13 @@ fault, not the network's, and the user is told so with the controller's last log
 death the caller already saw (``check_alive`` raised, and the caller handled it, e.g. by
 recording a failed result) is not raised a second time when the block ends normally.
 
-``tcp:HOST:PORT`` controllers are not started or stopped; the HELLO probe still gates the run.
+Controllers of a kind sdnbench does not start (``tcp:HOST:PORT``, ``kinds/``) are not started
+or stopped; the HELLO probe still gates the run.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import re
 import shutil
@@ -44,8 +44,10 @@ from .. import paths
 from ..errors import UserError
 from ..proc import Tracked, spawn, wait_until
 from . import ofhello
-from .faucet_config import faucet_config_for
-from .plan import HOST, plan_for
+from .kinds import kind_of
+from .kinds.tcp import not_answering
+from .launchplan import HOST
+from .plan import plan_for
 from .resources import ResourceSampler, sample_resources, saturation_note
 from .spec import ControllerSpec, parse_spec, wire_version
 
@@ -147,9 +149,12 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
     ``topology`` (a parsed ``sdnbench.net.topology.Topology``, or its ``to_dict()``: whatever
     ``faucet_config.switches_of`` reads) is only needed by ``faucet:auto``, whose config is
     generated for that network; callers parse a spec string (this layer sits below ``net``)."""
-    parsed = _resolve_auto(parse_spec(spec), topology)
+    parsed = parse_spec(spec)
+    kind = kind_of(parsed)
+    if kind.resolve is not None:
+        parsed = kind.resolve(parsed, topology)
     wire = wire_version(of_version)
-    if parsed.kind == "tcp":
+    if not kind.starts:
         yield _attach(parsed, wire, of_version, min(timeout, 10.0))
         return
     if port is None and parsed.command is not None and parsed.command.port:
@@ -195,18 +200,6 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _resolve_auto(parsed: ControllerSpec, topology) -> ControllerSpec:
-    """``faucet:auto`` -> ``faucet:<generated config>``, keeping the spec text the user wrote."""
-    if parsed.kind != "faucet" or parsed.app != "auto":
-        return parsed
-    if topology is None:
-        raise UserError("faucet:auto generates Faucet's config from the network, but no topology "
-                        "was given; use faucet:PATH.yaml to run Faucet on its own")
-    if isinstance(topology, str):       # a bug of the caller's: the spec is parsed above this layer
-        raise TypeError(f"launch(topology={topology!r}): pass the parsed Topology (net.topology.parse_topology)")
-    return dataclasses.replace(parsed, app=str(faucet_config_for(topology)))
-
-
 def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
     def ready() -> bool:
         if not ctl.alive():
@@ -219,7 +212,7 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
     except ControllerDied:
         raise
     except UserError as e:
-        hint = "; a cmd: spec sets this wait with ;ready=SECONDS" if ctl.spec.kind == "cmd" else ""
+        hint = kind_of(ctl.spec).ready_hint
         raise ControllerDied(ctl.spec.text, f"did not become ready ({e}{hint})", ctl.log_tail(TAIL_LINES),
                              ctl.log_path) from None
 
@@ -293,17 +286,14 @@ def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) 
     info = {"spec": parsed.text, "name": "external", "version": None, "app": None,
             "of_version": of_version, "host": parsed.host, "port": parsed.port, "pid": None}
     ctl = Controller(parsed, parsed.host, parsed.port, info)
-    refused = ofhello.refused(parsed.host, parsed.port)
-    if refused:
-        # nothing listens there: waiting for a HELLO cannot help (issue 13.8: fail at once)
-        raise UserError(f"{parsed.text}: no OpenFlow controller answering ({refused}); start it first, "
-                        "or use a managed spec such as osken:learning")
+    check = kind_of(parsed).precheck      # nothing listens there: waiting for a HELLO cannot help
+    if check is not None:
+        check(parsed)
     try:
         wait_until(lambda: ofhello.probe(parsed.host, parsed.port, wire) is not None, timeout,
                    f"an OpenFlow HELLO from {parsed.host}:{parsed.port}")
     except UserError as e:
-        raise UserError(f"{parsed.text}: no OpenFlow controller answering ({e}); start it first, "
-                        "or use a managed spec such as osken:learning") from None
+        raise not_answering(parsed, str(e)) from None
     return ctl
 
 
@@ -325,14 +315,9 @@ def _slug(text: str) -> str:
 
 def precheck(spec: str) -> None:
     """What can be known of a controller before anything starts (issue 40: an evaluation whose
-    controller could never run stored a FAILED run and exited 2): a ``tcp:`` address has a
-    listener, a ``cmd:`` program and its ``cwd=`` exist. ``UserError`` naming the spec."""
+    controller could never run stored a FAILED run and exited 2): its kind's check (a ``tcp:``
+    address has a listener, a ``cmd:`` program and its ``cwd=`` exist). ``UserError`` naming the spec."""
     parsed = parse_spec(spec)
-    if parsed.kind == "tcp":
-        refused = ofhello.refused(parsed.host, parsed.port)
-        if refused:
-            raise UserError(f"{parsed.text}: no OpenFlow controller answering ({refused}); start it first, "
-                            "or use a managed spec such as osken:learning")
-    elif parsed.kind == "cmd":
-        from .cmdplan import cmd_plan
-        cmd_plan(parsed, 0)
+    check = kind_of(parsed).precheck
+    if check is not None:
+        check(parsed)

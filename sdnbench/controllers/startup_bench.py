@@ -17,8 +17,9 @@ import sys
 import time
 
 from .lifecycle import launch
+from .parsed import DEFAULT_SPEC
 
-DEFAULT_SPECS = ["ovs-testcontroller", "osken:learning", "osken:topology", "ryu:simple_switch_13"]
+DEFAULT_SPECS = ["ovs-testcontroller", DEFAULT_SPEC, "osken:topology", "ryu:simple_switch_13"]
 BASELINE = "ovs-testcontroller"
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from sdnbench.controllers import envs, ofhello
-from sdnbench.controllers.plan import ovs_testcontroller_version
+from sdnbench.controllers.kinds.ovs_testcontroller import ovs_testcontroller_version
 from sdnbench.proc import wait_until
 
 pytestmark = pytest.mark.integration

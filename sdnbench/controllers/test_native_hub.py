@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from sdnbench.controllers import envs
-from sdnbench.controllers.plan import APPS_DIR
+from sdnbench.controllers.kinds.osken import APPS_DIR
 
 pytestmark = pytest.mark.integration
 

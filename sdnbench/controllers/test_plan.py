@@ -5,12 +5,13 @@ from pathlib import Path
 import pytest
 
 from sdnbench.controllers import envs, plan
+from sdnbench.controllers.kinds.faucet import faucet_env
 from sdnbench.controllers.spec import parse_spec
 from sdnbench.errors import UserError
 
 
 def test_faucet_env_keeps_everything_in_the_state_dir_and_on_loopback(tmp_path):
-    env = plan.faucet_env(Path("/x/f.yaml"), tmp_path, 9999)
+    env = faucet_env(Path("/x/f.yaml"), tmp_path, 9999)
     assert env["FAUCET_CONFIG"] == "/x/f.yaml"
     assert env["FAUCET_PROMETHEUS_ADDR"] == env["GAUGE_PROMETHEUS_ADDR"] == "127.0.0.1"
     assert env["FAUCET_PROMETHEUS_PORT"] == "9999"

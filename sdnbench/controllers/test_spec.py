@@ -2,8 +2,9 @@
 
 import pytest
 
-from sdnbench.controllers.catalog import OSKEN_APPS, of_versions_for
-from sdnbench.controllers.spec import parse_spec, ryu_module, wire_version
+from sdnbench.controllers.catalog import OSKEN_APPS
+from sdnbench.controllers.kinds.ryu import ryu_module
+from sdnbench.controllers.spec import parse_spec, spoken_versions, wire_version
 from sdnbench.errors import UserError
 
 
@@ -64,9 +65,12 @@ def test_ryu_module_names():
 
 
 def test_catalog_versions():
-    assert of_versions_for("osken", "multitable") == ("1.3",)
-    assert set(of_versions_for("osken", "learning")) == {"1.0", "1.3"}
-    assert of_versions_for("faucet", "/x.yaml") == ("1.3",)
-    assert of_versions_for("ryu", "some.other.module") == ()
+    assert spoken_versions(parse_spec("osken:multitable")) == ("1.3",)
+    assert set(spoken_versions(parse_spec("osken:learning"))) == {"1.0", "1.3"}
+    assert spoken_versions(parse_spec("faucet:/x.yaml")) == ("1.3",)
+    assert spoken_versions(parse_spec("ryu:some.other.module")) == ()
+    assert spoken_versions(parse_spec("ovs-testcontroller")) == ("1.0", "1.3")
+    assert spoken_versions(parse_spec("tcp:127.0.0.1:6653")) == ()
+    assert spoken_versions(parse_spec("cmd:x --port={port};of=1.0")) == ("1.0",)
     assert OSKEN_APPS["topology"].module_list() == ("topology", "learning")
     assert OSKEN_APPS["hub"].module_list() == ("hub",)

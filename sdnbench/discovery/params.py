@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..controllers.spec import parse_spec
+from ..controllers.kinds import kind_of
+from ..controllers.spec import DEFAULT_SPEC, parse_spec, sibling
 from ..errors import UserError
 from ..kind import Kind
 from ..net.engine_network import to_engine_network
@@ -20,14 +21,12 @@ from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 from .change import pick_link
 from .size import start_size
 
-DEFAULTS = {"controller": "osken:topology", "topo": "ring,10", "verify": "northbound", "api": None,
+DEFAULTS = {"controller": sibling(DEFAULT_SPEC, "topology"), "topo": "ring,10", "verify": "northbound", "api": None,
             "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
             "workers": None, "test": "discovery", "link": None, "down_at_s": 10.0, "up_after_s": 10.0}
 CLI_ONLY = {"reps": 3, "size_search": False, "max_switches": 100_000}
 TESTS = ("discovery", "topology-change")
 APIS = tuple(ADAPTERS)          # the northbound registry's names (sdnbench.northbound.adapter)
-# which adapter reads a managed controller's view (spec -> adapter)
-DEFAULT_API = {"osken:topology": "osken", "ryu:rest_topology": "ryu"}
 # Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
 # refused before anything starts (building and checking that takes ~12 s here; more would make
 # the engine's own config check time out).
@@ -86,23 +85,26 @@ def _together(p: dict) -> list:
     return out
 
 
+def own_api(controller: str) -> Optional[str]:
+    """The northbound adapter that reads a launched controller's own view (its kind's record:
+    ``osken:topology`` -> ``osken``), or None."""
+    try:
+        spec = parse_spec(controller)
+    except UserError:
+        return None
+    return kind_of(spec).own_topology_api(spec)
+
+
 def _northbound(p: dict) -> list:
     """--verify northbound needs an API to read and its URL (known before the controller starts)."""
     spec = parse_spec(p["controller"])
-    if p["api"] is None and p["controller"] not in DEFAULT_API:
+    if p["api"] is None and own_api(p["controller"]) is None:
         return [("api", f"no northbound API is known for {p['controller']}; give --api "
                         f"({', '.join(APIS)}) with --api-url, or use --verify southbound")]
-    if p["api_url"] is None and not _serves_api(spec, p):
+    if p["api_url"] is None and not kind_of(spec).serves_api(spec, p["api"]):
         return [("api_url", f"the {p['api']} API of {p['controller']} has no URL sdnbench knows; "
                             "give --api-url (e.g. http://127.0.0.1:8080) or use --verify southbound")]
     return []
-
-
-def _serves_api(spec, p: dict) -> bool:
-    """A launched controller whose API sdnbench starts itself (its URL is known once it runs)."""
-    if spec.kind == "cmd":
-        return spec.command.http is not None
-    return spec.kind in ("osken", "ryu") and (p["api"] is None or p["api"] == DEFAULT_API.get(p["controller"]))
 
 
 def _link_in(p: dict) -> list:

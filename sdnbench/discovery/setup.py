@@ -15,7 +15,7 @@ from ..errors import UserError
 from ..net.engine_network import to_engine_network
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..northbound import adapter_for, emulated_links
-from .params import DEFAULT_API, MAX_NODES
+from .params import APIS, MAX_NODES, own_api
 from .trial import Setup
 
 ANSWER_WITHIN_S = 5.0     # a URL the user gave must answer (any HTTP status) this soon
@@ -28,10 +28,10 @@ def api_for(spec: str, api: Optional[str], api_url: Optional[str], ctl_api_url: 
     it, not a trial that falls back to southbound-only and waits out its deadline."""
     if verify == "southbound":
         return None, None
-    name = api or DEFAULT_API.get(spec)
+    name = api or own_api(spec)
     if name is None:
         raise UserError(f"--verify northbound: no northbound API known for {spec}; give --api "
-                        f"(osken, ryu, floodlight, onos, odl) and --api-url, or use --verify southbound")
+                        f"({', '.join(APIS)}) and --api-url, or use --verify southbound")
     url = api_url or ctl_api_url
     if not url:
         raise UserError(f"--verify northbound: no URL for the {name} API of {spec}; give --api-url")

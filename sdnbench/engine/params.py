@@ -41,8 +41,7 @@ import subprocess
 from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
-from ..controllers.plan import spoken_versions
-from ..controllers.spec import parse_spec, validate_controller_param
+from ..controllers.spec import DEFAULT_SPEC, needed_traffic, parse_spec, spoken_versions, validate_controller_param
 from ..errors import UserError
 from ..kind import Kind
 from .driver import binary
@@ -54,7 +53,7 @@ BOOKKEEPING = {"name", "rep", "repetition"}
 # Fields of the resolved config that belong to one run, not to what is measured: the launched
 # controller's address and PID, the agents' peers. Never recorded in the params.
 PER_RUN = {"controllers", "controller_pid", "net_peers"}
-DEFAULT_CONTROLLER = "osken:learning"
+DEFAULT_CONTROLLER = DEFAULT_SPEC
 # The address used while checking (the real one is known once the controller runs).
 _CHECK_ADDRESS = "127.0.0.1:6653"
 
@@ -66,8 +65,9 @@ def check(params: dict) -> dict:
     p = dict(params)
     p.setdefault("controller", DEFAULT_CONTROLLER)
     p.setdefault("mode", "throughput")
-    if str(p["controller"]).startswith("faucet:") and not p.get("traffic"):
-        p["traffic"] = "faucet"
+    needed = needed_traffic(p["controller"])
+    if needed and not p.get("traffic"):
+        p["traffic"] = needed
     if p.get("traffic") is None:
         p.pop("traffic", None)
     if "of_version" in p and p["of_version"] is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..controllers import launch
+from ..controllers.spec import needed_traffic
 from ..errors import Interrupted
 from ..result import Result
 from . import driver
@@ -39,10 +40,10 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
     r = to_result(doc, with_resolved(p, doc["params"]))
     ctl.check_alive()
     ctl.record(r, sampler)
-    if r.status == "failed" and "nothing measured" in (r.error or "") and \
-            str(p.get("controller", "")).startswith("faucet:") and p.get("traffic") != "faucet":
+    needed = needed_traffic(p.get("controller", ""))
+    if r.status == "failed" and "nothing measured" in (r.error or "") and needed and p.get("traffic") != needed:
         r.error += (f"; Faucet takes only the packet-ins its own pipeline raises, not {p.get('traffic')!r} "
-                    "traffic: use --traffic faucet (docs/robustness.md, \"Faucet\")")
+                    f"traffic: use --traffic {needed} (docs/robustness.md, \"Faucet\")")
     return r
 
 

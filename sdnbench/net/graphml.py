@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from ..errors import UserError
-from .topology import Host, Link, Switch, Topology
+from .topo_model import Host, Link, Switch, Topology
 
 _NS = "http://graphml.graphdrawing.org/xmlns"
 

@@ -11,6 +11,9 @@ import warnings
 from ..errors import UserError
 from .topology import Topology
 
+# The ``controller`` values that mean no controller: the switches run in OVS standalone mode.
+STANDALONE = ("standalone", "none")
+
 IFNAMSIZ = 15
 
 

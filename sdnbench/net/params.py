@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Optional
 
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..kind import Kind
 from .links import parse_link
+from .mininet_common import STANDALONE
 from .pairs import select_pairs
 from .ping import parse_sizes
 from .topology import parse_topology
@@ -38,7 +39,6 @@ OF_VERSIONS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13", "1.4": "OpenFlow14", "1
 DEFAULT_OF = "1.0,1.3"
 DATAPATHS = ("auto", "kernel", "user")
 SWITCHES = ("ovs", "user")
-STANDALONE = ("standalone", "none")
 MIN_PING_SIZE = 16          # below 16 bytes of payload ping carries no timestamp: no RTT
 MAX_PAYLOAD = 65507
 _RATE = re.compile(r"^\d+(\.\d+)?[KMGkmg]?$")
@@ -65,7 +65,7 @@ SECTION_DEFAULTS = {
              "interval_ms": 1000, "log_dir": None},
     "first_packet": {"count": 20, "interval": 0.1},
 }
-TOP_DEFAULTS = {"controller": "osken:learning", "link": None, "of": DEFAULT_OF, "datapath": "auto",
+TOP_DEFAULTS = {"controller": DEFAULT_SPEC, "link": None, "of": DEFAULT_OF, "datapath": "auto",
                 "switch": "ovs", "pairs": "first-last", "reps": 1, "measurements": ["ping"]}
 # backend: where the network is (mininet | ssh:INVENTORY), checked by sdnbench.net.backends
 KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + ("backend", "protocols", "log_dir")
@@ -237,7 +237,7 @@ def _controller(v: Any) -> None:
     if v in STANDALONE:
         return
     if not isinstance(v, str) or not v.strip():
-        raise ValueError(f"expected a controller spec such as osken:learning, got {v!r}")
+        raise ValueError(f"expected a controller spec such as {DEFAULT_SPEC}, got {v!r}")
     parse_spec(v)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from .links import LinkParams, params_from_mapping, parse_link
-from .topology import Host, Link, Switch, Topology
+from .topo_model import Host, Link, Switch, Topology
 
 
 def load(spec: str) -> Topology:

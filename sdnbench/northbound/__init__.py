@@ -6,7 +6,7 @@ to GET; ``adapter.Adapter`` adds the thin HTTP fetch. A link is directed:
 for both directions (Floodlight's ``bidirectional``) yields both.
 
     from sdnbench.northbound import adapter_for
-    a = adapter_for("ryu")                       # osken | ryu | floodlight | onos | odl
+    a = adapter_for("ryu")                       # a name of ADAPTERS (adapter.py)
     links = a.links("http://127.0.0.1:8080")     # raises NorthboundError: one line, URL + reply
 
 Tested against the real controller: ``osken`` (our ``osken:topology`` app) and ``ryu``

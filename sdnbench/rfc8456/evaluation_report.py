@@ -114,7 +114,7 @@ def fields_table(slug: str, c) -> Table:
     topo = (r.topology or {}) if r else {}
     ok = sum(1 for t in c.trials if t.result.status == "ok")
     rows = [
-        ["test set-up", "cluster of 2 instances (§3.2), the master killed" if slug == "failover" else
+        ["test set-up", "cluster of 2 instances (§3.2), the master killed" if BY_SLUG[slug].role == "takeover" else
          "standalone (§3.1): one controller on 127.0.0.1, the forwarding plane emulated by sdnbench-engine"],
         ["controller and version", f"{ctl.get('name') or c.spec} {ctl.get('version') or ''}".strip()
          + f" (app run: {c.spec})"],
@@ -132,9 +132,10 @@ def fields_table(slug: str, c) -> Table:
 
 
 def _northbound(slug: str, rfc: dict, spec: str) -> str:
-    if slug in ("discovery", "topology-change", "discovery-size"):
+    role = BY_SLUG[slug].role          # what the test needs of the controller (roles.py)
+    if role == "topology":
         return f"{rfc.get('northbound') or '?'} topology API, polled (the view is verified northbound)"
-    if slug == "proactive":
+    if role == "proactive":
         return f"{spec}'s flow-push API (HTTP JSON), one request per switch of a path"
     return "none used (southbound only)"
 

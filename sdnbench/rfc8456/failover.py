@@ -27,7 +27,7 @@ import time
 from typing import Optional
 
 from ..controllers import envs
-from ..controllers.plan import LAUNCHER
+from ..controllers.kinds.osken import LAUNCHER
 from ..errors import UserError
 from ..net.engine_network import network_for
 from . import streams

@@ -25,6 +25,8 @@ import json
 import urllib.error
 import urllib.request
 
+from ..controllers.kinds import kind_of, with_role
+from ..controllers.spec import parse_spec
 from ..errors import UserError
 
 PRIORITY = 100
@@ -131,19 +133,23 @@ class OnosFlows:
         _call("POST", f"{self.base}/onos/v1/flows/{device}?appId={self.APP_ID}", body, auth=self.auth)
 
 
-# The flow-push APIs of controllers sdnbench does not launch, by the name ``--api`` gives: the one
-# registry that provisioning's parameters, its command line and the RFC 8456 suite read.
-FLOW_APIS = {"floodlight": FloodlightStaticFlowPusher, "onos": OnosFlows}
+# The flow-push APIs by the name ``--api`` gives (and a controller kind's record names its own
+# by: ``ControllerKind.flow_api``): the one registry that provisioning's parameters, its command
+# line and the RFC 8456 suite read. A new API is a class here and one line.
+FLOW_APIS = {"osken": OsKenFlowPush, "ryu": RyuOfctl, "floodlight": FloodlightStaticFlowPusher, "onos": OnosFlows}
+
+
+def own_api(spec: str):
+    """The flow-push API (a name of ``FLOW_APIS``) a launched controller serves itself, or None."""
+    parsed = parse_spec(spec)
+    return kind_of(parsed).own_flow_api(parsed)
 
 
 def adapter_for(spec: str, api_url, api: str = ""):
-    """The adapter for controller ``spec`` (its API at ``api_url``; ``api`` names it for
-    controllers sdnbench does not launch: floodlight, onos)."""
-    if spec.startswith("ryu:") and api_url:
-        return RyuOfctl(api_url)
-    if spec == "osken:flowpush" and api_url:
-        return OsKenFlowPush(api_url)
-    if api and api_url:
-        return FLOW_APIS[api](api_url)
+    """The adapter for controller ``spec`` (its API at ``api_url``): its own (``ryu:*``,
+    ``osken:flowpush``), else the one ``api`` names (for controllers sdnbench does not launch)."""
+    name = own_api(spec) or api
+    if name and api_url:
+        return FLOW_APIS[name](api_url)
     raise UserError(f"proactive provisioning: no northbound flow API known for {spec!r} "
-                    f"(use ryu:ofctl_rest or osken:flowpush, or --api {'|'.join(FLOW_APIS)} with --api-url)")
+                    f"(use {' or '.join(with_role('proactive'))}, or --api {'|'.join(FLOW_APIS)} with --api-url)")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..controllers.spec import parse_spec
+from ..controllers.kinds import with_role
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..kind import Kind
 from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
 from . import flow_push
 from .provisioning import trial_network
 
-DEFAULTS = {"controller": "osken:learning", "of_version": None, "topo": "linear,2", "flows": 100,
+DEFAULTS = {"controller": DEFAULT_SPEC, "of_version": None, "topo": "linear,2", "flows": 100,
             "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
             "table_size": 0, "test": "reactive", "api": None, "api_url": None}
 CLI_ONLY = {"reps": 3}
@@ -54,10 +55,10 @@ def _together(p: dict) -> list:
         return [(k, "is for --mode proactive only") for k in ("api", "api_url") if p[k] is not None]
     if p["api"] is not None and p["api_url"] is None:
         return [("api_url", f"--api {p['api']} needs it (the flow API's base URL, e.g. http://127.0.0.1:8080)")]
-    own = p["controller"].startswith("ryu:") or p["controller"] == "osken:flowpush"
-    if not own and p["api"] is None:
+    if flow_push.own_api(p["controller"]) is None and p["api"] is None:
         return [("api", f"{p['controller']} has no flow API sdnbench knows; give --api "
-                        f"({', '.join(FLOW_APIS)}) with --api-url, or use ryu:ofctl_rest or osken:flowpush")]
+                        f"({', '.join(FLOW_APIS)}) with --api-url, or use "
+                        f"{' or '.join(with_role('proactive'))}")]
     return []
 
 

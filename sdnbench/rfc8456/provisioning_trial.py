@@ -5,9 +5,8 @@
 from __future__ import annotations
 
 from ..controllers import launch
-from ..controllers.catalog import of_versions_for
 from ..controllers.negotiation import session_version
-from ..controllers.spec import parse_spec
+from ..controllers.spec import parse_spec, spoken_versions
 from ..net.topology import parse_topology
 from ..result import Result
 from . import proactive as pro
@@ -21,7 +20,7 @@ def default_of(controller: str, proactive: bool) -> str:
     other version gets that one."""
     want = "1.3" if proactive else "1.0"
     spec = parse_spec(controller)
-    known = of_versions_for(spec.kind, spec.app)
+    known = spoken_versions(spec)
     return want if not known or want in known else known[-1]
 
 

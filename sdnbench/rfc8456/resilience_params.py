@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..controllers.spec import parse_spec
+from ..controllers.spec import DEFAULT_SPEC, parse_spec, sibling
 from ..errors import UserError
 from ..kind import Kind
 from ..net.engine_network import network_for
@@ -20,8 +20,8 @@ from .reprovisioning import parse_link
 
 COMMON = {"of_version": "1.3", "interval_us": 1000, "warmup_ms": 3000, "fail_after_ms": 1000, "after_ms": 2000}
 DEFAULTS = {
-    "reprovisioning": {**COMMON, "controller": "osken:reroute", "topo": "ring,6", "link": None},
-    "failover": {**COMMON, "controller": "osken:takeover", "topo": "linear,3", "flow_rate": 100.0},
+    "reprovisioning": {**COMMON, "controller": sibling(DEFAULT_SPEC, "reroute"), "topo": "ring,6", "link": None},
+    "failover": {**COMMON, "controller": sibling(DEFAULT_SPEC, "takeover"), "topo": "linear,3", "flow_rate": 100.0},
 }
 KNOWN = {"test"} | set(DEFAULTS["reprovisioning"]) | set(DEFAULTS["failover"])
 CLI_ONLY = {"reps": 3}

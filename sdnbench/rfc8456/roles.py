@@ -17,28 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..controllers.catalog import of_versions_for
-from ..controllers.spec import display_name, parse_spec
+from ..controllers.kinds import with_role
+from ..controllers.spec import display_name, needed_traffic, parse_spec, sibling, spoken_versions
 from .flow_push import FLOW_APIS
 
 ROLES = ("forwarding", "topology", "proactive", "reroute", "takeover")
 
-# controller kind -> role -> the spec of the sibling app (same controller, same install)
-SIBLINGS = {
-    "osken": {"topology": "osken:topology", "proactive": "osken:flowpush", "reroute": "osken:reroute",
-              "takeover": "osken:takeover"},
-    "ryu": {"topology": "ryu:rest_topology", "proactive": "ryu:ofctl_rest"},
-}
-
-# the apps that already are a role's sibling keep it (osken:topology is its own topology app)
+# The sibling app of each role is in its controller kind's record (``ControllerKind.roles``):
+# same controller, same install. The apps that already are a role's sibling keep it
+# (osken:topology is its own topology app).
 WHY_NOT = {
     "topology": "no northbound API showing the discovered topology is known for {spec} "
-                "(osken:topology, ryu:rest_topology have one; or give --api and --api-url)",
+                f"({', '.join(with_role('topology'))} have one; or give --api and --api-url)",
     "proactive": "no proactive (northbound flow-push) API is known for {spec} "
-                 "(ryu:ofctl_rest, osken:flowpush have one; or give --api " + "|".join(FLOW_APIS) + " and --api-url)",
-    "reroute": "no app that moves paths off a failed link is known for {spec} (osken:reroute is sdnbench's)",
+                 f"({', '.join(with_role('proactive'))} have one; or give --api {'|'.join(FLOW_APIS)} "
+                 "and --api-url)",
+    "reroute": "no app that moves paths off a failed link is known for {spec} "
+               f"({', '.join(with_role('reroute'))} is sdnbench's)",
     "takeover": "single instance only: no OpenFlow-role takeover between two instances is known for {spec} "
-                "(osken:takeover runs two)",
+                f"({', '.join(with_role('takeover'))} runs two)",
 }
 
 
@@ -55,10 +52,9 @@ def for_role(spec: str, role: str, api: Optional[list] = None) -> RoleSpec:
     the discovery tests then run the controller itself, read through that adapter."""
     if role == "forwarding":
         return RoleSpec(role, spec)
-    kind = parse_spec(spec).kind
-    sibling = SIBLINGS.get(kind, {}).get(role)
-    if sibling is not None:
-        return RoleSpec(role, sibling)
+    own = sibling(spec, role)
+    if own is not None:
+        return RoleSpec(role, own)
     if role == "topology" and api:
         return RoleSpec(role, spec)
     if role == "proactive" and api and api[0] in FLOW_APIS:
@@ -69,9 +65,7 @@ def for_role(spec: str, role: str, api: Optional[list] = None) -> RoleSpec:
 def of_version(spec: str) -> str:
     """The OpenFlow version the suite asks for: 1.3 when the controller speaks it (or nobody
     knows), else the one it speaks (POX and Ryu's simple_switch: 1.0)."""
-    s = parse_spec(spec)
-    versions = (s.command.of_versions if s.kind == "cmd" and s.command else
-                of_versions_for(s.kind, s.app))
+    versions = spoken_versions(parse_spec(spec))
     if not versions or "1.3" in versions:
         return "1.3"
     return versions[0]
@@ -80,4 +74,5 @@ def of_version(spec: str) -> str:
 def traffic(spec: str) -> dict:
     """Extra engine parameters a controller needs for the packet-in tests: Faucet takes only the
     packet-ins its own pipeline raises (``traffic: faucet``, docs/robustness.md "Faucet")."""
-    return {"traffic": "faucet"} if parse_spec(spec).kind == "faucet" else {}
+    profile = needed_traffic(spec)
+    return {"traffic": profile} if profile else {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..controllers.spec import validate_controller_param
+from ..controllers.spec import DEFAULT_SPEC, validate_controller_param
 from ..errors import UserError
 from ..kind import Kind
 from ..result import Result
@@ -46,7 +46,7 @@ def run_case(params: dict) -> Result:
         raise UserError("a robustness cell needs a case")
     of = params.get("of_version")
     bg = {k: params[k] for k in ("rate", "switches") if k in params}
-    pairs = runner.run_cases(params.get("controller", "osken:learning"), [params["case"]],
+    pairs = runner.run_cases(params.get("controller", DEFAULT_SPEC), [params["case"]],
                              of_version=str(of) if of is not None else None, background=bg,
                              drop=float(params.get("drop", DROP)), hung_ms=float(params.get("hung_ms", HUNG_MS)),
                              syn_rate=int(params.get("syn_rate", runner.SYN_RATE)), reps=int(params.get("reps", REPS)))

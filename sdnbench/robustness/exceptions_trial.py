@@ -12,13 +12,14 @@ from typing import Callable, Optional
 
 from ..controllers import launch
 from ..controllers.negotiation import session_version
+from ..controllers.spec import DEFAULT_SPEC
 from ..engine.driver import EngineInterrupted
 from ..engine.params import check, launch_of_version, launch_spec
 from ..engine.runner import measure
 from ..errors import UserError
 from . import exceptions
 
-DEFAULTS = {"controller": "osken:learning", "mode": "throughput", "switches": 4, "loops": 5, "loop_ms": 1000,
+DEFAULTS = {"controller": DEFAULT_SPEC, "mode": "throughput", "switches": 4, "loops": 5, "loop_ms": 1000,
             "warmup": 1}
 
 

@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from .. import proc, procreg
 from ..controllers import envs
 from ..controllers.ofhello import accepts, free_port
-from ..controllers.plan import base_env
+from ..controllers.launchplan import base_env
 from ..errors import UserError
 from ..result import Result
 from . import pairs

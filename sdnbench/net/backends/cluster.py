@@ -30,7 +30,6 @@ from ... import proc
 from ...errors import UserError
 from ...lifecycle import Built, left_behind
 from .. import mininet_common
-from ..params import STANDALONE
 from ..topology import Topology, parse_topology
 from . import cluster_place, cluster_servers, cluster_sweep, remote
 from .cluster_servers import Servers
@@ -347,7 +346,7 @@ class ClusterBackend:
         """Refuse a controller the servers cannot reach, then log into every server and check
         it, before a controller starts; the first repetition's network reuses the sessions."""
         spec = str(p["controller"])
-        if spec not in STANDALONE and (not spec.startswith("tcp:") or spec[4:].startswith(("127.", "localhost"))):
+        if spec not in mininet_common.STANDALONE and (not spec.startswith("tcp:") or spec[4:].startswith(("127.", "localhost"))):
             raise UserError(f"cluster backend: controller {spec} would listen on this machine's "
                             "loopback, which switches on other servers cannot reach; start it "
                             "listening on an address they reach and use --controller tcp:ADDR:PORT, "

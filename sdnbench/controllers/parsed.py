@@ -1,0 +1,37 @@
+"""A parsed controller spec, the default spec, and the OpenFlow version names: the leaf every
+controller kind (``kinds/``) builds on. ``spec.parse_spec`` makes a ``ControllerSpec``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..errors import UserError
+from .cmdspec import Command
+
+# The controller every command runs when none is named: written here once.
+DEFAULT_SPEC = "osken:learning"
+OF_VERSIONS = {"1.0": 0x01, "1.3": 0x04}
+
+
+@dataclass(frozen=True)
+class ControllerSpec:
+    text: str                       # the spec as the user wrote it
+    kind: str                       # a name of kinds.KINDS
+    app: Optional[str] = None       # osken/ryu app, or the faucet config path
+    host: Optional[str] = None      # tcp: only
+    port: Optional[int] = None      # tcp: only
+    command: Optional[Command] = None   # cmd: only
+
+    @property
+    def name(self) -> str:
+        """A short label for logs and errors: ``osken:learning``, ``tcp:127.0.0.1:6653``."""
+        return self.text
+
+
+def wire_version(of_version: str) -> int:
+    """The OpenFlow wire version byte for "1.0" or "1.3"."""
+    try:
+        return OF_VERSIONS[str(of_version)]
+    except KeyError:
+        raise UserError(f"unsupported OpenFlow version {of_version!r}: use 1.0 or 1.3") from None
