@@ -24,31 +24,23 @@ use std::collections::BTreeMap;
 /// Params that may differ between the parts of one run (each machine's own).
 const LOCAL: [&str; 4] = ["source_addrs", "workers", "controller_pid", "net_peers"];
 
-/// `merge FILE... [--json OUT]`: 0 merged `ok`, 2 merged but not `ok`, 1 refused (one line).
-pub fn main(args: Vec<String>) -> i32 {
-    let (mut files, mut out) = (Vec::new(), None);
-    let usage = |what: &str| {
-        eprintln!("sdnbench-engine merge: {what} (usage: sdnbench-engine merge FILE... [--json OUT])");
-        1
-    };
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--json" {
-            match it.next() {
-                Some(p) => out = Some(p),
-                None => return usage("--json needs a file"),
-            }
-        } else if a.starts_with('-') {
-            return usage(&format!("unexpected argument {a:?}"));
-        } else {
-            files.push(a);
-        }
-    }
+/// sdnbench-engine merge: one result from the results of the parts of one run
+#[derive(clap::Parser, Debug)]
+#[command(name = "sdnbench-engine merge", version)]
+pub struct Flags {
+    /// The parts' results (engine result JSON files of disjoint slices of one run)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Write the merged result to this file (default: one line on stdout)
+    #[arg(long, value_name = "OUT")]
+    pub json: Option<std::path::PathBuf>,
+}
+
+/// `merge FILE... [--json OUT]` (`--json` checked writable by the caller): 0 merged `ok`, 2
+/// merged but not `ok`, 1 refused (one line).
+pub fn main(flags: Flags) -> i32 {
     let run = || -> Result<EngineResult, String> {
-        if files.is_empty() {
-            return Err("merge: no files (usage: sdnbench-engine merge FILE... [--json OUT])".into());
-        }
-        let docs = files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
+        let docs = flags.files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
         merge(&docs)
     };
     let doc = match run() {
@@ -58,14 +50,14 @@ pub fn main(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    match &out {
+    match &flags.json {
         Some(p) => {
-            if let Err(e) = crate::export::write(std::path::Path::new(p), &doc) {
-                eprintln!("sdnbench-engine merge: cannot write {p}: {e}");
+            if let Err(e) = crate::export::write(p, &doc) {
+                eprintln!("sdnbench-engine merge: --json {}: cannot write ({e})", p.display());
                 return 1;
             }
         }
-        None => println!("{}", crate::export::line(&doc)),
+        None => crate::exit::line(crate::export::line(&doc)),
     }
     if let Some(e) = &doc.error {
         eprintln!("sdnbench-engine merge: {e}");

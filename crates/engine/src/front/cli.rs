@@ -20,7 +20,7 @@ other commands:
   sdnbench-engine worker                  a worker process: JSON lines on stdin/stdout
   sdnbench-engine agent                   one machine's part of a run over agents: the worker
                                           protocol on stdin/stdout, local workers of its own
-  sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
+  sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT] [--json FILE]
                                           a pod of the Indexed Job of --agents k8s
   sdnbench-engine merge FILE... [--json OUT]   one result from parts' results
   sdnbench-engine robust-cases            the robustness catalogue (JSON)
@@ -303,7 +303,7 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
 
 /// clap's error as one line: its first paragraph ("invalid value 'x' for '--switches <N>': ...",
 /// or the flags after "...were not provided:").
-fn one_line(e: &clap::Error) -> String {
+pub(crate) fn one_line(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let head: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
     format!("{} (see --help)", head.join(" ").trim_start_matches("error: "))

@@ -3,6 +3,8 @@
 pub(crate) mod cbench;
 pub(crate) mod cli;
 pub use cli::command;
+pub mod commands;
+pub use commands::commands;
 pub(crate) mod output;
 pub(crate) mod preflight;
 pub mod run;
