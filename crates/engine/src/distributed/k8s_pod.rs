@@ -12,7 +12,7 @@
 //!   merges them afterwards).
 
 use crate::config::{slices, Config};
-use crate::coordinator::k8s::{COUNT_ENV, INDEX_ENV};
+use crate::distributed::k8s::{COUNT_ENV, INDEX_ENV};
 use crate::result::EngineResult;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -82,7 +82,7 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
         cfg.agents.push(format!("pods:{}@{bind}", count - 1));
     }
     crate::coordinator::install_signal_handlers();
-    let o = match crate::coordinator::run(cfg, &mut |_| {}, &mut |_| {}) {
+    let o = match crate::distributed::run(cfg, &mut |_| {}, &mut |_| {}) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: {e}");
@@ -109,8 +109,8 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
 
 /// Any other pod: dial the coordinator, then be an agent on that connection.
 fn dial(target: &str, index: u32, count: u32) -> i32 {
-    let hello = crate::coordinator::pod_link::Hello { pod: index, pods: count };
-    let stream = match crate::coordinator::pod_link::dial(target, &hello, crate::coordinator::pod_link::wait()) {
+    let hello = crate::distributed::pod_link::Hello { pod: index, pods: count };
+    let stream = match crate::distributed::pod_link::dial(target, &hello, crate::distributed::pod_link::wait()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: pod {index}: {e}");
@@ -163,16 +163,16 @@ mod tests {
     #[test]
     fn flags_as_the_manifest_writes_them() {
         for c in [
-            crate::coordinator::k8s::Coordinator::Pod0(7070),
-            crate::coordinator::k8s::Coordinator::External("10.0.0.1:7000".parse().unwrap()),
-            crate::coordinator::k8s::Coordinator::Alone,
+            crate::distributed::k8s::Coordinator::Pod0(7070),
+            crate::distributed::k8s::Coordinator::External("10.0.0.1:7000".parse().unwrap()),
+            crate::distributed::k8s::Coordinator::Alone,
         ] {
-            let cmd = crate::coordinator::k8s::command(c, "r");
+            let cmd = crate::distributed::k8s::command(c, "r");
             assert_eq!(&cmd[..2], ["sdnbench-engine", "k8s-agent"]);
             let a = Flags::try_parse_from(&cmd[1..]).unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-            assert_eq!(a.config, crate::coordinator::k8s::CONFIG_PATH);
+            assert_eq!(a.config, crate::distributed::k8s::CONFIG_PATH);
         }
-        let cmd = crate::coordinator::k8s::command(crate::coordinator::k8s::Coordinator::Pod0(7070), "r");
+        let cmd = crate::distributed::k8s::command(crate::distributed::k8s::Coordinator::Pod0(7070), "r");
         let a = Flags::try_parse_from(&cmd[1..]).unwrap();
         assert_eq!(a.coordinator.as_deref(), Some("r-0.r:7070"));
         assert_eq!(a.serve, Some("0.0.0.0:7070".parse().unwrap()));

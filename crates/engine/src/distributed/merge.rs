@@ -13,9 +13,9 @@
 //! make the result `partial`, named.
 
 use crate::config::{Config, Slice};
-use crate::coordinator::agent_state::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
+use crate::distributed::agent_state::{self, AgentState};
 use crate::result::{EngineResult, SCHEMA};
 use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::Value;
@@ -84,6 +84,7 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     let cfg = same_run(docs)?;
     let mut o = outcome(cfg.clone(), docs.len() as u32);
     let mut owner: BTreeMap<u32, &str> = BTreeMap::new();
+    let mut agents = Vec::new();
     for (i, (f, d)) in docs.iter().enumerate() {
         let part = Part::read(f, d, i as u32);
         for s in &part.report.switches {
@@ -91,11 +92,12 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
                 return Err(format!("merge: switch {} is in both {other} and {f}: the files are not disjoint parts of one run", s.index));
             }
         }
-        part.add_to(&mut o);
+        agents.push(part.add_to(&mut o));
     }
     o.part_switches = owner.len() as u32;
     let went = !o.loops.is_empty();
     o.reports.sort_by_key(|r| r.worker);
+    o.agents = agent_state::section(&agents, &o.reports);
     crate::coordinator::judge(&mut o, went);
     let missing = cfg.switches.saturating_sub(owner.len() as u32);
     if missing > 0 {
@@ -220,12 +222,12 @@ impl Part {
         Part { name, ready, loops, report, started_unix: d.started_unix }
     }
 
-    fn add_to(self, o: &mut Outcome) {
+    /// Add this part to the merged outcome; its agent's state (its name and slice) back.
+    fn add_to(self, o: &mut Outcome) -> AgentState {
         let (lo, hi) = self.report.switches.iter().fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.index), hi.max(s.index + 1)));
         let slice = Slice { worker: self.report.worker, lo: lo.min(hi), hi };
         let mut a = AgentState::default();
         (a.name, a.slice) = (self.name, slice);
-        o.agents.push(a);
         for l in self.loops {
             match o.loops.iter_mut().find(|m| m.k == l.k) {
                 Some(m) => {
@@ -242,6 +244,7 @@ impl Part {
         o.started_unix = if o.started_unix == 0.0 { self.started_unix } else { o.started_unix.min(self.started_unix) };
         o.ready.push(self.ready);
         o.reports.push(self.report);
+        a
     }
 }
 
