@@ -11,12 +11,21 @@
 //! `agent_merge::merge` of the files' own totals and histograms: every merged total is the sum
 //! of the parts' and the merged histogram is the parts' added. Switches of the run in no file
 //! make the result `partial`, named.
+//!
+//! The `load` section (fixed-rate and keep-alive runs, issue 42) is rebuilt from the parts'
+//! per-loop columns: every count is summed per loop (offered, sent, answered, late, lost, not
+//! sent, backlog, echoes), so those are exact. A result keeps per-loop latency only as
+//! percentiles, not histograms, and percentiles do not add: merged from several parts, the
+//! per-loop p50/p99/p99.9 and the keep-alive's are 0 and a warning says so (each part's own
+//! are in its file); from one part they are its own.
 
 use crate::config::{Config, Slice};
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::distributed::agent_state::{self, AgentState};
+use crate::result::load::LoadLoops;
 use crate::result::{EngineResult, SCHEMA};
+use crate::switch::load::LoopLoad;
 use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -110,8 +119,9 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     }
     o.warnings = crate::coordinator::figures::warnings(&o);
     o.finished_unix = docs.iter().map(|(_, d)| d.finished_unix).fold(0.0, f64::max);
-    let doc = crate::export::build(o);
+    let mut doc = crate::export::build(o);
     check_sums(docs, &doc)?;
+    load_latency(docs, &mut doc);
     Ok(EngineResult { merged_from: Some(docs.iter().map(|(f, _)| f.clone()).collect()), ..doc })
 }
 
@@ -196,6 +206,7 @@ impl Part {
                 (t.k, t.t_s) = (l.k[j], l.t_s.get(j).copied().unwrap_or(0.0));
                 (t.answered, t.sent, t.lost) = (at(&l.answered), at(&l.sent), at(&l.lost_cumulative));
                 t.up = l.sessions_up.get(j).copied().unwrap_or(0);
+                t.load = d.load.as_ref().map(|ld| loop_load(&ld.loops, j));
                 t
             })
             .collect();
@@ -236,6 +247,12 @@ impl Part {
                     m.lost += l.lost;
                     m.up += l.up;
                     m.t_s = m.t_s.max(l.t_s);
+                    if let Some(b) = l.load {
+                        match m.load.as_mut() {
+                            Some(a) => a.add(&b),
+                            None => m.load = Some(b),
+                        }
+                    }
                 }
                 None => o.loops.push(l),
             }
@@ -246,6 +263,42 @@ impl Part {
         o.reports.push(self.report);
         a
     }
+}
+
+/// Loop `j` of a part's load columns as its agent would have sent it: the counts, and no
+/// histogram (a result keeps percentiles only).
+fn loop_load(l: &LoadLoops, j: usize) -> LoopLoad {
+    let at = |c: &[u64]| c.get(j).copied().unwrap_or(0);
+    LoopLoad {
+        offered: at(&l.offered),
+        late: at(&l.late),
+        not_sent_disconnected: at(&l.not_sent_disconnected),
+        backlog: at(&l.backlog),
+        echo_sent: at(&l.echo_sent),
+        echo_answered: at(&l.echo_answered),
+        echo_lost: at(&l.echo_lost),
+        hist_b64: String::new(),
+        echo_hist_b64: String::new(),
+    }
+}
+
+/// The load section's latency percentiles: one part's are its own; of several parts they do not
+/// add (0, and a warning naming them).
+fn load_latency(docs: &[(String, EngineResult)], doc: &mut EngineResult) {
+    let parts: Vec<&crate::result::load::Load> = docs.iter().filter_map(|(_, d)| d.load.as_ref()).collect();
+    let Some(load) = doc.load.as_mut() else { return };
+    if let [one] = parts[..] {
+        (load.loops.p50_us, load.loops.p99_us, load.loops.p99_9_us) =
+            (one.loops.p50_us.clone(), one.loops.p99_us.clone(), one.loops.p99_9_us.clone());
+        let k = &one.keepalive;
+        (load.keepalive.p50_us, load.keepalive.p99_us, load.keepalive.p99_9_us) = (k.p50_us, k.p99_us, k.p99_9_us);
+        return;
+    }
+    doc.warnings.push(format!(
+        "load: the per-loop latency percentiles and the keep-alive's are not merged (0 here): the {} parts' results keep \
+         percentiles, not histograms, and percentiles do not add; each part's own are in its file (the counts are exact)",
+        parts.len()
+    ));
 }
 
 /// The integer counters of `totals` by name (what `agent_merge::merge` sums).
@@ -282,6 +335,7 @@ fn check_sums(docs: &[(String, EngineResult)], merged: &EngineResult) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hist::Hist;
 
     fn doc(loop_ms: u64) -> EngineResult {
         EngineResult { schema: SCHEMA.into(), params: Config { loop_ms, ..Config::default() }, ..Default::default() }
@@ -317,6 +371,74 @@ mod tests {
         let new = serde_json::to_string_pretty(&crate::export::to_value(&merged)).unwrap();
         assert_eq!(new, old.trim_end());
         assert_eq!(merged.merged_from.as_deref(), Some(&["pod0.json".to_string(), "pod1.json".into(), "pod2.json".into()][..]));
+    }
+
+    /// One agent's result of a 2-switch fixed-rate run of 2 loops, made by hand: its switch, its
+    /// loops (`answered`, `sent`, `lost_cumulative`) and the load columns they go with.
+    fn fixed_rate_part(switch: u32, cols: [[u64; 2]; 9], p50: [f64; 2]) -> EngineResult {
+        let [offered, sent, answered, late, lost_cumulative, backlog, echo_sent, echo_answered, echo_lost] = cols.map(|c| c.to_vec());
+        let mut d = doc(500);
+        (d.params.mode, d.params.switches, d.params.loops, d.params.warmup, d.params.rate) =
+            (crate::config::Mode::FixedRate, 2, 2, 0, 60.0);
+        d.latency.hdr_v2_base64 = Hist::with_sigfig(3).to_base64();
+        d.switches = vec![SwitchReport { index: switch, dpid: switch as u64 + 1, ..Default::default() }];
+        let lost = vec![lost_cumulative[0], lost_cumulative[1] - lost_cumulative[0]];
+        d.loops = crate::result::Loops {
+            k: vec![1, 2],
+            t_s: vec![0.5, 1.0],
+            answered: answered.clone(),
+            sent: sent.clone(),
+            lost_cumulative,
+            sessions_up: vec![1, 1],
+            ..Default::default()
+        };
+        let loops = LoadLoops {
+            k: vec![1, 2],
+            offered,
+            sent,
+            answered,
+            late,
+            lost,
+            not_sent_disconnected: vec![0, 0],
+            backlog,
+            p50_us: p50.to_vec(),
+            p99_us: p50.map(|p| p * 2.0).to_vec(),
+            p99_9_us: p50.map(|p| p * 3.0).to_vec(),
+            echo_sent,
+            echo_answered,
+            echo_lost,
+        };
+        d.load = Some(crate::result::load::Load { offered_per_s: 60.0, loops, ..Default::default() });
+        d
+    }
+
+    /// Issue 42: `merge` rebuilds the load section from the parts' per-loop columns, each count
+    /// the parts' sum per loop; percentiles, which do not add, are said not merged (and one
+    /// part's kept as they are).
+    #[test]
+    fn the_load_section_is_rebuilt_from_two_parts_loops() {
+        //                          offered   sent     answered late    lost_cum backlog  echo_sent echo_ans echo_lost
+        let a = fixed_rate_part(0, [[10, 10], [10, 9], [9, 8], [0, 1], [1, 2], [0, 1], [2, 2], [2, 1], [0, 1]], [100.0, 200.0]);
+        let b = fixed_rate_part(1, [[20, 20], [20, 20], [20, 19], [0, 0], [0, 1], [0, 0], [3, 3], [3, 3], [0, 0]], [50.0, 60.0]);
+        let m = merge(&[("a.json".into(), a.clone()), ("b.json".into(), b)]).unwrap();
+        let l = m.load.as_ref().expect("a load section");
+        let c = &l.loops;
+        assert_eq!(c.k, [1, 2]);
+        assert_eq!((c.offered.clone(), c.sent.clone(), c.answered.clone()), (vec![30, 30], vec![30, 29], vec![29, 27]));
+        assert_eq!((c.late.clone(), c.lost.clone(), c.backlog.clone()), (vec![0, 1], vec![1, 2], vec![0, 1]));
+        assert_eq!((c.echo_sent.clone(), c.echo_answered.clone(), c.echo_lost.clone()), (vec![5, 5], vec![5, 4], vec![0, 1]));
+        assert_eq!((l.offered, l.sent, l.offered_per_s, l.sender_kept_up), (60, 59, 60.0, true));
+        assert_eq!((c.p50_us.clone(), c.p99_9_us.clone()), (vec![0.0, 0.0], vec![0.0, 0.0]), "percentiles do not add");
+        assert!(
+            m.warnings.iter().any(|w| w.starts_with("load: the per-loop latency percentiles") && w.contains("2 parts")),
+            "{:?}",
+            m.warnings
+        );
+        // one part: its own percentiles, no warning about them
+        let one = merge(&[("a.json".into(), a)]).unwrap();
+        let c = &one.load.as_ref().unwrap().loops;
+        assert_eq!((c.offered.clone(), c.p50_us.clone(), c.p99_us.clone()), (vec![10, 10], vec![100.0, 200.0], vec![200.0, 400.0]));
+        assert!(!one.warnings.iter().any(|w| w.starts_with("load:")), "{:?}", one.warnings);
     }
 
     #[test]
