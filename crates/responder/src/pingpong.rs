@@ -58,7 +58,7 @@ fn main() {
     };
     let (addr, seconds) = (o.connect, o.seconds);
     let version: u8 = if o.of == "1.0" { 1 } else { 4 };
-    let mut s = TcpStream::connect(&addr).unwrap_or_else(|e| {
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| {
         eprintln!("sdnbench-pingpong: cannot connect to {addr}: {e}");
         std::process::exit(1);
     });
