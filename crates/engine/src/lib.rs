@@ -8,9 +8,9 @@
 //! | module         | what it holds                                                            |
 //! |----------------|--------------------------------------------------------------------------|
 //! | `front`        | the commands: argument parsing, `check`, the cbench front end, text output |
-//! | `distributed`  | the agent side of a run on several machines or pods, and `merge`          |
+//! | `distributed`  | a run over several agents or pods, both sides; `k8s`; `merge`             |
 //! | `export`       | fills the result of a run from its outcome, and writes it                 |
-//! | `coordinator`  | plans a run, starts and drives the workers (local or agents), judges it    |
+//! | `coordinator`  | one process's run: plans, starts and drives its workers, judges it        |
 //! | `result`       | the result's types (schema `sdnbench.engine/1`; its JSON Schema is generated) |
 //! | `robust`       | the robustness attacker (RFC 8456 §5.3), an extra switch on its own thread |
 //! | `switch`       | one worker's emulated switches: sessions, pacing, workloads, its protocol  |

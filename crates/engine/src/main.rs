@@ -2,7 +2,7 @@
 //! Exit codes: 0 measured, 1 the user's input, 2 the controller failed the run, 3 a bug (`exit.rs`).
 
 use sdnbench_engine::exit;
-use sdnbench_engine::front::run;
+use sdnbench_engine::front::{commands, run};
 
 const PROGRAM: &str = "sdnbench-engine";
 
@@ -18,8 +18,8 @@ fn main() {
             Some("--version") | Some("-V") => run::no_args("--version", &rest, || format!("{PROGRAM} {}\n", env!("CARGO_PKG_VERSION"))),
             Some("worker") if rest.is_empty() => run::worker(),
             Some("agent") if rest.is_empty() => sdnbench_engine::distributed::agent::main(),
-            Some("k8s-agent") => sdnbench_engine::distributed::k8s_pod::main(args.split_off(1)),
-            Some("merge") => sdnbench_engine::distributed::merge::main(args.split_off(1)),
+            Some("k8s-agent") => commands::k8s_agent(args.split_off(1)),
+            Some("merge") => commands::merge(args.split_off(1)),
             Some("cbench") => run::cbench(args.split_off(1)),
             Some("hello") => sdnbench_engine::front::hello::main(args.split_off(1)),
             Some("check") => sdnbench_engine::front::check::main(args.split_off(1)),

@@ -1,7 +1,8 @@
 //! Bad input, generated from the command line's own definitions: every flag clap holds for
-//! `sdnbench-engine` (`front::command()`: its value name, possible values, default and help),
-//! every command its help lists, and every flag of the cbench front end's usage line, each fed
-//! the bad values its kind admits: negative, zero (where the help does not say what 0 means and
+//! `sdnbench-engine` (`front::command()`: its value name, possible values, default and help)
+//! and for the other commands clap parses (`front::commands()`: `merge`, `k8s-agent`), every
+//! command its help lists, and every flag of the cbench front end's usage line, each fed the
+//! bad values its kind admits: negative, zero (where the help does not say what 0 means and
 //! the default is not 0), huge, non-numeric, empty; for files a missing one, a directory, a
 //! binary file; for outputs an unwritable path. Each must exit 1 with one line naming the flag
 //! (and the value, when it has one), no panic, and nothing started: every case runs against a
@@ -76,28 +77,53 @@ fn values_of(a: &clap::Arg) -> Vec<String> {
     vec!["".into(), "bogus".into(), "127.0.0.1:99999".into()]
 }
 
-/// Every case of the flags of `sdnbench-engine [bench]`: (flags walked, cases).
-fn bench_cases(port: u16) -> (usize, Vec<Case>) {
-    let ctl = format!("127.0.0.1:{port}");
+/// Every case of the flags of `cmd`, each after `prefix` (the command's name) and `base` (what it
+/// needs besides, left out for the flag it names): (flags walked, cases).
+fn flag_cases(cmd: &clap::Command, prefix: &[&str], base: &[&str]) -> (usize, Vec<Case>) {
     let mut cases = vec![];
     let mut flags = 0;
-    for a in sdnbench_engine::front::command().get_arguments() {
+    for a in cmd.get_arguments() {
         let Some(long) = a.get_long() else { continue };
         if matches!(a.get_action(), ArgAction::Help | ArgAction::HelpShort | ArgAction::HelpLong | ArgAction::Version) {
             continue;
         }
         flags += 1;
         let flag = format!("--{long}");
+        let at: &[&str] = if base.contains(&flag.as_str()) { &[] } else { base };
         if matches!(a.get_action(), ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count) {
-            cases.push(case(&["--controller", &ctl, &format!("{flag}=x")], &[&flag]));
+            cases.push(case(&[prefix, at, &[&format!("{flag}=x")]].concat(), &[&flag]));
             continue;
         }
         for v in values_of(a) {
-            let at: &[&str] = if long == "controller" { &[] } else { &["--controller", &ctl] };
-            cases.push(case(&[at, &[flag.as_str(), v.as_str()]].concat(), &[&flag, &v]));
+            cases.push(case(&[prefix, at, &[flag.as_str(), v.as_str()]].concat(), &[&flag, &v]));
         }
     }
-    cases.push(case(&["--controller", &ctl, "--bogus"], &["--bogus"]));
+    cases.push(case(&[prefix, base, &["--bogus"]].concat(), &["--bogus"]));
+    (flags, cases)
+}
+
+/// Every case of the flags of `sdnbench-engine [bench]`: (flags walked, cases).
+fn bench_cases(port: u16) -> (usize, Vec<Case>) {
+    let ctl = format!("127.0.0.1:{port}");
+    flag_cases(&sdnbench_engine::front::command(), &[], &["--controller", &ctl])
+}
+
+/// The flags of the other commands parsed by clap (`front::commands()`: `merge`, `k8s-agent`),
+/// each after what the command needs besides (files that do not exist: every refusal must come
+/// first): (flags walked, cases).
+fn other_flag_cases() -> (usize, Vec<Case>) {
+    let (mut flags, mut cases) = (0, vec![]);
+    for (name, cmd) in sdnbench_engine::front::commands() {
+        let base: &[&str] = match name {
+            "merge" => &["/nonexistent/part.json"],
+            "k8s-agent" => &["--config", "/nonexistent/run.json"],
+            other => panic!("{other}: say what it needs besides the flag under test"),
+        };
+        let (n, more) = flag_cases(&cmd, &[name], base);
+        assert!(n >= 1, "{name}: no flags walked");
+        flags += n;
+        cases.extend(more);
+    }
     (flags, cases)
 }
 
@@ -174,14 +200,17 @@ fn every_flag_and_command_refuses_its_bad_values_in_one_line_before_anything_sta
     let (bench_flags, mut cases) = bench_cases(port);
     let (commands, more) = command_cases();
     cases.extend(more);
+    let (other_flags, more) = other_flag_cases();
+    cases.extend(more);
     let (cbench_flags, more) = cbench_cases(port);
     cases.extend(more);
     let t = std::time::Instant::now();
     let bad: Vec<String> = cases.iter().filter_map(judge).collect();
     println!(
-        "bad input: {} commands, {} + {} cbench flags, {} cases in {:.1} s",
+        "bad input: {} commands, {} bench + {} other + {} cbench flags, {} cases in {:.1} s",
         commands + 1,
         bench_flags,
+        other_flags,
         cbench_flags,
         cases.len(),
         t.elapsed().as_secs_f64()

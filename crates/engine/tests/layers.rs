@@ -2,7 +2,8 @@
 //! is no cycle between them. `LAYERS` states the order once, top first; this test reads every
 //! source file and fails on each `crate::` path (or `super::` chain that leaves its top-level
 //! module) that names a module above the file's own, naming the file, the line and the path.
-//! Inside a layer, `cycles.rs` holds the same rule between files.
+//! Inside a layer, `cycles.rs` holds the same rule between files. Distribution is one layer:
+//! what only agents have is named nowhere else (`distribution_is_one_folder`).
 
 mod srctree;
 
@@ -105,6 +106,40 @@ fn every_layer_exists_and_lib_rs_lists_them_in_order() {
     assert_eq!(declared, sorted, "lib.rs declares exactly the LAYERS (alphabetically)");
     let table: Vec<&str> = lib.lines().filter_map(|l| l.strip_prefix("//! | `")).map(ident).collect();
     assert_eq!(table, LAYERS, "lib.rs's layer table lists LAYERS, top first");
+}
+
+/// What only a run over agents has: the clock check and the network's peers (commands only
+/// agents are sent), each agent's state, the agent specs, the pods' link, the Kubernetes Job.
+const AGENTS_ONLY: &[&str] = &["Cmd::Ping", "Cmd::GoAt", "Cmd::Peers", "AgentState", "Spec::Pods", "pod_link::", "Coordinator::Pod0"];
+
+/// Every file outside `distributed/` whose code names one of `AGENTS_ONLY`, one line each.
+fn agents_outside(src: &Path) -> Vec<String> {
+    let mut bad = vec![];
+    for f in rust_files(src) {
+        let rel = f.strip_prefix(src).expect("under src");
+        let code = without_comment_lines(&std::fs::read_to_string(&f).expect("a source file is readable"));
+        for w in AGENTS_ONLY.iter().filter(|w| code.contains(*w)) {
+            if !rel.starts_with("distributed") {
+                bad.push(format!("src/{}: names {w}, which belongs in distributed/", rel.display()));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn distribution_is_one_folder() {
+    let bad = agents_outside(&src());
+    assert!(
+        bad.is_empty(),
+        "a run over agents is distributed/'s alone (the run loop sees agents through coordinator::remote):\n{}",
+        bad.join("\n")
+    );
+    // the words are the folder's own: each is named there (a word renamed away would check nothing)
+    let inside: String = rust_files(&src().join("distributed")).iter().map(|f| std::fs::read_to_string(f).expect("readable")).collect();
+    for w in AGENTS_ONLY {
+        assert!(inside.contains(w), "{w} is not named under distributed/: update AGENTS_ONLY");
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! one packet-in out, wait for its 80-byte flow-mod, repeat; no runtime, no event loop, no
 //! accounting. The engine's latency mode is compared with this (same responder, same run).
 //!
-//! usage: sdnbench-pingpong --connect 127.0.0.1:6653 [--of 1.0|1.3] [--seconds S]
+//! usage: sdnbench-pingpong [--connect 127.0.0.1:6653] [--of 1.0|1.3] [--seconds S] (`cli.rs`)
 //! prints one JSON line: count, p50_us, p90_us, p99_us, cpu_s, wall_s.
 
 use std::io::{Read, Write};
@@ -10,6 +10,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use ofwire::{PacketInRef, Version};
+use sdnbench_responder::cli::{self, Pingpong};
 
 const FLOW_MOD: u8 = 14;
 
@@ -48,22 +49,16 @@ fn die(what: &str, e: std::io::Error) -> ! {
 }
 
 fn main() {
-    let mut addr = "127.0.0.1:6653".to_string();
-    let (mut version, mut seconds) = (4u8, 2.0f64);
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        let v = it.next().unwrap_or_default();
-        match a.as_str() {
-            "--connect" => addr = v,
-            "--of" => version = if v == "1.0" { 1 } else { 4 },
-            "--seconds" => seconds = v.parse().unwrap_or(2.0),
-            _ => {
-                eprintln!("sdnbench-pingpong: unknown option {a:?}");
-                std::process::exit(1);
-            }
+    let o: Pingpong = match cli::parse("sdnbench-pingpong", std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("sdnbench-pingpong: {e}");
+            std::process::exit(1);
         }
-    }
-    let mut s = TcpStream::connect(&addr).unwrap_or_else(|e| {
+    };
+    let (addr, seconds) = (o.connect, o.seconds);
+    let version: u8 = if o.of == "1.0" { 1 } else { 4 };
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| {
         eprintln!("sdnbench-pingpong: cannot connect to {addr}: {e}");
         std::process::exit(1);
     });

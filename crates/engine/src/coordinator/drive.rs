@@ -4,10 +4,10 @@
 
 use crate::config::limits::Plan;
 use crate::config::Config;
-use crate::coordinator::agent_state::{self, AgentState};
 use crate::coordinator::clock::unix_now;
 use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::remote::Remote;
 use crate::coordinator::resources::Sampler;
 use crate::coordinator::{figures, gather, status};
 use crate::switch::protocol::{Ready, WorkerEvent};
@@ -56,8 +56,8 @@ pub(crate) struct Run {
     pub plan: Plan,
     pub nofile: (u64, u64),
     pub started_unix: f64,
-    /// Agents (empty: local workers): their names, slices, clocks and traffic.
-    pub agents: Vec<AgentState>,
+    /// Agents (None: local workers): their names, slices, clocks and traffic.
+    pub remote: Option<Box<dyn Remote>>,
     /// The worker id (`Slice::worker`) of each handle, in handle order.
     pub ids: Vec<u32>,
     /// The switches of all handles together.
@@ -72,7 +72,7 @@ pub(crate) fn drive(
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> Outcome {
-    let Run { cfg, plan, nofile, started_unix, agents, ids, switches: ids_switches } = run;
+    let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches } = run;
     let mut out = Outcome {
         cfg: cfg.clone(),
         plan,
@@ -87,17 +87,16 @@ pub(crate) fn drive(
         finished_unix: 0.0,
         nofile,
         robustness: None,
-        agents,
+        agents: vec![],
         part_switches: ids_switches,
     };
-    let procs = sampled_processes(&cfg, &handles, !out.agents.is_empty());
     let go = crate::robust::attacker::Go::new();
     let attacker = crate::robust::attacker::spawn(&cfg, go.clone());
     let mut on_ready = |r: &[Ready]| {
         go.went();
         on_ready(r)
     };
-    let went = gather::collect(&mut handles, &ids, &rx, &mut out, &procs, &mut on_ready, on_loop);
+    let went = gather::collect(&mut handles, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop);
     go.abandon();
     out.robustness = attacker.and_then(|a| a.join().ok());
     for h in handles {
@@ -105,24 +104,13 @@ pub(crate) fn drive(
     }
     out.reports.sort_by_key(|r| r.worker);
     judge(&mut out, went);
-    agent_state::judge(&out.agents, &mut out.status, &mut out.error);
+    if let Some(r) = &remote {
+        r.judge(&mut out.status, &mut out.error);
+        out.agents = r.section(&out.reports);
+    }
     out.finished_unix = unix_now();
     out.warnings = figures::warnings(&out);
     out
-}
-
-/// The processes whose CPU and memory the run samples: this one, each worker process, the
-/// controller when its pid is given.
-fn sampled_processes(cfg: &Config, handles: &[Handle], agents: bool) -> Vec<(String, u32)> {
-    let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
-    // an agent's processes are on its machine: it samples them itself (`AgentFacts`)
-    if handles.len() > 1 && !agents {
-        procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
-    }
-    if let Some(pid) = cfg.controller_pid {
-        procs.push(("controller".into(), pid));
-    }
-    procs
 }
 
 /// Decide the status from the counters (`status.rs`).

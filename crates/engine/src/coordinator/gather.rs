@@ -1,12 +1,12 @@
 //! The run loop: the workers' (or agents') events, gathered until each is done or lost. It
 //! waits for every worker's READY, gives the go (agents: after the clock check,
-//! `agent_state.rs`), and merges the intervals into loop totals as they complete. A signal, or
+//! `remote.rs`), and merges the intervals into loop totals as they complete. A signal, or
 //! a local worker's fatal error or loss, tells everyone to stop; a lost agent is named and the
 //! others go on.
 
-use crate::coordinator::agent_state;
 use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::remote::{Go, Remote};
 use crate::coordinator::resources::Sampler;
 use crate::coordinator::signals::interrupted;
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent};
@@ -50,12 +50,12 @@ pub(crate) fn collect(
     ids: &[u32],
     rx: &mpsc::Receiver<(u32, WorkerEvent)>,
     out: &mut Outcome,
-    procs: &[(String, u32)],
+    mut remote: Option<&mut (dyn Remote + 'static)>,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> bool {
     let n = handles.len();
-    let agents = !out.agents.is_empty();
+    let procs = &sampled_processes(&out.cfg, handles, remote.is_some());
     let mut g = Gather {
         ids: ids.to_vec(),
         alive: vec![true; n],
@@ -82,9 +82,8 @@ pub(crate) fn collect(
                 g.ready[w] = true;
                 out.ready.push(r);
             }
-            WorkerEvent::Pong(p) if agents => agent_state::pong(&mut out.agents[w], &p),
-            WorkerEvent::Listening(l) if agents => agent_state::listening(&mut out.agents, handles, w, l.addr),
-            WorkerEvent::Pong(_) | WorkerEvent::Listening(_) => {}
+            WorkerEvent::Pong(p) => remote.iter_mut().for_each(|r| r.pong(w, &p)),
+            WorkerEvent::Listening(l) => remote.iter_mut().for_each(|r| r.listening(handles, w, l.addr.clone())),
             WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
             WorkerEvent::Done(r) => {
                 done += 1;
@@ -92,7 +91,7 @@ pub(crate) fn collect(
                     out.reports.push(*r);
                 }
             }
-            WorkerEvent::Fatal(msg) if agents => out.agents[w].last_fatal = Some(msg),
+            WorkerEvent::Fatal(msg) if remote.is_some() => remote.iter_mut().for_each(|r| r.fatal(w, msg.clone())),
             WorkerEvent::Fatal(msg) => {
                 out.error.get_or_insert(msg);
                 stop_all(handles, &mut g.stop_sent);
@@ -100,8 +99,8 @@ pub(crate) fn collect(
             WorkerEvent::Lost(msg) => {
                 done += 1;
                 g.alive[w] = false;
-                if agents {
-                    agent_state::lost(&mut out.agents[w], msg, g.phase == Phase::Went);
+                if let Some(r) = remote.as_deref_mut() {
+                    r.lost(w, msg, g.phase == Phase::Went);
                     flush_complete(&mut g, out, on_loop);
                 } else {
                     out.error.get_or_insert(msg);
@@ -109,14 +108,35 @@ pub(crate) fn collect(
                 }
             }
         }
-        advance(&mut g, handles, out, procs, on_ready);
+        advance(&mut g, handles, out, remote.as_deref_mut(), procs, on_ready);
     }
     g.phase == Phase::Went
 }
 
+/// The processes whose CPU and memory the run samples: this one, each worker process, the
+/// controller when its pid is given.
+fn sampled_processes(cfg: &crate::config::Config, handles: &[Handle], agents: bool) -> Vec<(String, u32)> {
+    let mut procs: Vec<(String, u32)> = vec![("engine".into(), std::process::id())];
+    // an agent's processes are on its machine: it samples them itself (`AgentFacts`)
+    if handles.len() > 1 && !agents {
+        procs.extend(handles.iter().enumerate().map(|(i, h)| (format!("worker-{i}"), h.pid())));
+    }
+    if let Some(pid) = cfg.controller_pid {
+        procs.push(("controller".into(), pid));
+    }
+    procs
+}
+
 /// Move on when every live worker is there: the go (local workers), or the clock check and a
 /// common start (agents); a clock too far off stops everything with one line.
-fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(String, u32)], on_ready: &mut dyn FnMut(&[Ready])) {
+fn advance(
+    g: &mut Gather,
+    handles: &mut [Handle],
+    out: &mut Outcome,
+    mut remote: Option<&mut (dyn Remote + 'static)>,
+    procs: &[(String, u32)],
+    on_ready: &mut dyn FnMut(&[Ready]),
+) {
     let all = |v: &[bool], alive: &[bool]| alive.iter().zip(v).all(|(a, x)| !a || *x) && alive.iter().any(|a| *a);
     if g.stop_sent && g.phase != Phase::Went {
         g.phase = Phase::Stopped;
@@ -124,26 +144,26 @@ fn advance(g: &mut Gather, handles: &mut [Handle], out: &mut Outcome, procs: &[(
     if g.phase == Phase::WaitReady && all(&g.ready, &g.alive) {
         out.ready.sort_by_key(|r| r.worker);
         on_ready(&out.ready);
-        if out.agents.is_empty() {
-            for h in handles.iter_mut() {
-                h.send(&Cmd::Go);
+        match remote {
+            None => {
+                for h in handles.iter_mut() {
+                    h.send(&Cmd::Go);
+                }
+                start_clocks(g, out, procs, Duration::ZERO);
+                return;
             }
-            start_clocks(g, out, procs, Duration::ZERO);
-        } else {
-            agent_state::ping(&mut out.agents, handles, &g.alive);
-            g.phase = Phase::Clock;
+            Some(ref mut r) => {
+                r.ping(handles, &g.alive);
+                g.phase = Phase::Clock;
+            }
         }
     }
-    if g.phase == Phase::Clock {
-        let ponged: Vec<bool> = out.agents.iter().map(|a| a.offset_ns.is_some()).collect();
-        if !all(&ponged, &g.alive) {
-            return;
-        }
-        match agent_state::go_at(&out.agents, handles, &g.alive, out.cfg.max_skew_ms) {
-            Ok(lead) => start_clocks(g, out, procs, lead),
-            Err(line) => {
+    if let (Phase::Clock, Some(r)) = (&g.phase, remote) {
+        match r.go(handles, &g.alive, out.cfg.max_skew_ms) {
+            Go::Wait => {}
+            Go::At(lead) => start_clocks(g, out, procs, lead),
+            Go::Refused(line) => {
                 out.error = Some(line);
-                out.agents.iter_mut().for_each(|a| a.refused = true);
                 stop_all(handles, &mut g.stop_sent);
                 g.phase = Phase::Stopped;
             }

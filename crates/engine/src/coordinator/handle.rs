@@ -18,7 +18,7 @@ pub(crate) enum Handle {
     /// A child process (a local worker, or an agent behind `ip netns exec`/`ssh`) and the bytes
     /// of protocol written to it.
     Child(Child, Option<ChildStdin>, Arc<AtomicU64>),
-    /// An agent that dialled in (`pod_link.rs`): the connection (None once it failed or for a
+    /// An agent that dialled in (`distributed/pod_link.rs`): the connection (None once it failed or for a
     /// pod that never came) and the bytes of protocol written to it.
     Socket(Option<std::net::TcpStream>, Arc<AtomicU64>),
 }
@@ -147,7 +147,7 @@ impl Spawned {
 }
 
 impl Spawned {
-    /// An agent that dialled in (`pod_link.rs`): `reader` (past its hello line) carries its
+    /// An agent that dialled in (`distributed/pod_link.rs`): `reader` (past its hello line) carries its
     /// events, `stream` takes the commands.
     pub(crate) fn socket(
         stream: std::net::TcpStream,

@@ -13,13 +13,13 @@ use std::sync::mpsc;
 
 /// Run `cfg` on this machine with the workers its plan gives (`config/limits.rs`); a single
 /// worker runs on a thread of this process.
-pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = unix_now();
     let nofile = limits::raise_nofile();
     let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
     let cfg = prepare(cfg, &plan, nofile, true)?;
     let parts = slices(cfg.switches, plan.workers);
-    start_workers(Run { cfg, plan, nofile, started_unix, agents: vec![], ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
+    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
 }
 
 /// An agent's part of a run (`agent.rs`): the switches `slice` (global indexes) on this machine,
@@ -48,7 +48,7 @@ pub fn run_part(
     } else {
         slices(n, plan.workers).into_iter().map(|s| Slice { worker: s.worker, lo: s.lo + slice.lo, hi: s.hi + slice.lo }).collect()
     };
-    start_workers(Run { cfg, plan, nofile, started_unix, agents: vec![], ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
+    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
 }
 
 /// Spawn one worker per slice of `parts` and drive the run (`run`'s worker ids and switch count

@@ -3,7 +3,6 @@
 
 use crate::config::limits::Plan;
 use crate::config::Config;
-use crate::coordinator::agent_state::AgentState;
 use crate::coordinator::resources::Sampler;
 use crate::switch::protocol::{Interval, Ready, WorkerReport};
 
@@ -49,8 +48,8 @@ pub struct Outcome {
     pub nofile: (u64, u64),
     /// What the robustness attacker observed (`robust/`), when a case was configured.
     pub robustness: Option<crate::robust::Observation>,
-    /// Agents (`agent_state.rs`); empty when the workers were local.
-    pub agents: Vec<AgentState>,
+    /// The result's agents section (`distributed/agent_state.rs`); empty when the workers were local.
+    pub agents: Vec<crate::result::Agent>,
     /// The switches this run is responsible for (an agent: its slice; otherwise all).
     pub part_switches: u32,
 }

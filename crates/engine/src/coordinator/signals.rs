@@ -1,5 +1,5 @@
 //! Ctrl-C and SIGTERM as a flag: the handlers only set it; the run loop (`gather.rs`) and the
-//! waits of `pod_link.rs` (accepting pods, dialling the coordinator) read it and stop cleanly,
+//! waits of `distributed/pod_link.rs` (accepting pods, dialling the coordinator) read it and stop cleanly,
 //! so an interrupted run is still written, marked "interrupted".
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,51 +12,49 @@
 //!   merges them afterwards).
 
 use crate::config::{slices, Config};
-use crate::coordinator::k8s::{COUNT_ENV, INDEX_ENV};
+use crate::distributed::k8s::{COUNT_ENV, INDEX_ENV};
 use crate::result::EngineResult;
-use lexopt::prelude::*;
+use std::net::SocketAddr;
+use std::path::PathBuf;
 
-#[derive(Debug, Default)]
-struct Args {
-    config: String,
-    coordinator: Option<String>,
-    serve: Option<std::net::SocketAddr>,
-    json: Option<std::path::PathBuf>,
+/// sdnbench-engine k8s-agent: one pod of the Indexed Job that --agents k8s writes
+#[derive(clap::Parser, Debug)]
+#[command(name = "sdnbench-engine k8s-agent", version)]
+pub struct Flags {
+    /// The run as one JSON object (the Job's ConfigMap, mounted in the pod)
+    #[arg(long, value_name = "FILE")]
+    pub config: String,
+    /// Dial the coordinator there (every pod but 0; every pod when it is outside the cluster)
+    #[arg(long, value_name = "HOST:PORT", value_parser = host_port)]
+    pub coordinator: Option<String>,
+    /// Pod 0: coordinate, the other pods dialling in at this address
+    #[arg(long, value_name = "ADDR:PORT", value_parser = ip_port)]
+    pub serve: Option<SocketAddr>,
+    /// Write pod 0's result to this file too (stdout has it)
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
-const USAGE: &str = "usage: sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT] [--json FILE]";
+/// `HOST:PORT`, a port of 1 to 65535 (the host is resolved when dialling: the cluster's DNS).
+fn host_port(v: &str) -> Result<String, String> {
+    let ok = v.rsplit_once(':').is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok_and(|p| p > 0));
+    if ok {
+        Ok(v.to_string())
+    } else {
+        Err("expected HOST:PORT (a port of 1 to 65535)".into())
+    }
+}
 
-fn parse(args: Vec<String>) -> Result<Args, String> {
-    let mut a = Args::default();
-    let mut p = lexopt::Parser::from_args(args);
-    let val = |p: &mut lexopt::Parser| p.value().map(|v| v.to_string_lossy().to_string()).map_err(|e| e.to_string());
-    while let Some(arg) = p.next().map_err(|e| e.to_string())? {
-        match arg {
-            Long("config") => a.config = val(&mut p)?,
-            Long("coordinator") => a.coordinator = Some(val(&mut p)?),
-            Long("serve") => {
-                let v = val(&mut p)?;
-                a.serve = Some(v.parse().map_err(|_| format!("--serve {v:?}: expected ADDR:PORT (an IP address)"))?);
-            }
-            Long("json") => a.json = Some(val(&mut p)?.into()),
-            _ => return Err(format!("{}; {USAGE}", arg.unexpected())),
-        }
-    }
-    if a.config.is_empty() {
-        return Err(USAGE.into());
-    }
-    Ok(a)
+/// `ADDR:PORT` with ADDR an IP address.
+fn ip_port(v: &str) -> Result<SocketAddr, String> {
+    v.parse().map_err(|_| "expected ADDR:PORT (an IP address)".to_string())
 }
 
 /// Run one pod; the exit code as the engine's (0 ok, 1 cannot run, 2 the run failed).
-pub fn main(args: Vec<String>) -> i32 {
+pub fn main(a: Flags) -> i32 {
     let fail = |e: String| {
         eprintln!("sdnbench-engine k8s-agent: {e}");
         1
-    };
-    let a = match parse(args) {
-        Ok(a) => a,
-        Err(e) => return fail(e),
     };
     let cfg = match crate::config::load(&a.config) {
         Ok(c) => c,
@@ -84,7 +82,7 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
         cfg.agents.push(format!("pods:{}@{bind}", count - 1));
     }
     crate::coordinator::install_signal_handlers();
-    let o = match crate::coordinator::run(cfg, &mut |_| {}, &mut |_| {}) {
+    let o = match crate::distributed::run(cfg, &mut |_| {}, &mut |_| {}) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: {e}");
@@ -92,7 +90,7 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
         }
     };
     let j = crate::export::build(o);
-    println!("{}", crate::export::line(&j));
+    crate::exit::line(crate::export::line(&j));
     if let Some(p) = json_path {
         if let Err(e) = crate::export::write(p, &j) {
             eprintln!("sdnbench-engine k8s-agent: cannot write {}: {e}", p.display());
@@ -111,8 +109,8 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
 
 /// Any other pod: dial the coordinator, then be an agent on that connection.
 fn dial(target: &str, index: u32, count: u32) -> i32 {
-    let hello = crate::coordinator::pod_link::Hello { pod: index, pods: count };
-    let stream = match crate::coordinator::pod_link::dial(target, &hello, crate::coordinator::pod_link::wait()) {
+    let hello = crate::distributed::pod_link::Hello { pod: index, pods: count };
+    let stream = match crate::distributed::pod_link::dial(target, &hello, crate::distributed::pod_link::wait()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: pod {index}: {e}");
@@ -139,7 +137,7 @@ fn alone(cfg: Config, index: u32, count: u32) -> i32 {
     match crate::coordinator::run_part(cfg, slice, &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
         Ok(o) => {
             let j = EngineResult { agent_index: Some(index), ..crate::export::build(o) };
-            println!("{}", crate::export::line(&j));
+            crate::exit::line(crate::export::line(&j));
             if j.status == "ok" {
                 0
             } else {
@@ -156,15 +154,37 @@ fn alone(cfg: Config, index: u32, count: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    fn parse(args: &[&str]) -> Result<Flags, clap::Error> {
+        Flags::try_parse_from(std::iter::once("k8s-agent").chain(args.iter().copied()))
+    }
 
     #[test]
     fn flags_as_the_manifest_writes_them() {
-        let cmd = crate::coordinator::k8s::command(crate::coordinator::k8s::Coordinator::Pod0(7070), "r");
-        let a = parse(cmd[2..].to_vec()).unwrap();
-        assert_eq!(a.config, crate::coordinator::k8s::CONFIG_PATH);
+        for c in [
+            crate::distributed::k8s::Coordinator::Pod0(7070),
+            crate::distributed::k8s::Coordinator::External("10.0.0.1:7000".parse().unwrap()),
+            crate::distributed::k8s::Coordinator::Alone,
+        ] {
+            let cmd = crate::distributed::k8s::command(c, "r");
+            assert_eq!(&cmd[..2], ["sdnbench-engine", "k8s-agent"]);
+            let a = Flags::try_parse_from(&cmd[1..]).unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+            assert_eq!(a.config, crate::distributed::k8s::CONFIG_PATH);
+        }
+        let cmd = crate::distributed::k8s::command(crate::distributed::k8s::Coordinator::Pod0(7070), "r");
+        let a = Flags::try_parse_from(&cmd[1..]).unwrap();
         assert_eq!(a.coordinator.as_deref(), Some("r-0.r:7070"));
         assert_eq!(a.serve, Some("0.0.0.0:7070".parse().unwrap()));
-        assert!(parse(vec!["--serve".into(), "host:1".into(), "--config".into(), "f".into()]).unwrap_err().starts_with("--serve"));
-        assert_eq!(parse(vec![]).unwrap_err(), USAGE);
+    }
+
+    #[test]
+    fn bad_addresses_and_a_missing_config_are_refused() {
+        assert!(parse(&["--serve", "host:1", "--config", "f"]).unwrap_err().to_string().contains("--serve"));
+        for bad in ["", "host", "host:0", "host:99999", ":80"] {
+            assert!(parse(&["--coordinator", bad, "--config", "f"]).is_err(), "{bad:?}");
+        }
+        assert!(parse(&["--coordinator", "r-0.r:7070", "--config", "f"]).is_ok());
+        assert!(parse(&[]).unwrap_err().to_string().contains("--config"));
     }
 }

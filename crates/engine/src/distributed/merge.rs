@@ -11,12 +11,21 @@
 //! `agent_merge::merge` of the files' own totals and histograms: every merged total is the sum
 //! of the parts' and the merged histogram is the parts' added. Switches of the run in no file
 //! make the result `partial`, named.
+//!
+//! The `load` section (fixed-rate and keep-alive runs, issue 42) is rebuilt from the parts'
+//! per-loop columns: every count is summed per loop (offered, sent, answered, late, lost, not
+//! sent, backlog, echoes), so those are exact. A result keeps per-loop latency only as
+//! percentiles, not histograms, and percentiles do not add: merged from several parts, the
+//! per-loop p50/p99/p99.9 and the keep-alive's are 0 and a warning says so (each part's own
+//! are in its file); from one part they are its own.
 
 use crate::config::{Config, Slice};
-use crate::coordinator::agent_state::AgentState;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
+use crate::distributed::agent_state::{self, AgentState};
+use crate::result::load::LoadLoops;
 use crate::result::{EngineResult, SCHEMA};
+use crate::switch::load::LoopLoad;
 use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -24,31 +33,23 @@ use std::collections::BTreeMap;
 /// Params that may differ between the parts of one run (each machine's own).
 const LOCAL: [&str; 4] = ["source_addrs", "workers", "controller_pid", "net_peers"];
 
-/// `merge FILE... [--json OUT]`: 0 merged `ok`, 2 merged but not `ok`, 1 refused (one line).
-pub fn main(args: Vec<String>) -> i32 {
-    let (mut files, mut out) = (Vec::new(), None);
-    let usage = |what: &str| {
-        eprintln!("sdnbench-engine merge: {what} (usage: sdnbench-engine merge FILE... [--json OUT])");
-        1
-    };
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--json" {
-            match it.next() {
-                Some(p) => out = Some(p),
-                None => return usage("--json needs a file"),
-            }
-        } else if a.starts_with('-') {
-            return usage(&format!("unexpected argument {a:?}"));
-        } else {
-            files.push(a);
-        }
-    }
+/// sdnbench-engine merge: one result from the results of the parts of one run
+#[derive(clap::Parser, Debug)]
+#[command(name = "sdnbench-engine merge", version)]
+pub struct Flags {
+    /// The parts' results (engine result JSON files of disjoint slices of one run)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Write the merged result to this file (default: one line on stdout)
+    #[arg(long, value_name = "OUT")]
+    pub json: Option<std::path::PathBuf>,
+}
+
+/// `merge FILE... [--json OUT]` (`--json` checked writable by the caller): 0 merged `ok`, 2
+/// merged but not `ok`, 1 refused (one line).
+pub fn main(flags: Flags) -> i32 {
     let run = || -> Result<EngineResult, String> {
-        if files.is_empty() {
-            return Err("merge: no files (usage: sdnbench-engine merge FILE... [--json OUT])".into());
-        }
-        let docs = files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
+        let docs = flags.files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
         merge(&docs)
     };
     let doc = match run() {
@@ -58,14 +59,14 @@ pub fn main(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    match &out {
+    match &flags.json {
         Some(p) => {
-            if let Err(e) = crate::export::write(std::path::Path::new(p), &doc) {
-                eprintln!("sdnbench-engine merge: cannot write {p}: {e}");
+            if let Err(e) = crate::export::write(p, &doc) {
+                eprintln!("sdnbench-engine merge: --json {}: cannot write ({e})", p.display());
                 return 1;
             }
         }
-        None => println!("{}", crate::export::line(&doc)),
+        None => crate::exit::line(crate::export::line(&doc)),
     }
     if let Some(e) = &doc.error {
         eprintln!("sdnbench-engine merge: {e}");
@@ -92,6 +93,7 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     let cfg = same_run(docs)?;
     let mut o = outcome(cfg.clone(), docs.len() as u32);
     let mut owner: BTreeMap<u32, &str> = BTreeMap::new();
+    let mut agents = Vec::new();
     for (i, (f, d)) in docs.iter().enumerate() {
         let part = Part::read(f, d, i as u32);
         for s in &part.report.switches {
@@ -99,11 +101,12 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
                 return Err(format!("merge: switch {} is in both {other} and {f}: the files are not disjoint parts of one run", s.index));
             }
         }
-        part.add_to(&mut o);
+        agents.push(part.add_to(&mut o));
     }
     o.part_switches = owner.len() as u32;
     let went = !o.loops.is_empty();
     o.reports.sort_by_key(|r| r.worker);
+    o.agents = agent_state::section(&agents, &o.reports);
     crate::coordinator::judge(&mut o, went);
     let missing = cfg.switches.saturating_sub(owner.len() as u32);
     if missing > 0 {
@@ -116,8 +119,9 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     }
     o.warnings = crate::coordinator::figures::warnings(&o);
     o.finished_unix = docs.iter().map(|(_, d)| d.finished_unix).fold(0.0, f64::max);
-    let doc = crate::export::build(o);
+    let mut doc = crate::export::build(o);
     check_sums(docs, &doc)?;
+    load_latency(docs, &mut doc);
     Ok(EngineResult { merged_from: Some(docs.iter().map(|(f, _)| f.clone()).collect()), ..doc })
 }
 
@@ -202,6 +206,7 @@ impl Part {
                 (t.k, t.t_s) = (l.k[j], l.t_s.get(j).copied().unwrap_or(0.0));
                 (t.answered, t.sent, t.lost) = (at(&l.answered), at(&l.sent), at(&l.lost_cumulative));
                 t.up = l.sessions_up.get(j).copied().unwrap_or(0);
+                t.load = d.load.as_ref().map(|ld| loop_load(&ld.loops, j));
                 t
             })
             .collect();
@@ -228,12 +233,12 @@ impl Part {
         Part { name, ready, loops, report, started_unix: d.started_unix }
     }
 
-    fn add_to(self, o: &mut Outcome) {
+    /// Add this part to the merged outcome; its agent's state (its name and slice) back.
+    fn add_to(self, o: &mut Outcome) -> AgentState {
         let (lo, hi) = self.report.switches.iter().fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s.index), hi.max(s.index + 1)));
         let slice = Slice { worker: self.report.worker, lo: lo.min(hi), hi };
         let mut a = AgentState::default();
         (a.name, a.slice) = (self.name, slice);
-        o.agents.push(a);
         for l in self.loops {
             match o.loops.iter_mut().find(|m| m.k == l.k) {
                 Some(m) => {
@@ -242,6 +247,12 @@ impl Part {
                     m.lost += l.lost;
                     m.up += l.up;
                     m.t_s = m.t_s.max(l.t_s);
+                    if let Some(b) = l.load {
+                        match m.load.as_mut() {
+                            Some(a) => a.add(&b),
+                            None => m.load = Some(b),
+                        }
+                    }
                 }
                 None => o.loops.push(l),
             }
@@ -250,7 +261,44 @@ impl Part {
         o.started_unix = if o.started_unix == 0.0 { self.started_unix } else { o.started_unix.min(self.started_unix) };
         o.ready.push(self.ready);
         o.reports.push(self.report);
+        a
     }
+}
+
+/// Loop `j` of a part's load columns as its agent would have sent it: the counts, and no
+/// histogram (a result keeps percentiles only).
+fn loop_load(l: &LoadLoops, j: usize) -> LoopLoad {
+    let at = |c: &[u64]| c.get(j).copied().unwrap_or(0);
+    LoopLoad {
+        offered: at(&l.offered),
+        late: at(&l.late),
+        not_sent_disconnected: at(&l.not_sent_disconnected),
+        backlog: at(&l.backlog),
+        echo_sent: at(&l.echo_sent),
+        echo_answered: at(&l.echo_answered),
+        echo_lost: at(&l.echo_lost),
+        hist_b64: String::new(),
+        echo_hist_b64: String::new(),
+    }
+}
+
+/// The load section's latency percentiles: one part's are its own; of several parts they do not
+/// add (0, and a warning naming them).
+fn load_latency(docs: &[(String, EngineResult)], doc: &mut EngineResult) {
+    let parts: Vec<&crate::result::load::Load> = docs.iter().filter_map(|(_, d)| d.load.as_ref()).collect();
+    let Some(load) = doc.load.as_mut() else { return };
+    if let [one] = parts[..] {
+        (load.loops.p50_us, load.loops.p99_us, load.loops.p99_9_us) =
+            (one.loops.p50_us.clone(), one.loops.p99_us.clone(), one.loops.p99_9_us.clone());
+        let k = &one.keepalive;
+        (load.keepalive.p50_us, load.keepalive.p99_us, load.keepalive.p99_9_us) = (k.p50_us, k.p99_us, k.p99_9_us);
+        return;
+    }
+    doc.warnings.push(format!(
+        "load: the per-loop latency percentiles and the keep-alive's are not merged (0 here): the {} parts' results keep \
+         percentiles, not histograms, and percentiles do not add; each part's own are in its file (the counts are exact)",
+        parts.len()
+    ));
 }
 
 /// The integer counters of `totals` by name (what `agent_merge::merge` sums).
@@ -287,6 +335,7 @@ fn check_sums(docs: &[(String, EngineResult)], merged: &EngineResult) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hist::Hist;
 
     fn doc(loop_ms: u64) -> EngineResult {
         EngineResult { schema: SCHEMA.into(), params: Config { loop_ms, ..Config::default() }, ..Default::default() }
@@ -322,6 +371,74 @@ mod tests {
         let new = serde_json::to_string_pretty(&crate::export::to_value(&merged)).unwrap();
         assert_eq!(new, old.trim_end());
         assert_eq!(merged.merged_from.as_deref(), Some(&["pod0.json".to_string(), "pod1.json".into(), "pod2.json".into()][..]));
+    }
+
+    /// One agent's result of a 2-switch fixed-rate run of 2 loops, made by hand: its switch, its
+    /// loops (`answered`, `sent`, `lost_cumulative`) and the load columns they go with.
+    fn fixed_rate_part(switch: u32, cols: [[u64; 2]; 9], p50: [f64; 2]) -> EngineResult {
+        let [offered, sent, answered, late, lost_cumulative, backlog, echo_sent, echo_answered, echo_lost] = cols.map(|c| c.to_vec());
+        let mut d = doc(500);
+        (d.params.mode, d.params.switches, d.params.loops, d.params.warmup, d.params.rate) =
+            (crate::config::Mode::FixedRate, 2, 2, 0, 60.0);
+        d.latency.hdr_v2_base64 = Hist::with_sigfig(3).to_base64();
+        d.switches = vec![SwitchReport { index: switch, dpid: switch as u64 + 1, ..Default::default() }];
+        let lost = vec![lost_cumulative[0], lost_cumulative[1] - lost_cumulative[0]];
+        d.loops = crate::result::Loops {
+            k: vec![1, 2],
+            t_s: vec![0.5, 1.0],
+            answered: answered.clone(),
+            sent: sent.clone(),
+            lost_cumulative,
+            sessions_up: vec![1, 1],
+            ..Default::default()
+        };
+        let loops = LoadLoops {
+            k: vec![1, 2],
+            offered,
+            sent,
+            answered,
+            late,
+            lost,
+            not_sent_disconnected: vec![0, 0],
+            backlog,
+            p50_us: p50.to_vec(),
+            p99_us: p50.map(|p| p * 2.0).to_vec(),
+            p99_9_us: p50.map(|p| p * 3.0).to_vec(),
+            echo_sent,
+            echo_answered,
+            echo_lost,
+        };
+        d.load = Some(crate::result::load::Load { offered_per_s: 60.0, loops, ..Default::default() });
+        d
+    }
+
+    /// Issue 42: `merge` rebuilds the load section from the parts' per-loop columns, each count
+    /// the parts' sum per loop; percentiles, which do not add, are said not merged (and one
+    /// part's kept as they are).
+    #[test]
+    fn the_load_section_is_rebuilt_from_two_parts_loops() {
+        //                          offered   sent     answered late    lost_cum backlog  echo_sent echo_ans echo_lost
+        let a = fixed_rate_part(0, [[10, 10], [10, 9], [9, 8], [0, 1], [1, 2], [0, 1], [2, 2], [2, 1], [0, 1]], [100.0, 200.0]);
+        let b = fixed_rate_part(1, [[20, 20], [20, 20], [20, 19], [0, 0], [0, 1], [0, 0], [3, 3], [3, 3], [0, 0]], [50.0, 60.0]);
+        let m = merge(&[("a.json".into(), a.clone()), ("b.json".into(), b)]).unwrap();
+        let l = m.load.as_ref().expect("a load section");
+        let c = &l.loops;
+        assert_eq!(c.k, [1, 2]);
+        assert_eq!((c.offered.clone(), c.sent.clone(), c.answered.clone()), (vec![30, 30], vec![30, 29], vec![29, 27]));
+        assert_eq!((c.late.clone(), c.lost.clone(), c.backlog.clone()), (vec![0, 1], vec![1, 2], vec![0, 1]));
+        assert_eq!((c.echo_sent.clone(), c.echo_answered.clone(), c.echo_lost.clone()), (vec![5, 5], vec![5, 4], vec![0, 1]));
+        assert_eq!((l.offered, l.sent, l.offered_per_s, l.sender_kept_up), (60, 59, 60.0, true));
+        assert_eq!((c.p50_us.clone(), c.p99_9_us.clone()), (vec![0.0, 0.0], vec![0.0, 0.0]), "percentiles do not add");
+        assert!(
+            m.warnings.iter().any(|w| w.starts_with("load: the per-loop latency percentiles") && w.contains("2 parts")),
+            "{:?}",
+            m.warnings
+        );
+        // one part: its own percentiles, no warning about them
+        let one = merge(&[("a.json".into(), a)]).unwrap();
+        let c = &one.load.as_ref().unwrap().loops;
+        assert_eq!((c.offered.clone(), c.p50_us.clone(), c.p99_us.clone()), (vec![10, 10], vec![100.0, 200.0], vec![200.0, 400.0]));
+        assert!(!one.warnings.iter().any(|w| w.starts_with("load:")), "{:?}", one.warnings);
     }
 
     #[test]

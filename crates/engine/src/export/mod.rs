@@ -39,7 +39,7 @@ pub fn build(o: Outcome) -> EngineResult {
     let network = network::build(&net_reports, links);
     let (handshake, loops, throughput, learning, latency, efficiency, capacity) =
         (handshake(&o), loops(&o), throughput(&o), learning_section(&o), latency(&o), efficiency(&o), capacity(&o));
-    let agents = crate::coordinator::agent_link::agents(&o);
+    let agents = o.agents.clone();
     let load = crate::coordinator::load::section(&o);
     let mut warnings = o.warnings;
     warnings.extend(load.as_ref().and_then(crate::coordinator::load::warning));

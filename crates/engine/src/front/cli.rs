@@ -23,7 +23,7 @@ other commands:
   sdnbench-engine worker                  a worker process: JSON lines on stdin/stdout
   sdnbench-engine agent                   one machine's part of a run over agents: the worker
                                           protocol on stdin/stdout, local workers of its own
-  sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT]
+  sdnbench-engine k8s-agent --config FILE [--coordinator HOST:PORT] [--serve ADDR:PORT] [--json FILE]
                                           a pod of the Indexed Job of --agents k8s
   sdnbench-engine merge FILE... [--json OUT]   one result from parts' results
   sdnbench-engine robust-cases            the robustness catalogue (JSON)

@@ -5,6 +5,8 @@ pub mod check;
 pub(crate) mod cli;
 pub mod hello;
 pub use cli::command;
+pub mod commands;
+pub use commands::commands;
 pub(crate) mod output;
 pub(crate) mod preflight;
 pub mod run;

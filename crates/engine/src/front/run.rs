@@ -13,12 +13,12 @@ pub fn bench(args: Vec<String>) -> i32 {
         Ok(a) => a,
         Err(e) => return usage_error(&e),
     };
-    if let Some(pods) = crate::coordinator::k8s::pods(&a.cfg) {
+    if let Some(pods) = crate::distributed::k8s::pods(&a.cfg) {
         return match pods {
             Ok(n) => {
                 let name = format!("sdnbench-{}", std::process::id());
                 let image = std::env::var("SDNBENCH_IMAGE").unwrap_or_else(|_| format!("sdnbench/engine:{}", env!("CARGO_PKG_VERSION")));
-                exit::line(serde_json::to_string_pretty(&crate::coordinator::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
+                exit::line(serde_json::to_string_pretty(&crate::distributed::k8s::manifest(&a.cfg, n, &name, &image)).expect("json"));
                 0
             }
             Err(e) => usage_error(&e),
@@ -30,7 +30,7 @@ pub fn bench(args: Vec<String>) -> i32 {
     coordinator::install_signal_handlers();
     let c = &a.cfg;
     let live = crate::front::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
-    let outcome = coordinator::run(a.cfg.clone(), &mut |r| live.ready(r), &mut |l| live.on_loop(l));
+    let outcome = crate::distributed::run(a.cfg.clone(), &mut |r| live.ready(r), &mut |l| live.on_loop(l));
     let o = match outcome {
         Ok(o) => o,
         Err(e) => {
@@ -90,7 +90,7 @@ pub fn cbench(args: Vec<String>) -> i32 {
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
         exit::line(crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
-    let o = match coordinator::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
+    let o = match crate::distributed::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine: {e}");

@@ -77,7 +77,7 @@ pub fn check(c: &Config) -> Vec<String> {
     }
     e.extend(crate::network::check(c));
     e.extend(crate::robust::check(c));
-    e.extend(crate::coordinator::agents::check(&c.agents, c.switches));
+    e.extend(crate::distributed::agents::check(&c.agents, c.switches));
     if !(c.max_skew_ms > 0.0 && c.max_skew_ms <= HOUR_MS as f64) {
         e.push(format!("max_skew_ms: {} (a positive number of ms, at most {HOUR_MS})", c.max_skew_ms));
     }
@@ -90,7 +90,7 @@ pub fn check(c: &Config) -> Vec<String> {
         e.push("controllers: no controller address given".into());
     }
     // a Kubernetes manifest's controller is resolved in the pods (the cluster's DNS), not here
-    let in_pods = crate::coordinator::k8s::of(c).is_some();
+    let in_pods = crate::distributed::k8s::of(c).is_some();
     for a in &c.controllers {
         let shape = a.rsplit_once(':').is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
         if in_pods && !shape {

@@ -68,7 +68,7 @@ impl Listeners {
         let deadline = Instant::now() + wait;
         let mut taken = std::collections::BTreeSet::new();
         let want: usize = self.socks.iter().map(|s| s.2.len()).sum();
-        while taken.len() < want && Instant::now() < deadline && !crate::coordinator::signals::interrupted() {
+        while taken.len() < want && Instant::now() < deadline && !crate::coordinator::interrupted() {
             let mut idle = true;
             for (l, addr, slots) in &self.socks {
                 let Ok((stream, peer)) = l.accept() else { continue };
@@ -139,7 +139,7 @@ pub fn dial(target: &str, hello: &Hello, wait: Duration) -> Result<TcpStream, St
     let deadline = Instant::now() + wait;
     let overrides = std::env::var(RESOLVE_ENV).ok();
     let mut last = String::new();
-    while Instant::now() < deadline && !crate::coordinator::signals::interrupted() {
+    while Instant::now() < deadline && !crate::coordinator::interrupted() {
         match resolve(target, overrides.as_deref()).and_then(|addrs| connect_any(&addrs)) {
             Ok(mut s) => {
                 s.set_nodelay(true).map_err(|e| e.to_string())?;

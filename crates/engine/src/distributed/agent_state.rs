@@ -1,13 +1,15 @@
-//! Each agent as the coordinator's run loop sees it (`gather.rs`): its slice, the clock check
-//! after the READY barrier (a ping, its pong, a common start in the agent's own clock;
-//! `clock.rs`), the frame addresses of a network run, and the one line that says why it was
-//! lost. Starting the agents is `agent_link.rs`.
+//! Each agent as the coordinator's run loop sees it (`coordinator/gather.rs`, through
+//! `coordinator::remote::Remote`): its slice, the clock check after the READY barrier (a ping,
+//! its pong, a common start in the agent's own clock; `coordinator/clock.rs`), the frame
+//! addresses of a network run, the one line that says why it was lost, and its line in the
+//! result (`section`). Starting the agents is `agent_link.rs`.
 
 use crate::config::Slice;
 use crate::coordinator::clock;
 use crate::coordinator::handle::Handle;
-use crate::switch::protocol::{Cmd, Pong};
-use std::sync::atomic::AtomicU64;
+use crate::coordinator::remote::{Go, Remote};
+use crate::switch::protocol::{Cmd, Pong, WorkerReport};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -106,4 +108,80 @@ pub(crate) fn judge(agents: &[AgentState], status: &mut &'static str, error: &mu
         *status = "partial";
     }
     *error = Some(format!("{}{rest}", lost.join("; ")));
+}
+
+/// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
+/// facts it reported (local plan, memory).
+pub(crate) fn section(agents: &[AgentState], reports: &[WorkerReport]) -> Vec<crate::result::Agent> {
+    agents
+        .iter()
+        .map(|a| {
+            let rep = reports.iter().find(|r| r.worker == a.slice.worker);
+            let facts = rep.and_then(|r| r.agent.as_ref());
+            let up = rep.map_or(0, |r| r.switches.iter().filter(|s| s.of_version.is_some()).count() as u64);
+            let rss = facts.map_or(0, |f| f.rss_bytes_peak);
+            let state = if a.lost.is_some() {
+                "lost"
+            } else if a.refused {
+                "refused"
+            } else {
+                "ok"
+            };
+            crate::result::Agent {
+                name: a.name.clone(),
+                index: a.slice.worker,
+                switches: [a.slice.lo, a.slice.hi],
+                state: state.into(),
+                lost: a.lost.clone(),
+                clock_offset_ms: a.offset_ns.map(|o| o as f64 / 1e6),
+                rtt_ms: a.rtt_ns as f64 / 1e6,
+                net_addr: a.net_addr.clone(),
+                protocol_bytes_to_agent: a.bytes_to.load(Ordering::Relaxed),
+                protocol_bytes_from_agent: a.bytes_from.load(Ordering::Relaxed),
+                sessions_up: up,
+                rss_bytes_peak: rss,
+                rss_bytes_per_session: rss.checked_div(up).unwrap_or(0),
+                local: facts.cloned(),
+            }
+        })
+        .collect()
+}
+
+/// The agents of one run, as the run loop drives them.
+pub(crate) struct Agents(pub Vec<AgentState>);
+
+impl Remote for Agents {
+    fn listening(&mut self, handles: &mut [Handle], w: usize, addr: String) {
+        listening(&mut self.0, handles, w, addr)
+    }
+    fn fatal(&mut self, w: usize, msg: String) {
+        self.0[w].last_fatal = Some(msg);
+    }
+    fn lost(&mut self, w: usize, msg: String, during_run: bool) {
+        lost(&mut self.0[w], msg, during_run)
+    }
+    fn ping(&mut self, handles: &mut [Handle], alive: &[bool]) {
+        ping(&mut self.0, handles, alive)
+    }
+    fn pong(&mut self, w: usize, p: &Pong) {
+        pong(&mut self.0[w], p)
+    }
+    fn go(&mut self, handles: &mut [Handle], alive: &[bool], max_skew_ms: f64) -> Go {
+        if self.0.iter().zip(alive).any(|(a, live)| *live && a.offset_ns.is_none()) {
+            return Go::Wait;
+        }
+        match go_at(&self.0, handles, alive, max_skew_ms) {
+            Ok(lead) => Go::At(lead),
+            Err(line) => {
+                self.0.iter_mut().for_each(|a| a.refused = true);
+                Go::Refused(line)
+            }
+        }
+    }
+    fn judge(&self, status: &mut &'static str, error: &mut Option<String>) {
+        judge(&self.0, status, error)
+    }
+    fn section(&self, reports: &[WorkerReport]) -> Vec<crate::result::Agent> {
+        section(&self.0, reports)
+    }
 }

@@ -3,30 +3,29 @@
 //! then drive them as workers (`drive.rs`): the run loop checks every agent's clock after the
 //! READY barrier and gives a common start in each agent's own clock (`agent_state.rs`); an agent
 //! lost (unreachable, died) is named in one line, the others' results are kept and the result is
-//! `partial`. Counters and histograms merge as workers' do
+//! `partial` (`agent_state.rs`). Counters and histograms merge as workers' do
 //! (`export/` sums reports; an agent's report is already the merge of its own workers,
 //! `agent_merge.rs`).
 
 use crate::config::limits::{self, Plan};
 use crate::config::{slices, Config};
-use crate::coordinator::agent_state::AgentState;
-use crate::coordinator::agents::Spec;
 use crate::coordinator::clock::unix_now;
 use crate::coordinator::drive::{drive, prepare, Run};
 use crate::coordinator::handle::{Handle, Spawned};
-use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::{LoopTotal, Outcome};
+use crate::distributed::agent_state::{AgentState, Agents};
+use crate::distributed::agents::Spec;
 use crate::switch::protocol::{Cmd, Ready};
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 
-/// Run `cfg` over its agents.
+/// Run `cfg` over its agents (the run loop is the coordinator's, `coordinator/drive.rs`).
 pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = unix_now();
-    if crate::coordinator::k8s::pods(&cfg).is_some() {
+    if crate::distributed::k8s::pods(&cfg).is_some() {
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
     }
-    let specs = cfg.agents.iter().map(|a| crate::coordinator::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let specs = cfg.agents.iter().map(|a| crate::distributed::agents::parse(a)).collect::<Result<Vec<_>, _>>()?;
     let slots = slots(&cfg.agents, &specs);
     let n = slots.len() as u32;
     let nofile = limits::raise_nofile();
@@ -34,7 +33,7 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
     let cfg = prepare(cfg, &plan, nofile, false)?;
     // pods dial in: listen before anything starts (an address in use fails the run here)
     let pod_slots: Vec<(u32, SocketAddr)> = slots.iter().enumerate().filter_map(|(i, s)| s.pod.map(|a| (i as u32, a))).collect();
-    let listeners = crate::coordinator::pod_link::Listeners::bind(&pod_slots)?;
+    let listeners = crate::distributed::pod_link::Listeners::bind(&pod_slots)?;
     // what every agent gets: the run, less the agent list (an agent runs its slice locally)
     let sent = Config { agents: vec![], ..cfg.clone() };
     let parts = slices(cfg.switches, n);
@@ -53,7 +52,7 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
         started(i, start(&s.spec, &s.name, i as u32, tx.clone())?);
     }
     if !pod_slots.is_empty() {
-        let missing = listeners.accept(n, crate::coordinator::pod_link::wait(), &mut |slot, d| {
+        let missing = listeners.accept(n, crate::distributed::pod_link::wait(), &mut |slot, d| {
             let label = format!("agent {}", slots[slot as usize].name);
             started(slot as usize, Spawned::socket(d.stream, d.reader, slot, &label, tx.clone()));
         });
@@ -65,7 +64,8 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
     drop(tx);
     let ids = (0..n).collect();
     let switches = cfg.switches;
-    Ok(drive(Run { cfg, plan, nofile, started_unix, agents, ids, switches }, handles, rx, on_ready, on_loop))
+    let remote = Some(Box::new(Agents(agents)) as Box<dyn crate::coordinator::remote::Remote>);
+    Ok(drive(Run { cfg, plan, nofile, started_unix, remote, ids, switches }, handles, rx, on_ready, on_loop))
 }
 
 /// One agent slot: its name, how it is started, and for a pod the address it dials.
@@ -93,46 +93,9 @@ fn slots(names: &[String], specs: &[Spec]) -> Vec<Slot> {
 
 /// Start an agent by its command (local, netns, ssh).
 fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::switch::protocol::WorkerEvent)>) -> Result<Spawned, String> {
-    let mut cmd = crate::coordinator::agents::command(spec)?;
+    let mut cmd = crate::distributed::agents::command(spec)?;
     // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
     // client in the terminal's process group would die of it and lose its agent's report
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     Spawned::spawn(cmd, i, &format!("agent {name}"), true, tx).map_err(|e| format!("agent {name}: cannot start: {e}"))
-}
-
-/// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
-/// facts it reported (local plan, memory).
-pub(crate) fn agents(o: &Outcome) -> Vec<crate::result::Agent> {
-    o.agents
-        .iter()
-        .map(|a| {
-            let rep = o.reports.iter().find(|r| r.worker == a.slice.worker);
-            let facts = rep.and_then(|r| r.agent.as_ref());
-            let up = rep.map_or(0, |r| r.switches.iter().filter(|s| s.of_version.is_some()).count() as u64);
-            let rss = facts.map_or(0, |f| f.rss_bytes_peak);
-            let state = if a.lost.is_some() {
-                "lost"
-            } else if a.refused {
-                "refused"
-            } else {
-                "ok"
-            };
-            crate::result::Agent {
-                name: a.name.clone(),
-                index: a.slice.worker,
-                switches: [a.slice.lo, a.slice.hi],
-                state: state.into(),
-                lost: a.lost.clone(),
-                clock_offset_ms: a.offset_ns.map(|o| o as f64 / 1e6),
-                rtt_ms: a.rtt_ns as f64 / 1e6,
-                net_addr: a.net_addr.clone(),
-                protocol_bytes_to_agent: a.bytes_to.load(Ordering::Relaxed),
-                protocol_bytes_from_agent: a.bytes_from.load(Ordering::Relaxed),
-                sessions_up: up,
-                rss_bytes_peak: rss,
-                rss_bytes_per_session: rss.checked_div(up).unwrap_or(0),
-                local: facts.cloned(),
-            }
-        })
-        .collect()
 }

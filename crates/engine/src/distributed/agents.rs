@@ -80,7 +80,7 @@ pub fn check(agents: &[String], switches: u32) -> Vec<String> {
         if agents.len() > 1 {
             return vec!["agents: k8s stands alone (it writes a Job, it runs nothing)".into()];
         }
-        return crate::coordinator::k8s::parse(&agents[0], switches).err().into_iter().collect();
+        return crate::distributed::k8s::parse(&agents[0], switches).err().into_iter().collect();
     }
     let specs: Vec<Result<Spec, String>> = agents.iter().map(|a| parse(a)).collect();
     let mut e: Vec<String> = specs.iter().filter_map(|s| s.as_ref().err().cloned()).collect();
