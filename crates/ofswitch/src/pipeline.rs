@@ -94,6 +94,8 @@ impl<'a> Run<'a> {
         // copied only when an action rewrites it
         let mut frame = Cow::Borrowed(frame);
         let mut key = Key::of_frame(self.in_port, &frame);
+        // the metadata register: 0 at table 0, written by write-metadata, read by the next table
+        let mut metadata = 0u64;
         let mut set: Vec<Action> = Vec::new();
         let mut table = table;
         loop {
@@ -127,6 +129,7 @@ impl<'a> Run<'a> {
                 match i {
                     Instruction::ClearActions => set.clear(),
                     Instruction::GotoTable(t) => goto = Some(*t),
+                    Instruction::WriteMetadata { metadata: v, mask } => metadata = (metadata & !mask) | (v & mask),
                     _ => {}
                 }
             }
@@ -143,6 +146,7 @@ impl<'a> Run<'a> {
                     if changed {
                         key = Key::of_frame(self.in_port, &frame);
                     }
+                    key.set_metadata(metadata);
                 }
                 _ => {
                     let (mut outs, rest): (Vec<Action>, Vec<Action>) =
