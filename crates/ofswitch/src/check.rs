@@ -54,6 +54,13 @@ pub const SET_FIELDS: &[OxmField] = &[
     OxmField::Ipv6Flabel,
     OxmField::Icmpv6Type,
     OxmField::Icmpv6Code,
+    OxmField::Ipv6NdTarget,
+    OxmField::Ipv6NdSll,
+    OxmField::Ipv6NdTll,
+    OxmField::MplsLabel,
+    OxmField::MplsTc,
+    // not in the frame: the pipeline keeps it for the tables that follow
+    OxmField::TunnelId,
 ];
 
 /// The OFPAT_* (1.3) action types the switch runs, as a bitmap (group features) and a list

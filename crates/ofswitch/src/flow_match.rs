@@ -8,7 +8,7 @@
 //! Prerequisites are normalised, not rejected: a field whose prerequisite is absent (nw_src
 //! without dl_type IPv4/ARP, tp_src without ip_proto TCP/UDP/SCTP/ICMP) is dropped from the mask,
 //! as OVS does for OF1.0. OXM fields the switch does not match on (in_phy_port, PBB I-SID,
-//! tunnel id, IPv6 extension headers, other classes) are an error: [`Unsupported`] (answered
+//! IPv6 extension headers, other classes) are an error: [`Unsupported`] (answered
 //! as OFPET_BAD_MATCH / OFPBMC_BAD_FIELD), never accepted and ignored.
 
 use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC};
@@ -265,6 +265,7 @@ impl FlowMatch {
         };
         push(OxmField::InPort, at::IN_PORT, 4);
         push(OxmField::Metadata, at::METADATA, 8);
+        push(OxmField::TunnelId, at::TUNNEL_ID, 8);
         push(OxmField::EthDst, at::ETH_DST, 6);
         push(OxmField::EthSrc, at::ETH_SRC, 6);
         push(OxmField::EthType, at::ETH_TYPE, 2);
@@ -351,6 +352,7 @@ pub const FIELDS: &[(OxmField, usize, bool)] = &[
     (OxmField::MplsLabel, at::MPLS_LABEL, false),
     (OxmField::MplsTc, at::MPLS_TC, false),
     (OxmField::MplsBos, at::MPLS_BOS, false),
+    (OxmField::TunnelId, at::TUNNEL_ID, true),
 ];
 
 /// Where an OXM basic field lives in the key.
@@ -422,8 +424,8 @@ mod tests {
         // a port without its ip_proto prerequisite is dropped
         let loose = OxmMatch::new(vec![Oxm::basic(OxmField::TcpDst, &[0, 80])]);
         assert_eq!(FlowMatch::from_oxm(&loose).unwrap(), FlowMatch::all());
-        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::TunnelId, &[0; 8])]);
-        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(38)));
+        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::PbbIsid, &[0; 3])]);
+        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(37)));
     }
 
     #[test]

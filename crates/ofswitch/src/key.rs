@@ -16,7 +16,8 @@
 //! DSCP and ECN, flow label, next header, addresses) and, when the next header is TCP, UDP,
 //! SCTP or ICMPv6, the ports or type/code right after it (a frame with extension headers
 //! matches on its IPv6 fields only). MPLS: the outermost label stack entry (label, TC, BoS).
-//! `metadata` is not in the frame: the pipeline writes it (write-metadata) between tables.
+//! `metadata` and `tunnel_id` are not in the frame: the pipeline writes them (write-metadata,
+//! set-field of the tunnel id) for the tables that follow.
 
 use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC};
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
@@ -47,9 +48,10 @@ pub mod at {
     pub const METADATA: usize = 104; // 8
     pub const MPLS_LABEL: usize = 112; // 4 (20 bits)
     pub const MPLS_BOS: usize = 116; // 1
+    pub const TUNNEL_ID: usize = 117; // 8
 }
 
-pub const KEY_LEN: usize = 117;
+pub const KEY_LEN: usize = 125;
 pub const VID_PRESENT: u16 = 0x1000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,6 +97,10 @@ impl Key {
     /// The pipeline's metadata register as the next table sees it.
     pub fn set_metadata(&mut self, metadata: u64) {
         self.set(at::METADATA, &metadata.to_be_bytes());
+    }
+    /// The packet's tunnel id (0 for a frame that came in on a port) as the next table sees it.
+    pub fn set_tunnel_id(&mut self, id: u64) {
+        self.set(at::TUNNEL_ID, &id.to_be_bytes());
     }
 
     /// `self & mask`, field by field.

@@ -138,9 +138,9 @@ fn what_the_switch_does_not_run_is_refused() {
         (vec![Instruction::ApplyActions(vec![Action::PushPbb(0x88e7)])], (2, 0), "push PBB: BAD_TYPE"),
         (vec![Instruction::ApplyActions(vec![Action::SetQueue(1)])], (2, 0), "set-queue"),
         (
-            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::MplsLabel, &[0, 0, 0, 1]))])],
+            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::PbbIsid, &[0, 0, 1]))])],
             (2, 13),
-            "set-field MPLS label: BAD_SET_TYPE",
+            "set-field PBB I-SID: BAD_SET_TYPE",
         ),
         (vec![Instruction::ApplyActions(vec![Action::Group(3)])], (2, 9), "a group that does not exist: BAD_OUT_GROUP"),
         (vec![Instruction::Meter(3)], (12, 3), "a meter that does not exist: UNKNOWN_METER"),

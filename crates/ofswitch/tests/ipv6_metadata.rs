@@ -182,3 +182,29 @@ fn of10_ipv6_flow_keeps_tos_proto_and_ports() {
     let r = s.flows.entries().next().unwrap().m.to_match10();
     assert_eq!((r.wildcards & given, r.dl_type, r.nw_tos, r.nw_proto, r.tp_dst), (0, 0x86dd, 0x20, 6, 2222), "read back with its fields");
 }
+
+/// A set-field of the tunnel id in table 0 is what table 1 matches (os-ken's 38_TUNNEL_ID:
+/// the id is the packet's, not the frame's).
+#[test]
+fn tunnel_id_set_in_one_table_is_matched_in_the_next() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    let set = |id: u64| Action::SetField(Oxm::basic(OxmField::TunnelId, &id.to_be_bytes()));
+    let mods = [
+        add13(0, 10, OxmMatch::new(vec![Oxm::in_port(1)]), vec![Instruction::ApplyActions(vec![set(12345)]), Instruction::GotoTable(1)]),
+        add13(0, 10, OxmMatch::new(vec![Oxm::in_port(3)]), vec![Instruction::ApplyActions(vec![set(6666)]), Instruction::GotoTable(1)]),
+        add13(
+            1,
+            20,
+            OxmMatch::new(vec![Oxm::masked(OxmField::TunnelId, &12288u64.to_be_bytes(), &0xff00u64.to_be_bytes())]),
+            vec![Instruction::ApplyActions(vec![output(2)])],
+        ),
+        add13(1, 10, OxmMatch::new(vec![]), vec![Instruction::ApplyActions(vec![output(4)])]),
+    ];
+    for fm in mods {
+        assert_eq!(send(&mut s, &mut outs, &flow_mod(V13, fm)), vec![]);
+    }
+    let f = ofswitch::frames::udp_frame(0, 10, 1, 2, 0, 64);
+    assert_eq!(out_ports(&mut s, &mut outs, 1, &f), vec![2], "12345 & 0xff00 == 12288");
+    assert_eq!(out_ports(&mut s, &mut outs, 3, &f), vec![4], "6666 & 0xff00 != 12288");
+    assert_eq!(s.tx[0].1, f, "the frame itself unchanged");
+}
