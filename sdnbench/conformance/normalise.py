@@ -13,7 +13,7 @@ Per run, three sets (not counts: how often a periodic message repeats depends on
 
 Left out on purpose, each with its reason in docs/conformance.md: echo (timing), xids,
 description strings (``mfr_desc``), port names, hardware addresses and speeds, OVS's LOCAL port,
-the features' capabilities bits (OVS announces group and queue stats the emulation has not),
+the features' capabilities bits (OVS announces queue stats, which the emulation has not),
 the order of OXM fields in a match, the values of non-zero timeouts (Faucet draws them at random),
 the messages after the flow tables were read (Mininet's teardown), and IPv6 frames (the kernel's
 own neighbour discovery on the veths, which no stimulus sends; counted in ``noise``).
@@ -135,7 +135,7 @@ def received_key(d: dict, raw: bytes):
         listed = body.get("ports") or []
         listed = list(listed.values()) if isinstance(listed, dict) else listed     # 1.0: by number
         ports = sorted(_port(p) for p in listed if _port(p)[0] not in LOCAL)
-        # capabilities left out: OVS adds group and queue stats, which the emulation has not
+        # capabilities left out: OVS adds queue stats, which the emulation has not
         return (f"FEATURES_REPLY n_tables={body['n_tables']} n_buffers={body['n_buffers']}"
                 + (f" ports={ports}" if ports else ""))
     if name == "OFPPortDescStatsReply":

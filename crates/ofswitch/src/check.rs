@@ -9,9 +9,8 @@
 //!   BAD_SET_TYPE; a group that does not exist → BAD_ACTION / BAD_OUT_GROUP (as Open vSwitch).
 //! - Instructions run: apply/write/clear actions, goto-table (to a later table that exists,
 //!   else BAD_INSTRUCTION / BAD_TABLE_ID, as Open vSwitch), meter (one that exists, else
-//!   METER_MOD_FAILED / UNKNOWN_METER, as Open vSwitch). Write-metadata → BAD_INSTRUCTION /
-//!   UNSUP_INST (the switch neither keeps nor matches metadata); an experimenter or unknown
-//!   instruction → BAD_INSTRUCTION / UNKNOWN_INST.
+//!   METER_MOD_FAILED / UNKNOWN_METER, as Open vSwitch), write-metadata (all 64 bits, matched by
+//!   the next table); an experimenter or unknown instruction → BAD_INSTRUCTION / UNKNOWN_INST.
 
 use crate::group::Groups;
 use crate::meter::{Meters, ET_METER_MOD_FAILED, MMF_UNKNOWN_METER};
@@ -55,6 +54,13 @@ pub const SET_FIELDS: &[OxmField] = &[
     OxmField::Ipv6Flabel,
     OxmField::Icmpv6Type,
     OxmField::Icmpv6Code,
+    OxmField::Ipv6NdTarget,
+    OxmField::Ipv6NdSll,
+    OxmField::Ipv6NdTll,
+    OxmField::MplsLabel,
+    OxmField::MplsTc,
+    // not in the frame: the pipeline keeps it for the tables that follow
+    OxmField::TunnelId,
 ];
 
 /// The OFPAT_* (1.3) action types the switch runs, as a bitmap (group features) and a list
@@ -91,7 +97,7 @@ pub fn instructions(list: &[Instruction], table: u8, n_tables: u8, groups: &Grou
             Instruction::GotoTable(_) => {}
             Instruction::Meter(m) if !meters.exists(*m) => return Err((ET_METER_MOD_FAILED, MMF_UNKNOWN_METER)),
             Instruction::Meter(_) => {}
-            Instruction::WriteMetadata { .. } => return Err((ET_BAD_INSTRUCTION, BIC_UNSUP_INST)),
+            Instruction::WriteMetadata { .. } => {}
             Instruction::Experimenter { .. } | Instruction::Unknown { .. } => return Err((ET_BAD_INSTRUCTION, BIC_UNKNOWN_INST)),
         }
     }

@@ -71,6 +71,8 @@ pub struct Features {
     pub n_tables: u8,
     /// The 1.0 reply lists the ports; 1.3 ignores this.
     pub ports: Vec<Port>,
+    /// Whether the switch runs groups (1.3: announced as OFPC_GROUP_STATS).
+    pub groups: bool,
 }
 
 /// FEATURES_REPLY (OF1.0 §5.3.1 with ports inline; OF1.3 §7.3.1 without).
@@ -80,8 +82,8 @@ pub fn features_reply(out: &mut Vec<u8>, version: u8, xid: u32, f: &Features) {
         datapath_id: f.dpid,
         n_buffers: f.n_buffers,
         n_tables: f.n_tables,
-        // FLOW_STATS|TABLE_STATS|PORT_STATS
-        capabilities: 0x7,
+        // FLOW_STATS|TABLE_STATS|PORT_STATS, and 1.3's GROUP_STATS (bit 3 is 1.0's STP)
+        capabilities: if f.groups && !v10 { 0xf } else { 0x7 },
         // 1.0 actions: OUTPUT..SET_TP_DST (0..=11)
         actions: if v10 { 0xfff } else { 0 },
         ports: if v10 { f.ports.clone() } else { Vec::new() },
@@ -142,7 +144,7 @@ mod tests {
 
     #[test]
     fn features_reply_sizes() {
-        let f = Features { dpid: 5, n_buffers: 256, n_tables: 1, ports: (1..=2).map(|p| port(OFP10, 5, p)).collect() };
+        let f = Features { dpid: 5, n_buffers: 256, n_tables: 1, ports: (1..=2).map(|p| port(OFP10, 5, p)).collect(), groups: true };
         let mut out = vec![];
         features_reply(&mut out, OFP10, 1, &f);
         assert_eq!(out.len(), 32 + 2 * 48);
@@ -151,6 +153,10 @@ mod tests {
         out.clear();
         features_reply(&mut out, OFP13, 1, &f);
         assert_eq!(out.len(), 32);
+        assert_eq!(&out[24..28], &[0, 0, 0, 0x0f], "1.3 with groups: GROUP_STATS too");
+        out.clear();
+        features_reply(&mut out, OFP13, 1, &Features { groups: false, ..f });
+        assert_eq!(&out[24..28], &[0, 0, 0, 7], "no groups, no group stats");
     }
 
     /// The port layouts, byte for byte (OF1.0 §5.2.1 ofp_phy_port, OF1.3 §7.2.1 ofp_port).

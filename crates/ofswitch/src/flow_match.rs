@@ -7,10 +7,12 @@
 //!
 //! Prerequisites are normalised, not rejected: a field whose prerequisite is absent (nw_src
 //! without dl_type IPv4/ARP, tp_src without ip_proto TCP/UDP/SCTP/ICMP) is dropped from the mask,
-//! as OVS does for OF1.0. OXM fields a frame here cannot carry (metadata, IPv6, MPLS, ...) are an
-//! error: [`Unsupported`] (answered as OFPET_BAD_MATCH / OFPBMC_BAD_FIELD).
+//! as OVS does for OF1.0. OXM fields the switch does not match on (in_phy_port, PBB I-SID,
+//! IPv6 extension headers, other classes) are an error: [`Unsupported`] (answered
+//! as OFPET_BAD_MATCH / OFPBMC_BAD_FIELD), never accepted and ignored.
 
-use crate::key::{at, Key, KEY_LEN, VID_PRESENT};
+use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC};
+use crate::key::{at, Key, KEY_LEN, ND_ADVERT, ND_SOLICIT, VID_PRESENT};
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4};
 use ofwire::match10::wildcards as w;
 use ofwire::{Match10, Oxm, OxmField, OxmMatch};
@@ -77,22 +79,48 @@ impl FlowMatch {
         (self.mask.u16_at(at) == 0xffff).then(|| self.value.u16_at(at))
     }
 
-    /// Drop fields whose prerequisites are not in the match.
+    /// Drop fields whose prerequisites are not in the match (OF1.3 §7.2.3.8's table; OF1.0's
+    /// nw_tos, nw_proto and tp_* also on IPv6, as Open vSwitch reads them).
     fn normalise(&mut self) {
         let ty = self.exact_u16(at::ETH_TYPE);
-        if ty != Some(ETHERTYPE_IPV4) && ty != Some(ETHERTYPE_ARP) {
+        let (v4, v6, arp) = (ty == Some(ETHERTYPE_IPV4), ty == Some(ETHERTYPE_IPV6), ty == Some(ETHERTYPE_ARP));
+        if !(v4 || v6 || arp) {
             self.clear(at::IP_DSCP, 2);
-            self.clear(at::IP_SRC, 8);
         }
-        if ty != Some(ETHERTYPE_ARP) {
-            self.clear(at::ARP_OP, 14);
-        }
-        if ty == Some(ETHERTYPE_ARP) {
+        if arp {
             self.clear(at::IP_DSCP, 1);
         }
+        if !(v4 || v6) {
+            self.clear(at::IP_ECN, 1);
+        }
+        if !(v4 || arp) {
+            self.clear(at::IP_SRC, 8);
+        }
+        if !v6 {
+            self.clear(at::IPV6_FLABEL, 4);
+            self.clear(at::IPV6_SRC, 32);
+        }
         let proto = (self.mask.0[at::IP_PROTO] == 0xff).then_some(self.value.0[at::IP_PROTO]);
-        if ty != Some(ETHERTYPE_IPV4) || !matches!(proto, Some(1 | 6 | 17 | 132)) {
+        let l4 = (v4 && matches!(proto, Some(1 | 6 | 17 | 132))) || (v6 && matches!(proto, Some(6 | 17 | 58 | 132)));
+        if !l4 {
             self.clear(at::TP_SRC, 4);
+        }
+        let icmp6 = (v6 && proto == Some(58) && self.mask.0[at::TP_SRC + 1] == 0xff).then_some(self.value.0[at::TP_SRC + 1]);
+        if !matches!(icmp6, Some(ND_SOLICIT | ND_ADVERT)) {
+            self.clear(at::ND_TARGET, 16);
+        }
+        if !arp {
+            self.clear(at::ARP_OP, 2);
+        }
+        if !(arp || icmp6 == Some(ND_SOLICIT)) {
+            self.clear(at::ARP_SHA, 6);
+        }
+        if !(arp || icmp6 == Some(ND_ADVERT)) {
+            self.clear(at::ARP_THA, 6);
+        }
+        if !matches!(ty, Some(ETHERTYPE_MPLS | ETHERTYPE_MPLS_MC)) {
+            self.clear(at::MPLS_TC, 1);
+            self.clear(at::MPLS_LABEL, 5);
         }
     }
 
@@ -199,7 +227,11 @@ impl FlowMatch {
             };
             let len = value.len();
             // 1-byte fields sit in the low byte of 2-byte key slots for ICMP type/code
-            let at = if matches!(field, OxmField::Icmpv4Type | OxmField::Icmpv4Code) { at + 1 } else { at };
+            let at = if matches!(field, OxmField::Icmpv4Type | OxmField::Icmpv4Code | OxmField::Icmpv6Type | OxmField::Icmpv6Code) {
+                at + 1
+            } else {
+                at
+            };
             let full = vec![0xff; len];
             let mask = mask.as_deref().unwrap_or(&full);
             if *field == OxmField::VlanVid {
@@ -221,78 +253,111 @@ impl FlowMatch {
         let ty = v.u16_at(at::ETH_TYPE);
         let proto = v.0[at::IP_PROTO];
         let mut fields = Vec::new();
-        let push = |fields: &mut Vec<Oxm>, field: OxmField, at: usize, len: usize| {
+        let mut push = |field: OxmField, at: usize, len: usize| {
             let mk = &m.0[at..at + len];
             if mk.iter().all(|b| *b == 0) {
                 return;
             }
             let val = &v.0[at..at + len];
-            if mk.iter().all(|b| *b == 0xff) {
-                fields.push(Oxm::basic(field, val));
-            } else {
-                fields.push(Oxm::masked(field, val, mk));
-            }
+            // all bits of the field: no mask on the wire (VLAN: 0x1fff, the VID and PRESENT)
+            let full = mk.iter().all(|b| *b == 0xff) || (field == OxmField::VlanVid && mk == [0x1f, 0xff]);
+            fields.push(if full { Oxm::basic(field, val) } else { Oxm::masked(field, val, mk) });
         };
-        push(&mut fields, OxmField::InPort, at::IN_PORT, 4);
-        push(&mut fields, OxmField::EthDst, at::ETH_DST, 6);
-        push(&mut fields, OxmField::EthSrc, at::ETH_SRC, 6);
-        push(&mut fields, OxmField::EthType, at::ETH_TYPE, 2);
-        if m.u16_at(at::VLAN_VID) == 0x1fff {
-            fields.push(Oxm::basic(OxmField::VlanVid, &v.0[at::VLAN_VID..at::VLAN_VID + 2]));
-        } else {
-            push(&mut fields, OxmField::VlanVid, at::VLAN_VID, 2);
-        }
-        push(&mut fields, OxmField::VlanPcp, at::VLAN_PCP, 1);
-        push(&mut fields, OxmField::IpDscp, at::IP_DSCP, 1);
+        push(OxmField::InPort, at::IN_PORT, 4);
+        push(OxmField::Metadata, at::METADATA, 8);
+        push(OxmField::TunnelId, at::TUNNEL_ID, 8);
+        push(OxmField::EthDst, at::ETH_DST, 6);
+        push(OxmField::EthSrc, at::ETH_SRC, 6);
+        push(OxmField::EthType, at::ETH_TYPE, 2);
+        push(OxmField::VlanVid, at::VLAN_VID, 2);
+        push(OxmField::VlanPcp, at::VLAN_PCP, 1);
+        push(OxmField::IpDscp, at::IP_DSCP, 1);
+        push(OxmField::IpEcn, at::IP_ECN, 1);
+        push(OxmField::MplsLabel, at::MPLS_LABEL, 4);
+        push(OxmField::MplsTc, at::MPLS_TC, 1);
+        push(OxmField::MplsBos, at::MPLS_BOS, 1);
         if ty == ETHERTYPE_ARP {
-            push(&mut fields, OxmField::ArpOp, at::ARP_OP, 2);
-            push(&mut fields, OxmField::ArpSpa, at::IP_SRC, 4);
-            push(&mut fields, OxmField::ArpTpa, at::IP_DST, 4);
-            push(&mut fields, OxmField::ArpSha, at::ARP_SHA, 6);
-            push(&mut fields, OxmField::ArpTha, at::ARP_THA, 6);
+            push(OxmField::ArpOp, at::ARP_OP, 2);
+            push(OxmField::ArpSpa, at::IP_SRC, 4);
+            push(OxmField::ArpTpa, at::IP_DST, 4);
+            push(OxmField::ArpSha, at::ARP_SHA, 6);
+            push(OxmField::ArpTha, at::ARP_THA, 6);
         } else {
-            push(&mut fields, OxmField::IpProto, at::IP_PROTO, 1);
-            push(&mut fields, OxmField::Ipv4Src, at::IP_SRC, 4);
-            push(&mut fields, OxmField::Ipv4Dst, at::IP_DST, 4);
+            push(OxmField::IpProto, at::IP_PROTO, 1);
+            push(OxmField::Ipv4Src, at::IP_SRC, 4);
+            push(OxmField::Ipv4Dst, at::IP_DST, 4);
+            push(OxmField::Ipv6Src, at::IPV6_SRC, 16);
+            push(OxmField::Ipv6Dst, at::IPV6_DST, 16);
+            push(OxmField::Ipv6Flabel, at::IPV6_FLABEL, 4);
         }
         let (s, d) = match proto {
             6 => (OxmField::TcpSrc, OxmField::TcpDst),
             17 => (OxmField::UdpSrc, OxmField::UdpDst),
             132 => (OxmField::SctpSrc, OxmField::SctpDst),
+            58 => (OxmField::Icmpv6Type, OxmField::Icmpv6Code),
             _ => (OxmField::Icmpv4Type, OxmField::Icmpv4Code),
         };
-        if proto == 1 {
-            push(&mut fields, s, at::TP_SRC + 1, 1);
-            push(&mut fields, d, at::TP_DST + 1, 1);
+        if matches!(proto, 1 | 58) {
+            push(s, at::TP_SRC + 1, 1);
+            push(d, at::TP_DST + 1, 1);
         } else {
-            push(&mut fields, s, at::TP_SRC, 2);
-            push(&mut fields, d, at::TP_DST, 2);
+            push(s, at::TP_SRC, 2);
+            push(d, at::TP_DST, 2);
+        }
+        if ty == ETHERTYPE_IPV6 {
+            push(OxmField::Ipv6NdTarget, at::ND_TARGET, 16);
+            push(OxmField::Ipv6NdSll, at::ARP_SHA, 6);
+            push(OxmField::Ipv6NdTll, at::ARP_THA, 6);
         }
         OxmMatch::new(fields)
     }
 }
 
+/// The OXM basic fields the switch matches on: where each lives in the key, and whether it
+/// takes a mask (OF1.3 §7.2.3.7). Table features report this list; any other field is refused.
+pub const FIELDS: &[(OxmField, usize, bool)] = &[
+    (OxmField::InPort, at::IN_PORT, false),
+    (OxmField::Metadata, at::METADATA, true),
+    (OxmField::EthDst, at::ETH_DST, true),
+    (OxmField::EthSrc, at::ETH_SRC, true),
+    (OxmField::EthType, at::ETH_TYPE, false),
+    (OxmField::VlanVid, at::VLAN_VID, true),
+    (OxmField::VlanPcp, at::VLAN_PCP, false),
+    (OxmField::IpDscp, at::IP_DSCP, false),
+    (OxmField::IpEcn, at::IP_ECN, false),
+    (OxmField::IpProto, at::IP_PROTO, false),
+    (OxmField::Ipv4Src, at::IP_SRC, true),
+    (OxmField::Ipv4Dst, at::IP_DST, true),
+    (OxmField::TcpSrc, at::TP_SRC, false),
+    (OxmField::TcpDst, at::TP_DST, false),
+    (OxmField::UdpSrc, at::TP_SRC, false),
+    (OxmField::UdpDst, at::TP_DST, false),
+    (OxmField::SctpSrc, at::TP_SRC, false),
+    (OxmField::SctpDst, at::TP_DST, false),
+    (OxmField::Icmpv4Type, at::TP_SRC, false),
+    (OxmField::Icmpv4Code, at::TP_DST, false),
+    (OxmField::ArpOp, at::ARP_OP, false),
+    (OxmField::ArpSpa, at::IP_SRC, true),
+    (OxmField::ArpTpa, at::IP_DST, true),
+    (OxmField::ArpSha, at::ARP_SHA, true),
+    (OxmField::ArpTha, at::ARP_THA, true),
+    (OxmField::Ipv6Src, at::IPV6_SRC, true),
+    (OxmField::Ipv6Dst, at::IPV6_DST, true),
+    (OxmField::Ipv6Flabel, at::IPV6_FLABEL, true),
+    (OxmField::Icmpv6Type, at::TP_SRC, false),
+    (OxmField::Icmpv6Code, at::TP_DST, false),
+    (OxmField::Ipv6NdTarget, at::ND_TARGET, false),
+    (OxmField::Ipv6NdSll, at::ARP_SHA, false),
+    (OxmField::Ipv6NdTll, at::ARP_THA, false),
+    (OxmField::MplsLabel, at::MPLS_LABEL, false),
+    (OxmField::MplsTc, at::MPLS_TC, false),
+    (OxmField::MplsBos, at::MPLS_BOS, false),
+    (OxmField::TunnelId, at::TUNNEL_ID, true),
+];
+
 /// Where an OXM basic field lives in the key.
 fn oxm_at(f: OxmField) -> Option<usize> {
-    use OxmField::*;
-    Some(match f {
-        InPort => at::IN_PORT,
-        EthDst => at::ETH_DST,
-        EthSrc => at::ETH_SRC,
-        EthType => at::ETH_TYPE,
-        VlanVid => at::VLAN_VID,
-        VlanPcp => at::VLAN_PCP,
-        IpDscp => at::IP_DSCP,
-        IpProto => at::IP_PROTO,
-        Ipv4Src | ArpSpa => at::IP_SRC,
-        Ipv4Dst | ArpTpa => at::IP_DST,
-        TcpSrc | UdpSrc | SctpSrc | Icmpv4Type => at::TP_SRC,
-        TcpDst | UdpDst | SctpDst | Icmpv4Code => at::TP_DST,
-        ArpOp => at::ARP_OP,
-        ArpSha => at::ARP_SHA,
-        ArpTha => at::ARP_THA,
-        _ => return None,
-    })
+    FIELDS.iter().find(|x| x.0 == f).map(|x| x.1)
 }
 
 #[cfg(test)]
@@ -359,8 +424,8 @@ mod tests {
         // a port without its ip_proto prerequisite is dropped
         let loose = OxmMatch::new(vec![Oxm::basic(OxmField::TcpDst, &[0, 80])]);
         assert_eq!(FlowMatch::from_oxm(&loose).unwrap(), FlowMatch::all());
-        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::Metadata, &[0; 8])]);
-        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(2)));
+        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::PbbIsid, &[0; 3])]);
+        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(37)));
     }
 
     #[test]
@@ -385,33 +450,45 @@ mod tests {
         assert!(!exact.overlaps(&other));
     }
 
-    /// OF1.0 matching as the spec words it (§5.2.3), on the frame's fields directly: the
-    /// reference the key/mask conversion is checked against (written as "wildcarded, or
-    /// prerequisite absent, or equal", as the spec reads, not simplified).
+    /// OF1.0 matching as the spec words it (§5.2.3), on the frame's fields directly, with Open
+    /// vSwitch's reading of nw_tos, nw_proto and tp_* on IPv6: the reference the key/mask
+    /// conversion is checked against (written as "wildcarded, or prerequisite absent, or
+    /// equal", as the spec reads, not simplified).
     #[allow(clippy::nonminimal_bool)]
     fn reference10(m: &Match10, k: &Key) -> bool {
         let wc = m.wildcards;
         let on = |bit: u32| wc & bit == 0;
         let ty = k.u16_at(at::ETH_TYPE);
         let ip_or_arp = ty == 0x0800 || ty == 0x0806;
-        let l4 = ty == 0x0800 && matches!(k.0[at::IP_PROTO], 1 | 6 | 17 | 132);
+        let l3 = ip_or_arp || ty == 0x86dd;
+        let ip = ty == 0x0800 || ty == 0x86dd;
+        let l4 = (ty == 0x0800 && matches!(k.0[at::IP_PROTO], 1 | 6 | 17 | 132))
+            || (ty == 0x86dd && matches!(k.0[at::IP_PROTO], 6 | 17 | 58 | 132));
         let prefix = |shift: u32, want: u32, got: u32| {
             let bits = (wc >> shift) & 0x3f;
             bits >= 32 || (want ^ got) & (u32::MAX << bits) == 0
         };
         let vid = k.u16_at(at::VLAN_VID);
         let dl_vlan_ok = if m.dl_vlan == 0xffff { vid == 0 } else { vid == (m.dl_vlan & 0xfff) | VID_PRESENT };
+        let tp_on = on(w::DL_TYPE) && on(w::NW_PROTO) && l4 && (m.dl_type == 0x0800 || m.dl_type == 0x86dd);
         (!on(w::IN_PORT) || k.in_port() == m.in_port as u32)
             && (!on(w::DL_SRC) || k.get::<6>(at::ETH_SRC) == m.dl_src)
             && (!on(w::DL_DST) || k.get::<6>(at::ETH_DST) == m.dl_dst)
             && (!on(w::DL_TYPE) || ty == m.dl_type)
             && (!on(w::DL_VLAN) || dl_vlan_ok)
-            && (!on(w::NW_PROTO) || !(on(w::DL_TYPE) && ip_or_arp) || k.0[at::IP_PROTO] == m.nw_proto)
+            && (!on(w::NW_TOS) || !(on(w::DL_TYPE) && ip) || k.0[at::IP_DSCP] == m.nw_tos >> 2)
+            && (!on(w::NW_PROTO) || !(on(w::DL_TYPE) && l3) || k.0[at::IP_PROTO] == m.nw_proto)
             && (!(on(w::DL_TYPE) && ip_or_arp)
                 || (prefix(w::NW_SRC_SHIFT, m.nw_src, k.u32_at(at::IP_SRC)) && prefix(w::NW_DST_SHIFT, m.nw_dst, k.u32_at(at::IP_DST))))
-            && (!on(w::TP_SRC) || !(on(w::DL_TYPE) && on(w::NW_PROTO) && l4 && m.dl_type == 0x0800) || k.u16_at(at::TP_SRC) == m.tp_src)
-            && (!on(w::TP_DST) || !(on(w::DL_TYPE) && on(w::NW_PROTO) && l4 && m.dl_type == 0x0800) || k.u16_at(at::TP_DST) == m.tp_dst)
+            && (!on(w::TP_SRC) || !tp_on || k.u16_at(at::TP_SRC) == m.tp_src)
+            && (!on(w::TP_DST) || !tp_on || k.u16_at(at::TP_DST) == m.tp_dst)
     }
+
+    const IPV6_TCP: [u8; 58] = [
+        0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x12, 0x11, 0x11, 0x11, 0x11, 0x11, 0x86, 0xdd, 0x62, 0x00, 0x00, 0x64, 0x00, 0x37, 0x06, 0x40,
+        0x00, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x00, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x2b, 0x67, 0x08,
+        0xae,
+    ];
 
     /// Random OF1.0 matches over a small universe of frames: the converted match selects
     /// exactly the frames the reference selects, and converting back and forth is stable.
@@ -424,11 +501,18 @@ mod tests {
             x ^= x << 17;
             x % n
         };
-        let frames: Vec<Key> = (0..40)
+        let frames: Vec<Key> = (0..50)
             .map(|i| {
-                let f = match i % 4 {
+                let f = match i % 5 {
                     0 | 1 => frames::udp_frame(0, 4, 1 + (i % 4) as u32, 1 + (i / 4 % 4) as u32, 0, 64),
                     2 => frames::gratuitous_arp(0, 4, 1 + (i / 4 % 4) as u32),
+                    3 => {
+                        // IPv6/TCP 11111 -> 2222 (os-ken's pattern frame), next header TCP or UDP
+                        let mut f = (0..86).map(|j| IPV6_TCP.get(j).copied().unwrap_or(0)).collect::<Vec<u8>>();
+                        f[20] = [6, 17][i / 5 % 2];
+                        f[57] = [0xae, 0x3a][i / 10 % 2];
+                        f
+                    }
                     _ => {
                         let mut f = frames::udp_frame(0, 4, 2, 3, 0, 64);
                         f[23] = 6;
@@ -447,11 +531,12 @@ mod tests {
                 dl_dst: if rnd(2) == 0 { k.get(at::ETH_DST) } else { [0; 6] },
                 dl_vlan: 0xffff,
                 dl_type: [0x0800, 0x0806, 0x86dd][rnd(3) as usize],
+                nw_tos: [0, 0x20][rnd(2) as usize],
                 nw_proto: [17, 6, 1][rnd(3) as usize],
                 nw_src: k.u32_at(at::IP_SRC) ^ (rnd(2) as u32) << rnd(32),
                 nw_dst: k.u32_at(at::IP_DST) ^ (rnd(2) as u32) << rnd(32),
                 tp_src: if rnd(2) == 0 { 12345 } else { 1 },
-                tp_dst: 12346,
+                tp_dst: [12346, 2222][rnd(2) as usize],
                 ..Default::default()
             };
             // prefix lengths near the flipped bit, where an off-by-one would show

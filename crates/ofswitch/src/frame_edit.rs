@@ -1,6 +1,6 @@
 //! Header rewrites of the actions the pipeline applies to a frame (set MAC/IP/port, VLAN
 //! push/pop/set, TTL, TOS, DSCP/ECN, IPv6 addresses and flow label, ICMP type/code, ARP
-//! fields). Pure functions on a `Vec<u8>`; a rewrite the frame cannot take (an IP field of a
+//! fields, IPv6 neighbour discovery target and link-layer addresses, MPLS label and TC). Pure functions on a `Vec<u8>`; a rewrite the frame cannot take (an IP field of a
 //! non-IP frame, a short frame) leaves it unchanged and returns false.
 //!
 //! After a rewrite of an IP or L4 field the IPv4 header checksum and the TCP/UDP/ICMP/ICMPv6
@@ -9,7 +9,7 @@
 //! extension headers are not walked (the L4 header is the one the fixed header names).
 
 use crate::checksum::{self, ETHERTYPE_IPV6};
-use crate::key::VID_PRESENT;
+use crate::key::{ND_ADVERT, ND_SOLICIT, VID_PRESENT};
 use crate::mpls;
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
 use ofwire::{Action, Oxm, OxmField};
@@ -161,8 +161,43 @@ fn set_field(frame: &mut Vec<u8>, o: &Oxm) -> bool {
         OxmField::ArpSpa => set_arp(frame, 14, v),
         OxmField::ArpTha => set_arp(frame, 18, v),
         OxmField::ArpTpa => set_arp(frame, 24, v),
+        OxmField::Ipv6NdTarget => set_nd(frame, None, v),
+        OxmField::Ipv6NdSll => set_nd(frame, Some((ND_SOLICIT, 1)), v),
+        OxmField::Ipv6NdTll => set_nd(frame, Some((ND_ADVERT, 2)), v),
+        OxmField::MplsLabel => mpls::set_lse(frame, Some(u32::from_be_bytes([v[0], v[1], v[2], v[3]])), None),
+        OxmField::MplsTc => mpls::set_lse(frame, None, Some(v[0])),
         _ => false,
     }
+}
+
+/// A neighbour solicitation's or advertisement's target address (`opt` None), or the
+/// link-layer address in its option `opt.1` when the message is of type `opt.0`; the ICMPv6
+/// checksum fixed.
+fn set_nd(frame: &mut [u8], opt: Option<(u8, u8)>, v: &[u8]) -> bool {
+    let Some((at, 58)) = l4(frame) else { return false };
+    let typ = frame.get(at).copied();
+    if !matches!(typ, Some(ND_SOLICIT | ND_ADVERT)) || frame.len() < at + 24 {
+        return false;
+    }
+    let off = match opt {
+        None => at + 8,
+        Some((want, _)) if typ != Some(want) => return false,
+        Some((_, kind)) => {
+            let mut o = at + 24;
+            loop {
+                let len = *frame.get(o + 1).unwrap_or(&0) as usize * 8;
+                if len == 0 || frame.len() < o + len {
+                    return false;
+                }
+                if frame[o] == kind && len == 8 {
+                    break o + 2;
+                }
+                o += len;
+            }
+        }
+    };
+    frame[off..off + v.len()].copy_from_slice(v);
+    checksum::fix(frame)
 }
 
 /// An ICMP (`v4`) or ICMPv6 field.

@@ -7,9 +7,19 @@
 //!
 //! Field sharing, as OF1.0 does it: for ARP, `ip_src`/`ip_dst` hold the sender/target protocol
 //! addresses and `ip_proto` the low byte of the opcode (OF1.0 `nw_proto`); `arp_op` holds the
-//! whole opcode (OF1.3 `ARP_OP`). For ICMP, `tp_src`/`tp_dst` hold type and code. `vlan_vid`
-//! carries OF1.3's OFPVID_PRESENT bit (0x1000) when the frame is tagged; 0 means untagged.
+//! whole opcode (OF1.3 `ARP_OP`). For ICMP and ICMPv6, `tp_src`/`tp_dst` hold type and code.
+//! For IPv6 neighbour discovery, `arp_sha`/`arp_tha` hold the source/target link-layer address
+//! options (OF1.3 `IPV6_ND_SLL`/`TLL`), as Open vSwitch shares them. `vlan_vid` carries OF1.3's
+//! OFPVID_PRESENT bit (0x1000) when the frame is tagged; 0 means untagged.
+//!
+//! IPv6 is read as Open vSwitch reads it for these fields: the fixed header (traffic class as
+//! DSCP and ECN, flow label, next header, addresses) and, when the next header is TCP, UDP,
+//! SCTP or ICMPv6, the ports or type/code right after it (a frame with extension headers
+//! matches on its IPv6 fields only). MPLS: the outermost label stack entry (label, TC, BoS).
+//! `metadata` and `tunnel_id` are not in the frame: the pipeline writes them (write-metadata,
+//! set-field of the tunnel id) for the tables that follow.
 
+use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC};
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
 
 /// Byte offsets of the fields inside a [`Key`].
@@ -27,11 +37,21 @@ pub mod at {
     pub const TP_SRC: usize = 32; // 2
     pub const TP_DST: usize = 34; // 2
     pub const ARP_OP: usize = 36; // 2
-    pub const ARP_SHA: usize = 38; // 6
-    pub const ARP_THA: usize = 44; // 6
+    pub const ARP_SHA: usize = 38; // 6 (also IPv6 ND source link-layer address)
+    pub const ARP_THA: usize = 44; // 6 (also IPv6 ND target link-layer address)
+    pub const IP_ECN: usize = 50; // 1 (the 2 ECN bits)
+    pub const MPLS_TC: usize = 51; // 1
+    pub const IPV6_FLABEL: usize = 52; // 4 (20 bits)
+    pub const IPV6_SRC: usize = 56; // 16
+    pub const IPV6_DST: usize = 72; // 16
+    pub const ND_TARGET: usize = 88; // 16
+    pub const METADATA: usize = 104; // 8
+    pub const MPLS_LABEL: usize = 112; // 4 (20 bits)
+    pub const MPLS_BOS: usize = 116; // 1
+    pub const TUNNEL_ID: usize = 117; // 8
 }
 
-pub const KEY_LEN: usize = 52;
+pub const KEY_LEN: usize = 125;
 pub const VID_PRESENT: u16 = 0x1000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,6 +94,14 @@ impl Key {
     pub fn in_port(&self) -> u32 {
         self.u32_at(at::IN_PORT)
     }
+    /// The pipeline's metadata register as the next table sees it.
+    pub fn set_metadata(&mut self, metadata: u64) {
+        self.set(at::METADATA, &metadata.to_be_bytes());
+    }
+    /// The packet's tunnel id (0 for a frame that came in on a port) as the next table sees it.
+    pub fn set_tunnel_id(&mut self, id: u64) {
+        self.set(at::TUNNEL_ID, &id.to_be_bytes());
+    }
 
     /// `self & mask`, field by field.
     #[inline]
@@ -114,6 +142,13 @@ impl Key {
         let l3b = &frame[l3..];
         match ty {
             ETHERTYPE_IPV4 if l3b.len() >= 20 => ipv4(&mut k, l3b),
+            ETHERTYPE_IPV6 if l3b.len() >= 40 => ipv6(&mut k, l3b),
+            ETHERTYPE_MPLS | ETHERTYPE_MPLS_MC if l3b.len() >= 4 => {
+                let lse = u32::from_be_bytes([l3b[0], l3b[1], l3b[2], l3b[3]]);
+                k.set(at::MPLS_LABEL, &(lse >> 12).to_be_bytes());
+                k.0[at::MPLS_TC] = ((lse >> 9) & 7) as u8;
+                k.0[at::MPLS_BOS] = ((lse >> 8) & 1) as u8;
+            }
             ETHERTYPE_ARP if l3b.len() >= 28 => {
                 let op = u16::from_be_bytes([l3b[6], l3b[7]]);
                 k.set(at::ARP_OP, &op.to_be_bytes());
@@ -131,6 +166,7 @@ impl Key {
 
 fn ipv4(k: &mut Key, ip: &[u8]) {
     k.0[at::IP_DSCP] = ip[1] >> 2;
+    k.0[at::IP_ECN] = ip[1] & 3;
     let proto = ip[9];
     k.0[at::IP_PROTO] = proto;
     k.set(at::IP_SRC, &ip[12..16]);
@@ -151,6 +187,58 @@ fn ipv4(k: &mut Key, ip: &[u8]) {
             k.set(at::TP_DST, &[0, l4[1]]);
         }
         _ => {}
+    }
+}
+
+/// IPv6 without extension headers: the fixed header, then TCP/UDP/SCTP ports or ICMPv6
+/// type/code, and for neighbour solicitation/advertisement the target and the link-layer
+/// address option (the first of its kind, as Open vSwitch takes it).
+fn ipv6(k: &mut Key, ip: &[u8]) {
+    let vtf = u32::from_be_bytes([ip[0], ip[1], ip[2], ip[3]]);
+    let tc = (vtf >> 20) as u8;
+    k.0[at::IP_DSCP] = tc >> 2;
+    k.0[at::IP_ECN] = tc & 3;
+    k.set(at::IPV6_FLABEL, &(vtf & 0x000f_ffff).to_be_bytes());
+    let next = ip[6];
+    k.0[at::IP_PROTO] = next;
+    k.set(at::IPV6_SRC, &ip[8..24]);
+    k.set(at::IPV6_DST, &ip[24..40]);
+    let l4 = &ip[40..];
+    match next {
+        6 | 17 | 132 if l4.len() >= 4 => {
+            k.set(at::TP_SRC, &l4[0..2]);
+            k.set(at::TP_DST, &l4[2..4]);
+        }
+        58 if l4.len() >= 4 => {
+            k.set(at::TP_SRC, &[0, l4[0]]);
+            k.set(at::TP_DST, &[0, l4[1]]);
+            if matches!(l4[0], ND_SOLICIT | ND_ADVERT) && l4[1] == 0 && l4.len() >= 24 {
+                k.set(at::ND_TARGET, &l4[8..24]);
+                nd_options(k, l4[0], &l4[24..]);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// ICMPv6 neighbour solicitation and advertisement (RFC 4861).
+pub const ND_SOLICIT: u8 = 135;
+pub const ND_ADVERT: u8 = 136;
+
+/// The source (1, in a solicitation) or target (2, in an advertisement) link-layer address
+/// option of a neighbour discovery message.
+fn nd_options(k: &mut Key, typ: u8, mut opts: &[u8]) {
+    let (want, at) = if typ == ND_SOLICIT { (1, at::ARP_SHA) } else { (2, at::ARP_THA) };
+    while opts.len() >= 8 {
+        let len = opts[1] as usize * 8;
+        if len == 0 || len > opts.len() {
+            return;
+        }
+        if opts[0] == want && len == 8 {
+            k.set(at, &opts[2..8]);
+            return;
+        }
+        opts = &opts[len..];
     }
 }
 
@@ -192,6 +280,64 @@ mod tests {
             let _ = Key::of_frame(1, &f[..n]);
         }
         assert_eq!(Key::of_frame(9, &[1, 2, 3]).in_port(), 9);
+    }
+
+    fn unhex(s: &str) -> Vec<u8> {
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    }
+
+    /// An IPv6/TCP frame as os-ken's switch test patterns build it (traffic class 0x20,
+    /// flow label 100, 10::10 → 20::20, ports 11111 → 2222).
+    #[test]
+    fn ipv6_tcp_fields() {
+        let f = unhex("22222222222212111111111186dd620000640037064000100000000000000000000000000010002000000000000000000000000000202b6708ae0000000000000000600000006a5c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
+        let k = Key::of_frame(1, &f);
+        assert_eq!(k.u16_at(at::ETH_TYPE), 0x86dd);
+        assert_eq!((k.0[at::IP_DSCP], k.0[at::IP_ECN], k.0[at::IP_PROTO]), (8, 0, 6));
+        assert_eq!(k.u32_at(at::IPV6_FLABEL), 100);
+        let ten = [0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10];
+        assert_eq!(k.get::<16>(at::IPV6_SRC), ten);
+        assert_eq!(k.get::<16>(at::IPV6_DST)[15], 0x20);
+        assert_eq!((k.u16_at(at::TP_SRC), k.u16_at(at::TP_DST)), (11111, 2222));
+        assert_eq!(k.get::<4>(at::IP_SRC), [0; 4], "the IPv4 slots stay empty");
+        for n in 0..f.len() {
+            let _ = Key::of_frame(1, &f[..n]);
+        }
+    }
+
+    /// A neighbour solicitation with a source link-layer address option, and an
+    /// advertisement with a target one: the target address and the option's MAC.
+    #[test]
+    fn ipv6_neighbour_discovery() {
+        let nd = |typ: u8, opt: u8| {
+            let mut f = unhex("ffffffffffff00000000000186dd6000000000203aff");
+            f.extend_from_slice(&[0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+            f.extend_from_slice(&[0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0, 0, 2]);
+            f.extend_from_slice(&[typ, 0, 0, 0, 0, 0, 0, 0]);
+            f.extend_from_slice(&[0x20, 1, 0xd, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]);
+            f.extend_from_slice(&[opt, 1, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff]);
+            f
+        };
+        let k = Key::of_frame(3, &nd(ND_SOLICIT, 1));
+        assert_eq!((k.0[at::IP_PROTO], k.u16_at(at::TP_SRC)), (58, 135));
+        assert_eq!(k.get::<16>(at::ND_TARGET)[..4], [0x20, 1, 0xd, 0xb8]);
+        assert_eq!(k.get::<6>(at::ARP_SHA), [0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff]);
+        assert_eq!(k.get::<6>(at::ARP_THA), [0; 6]);
+        let k = Key::of_frame(3, &nd(ND_ADVERT, 2));
+        assert_eq!((k.get::<6>(at::ARP_SHA), k.get::<6>(at::ARP_THA)[0]), ([0; 6], 0xaa));
+        let k = Key::of_frame(3, &nd(ND_ADVERT, 1));
+        assert_eq!(k.get::<6>(at::ARP_THA), [0; 6], "a source option in an advertisement is not the target's");
+    }
+
+    #[test]
+    fn mpls_outer_entry() {
+        // label 0x12345, TC 5, bottom of stack, TTL 64
+        let lse: u32 = (0x12345 << 12) | (5 << 9) | (1 << 8) | 64;
+        let mut f = unhex("22222222222212111111111188470000");
+        f.truncate(14);
+        f.extend_from_slice(&lse.to_be_bytes());
+        let k = Key::of_frame(1, &f);
+        assert_eq!((k.u32_at(at::MPLS_LABEL), k.0[at::MPLS_TC], k.0[at::MPLS_BOS]), (0x12345, 5, 1));
     }
 
     #[test]

@@ -32,13 +32,14 @@ fn ip_ttl_at(frame: &[u8], at: usize) -> Option<usize> {
 
 pub fn push_mpls(frame: &mut Vec<u8>, ethertype: u16) -> bool {
     let Some((at, ty)) = checksum::l3(frame) else { return false };
-    let (bos, ttl) = match ty {
-        ETHERTYPE_MPLS | ETHERTYPE_MPLS_MC if frame.len() >= at + 4 => (0, frame[at + 3]),
-        ETHERTYPE_IPV4 | ETHERTYPE_IPV6 => (1, ip_ttl_at(frame, at).map_or(0, |t| frame[t])),
-        _ => (1, 0),
+    let lse = match ty {
+        // on MPLS: a copy of the outermost entry (label, TC, TTL), not the bottom of stack
+        ETHERTYPE_MPLS | ETHERTYPE_MPLS_MC if frame.len() >= at + 4 => [frame[at], frame[at + 1], frame[at + 2] & !1, frame[at + 3]],
+        ETHERTYPE_IPV4 | ETHERTYPE_IPV6 => [0, 0, 1, ip_ttl_at(frame, at).map_or(0, |t| frame[t])],
+        _ => [0, 0, 1, 0],
     };
     frame[at - 2..at].copy_from_slice(&ethertype.to_be_bytes());
-    frame.splice(at..at, [0, 0, bos, ttl]);
+    frame.splice(at..at, lse);
     true
 }
 
@@ -46,6 +47,20 @@ pub fn pop_mpls(frame: &mut Vec<u8>, ethertype: u16) -> bool {
     let Some(at) = mpls(frame) else { return false };
     frame[at - 2..at].copy_from_slice(&ethertype.to_be_bytes());
     frame.drain(at..at + 4);
+    true
+}
+
+/// Set the outermost entry's label (20 bits) or TC (3 bits).
+pub fn set_lse(frame: &mut [u8], label: Option<u32>, tc: Option<u8>) -> bool {
+    let Some(at) = mpls(frame) else { return false };
+    let mut w = u32::from_be_bytes([frame[at], frame[at + 1], frame[at + 2], frame[at + 3]]);
+    if let Some(l) = label {
+        w = (w & 0x0000_0fff) | (l & 0x000f_ffff) << 12;
+    }
+    if let Some(t) = tc {
+        w = (w & !(7 << 9)) | ((t as u32 & 7) << 9);
+    }
+    frame[at..at + 4].copy_from_slice(&w.to_be_bytes());
     true
 }
 
@@ -137,5 +152,22 @@ mod tests {
         assert!(
             !apply(&mut plain, &Action::PopMpls(0x0800)) && !apply(&mut plain, &Action::DecMplsTtl) && !apply(&mut plain, &Action::PopPbb)
         );
+    }
+
+    /// os-ken's 19_PUSH_MPLS (multiple): on mpls(bsb=1, label=100, exp=3, ttl=64) the new
+    /// entry is mpls(bsb=0, label=100, exp=3, ttl=64); then 34_MPLS_LABEL and 35_MPLS_TC
+    /// rewrite the outer entry only.
+    #[test]
+    fn push_on_mpls_copies_the_outer_entry_and_set_field_rewrites_it() {
+        let lse = |label: u32, tc: u32, bos: u32, ttl: u32| ((label << 12) | (tc << 9) | (bos << 8) | ttl).to_be_bytes();
+        let mut f = unhex("2222222222221211111111118847");
+        f.extend_from_slice(&lse(100, 3, 1, 64));
+        f.extend_from_slice(&[0x45, 0x20]);
+        assert!(apply(&mut f, &Action::PushMpls(0x8847)));
+        assert_eq!(f[14..22], [lse(100, 3, 0, 64), lse(100, 3, 1, 64)].concat());
+        assert!(super::set_lse(&mut f, Some(203), None));
+        assert!(super::set_lse(&mut f, None, Some(5)));
+        assert_eq!(f[14..22], [lse(203, 5, 0, 64), lse(100, 3, 1, 64)].concat());
+        assert!(!super::set_lse(&mut unhex("2222222222221211111111110800"), Some(1), None), "not MPLS");
     }
 }

@@ -21,7 +21,7 @@ use crate::group::{flow_hash, Groups, MAX_CHAIN};
 use crate::key::Key;
 use crate::meter::Meters;
 use crate::ports::Ports;
-use ofwire::{Action, Instruction};
+use ofwire::{Action, Instruction, Oxm, OxmField};
 use std::borrow::Cow;
 
 /// The reserved port number for CONTROLLER in both versions, as the pipeline uses them (1.0
@@ -74,6 +74,8 @@ pub struct Run<'a> {
     pub ports: &'a Ports,
     /// How many groups deep the current actions run.
     chain: usize,
+    /// The packet's tunnel id: 0 as it comes in on a port, set by a set-field of it.
+    tunnel_id: u64,
 }
 
 impl<'a> Run<'a> {
@@ -86,7 +88,7 @@ impl<'a> Run<'a> {
         meters: &'a mut Meters,
         ports: &'a Ports,
     ) -> Run<'a> {
-        Run { v10, in_port, now, outs, groups, meters, ports, chain: 0 }
+        Run { v10, in_port, now, outs, groups, meters, ports, chain: 0, tunnel_id: 0 }
     }
 
     /// Run `frame` from table `table`.
@@ -94,6 +96,9 @@ impl<'a> Run<'a> {
         // copied only when an action rewrites it
         let mut frame = Cow::Borrowed(frame);
         let mut key = Key::of_frame(self.in_port, &frame);
+        // the metadata register: 0 at table 0, written by write-metadata, read by the next table
+        let mut metadata = 0u64;
+        self.tunnel_id = 0;
         let mut set: Vec<Action> = Vec::new();
         let mut table = table;
         loop {
@@ -127,6 +132,7 @@ impl<'a> Run<'a> {
                 match i {
                     Instruction::ClearActions => set.clear(),
                     Instruction::GotoTable(t) => goto = Some(*t),
+                    Instruction::WriteMetadata { metadata: v, mask } => metadata = (metadata & !mask) | (v & mask),
                     _ => {}
                 }
             }
@@ -143,6 +149,8 @@ impl<'a> Run<'a> {
                     if changed {
                         key = Key::of_frame(self.in_port, &frame);
                     }
+                    key.set_metadata(metadata);
+                    key.set_tunnel_id(self.tunnel_id);
                 }
                 _ => {
                     let (mut outs, rest): (Vec<Action>, Vec<Action>) =
@@ -167,6 +175,9 @@ impl<'a> Run<'a> {
                 Action::Output { port, max_len } => self.output(frame, widen_port(self.v10, *port), *max_len, ctx),
                 Action::Enqueue { port, .. } => self.output(frame, widen_port(self.v10, *port as u32), 0, ctx),
                 Action::Group(id) => self.group(frame, *id, ctx),
+                Action::SetField(Oxm::Basic { field: OxmField::TunnelId, value, .. }) => {
+                    self.tunnel_id = u64::from_be_bytes(value.as_slice().try_into().expect("8 bytes: checked at decode"));
+                }
                 a if frame_edit::rewrites(a) => changed |= frame_edit::apply(frame.to_mut(), a),
                 _ => {}
             }

@@ -3,13 +3,14 @@
 //! Table features describe what the switch really runs, table by table: the instructions
 //! (goto-table only where a later table exists, meter only with meters), the next tables,
 //! the actions and set-fields of `check`, and the match fields `flow_match` reads (masks where
-//! OpenFlow allows them). No metadata is matched or written. A request carrying table records
+//! OpenFlow allows them), all 64 bits of metadata matched and written. A request carrying table records
 //! (a request to reconfigure the tables) → TABLE_FEATURES_FAILED / EPERM: the tables are fixed.
 //! Replies bigger than one message are split, all but the last flagged REPLY_MORE.
 
 use crate::check::{ACTIONS13, SET_FIELDS};
 use crate::consts::*;
 use crate::emit;
+use crate::flow_match::FIELDS;
 use crate::switch::Switch;
 use ofwire::group_stats::{self as gs, MP_GROUP, MP_GROUP_DESC, MP_GROUP_FEATURES};
 use ofwire::meter_stats::{self as ms, MP_METER, MP_METER_CONFIG, MP_METER_FEATURES};
@@ -27,40 +28,13 @@ pub fn handles(ty: u16) -> bool {
     matches!(ty, MP_GROUP | MP_GROUP_DESC | MP_GROUP_FEATURES | MP_METER | MP_METER_CONFIG | MP_METER_FEATURES | MP_TABLE_FEATURES)
 }
 
-/// Match fields the switch reads, and whether it takes a mask on each.
-const MATCH: &[(OxmField, bool)] = &[
-    (OxmField::InPort, false),
-    (OxmField::EthDst, true),
-    (OxmField::EthSrc, true),
-    (OxmField::EthType, false),
-    (OxmField::VlanVid, true),
-    (OxmField::VlanPcp, false),
-    (OxmField::IpDscp, false),
-    (OxmField::IpProto, false),
-    (OxmField::Ipv4Src, true),
-    (OxmField::Ipv4Dst, true),
-    (OxmField::TcpSrc, false),
-    (OxmField::TcpDst, false),
-    (OxmField::UdpSrc, false),
-    (OxmField::UdpDst, false),
-    (OxmField::SctpSrc, false),
-    (OxmField::SctpDst, false),
-    (OxmField::Icmpv4Type, false),
-    (OxmField::Icmpv4Code, false),
-    (OxmField::ArpOp, false),
-    (OxmField::ArpSpa, true),
-    (OxmField::ArpTpa, true),
-    (OxmField::ArpSha, true),
-    (OxmField::ArpTha, true),
-];
-
 fn oxm(f: OxmField, mask: bool) -> (u8, u8, bool) {
     (f.code(), f.value_len().unwrap_or(0) as u8, mask)
 }
 
 /// The table features of table `t` of `n` tables.
 pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32) -> TableFeatures {
-    let mut ins = vec![3u16, 4, 5];
+    let mut ins = vec![2u16, 3, 4, 5];
     if t + 1 < n {
         ins.insert(0, 1);
     }
@@ -68,8 +42,8 @@ pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32
         ins.push(6);
     }
     let acts: Vec<u16> = ACTIONS13.iter().copied().filter(|&a| groups || a != 22).collect();
-    let fields: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, m)| oxm(f, m)).collect();
-    let wild: Vec<(u8, u8, bool)> = MATCH.iter().map(|&(f, _)| oxm(f, false)).collect();
+    let fields: Vec<(u8, u8, bool)> = FIELDS.iter().map(|&(f, _, m)| oxm(f, m)).collect();
+    let wild: Vec<(u8, u8, bool)> = FIELDS.iter().map(|&(f, _, _)| oxm(f, false)).collect();
     let sets: Vec<(u8, u8, bool)> = SET_FIELDS.iter().map(|&f| oxm(f, false)).collect();
     let mut props = vec![Prop::ids(prop::INSTRUCTIONS, &ins), Prop::ids(prop::INSTRUCTIONS_MISS, &ins)];
     props.push(Prop::next_tables(prop::NEXT_TABLES, t.saturating_add(1)..n));
@@ -82,7 +56,16 @@ pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32
     for p in [prop::WRITE_SETFIELD, prop::WRITE_SETFIELD_MISS, prop::APPLY_SETFIELD, prop::APPLY_SETFIELD_MISS] {
         props.push(Prop::oxms(p, &sets));
     }
-    TableFeatures { table_id: t, name: format!("table{t}"), max_entries, props, ..Default::default() }
+    let all = u64::MAX;
+    TableFeatures {
+        table_id: t,
+        name: format!("table{t}"),
+        metadata_match: all,
+        metadata_write: all,
+        max_entries,
+        props,
+        ..Default::default()
+    }
 }
 
 impl Switch {

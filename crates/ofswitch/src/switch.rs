@@ -434,7 +434,7 @@ impl Switch {
         // a forwarding switch keeps no packet buffers (its packet-ins are unbuffered, a packet-out
         // naming a buffer sends nothing): it announces none, as Open vSwitch (2.7 on) does
         let n_buffers = if self.cfg.forward { 0 } else { self.cfg.n_buffers };
-        let f = emit::Features { dpid: self.cfg.dpid, n_buffers, n_tables: self.cfg.n_tables, ports };
+        let f = emit::Features { dpid: self.cfg.dpid, n_buffers, n_tables: self.cfg.n_tables, ports, groups: self.cfg.groups };
         emit::features_reply(out, v, xid, &f);
         let c = &mut self.channels[ch];
         if c.state != State::Up {

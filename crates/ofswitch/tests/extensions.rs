@@ -115,8 +115,9 @@ fn table_features_describe_the_tables() {
         let d = &t.props.iter().find(|x| x.typ == p).unwrap().data;
         d.chunks(4).map(|c| u16::from_be_bytes([c[0], c[1]])).collect()
     };
-    assert_eq!(ids(&tables[0], prop::INSTRUCTIONS), vec![1, 3, 4, 5, 6]);
-    assert_eq!(ids(&tables[253], prop::INSTRUCTIONS), vec![3, 4, 5, 6], "no goto-table from the last table");
+    assert_eq!(ids(&tables[0], prop::INSTRUCTIONS), vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(ids(&tables[253], prop::INSTRUCTIONS), vec![2, 3, 4, 5, 6], "no goto-table from the last table");
+    assert!(tables.iter().all(|t| t.metadata_match == u64::MAX && t.metadata_write == u64::MAX));
     assert!(ids(&tables[0], prop::APPLY_ACTIONS).contains(&22), "group");
     let next = &tables[252].props.iter().find(|x| x.typ == prop::NEXT_TABLES).unwrap().data;
     assert_eq!(next, &vec![253]);
@@ -132,15 +133,14 @@ fn what_the_switch_does_not_run_is_refused() {
     let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
     let m = || OxmMatch::new(vec![Oxm::in_port(1)]);
     let cases: Vec<(Vec<Instruction>, (u16, u16), &str)> = vec![
-        (vec![Instruction::WriteMetadata { metadata: 1, mask: 1 }], (3, 1), "write-metadata: UNSUP_INST"),
         (vec![Instruction::GotoTable(0)], (3, 2), "goto an earlier table: BAD_TABLE_ID"),
         (vec![Instruction::GotoTable(9)], (3, 2), "goto a table beyond n_tables"),
         (vec![Instruction::ApplyActions(vec![Action::PushPbb(0x88e7)])], (2, 0), "push PBB: BAD_TYPE"),
         (vec![Instruction::ApplyActions(vec![Action::SetQueue(1)])], (2, 0), "set-queue"),
         (
-            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::MplsLabel, &[0, 0, 0, 1]))])],
+            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::PbbIsid, &[0, 0, 1]))])],
             (2, 13),
-            "set-field MPLS label: BAD_SET_TYPE",
+            "set-field PBB I-SID: BAD_SET_TYPE",
         ),
         (vec![Instruction::ApplyActions(vec![Action::Group(3)])], (2, 9), "a group that does not exist: BAD_OUT_GROUP"),
         (vec![Instruction::Meter(3)], (12, 3), "a meter that does not exist: UNKNOWN_METER"),
