@@ -3,7 +3,7 @@
 import pytest
 
 from sdnbench.controllers.catalog import OSKEN_APPS, of_versions_for
-from sdnbench.controllers.spec import parse_spec, ryu_module, wire_version
+from sdnbench.controllers.spec import parse_spec, ryu_module, version_bitmap, wire_version
 from sdnbench.errors import UserError
 
 
@@ -70,3 +70,12 @@ def test_catalog_versions():
     assert of_versions_for("ryu", "some.other.module") == ()
     assert OSKEN_APPS["topology"].module_list() == ("topology", "learning")
     assert OSKEN_APPS["hub"].module_list() == ("hub",)
+
+
+def test_version_bitmap_is_the_engines_encoding():
+    # ofwire's Versions: bit n for wire version n (1.0 and 1.3 are 0x12)
+    assert version_bitmap(["1.0"]) == 2
+    assert version_bitmap(["1.3"]) == 16
+    assert version_bitmap(["1.0", "1.3"]) == version_bitmap(("1.3", "1.0", "1.3")) == 0x12
+    with pytest.raises(UserError):
+        version_bitmap(["1.5"])

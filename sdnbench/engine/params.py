@@ -35,12 +35,11 @@ from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.plan import spoken_versions
-from ..controllers.spec import parse_spec, validate_controller_param
+from ..controllers.spec import OF_VERSIONS, parse_spec, validate_controller_param, version_bitmap
 from ..errors import UserError
 from ..kind import Kind
 from .driver import binary
 
-OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
 LINKS = ("none", "linear")
 DRIVER_KEYS = {"controller", "of_version", "links"}
 BOOKKEEPING = {"name", "rep", "repetition"}
@@ -101,7 +100,7 @@ def config(p: dict, address: str) -> dict:
     c["controllers"] = [address]
     offered = [p["of_version"]] if p.get("of_version") else declared_versions(p)
     if offered:
-        c["versions"] = sum(OF_VERSIONS[v] for v in offered)
+        c["versions"] = version_bitmap(offered)
     return c
 
 

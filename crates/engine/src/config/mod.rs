@@ -4,6 +4,7 @@
 pub(crate) mod limits;
 pub(crate) mod robust;
 
+use ofwire::Versions;
 use serde::{Deserialize, Serialize};
 
 /// A fixed-rate switch never has more than this many requests in flight: past it the controller
@@ -73,7 +74,9 @@ pub struct Config {
     /// Leading loops that are run but left out of the summary (RFC 8456 warm-up).
     pub warmup: u32,
     /// Hello bitmap of the OpenFlow versions offered (bit 1 = 1.0, bit 4 = 1.3).
-    pub versions: u32,
+    #[serde(with = "versions_bits")]
+    #[schemars(with = "u32")]
+    pub versions: Versions,
     pub frame_size: usize,
     /// Requests in flight per switch in throughput mode.
     pub window: u32,
@@ -212,6 +215,20 @@ fn on_off<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     }
 }
 
+/// `Versions` in JSON: the bitmap's number (`"versions": 18` offers 1.0 and 1.3).
+mod versions_bits {
+    use ofwire::Versions;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Versions, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(v.bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Versions, D::Error> {
+        u32::deserialize(d).map(Versions::from_bits)
+    }
+}
+
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -242,7 +259,7 @@ impl Default for Config {
             loops: 10,
             loop_ms: 1000,
             warmup: 1,
-            versions: (1 << 1) | (1 << 4),
+            versions: Versions::BOTH,
             frame_size: 128,
             window: 256,
             fill_socket: false,
@@ -443,6 +460,14 @@ mod tests {
         let d: Config = serde_json::from_str(&j).unwrap();
         assert_eq!(d.mode, Mode::FixedRate);
         assert!(j.contains("\"fixed-rate\""));
+    }
+
+    #[test]
+    fn versions_are_the_bitmap_number_in_json() {
+        let c = Config::parse_json(r#"{"versions": 16}"#).unwrap();
+        assert_eq!(c.versions, Versions::OF13);
+        let j = serde_json::to_value(&Config::default()).unwrap();
+        assert_eq!(j["versions"], 18, "1.0 and 1.3: bits 1 and 4");
     }
 
     #[test]

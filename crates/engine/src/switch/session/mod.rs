@@ -43,7 +43,7 @@ use crate::switch::outstanding::Outstanding;
 use crate::switch::pacer::Pacer;
 use crate::switch::shared::Shared;
 use crate::switch::workload::Workload;
-use ofswitch::{PacketInGen, Switch, SwitchConfig, OFP10, OFP13};
+use ofswitch::{PacketInGen, Switch, SwitchConfig};
 use std::cell::RefCell;
 use std::io;
 use std::rc::Rc;
@@ -140,7 +140,7 @@ impl Session {
             Some(i)
         };
         let pacer = Pacer::for_config(c, pos_in_worker, sh.n_local);
-        let version = if c.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let version = c.versions.hello_version();
         Session {
             gen: PacketInGen::with_profile(c.profile(), version, index, c.macs, c.ports, c.frame_size),
             workload: Workload::of(c),
