@@ -35,3 +35,9 @@ def wire_version(of_version: str) -> int:
         return OF_VERSIONS[str(of_version)]
     except KeyError:
         raise UserError(f"unsupported OpenFlow version {of_version!r}: use 1.0 or 1.3") from None
+
+
+def version_bitmap(of_versions) -> int:
+    """The version bitmap offering ``of_versions`` ("1.0", "1.3"): bit n for wire version n, as a
+    HELLO's bitmap element and the engine's ``versions`` (ofwire's ``Versions``)."""
+    return sum(1 << wire_version(v) for v in set(of_versions))

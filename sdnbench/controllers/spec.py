@@ -13,10 +13,10 @@ from typing import Optional
 
 from ..errors import UserError
 from .kinds import KINDS, kind_of, spoken_versions
-from .parsed import DEFAULT_SPEC, OF_VERSIONS, ControllerSpec, wire_version
+from .parsed import DEFAULT_SPEC, OF_VERSIONS, ControllerSpec, version_bitmap, wire_version
 
 __all__ = ["DEFAULT_SPEC", "OF_VERSIONS", "ControllerSpec", "display_name", "needed_traffic", "parse_spec",
-           "sibling", "spoken_versions", "validate_controller_param", "wire_version"]
+           "sibling", "spoken_versions", "validate_controller_param", "version_bitmap", "wire_version"]
 
 
 def parse_spec(spec: str) -> ControllerSpec:

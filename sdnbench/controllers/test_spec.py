@@ -4,7 +4,7 @@ import pytest
 
 from sdnbench.controllers.catalog import OSKEN_APPS
 from sdnbench.controllers.kinds.ryu import ryu_module
-from sdnbench.controllers.spec import parse_spec, spoken_versions, wire_version
+from sdnbench.controllers.spec import parse_spec, spoken_versions, version_bitmap, wire_version
 from sdnbench.errors import UserError
 
 
@@ -74,3 +74,12 @@ def test_catalog_versions():
     assert spoken_versions(parse_spec("cmd:x --port={port};of=1.0")) == ("1.0",)
     assert OSKEN_APPS["topology"].module_list() == ("topology", "learning")
     assert OSKEN_APPS["hub"].module_list() == ("hub",)
+
+
+def test_version_bitmap_is_the_engines_encoding():
+    # ofwire's Versions: bit n for wire version n (1.0 and 1.3 are 0x12)
+    assert version_bitmap(["1.0"]) == 2
+    assert version_bitmap(["1.3"]) == 16
+    assert version_bitmap(["1.0", "1.3"]) == version_bitmap(("1.3", "1.0", "1.3")) == 0x12
+    with pytest.raises(UserError):
+        version_bitmap(["1.5"])

@@ -41,12 +41,12 @@ import subprocess
 from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
-from ..controllers.spec import DEFAULT_SPEC, needed_traffic, parse_spec, spoken_versions, validate_controller_param
+from ..controllers.spec import (DEFAULT_SPEC, OF_VERSIONS, needed_traffic, parse_spec, spoken_versions,
+                                validate_controller_param, version_bitmap)
 from ..errors import UserError
 from ..kind import Kind
 from .driver import binary
 
-OF_VERSIONS = {"1.0": 1 << 1, "1.3": 1 << 4}
 LINKS = ("none", "linear")
 DRIVER_KEYS = {"controller", "of_version", "links"}
 BOOKKEEPING = {"name", "rep", "repetition"}
@@ -123,7 +123,7 @@ def config(p: dict, address: str) -> dict:
     c["controllers"] = [address]
     offered = [p["of_version"]] if p.get("of_version") else declared_versions(p)
     if offered:
-        c["versions"] = sum(OF_VERSIONS[v] for v in offered)
+        c["versions"] = version_bitmap(offered)
     return c
 
 

@@ -2,8 +2,9 @@
 //! is no cycle between them. `LAYERS` states the order once, top first; this test reads every
 //! source file and fails on each `crate::` path (or `super::` chain that leaves its top-level
 //! module) that names a module above the file's own, naming the file, the line and the path.
-//! Inside a layer, `cycles.rs` holds the same rule between files. Distribution is one layer:
-//! what only agents have is named nowhere else (`distribution_is_one_folder`).
+//! A layer whose files need an order of their own has one in `INSIDE`, checked the same way one
+//! level down. Inside a layer, `cycles.rs` holds the rule of no loop between files. Distribution
+//! is one layer: what only agents have is named nowhere else (`distribution_is_one_folder`).
 
 mod srctree;
 
@@ -13,6 +14,26 @@ use std::path::Path;
 /// Top first. A module may use the ones after it, never those before it.
 const LAYERS: &[&str] =
     &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config", "exit"];
+
+/// Layers inside a top-level module, top first, one level down: each row is a set of its
+/// modules that may use those of later rows, never those of earlier ones (in one row,
+/// `cycles.rs` keeps them from a loop).
+const INSIDE: &[(&str, &[&[&str]])] = &[(
+    "switch",
+    &[
+        // a worker runs a driver; a driver starts the sessions of its workload
+        &["worker"],
+        &["driver"],
+        // the per-switch hot path, phase by phase (`switch/session/`)
+        &["session"],
+        &["shared"],
+        &["protocol"],
+        &["accounting", "cbench_switch", "coalesce", "exceptions", "hello_fallback", "learning", "load", "pacer", "reconnect", "stagger"],
+        &["keepalive", "outstanding"],
+        // what a run's switches send: read by the session and the drivers, it reads only the config
+        &["workload"],
+    ],
+)];
 
 /// The first names of a `{a, b::c, d::{e, f}}` group (the text after its `{`).
 fn group_heads(s: &str) -> Vec<&str> {
@@ -37,14 +58,22 @@ fn group_heads(s: &str) -> Vec<&str> {
 
 /// The top-level modules a file's code names, with the line of each (comment lines skipped).
 fn imports(text: &str, depth: usize) -> Vec<(usize, String)> {
+    imports_in(text, "", depth)
+}
+
+/// The modules directly under `parent` (a top-level module; "": the crate root) that a file
+/// `depth` deep names, with the line of each (comment lines skipped).
+fn imports_in(text: &str, parent: &str, depth: usize) -> Vec<(usize, String)> {
     let code = without_comment_lines(text);
     let line_of = |at: usize| code[..at].matches('\n').count() + 1;
     let mut found = vec![];
-    let mut roots: Vec<usize> = code.match_indices("crate::").map(|(i, _)| i + "crate::".len()).collect();
-    // a chain of `super::` as long as the file is deep reaches the crate root too
+    let root = if parent.is_empty() { "crate::".to_string() } else { format!("crate::{parent}::") };
+    let mut roots: Vec<usize> = code.match_indices(&root).map(|(i, _)| i + root.len()).collect();
+    // a chain of `super::` as long as the file is deep below `parent` reaches `parent` too
+    let up = depth - usize::from(!parent.is_empty());
     for (i, _) in code.match_indices("super::") {
         let chain = code[i..].len() - code[i..].trim_start_matches("super::").len();
-        if !code[..i].ends_with("super::") && chain == depth * "super::".len() {
+        if !code[..i].ends_with("super::") && chain == up * "super::".len() {
             roots.push(i + chain);
         }
     }
@@ -75,6 +104,7 @@ fn back_edges(src: &Path) -> Vec<String> {
             continue;
         };
         let text = std::fs::read_to_string(&f).expect("a source file is readable");
+        bad.extend(inside_back_edges(&rel, &path, &text));
         for (line, name) in imports(&text, path.len()) {
             if let Some(them) = LAYERS.iter().position(|l| *l == name) {
                 if them < me {
@@ -85,6 +115,33 @@ fn back_edges(src: &Path) -> Vec<String> {
                     ));
                 }
             }
+        }
+    }
+    bad
+}
+
+/// The row of `module` among `rows` (top first).
+fn row_of(rows: &[&[&str]], module: &str) -> Option<usize> {
+    rows.iter().position(|r| r.contains(&module))
+}
+
+/// A file inside a module with `INSIDE` layers: every import of a module of an earlier row.
+fn inside_back_edges(rel: &Path, path: &[String], text: &str) -> Vec<String> {
+    let Some((parent, rows)) = INSIDE.iter().find(|(p, _)| *p == path[0]) else { return vec![] };
+    if path.len() < 2 {
+        return vec![];
+    }
+    let Some(me) = row_of(rows, &path[1]) else {
+        return vec![format!("src/{}: module {parent}::{} is not in INSIDE (tests/layers.rs): give it its place", rel.display(), path[1])];
+    };
+    let mut bad = vec![];
+    for (line, name) in imports_in(text, parent, path.len()) {
+        if let Some(them) = row_of(rows, &name).filter(|&them| them < me) {
+            bad.push(format!(
+                "src/{}:{line}: {parent}::{} (row {me}) imports {parent}::{name} (row {them}, above it)",
+                rel.display(),
+                path[1]
+            ));
         }
     }
     bad
@@ -151,4 +208,19 @@ fn a_back_edge_is_found_and_named() {
     assert_eq!(imports("use super::model::Model;", 2), vec![]);
     assert_eq!(module_path(Path::new("switch/workload/mod.rs")), ["switch", "workload"]);
     assert_eq!(module_path(Path::new("export.rs")), ["export"]);
+}
+
+#[test]
+fn a_back_edge_inside_a_layer_is_found_and_named() {
+    // one level down: the session (`switch/session/`) may use the workload, not the drivers
+    let text = "use crate::switch::workload::Workload;\nuse super::super::driver::run;\nuse super::End;\n";
+    assert_eq!(imports_in(text, "switch", 3), vec![(1, "workload".to_string()), (2, "driver".to_string())]);
+    assert_eq!(imports_in("use super::outstanding::Outstanding;", "switch", 2), vec![(1, "outstanding".into())]);
+    let path: Vec<String> = ["switch", "session", "load"].map(String::from).to_vec();
+    let bad = inside_back_edges(Path::new("switch/session/load.rs"), &path, text);
+    assert_eq!(bad, ["src/switch/session/load.rs:2: switch::session (row 2) imports switch::driver (row 1, above it)"]);
+    let path: Vec<String> = ["switch", "workload"].map(String::from).to_vec();
+    assert_eq!(inside_back_edges(Path::new("switch/workload.rs"), &path, "use crate::switch::session::learning_requests;").len(), 1);
+    let path: Vec<String> = ["switch", "newcomer"].map(String::from).to_vec();
+    assert!(inside_back_edges(Path::new("switch/newcomer.rs"), &path, "")[0].contains("not in INSIDE"));
 }

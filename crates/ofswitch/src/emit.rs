@@ -6,7 +6,9 @@
 //! ofwire's zero-copy `PacketInRef` (see `packet_in.rs`).
 
 use crate::consts::*;
-use ofwire::{Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats};
+use ofwire::{
+    Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats, Versions,
+};
 
 /// Append `body` as one message of wire version `version`.
 pub fn push(out: &mut Vec<u8>, version: u8, xid: u32, body: Body) {
@@ -14,13 +16,8 @@ pub fn push(out: &mut Vec<u8>, version: u8, xid: u32, body: Body) {
 }
 
 /// HELLO; for OF1.3 (and up) with a version bitmap element (OF1.3 §7.5.1).
-pub fn hello(out: &mut Vec<u8>, version: u8, bitmap: u32, xid: u32) {
-    let h = if version >= OFP13 {
-        let versions: Vec<u8> = (0..32u8).filter(|v| bitmap & (1 << v) != 0).collect();
-        Hello::with_versions(&versions)
-    } else {
-        Hello::default()
-    };
+pub fn hello(out: &mut Vec<u8>, version: u8, versions: Versions, xid: u32) {
+    let h = if version >= OFP13 { Hello::with_versions(&versions.wire().collect::<Vec<u8>>()) } else { Hello::default() };
     push(out, version, xid, Body::Hello(h));
 }
 
@@ -135,10 +132,10 @@ mod tests {
     #[test]
     fn hello13_has_bitmap_and_length() {
         let mut out = vec![];
-        hello(&mut out, OFP13, (1 << 1) | (1 << 4), 7);
+        hello(&mut out, OFP13, Versions::BOTH, 7);
         assert_eq!(out, [4, 0, 0, 16, 0, 0, 0, 7, 0, 1, 0, 8, 0, 0, 0, 0x12]);
         out.clear();
-        hello(&mut out, OFP10, 1 << 1, 7);
+        hello(&mut out, OFP10, Versions::OF10, 7);
         assert_eq!(out, [1, 0, 0, 8, 0, 0, 0, 7]);
     }
 

@@ -4,7 +4,7 @@
 //! session is up again. Here: while `fail_open` is set, a frame that arrives is learned (source
 //! MAC -> in port) and forwarded to the learned port of its destination, or flooded; the flow
 //! tables are kept and bypassed (`forward.rs`). The engine decides when
-//! (`crates/engine/src/switch/session.rs`).
+//! (`crates/engine/src/switch/session/`).
 
 use std::collections::HashMap;
 

@@ -22,7 +22,7 @@ use crate::group::Groups;
 use crate::meter::Meters;
 use crate::ports::Ports;
 use ofwire::SwitchConfig as SwitchConfig13;
-use ofwire::{Body, ErrorMsg, Header, Hello, MsgType};
+use ofwire::{Body, ErrorMsg, Header, Hello, MsgType, Versions};
 
 pub use crate::channel::State;
 
@@ -30,8 +30,8 @@ pub use crate::channel::State;
 pub struct SwitchConfig {
     pub dpid: u64,
     pub ports: u32,
-    /// Supported versions as a hello bitmap: bit 1 = OF1.0, bit 4 = OF1.3.
-    pub versions: u32,
+    /// Supported versions (the hello bitmap; 1.0 and 1.3 by default).
+    pub versions: Versions,
     /// Flow tables offered (FEATURES_REPLY, table stats, goto-table and flow-mod table ids).
     /// 254 by default, as Open vSwitch: controllers size their pipeline by it (Floodlight puts
     /// its table-miss entries in tables 0..min(4, n_tables - 1), so none at all on a switch
@@ -67,7 +67,7 @@ impl SwitchConfig {
         SwitchConfig {
             dpid,
             ports: 4,
-            versions: (1 << OFP10) | (1 << OFP13),
+            versions: Versions::BOTH,
             n_tables: 254,
             n_buffers: 256,
             keep_flows: false,
@@ -255,7 +255,7 @@ pub struct Switch {
 impl Switch {
     pub fn new(cfg: SwitchConfig) -> Switch {
         let flows = FlowTable::new(cfg.n_tables, cfg.max_flows);
-        let version = if cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let version = cfg.versions.hello_version();
         let ports = Ports::new(cfg.ports);
         let (groups, meters) = (Groups::new(cfg.groups), Meters::new(cfg.max_meter));
         Switch {
@@ -291,7 +291,7 @@ impl Switch {
 
     /// Add a controller channel (in the Hello state); returns its index.
     pub fn add_channel(&mut self) -> usize {
-        let v = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let v = self.cfg.versions.hello_version();
         self.channels.push(Channel::new(v));
         self.channels.len() - 1
     }
@@ -303,7 +303,7 @@ impl Switch {
 
     /// The switch speaks first on channel `ch` (a new connection: its state starts over).
     pub fn start_channel(&mut self, now: u64, ch: usize, out: &mut Vec<u8>) {
-        let v = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let v = self.cfg.versions.hello_version();
         self.channels[ch] = Channel::new(v);
         self.channels[ch].last_rx_ns = now;
         self.sync0();
@@ -448,8 +448,8 @@ impl Switch {
         // A hello with elements we cannot read still negotiates, by header versions alone.
         let hello = Hello::parse(body).unwrap_or_default();
         let bitmap = hello.version_bitmap().and_then(|b| b.first().copied()).unwrap_or(0);
-        let ours: Vec<u8> = [OFP10, OFP13].into_iter().filter(|v| self.cfg.versions & (1 << v) != 0).collect();
-        let our_hello = if self.cfg.versions & (1 << OFP13) != 0 { OFP13 } else { OFP10 };
+        let ours: Vec<u8> = [OFP10, OFP13].into_iter().filter(|&v| self.cfg.versions.has(v)).collect();
+        let our_hello = self.cfg.versions.hello_version();
         let c = &mut self.channels[ch];
         let Ok(version) = ofwire::negotiate(&ours, our_hello, theirs, &hello) else {
             emit::error(out, theirs.min(c.version), xid, ET_HELLO_FAILED, HFC_INCOMPATIBLE, b"no common version");

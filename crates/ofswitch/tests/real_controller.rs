@@ -133,7 +133,7 @@ fn learning_exchange(app: &str, version: u8, table_miss: bool) {
     sock.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
     let mut cfg = SwitchConfig::new(0x42);
     cfg.ports = 3;
-    cfg.versions = 1 << version;
+    cfg.versions = ofwire::Versions::of(&[version]);
     cfg.keep_flows = true;
     cfg.forward = true;
     cfg.n_tables = 254;

@@ -77,7 +77,7 @@ fn hello_negotiation() {
     assert_eq!(s.version, OFP10);
     // OF1.3-only switch against an OF1.0 controller: hello failed error, session error
     let mut cfg = SwitchConfig::new(1);
-    cfg.versions = 1 << OFP13;
+    cfg.versions = ofwire::Versions::OF13;
     let mut s = Switch::new(cfg);
     let mut out = vec![];
     let r = s.on_message(0, &msg(1, Kind::Hello, 9, &[]), &mut out);

@@ -93,4 +93,4 @@ pub use port_mod::PortMod;
 pub use port_status::PortStatus;
 pub use stats::{FlowStatsRequest, StatsReply, StatsRequest, StatsRequestBody};
 pub use stats_reply::{AggregateStats, DescStats, FlowStats, PortStats, QueueStats, StatsReplyBody, TableStats};
-pub use version::{Version, OFP10, OFP13};
+pub use version::{Version, Versions, OFP10, OFP13};

@@ -2,8 +2,10 @@
 //! another machine gets exactly what a local one gets.
 
 pub(crate) mod limits;
+pub(crate) mod network;
 pub(crate) mod robust;
 
+use ofwire::Versions;
 use serde::{Deserialize, Serialize};
 
 /// A fixed-rate switch never has more than this many requests in flight: past it the controller
@@ -73,7 +75,9 @@ pub struct Config {
     /// Leading loops that are run but left out of the summary (RFC 8456 warm-up).
     pub warmup: u32,
     /// Hello bitmap of the OpenFlow versions offered (bit 1 = 1.0, bit 4 = 1.3).
-    pub versions: u32,
+    #[serde(with = "versions_bits")]
+    #[schemars(with = "u32")]
+    pub versions: Versions,
     pub frame_size: usize,
     /// Requests in flight per switch in throughput mode.
     pub window: u32,
@@ -160,7 +164,9 @@ pub struct Config {
     /// comes back as a packet-in on the other (RFC 8456 §5.1.1 topology discovery).
     pub links: Vec<(u64, u32, u64, u32)>,
     /// The emulated network (topology, hosts, link schedule): defined by the network part.
-    pub network: Option<serde_json::Value>,
+    #[serde(deserialize_with = "network::deserialize")]
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub network: Option<network::NetworkSpec>,
     /// A robustness case played by one more switch during the run (`robust/`).
     pub robustness: Option<robust::RobustSpec>,
     /// RFC 8456 §5.3.1: after every this many requests, one invalid packet-in (0: none;
@@ -212,6 +218,20 @@ fn on_off<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     }
 }
 
+/// `Versions` in JSON: the bitmap's number (`"versions": 18` offers 1.0 and 1.3).
+mod versions_bits {
+    use ofwire::Versions;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Versions, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(v.bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Versions, D::Error> {
+        u32::deserialize(d).map(Versions::from_bits)
+    }
+}
+
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -242,7 +262,7 @@ impl Default for Config {
             loops: 10,
             loop_ms: 1000,
             warmup: 1,
-            versions: (1 << 1) | (1 << 4),
+            versions: Versions::BOTH,
             frame_size: 128,
             window: 256,
             fill_socket: false,
@@ -325,7 +345,10 @@ impl Config {
             let one = serde_json::Value::Object([(k.clone(), v.clone())].into_iter().collect());
             if let Err(e) = serde_json::from_value::<Config>(one) {
                 let why = e.to_string();
-                if why.starts_with("unknown field") {
+                if why.starts_with(&format!("{k}: ")) {
+                    errs.push(why.lines().next().unwrap_or_default().to_string());
+                // names itself
+                } else if why.starts_with("unknown field") {
                     errs.push(format!("{k}: unknown field (see crates/engine/SCHEMA.md, `params`)"));
                 } else {
                     errs.push(format!("{k}: bad value {v}: {why}"));
@@ -443,6 +466,24 @@ mod tests {
         let d: Config = serde_json::from_str(&j).unwrap();
         assert_eq!(d.mode, Mode::FixedRate);
         assert!(j.contains("\"fixed-rate\""));
+    }
+
+    #[test]
+    fn versions_are_the_bitmap_number_in_json() {
+        let c = Config::parse_json(r#"{"versions": 16}"#).unwrap();
+        assert_eq!(c.versions, Versions::OF13);
+        let j = serde_json::to_value(Config::default()).unwrap();
+        assert_eq!(j["versions"], 18, "1.0 and 1.3: bits 1 and 4");
+    }
+
+    #[test]
+    fn the_network_is_parsed_with_the_config_and_a_bad_one_named_in_one_line() {
+        let c = Config::parse_json(r#"{"network": {"spec": "one", "switches": [{"dpid": 1, "ports": 2}]}}"#).unwrap();
+        assert_eq!(c.network.as_ref().map(|n| (n.spec.as_str(), n.switches.len())), Some(("one", 1)));
+        assert!(Config::parse_json(r#"{"network": null}"#).unwrap().network.is_none());
+        let e = Config::parse_json(r#"{"switches": 2, "network": {"switches": [], "bogus": 1}}"#).unwrap_err();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with("network: unknown field `bogus`") && !e[0].contains('\n'), "{e:?}");
     }
 
     #[test]

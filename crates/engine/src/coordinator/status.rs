@@ -36,11 +36,6 @@ pub struct Facts {
     pub fatal: Option<String>,
 }
 
-fn version_names(bitmap: u32) -> String {
-    let v: Vec<&str> = [(1, "1.0"), (4, "1.3")].iter().filter(|(b, _)| bitmap & (1 << b) != 0).map(|(_, n)| *n).collect();
-    v.join(" and ")
-}
-
 fn wire_name(v: u32) -> String {
     match v {
         1 => "1.0".into(),
@@ -51,7 +46,7 @@ fn wire_name(v: u32) -> String {
 
 /// A handshake failure in words a user can act on: a version mismatch names what the controller
 /// answered, what the switches offered, and the flag that fixes it.
-pub fn explain(reason: &str, offered: u32) -> String {
+pub fn explain(reason: &str, offered: ofwire::Versions) -> String {
     let Some(rest) = reason.strip_prefix("no common OpenFlow version (controller hello 0x") else {
         return reason.to_string();
     };
@@ -62,11 +57,11 @@ pub fn explain(reason: &str, offered: u32) -> String {
         1 | 4 => format!("; use --of {}", wire_name(theirs)),
         _ => String::new(),
     };
-    let offered_words = if offered.count_ones() > 1 { "offered" } else { "were forced to" };
+    let offered_words = if offered.bits().count_ones() > 1 { "offered" } else { "were forced to" };
     format!(
         "the controller answered HELLO with {} only and the switches {offered_words} {}{fix}",
         wire_name(theirs),
-        version_names(offered)
+        offered.names().join(" and ")
     )
 }
 
@@ -161,8 +156,11 @@ mod tests {
     #[test]
     fn a_version_mismatch_names_the_fix() {
         let r = "no common OpenFlow version (controller hello 0x01, bitmap 0x0)";
-        assert_eq!(explain(r, 1 << 4), "the controller answered HELLO with 1.0 only and the switches were forced to 1.3; use --of 1.0");
-        assert_eq!(explain("connection refused", 1 << 4), "connection refused");
+        assert_eq!(
+            explain(r, ofwire::Versions::OF13),
+            "the controller answered HELLO with 1.0 only and the switches were forced to 1.3; use --of 1.0"
+        );
+        assert_eq!(explain("connection refused", ofwire::Versions::OF13), "connection refused");
     }
 
     #[test]

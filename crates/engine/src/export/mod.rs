@@ -35,7 +35,7 @@ pub fn build(o: Outcome) -> EngineResult {
         .collect();
     let totals = totals(&o, &sw, disconnects.len() as u64);
     let net_reports: Vec<_> = o.reports.iter().filter_map(|r| r.network.as_ref()).collect();
-    let links = crate::network::spec_of(&o.cfg).ok().flatten().map_or(0, |n| n.links.len());
+    let links = o.cfg.network.as_ref().map_or(0, |n| n.links.len());
     let network = network::build(&net_reports, links);
     let (handshake, loops, throughput, learning, latency, efficiency, capacity) =
         (handshake(&o), loops(&o), throughput(&o), learning_section(&o), latency(&o), efficiency(&o), capacity(&o));

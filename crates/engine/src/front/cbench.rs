@@ -54,7 +54,7 @@ pub fn parse(args: Vec<String>) -> Result<CbenchArgs, String> {
     // 100,000 MACs, `-L` on, `-D` 0
     let mut c = Config {
         mode: Mode::Latency,
-        versions: 1 << 1,
+        versions: ofwire::Versions::OF10,
         traffic: "cbench".into(),
         switches: 16,
         loops: 16,
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!((a.cfg.loop_ms, a.cfg.loops, a.cfg.warmup, a.cooldown), (100, 4, 1, 1));
         assert_eq!((a.cfg.switches, a.cfg.macs, a.cfg.connect_parallel), (4, 10, 2));
         assert_eq!(a.cfg.mode, Mode::Throughput);
-        assert_eq!(a.cfg.versions, 2, "OpenFlow 1.0 like cbench");
+        assert_eq!(a.cfg.versions, ofwire::Versions::OF10, "OpenFlow 1.0 like cbench");
         assert_eq!(p("").unwrap().cfg.mode, Mode::Latency, "cbench's default mode");
         let d = p("").unwrap().cfg;
         assert_eq!((d.switches, d.loops + d.warmup, d.macs, d.settle_ms), (16, 16, 100_000, 0), "cbench's defaults");

@@ -10,6 +10,7 @@ use crate::front::values::{number, whole};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
+use ofwire::Versions;
 use std::path::PathBuf;
 
 /// The binary's other commands, shown after the options in `--help`.
@@ -170,8 +171,8 @@ pub struct Args {
     pub quiet: bool,
 }
 
-fn version_list(bits: u32) -> String {
-    [(1 << 1, "1.0"), (1 << 4, "1.3")].iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect::<Vec<_>>().join(",")
+fn version_list(versions: Versions) -> String {
+    versions.names().join(",")
 }
 
 fn fail_mode_name(m: FailMode) -> &'static str {
@@ -181,16 +182,17 @@ fn fail_mode_name(m: FailMode) -> &'static str {
     }
 }
 
-pub fn versions(s: &str) -> Result<u32, String> {
-    let mut bits = 0;
+pub fn versions(s: &str) -> Result<Versions, String> {
+    let mut offered = Versions::default();
     for v in s.split(',') {
-        bits |= match v.trim() {
-            "1.0" | "10" | "OpenFlow10" => 1 << 1,
-            "1.3" | "13" | "OpenFlow13" => 1 << 4,
-            other => return Err(format!("--of: unsupported OpenFlow version {other:?} (1.0 or 1.3)")),
-        };
+        offered = offered
+            | match v.trim() {
+                "1.0" | "10" | "OpenFlow10" => Versions::OF10,
+                "1.3" | "13" | "OpenFlow13" => Versions::OF13,
+                other => return Err(format!("--of: unsupported OpenFlow version {other:?} (1.0 or 1.3)")),
+            };
     }
-    Ok(bits)
+    Ok(offered)
 }
 
 fn list(v: &str) -> Vec<String> {
@@ -333,7 +335,7 @@ mod tests {
         let a = args("--mode latency --switches 4 --of 1.0 --json out.json --source-addrs 127.0.0.2,127.0.0.3").unwrap();
         assert_eq!(a.cfg.mode, Mode::Latency);
         assert_eq!(a.cfg.switches, 4);
-        assert_eq!(a.cfg.versions, 2);
+        assert_eq!(a.cfg.versions, Versions::OF10);
         assert_eq!(a.cfg.source_addrs.len(), 2);
         assert_eq!(a.json.unwrap().to_str(), Some("out.json"));
         let a = args("--reconnect off --max-backoff-ms 2000 --fail-mode standalone --no-learn --fixed-timeout -q").unwrap();

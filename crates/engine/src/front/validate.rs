@@ -62,12 +62,12 @@ pub fn check(c: &Config) -> Vec<String> {
     if !(c.rate > 0.0 && c.rate <= MAX_RATE) {
         e.push(format!("rate: {} is not a positive number of requests/s (at most {MAX_RATE})", c.rate));
     }
-    if c.versions == 0 || c.versions & !((1 << 1) | (1 << 4)) != 0 {
+    if c.versions.is_empty() || !c.versions.is_known() {
         e.push(format!("versions: bitmap {:#x} must offer 1.0 (bit 1), 1.3 (bit 4) or both", c.versions));
     }
     match c.traffic.parse::<ofswitch::Profile>() {
         Err(err) => e.push(format!("traffic: {err}")),
-        Ok(p) if p.needs_of13() && c.versions & (1 << 4) == 0 => {
+        Ok(p) if p.needs_of13() && !c.versions.has(ofwire::OFP13) => {
             e.push(format!("traffic: profile {p} is OpenFlow 1.3 only (Faucet's packet-ins); offer 1.3 (--of 1.3)"))
         }
         Ok(_) => {}

@@ -2,7 +2,7 @@
 //! workers, start the delay line; at go, the schedule and host traffic; at the end, the report.
 
 use super::node::{NetReport, Node};
-use super::{spec_of, transport};
+use super::transport;
 use crate::config::{Config, Slice};
 use std::rc::Rc;
 use tokio::time::{sleep, timeout, Duration};
@@ -15,9 +15,9 @@ fn run_id() -> String {
 
 /// This worker's node, connected to the others (None: the config has no network).
 pub async fn attach(cfg: &Config, slice: Slice) -> Result<Option<Rc<Node>>, String> {
-    let Some(spec) = spec_of(cfg)? else { return Ok(None) };
+    let Some(spec) = &cfg.network else { return Ok(None) };
     let workers = cfg.workers.unwrap_or(1).max(1);
-    let node = Rc::new(Node::new(&spec, workers, slice.worker));
+    let node = Rc::new(Node::new(spec, workers, slice.worker));
     if workers > 1 && !cfg.net_peers.is_empty() {
         let n2 = node.clone();
         let (ob, ib) = transport::start_tcp(slice.worker, &cfg.net_peers, Rc::new(move |f| n2.deliver(f))).await?;
@@ -37,7 +37,7 @@ pub async fn attach(cfg: &Config, slice: Slice) -> Result<Option<Rc<Node>>, Stri
 /// The measured phase begins `settle_ms` from now: start the schedule and the host traffic.
 pub fn go(node: &Rc<Node>, cfg: &Config) {
     let (n, settle) = (node.clone(), Duration::from_millis(cfg.settle_ms));
-    let host_ms = spec_of(cfg).ok().flatten().map_or(0, |s| s.host_traffic_ms);
+    let host_ms = cfg.network.as_ref().map_or(0, |s| s.host_traffic_ms);
     let size = cfg.frame_size;
     tokio::task::spawn_local(async move {
         sleep(settle).await;

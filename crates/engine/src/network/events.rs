@@ -6,7 +6,7 @@
 //! the instant it applied an event; a link with ends in two workers has two records.
 
 use super::model::Model;
-use super::spec::{LinkState, NetworkSpec};
+use crate::config::network::{LinkState, NetworkSpec};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,8 +108,8 @@ pub fn local_ends(model: &Model, target: Target, worker: u32) -> Vec<(u32, u32)>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::network::EventSpec;
     use crate::network::model::tests::ring;
-    use crate::network::spec::EventSpec;
 
     #[test]
     fn events_come_due_in_time_order_each_once() {

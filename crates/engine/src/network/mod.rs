@@ -2,8 +2,8 @@
 //! ports, scheduled port and link changes, and the counters that prove frames were carried.
 //!
 //! # Parts
-//! - `spec`: the network JSON (field `network` of the config; written by `sdnbench/net/topology.py`)
-//!   and its validation, one line per mistake naming the field.
+//! - The network JSON (field `network` of the config; written by `sdnbench/net/topology.py`) is
+//!   `config/network/`, parsed with the config; `check` adds what needs the rest of the config.
 //! - `clock`: CLOCK_MONOTONIC, the clock frames are stamped with.
 //! - `size`: does it fit (open files per worker, memory), checked before anything starts.
 //! - `model`: switches by index, per port its peer (switch port over link `l`, host, nothing),
@@ -15,7 +15,7 @@
 //! - `events`: the schedule of down/up changes and the record of when each was applied.
 //! - `hosts`: frames injected at and delivered to hosts, per flow, first-delivery times.
 //! - `provision`: new flows' first frames; `stream`: sequence-numbered frames per host pair;
-//!   their sections of the JSON are `provision_spec` and `stream_spec`, and `traffic` drives both
+//!   their sections of the JSON are `config/network/{provision,stream}.rs`, and `traffic` drives both
 //!   in time from a worker's `node`.
 //!
 //! # How a frame travels, and what it costs
@@ -44,47 +44,39 @@ pub(crate) mod hosts;
 pub(crate) mod model;
 pub(crate) mod node;
 pub(crate) mod provision;
-pub(crate) mod provision_spec;
 pub(crate) mod router;
 pub(crate) mod size;
-pub(crate) mod spec;
 pub(crate) mod stream;
-pub(crate) mod stream_spec;
 pub(crate) mod traffic;
 pub(crate) mod transport;
 pub(crate) mod wire;
 
-pub use spec::NetworkSpec;
+use crate::config::network;
 
-/// The config's network, parsed (None: no network). Errors are one line, naming the field.
-pub fn spec_of(c: &crate::config::Config) -> Result<Option<NetworkSpec>, String> {
-    let Some(v) = &c.network else { return Ok(None) };
-    let n: NetworkSpec = serde_json::from_value(v.clone()).map_err(|e| format!("network: {e}"))?;
-    spec::validate(&n)?;
-    Ok(Some(n))
-}
-
-/// `validate`'s part for the network: its own checks, and `switches` agreeing with it.
+/// `validate`'s part for the network: its own checks (`config/network/`), and the rest of the
+/// config agreeing with it.
 pub fn check(c: &crate::config::Config) -> Vec<String> {
-    match spec_of(c) {
-        Err(e) => vec![e],
-        Ok(Some(n)) if n.switches.len() as u64 != c.switches as u64 => {
-            vec![format!("switches: {} but the network has {} switches", c.switches, n.switches.len())]
-        }
-        Ok(Some(n)) if (n.provisioning.is_some() || n.stream.is_some()) && c.workers.unwrap_or(1) > 1 => {
-            vec!["workers: the provisioning traffic and the streams run in one worker (give --workers 1)".into()]
-        }
-        Ok(Some(_)) if !c.links.is_empty() => vec!["links: give either links or a network, not both".into()],
-        _ => vec![],
+    let Some(n) = &c.network else { return vec![] };
+    if let Err(e) = network::validate(n) {
+        return vec![e];
     }
+    if n.switches.len() as u64 != c.switches as u64 {
+        return vec![format!("switches: {} but the network has {} switches", c.switches, n.switches.len())];
+    }
+    if (n.provisioning.is_some() || n.stream.is_some()) && c.workers.unwrap_or(1) > 1 {
+        return vec!["workers: the provisioning traffic and the streams run in one worker (give --workers 1)".into()];
+    }
+    if !c.links.is_empty() {
+        return vec!["links: give either links or a network, not both".into()];
+    }
+    vec![]
 }
 
 /// `--network FILE`: read the network JSON into `c` (and set `switches` from it).
 pub fn load_into(c: &mut crate::config::Config, path: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--network: cannot read {path}: {e}"))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("--network: {path}: {e}"))?;
-    let n = v.get("switches").and_then(|s| s.as_array()).map_or(0, |a| a.len());
-    c.switches = n as u32;
-    c.network = Some(v);
+    let n: network::NetworkSpec = serde_json::from_str(&text).map_err(|e| format!("--network {path}: {e}"))?;
+    c.switches = n.switches.len() as u32;
+    c.network = Some(n);
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! config, so a worker knows where any frame goes without asking anyone. Switch `i` is owned by
 //! the worker whose slice (`config::slices`, as for unconnected switches) holds `i`.
 
-use super::spec::{parse_mac, LinkSpec, NetworkSpec};
+use crate::config::network::{parse_mac, LinkSpec, NetworkSpec};
 use std::collections::HashMap;
 
 /// What a port leads to.
@@ -122,7 +122,7 @@ impl Model {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::network::spec::{validate, HostSpec, SwitchSpec};
+    use crate::config::network::{validate, HostSpec, SwitchSpec};
 
     /// ring,n: port 2 of switch d to port 1 of the next; a host on port 3 of every switch.
     pub fn ring(n: u64) -> NetworkSpec {

@@ -21,10 +21,10 @@
 //! every provisioned flow has `delivered_ns >= started_ns`. Deliveries after a flow timed out
 //! are counted (`late`) but do not make it provisioned.
 //!
-//! The section of the network JSON is `provision_spec.rs`; `traffic.rs` sends the frames in time.
+//! The section of the network JSON is `config/network/provision.rs`; `traffic.rs` sends the frames in time.
 
 use super::model::Model;
-use super::provision_spec::ProvisionSpec;
+use crate::config::network::provision::ProvisionSpec;
 use ofwire::frame::build::MIN_FRAME;
 use ofwire::frame::{gratuitous_arp, udp_frame_carrying, UdpFrameSpec};
 use serde::{Deserialize, Serialize};
@@ -195,8 +195,8 @@ pub fn announce_frame(model: &Model, h: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::network::provision::tests::spec;
     use crate::network::model::tests::ring;
-    use crate::network::provision_spec::tests::spec;
 
     #[test]
     fn frames_name_their_flow_and_are_valid() {

@@ -22,10 +22,10 @@
 //! the frames missing inside the gaps, `sum(after_seq - before_seq - 1)`, are at most
 //! `sent - received + reordered`; arrival times never go backwards.
 //!
-//! The section of the network JSON is `stream_spec.rs`; `traffic.rs` sends the frames in time.
+//! The section of the network JSON is `config/network/stream.rs`; `traffic.rs` sends the frames in time.
 
 use super::model::Model;
-use super::stream_spec::StreamSpec;
+use crate::config::network::stream::StreamSpec;
 use serde::{Deserialize, Serialize};
 
 /// First bytes of a stream frame's UDP payload.
@@ -199,8 +199,8 @@ pub fn stream_frame(model: &Model, src: u32, dst: u32, pair: u32, seq: u32) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::network::stream::tests::spec;
     use crate::network::model::tests::ring;
-    use crate::network::stream_spec::tests::spec;
 
     #[test]
     fn the_engines_stream_frame_is_the_shared_vector() {

@@ -366,7 +366,7 @@ impl Attacker {
         match step {
             Step::Handshake { dpid } => {
                 let mut sc = SwitchConfig::new(dpid);
-                sc.versions = 1 << self.ctx.version;
+                sc.versions = ofwire::Versions::of(&[self.ctx.version]);
                 sc.echo_interval_ns = 0;
                 let mut sw = Switch::new(sc);
                 sw.start(self.now_ns(), &mut self.replies);

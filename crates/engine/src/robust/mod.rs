@@ -130,11 +130,7 @@ use crate::switch::workload::Workload;
 
 /// The version the attacker speaks: the highest the config offers.
 pub(crate) fn version(c: &crate::config::Config) -> u8 {
-    if c.versions & (1 << 4) != 0 {
-        4
-    } else {
-        1
-    }
+    c.versions.hello_version()
 }
 
 /// The attacker's context for `ofmutate`: the victim is background switch 0.
@@ -193,7 +189,7 @@ mod tests {
         let mut c = cfg("garbage");
         c.robustness.as_mut().unwrap().at_ms = 4500;
         assert!(check(&c)[0].starts_with("robustness: at_ms"));
-        let c = Config { versions: 1 << 1, ..cfg("oxm-bad-length") };
+        let c = Config { versions: ofwire::Versions::OF10, ..cfg("oxm-bad-length") };
         assert!(check(&c)[0].contains("needs OpenFlow 1.3"));
         let c = Config { mode: crate::config::Mode::Capacity, ..cfg("garbage") };
         assert!(check(&c).iter().any(|l| l.contains("background load")));

@@ -15,6 +15,7 @@
 //! failure's line names `--of 1.0` ([`hint`]).
 
 use ofswitch::{OFP10, OFP13};
+use ofwire::Versions;
 
 /// What ended a connection that never came up, as the session saw it.
 pub struct Ended<'a> {
@@ -24,23 +25,23 @@ pub struct Ended<'a> {
     pub peer_version: Option<u8>,
 }
 
-/// Retry this switch's first connection with a plain 1.0 HELLO? `offered`: the config's version
-/// bitmap; `first`: no session of this switch came up yet and this was its first connection.
-pub fn retry(offered: u32, first: bool, ended: &Ended) -> bool {
-    let both = offered & (1 << OFP10) != 0 && offered & (1 << OFP13) != 0;
+/// Retry this switch's first connection with a plain 1.0 HELLO? `offered`: the config's
+/// versions; `first`: no session of this switch came up yet and this was its first connection.
+pub fn retry(offered: Versions, first: bool, ended: &Ended) -> bool {
+    let both = offered.has(OFP10) && offered.has(OFP13);
     let closed = matches!(ended.kind, "closed" | "reset");
     let said_1_0_or_nothing = matches!(ended.peer_version, None | Some(OFP10));
     both && first && closed && said_1_0_or_nothing
 }
 
 /// The versions a retried switch offers: 1.0 alone (its HELLO is then 1.0, with no element).
-pub const PLAIN: u32 = 1 << OFP10;
+pub const PLAIN: Versions = Versions::OF10;
 
 /// A close before the handshake, by a controller that said nothing or 1.0, when no retry was
 /// made (one version forced): the reason, with the flag that may fix it.
-pub fn hint(offered: u32, ended: &Ended, reason: &str) -> String {
+pub fn hint(offered: Versions, ended: &Ended, reason: &str) -> String {
     let closed = matches!(ended.kind, "closed" | "reset");
-    if closed && offered == 1 << OFP13 && matches!(ended.peer_version, None | Some(OFP10)) {
+    if closed && offered == Versions::OF13 && matches!(ended.peer_version, None | Some(OFP10)) {
         return format!("{reason} before the handshake (the switches offered OpenFlow 1.3 only; a 1.0 controller does this: try --of 1.0)");
     }
     reason.to_string()
@@ -50,7 +51,7 @@ pub fn hint(offered: u32, ended: &Ended, reason: &str) -> String {
 mod tests {
     use super::*;
 
-    const BOTH: u32 = (1 << OFP10) | (1 << OFP13);
+    const BOTH: Versions = Versions::BOTH;
 
     fn ended(kind: &str, peer_version: Option<u8>) -> Ended<'_> {
         Ended { kind, peer_version }
@@ -63,15 +64,15 @@ mod tests {
         assert!(!retry(BOTH, true, &ended("closed", Some(OFP13))), "a 1.3 controller's close has another reason");
         assert!(!retry(BOTH, true, &ended("timeout", None)), "a silent controller is not a version problem");
         assert!(!retry(BOTH, false, &ended("closed", None)), "once only, and never after a session came up");
-        assert!(!retry(1 << OFP10, true, &ended("closed", None)), "already a plain 1.0 HELLO");
-        assert!(!retry(1 << OFP13, true, &ended("closed", None)), "--of 1.3: forced");
+        assert!(!retry(Versions::OF10, true, &ended("closed", None)), "already a plain 1.0 HELLO");
+        assert!(!retry(Versions::OF13, true, &ended("closed", None)), "--of 1.3: forced");
     }
 
     #[test]
     fn a_forced_1_3_close_names_the_flag() {
         let r = "the controller closed the connection";
-        assert!(hint(1 << OFP13, &ended("closed", Some(OFP10)), r).ends_with("try --of 1.0)"));
-        assert_eq!(hint(1 << OFP13, &ended("closed", Some(OFP13)), r), r);
+        assert!(hint(Versions::OF13, &ended("closed", Some(OFP10)), r).ends_with("try --of 1.0)"));
+        assert_eq!(hint(Versions::OF13, &ended("closed", Some(OFP13)), r), r);
         assert_eq!(hint(BOTH, &ended("timeout", None), r), r);
     }
 }

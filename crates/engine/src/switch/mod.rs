@@ -1,10 +1,16 @@
 //! One worker's emulated switches, the per-switch hot path: a `Session` per switch, paced by a
 //! `Pacer`, sending what its `Workload` says; the answers matched in `Outstanding` and counted
 //! in `accounting`. A worker reports to the coordinator over `protocol`.
+//!
+//! Inside, dependencies point one way (`tests/layers.rs`, `INSIDE`): `worker` runs a `driver`
+//! (one per workload), a driver starts `session`s, a session uses the pieces below it (`shared`,
+//! `protocol`, `accounting`, `pacer`, ...), and `workload`, what a run's switches send, is the
+//! bottom: it reads the config only.
 
 pub(crate) mod accounting;
 pub(crate) mod cbench_switch;
 pub(crate) mod coalesce;
+pub(crate) mod driver;
 pub(crate) mod exceptions;
 pub(crate) mod hello_fallback;
 pub(crate) mod keepalive;

@@ -224,7 +224,7 @@ pub struct AgentFacts {
     pub error: Option<String>,
 }
 
-/// What a capacity run found (`src/switch/workload/capacity.rs`), all workers summed.
+/// What a capacity run found (`src/switch/driver/capacity.rs`), all workers summed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Capacity {
     pub attempted: u32,

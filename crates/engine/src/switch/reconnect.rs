@@ -1,5 +1,5 @@
 //! Reconnection as Open vSwitch does it (lib/rconn.c), pure: when to try again after a session
-//! is lost. The session (`session.rs`) owns the sockets and the clock; this only decides.
+//! is lost. The session (`session/`) owns the sockets and the clock; this only decides.
 //!
 //! OVS's rules, in its words (`reconnect`, `disconnect`):
 //! - a connection that opens sets `backoff_deadline = now + backoff`; an attempt that fails

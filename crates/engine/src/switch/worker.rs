@@ -3,11 +3,11 @@
 //! It never prints. It reports through `emit` (the coordinator's channel, or stdout as JSON lines
 //! when it runs as a child process) and takes `Cmd`s from `cmds`. Several workers (processes)
 //! hold more sessions than one process's file limit allows, and use more cores. What its
-//! sessions share is `shared.rs`; what they send, the run's `Workload`.
+//! sessions share is `shared.rs`; what they send, the run's `Workload`; its driver (`driver/`)
+//! starts them.
 
 use crate::config::{Config, Slice};
 use crate::switch::protocol::{Cmd, WorkerEvent};
-use crate::switch::workload::{capacity, requests, Workload};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 /// Run one worker to completion. Blocks the calling thread.
@@ -21,13 +21,5 @@ pub fn run(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut d
         .build()
         .expect("tokio runtime");
     let local = tokio::task::LocalSet::new();
-    local.block_on(&rt, run_workload(cfg, slice, cmds, emit));
-}
-
-/// Run the config's workload over one worker's slice of switches.
-async fn run_workload(cfg: Config, slice: Slice, cmds: UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) {
-    match Workload::of(&cfg) {
-        Workload::Requests | Workload::Network => requests::run(cfg, slice, cmds, emit).await,
-        Workload::Capacity => capacity::run(cfg, slice, cmds, emit).await,
-    }
+    local.block_on(&rt, crate::switch::driver::run(cfg, slice, cmds, emit));
 }

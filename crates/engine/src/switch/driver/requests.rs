@@ -5,7 +5,7 @@
 use crate::config::{Config, Slice};
 use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::switch::session::{connect, Session};
+use crate::switch::session::{socket::connect, Session};
 use crate::switch::shared::{source_for, switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -78,7 +78,7 @@ async fn learn(sh: &Shared) -> crate::switch::learning::Drain {
         return crate::switch::learning::Drain { ended: "none".into(), ..Default::default() };
     }
     sh.wait_until(|| sh.stopped(), Some(Instant::now() + Duration::from_millis(sh.cfg.learn_after_ms))).await;
-    sh.open_learning(up * u64::from(crate::switch::session::learning_requests(&sh.cfg)));
+    sh.open_learning(up * u64::from(crate::switch::workload::learning_requests(&sh.cfg)));
     sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
 }
 

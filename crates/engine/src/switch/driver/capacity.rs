@@ -5,7 +5,7 @@
 use crate::config::{Config, Slice};
 use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Capacity, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::switch::session::{connect, Session};
+use crate::switch::session::{socket::connect, Session};
 use crate::switch::shared::{source_for, switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;

@@ -1,5 +1,7 @@
 //! The network JSON (field `network` of the engine config), as the Python topology side writes it,
-//! and its validation. Every error is one line naming the field: `network.links[3]: ...`.
+//! and its validation. Every error is one line naming the field: `network.links[3]: ...`. It is
+//! parsed once, with the config (`Config::network`); the emulated network (`crate::network`)
+//! reads the typed spec.
 //!
 //! ```json
 //! {"spec": "ring,50",
@@ -13,7 +15,10 @@
 //! existing port, and every (dpid, port) is used by at most one link or host; host MACs and IPs
 //! are unique; every event names a link of the network (either orientation) or an existing port.
 
-use serde::{Deserialize, Serialize};
+pub(crate) mod provision;
+pub(crate) mod stream;
+
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
@@ -47,10 +52,10 @@ pub struct NetworkSpec {
     pub host_traffic_ms: u64,
     /// The provisioning traffic (`provision.rs`): new flows across chosen host pairs.
     #[serde(default)]
-    pub provisioning: Option<super::provision_spec::ProvisionSpec>,
+    pub provisioning: Option<provision::ProvisionSpec>,
     /// Sequence-numbered streams between host pairs (`stream.rs`).
     #[serde(default)]
-    pub stream: Option<super::stream_spec::StreamSpec>,
+    pub stream: Option<stream::StreamSpec>,
     /// Flow entries each emulated switch holds at most (0: no limit); an ADD beyond it is
     /// refused with TABLE_FULL (RFC 8456 §5.2.3's switch-side limit).
     #[serde(default)]
@@ -78,6 +83,18 @@ pub struct HostSpec {
 pub enum LinkState {
     Up,
     Down,
+}
+
+/// The config's `network` field (null: no network). A spec that does not read says so in one
+/// line naming the field, `network: ...` (its checks are `validate`'s, at config time too).
+pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NetworkSpec>, D::Error> {
+    let Some(v) = Option::<serde_json::Value>::deserialize(d)? else { return Ok(None) };
+    parse(v).map(Some).map_err(serde::de::Error::custom)
+}
+
+/// A network spec from its JSON: `network: ...` when it does not read.
+pub fn parse(v: serde_json::Value) -> Result<NetworkSpec, String> {
+    serde_json::from_value(v).map_err(|e| format!("network: {e}"))
 }
 
 /// A scheduled change, `at_ms` after the measured phase begins: a link (both ends) or one port.
@@ -135,10 +152,10 @@ pub fn validate(n: &NetworkSpec) -> Result<(), String> {
         return Err(format!("network.link_delay_us: {} is more than {} (10 s)", n.link_delay_us, MAX_DELAY_US));
     }
     if let Some(p) = &n.provisioning {
-        super::provision_spec::validate(p, n.hosts.len())?;
+        provision::validate(p, n.hosts.len())?;
     }
     if let Some(s) = &n.stream {
-        super::stream_spec::validate(s, n.hosts.len())?;
+        stream::validate(s, n.hosts.len())?;
     }
     check_events(n, &ports)
 }

@@ -9,19 +9,20 @@
 //! | `fixed-rate` | `Requests` | open loop at `rate`            |
 //! | `capacity`   | `Capacity` | none: sessions are the load    |
 //!
-//! `Requests` (`requests.rs`): every switch sends packet-ins of the configured traffic profile;
+//! `Requests` (driven by `driver/requests.rs`): every switch sends packet-ins of the configured traffic profile;
 //! a flow-mod or packet-out naming one answers it (see `accounting.rs`). Sessions are up once
 //! the handshake is done; a learning phase may come first.
-//! `Capacity` (`capacity.rs`): switches connect one by one; a session counts as up only after an
+//! `Capacity` (`driver/capacity.rs`): switches connect one by one; a session counts as up only after an
 //! echo went round; nothing else is sent. Room is left for discovery and provisioning
 //! workloads: each is one more variant and one more file.
 //! Robustness (`robust/`, RFC 8456 §5.3) is not a variant but an overlay on `Requests`: the
 //! configured switches keep their load unchanged while one more switch, on its own thread,
 //! plays a named case (`config.robustness`); `invalid_every` mixes invalid packet-ins into the
 //! load itself (§5.3.1).
-
-pub(crate) mod capacity;
-pub(crate) mod requests;
+//!
+//! This file is the bottom of `switch/`: it reads the config and nothing else of the engine's
+//! switch side. The `Session` (`session/`) asks it what to send; the drivers (`driver/`) start
+//! the sessions a workload needs.
 
 use crate::config::{Config, Mode};
 
@@ -74,6 +75,12 @@ impl Workload {
     }
 }
 
+/// Learning requests one switch sends (`Profile::learning_requests`): one gratuitous ARP per host
+/// (at most 65,535), or cbench's one `-L` packet-in.
+pub fn learning_requests(cfg: &Config) -> u32 {
+    cfg.profile().learning_requests(cfg.macs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,10 +101,10 @@ mod tests {
     fn cbench_traffic_learns_its_destination_once_like_cbench() {
         let c = Config { traffic: "cbench".into(), macs: 100, ..Config::default() };
         assert!(Workload::Requests.learns(&c), "cbench's -L is on by default");
-        assert_eq!(crate::switch::session::learning_requests(&c), 1);
+        assert_eq!(learning_requests(&c), 1);
         assert!(!Workload::Requests.learns(&Config { learn: false, ..c }));
         assert!(Workload::Requests.learns(&Config::default()));
-        assert_eq!(crate::switch::session::learning_requests(&Config { macs: 100, ..Config::default() }), 100);
+        assert_eq!(learning_requests(&Config { macs: 100, ..Config::default() }), 100);
         assert!(!Workload::Capacity.learns(&Config::default()));
     }
 }

@@ -1,0 +1,193 @@
+//! Every message read, handled in order: a flow-mod that only names a buffer id is matched to
+//! its request at once (the hot path: one header test, no state machine); every other message
+//! goes through the switch state machine, whose `Event` is counted here (answers, errors, echo
+//! replies, the handshake's end).
+
+use super::{End, Session};
+use crate::switch::accounting::SwitchStats;
+use ofswitch::{frame_len, Event, NO_BUFFER};
+use ofwire::{flow_mod, Header, MsgType};
+
+impl Session {
+    /// The loss timeout: `timeout_ms` when fixed; adaptive: 10 × the recent latency high-water
+    /// mark, at least `timeout_floor_ms`, at most `timeout_ms` (until a first answer: `timeout_ms`).
+    pub(super) fn timeout_ns(&self) -> u64 {
+        let c = &self.sh.cfg;
+        let ceiling = self.sh.timeout_ns();
+        if !c.adaptive_timeout || self.rtt_est_ns == 0 {
+            return ceiling;
+        }
+        (10 * self.rtt_est_ns).clamp(c.timeout_floor_ms * 1_000_000, ceiling.max(c.timeout_floor_ms * 1_000_000))
+    }
+
+    #[inline]
+    fn observe(&mut self, rtt: u64) {
+        self.rtt_est_ns = (self.rtt_est_ns - self.rtt_est_ns / 1024).max(rtt);
+    }
+
+    /// Whether request `seq`'s latency goes into the histogram (the workload's sampling rule,
+    /// fixed by sequence number, not by timing).
+    #[inline]
+    fn sample(&self, seq: u32) -> bool {
+        // a power of two (`Workload::latency_sample_every`): a mask, not a division (two
+        // divisions per answer cost a fifth of the answer path)
+        seq & (self.sample_every.max(1) - 1) == 0
+    }
+
+    /// Handle every whole message in `buf`; returns the bytes consumed.
+    pub(super) fn process(&mut self, buf: &[u8]) -> Result<usize, End> {
+        let now = self.sh.now_ns();
+        let loading = self.sh.phase_at(now) != 0;
+        let mut at = 0;
+        let (stats, shared) = (self.stats.clone(), self.sh.clone());
+        let mut st = stats.borrow_mut();
+        let mut merged = shared.merged.borrow_mut();
+        // per-message tests hoisted out of the loop (each was a load through `Shared`)
+        let count_responses = loading && self.count_responses;
+        let fast_flow_mods = loading && !self.sh.cfg.keep_flows && !self.faucet;
+        let version = self.sw.version;
+        let wire_version = ofswitch::consts::layout(version);
+        let flow_mod_type = MsgType::FlowMod.code(wire_version);
+        // the answer loop's own test, first: a flow-mod of our version, long enough to name a
+        // buffer, read at the version's offset (one header test, no per-message lookups), when
+        // nothing else wants to see every message (cbench's response count, its probe)
+        let flow_mods_only = fast_flow_mods && !count_responses && self.probe.is_none();
+        let (buffer_id_at, flow_mod_end) = flow_mod::buffer_id_at(wire_version);
+        while let Some(n) = frame_len(&buf[at..]) {
+            let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
+            if buf.len() - at < n {
+                if n > self.sh.scratch_len() / 2 {
+                    return Err(End::new("malformed", format!("message of {n} bytes is too large")));
+                }
+                break;
+            }
+            let msg = &buf[at..at + n];
+            at += n;
+            if flow_mods_only && msg[0] == version && msg[1] == flow_mod_type && n >= flow_mod_end {
+                let id = &msg[buffer_id_at..buffer_id_at + 4];
+                st.count_reply(flow_mod_type);
+                self.reply(&mut st, &mut merged, u32::from_be_bytes([id[0], id[1], id[2], id[3]]), None, now);
+                continue;
+            }
+            let h = Header::new_unchecked(msg);
+            if count_responses && crate::switch::cbench_switch::counts_as_response(msg) {
+                st.responses += 1;
+                if let Some(p) = &mut self.probe {
+                    p.response();
+                }
+            }
+            if let Some(p) = &mut self.probe {
+                if crate::switch::cbench_switch::asks_config(msg) {
+                    p.config_asked();
+                }
+            }
+            // Hot path: a flow-mod on an up session with no flow table to fill only names a
+            // buffer id, read through ofwire's zero-copy view; the state machine has nothing to
+            // do. A flow-mod the view rejects goes to the switch, which reports why.
+            if fast_flow_mods && h.msg_type() == flow_mod_type && h.version() == version {
+                if let Some(buffer_id) = flow_mod::buffer_id_of(msg, wire_version) {
+                    st.count_reply(flow_mod_type);
+                    self.reply(&mut st, &mut merged, buffer_id, None, now);
+                    continue;
+                }
+            }
+            let mark = self.wbuf.len();
+            let ev = match self.sw.on_message(now, msg, &mut self.wbuf) {
+                Ok(ev) => ev,
+                Err(e) => return Err(End::new("malformed", e.to_string())),
+            };
+            if self.sh.cfg.cbench_compat {
+                crate::switch::cbench_switch::own_reply(msg, self.gen.dpid, &mut self.wbuf, mark);
+            }
+            self.on_event(ev, msg, loading, &mut st, &mut merged, now);
+        }
+        Ok(at)
+    }
+
+    /// A flow-mod or packet-out naming request `buffer_id` (or, unbuffered, `marker_seq`): count
+    /// it, feed the adaptive timeout, and sample its latency by the request's sequence number.
+    #[inline]
+    fn reply(&mut self, st: &mut SwitchStats, merged: &mut crate::hist::Hist, buffer_id: u32, marker_seq: Option<u32>, now: u64) {
+        let late = st.late;
+        let answered = st.on_request_reply(&mut self.out, buffer_id, marker_seq, now);
+        if st.late != late {
+            // a late answer raises the timeout too, so a slow controller is not flooded by
+            // requests re-sent into the slots that timed out
+            self.observe(st.late_ns_last);
+        }
+        if let Some(rtt) = answered {
+            self.observe(rtt);
+            let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
+            if self.sample(seq) {
+                if st.measuring && st.hist.is_none() {
+                    merged.record_ns(rtt);
+                }
+                if self.sh.load_account {
+                    self.sh.loop_hist.borrow_mut().record_ns(rtt);
+                }
+                // the coalescing floor from the same samples as the histogram (1 in 16 in
+                // throughput mode): its cost stays off the per-answer path
+                if self.sh.coalescing {
+                    let q = self.sh.floor.borrow_mut().observe(now, rtt);
+                    self.sh.park.set(q);
+                }
+            }
+        }
+    }
+
+    /// Everything but the flow-mod hot path.
+    fn on_event(&mut self, ev: Event, msg: &[u8], loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
+        let msg_type = Header::new_unchecked(msg).msg_type();
+        if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
+            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
+            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
+                node.table_full();
+            }
+        }
+        let request_reply = matches!(ev, Event::FlowMod { .. } | Event::PacketOut { lldp_sent: 0, .. });
+        if request_reply && !loading {
+            // answers to the learning phase's ARPs: kept apart from the measured requests (a
+            // flow-mod before the ARPs, e.g. a table-miss entry, is the controller's set-up)
+            if self.learned {
+                st.learning_replies += 1;
+                self.sh.learning.reply(now);
+            }
+            return;
+        }
+        if loading
+            && self.workload.learns(&self.sh.cfg)
+            && matches!(ev, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 0, .. })
+        {
+            // a learning ARP flooded back after the drain: late, never a measured answer
+            st.learning_late += 1;
+            return;
+        }
+        st.count_reply(msg_type);
+        match ev {
+            Event::FlowMod { buffer_id, .. } => {
+                let seq = if self.faucet { self.gen.faucet_answer(msg) } else { None };
+                self.reply(st, merged, buffer_id, seq, now)
+            }
+            Event::PacketOut { buffer_id, marker, .. } => {
+                let seq = marker.filter(|m| m.0 == self.index).map(|m| m.1);
+                let seq = if buffer_id == NO_BUFFER { seq } else { None };
+                self.reply(st, merged, buffer_id, seq, now);
+            }
+            Event::Error { ty, code } => st.on_error(ty, code),
+            Event::EchoReply { xid, rtt_ns: None } => {
+                if let Some(rtt) = self.ka.reply(xid, now, &mut st.ka) {
+                    self.sh.echo_hist.borrow_mut().record_ns(rtt);
+                }
+            }
+            Event::EchoReply { rtt_ns: Some(rtt), .. } => {
+                st.echo_rtt_ns.push(rtt);
+                if self.workload.up_after_echo() && !self.echoed {
+                    self.echoed = true;
+                    self.sh.session_up();
+                }
+            }
+            Event::Connected { version } => self.connected(st, version, now),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The switch among others: LLDP between linked switches, the channels to a network run's other
+//! controllers, and the emulated network's frames and port changes (`crate::network`).
+
+use super::Session;
+
+impl Session {
+    /// LLDP between linked switches: raise what neighbours sent us as packet-ins, and hand what
+    /// our controller sent out of a linked port to the neighbour.
+    pub(super) fn links(&mut self, now: u64) {
+        if !self.sw.is_up() {
+            return;
+        }
+        if let Some(inbox) = &self.inbox {
+            let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
+            let mut st = self.stats.borrow_mut();
+            for (port, frame) in frames {
+                self.sw.frame_from_link(now, port, &frame, &mut self.wbuf);
+                st.lldp_in += 1;
+            }
+        }
+        if self.sw.link_out.is_empty() {
+            return;
+        }
+        let out = std::mem::take(&mut self.sw.link_out);
+        self.stats.borrow_mut().lldp_out += out.len() as u64;
+        let boxes = self.sh.inboxes.borrow();
+        for (dpid, port, frame) in out {
+            if let Some(b) = boxes.get(&dpid) {
+                b.frames.borrow_mut().push((port, frame));
+                b.notify.notify_one();
+            }
+        }
+    }
+
+    /// Network runs with several controllers: connect to the others too (one channel each).
+    pub(super) async fn connect_channels(&mut self, now: u64) {
+        let addrs = &self.sh.cfg.controllers;
+        if self.net.is_none() || addrs.len() < 2 {
+            return;
+        }
+        let resolved: Vec<std::net::SocketAddr> = addrs[1..].iter().filter_map(|a| crate::config::limits::resolve(a).ok()).collect();
+        match crate::network::channels::Channels::connect(&resolved).await {
+            Ok(mut c) => {
+                c.start(&mut self.sw, now);
+                c.flush();
+                self.chans = c;
+            }
+            Err(_) => self.chans.errors += 1,
+        }
+    }
+
+    /// The emulated network: apply scheduled port changes, run the frames that arrived through
+    /// the switch, and hand what it transmitted (packet-outs, forwarding) to the network.
+    pub(super) fn network(&mut self, now: u64) {
+        let Some((node, inbox)) = self.net.as_ref() else { return };
+        let (sw, chans) = (&mut self.sw, &mut self.chans);
+        if !chans.is_empty() {
+            chans.turn(sw, now, &mut self.wbuf);
+        }
+        let ports = std::mem::take(&mut *inbox.ports.borrow_mut());
+        let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
+        chans.with_outs(&mut self.wbuf, |outs| {
+            for (port, up) in ports {
+                sw.set_port_state(now, port, up, outs);
+            }
+            for f in &frames {
+                if node.arrive(f) {
+                    let before = sw.counters.packet_ins;
+                    sw.receive_frame(now, f.port, &f.data, outs);
+                    if sw.counters.packet_ins != before {
+                        node.raised(f);
+                    }
+                }
+            }
+        });
+        chans.flush();
+        node.transmit(self.index, &mut self.sw.tx);
+        let c = &self.sw.counters;
+        node.switch_state(self.index, [c.dropped_out_down, c.dropped_out_no_port, c.dropped_in], self.sw.flows.len() as u64);
+    }
+}

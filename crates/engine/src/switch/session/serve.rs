@@ -1,0 +1,111 @@
+//! One connection's loop. Each turn: the phase's work (`Phase::Wait`: handshake and learning;
+//! `Load`; `Drain`), the timers every phase shares (keep-alive and request loss, the switch's
+//! own echo), the links and the network, one write, then one sleep until the socket, a timer,
+//! the worker or a neighbour wakes it.
+
+use super::{End, Phase, Session};
+use tokio::io::Interest;
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+use tokio::time::sleep_until;
+
+impl Session {
+    pub(super) async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
+        let started = self.sh.now_ns();
+        let first = self.established == 0;
+        self.start(started).await;
+        let mut phase_rx = self.sh.phase_rx.clone();
+        let handshake_deadline = started + self.handshake_timeout_ns;
+        loop {
+            self.compact();
+            let now = self.sh.now_ns();
+            let phase = self.phase(now);
+            if self.sh.stopped() {
+                self.network(now); // the network's last look at this switch (its flow entries now)
+                return Ok(());
+            }
+            if !self.sw.is_up() && now > handshake_deadline {
+                return Err(End::new("timeout", "no handshake from the controller in time"));
+            }
+            let mut deadline = if self.sw.is_up() { u64::MAX } else { handshake_deadline };
+            let (paused, pause_edge) = if phase == Phase::Wait { (false, u64::MAX) } else { self.loop_pause(s, now)? };
+            deadline = deadline.min(match phase {
+                Phase::Wait => self.wait_turn(now),
+                Phase::Load => self.load_turn(s, now, paused, pause_edge, first)?,
+                Phase::Drain => match self.drain_turn(now) {
+                    Some(t) => t,
+                    None => return Ok(()),
+                },
+            });
+            deadline = deadline.min(self.timers(now)?);
+            self.links(now);
+            self.network(now);
+            if !paused {
+                self.flush(s)?;
+            }
+            if self.sh.cfg.busy_poll && !paused {
+                // cbench's poll() always asks for POLLOUT, so it returns at once: cbench spins,
+                // reading as soon as an answer is there; so does this switch (`Config::busy_poll`)
+                tokio::task::yield_now().await;
+                self.read_all(s)?;
+                continue;
+            }
+            self.sleep(s, deadline, phase, paused, &mut phase_rx).await?;
+        }
+    }
+
+    /// The timers of every phase: echoes of the keep-alive and requests that timed out (lost),
+    /// and the switch's own echo and handshake. Returns when the next is due.
+    fn timers(&mut self, now: u64) -> Result<u64, End> {
+        let mut deadline = u64::MAX;
+        if self.ka.pending() > 0 {
+            let t = self.ka.expire(now, self.sh.timeout_ns(), &mut self.stats.borrow_mut().ka);
+            deadline = deadline.min(t);
+        }
+        if self.out.pending() > 0 {
+            let timeout = self.timeout_ns();
+            // late answers are still matched for 10 × timeout_ms (at least 10 s), or the last
+            // KEEP_LATE timed-out requests, whichever is less
+            let horizon = (10 * self.sh.timeout_ns()).max(10_000_000_000);
+            let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
+            self.stats.borrow_mut().lost += lost as u64;
+            deadline = deadline.min(now + timeout / 4 + 1);
+        }
+        match self.sw.poll(now, &mut self.wbuf) {
+            Ok(next) => Ok(deadline.min(next)),
+            Err(e) => Err(End::new("timeout", e.to_string())),
+        }
+    }
+
+    /// Sleep until the socket is readable (or writable, with bytes left to write), `deadline`,
+    /// a phase change, this session's group of a staggered go, or a frame from a neighbour, the
+    /// network or another controller; read what came.
+    async fn sleep(
+        &mut self,
+        s: &TcpStream,
+        deadline: u64,
+        phase: Phase,
+        paused: bool,
+        phase_rx: &mut watch::Receiver<u8>,
+    ) -> Result<(), End> {
+        let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
+        let until = self.sh.instant_of(deadline);
+        // a staggered go wakes this session with its group, not with the others (`stagger.rs`)
+        let staggered = self.sh.stagger.as_ref().filter(|_| phase == Phase::Wait);
+        tokio::select! {
+            _ = async { staggered.unwrap().wait(self.pos).await }, if staggered.is_some() => {}
+            r = s.ready(interest), if !paused => {
+                let ready = r.map_err(End::io)?;
+                if ready.is_readable() || ready.is_read_closed() {
+                    self.read_all(s)?;
+                }
+            }
+            _ = sleep_until(until) => {}
+            _ = phase_rx.changed() => {}
+            _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
+            _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
+            _ = self.chans.notify.notified(), if !self.chans.is_empty() => {}
+        }
+        Ok(())
+    }
+}
