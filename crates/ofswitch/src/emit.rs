@@ -5,7 +5,9 @@
 //! buffer, through [`push`]. Only the packet-in hot path bypasses these values: it writes with
 //! ofwire's zero-copy `PacketInRef` (see `packet_in.rs`).
 
-use crate::consts::*;
+use ofwire::port::port_state;
+use ofwire::OFP10;
+use ofwire::OFP13;
 use ofwire::{Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats};
 
 /// Append `body` as one message of wire version `version`.
@@ -45,7 +47,6 @@ pub fn port_mac(dpid: u64, port: u32) -> [u8; 6] {
 }
 
 const PORT_FEATURES: u32 = 0x0000_0040 | 0x0000_0800; // 1GB_FD | COPPER (same bits in both)
-const PORT_STATE_LIVE: u32 = 4; // OFPPS_LIVE (1.3 only; 1.0 reports 0)
 
 /// Port `port` of switch `dpid` (ofp_phy_port in 1.0, ofp_port in 1.3).
 pub fn port(version: u8, dpid: u64, port: u32) -> Port {
@@ -55,7 +56,7 @@ pub fn port(version: u8, dpid: u64, port: u32) -> Port {
         hw_addr: port_mac(dpid, port),
         name: cstr(format!("s{dpid}-eth{port}"), 16),
         config: 0,
-        state: if v13 { PORT_STATE_LIVE } else { 0 },
+        state: if v13 { port_state::LIVE } else { 0 },
         curr: PORT_FEATURES,
         advertised: PORT_FEATURES,
         supported: PORT_FEATURES,

@@ -26,6 +26,16 @@ impl Version {
             Version::V13 => OFP13,
         }
     }
+    /// The layout a wire version byte is read with: 1.0 for 0x01, 1.3 for any other (as for a
+    /// later version's hello, or a session that negotiated 1.3).
+    #[inline]
+    pub const fn layout(wire: u8) -> Version {
+        if wire == OFP10 {
+            Version::V10
+        } else {
+            Version::V13
+        }
+    }
 }
 
 /// Whether the bitmap (as 32-bit words, bit n of word 0 = version n) contains `version`.
@@ -53,5 +63,11 @@ mod tests {
         assert_eq!(bitmap_of(&[1, 4]), vec![0x12]);
         assert_eq!(bitmap_of(&[33]), vec![0, 2]);
         assert!(bitmap_has(&[0x12], 4) && !bitmap_has(&[0x12], 3) && !bitmap_has(&[0x12], 40));
+    }
+
+    #[test]
+    fn layout_is_1_0_only_for_0x01() {
+        assert_eq!(Version::layout(OFP10), Version::V10);
+        assert_eq!([OFP13, 5, 6, 0].map(Version::layout), [Version::V13; 4]);
     }
 }

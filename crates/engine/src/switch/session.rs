@@ -18,8 +18,8 @@ use crate::switch::outstanding::Outstanding;
 use crate::switch::pacer::Pacer;
 use crate::switch::shared::Shared;
 use crate::switch::workload::Workload;
-use ofswitch::{frame_len, Event, Learning, PacketInGen, Switch, SwitchConfig, NO_BUFFER, OFP10, OFP13};
-use ofwire::{flow_mod, Header, MsgType};
+use ofswitch::{frame_len, Event, Learning, PacketInGen, Switch, SwitchConfig};
+use ofwire::{flow_mod, packet_in::NO_BUFFER, Header, MsgType, OFP10, OFP13};
 use std::cell::RefCell;
 use std::io;
 use std::net::SocketAddr;
@@ -575,7 +575,7 @@ impl Session {
     fn read_discarding(&mut self, s: &TcpStream) -> Result<(), End> {
         let scratch_rc = self.sh.scratch.clone();
         let mut scratch = scratch_rc.borrow_mut();
-        let wire = ofswitch::consts::layout(self.sw.version);
+        let wire = ofwire::Version::layout(self.sw.version);
         loop {
             let keep = self.partial.len();
             scratch[..keep].copy_from_slice(&self.partial);
@@ -852,7 +852,7 @@ impl Session {
         let count_responses = loading && self.count_responses;
         let fast_flow_mods = loading && !self.sh.cfg.keep_flows && !self.faucet;
         let version = self.sw.version;
-        let wire_version = ofswitch::consts::layout(version);
+        let wire_version = ofwire::Version::layout(version);
         let flow_mod_type = MsgType::FlowMod.code(wire_version);
         // the answer loop's own test, first: a flow-mod of our version, long enough to name a
         // buffer, read at the version's offset (one header test, no per-message lookups), when
@@ -945,8 +945,10 @@ impl Session {
     fn on_event(&mut self, ev: Event, msg: &[u8], loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
         let msg_type = Header::new_unchecked(msg).msg_type();
         if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
-            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
-            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
+            use ofwire::error_names::{error_type as et, flow_mod_failed as fmf};
+            if (*ty, *code) == (et::v10::FLOW_MOD_FAILED, fmf::v10::ALL_TABLES_FULL)
+                || (*ty, *code) == (et::v13::FLOW_MOD_FAILED, fmf::v13::TABLE_FULL)
+            {
                 node.table_full();
             }
         }
