@@ -10,6 +10,10 @@
 //! to a module itself (`use crate::coordinator::{self}`) is no edge: the paths through it are.
 //! `mod x;` declares a child, it uses nothing. Test code is no edge: a `#[cfg(test)] mod x { .. }`
 //! block, or a file declared `#[cfg(test)] mod x;`. Comment lines are skipped.
+//!
+//! The crate root (`lib.rs`, or `main.rs` without one) is a module too, `crate`: a path to an
+//! item it declares or re-exports (`crate::Ctx`) is an edge to it, so a child that reaches back
+//! through the root's re-exports while the root uses the child is a cycle.
 
 mod srctree;
 
@@ -178,9 +182,10 @@ fn absolute(from: &Module, path: &[String], scope: &BTreeMap<String, Module>) ->
     Some(base)
 }
 
-/// The module that owns the item `abs` names: its longest prefix that is a module.
+/// The module that owns the item `abs` names: its longest prefix that is a module (the crate
+/// root, `[]`, for an item the root declares or re-exports).
 fn owner(abs: &Module, modules: &BTreeSet<Module>) -> Option<Module> {
-    (1..=abs.len()).rev().map(|n| abs[..n].to_vec()).find(|m| modules.contains(m))
+    (0..=abs.len()).rev().map(|n| abs[..n].to_vec()).find(|m| modules.contains(m))
 }
 
 /// Paths in `code` (its `use` items blanked) that start with a name: (offset, segments).
@@ -217,12 +222,32 @@ struct Unit {
     children: Vec<String>,
 }
 
-/// The files as modules: roots and test-only files (`#[cfg(test)] mod x;`) left out.
+/// The crate root's file: `lib.rs`, or `main.rs` for a crate with no library. Beside a `lib.rs`,
+/// `main.rs` is a binary crate of its own that reaches the library by its crate name, never by
+/// `crate::`; it must declare no module (or its tree would be one this test does not read).
+fn root_file(files: &[(String, String)]) -> &'static str {
+    let has = |f: &str| files.iter().any(|(name, _)| name == f);
+    if !has("lib.rs") {
+        return ROOTS[1];
+    }
+    if let Some((_, main)) = files.iter().find(|(f, _)| f == ROOTS[1]) {
+        assert!(
+            mod_items(&without_comment_lines(main)).is_empty(),
+            "main.rs beside lib.rs declares modules: tests/cycles.rs reads only lib.rs's tree"
+        );
+    }
+    ROOTS[0]
+}
+
+/// The files as modules, the crate root as `[]`: test-only files (`#[cfg(test)] mod x;`) and
+/// a binary's `main.rs` beside `lib.rs` left out.
 fn units(files: &[(String, String)]) -> Vec<Unit> {
     let mut units = vec![];
     let mut test_only = BTreeSet::new();
-    for (file, text) in files.iter().filter(|(f, _)| !ROOTS.contains(&f.as_str())) {
-        let module = module_path(Path::new(file));
+    let root = root_file(files);
+    let in_tree = |f: &str| f == root || !ROOTS.contains(&f);
+    for (file, text) in files.iter().filter(|(f, _)| in_tree(f)) {
+        let module = if file == root { vec![] } else { module_path(Path::new(file)) };
         let mut code = without_comment_lines(text);
         let mut children = vec![];
         for (child, start, end, test, body) in mod_items(&code) {
@@ -428,4 +453,17 @@ fn test_code_and_a_facade_make_no_cycle() {
         edges(&[("a/mod.rs", "mod b;\n#[cfg(test)]\nmod tests { use super::b::*; }\n"), ("a/b.rs", "use super::*;\n")]),
         ["a::b -> a"]
     );
+}
+
+#[test]
+fn the_crate_root_is_a_module_too() {
+    let files = tree(&[
+        ("lib.rs", "pub mod cases;\npub struct Case;\npub fn all() -> &'static [Case] { cases::CASES }\n"),
+        ("cases.rs", "use crate::Case;\npub static CASES: &[Case] = &[];\n"),
+        ("main.rs", "fn main() { sdnbench::all(); }\n"),
+    ]);
+    let g = graph(&files);
+    let found: Vec<String> = cycles(&g).iter().map(|c| report(&g, c)).collect();
+    assert_eq!(found, ["cycle: crate, cases\n  crate -> cases: src/lib.rs:3: cases::CASES\n  cases -> crate: src/cases.rs:1: crate::Case"]);
+    assert_eq!(edges(&[("main.rs", "mod a;\nfn main() { a::f(); }\n"), ("a.rs", "pub fn f() {}\n")]), ["crate -> a"]);
 }

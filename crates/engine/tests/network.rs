@@ -10,6 +10,7 @@
 
 mod common;
 
+use ofwire::config::role;
 use ofwire::frame::{lldp_frame, Lldp};
 use ofwire::port::ports::{ANY13, CONTROLLER13, MAX10, NONE10};
 use ofwire::{Action, Body, FlowMod, Hello, Instruction, Message, MsgType, PacketOut, Role, Version};
@@ -222,9 +223,6 @@ fn a_link_never_probed_leaves_southbound_discovery_incomplete() {
 
 // ---- two controllers with OpenFlow 1.3 roles ----
 
-/// OFPCR_ROLE_MASTER (OF1.3 §7.3.9: NOCHANGE 0, EQUAL 1, MASTER 2, SLAVE 3).
-const OFPCR_ROLE_MASTER: u32 = 2;
-
 fn role_request(role: u32, generation: u64) -> Vec<u8> {
     Message::new(Version::V13, 7, Body::RoleRequest(Role { role, generation_id: generation })).to_vec()
 }
@@ -266,7 +264,7 @@ fn serve13(mut s: TcpStream, t0: Instant, roles: Vec<(Duration, u32, u64)>, pack
             while pending.first().is_some_and(|r| t0.elapsed() >= r.0) {
                 let (_, role, generation) = pending.remove(0);
                 let _ = s.write_all(&role_request(role, generation));
-                if role == OFPCR_ROLE_MASTER {
+                if role == role::MASTER {
                     let _ = s.write_all(&table_miss());
                 }
             }
@@ -306,8 +304,8 @@ fn controller13(t0: Instant, roles: Vec<(Duration, u32, u64)>) -> (u16, Arc<Mute
 #[test]
 fn two_controllers_packet_ins_go_to_the_master_and_follow_a_role_change() {
     let t0 = Instant::now();
-    const MASTER: u32 = OFPCR_ROLE_MASTER;
-    const SLAVE: u32 = 3; // OFPCR_ROLE_SLAVE
+    const MASTER: u32 = role::MASTER;
+    const SLAVE: u32 = role::SLAVE;
     let change = Duration::from_millis(1500);
     let (pa, got_a) = controller13(t0, vec![(Duration::ZERO, MASTER, 1)]);
     let (pb, got_b) = controller13(t0, vec![(Duration::ZERO, SLAVE, 1), (change, MASTER, 2)]);

@@ -6,7 +6,7 @@
 //! AVANT-GUARD (Shin et al., CCS 2013: data-to-control-plane saturation) and RFC 8456 §5.3.2.
 
 use crate::bytes::{emit, packet_in};
-use crate::{Applies, Case, Ctx, Step};
+use crate::case::{Applies, Case, Ctx, Step};
 use ofwire::frame::lldp::Lldp;
 use ofwire::{Body, Hello};
 

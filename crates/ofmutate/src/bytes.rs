@@ -44,7 +44,7 @@ pub fn set_u32(mut m: Vec<u8>, at: usize, v: u32) -> Vec<u8> {
 }
 
 /// A table-miss packet-in of `frame` on `in_port`, unbuffered.
-pub fn packet_in(ctx: &crate::Ctx, xid: u32, in_port: u32, frame: Vec<u8>) -> Vec<u8> {
+pub fn packet_in(ctx: &crate::case::Ctx, xid: u32, in_port: u32, frame: Vec<u8>) -> Vec<u8> {
     let (version, d) = (ctx.version, ctx.dress);
     let v = version_of(version);
     let frame = d.frame(frame);

@@ -6,7 +6,7 @@
 //! OFPET_HELLO_FAILED) and our own (reassembly, giant messages, unsolicited replies).
 
 use crate::bytes::{emit, garbage, packet_in, set_length, set_type, set_u16, set_u32, set_version};
-use crate::{Applies, Case, Ctx, Step};
+use crate::case::{Applies, Case, Ctx, Step};
 use ofwire::{Body, ErrorMsg, FeaturesReply, Hello, HelloElem};
 
 fn frame() -> Vec<u8> {

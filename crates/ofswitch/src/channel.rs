@@ -8,6 +8,7 @@
 //! new MASTER demotes the previous master to SLAVE. OF1.0 has no roles: every channel is
 //! equal and receives everything.
 
+use ofwire::config::role;
 use ofwire::AsyncConfig;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,12 +20,6 @@ pub enum State {
     /// Features reply sent: the session is up.
     Up,
 }
-
-/// OFPCR_ROLE_* (OF1.3 §7.3.9).
-pub const ROLE_NOCHANGE: u32 = 0;
-pub const ROLE_EQUAL: u32 = 1;
-pub const ROLE_MASTER: u32 = 2;
-pub const ROLE_SLAVE: u32 = 3;
 
 /// Which async message a channel might get, for [`Channel::wants`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +54,7 @@ impl Channel {
         Channel {
             state: State::Hello,
             version,
-            role: ROLE_EQUAL,
+            role: role::EQUAL,
             async_config: DEFAULT_ASYNC,
             last_rx_ns: 0,
             echo_sent_ns: None,
@@ -72,7 +67,7 @@ impl Channel {
     }
 
     pub fn is_slave(&self) -> bool {
-        self.version != ofwire::OFP10 && self.role == ROLE_SLAVE
+        self.version != ofwire::OFP10 && self.role == role::SLAVE
     }
 
     /// Whether this channel receives `what` now: up, and (1.3) allowed by its role's mask.
@@ -83,9 +78,9 @@ impl Channel {
         if self.version == ofwire::OFP10 {
             // 1.0 has no async config: every channel gets everything, but a slave (by a
             // Nicira role request) gets port-status only, as Open vSwitch's defaults
-            return self.role != ROLE_SLAVE || matches!(what, Async::PortStatus(_));
+            return self.role != role::SLAVE || matches!(what, Async::PortStatus(_));
         }
-        let i = usize::from(self.role == ROLE_SLAVE);
+        let i = usize::from(self.role == role::SLAVE);
         let c = &self.async_config;
         let (mask, reason) = match what {
             Async::PacketIn(r) => (c.packet_in_mask[i], r),
@@ -124,16 +119,16 @@ mod tests {
         assert!(!c.wants(Async::PortStatus(2)), "not up yet");
         c.state = State::Up;
         assert!(c.wants(Async::PacketIn(0)) && c.wants(Async::FlowRemoved(2)) && c.wants(Async::PortStatus(2)));
-        c.role = ROLE_SLAVE;
+        c.role = role::SLAVE;
         assert!(!c.wants(Async::PacketIn(0)) && !c.wants(Async::PacketIn(1)));
         assert!(!c.wants(Async::FlowRemoved(0)));
         assert!(c.wants(Async::PortStatus(2)), "slaves still get port-status");
         let mut c10 = Channel::new(ofwire::OFP10);
         c10.state = State::Up;
-        c10.role = ROLE_SLAVE;
+        c10.role = role::SLAVE;
         assert!(!c10.wants(Async::PacketIn(0)) && !c10.is_slave(), "a 1.0 slave (Nicira role) gets no packet-in");
         assert!(c10.wants(Async::PortStatus(2)), "but port-status");
-        c10.role = ROLE_EQUAL;
+        c10.role = role::EQUAL;
         assert!(c10.wants(Async::PacketIn(0)) && c10.wants(Async::FlowRemoved(0)));
     }
 }

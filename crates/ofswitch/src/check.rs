@@ -13,19 +13,9 @@
 //!   the next table); an experimenter or unknown instruction → BAD_INSTRUCTION / UNKNOWN_INST.
 
 use crate::group::Groups;
-use crate::meter::{Meters, ET_METER_MOD_FAILED, MMF_UNKNOWN_METER};
+use crate::meter::Meters;
+use ofwire::error_names::{bad_action, bad_instruction, error_type, meter_mod_failed};
 use ofwire::{Action, Instruction, Oxm, OxmField};
-
-pub const ET_BAD_ACTION: u16 = 2;
-pub const BAC_BAD_TYPE: u16 = 0;
-/// OFPBAC_BAD_VENDOR (1.0) / OFPBAC_BAD_EXPERIMENTER (1.3).
-pub const BAC_BAD_EXPERIMENTER: u16 = 2;
-pub const BAC_BAD_OUT_GROUP: u16 = 9;
-pub const BAC_BAD_SET_TYPE: u16 = 13;
-pub const ET_BAD_INSTRUCTION: u16 = 3;
-pub const BIC_UNKNOWN_INST: u16 = 0;
-pub const BIC_UNSUP_INST: u16 = 1;
-pub const BIC_BAD_TABLE_ID: u16 = 2;
 
 /// The OXM fields a set-field action rewrites (`frame_edit`).
 pub const SET_FIELDS: &[OxmField] = &[
@@ -76,11 +66,15 @@ pub fn actions13_bitmap() -> u32 {
 pub fn actions(list: &[Action], groups: &Groups) -> Result<(), (u16, u16)> {
     for a in list {
         match a {
-            Action::Group(g) if !groups.exists(*g) => return Err((ET_BAD_ACTION, BAC_BAD_OUT_GROUP)),
-            Action::SetField(Oxm::Basic { field, .. }) if !SET_FIELDS.contains(field) => return Err((ET_BAD_ACTION, BAC_BAD_SET_TYPE)),
-            Action::SetField(Oxm::Other { .. }) => return Err((ET_BAD_ACTION, BAC_BAD_SET_TYPE)),
-            Action::Experimenter { .. } => return Err((ET_BAD_ACTION, BAC_BAD_EXPERIMENTER)),
-            Action::SetQueue(_) | Action::PushPbb(_) | Action::Unknown { .. } => return Err((ET_BAD_ACTION, BAC_BAD_TYPE)),
+            Action::Group(g) if !groups.exists(*g) => return Err((error_type::BAD_ACTION, bad_action::BAD_OUT_GROUP)),
+            Action::SetField(Oxm::Basic { field, .. }) if !SET_FIELDS.contains(field) => {
+                return Err((error_type::BAD_ACTION, bad_action::BAD_SET_TYPE))
+            }
+            Action::SetField(Oxm::Other { .. }) => return Err((error_type::BAD_ACTION, bad_action::BAD_SET_TYPE)),
+            Action::Experimenter { .. } => return Err((error_type::BAD_ACTION, bad_action::BAD_EXPERIMENTER)),
+            Action::SetQueue(_) | Action::PushPbb(_) | Action::Unknown { .. } => {
+                return Err((error_type::BAD_ACTION, bad_action::BAD_TYPE))
+            }
             _ => {}
         }
     }
@@ -93,12 +87,18 @@ pub fn instructions(list: &[Instruction], table: u8, n_tables: u8, groups: &Grou
         match i {
             Instruction::ApplyActions(a) | Instruction::WriteActions(a) => actions(a, groups)?,
             Instruction::ClearActions => {}
-            Instruction::GotoTable(t) if *t <= table || *t >= n_tables => return Err((ET_BAD_INSTRUCTION, BIC_BAD_TABLE_ID)),
+            Instruction::GotoTable(t) if *t <= table || *t >= n_tables => {
+                return Err((error_type::v13::BAD_INSTRUCTION, bad_instruction::BAD_TABLE_ID))
+            }
             Instruction::GotoTable(_) => {}
-            Instruction::Meter(m) if !meters.exists(*m) => return Err((ET_METER_MOD_FAILED, MMF_UNKNOWN_METER)),
+            Instruction::Meter(m) if !meters.exists(*m) => {
+                return Err((error_type::v13::METER_MOD_FAILED, meter_mod_failed::UNKNOWN_METER))
+            }
             Instruction::Meter(_) => {}
             Instruction::WriteMetadata { .. } => {}
-            Instruction::Experimenter { .. } | Instruction::Unknown { .. } => return Err((ET_BAD_INSTRUCTION, BIC_UNKNOWN_INST)),
+            Instruction::Experimenter { .. } | Instruction::Unknown { .. } => {
+                return Err((error_type::v13::BAD_INSTRUCTION, bad_instruction::UNKNOWN_INST))
+            }
         }
     }
     Ok(())

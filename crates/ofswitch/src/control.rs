@@ -1,9 +1,7 @@
 //! The controller's state-changing requests: flow-mod, packet-out, port-mod, role request and
 //! async configuration.
 
-use crate::channel::{ROLE_EQUAL, ROLE_MASTER, ROLE_NOCHANGE, ROLE_SLAVE};
 use crate::check;
-use crate::consts::*;
 use crate::emit;
 use crate::flow_match::FlowMatch;
 use crate::flow_table::{Applied, Entry, FlowModReq};
@@ -11,8 +9,14 @@ use crate::frames;
 use crate::pipeline::{widen_port, Out, Run};
 use crate::switch::{codec, fixed, Event, Switch, SwitchError};
 use ofwire::action::parse_actions;
+use ofwire::config::role;
+use ofwire::error_names::{bad_match, error_type, flow_mod_failed, port_mod_failed, role_request_failed};
+use ofwire::flow_mod::command;
+use ofwire::packet_in::reason;
 use ofwire::port::ports as pn;
 use ofwire::version::Version;
+use ofwire::HEADER_LEN;
+use ofwire::OFP10;
 use ofwire::{flow_mod, packet_out, Action, AsyncConfig, Body, FlowMod, MsgType, PortMod, Role};
 
 impl Switch {
@@ -29,8 +33,8 @@ impl Switch {
             Ok(r) => r,
             Err(_field) => {
                 // 1.0 matches always convert; this is a 1.3 OXM field the switch cannot match
-                emit::error(&mut outs[ch], wire, xid, ET_BAD_MATCH13, BMC_BAD_FIELD, msg);
-                return Ok(Event::Refused { kind: MsgType::FlowMod, ty: ET_BAD_MATCH13, code: BMC_BAD_FIELD });
+                emit::error(&mut outs[ch], wire, xid, error_type::v13::BAD_MATCH, bad_match::BAD_FIELD, msg);
+                return Ok(Event::Refused { kind: MsgType::FlowMod, ty: error_type::v13::BAD_MATCH, code: bad_match::BAD_FIELD });
             }
         };
         if let Err((ty, code)) = self.runs(v, &f) {
@@ -93,7 +97,7 @@ impl Switch {
             Run::new(v10, in_port, now, &mut o, &mut self.groups, &mut self.meters, &self.ports).actions(
                 &mut frame,
                 &actions,
-                (0, 0, crate::pipeline::REASON_ACTION),
+                (0, 0, reason::ACTION),
             );
             let before = self.counters.frames_out;
             for out in o {
@@ -111,12 +115,12 @@ impl Switch {
 
     pub(crate) fn on_port_mod(&mut self, now: u64, ch: usize, msg: &[u8], outs: &mut [Vec<u8>]) -> Result<Event, SwitchError> {
         let v = self.channels[ch].version;
-        let pm = PortMod::parse(layout(v), &msg[HEADER_LEN..]).map_err(|e| codec("port_mod", e))?;
+        let pm = PortMod::parse(Version::layout(v), &msg[HEADER_LEN..]).map_err(|e| codec("port_mod", e))?;
         let xid = ofwire::Header::new_unchecked(msg).xid();
         let Some(port) = self.ports.get_mut(pm.port_no) else {
-            let ty = if v == OFP10 { ET_PORT_MOD_FAILED10 } else { ET_PORT_MOD_FAILED13 };
-            emit::error(&mut outs[ch], v, xid, ty, PMF_BAD_PORT, msg);
-            return Ok(Event::Refused { kind: MsgType::PortMod, ty, code: PMF_BAD_PORT });
+            let ty = if v == OFP10 { error_type::v10::PORT_MOD_FAILED } else { error_type::v13::PORT_MOD_FAILED };
+            emit::error(&mut outs[ch], v, xid, ty, port_mod_failed::BAD_PORT, msg);
+            return Ok(Event::Refused { kind: MsgType::PortMod, ty, code: port_mod_failed::BAD_PORT });
         };
         let old = port.config;
         port.config = (port.config & !pm.mask) | (pm.config & pm.mask);
@@ -132,30 +136,30 @@ impl Switch {
         let v = self.channels[ch].version;
         let r = Role::parse(fixed(&msg[HEADER_LEN..], Role::LEN)).map_err(|e| codec("role_request", e))?;
         let refuse = |out: &mut Vec<u8>, code| {
-            emit::error(out, v, xid, ET_ROLE_REQUEST_FAILED, code, msg);
-            Ok(Event::Refused { kind: MsgType::RoleRequest, ty: ET_ROLE_REQUEST_FAILED, code })
+            emit::error(out, v, xid, error_type::v13::ROLE_REQUEST_FAILED, code, msg);
+            Ok(Event::Refused { kind: MsgType::RoleRequest, ty: error_type::v13::ROLE_REQUEST_FAILED, code })
         };
         match r.role {
-            ROLE_NOCHANGE | ROLE_EQUAL => {}
-            ROLE_MASTER | ROLE_SLAVE => {
+            role::NOCHANGE | role::EQUAL => {}
+            role::MASTER | role::SLAVE => {
                 if let Some(g) = self.generation_id {
                     // distance as a signed number, as the spec defines it (wraps)
                     if (r.generation_id.wrapping_sub(g) as i64) < 0 {
-                        return refuse(out, RRF_STALE);
+                        return refuse(out, role_request_failed::STALE);
                     }
                 }
                 self.generation_id = Some(r.generation_id);
             }
-            _ => return refuse(out, RRF_BAD_ROLE),
+            _ => return refuse(out, role_request_failed::BAD_ROLE),
         }
-        if r.role == ROLE_MASTER {
+        if r.role == role::MASTER {
             for (i, c) in self.channels.iter_mut().enumerate() {
-                if i != ch && c.role == ROLE_MASTER {
-                    c.role = ROLE_SLAVE;
+                if i != ch && c.role == role::MASTER {
+                    c.role = role::SLAVE;
                 }
             }
         }
-        if r.role != ROLE_NOCHANGE {
+        if r.role != role::NOCHANGE {
             self.channels[ch].role = r.role;
         }
         let role = self.channels[ch].role;
@@ -166,7 +170,7 @@ impl Switch {
     /// Whether the switch runs what an ADD or MODIFY flow-mod names (`check`); other commands
     /// carry nothing to run.
     fn runs(&self, v: Version, f: &FlowMod) -> Result<(), (u16, u16)> {
-        if !matches!(f.command as u8, FC_ADD | FC_MODIFY | FC_MODIFY_STRICT) {
+        if !matches!(f.command, command::ADD | command::MODIFY | command::MODIFY_STRICT) {
             return Ok(());
         }
         match v {
@@ -206,7 +210,7 @@ fn flow_mod_req(v: Version, f: &FlowMod) -> Result<FlowModReq, u8> {
         instructions: if v10 { Vec::new() } else { f.instructions.clone() },
         ..Default::default()
     };
-    Ok(FlowModReq { command: f.command as u8, table: entry.table, cookie_mask: if v10 { 0 } else { f.cookie_mask }, out_port, v10, entry })
+    Ok(FlowModReq { command: f.command, table: entry.table, cookie_mask: if v10 { 0 } else { f.cookie_mask }, out_port, v10, entry })
 }
 
 /// OF1.0 §3.4: an exact-match entry (no wildcard) has the highest priority whatever the
@@ -223,11 +227,11 @@ fn exact10_priority(v10: bool, f: &FlowMod) -> u16 {
 fn flow_mod_error(v: Version, a: Applied) -> Option<(u16, u16)> {
     // (1.0 code, 1.3 code); 1.0 has no table ids, so a bad one is a bad command there
     let (c10, c13) = match a {
-        Applied::TableFull => (FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL),
-        Applied::Overlap => (FMF10_OVERLAP, FMF13_OVERLAP),
-        Applied::BadTable => (FMF10_BAD_COMMAND, FMF13_BAD_TABLE_ID),
-        Applied::BadCommand => (FMF10_BAD_COMMAND, FMF13_BAD_COMMAND),
+        Applied::TableFull => (flow_mod_failed::v10::ALL_TABLES_FULL, flow_mod_failed::v13::TABLE_FULL),
+        Applied::Overlap => (flow_mod_failed::v10::OVERLAP, flow_mod_failed::v13::OVERLAP),
+        Applied::BadTable => (flow_mod_failed::v10::BAD_COMMAND, flow_mod_failed::v13::BAD_TABLE_ID),
+        Applied::BadCommand => (flow_mod_failed::v10::BAD_COMMAND, flow_mod_failed::v13::BAD_COMMAND),
         _ => return None,
     };
-    Some(if v == Version::V10 { (ET_FLOW_MOD_FAILED10, c10) } else { (ET_FLOW_MOD_FAILED13, c13) })
+    Some(if v == Version::V10 { (error_type::v10::FLOW_MOD_FAILED, c10) } else { (error_type::v13::FLOW_MOD_FAILED, c13) })
 }

@@ -5,9 +5,10 @@
 //! buffer, through [`push`]. Only the packet-in hot path bypasses these values: it writes with
 //! ofwire's zero-copy `PacketInRef` (see `packet_in.rs`).
 
-use crate::consts::*;
+use ofwire::port::port_state;
 use ofwire::{
     Body, DescStats, ErrorMsg, FeaturesReply, Hello, Message, Port, PortStats, Role, StatsReply, StatsReplyBody, TableStats, Versions,
+    OFP10, OFP13,
 };
 
 /// Append `body` as one message of wire version `version`.
@@ -42,7 +43,6 @@ pub fn port_mac(dpid: u64, port: u32) -> [u8; 6] {
 }
 
 const PORT_FEATURES: u32 = 0x0000_0040 | 0x0000_0800; // 1GB_FD | COPPER (same bits in both)
-const PORT_STATE_LIVE: u32 = 4; // OFPPS_LIVE (1.3 only; 1.0 reports 0)
 
 /// Port `port` of switch `dpid` (ofp_phy_port in 1.0, ofp_port in 1.3).
 pub fn port(version: u8, dpid: u64, port: u32) -> Port {
@@ -52,7 +52,7 @@ pub fn port(version: u8, dpid: u64, port: u32) -> Port {
         hw_addr: port_mac(dpid, port),
         name: cstr(format!("s{dpid}-eth{port}"), 16),
         config: 0,
-        state: if v13 { PORT_STATE_LIVE } else { 0 },
+        state: if v13 { port_state::LIVE } else { 0 },
         curr: PORT_FEATURES,
         advertised: PORT_FEATURES,
         supported: PORT_FEATURES,

@@ -29,20 +29,12 @@
 use crate::flow_match::FlowMatch;
 use crate::fxhash::FxHashMap;
 use crate::key::Key;
+use ofwire::flow_mod::flags;
+use ofwire::flow_mod::{command, TABLE_ALL};
+use ofwire::flow_removed::reason as removed;
 use ofwire::{Action, Instruction};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Flow-mod flags (OF1.0 §5.3.3, OF1.3 §7.3.4.1).
-pub const FF_SEND_FLOW_REM: u16 = 1;
-pub const FF_CHECK_OVERLAP: u16 = 2;
-/// 1.3 only (in 1.0 this bit is EMERG, which the switch ignores).
-pub const FF_RESET_COUNTS: u16 = 4;
-
-/// Flow-removed reasons.
-pub const RR_IDLE_TIMEOUT: u8 = 0;
-pub const RR_HARD_TIMEOUT: u8 = 1;
-pub const RR_DELETE: u8 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Entry {
@@ -87,9 +79,9 @@ impl Entry {
     fn expiry_reason(&self, now: u64) -> u8 {
         let hard = self.hard_timeout > 0 && self.installed_ns + self.hard_timeout as u64 * 1_000_000_000 <= now;
         if hard {
-            RR_HARD_TIMEOUT
+            removed::HARD_TIMEOUT
         } else {
-            RR_IDLE_TIMEOUT
+            removed::IDLE_TIMEOUT
         }
     }
 }
@@ -97,7 +89,7 @@ impl Entry {
 /// A flow-mod, as the table needs it (version-independent).
 #[derive(Clone, Debug, Default)]
 pub struct FlowModReq {
-    pub command: u8,
+    pub command: u16,
     /// 0xff (OFPTT_ALL) for every table (MODIFY/DELETE only).
     pub table: u8,
     pub cookie_mask: u64,
@@ -270,21 +262,21 @@ impl FlowTable {
     /// Apply a flow-mod. Entries it removes with OFPFF_SEND_FLOW_REM set are appended to
     /// `removed` (reason DELETE).
     pub fn apply(&mut self, req: FlowModReq, now: u64, removed: &mut Vec<(Entry, u8)>) -> Applied {
-        let all = req.table == 0xff;
+        let all = req.table == TABLE_ALL;
         if !all && self.table_mut(req.table).is_none() {
             return Applied::BadTable;
         }
         match req.command {
-            0 if all => Applied::BadTable,
-            0 => self.add(req, now),
-            1 | 2 => {
-                let strict = req.command == 2;
+            command::ADD if all => Applied::BadTable,
+            command::ADD => self.add(req, now),
+            command::MODIFY | command::MODIFY_STRICT => {
+                let strict = req.command == command::MODIFY_STRICT;
                 // out_port is ignored by MODIFY (OF1.0 §5.3.3, OF1.3 §6.4)
                 let slots = self.select(&FlowModReq { out_port: None, ..req.clone() }, strict);
                 if slots.is_empty() && req.v10 {
                     return self.add(req, now);
                 }
-                let reset = !req.v10 && req.entry.flags & FF_RESET_COUNTS != 0;
+                let reset = !req.v10 && req.entry.flags & flags::RESET_COUNTS != 0;
                 for &s in &slots {
                     let e = self.slots[s as usize].as_mut().expect("selected slot is live");
                     e.actions = req.entry.actions.clone();
@@ -296,12 +288,12 @@ impl FlowTable {
                 }
                 Applied::Modified(slots.len())
             }
-            3 | 4 => {
-                let slots = self.select(&req, req.command == 4);
+            command::DELETE | command::DELETE_STRICT => {
+                let slots = self.select(&req, req.command == command::DELETE_STRICT);
                 for &s in &slots {
                     let e = self.remove(s);
-                    if e.flags & FF_SEND_FLOW_REM != 0 {
-                        removed.push((e, RR_DELETE));
+                    if e.flags & flags::SEND_FLOW_REM != 0 {
+                        removed.push((e, removed::DELETE));
                     }
                 }
                 Applied::Deleted(slots.len())
@@ -325,7 +317,7 @@ impl FlowTable {
         });
         if let Some(slot) = existing {
             let old = self.slots[slot as usize].as_mut().expect("indexed slot is live");
-            if !req.v10 && e.flags & FF_RESET_COUNTS == 0 {
+            if !req.v10 && e.flags & flags::RESET_COUNTS == 0 {
                 (e.packets, e.bytes) = (old.packets, old.bytes);
             }
             *old = e;
@@ -335,7 +327,9 @@ impl FlowTable {
         if self.max_entries > 0 && t.len >= self.max_entries {
             return Applied::TableFull;
         }
-        if e.flags & FF_CHECK_OVERLAP != 0 && self.entries().any(|x| x.table == e.table && x.priority == e.priority && x.m.overlaps(&e.m)) {
+        if e.flags & flags::CHECK_OVERLAP != 0
+            && self.entries().any(|x| x.table == e.table && x.priority == e.priority && x.m.overlaps(&e.m))
+        {
             return Applied::Overlap;
         }
         let slot = match self.free.pop() {
@@ -492,7 +486,7 @@ impl FlowTable {
             }
             let reason = e.expiry_reason(now);
             let e = self.remove(slot);
-            if e.flags & FF_SEND_FLOW_REM != 0 {
+            if e.flags & flags::SEND_FLOW_REM != 0 {
                 removed.push((e, reason));
             }
         }

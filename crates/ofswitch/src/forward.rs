@@ -5,13 +5,16 @@
 //! down or does not exist is dropped and counted (`Counters`).
 
 use crate::channel::Async;
-use crate::consts::*;
 use crate::emit;
 use crate::fail_open::{FailOpen, Normal};
 use crate::flow_table::Entry;
-use crate::pipeline::{ports as pn, Out, Run, Verdict, REASON_NO_MATCH};
+use crate::pipeline::{ports as pn, Out, Run, Verdict};
 use crate::switch::Switch;
+use ofwire::packet_in::reason;
+use ofwire::packet_in::NO_BUFFER;
+use ofwire::port::port_config;
 use ofwire::version::Version;
+use ofwire::OFP10;
 use ofwire::{Body, FlowRemoved, PacketInRef, PortStatus};
 
 /// What happened to a received frame.
@@ -101,7 +104,7 @@ impl Switch {
             Verdict::Matched => Received::Matched,
             Verdict::Miss { .. } if v10 => {
                 self.counters.missed += 1;
-                self.packet_in(in_port, frame, REASON_NO_MATCH, 0, 0, outs);
+                self.packet_in(in_port, frame, reason::NO_MATCH, 0, 0, outs);
                 Received::Miss { to_controller: true }
             }
             Verdict::Miss { .. } => {
@@ -123,7 +126,7 @@ impl Switch {
                         .ports
                         .list
                         .iter()
-                        .filter(|p| p.no != in_port && p.is_up() && !(flood && p.config & crate::ports::PC_NO_FLOOD10 != 0))
+                        .filter(|p| p.no != in_port && p.is_up() && !(flood && p.config & port_config::NO_FLOOD10 != 0))
                         .map(|p| p.no)
                         .collect();
                     for p in targets {
@@ -162,7 +165,7 @@ impl Switch {
                 let xid = self.next_xid();
                 let v = self.channels[ch].version;
                 let port = if v == OFP10 { in_port & 0xffff } else { in_port };
-                PacketInRef { in_port: port, ..pi }.emit_append(layout(v), xid, &mut outs[ch]);
+                PacketInRef { in_port: port, ..pi }.emit_append(Version::layout(v), xid, &mut outs[ch]);
                 self.counters.packet_ins += 1;
             }
         }
@@ -212,7 +215,7 @@ impl Switch {
         for ch in 0..self.channels.len().min(outs.len()) {
             if self.channels[ch].wants(Async::FlowRemoved(reason)) {
                 let v = self.channels[ch].version;
-                if layout(v) == Version::V10 {
+                if Version::layout(v) == Version::V10 {
                     fr.match10 = e.m.to_match10();
                 } else {
                     fr.match_ = e.m.to_oxm();

@@ -22,21 +22,10 @@
 //!   its watch group (if any) exists and has a live bucket.
 
 use crate::key::{at, Key};
+use ofwire::error_names::group_mod_failed;
 use ofwire::group_stats::*;
 use ofwire::{Bucket, GroupMod};
 use std::collections::BTreeMap;
-
-/// OFPET_GROUP_MOD_FAILED and its codes (OF1.3 §7.4.4).
-pub const ET_GROUP_MOD_FAILED: u16 = 6;
-pub const GMF_GROUP_EXISTS: u16 = 0;
-pub const GMF_INVALID_GROUP: u16 = 1;
-pub const GMF_OUT_OF_GROUPS: u16 = 3;
-pub const GMF_WATCH_UNSUPPORTED: u16 = 6;
-pub const GMF_UNKNOWN_GROUP: u16 = 8;
-pub const GMF_BAD_TYPE: u16 = 10;
-pub const GMF_BAD_COMMAND: u16 = 11;
-pub const GMF_BAD_BUCKET: u16 = 12;
-pub const GMF_BAD_WATCH: u16 = 13;
 
 /// The deepest chain of groups a frame follows (a group whose bucket names a group ...).
 pub const MAX_CHAIN: usize = 8;
@@ -79,18 +68,18 @@ impl Groups {
         match gm.command {
             GC_ADD => {
                 if self.map.contains_key(&gm.group_id) {
-                    return Err(GMF_GROUP_EXISTS);
+                    return Err(group_mod_failed::GROUP_EXISTS);
                 }
                 if !self.enabled {
-                    return Err(GMF_OUT_OF_GROUPS);
+                    return Err(group_mod_failed::OUT_OF_GROUPS);
                 }
                 if gm.group_id > G_MAX {
-                    return Err(GMF_INVALID_GROUP);
+                    return Err(group_mod_failed::INVALID_GROUP);
                 }
                 self.map.insert(gm.group_id, Group::new(gm, now));
             }
             GC_MODIFY => {
-                let Some(g) = self.map.get_mut(&gm.group_id) else { return Err(GMF_UNKNOWN_GROUP) };
+                let Some(g) = self.map.get_mut(&gm.group_id) else { return Err(group_mod_failed::UNKNOWN_GROUP) };
                 // counters start over with the new buckets, as Open vSwitch's new group does
                 *g = Group { created_ns: g.created_ns, ..Group::new(gm, now) };
             }
@@ -202,26 +191,26 @@ impl Group {
 /// Open vSwitch's checks of a decoded group-mod, in its order; `Err(code)`.
 fn check(gm: &GroupMod) -> Result<(), u16> {
     if gm.buckets.iter().any(|b| !watchable(b.watch_port)) {
-        return Err(GMF_BAD_WATCH);
+        return Err(group_mod_failed::BAD_WATCH);
     }
     if gm.command == GC_DELETE && !gm.buckets.is_empty() {
-        return Err(GMF_INVALID_GROUP);
+        return Err(group_mod_failed::INVALID_GROUP);
     }
     match gm.group_type {
-        GT_INDIRECT if gm.command != GC_DELETE && gm.buckets.len() != 1 => return Err(GMF_INVALID_GROUP),
+        GT_INDIRECT if gm.command != GC_DELETE && gm.buckets.len() != 1 => return Err(group_mod_failed::INVALID_GROUP),
         GT_ALL | GT_SELECT | GT_INDIRECT | GT_FF => {}
-        _ => return Err(GMF_BAD_TYPE),
+        _ => return Err(group_mod_failed::BAD_TYPE),
     }
     if !matches!(gm.command, GC_ADD | GC_MODIFY | GC_DELETE) {
-        return Err(GMF_BAD_COMMAND);
+        return Err(group_mod_failed::BAD_COMMAND);
     }
     for b in &gm.buckets {
         if b.weight != 0 && gm.group_type != GT_SELECT {
-            return Err(GMF_INVALID_GROUP);
+            return Err(group_mod_failed::INVALID_GROUP);
         }
         match gm.group_type {
-            GT_ALL | GT_INDIRECT if has_watch(b) => return Err(GMF_WATCH_UNSUPPORTED),
-            GT_FF if !has_watch(b) => return Err(GMF_INVALID_GROUP),
+            GT_ALL | GT_INDIRECT if has_watch(b) => return Err(group_mod_failed::WATCH_UNSUPPORTED),
+            GT_FF if !has_watch(b) => return Err(group_mod_failed::INVALID_GROUP),
             _ => {}
         }
     }

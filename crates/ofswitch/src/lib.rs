@@ -4,7 +4,8 @@
 //! hot path (header, flow-mod and packet-out buffer ids, packet-in written into a reused buffer)
 //! and its `Repr` values (`Message`, `Body`, stats bodies, ports, ...) for everything else. This
 //! crate decides what the switch says, never how it is encoded. Message kinds are ofwire's
-//! [`MsgType`] (`consts::Kind` is only a compatibility name for `MsgType::from_wire`).
+//! [`ofwire::MsgType`], and every OpenFlow number (error types and codes, stats kinds, commands)
+//! is ofwire's: this crate declares none of its own.
 //!
 //! # Shape
 //! A [`Switch`] has ports (`ports`: numbers 1..=n, link state, config, counters), flow tables
@@ -39,7 +40,6 @@
 pub mod channel;
 pub mod check;
 pub mod checksum;
-pub mod consts;
 mod control;
 pub mod emit;
 pub mod fail_open;
@@ -65,7 +65,6 @@ pub mod stats13;
 pub mod switch;
 
 pub use channel::{Async, Channel};
-pub use consts::{Kind, NO_BUFFER, OFP10, OFP13};
 pub use forward::Received;
 pub use ofwire::MsgType;
 pub use packet_in::PacketInGen;

@@ -19,21 +19,10 @@
 //!   userspace datapath does not run) → BAD_BAND; a rate of 0 → BAD_RATE. DELETE of a missing
 //!   meter, or of meter 0, is no error; OFPM_ALL deletes every meter.
 
+use ofwire::error_names::meter_mod_failed;
 use ofwire::meter_stats::*;
 use ofwire::{MeterBand, MeterMod};
 use std::collections::BTreeMap;
-
-/// OFPET_METER_MOD_FAILED and its codes (OF1.3 §7.4.4).
-pub const ET_METER_MOD_FAILED: u16 = 12;
-pub const MMF_METER_EXISTS: u16 = 1;
-pub const MMF_INVALID_METER: u16 = 2;
-pub const MMF_UNKNOWN_METER: u16 = 3;
-pub const MMF_BAD_COMMAND: u16 = 4;
-pub const MMF_BAD_FLAGS: u16 = 5;
-pub const MMF_BAD_RATE: u16 = 6;
-pub const MMF_BAD_BAND: u16 = 8;
-pub const MMF_OUT_OF_METERS: u16 = 10;
-pub const MMF_OUT_OF_BANDS: u16 = 11;
 
 /// Bands per meter, as Open vSwitch's userspace datapath.
 pub const MAX_BANDS: usize = 8;
@@ -84,24 +73,24 @@ impl Meters {
                 return Ok(());
             }
             MC_ADD | MC_MODIFY => {}
-            _ => return Err(MMF_BAD_COMMAND),
+            _ => return Err(meter_mod_failed::BAD_COMMAND),
         }
         if mm.flags & MF_KBPS != 0 && mm.flags & MF_PKTPS != 0 {
-            return Err(MMF_BAD_FLAGS);
+            return Err(meter_mod_failed::BAD_FLAGS);
         }
         if self.max_meter == 0 || id == 0 || (id > M_MAX && id != M_SLOWPATH && id != M_CONTROLLER) {
-            return Err(MMF_INVALID_METER);
+            return Err(meter_mod_failed::INVALID_METER);
         }
         if mm.bands.len() > MAX_BANDS {
-            return Err(MMF_OUT_OF_BANDS);
+            return Err(meter_mod_failed::OUT_OF_BANDS);
         }
         match (mm.command, self.map.contains_key(&id)) {
-            (MC_ADD, true) => return Err(MMF_METER_EXISTS),
-            (MC_MODIFY, false) => return Err(MMF_UNKNOWN_METER),
+            (MC_ADD, true) => return Err(meter_mod_failed::METER_EXISTS),
+            (MC_MODIFY, false) => return Err(meter_mod_failed::UNKNOWN_METER),
             _ => {}
         }
         if id >= self.max_meter {
-            return Err(MMF_OUT_OF_METERS);
+            return Err(meter_mod_failed::OUT_OF_METERS);
         }
         let meter = Meter::new(mm, now)?;
         let created_ns = self.map.get(&id).map_or(now, |m| m.created_ns);
@@ -171,13 +160,13 @@ impl Meters {
 impl Meter {
     fn new(mm: &MeterMod, now: u64) -> Result<Meter, u16> {
         if mm.flags & !FLAGS != 0 {
-            return Err(MMF_BAD_FLAGS);
+            return Err(meter_mod_failed::BAD_FLAGS);
         }
         let mut bands = Vec::new();
         for b in &mm.bands {
-            let MeterBand::Drop { rate, burst_size } = *b else { return Err(MMF_BAD_BAND) };
+            let MeterBand::Drop { rate, burst_size } = *b else { return Err(meter_mod_failed::BAD_BAND) };
             if rate == 0 {
-                return Err(MMF_BAD_RATE);
+                return Err(meter_mod_failed::BAD_RATE);
             }
             let burst_size = if burst_size == 0 { rate } else { burst_size };
             bands.push(Band { rate, burst_size, tokens: burst_size as u64 * SCALE, ..Default::default() });

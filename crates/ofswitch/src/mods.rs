@@ -10,20 +10,14 @@
 //! effect; so does this switch, for a table it has (or OFPTT_ALL). Another table →
 //! TABLE_MOD_FAILED / BAD_TABLE.
 
-use crate::consts::*;
 use crate::emit;
-use crate::flow_table::{Entry, FF_SEND_FLOW_REM};
-use crate::group::{ET_GROUP_MOD_FAILED, GMF_BAD_BUCKET};
-use crate::meter::{ET_METER_MOD_FAILED, MMF_BAD_BAND};
+use crate::flow_table::Entry;
 use crate::switch::{Event, Switch};
+use ofwire::error_names::{error_type, group_mod_failed, meter_mod_failed, table_mod_failed};
+use ofwire::flow_mod::flags;
+use ofwire::flow_removed::reason as removed;
+use ofwire::HEADER_LEN;
 use ofwire::{Action, GroupMod, Instruction, MeterMod, MsgType};
-
-/// OFPRR_DELETE and OFPRR_GROUP_DELETE (1.3).
-const RR_DELETE: u8 = 2;
-const RR_GROUP_DELETE: u8 = 3;
-
-pub const ET_TABLE_MOD_FAILED: u16 = 8;
-pub const TMF_BAD_TABLE: u16 = 0;
 
 impl Switch {
     /// Group-mod, meter-mod or table-mod from channel `ch` (1.3 only: 1.0 has none of them).
@@ -32,16 +26,16 @@ impl Switch {
         let (groups_before, meters_before) = (self.groups.map.len(), self.meters.map.len());
         let refused = match kind {
             MsgType::GroupMod => match GroupMod::parse(body) {
-                Ok(gm) => self.groups.apply(&gm, now).err().map(|c| (ET_GROUP_MOD_FAILED, c)),
-                Err(_) => Some((ET_GROUP_MOD_FAILED, GMF_BAD_BUCKET)),
+                Ok(gm) => self.groups.apply(&gm, now).err().map(|c| (error_type::v13::GROUP_MOD_FAILED, c)),
+                Err(_) => Some((error_type::v13::GROUP_MOD_FAILED, group_mod_failed::BAD_BUCKET)),
             },
             MsgType::MeterMod => match MeterMod::parse(body) {
-                Ok(mm) => self.meters.apply(&mm, now).err().map(|c| (ET_METER_MOD_FAILED, c)),
-                Err(_) => Some((ET_METER_MOD_FAILED, MMF_BAD_BAND)),
+                Ok(mm) => self.meters.apply(&mm, now).err().map(|c| (error_type::v13::METER_MOD_FAILED, c)),
+                Err(_) => Some((error_type::v13::METER_MOD_FAILED, meter_mod_failed::BAD_BAND)),
             },
             _ => match body.first() {
                 Some(&t) if t == 0xff || t < self.cfg.n_tables => None,
-                _ => Some((ET_TABLE_MOD_FAILED, TMF_BAD_TABLE)),
+                _ => Some((error_type::v13::TABLE_MOD_FAILED, table_mod_failed::BAD_TABLE)),
             },
         };
         if self.groups.map.len() < groups_before || self.meters.map.len() < meters_before {
@@ -62,9 +56,10 @@ impl Switch {
         let removed = self.flows.remove_where(|e| {
             names_missing_group(e, groups) || e.instructions.iter().any(|i| matches!(i, Instruction::Meter(m) if !meters.exists(*m)))
         });
-        let reasons: Vec<u8> = removed.iter().map(|e| if names_missing_group(e, groups) { RR_GROUP_DELETE } else { RR_DELETE }).collect();
+        let reasons: Vec<u8> =
+            removed.iter().map(|e| if names_missing_group(e, groups) { removed::GROUP_DELETE } else { removed::DELETE }).collect();
         for (e, reason) in removed.into_iter().zip(reasons) {
-            if e.flags & FF_SEND_FLOW_REM != 0 {
+            if e.flags & flags::SEND_FLOW_REM != 0 {
                 self.flow_removed(now, &e, reason, outs);
             }
         }

@@ -14,31 +14,30 @@
 //!   vendor → BAD_REQUEST / BAD_VENDOR (BAD_EXPERIMENTER); a body too short for the vendor
 //!   header → BAD_REQUEST / BAD_LEN.
 
-use crate::channel::{ROLE_EQUAL, ROLE_MASTER, ROLE_SLAVE};
-use crate::consts::*;
 use crate::emit;
 use crate::switch::{Event, Switch};
+use ofwire::config::role;
+use ofwire::error_names::{bad_request, error_type};
 use ofwire::nicira as nx;
+use ofwire::HEADER_LEN;
+use ofwire::OFP10;
 use ofwire::{Body, Experimenter, MsgType};
-
-pub const BRC_BAD_SUBTYPE: u16 = 4;
-pub const BRC_EPERM: u16 = 5;
 
 impl Switch {
     pub(crate) fn on_experimenter(&mut self, ch: usize, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Event {
         let v = self.channels[ch].version;
         let refuse = |out: &mut Vec<u8>, code| {
-            emit::error(out, v, xid, ET_BAD_REQUEST, code, msg);
-            Event::Refused { kind: MsgType::Experimenter, ty: ET_BAD_REQUEST, code }
+            emit::error(out, v, xid, error_type::BAD_REQUEST, code, msg);
+            Event::Refused { kind: MsgType::Experimenter, ty: error_type::BAD_REQUEST, code }
         };
-        let Ok((vendor, subtype, rest)) = nx::parse(&msg[HEADER_LEN..]) else { return refuse(out, BRC_BAD_LEN) };
+        let Ok((vendor, subtype, rest)) = nx::parse(&msg[HEADER_LEN..]) else { return refuse(out, bad_request::BAD_LEN) };
         if vendor != nx::VENDOR {
-            return refuse(out, BRC_BAD_EXPERIMENTER);
+            return refuse(out, bad_request::BAD_EXPERIMENTER);
         }
         let arg = nx::parse_u32(rest);
         match (subtype, arg) {
             (nx::ROLE_REQUEST, Ok(role)) => {
-                let Some(r) = of_role(role) else { return refuse(out, BRC_EPERM) };
+                let Some(r) = of_role(role) else { return refuse(out, bad_request::EPERM) };
                 self.take_role(ch, r);
                 let reply = nx_role(self.channels[ch].role);
                 emit::push(out, v, xid, Body::Experimenter(reply_body(v, reply)));
@@ -46,18 +45,18 @@ impl Switch {
             }
             (nx::SET_FLOW_FORMAT, Ok(nx::FLOW_FORMAT_OPENFLOW10)) => Event::Control(MsgType::Experimenter),
             (nx::SET_PACKET_IN_FORMAT, Ok(nx::PACKET_IN_FORMAT_STANDARD)) => Event::Control(MsgType::Experimenter),
-            (nx::SET_FLOW_FORMAT | nx::SET_PACKET_IN_FORMAT, Ok(_)) => refuse(out, BRC_EPERM),
-            (nx::ROLE_REQUEST | nx::SET_FLOW_FORMAT | nx::SET_PACKET_IN_FORMAT, Err(_)) => refuse(out, BRC_BAD_LEN),
-            _ => refuse(out, BRC_BAD_SUBTYPE),
+            (nx::SET_FLOW_FORMAT | nx::SET_PACKET_IN_FORMAT, Ok(_)) => refuse(out, bad_request::EPERM),
+            (nx::ROLE_REQUEST | nx::SET_FLOW_FORMAT | nx::SET_PACKET_IN_FORMAT, Err(_)) => refuse(out, bad_request::BAD_LEN),
+            _ => refuse(out, bad_request::BAD_SUBTYPE),
         }
     }
 
     /// Channel `ch` takes `role` (an OFPCR_ROLE_*); a new master demotes the others to slaves.
     pub(crate) fn take_role(&mut self, ch: usize, role: u32) {
-        if role == ROLE_MASTER {
+        if role == role::MASTER {
             for (i, c) in self.channels.iter_mut().enumerate() {
-                if i != ch && c.role == ROLE_MASTER {
-                    c.role = ROLE_SLAVE;
+                if i != ch && c.role == role::MASTER {
+                    c.role = role::SLAVE;
                 }
             }
         }
@@ -68,17 +67,17 @@ impl Switch {
 /// The OpenFlow role of an NX role; `None` for a value NX does not define.
 fn of_role(nx_role: u32) -> Option<u32> {
     match nx_role {
-        nx::ROLE_OTHER => Some(ROLE_EQUAL),
-        nx::ROLE_MASTER => Some(ROLE_MASTER),
-        nx::ROLE_SLAVE => Some(ROLE_SLAVE),
+        nx::ROLE_OTHER => Some(role::EQUAL),
+        nx::ROLE_MASTER => Some(role::MASTER),
+        nx::ROLE_SLAVE => Some(role::SLAVE),
         _ => None,
     }
 }
 
 fn nx_role(of_role: u32) -> u32 {
     match of_role {
-        ROLE_MASTER => nx::ROLE_MASTER,
-        ROLE_SLAVE => nx::ROLE_SLAVE,
+        role::MASTER => nx::ROLE_MASTER,
+        role::SLAVE => nx::ROLE_SLAVE,
         _ => nx::ROLE_OTHER,
     }
 }

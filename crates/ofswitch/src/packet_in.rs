@@ -11,11 +11,11 @@
 //! looks up the type code and writes every field each time, which cost about a tenth of the
 //! engine's answered requests per CPU-second (`bench/engine/bench.py efficiency`).
 
-use crate::consts::*;
 use crate::faucet;
 use crate::frames;
 use crate::profile::Dress;
 use crate::profile::{cbench_frame_patch, Profile, CBENCH_FRAME};
+use ofwire::packet_in::NO_BUFFER;
 use ofwire::packet_in::{self, reason, PatchPoints};
 use ofwire::version::Version;
 use ofwire::PacketInRef;
@@ -133,7 +133,7 @@ impl PacketInGen {
         for i in (14..24).step_by(2) {
             fixed_sum += u16::from_be_bytes([frame[i], frame[i + 1]]) as u32;
         }
-        let tpl = Template::new(layout(version), &frame, frame.len().min(128), true, profile.dress());
+        let tpl = Template::new(Version::layout(version), &frame, frame.len().min(128), true, profile.dress());
         let ip_base = frames::ip_base(switch, macs);
         PacketInGen {
             version,
@@ -156,7 +156,7 @@ impl PacketInGen {
         if self.profile == Profile::Faucet {
             self.faucet_prefix = faucet::mac_prefix(salt, self.switch);
             self.frame = faucet::request_frame(self.faucet_prefix);
-            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len(), false, self.profile.dress());
+            self.tpl = Template::new(Version::layout(self.version), &self.frame, self.frame.len(), false, self.profile.dress());
         }
         self
     }
@@ -164,7 +164,7 @@ impl PacketInGen {
     /// `faucet`: the request a flow-mod (a whole message) answers, if it names one of this
     /// switch's request MACs (`faucet::answered_seq24`, widened against the last request sent).
     pub fn faucet_answer(&self, msg: &[u8]) -> Option<u32> {
-        let low = faucet::answered_seq24(msg, layout(self.version), self.faucet_prefix)?;
+        let low = faucet::answered_seq24(msg, Version::layout(self.version), self.faucet_prefix)?;
         Some(faucet::widen(low, self.last.0))
     }
 
@@ -173,7 +173,7 @@ impl PacketInGen {
         self.dpid = dpid;
         if self.profile == Profile::Cbench {
             cbench_frame_patch(&mut self.frame, dpid, 0);
-            self.tpl = Template::new(layout(self.version), &self.frame, self.frame.len().min(128), true, self.profile.dress());
+            self.tpl = Template::new(Version::layout(self.version), &self.frame, self.frame.len().min(128), true, self.profile.dress());
         }
         self
     }
@@ -192,7 +192,7 @@ impl PacketInGen {
         let (src, in_port) = self.source(seq);
         let xid = if self.profile == Profile::Cbench { seq.wrapping_add(1) } else { seq };
         let dst = if src == self.macs { 1 } else { src + 1 };
-        let v = layout(self.version);
+        let v = Version::layout(self.version);
         let (buffered, cut) = match miss_send_len {
             Some(n) => (true, self.frame.len().min(n as usize)),
             None => (false, self.frame.len()),
@@ -241,7 +241,7 @@ impl PacketInGen {
         if self.profile.own_frame() || cut < PATCHED || first.checked_add(n).is_none() {
             return (0..n).for_each(|i| self.emit(out, first.wrapping_add(i), miss_send_len));
         }
-        let v = layout(self.version);
+        let v = Version::layout(self.version);
         if self.tpl.key != (v, cut, buffered) {
             self.tpl = Template::new(v, &self.frame, cut, buffered, self.profile.dress());
         }
@@ -373,7 +373,7 @@ impl PacketInGen {
         let f = crate::profile::cbench_learn_frame(self.dpid);
         let pi =
             PacketInRef { buffer_id: NO_BUFFER, total_len: 64, reason: reason::NO_MATCH, in_port: 2, table_id: 0, cookie: 0, data: &f };
-        pi.emit_append(layout(self.version), xid, out);
+        pi.emit_append(Version::layout(self.version), xid, out);
     }
 
     /// Append the gratuitous ARP packet-in announcing `host` (unbuffered), dressed as the
@@ -387,13 +387,14 @@ impl PacketInGen {
             cookie: d.cookie,
             ..PacketInRef::miss(frames::host_port(host, self.ports), &f)
         };
-        pi.emit_append(layout(self.version), xid, out);
+        pi.emit_append(Version::layout(self.version), xid, out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ofwire::{OFP10, OFP13};
 
     fn be32(b: &[u8]) -> u32 {
         u32::from_be_bytes([b[0], b[1], b[2], b[3]])

@@ -21,6 +21,7 @@ use crate::group::{flow_hash, Groups, MAX_CHAIN};
 use crate::key::Key;
 use crate::meter::Meters;
 use crate::ports::Ports;
+use ofwire::packet_in::reason;
 use ofwire::{Action, Instruction, Oxm, OxmField};
 use std::borrow::Cow;
 
@@ -30,11 +31,6 @@ pub use ofwire::port::ports;
 
 /// OFPP_TABLE and OFPP_NORMAL (1.3 numbering; ofwire does not name them).
 pub const PORT_TABLE: u32 = 0xffff_fff9;
-pub const PORT_NORMAL: u32 = 0xffff_fffa;
-
-/// Packet-in reasons.
-pub const REASON_NO_MATCH: u8 = 0;
-pub const REASON_ACTION: u8 = 1;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Out {
@@ -107,7 +103,7 @@ impl<'a> Run<'a> {
             };
             let e = ft.get(slot);
             // table-miss entry (priority 0, match all): its packet-ins say NO_MATCH (1.3 §6.4)
-            let reason = if e.priority == 0 && e.m == FlowMatch::all() { REASON_NO_MATCH } else { REASON_ACTION };
+            let reason = if e.priority == 0 && e.m == FlowMatch::all() { reason::NO_MATCH } else { reason::ACTION };
             let ctx = (table, e.cookie, reason);
             if self.v10 {
                 self.actions(&mut frame, &e.actions, ctx);

@@ -9,15 +9,9 @@
 //! `tx_dropped` frames the switch wanted to send while it was down (not in `tx_packets`).
 
 use crate::emit;
+use ofwire::port::port_config;
+use ofwire::port::port_state;
 use ofwire::Port;
-
-/// OFPPC_PORT_DOWN (config) and OFPPS_LINK_DOWN (state): bit 0 in both versions.
-pub const PC_PORT_DOWN: u32 = 1;
-pub const PS_LINK_DOWN: u32 = 1;
-/// OFPPS_LIVE (1.3).
-pub const PS_LIVE: u32 = 4;
-/// OFPPC_NO_FLOOD (1.0 only).
-pub const PC_NO_FLOOD10: u32 = 1 << 4;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PortCounters {
@@ -42,7 +36,7 @@ pub struct PortState {
 impl PortState {
     /// Frames pass: the link is up and the controller did not take the port down.
     pub fn is_up(&self) -> bool {
-        self.link_up && self.config & PC_PORT_DOWN == 0
+        self.link_up && self.config & port_config::PORT_DOWN == 0
     }
 }
 
@@ -70,7 +64,7 @@ impl Ports {
         if let Some(s) = self.get(no) {
             p.config = s.config;
             if !s.link_up {
-                p.state = PS_LINK_DOWN;
+                p.state = port_state::LINK_DOWN;
             }
         }
         p

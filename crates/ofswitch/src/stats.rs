@@ -9,14 +9,17 @@
 //! A request body ofwire cannot read is answered as if it asked for everything (lenient, like
 //! a real switch answering by type).
 
-use crate::consts::*;
 use crate::emit;
 use crate::flow_match::FlowMatch;
 use crate::flow_table::Entry;
 use crate::switch::{codec, Switch, SwitchError};
+use ofwire::error_names::{bad_request, error_type};
 use ofwire::port::ports as pn;
+use ofwire::stats::kind;
 use ofwire::stats::REPLY_MORE;
 use ofwire::version::Version;
+use ofwire::HEADER_LEN;
+use ofwire::OFP10;
 use ofwire::{AggregateStats, Body, FlowStats, FlowStatsRequest, PortStats, StatsReply, StatsReplyBody, StatsRequest, StatsRequestBody};
 
 /// The soft size of one part; a single bigger record still goes alone up to `u16::MAX`.
@@ -88,7 +91,7 @@ pub fn split_parts(v: Version, records: Vec<FlowStats>, oversize: &mut u64) -> V
 
 impl Switch {
     pub(crate) fn on_stats(&mut self, now: u64, version: u8, xid: u32, msg: &[u8], out: &mut Vec<u8>) -> Result<(), SwitchError> {
-        let v = layout(version);
+        let v = Version::layout(version);
         let ty = ofwire::stats::Packet::new_checked(msg).map_err(|e| codec("stats_request", e))?.stats_type();
         let req = StatsRequest::parse(v, &msg[HEADER_LEN..]).ok().map(|r| r.body);
         let all_flows = FlowStatsRequest {
@@ -98,8 +101,8 @@ impl Switch {
         };
         let dpid = self.cfg.dpid;
         let body = match ty {
-            ST_DESC => StatsReplyBody::Desc(emit::desc(dpid)),
-            ST_FLOW | ST_AGGREGATE => {
+            kind::DESC => StatsReplyBody::Desc(emit::desc(dpid)),
+            kind::FLOW | kind::AGGREGATE => {
                 let r = match req {
                     Some(StatsRequestBody::Flow(r)) | Some(StatsRequestBody::Aggregate(r)) => r,
                     _ => all_flows,
@@ -107,7 +110,7 @@ impl Switch {
                 self.flow_stats(now, version, ty, xid, &r, out);
                 return Ok(());
             }
-            ST_TABLE => StatsReplyBody::Table(
+            kind::TABLE => StatsReplyBody::Table(
                 (0..self.cfg.n_tables)
                     .map(|t| {
                         let c = self.flows.counters(t);
@@ -120,14 +123,14 @@ impl Switch {
                     })
                     .collect(),
             ),
-            ST_PORT => {
+            kind::PORT => {
                 let want = match req {
                     Some(StatsRequestBody::Port { port_no }) if port_no != pn::NONE10 as u32 && port_no != pn::ANY13 => Some(port_no),
                     _ => None,
                 };
                 StatsReplyBody::Port(self.ports.list.iter().filter(|p| want.is_none_or(|w| w == p.no)).map(port_stats).collect())
             }
-            MP_PORT_DESC if version != OFP10 => {
+            kind::PORT_DESC if version != OFP10 => {
                 StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect())
             }
             t if version != OFP10 && crate::stats13::handles(t) => {
@@ -135,7 +138,7 @@ impl Switch {
                 return Ok(());
             }
             _ => {
-                emit::error(out, version, xid, ET_BAD_REQUEST, BRC_BAD_STAT, msg);
+                emit::error(out, version, xid, error_type::BAD_REQUEST, bad_request::BAD_STAT, msg);
                 return Ok(());
             }
         };
@@ -143,11 +146,11 @@ impl Switch {
         Ok(())
     }
 
-    /// Answer a flow (`ST_FLOW`) or aggregate (`ST_AGGREGATE`) stats request.
+    /// Answer a flow (`kind::FLOW`) or aggregate (`kind::AGGREGATE`) stats request.
     fn flow_stats(&mut self, now: u64, version: u8, ty: u16, xid: u32, r: &FlowStatsRequest, out: &mut Vec<u8>) {
-        let v = layout(version);
+        let v = Version::layout(version);
         let selected = self.flows.entries().filter(|e| selects(v, r, e));
-        if ty == ST_AGGREGATE {
+        if ty == kind::AGGREGATE {
             let mut a = AggregateStats::default();
             for e in selected {
                 a.packet_count += e.packets;

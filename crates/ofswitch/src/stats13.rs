@@ -8,24 +8,24 @@
 //! Replies bigger than one message are split, all but the last flagged REPLY_MORE.
 
 use crate::check::{ACTIONS13, SET_FIELDS};
-use crate::consts::*;
 use crate::emit;
 use crate::flow_match::FIELDS;
 use crate::switch::Switch;
+use ofwire::error_names::{error_type, table_features_failed};
 use ofwire::group_stats::{self as gs, MP_GROUP, MP_GROUP_DESC, MP_GROUP_FEATURES};
 use ofwire::meter_stats::{self as ms, MP_METER, MP_METER_CONFIG, MP_METER_FEATURES};
+use ofwire::stats::kind;
 use ofwire::stats::REPLY_MORE;
 use ofwire::table_features::{prop, Prop, TableFeatures};
+use ofwire::HEADER_LEN;
 use ofwire::{Action, Body, Instruction, OxmField, StatsReply, StatsReplyBody};
 
-pub const ET_TABLE_FEATURES_FAILED: u16 = 13;
-pub const TFF_EPERM: u16 = 5;
 /// The soft size of one multipart part.
 const PART: usize = 64_000;
 
 /// Whether `ty` is a multipart type answered here.
 pub fn handles(ty: u16) -> bool {
-    matches!(ty, MP_GROUP | MP_GROUP_DESC | MP_GROUP_FEATURES | MP_METER | MP_METER_CONFIG | MP_METER_FEATURES | MP_TABLE_FEATURES)
+    matches!(ty, MP_GROUP | MP_GROUP_DESC | MP_GROUP_FEATURES | MP_METER | MP_METER_CONFIG | MP_METER_FEATURES | kind::TABLE_FEATURES)
 }
 
 fn oxm(f: OxmField, mask: bool) -> (u8, u8, bool) {
@@ -91,7 +91,7 @@ impl Switch {
             }
             MP_METER_FEATURES => vec![self.meters.features().to_bytes()],
             _ if !req.is_empty() => {
-                emit::error(out, version, xid, ET_TABLE_FEATURES_FAILED, TFF_EPERM, msg);
+                emit::error(out, version, xid, error_type::v13::TABLE_FEATURES_FAILED, table_features_failed::EPERM, msg);
                 return;
             }
             _ => {

@@ -14,15 +14,16 @@
 //! - Time is passed in (`now`, nanoseconds on any monotonic clock): keep-alives are decided by
 //!   [`Switch::poll`], which the engine calls whenever it wakes.
 
-use crate::channel::{Channel, ROLE_EQUAL};
-use crate::consts::*;
+use crate::channel::Channel;
 use crate::emit;
 use crate::flow_table::{Applied, FlowTable};
 use crate::group::Groups;
 use crate::meter::Meters;
 use crate::ports::Ports;
+use ofwire::config::role;
+use ofwire::error_names::{bad_request, error_type, hello_failed};
 use ofwire::SwitchConfig as SwitchConfig13;
-use ofwire::{Body, ErrorMsg, Header, Hello, MsgType, Versions};
+use ofwire::{Body, ErrorMsg, Header, Hello, MsgType, Version, Versions, HEADER_LEN, OFP10, OFP13};
 
 pub use crate::channel::State;
 
@@ -358,18 +359,18 @@ impl Switch {
             return self.on_hello(ch, ver, xid, h.payload(), &mut outs[ch]);
         }
         if c.state == State::Hello {
-            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
+            emit::error(&mut outs[ch], v, xid, error_type::BAD_REQUEST, bad_request::BAD_VERSION, msg);
             return Err(SwitchError::WrongVersion { got: ver, want: v });
         }
         if ver != v && !version_exempt(ver, kind) {
             // as Open vSwitch (lib/vconn.c `vconn_recv`): BAD_VERSION back, and the message is
             // dropped as if it had not arrived; the session goes on
-            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_BAD_VERSION, msg);
-            return Ok(Event::Refused { kind, ty: ET_BAD_REQUEST, code: BRC_BAD_VERSION });
+            emit::error(&mut outs[ch], v, xid, error_type::BAD_REQUEST, bad_request::BAD_VERSION, msg);
+            return Ok(Event::Refused { kind, ty: error_type::BAD_REQUEST, code: bad_request::BAD_VERSION });
         }
         if c.is_slave() && is_state_change(kind) {
-            emit::error(&mut outs[ch], v, xid, ET_BAD_REQUEST, BRC_IS_SLAVE, msg);
-            return Ok(Event::Refused { kind, ty: ET_BAD_REQUEST, code: BRC_IS_SLAVE });
+            emit::error(&mut outs[ch], v, xid, error_type::BAD_REQUEST, bad_request::IS_SLAVE, msg);
+            return Ok(Event::Refused { kind, ty: error_type::BAD_REQUEST, code: bad_request::IS_SLAVE });
         }
         let body = h.payload();
         match kind {
@@ -416,14 +417,14 @@ impl Switch {
                 }
                 let mut data = body[..port_len].to_vec();
                 data.resize(8, 0);
-                let msg_type = MsgType::QueueGetConfigReply.code(layout(v));
+                let msg_type = MsgType::QueueGetConfigReply.code(Version::layout(v));
                 emit::push(out, v, xid, Body::Unknown { msg_type, data });
             }
             MsgType::Error => {
                 let e = ErrorMsg::parse(body).map_err(|e| codec("error", e))?;
                 return Ok(Event::Error { ty: e.typ, code: e.code });
             }
-            _ => emit::error(out, v, xid, ET_BAD_REQUEST, BRC_BAD_TYPE, msg),
+            _ => emit::error(out, v, xid, error_type::BAD_REQUEST, bad_request::BAD_TYPE, msg),
         }
         Ok(Event::Control(kind))
     }
@@ -452,11 +453,11 @@ impl Switch {
         let our_hello = self.cfg.versions.hello_version();
         let c = &mut self.channels[ch];
         let Ok(version) = ofwire::negotiate(&ours, our_hello, theirs, &hello) else {
-            emit::error(out, theirs.min(c.version), xid, ET_HELLO_FAILED, HFC_INCOMPATIBLE, b"no common version");
+            emit::error(out, theirs.min(c.version), xid, error_type::HELLO_FAILED, hello_failed::INCOMPATIBLE, b"no common version");
             return Err(SwitchError::NoCommonVersion { theirs, bitmap });
         };
         c.version = version;
-        c.role = ROLE_EQUAL;
+        c.role = role::EQUAL;
         if c.state == State::Hello {
             c.state = State::Features;
         }
@@ -468,7 +469,7 @@ impl Switch {
     /// of a switch that keeps no flows ([`Switch::frame_from_link`] runs the tables otherwise).
     pub fn packet_in_from_link(&mut self, port: u32, frame: &[u8], out: &mut Vec<u8>) {
         let xid = self.next_xid();
-        ofwire::PacketInRef::miss(port, frame).emit_append(crate::consts::layout(self.version), xid, out);
+        ofwire::PacketInRef::miss(port, frame).emit_append(Version::layout(self.version), xid, out);
     }
 
     /// Append an echo request on channel 0 now (capacity tests: prove the session is alive).

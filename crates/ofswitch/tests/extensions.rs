@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use ofswitch::frames;
 use ofswitch::Async;
+use ofwire::config::role;
 use ofwire::table_features::{prop, TableFeatures};
 use ofwire::{Action, Body, Instruction, Oxm, OxmField, OxmMatch, StatsReplyBody, StatsRequest, StatsRequestBody};
 
@@ -65,7 +66,7 @@ fn nicira_role_request_at_1_0() {
     let mut req = OSKEN_NX_ROLE_MASTER.to_vec();
     req[7] = 2;
     s.on_message_from(0, 1, &req, &mut outs).unwrap();
-    assert_eq!(s.channels[0].role, ofswitch::channel::ROLE_SLAVE);
+    assert_eq!(s.channels[0].role, role::SLAVE);
     assert!(!s.channels[0].wants(Async::PacketIn(0)) && s.channels[1].wants(Async::PacketIn(0)));
     for o in outs.iter_mut() {
         o.clear();

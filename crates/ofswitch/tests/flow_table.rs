@@ -2,8 +2,9 @@
 //! results, invariants after every step (seeded pseudo-random operations, no dependency).
 
 use ofswitch::flow_match::FlowMatch;
-use ofswitch::flow_table::{Applied, Entry, FlowModReq, FlowTable, RR_DELETE};
+use ofswitch::flow_table::{Applied, Entry, FlowModReq, FlowTable};
 use ofswitch::key::{at, Key};
+use ofwire::flow_removed::reason as removed;
 
 /// xorshift64*: deterministic, seeded.
 struct Rng(u64);
@@ -47,7 +48,7 @@ fn flow_match(r: &mut Rng) -> FlowMatch {
     FlowMatch { value: k.and(&mask), mask }
 }
 
-fn req(r: &mut Rng, command: u8) -> FlowModReq {
+fn req(r: &mut Rng, command: u16) -> FlowModReq {
     let entry = Entry { priority: r.below(4) as u16, cookie: r.below(3), m: flow_match(r), flags: 1, ..Default::default() };
     FlowModReq { command, table: 0, cookie_mask: if r.below(2) == 0 { 0 } else { u64::MAX }, out_port: None, v10: false, entry }
 }
@@ -105,7 +106,7 @@ fn indexed_table_agrees_with_a_linear_scan() {
             assert_eq!(got, want, "seed {seed} step {step} {q:?}");
             if let Applied::Deleted(n) = got {
                 assert_eq!(removed.len(), n, "every deleted entry had SEND_FLOW_REM");
-                assert!(removed.iter().all(|x| x.1 == RR_DELETE));
+                assert!(removed.iter().all(|x| x.1 == removed::DELETE));
             }
             t.check().unwrap_or_else(|e| panic!("seed {seed} step {step}: {e}"));
             assert_eq!(t.len(), m.entries.len());

@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use ofswitch::frames;
 use ofswitch::group::*;
+use ofwire::error_names::{error_type, group_mod_failed};
 use ofwire::group_stats::*;
 use ofwire::{Action, Body, Bucket, GroupMod, Instruction, Message, Oxm, OxmMatch, StatsReplyBody, StatsRequest, StatsRequestBody};
 
@@ -54,7 +55,7 @@ fn udp(src: u32, dst: u32) -> Vec<u8> {
 fn a_switch_without_groups_refuses_a_group_mod() {
     let (mut s, mut outs) = switch(V13, 1, 4, |c| c.groups = false);
     let e = send(&mut s, &mut outs, &group_mod(GC_ADD, GT_ALL, 1, vec![bucket(0, ANY, 2)]));
-    assert_eq!(e, vec![(ET_GROUP_MOD_FAILED, GMF_OUT_OF_GROUPS)]);
+    assert_eq!(e, vec![(error_type::v13::GROUP_MOD_FAILED, group_mod_failed::OUT_OF_GROUPS)]);
     // and a flow naming a group is refused: there is none
     assert_eq!(send(&mut s, &mut outs, &to_group(1)), vec![(2, 9)], "BAD_ACTION / BAD_OUT_GROUP");
     // its group features say so
@@ -70,25 +71,29 @@ fn group_mod_errors_are_open_vswitchs() {
     let ok = send(&mut s, &mut outs, &group_mod(GC_ADD, GT_ALL, 1, vec![bucket(0, ANY, 2), bucket(0, ANY, 3)]));
     assert_eq!(ok, vec![]);
     let cases: Vec<(Vec<u8>, u16, &str)> = vec![
-        (group_mod(GC_ADD, GT_ALL, 1, vec![]), GMF_GROUP_EXISTS, "add twice"),
-        (group_mod(GC_MODIFY, GT_ALL, 9, vec![]), GMF_UNKNOWN_GROUP, "modify a missing group"),
-        (group_mod(GC_ADD, GT_INDIRECT, 2, vec![bucket(0, ANY, 2), bucket(0, ANY, 3)]), GMF_INVALID_GROUP, "indirect with 2 buckets"),
-        (group_mod(GC_ADD, GT_FF, 2, vec![bucket(0, ANY, 2)]), GMF_INVALID_GROUP, "fast failover without a watch"),
-        (group_mod(GC_ADD, GT_ALL, 2, vec![bucket(1, ANY, 2)]), GMF_INVALID_GROUP, "a weight outside select"),
-        (group_mod(GC_ADD, GT_ALL, 2, vec![bucket(0, 2, 2)]), GMF_WATCH_UNSUPPORTED, "a watch in an all group"),
-        (group_mod(GC_ADD, 7, 2, vec![]), GMF_BAD_TYPE, "type 7"),
-        (group_mod(5, GT_ALL, 2, vec![]), GMF_BAD_COMMAND, "command 5"),
-        (group_mod(GC_ADD, GT_FF, 2, vec![bucket(0, 0xff10, 2)]), GMF_BAD_WATCH, "a watch port that is no port"),
-        (group_mod(GC_ADD, GT_ALL, G_ALL, vec![]), GMF_INVALID_GROUP, "add OFPG_ALL"),
-        (group_mod(GC_DELETE, GT_ALL, 1, vec![bucket(0, ANY, 2)]), GMF_INVALID_GROUP, "delete with buckets"),
+        (group_mod(GC_ADD, GT_ALL, 1, vec![]), group_mod_failed::GROUP_EXISTS, "add twice"),
+        (group_mod(GC_MODIFY, GT_ALL, 9, vec![]), group_mod_failed::UNKNOWN_GROUP, "modify a missing group"),
+        (
+            group_mod(GC_ADD, GT_INDIRECT, 2, vec![bucket(0, ANY, 2), bucket(0, ANY, 3)]),
+            group_mod_failed::INVALID_GROUP,
+            "indirect with 2 buckets",
+        ),
+        (group_mod(GC_ADD, GT_FF, 2, vec![bucket(0, ANY, 2)]), group_mod_failed::INVALID_GROUP, "fast failover without a watch"),
+        (group_mod(GC_ADD, GT_ALL, 2, vec![bucket(1, ANY, 2)]), group_mod_failed::INVALID_GROUP, "a weight outside select"),
+        (group_mod(GC_ADD, GT_ALL, 2, vec![bucket(0, 2, 2)]), group_mod_failed::WATCH_UNSUPPORTED, "a watch in an all group"),
+        (group_mod(GC_ADD, 7, 2, vec![]), group_mod_failed::BAD_TYPE, "type 7"),
+        (group_mod(5, GT_ALL, 2, vec![]), group_mod_failed::BAD_COMMAND, "command 5"),
+        (group_mod(GC_ADD, GT_FF, 2, vec![bucket(0, 0xff10, 2)]), group_mod_failed::BAD_WATCH, "a watch port that is no port"),
+        (group_mod(GC_ADD, GT_ALL, G_ALL, vec![]), group_mod_failed::INVALID_GROUP, "add OFPG_ALL"),
+        (group_mod(GC_DELETE, GT_ALL, 1, vec![bucket(0, ANY, 2)]), group_mod_failed::INVALID_GROUP, "delete with buckets"),
     ];
     for (msg, code, what) in cases {
-        assert_eq!(send(&mut s, &mut outs, &msg), vec![(ET_GROUP_MOD_FAILED, code)], "{what}");
+        assert_eq!(send(&mut s, &mut outs, &msg), vec![(error_type::v13::GROUP_MOD_FAILED, code)], "{what}");
     }
     // a truncated bucket: BAD_BUCKET, and the session goes on
     let mut bad = group_mod(GC_ADD, GT_ALL, 3, vec![bucket(0, ANY, 2)]);
     bad[17] = 8;
-    assert_eq!(send(&mut s, &mut outs, &bad), vec![(ET_GROUP_MOD_FAILED, GMF_BAD_BUCKET)]);
+    assert_eq!(send(&mut s, &mut outs, &bad), vec![(error_type::v13::GROUP_MOD_FAILED, group_mod_failed::BAD_BUCKET)]);
     // deleting a group that does not exist is no error; OFPG_ALL empties the table
     assert_eq!(send(&mut s, &mut outs, &group_mod(GC_DELETE, GT_ALL, 77, vec![])), vec![]);
     send(&mut s, &mut outs, &group_mod(GC_ADD, GT_INDIRECT, 2, vec![bucket(0, ANY, 2)]));

@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use ofswitch::frames;
-use ofswitch::meter::*;
+use ofwire::error_names::{error_type, meter_mod_failed};
 use ofwire::group_stats::parse_list;
 use ofwire::meter_stats::*;
 use ofwire::{Body, Instruction, MeterBand, MeterMod, Oxm, OxmMatch, StatsReplyBody, StatsRequest, StatsRequestBody};
@@ -88,20 +88,20 @@ fn meter_mod_errors_are_open_vswitchs() {
     send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]));
     let dscp = MeterBand::DscpRemark { rate: 10, burst_size: 0, prec_level: 1 };
     let cases: Vec<(Vec<u8>, u16, &str)> = vec![
-        (meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]), MMF_METER_EXISTS, "add twice"),
-        (meter_mod(MC_MODIFY, MF_KBPS, 9, vec![drop_band(10, 0)]), MMF_UNKNOWN_METER, "modify a missing meter"),
-        (meter_mod(MC_ADD, MF_KBPS, 0, vec![drop_band(10, 0)]), MMF_INVALID_METER, "meter 0"),
-        (meter_mod(MC_ADD, MF_KBPS, M_ALL, vec![drop_band(10, 0)]), MMF_INVALID_METER, "OFPM_ALL"),
-        (meter_mod(MC_ADD, MF_KBPS | MF_PKTPS, 2, vec![drop_band(10, 0)]), MMF_BAD_FLAGS, "kbps and pktps"),
-        (meter_mod(MC_ADD, 0x10, 2, vec![drop_band(10, 0)]), MMF_BAD_FLAGS, "an unknown flag"),
-        (meter_mod(MC_ADD, MF_KBPS, 2, vec![dscp]), MMF_BAD_BAND, "DSCP remark: the userspace datapath has none"),
-        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(0, 0)]), MMF_BAD_RATE, "rate 0"),
-        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(10, 0); 9]), MMF_OUT_OF_BANDS, "9 bands"),
-        (meter_mod(7, MF_KBPS, 2, vec![]), MMF_BAD_COMMAND, "command 7"),
-        (metered(5), MMF_UNKNOWN_METER, "a flow naming a missing meter"),
+        (meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]), meter_mod_failed::METER_EXISTS, "add twice"),
+        (meter_mod(MC_MODIFY, MF_KBPS, 9, vec![drop_band(10, 0)]), meter_mod_failed::UNKNOWN_METER, "modify a missing meter"),
+        (meter_mod(MC_ADD, MF_KBPS, 0, vec![drop_band(10, 0)]), meter_mod_failed::INVALID_METER, "meter 0"),
+        (meter_mod(MC_ADD, MF_KBPS, M_ALL, vec![drop_band(10, 0)]), meter_mod_failed::INVALID_METER, "OFPM_ALL"),
+        (meter_mod(MC_ADD, MF_KBPS | MF_PKTPS, 2, vec![drop_band(10, 0)]), meter_mod_failed::BAD_FLAGS, "kbps and pktps"),
+        (meter_mod(MC_ADD, 0x10, 2, vec![drop_band(10, 0)]), meter_mod_failed::BAD_FLAGS, "an unknown flag"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![dscp]), meter_mod_failed::BAD_BAND, "DSCP remark: the userspace datapath has none"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(0, 0)]), meter_mod_failed::BAD_RATE, "rate 0"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(10, 0); 9]), meter_mod_failed::OUT_OF_BANDS, "9 bands"),
+        (meter_mod(7, MF_KBPS, 2, vec![]), meter_mod_failed::BAD_COMMAND, "command 7"),
+        (metered(5), meter_mod_failed::UNKNOWN_METER, "a flow naming a missing meter"),
     ];
     for (msg, code, what) in cases {
-        assert_eq!(send(&mut s, &mut outs, &msg), vec![(ET_METER_MOD_FAILED, code)], "{what}");
+        assert_eq!(send(&mut s, &mut outs, &msg), vec![(error_type::v13::METER_MOD_FAILED, code)], "{what}");
     }
     assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_DELETE, 0, 77, vec![])), vec![], "delete a missing meter");
     assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_DELETE, 0, M_ALL, vec![])), vec![]);
@@ -114,6 +114,6 @@ fn meter_mod_errors_are_open_vswitchs() {
 fn a_switch_without_meters_refuses_a_meter_mod() {
     let (mut s, mut outs) = switch(V13, 1, 4, |c| c.max_meter = 0);
     let e = send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]));
-    assert_eq!(e, vec![(ET_METER_MOD_FAILED, MMF_INVALID_METER)]);
+    assert_eq!(e, vec![(error_type::v13::METER_MOD_FAILED, meter_mod_failed::INVALID_METER)]);
     assert_eq!(MeterFeatures::parse(&multipart(&mut s, 0, MP_METER_FEATURES, vec![])).unwrap(), MeterFeatures::default());
 }

@@ -1,13 +1,19 @@
 //! Every message the emulated switch answers, for both versions, byte-checked at the fields a
 //! controller reads.
 
-use ofswitch::consts::*;
 use ofswitch::flow_table::Applied;
 use ofswitch::{frames, Event, Switch, SwitchConfig, SwitchError};
+use ofwire::error_names::{bad_request, error_type};
+use ofwire::flow_mod::command;
+use ofwire::packet_in::NO_BUFFER;
+use ofwire::stats::kind;
 use ofwire::MsgType as Kind;
+use ofwire::Version;
+use ofwire::OFP10;
+use ofwire::OFP13;
 
 fn msg(v: u8, kind: Kind, xid: u32, body: &[u8]) -> Vec<u8> {
-    let mut m = vec![v, kind.code(layout(v))];
+    let mut m = vec![v, kind.code(Version::layout(v))];
     m.extend_from_slice(&((8 + body.len()) as u16).to_be_bytes());
     m.extend_from_slice(&xid.to_be_bytes());
     m.extend_from_slice(body);
@@ -83,7 +89,7 @@ fn hello_negotiation() {
     let r = s.on_message(0, &msg(1, Kind::Hello, 9, &[]), &mut out);
     assert!(matches!(r, Err(SwitchError::NoCommonVersion { theirs: 1, .. })));
     assert_eq!(out[1], 1, "an error message went out");
-    assert_eq!(be16(&out, 8), ET_HELLO_FAILED);
+    assert_eq!(be16(&out, 8), error_type::HELLO_FAILED);
 }
 
 #[test]
@@ -93,20 +99,20 @@ fn features_config_barrier_echo_both_versions() {
         cfg.ports = 3;
         let mut s = up(v, cfg);
         let r = ask(&mut s, &msg(v, Kind::FeaturesRequest, 5, &[]));
-        assert_eq!(r[0][1], Kind::FeaturesReply.code(layout(v)));
+        assert_eq!(r[0][1], Kind::FeaturesReply.code(Version::layout(v)));
         assert_eq!(be32(&r[0], 4), 5);
         assert_eq!(&r[0][8..16], &0xabcu64.to_be_bytes());
         assert_eq!(r[0].len(), if v == OFP10 { 32 + 3 * 48 } else { 32 });
 
         assert!(ask(&mut s, &msg(v, Kind::SetConfig, 6, &[0, 0, 0, 200])).is_empty());
         let r = ask(&mut s, &msg(v, Kind::GetConfigRequest, 7, &[]));
-        assert_eq!((r[0][1], be16(&r[0], 10)), (Kind::GetConfigReply.code(layout(v)), 200));
+        assert_eq!((r[0][1], be16(&r[0], 10)), (Kind::GetConfigReply.code(Version::layout(v)), 200));
 
         let r = ask(&mut s, &msg(v, Kind::BarrierRequest, 8, &[]));
-        assert_eq!((r[0][1], be32(&r[0], 4)), (Kind::BarrierReply.code(layout(v)), 8));
+        assert_eq!((r[0][1], be32(&r[0], 4)), (Kind::BarrierReply.code(Version::layout(v)), 8));
 
         let r = ask(&mut s, &msg(v, Kind::EchoRequest, 9, b"ping"));
-        assert_eq!((r[0][1], &r[0][8..]), (Kind::EchoReply.code(layout(v)), &b"ping"[..]));
+        assert_eq!((r[0][1], &r[0][8..]), (Kind::EchoReply.code(Version::layout(v)), &b"ping"[..]));
     }
 }
 
@@ -127,24 +133,24 @@ fn stats_and_multipart_replies() {
         cfg.ports = 2;
         let mut s = up(v, cfg);
         let head = if v == OFP10 { 12 } else { 16 };
-        let r = ask(&mut s, &stats(v, ST_DESC, &[]));
+        let r = ask(&mut s, &stats(v, kind::DESC, &[]));
         assert_eq!(r[0].len(), head + 1056);
         assert_eq!(&r[0][head..head + 8], b"sdnbench");
-        let r = ask(&mut s, &stats(v, ST_TABLE, &[]));
+        let r = ask(&mut s, &stats(v, kind::TABLE, &[]));
         // one record per announced table (254 by default, as Open vSwitch answers)
         assert_eq!(r[0].len(), head + 254 * if v == OFP10 { 64 } else { 24 });
         let any: &[u8] = if v == OFP10 { &[0xff, 0xff, 0, 0, 0, 0, 0, 0] } else { &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0] };
-        let r = ask(&mut s, &stats(v, ST_PORT, any));
+        let r = ask(&mut s, &stats(v, kind::PORT, any));
         assert_eq!(r[0].len(), head + 2 * if v == OFP10 { 104 } else { 112 });
         let one: &[u8] = if v == OFP10 { &[0, 2, 0, 0, 0, 0, 0, 0] } else { &[0, 0, 0, 2, 0, 0, 0, 0] };
-        let r = ask(&mut s, &stats(v, ST_PORT, one));
+        let r = ask(&mut s, &stats(v, kind::PORT, one));
         assert_eq!(r[0].len(), head + if v == OFP10 { 104 } else { 112 }, "one port asked, one port answered");
-        let r = ask(&mut s, &stats(v, ST_FLOW, &[0; 48]));
+        let r = ask(&mut s, &stats(v, kind::FLOW, &[0; 48]));
         assert_eq!(r[0].len(), head, "no flows kept");
-        let r = ask(&mut s, &stats(v, ST_AGGREGATE, &[0; 48]));
+        let r = ask(&mut s, &stats(v, kind::AGGREGATE, &[0; 48]));
         assert_eq!(r[0].len(), head + 24);
         let r = ask(&mut s, &stats(v, 99, &[]));
-        assert_eq!((r[0][1], be16(&r[0], 8), be16(&r[0], 10)), (1, ET_BAD_REQUEST, BRC_BAD_STAT));
+        assert_eq!((r[0][1], be16(&r[0], 8), be16(&r[0], 10)), (1, error_type::BAD_REQUEST, bad_request::BAD_STAT));
         for m in &r {
             assert_eq!(be32(m, 4), 11);
         }
@@ -152,7 +158,7 @@ fn stats_and_multipart_replies() {
     let mut cfg = SwitchConfig::new(2);
     cfg.ports = 2;
     let mut s = up(OFP13, cfg);
-    let r = ask(&mut s, &stats(OFP13, MP_PORT_DESC, &[]));
+    let r = ask(&mut s, &stats(OFP13, kind::PORT_DESC, &[]));
     assert_eq!(r[0].len(), 16 + 2 * 64);
     assert_eq!(be32(&r[0], 16), 1);
     assert_eq!(be32(&r[0], 16 + 64), 2);
@@ -171,7 +177,7 @@ fn role_async_queue_and_unknown() {
     let r = ask(&mut s, &msg(OFP13, Kind::QueueGetConfigRequest, 6, &[0, 0, 0, 1, 0, 0, 0, 0]));
     assert_eq!(r[0][1], 23);
     let r = ask(&mut s, &msg(OFP13, Kind::Unknown(77), 6, &[]));
-    assert_eq!((r[0][1], be16(&r[0], 10)), (1, BRC_BAD_TYPE));
+    assert_eq!((r[0][1], be16(&r[0], 10)), (1, bad_request::BAD_TYPE));
     // a message in another version gets BAD_VERSION and is dropped; the session goes on (as OVS)
     let mut out = vec![];
     let e = s.on_message(0, &msg(OFP10, Kind::BarrierRequest, 1, &[]), &mut out);
@@ -188,10 +194,10 @@ fn role_async_queue_and_unknown() {
     assert_eq!(r[0][1], 21, "the session goes on");
 }
 
-fn flow_mod13(cmd: u8, prio: u16, buffer_id: u32, in_port: u32) -> Vec<u8> {
+fn flow_mod13(cmd: u16, prio: u16, buffer_id: u32, in_port: u32) -> Vec<u8> {
     let mut b = vec![0; 48 - 8];
     b[16] = 0; // table
-    b[17] = cmd;
+    b[17] = cmd as u8; // 8 bits in 1.3
     b[22..24].copy_from_slice(&prio.to_be_bytes());
     b[24..28].copy_from_slice(&buffer_id.to_be_bytes());
     b[28..36].fill(0xff); // out_port ANY, out_group ANY
@@ -205,7 +211,7 @@ fn flow_mod13(cmd: u8, prio: u16, buffer_id: u32, in_port: u32) -> Vec<u8> {
 fn flow_mods_fill_the_table_when_asked() {
     let mut s = up(OFP13, SwitchConfig::new(4));
     let mut out = vec![];
-    let e = s.on_message(0, &flow_mod13(FC_ADD, 1, 77, 1), &mut out).unwrap();
+    let e = s.on_message(0, &flow_mod13(command::ADD, 1, 77, 1), &mut out).unwrap();
     assert_eq!(e, Event::FlowMod { buffer_id: 77, applied: None });
     assert!(out.is_empty());
 
@@ -213,14 +219,14 @@ fn flow_mods_fill_the_table_when_asked() {
     cfg.keep_flows = true;
     let mut s = up(OFP13, cfg);
     for p in 1..=3 {
-        let e = s.on_message(0, &flow_mod13(FC_ADD, 5, NO_BUFFER, p), &mut out).unwrap();
+        let e = s.on_message(0, &flow_mod13(command::ADD, 5, NO_BUFFER, p), &mut out).unwrap();
         assert_eq!(e, Event::FlowMod { buffer_id: NO_BUFFER, applied: Some(Applied::Added) });
     }
     assert_eq!(s.flows.len(), 3);
-    let r = ask(&mut s, &stats(OFP13, ST_FLOW, &[0; 40]));
+    let r = ask(&mut s, &stats(OFP13, kind::FLOW, &[0; 40]));
     assert_eq!(r[0].len(), 16 + 3 * (48 + 16));
     assert_eq!(be16(&r[0], 16 + 12), 5, "priority of the first entry");
-    s.on_message(0, &flow_mod13(FC_DELETE_STRICT, 5, NO_BUFFER, 2), &mut out).unwrap();
+    s.on_message(0, &flow_mod13(command::DELETE_STRICT, 5, NO_BUFFER, 2), &mut out).unwrap();
     assert_eq!(s.flows.len(), 2);
 }
 
@@ -231,9 +237,9 @@ fn many_flows_split_over_several_replies() {
     let mut s = up(OFP13, cfg);
     let mut out = vec![];
     for p in 0..2000 {
-        s.on_message(0, &flow_mod13(FC_ADD, 1, NO_BUFFER, p), &mut out).unwrap();
+        s.on_message(0, &flow_mod13(command::ADD, 1, NO_BUFFER, p), &mut out).unwrap();
     }
-    let r = ask(&mut s, &stats(OFP13, ST_FLOW, &[0; 40]));
+    let r = ask(&mut s, &stats(OFP13, kind::FLOW, &[0; 40]));
     assert!(r.len() >= 2);
     let n: usize = r.iter().map(|m| (m.len() - 16) / 64).sum();
     assert_eq!(n, 2000);
@@ -376,6 +382,10 @@ fn messages_of_1_3_only_are_bad_type_on_a_1_0_session() {
     let mut s = up(OFP10, SwitchConfig::new(3));
     for code in [24u8, 26, 29] {
         let r = ask(&mut s, &msg(OFP10, Kind::Unknown(code), 8, &[0; 16]));
-        assert_eq!((r[0][0], r[0][1], be16(&r[0], 8), be16(&r[0], 10)), (OFP10, 1, ET_BAD_REQUEST, BRC_BAD_TYPE), "type {code}");
+        assert_eq!(
+            (r[0][0], r[0][1], be16(&r[0], 8), be16(&r[0], 10)),
+            (OFP10, 1, error_type::BAD_REQUEST, bad_request::BAD_TYPE),
+            "type {code}"
+        );
     }
 }

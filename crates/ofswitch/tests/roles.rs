@@ -3,8 +3,8 @@
 
 mod common;
 use common::*;
-use ofswitch::channel::{ROLE_EQUAL, ROLE_MASTER, ROLE_SLAVE};
 use ofswitch::{frames, Async, Event};
+use ofwire::config::role;
 use ofwire::{AsyncConfig, Body, Instruction, OxmMatch, PacketOut, Role};
 
 fn role(r: u32, generation_id: u64) -> Vec<u8> {
@@ -40,10 +40,10 @@ fn equal_channels_all_get_packet_ins() {
 fn master_slave_and_demotion() {
     let (mut s, mut outs) = switch(V13, 2, 2, |_| {});
     miss_to_controller(&mut s, &mut outs, 0);
-    s.on_message_from(0, 0, &role(ROLE_MASTER, 1), &mut outs).unwrap();
-    s.on_message_from(0, 1, &role(ROLE_SLAVE, 1), &mut outs).unwrap();
+    s.on_message_from(0, 0, &role(role::MASTER, 1), &mut outs).unwrap();
+    s.on_message_from(0, 1, &role(role::SLAVE, 1), &mut outs).unwrap();
     let Body::RoleReply(r) = &decode(&outs[1])[0].body else { panic!() };
-    assert_eq!((r.role, r.generation_id), (ROLE_SLAVE, 1));
+    assert_eq!((r.role, r.generation_id), (role::SLAVE, 1));
     clear(&mut outs);
     // only the master gets packet-ins; both get port-status
     s.receive_frame(0, 1, &frame(), &mut outs);
@@ -55,8 +55,8 @@ fn master_slave_and_demotion() {
     assert!(outs.iter().all(|o| matches!(decode(o)[0].body, Body::PortStatus(_))));
     clear(&mut outs);
     // the slave becomes master: the old master is demoted
-    s.on_message_from(0, 1, &role(ROLE_MASTER, 2), &mut outs).unwrap();
-    assert_eq!((s.channels[0].role, s.channels[1].role), (ROLE_SLAVE, ROLE_MASTER));
+    s.on_message_from(0, 1, &role(role::MASTER, 2), &mut outs).unwrap();
+    assert_eq!((s.channels[0].role, s.channels[1].role), (role::SLAVE, role::MASTER));
     clear(&mut outs);
     s.receive_frame(0, 1, &frame(), &mut outs);
     assert_eq!((packet_ins(&outs[0]).len(), packet_ins(&outs[1]).len()), (0, 1), "role change observed");
@@ -65,24 +65,24 @@ fn master_slave_and_demotion() {
 #[test]
 fn stale_generation_id_is_refused() {
     let (mut s, mut outs) = switch(V13, 2, 2, |_| {});
-    s.on_message_from(0, 0, &role(ROLE_MASTER, 10), &mut outs).unwrap();
+    s.on_message_from(0, 0, &role(role::MASTER, 10), &mut outs).unwrap();
     clear(&mut outs);
-    let e = s.on_message_from(0, 1, &role(ROLE_MASTER, 9), &mut outs).unwrap();
+    let e = s.on_message_from(0, 1, &role(role::MASTER, 9), &mut outs).unwrap();
     assert_eq!(e, Event::Refused { kind: ofwire::MsgType::RoleRequest, ty: 11, code: 0 });
     let Body::Error(err) = &decode(&outs[1])[0].body else { panic!() };
     assert_eq!((err.typ, err.code), (11, 0), "ROLE_REQUEST_FAILED / STALE");
-    assert_eq!((s.channels[0].role, s.channels[1].role), (ROLE_MASTER, ROLE_EQUAL), "nothing changed");
+    assert_eq!((s.channels[0].role, s.channels[1].role), (role::MASTER, role::EQUAL), "nothing changed");
     // equal needs no generation id; a wrapped-around newer id is accepted
-    s.on_message_from(0, 1, &role(ROLE_EQUAL, 0), &mut outs).unwrap();
+    s.on_message_from(0, 1, &role(role::EQUAL, 0), &mut outs).unwrap();
     s.generation_id = Some(u64::MAX);
-    s.on_message_from(0, 1, &role(ROLE_MASTER, 1), &mut outs).unwrap();
-    assert_eq!(s.channels[1].role, ROLE_MASTER);
+    s.on_message_from(0, 1, &role(role::MASTER, 1), &mut outs).unwrap();
+    assert_eq!(s.channels[1].role, role::MASTER);
 }
 
 #[test]
 fn slave_state_changes_are_refused() {
     let (mut s, mut outs) = switch(V13, 2, 2, |_| {});
-    s.on_message_from(0, 1, &role(ROLE_SLAVE, 0), &mut outs).unwrap();
+    s.on_message_from(0, 1, &role(role::SLAVE, 0), &mut outs).unwrap();
     clear(&mut outs);
     let fm = flow_mod(V13, add13(0, 1, OxmMatch::default(), vec![]));
     let po = message(V13, 5, Body::PacketOut(PacketOut { buffer_id: 0xffff_ffff, in_port: 1, actions: vec![output(2)], data: frame() }));
@@ -99,7 +99,7 @@ fn slave_state_changes_are_refused() {
 #[test]
 fn set_async_changes_what_a_channel_gets() {
     let (mut s, mut outs) = switch(V13, 2, 2, |_| {});
-    s.on_message_from(0, 1, &role(ROLE_SLAVE, 0), &mut outs).unwrap();
+    s.on_message_from(0, 1, &role(role::SLAVE, 0), &mut outs).unwrap();
     let cfg = AsyncConfig { packet_in_mask: [0, 0x3], port_status_mask: [0, 0], flow_removed_mask: [0, 0] };
     s.on_message_from(0, 1, &message(V13, 6, Body::SetAsync(cfg)), &mut outs).unwrap();
     assert!(s.channels[1].wants(Async::PacketIn(0)), "a slave that asked for packet-ins");

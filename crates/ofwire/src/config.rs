@@ -35,7 +35,15 @@ impl fmt::Display for SwitchConfig {
     }
 }
 
-/// `ofp_role_request` (1.3): the controller role (OFPCR_ROLE_*) and generation id.
+/// Controller roles (OFPCR_ROLE_*, OF1.3 §7.3.9).
+pub mod role {
+    pub const NOCHANGE: u32 = 0;
+    pub const EQUAL: u32 = 1;
+    pub const MASTER: u32 = 2;
+    pub const SLAVE: u32 = 3;
+}
+
+/// `ofp_role_request` (1.3): the controller role ([`role`]) and generation id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Role {
     pub role: u32,

@@ -2,11 +2,55 @@
 
 use crate::version::Version;
 
-/// Error types (OFPET_*) whose number is the same in 1.0 and 1.3.
+/// Error types (OFPET_*): those whose number is the same in 1.0 and 1.3 here, the others in
+/// [`error_type::v10`] and [`error_type::v13`] (1.3 inserts BAD_INSTRUCTION and BAD_MATCH at 3
+/// and 4, so every later type moves).
 pub mod error_type {
+    use crate::version::Version;
+
     pub const HELLO_FAILED: u16 = 0;
     pub const BAD_REQUEST: u16 = 1;
     pub const BAD_ACTION: u16 = 2;
+
+    /// OpenFlow 1.0's numbers (§5.4.4).
+    pub mod v10 {
+        pub const FLOW_MOD_FAILED: u16 = 3;
+        pub const PORT_MOD_FAILED: u16 = 4;
+        pub const QUEUE_OP_FAILED: u16 = 5;
+    }
+
+    /// OpenFlow 1.3's numbers (§7.4.4).
+    pub mod v13 {
+        pub const BAD_INSTRUCTION: u16 = 3;
+        pub const BAD_MATCH: u16 = 4;
+        pub const FLOW_MOD_FAILED: u16 = 5;
+        pub const GROUP_MOD_FAILED: u16 = 6;
+        pub const PORT_MOD_FAILED: u16 = 7;
+        pub const TABLE_MOD_FAILED: u16 = 8;
+        pub const QUEUE_OP_FAILED: u16 = 9;
+        pub const SWITCH_CONFIG_FAILED: u16 = 10;
+        pub const ROLE_REQUEST_FAILED: u16 = 11;
+        pub const METER_MOD_FAILED: u16 = 12;
+        pub const TABLE_FEATURES_FAILED: u16 = 13;
+    }
+
+    /// OFPET_FLOW_MOD_FAILED in version `v`.
+    #[inline]
+    pub const fn flow_mod_failed(v: Version) -> u16 {
+        match v {
+            Version::V10 => v10::FLOW_MOD_FAILED,
+            Version::V13 => v13::FLOW_MOD_FAILED,
+        }
+    }
+
+    /// OFPET_PORT_MOD_FAILED in version `v`.
+    #[inline]
+    pub const fn port_mod_failed(v: Version) -> u16 {
+        match v {
+            Version::V10 => v10::PORT_MOD_FAILED,
+            Version::V13 => v13::PORT_MOD_FAILED,
+        }
+    }
 }
 
 /// OFPET_HELLO_FAILED codes (OFPHFC_*), both versions.
@@ -15,17 +59,105 @@ pub mod hello_failed {
     pub const EPERM: u16 = 1;
 }
 
-/// OFPET_BAD_REQUEST codes (OFPBRC_*) whose number is the same in 1.0 and 1.3 (1.3 renames
-/// BAD_STAT to BAD_MULTIPART and BAD_VENDOR to BAD_EXPERIMENTER).
+/// OFPET_BAD_REQUEST codes (OFPBRC_*) (1.3 renames BAD_STAT to BAD_MULTIPART, BAD_VENDOR to
+/// BAD_EXPERIMENTER and BAD_SUBTYPE to BAD_EXP_TYPE; IS_SLAVE is 1.3 only).
 pub mod bad_request {
     pub const BAD_VERSION: u16 = 0;
     pub const BAD_TYPE: u16 = 1;
     pub const BAD_STAT: u16 = 2;
     pub const BAD_EXPERIMENTER: u16 = 3;
+    pub const BAD_SUBTYPE: u16 = 4;
     pub const EPERM: u16 = 5;
     pub const BAD_LEN: u16 = 6;
     pub const BUFFER_EMPTY: u16 = 7;
     pub const BUFFER_UNKNOWN: u16 = 8;
+    pub const IS_SLAVE: u16 = 10;
+}
+
+/// OFPET_BAD_ACTION codes (OFPBAC_*) (1.3 renames BAD_VENDOR to BAD_EXPERIMENTER; the codes
+/// from BAD_OUT_GROUP on are 1.3 only).
+pub mod bad_action {
+    pub const BAD_TYPE: u16 = 0;
+    pub const BAD_EXPERIMENTER: u16 = 2;
+    pub const BAD_OUT_PORT: u16 = 4;
+    pub const BAD_OUT_GROUP: u16 = 9;
+    pub const BAD_SET_TYPE: u16 = 13;
+}
+
+/// OFPET_BAD_INSTRUCTION codes (OFPBIC_*, 1.3).
+pub mod bad_instruction {
+    pub const UNKNOWN_INST: u16 = 0;
+    pub const UNSUP_INST: u16 = 1;
+    pub const BAD_TABLE_ID: u16 = 2;
+}
+
+/// OFPET_BAD_MATCH codes (OFPBMC_*, 1.3).
+pub mod bad_match {
+    pub const BAD_FIELD: u16 = 6;
+}
+
+/// OFPET_FLOW_MOD_FAILED codes (OFPFMFC_*), numbered differently in each version.
+pub mod flow_mod_failed {
+    /// 1.0's codes.
+    pub mod v10 {
+        pub const ALL_TABLES_FULL: u16 = 0;
+        pub const OVERLAP: u16 = 1;
+        pub const BAD_COMMAND: u16 = 4;
+    }
+    /// 1.3's codes.
+    pub mod v13 {
+        pub const TABLE_FULL: u16 = 1;
+        pub const BAD_TABLE_ID: u16 = 2;
+        pub const OVERLAP: u16 = 3;
+        pub const BAD_COMMAND: u16 = 6;
+    }
+}
+
+/// OFPET_GROUP_MOD_FAILED codes (OFPGMFC_*, 1.3).
+pub mod group_mod_failed {
+    pub const GROUP_EXISTS: u16 = 0;
+    pub const INVALID_GROUP: u16 = 1;
+    pub const OUT_OF_GROUPS: u16 = 3;
+    pub const WATCH_UNSUPPORTED: u16 = 6;
+    pub const UNKNOWN_GROUP: u16 = 8;
+    pub const BAD_TYPE: u16 = 10;
+    pub const BAD_COMMAND: u16 = 11;
+    pub const BAD_BUCKET: u16 = 12;
+    pub const BAD_WATCH: u16 = 13;
+}
+
+/// OFPET_PORT_MOD_FAILED codes (OFPPMFC_*), both versions.
+pub mod port_mod_failed {
+    pub const BAD_PORT: u16 = 0;
+}
+
+/// OFPET_TABLE_MOD_FAILED codes (OFPTMFC_*, 1.3).
+pub mod table_mod_failed {
+    pub const BAD_TABLE: u16 = 0;
+}
+
+/// OFPET_ROLE_REQUEST_FAILED codes (OFPRRFC_*, 1.3).
+pub mod role_request_failed {
+    pub const STALE: u16 = 0;
+    pub const BAD_ROLE: u16 = 2;
+}
+
+/// OFPET_METER_MOD_FAILED codes (OFPMMFC_*, 1.3).
+pub mod meter_mod_failed {
+    pub const METER_EXISTS: u16 = 1;
+    pub const INVALID_METER: u16 = 2;
+    pub const UNKNOWN_METER: u16 = 3;
+    pub const BAD_COMMAND: u16 = 4;
+    pub const BAD_FLAGS: u16 = 5;
+    pub const BAD_RATE: u16 = 6;
+    pub const BAD_BAND: u16 = 8;
+    pub const OUT_OF_METERS: u16 = 10;
+    pub const OUT_OF_BANDS: u16 = 11;
+}
+
+/// OFPET_TABLE_FEATURES_FAILED codes (OFPTFFC_*, 1.3).
+pub mod table_features_failed {
+    pub const EPERM: u16 = 5;
 }
 
 type Table = &'static [(&'static str, &'static [&'static str])];
@@ -260,6 +392,76 @@ mod tests {
             assert_eq!(error_name(Version::V13, t, c), (tname, c13));
         }
         assert_eq!(error_name(Version::V13, error_type::BAD_REQUEST, bad_request::BUFFER_EMPTY).1, "OFPBRC_BUFFER_EMPTY");
+    }
+
+    /// Every named constant, of every module, sits where its spec name does in the version(s)
+    /// it belongs to: ("" for a version that lacks it).
+    #[test]
+    fn every_named_constant_is_its_spec_name() {
+        use error_type::{v10, v13};
+        let v13only = |t: u16, c: u16, name: &'static str| (t, c, "", t, name);
+        let both = |t: u16, c: u16, n10: &'static str, n13: &'static str| (t, c, n10, t, n13);
+        let rows: Vec<(u16, u16, &str, u16, &str)> = vec![
+            both(error_type::BAD_REQUEST, bad_request::BAD_SUBTYPE, "OFPBRC_BAD_SUBTYPE", "OFPBRC_BAD_EXP_TYPE"),
+            both(error_type::BAD_REQUEST, bad_request::BUFFER_EMPTY, "OFPBRC_BUFFER_EMPTY", "OFPBRC_BUFFER_EMPTY"),
+            v13only(error_type::BAD_REQUEST, bad_request::IS_SLAVE, "OFPBRC_IS_SLAVE"),
+            both(error_type::BAD_ACTION, bad_action::BAD_TYPE, "OFPBAC_BAD_TYPE", "OFPBAC_BAD_TYPE"),
+            both(error_type::BAD_ACTION, bad_action::BAD_EXPERIMENTER, "OFPBAC_BAD_VENDOR", "OFPBAC_BAD_EXPERIMENTER"),
+            both(error_type::BAD_ACTION, bad_action::BAD_OUT_PORT, "OFPBAC_BAD_OUT_PORT", "OFPBAC_BAD_OUT_PORT"),
+            v13only(error_type::BAD_ACTION, bad_action::BAD_OUT_GROUP, "OFPBAC_BAD_OUT_GROUP"),
+            v13only(error_type::BAD_ACTION, bad_action::BAD_SET_TYPE, "OFPBAC_BAD_SET_TYPE"),
+            v13only(v13::BAD_INSTRUCTION, bad_instruction::UNKNOWN_INST, "OFPBIC_UNKNOWN_INST"),
+            v13only(v13::BAD_INSTRUCTION, bad_instruction::UNSUP_INST, "OFPBIC_UNSUP_INST"),
+            v13only(v13::BAD_INSTRUCTION, bad_instruction::BAD_TABLE_ID, "OFPBIC_BAD_TABLE_ID"),
+            v13only(v13::BAD_MATCH, bad_match::BAD_FIELD, "OFPBMC_BAD_FIELD"),
+            (v10::FLOW_MOD_FAILED, flow_mod_failed::v10::ALL_TABLES_FULL, "OFPFMFC_ALL_TABLES_FULL", 0xffff, ""),
+            (v10::FLOW_MOD_FAILED, flow_mod_failed::v10::OVERLAP, "OFPFMFC_OVERLAP", 0xffff, ""),
+            (v10::FLOW_MOD_FAILED, flow_mod_failed::v10::BAD_COMMAND, "OFPFMFC_BAD_COMMAND", 0xffff, ""),
+            v13only(v13::FLOW_MOD_FAILED, flow_mod_failed::v13::TABLE_FULL, "OFPFMFC_TABLE_FULL"),
+            v13only(v13::FLOW_MOD_FAILED, flow_mod_failed::v13::BAD_TABLE_ID, "OFPFMFC_BAD_TABLE_ID"),
+            v13only(v13::FLOW_MOD_FAILED, flow_mod_failed::v13::OVERLAP, "OFPFMFC_OVERLAP"),
+            v13only(v13::FLOW_MOD_FAILED, flow_mod_failed::v13::BAD_COMMAND, "OFPFMFC_BAD_COMMAND"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::GROUP_EXISTS, "OFPGMFC_GROUP_EXISTS"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::INVALID_GROUP, "OFPGMFC_INVALID_GROUP"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::OUT_OF_GROUPS, "OFPGMFC_OUT_OF_GROUPS"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::WATCH_UNSUPPORTED, "OFPGMFC_WATCH_UNSUPPORTED"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::UNKNOWN_GROUP, "OFPGMFC_UNKNOWN_GROUP"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::BAD_TYPE, "OFPGMFC_BAD_TYPE"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::BAD_COMMAND, "OFPGMFC_BAD_COMMAND"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::BAD_BUCKET, "OFPGMFC_BAD_BUCKET"),
+            v13only(v13::GROUP_MOD_FAILED, group_mod_failed::BAD_WATCH, "OFPGMFC_BAD_WATCH"),
+            (v10::PORT_MOD_FAILED, port_mod_failed::BAD_PORT, "OFPPMFC_BAD_PORT", v13::PORT_MOD_FAILED, "OFPPMFC_BAD_PORT"),
+            (v10::QUEUE_OP_FAILED, 0, "OFPQOFC_BAD_PORT", v13::QUEUE_OP_FAILED, "OFPQOFC_BAD_PORT"),
+            v13only(v13::TABLE_MOD_FAILED, table_mod_failed::BAD_TABLE, "OFPTMFC_BAD_TABLE"),
+            v13only(v13::SWITCH_CONFIG_FAILED, 0, "OFPSCFC_BAD_FLAGS"),
+            v13only(v13::ROLE_REQUEST_FAILED, role_request_failed::STALE, "OFPRRFC_STALE"),
+            v13only(v13::ROLE_REQUEST_FAILED, role_request_failed::BAD_ROLE, "OFPRRFC_BAD_ROLE"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::METER_EXISTS, "OFPMMFC_METER_EXISTS"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::INVALID_METER, "OFPMMFC_INVALID_METER"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::UNKNOWN_METER, "OFPMMFC_UNKNOWN_METER"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::BAD_COMMAND, "OFPMMFC_BAD_COMMAND"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::BAD_FLAGS, "OFPMMFC_BAD_FLAGS"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::BAD_RATE, "OFPMMFC_BAD_RATE"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::BAD_BAND, "OFPMMFC_BAD_BAND"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::OUT_OF_METERS, "OFPMMFC_OUT_OF_METERS"),
+            v13only(v13::METER_MOD_FAILED, meter_mod_failed::OUT_OF_BANDS, "OFPMMFC_OUT_OF_BANDS"),
+            v13only(v13::TABLE_FEATURES_FAILED, table_features_failed::EPERM, "OFPTFFC_EPERM"),
+        ];
+        for (t10, c, n10, t13, n13) in rows {
+            if !n10.is_empty() {
+                assert_eq!(error_name(Version::V10, t10, c).1, n10);
+            }
+            if !n13.is_empty() {
+                assert_eq!(error_name(Version::V13, t13, c).1, n13);
+            }
+        }
+        assert_eq!(error_type::flow_mod_failed(Version::V10), v10::FLOW_MOD_FAILED);
+        assert_eq!(error_type::flow_mod_failed(Version::V13), v13::FLOW_MOD_FAILED);
+        assert_eq!(error_name(Version::V13, error_type::port_mod_failed(Version::V13), 0).0, "OFPET_PORT_MOD_FAILED");
+        assert_eq!(error_name(Version::V10, error_type::port_mod_failed(Version::V10), 0).0, "OFPET_PORT_MOD_FAILED");
+        for (t, name) in [(v13::BAD_INSTRUCTION, "OFPET_BAD_INSTRUCTION"), (v13::TABLE_FEATURES_FAILED, "OFPET_TABLE_FEATURES_FAILED")] {
+            assert_eq!(error_name(Version::V13, t, 0).0, name);
+        }
     }
 
     #[test]

@@ -30,6 +30,14 @@ pub mod command {
     pub const DELETE_STRICT: u16 = 4;
 }
 
+/// Flow-mod flags (OFPFF_*, OF1.0 §5.3.3, OF1.3 §7.3.4.1).
+pub mod flags {
+    pub const SEND_FLOW_REM: u16 = 1;
+    pub const CHECK_OVERLAP: u16 = 2;
+    /// 1.3 only (in 1.0 this bit is EMERG).
+    pub const RESET_COUNTS: u16 = 4;
+}
+
 /// OFPTT_ALL: a flow-mod delete or a stats request over every table (1.3).
 pub const TABLE_ALL: u8 = 0xff;
 /// OFPG_ANY: `out_group` that filters nothing (1.3).
@@ -59,6 +67,17 @@ pub fn buffer_id_of(msg: &[u8], version: Version) -> Option<u32> {
         return None;
     }
     Some(u32::from_be_bytes([msg[at], msg[at + 1], msg[at + 2], msg[at + 3]]))
+}
+
+/// The command of `msg` (`command::*`), a whole message whose header the caller has already
+/// read as a flow-mod of `version` (1.0: 16 bits, 1.3: 8 bits); `None` when the message ends
+/// before the field. Like `buffer_id_of`, for a receiver's hot path.
+#[inline]
+pub fn command_of(msg: &[u8], version: Version) -> Option<u16> {
+    match version {
+        Version::V10 => msg.get(field10::COMMAND..field10::COMMAND + 2).map(|b| u16::from_be_bytes([b[0], b[1]])),
+        Version::V13 => msg.get(field13::COMMAND).map(|&c| u16::from(c)),
+    }
 }
 
 /// Where a flow-mod of `version` holds its buffer id (4 bytes from the offset), and the length
@@ -302,6 +321,18 @@ mod tests {
             buffer_id: 0x2a,
             out_port: 0xffff,
             ..Default::default()
+        }
+    }
+
+    #[test]
+    fn command_of_reads_the_command_of_either_version() {
+        for v in [Version::V10, Version::V13] {
+            for c in [command::ADD, command::MODIFY_STRICT, command::DELETE_STRICT] {
+                let bytes = Message::new(v, 1, Body::FlowMod(FlowMod { command: c, ..sample() })).to_vec();
+                assert_eq!(command_of(&bytes, v), Some(c));
+                let (at, _) = buffer_id_at(v);
+                assert_eq!(command_of(&bytes[..at - 8], v), None, "short");
+            }
         }
     }
 

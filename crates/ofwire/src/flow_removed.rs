@@ -6,6 +6,14 @@ use crate::match10::{Match10, MATCH10_LEN};
 use crate::oxm::OxmMatch;
 use crate::version::Version;
 
+/// Flow-removed reasons (OFPRR_*); GROUP_DELETE is 1.3 only.
+pub mod reason {
+    pub const IDLE_TIMEOUT: u8 = 0;
+    pub const HARD_TIMEOUT: u8 = 1;
+    pub const DELETE: u8 = 2;
+    pub const GROUP_DELETE: u8 = 3;
+}
+
 /// `match10` is 1.0's; `table_id`, `hard_timeout` and `match_` are 1.3's.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FlowRemoved {

@@ -144,8 +144,7 @@ impl MsgType {
     /// other (as for a later version's hello).
     #[inline]
     pub const fn from_wire(version: u8, code: u8) -> MsgType {
-        let v = if version == crate::version::OFP10 { Version::V10 } else { Version::V13 };
-        MsgType::of(v, code)
+        MsgType::of(Version::layout(version), code)
     }
 
     /// The code in version `v`; messages that version lacks are given their 1.3 code.

@@ -15,6 +15,34 @@ use crate::msg_type::MsgType;
 use crate::version::Version;
 use core::fmt;
 
+mod field {
+    pub const BUFFER_ID: core::ops::Range<usize> = 8..12;
+    pub const ACTIONS_LEN10: usize = 14;
+    pub const ACTIONS10: usize = 16;
+    pub const ACTIONS_LEN13: usize = 16;
+    pub const ACTIONS13: usize = 24;
+}
+
+/// The buffer id of `msg`, a whole message whose header the caller has already read as a
+/// packet-out (it follows the header in both versions); `None` when the message is shorter.
+/// For a receiver's hot path, as `flow_mod::buffer_id_of`.
+#[inline]
+pub fn buffer_id_of(msg: &[u8]) -> Option<u32> {
+    msg.get(field::BUFFER_ID).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Where the frame of `msg` starts (after the actions, as `actions_len` says), a whole message
+/// whose header the caller has already read as a packet-out of `version`; `None` when the
+/// message ends before `actions_len`. The offset is not checked against the message's end.
+#[inline]
+pub fn data_at(msg: &[u8], version: Version) -> Option<usize> {
+    let (len_at, actions_at) = match version {
+        Version::V10 => (field::ACTIONS_LEN10, field::ACTIONS10),
+        Version::V13 => (field::ACTIONS_LEN13, field::ACTIONS13),
+    };
+    msg.get(len_at..len_at + 2).map(|b| actions_at + u16::from_be_bytes([b[0], b[1]]) as usize)
+}
+
 /// Zero-copy view of a whole packet-out message (header included).
 #[derive(Debug, Clone)]
 pub struct Packet<T: AsRef<[u8]>> {
@@ -50,8 +78,8 @@ impl<T: AsRef<[u8]>> Packet<T> {
     #[inline]
     fn actions_at(&self) -> usize {
         match self.version {
-            Version::V10 => 16,
-            Version::V13 => 24,
+            Version::V10 => field::ACTIONS10,
+            Version::V13 => field::ACTIONS13,
         }
     }
     #[inline]
@@ -64,7 +92,8 @@ impl<T: AsRef<[u8]>> Packet<T> {
     }
     #[inline]
     pub fn buffer_id(&self) -> u32 {
-        u32::from_be_bytes([self.b()[8], self.b()[9], self.b()[10], self.b()[11]])
+        let b = &self.b()[field::BUFFER_ID];
+        u32::from_be_bytes([b[0], b[1], b[2], b[3]])
     }
     #[inline]
     pub fn in_port(&self) -> u32 {
@@ -77,10 +106,11 @@ impl<T: AsRef<[u8]>> Packet<T> {
     #[inline]
     pub fn actions_len(&self) -> u16 {
         let b = self.b();
-        match self.version {
-            Version::V10 => u16::from_be_bytes([b[14], b[15]]),
-            Version::V13 => u16::from_be_bytes([b[16], b[17]]),
-        }
+        let at = match self.version {
+            Version::V10 => field::ACTIONS_LEN10,
+            Version::V13 => field::ACTIONS_LEN13,
+        };
+        u16::from_be_bytes([b[at], b[at + 1]])
     }
     /// The raw action list.
     #[inline]
@@ -179,6 +209,9 @@ mod tests {
             let p = Packet::new_checked(&bytes[..]).unwrap();
             assert_eq!((p.xid(), p.buffer_id(), p.in_port(), p.data()), (9, 0x1234, 2, &[1u8, 2, 3][..]));
             assert_eq!(parse_actions(v, p.actions()).unwrap(), po.actions);
+            assert_eq!(buffer_id_of(&bytes), Some(p.buffer_id()));
+            assert_eq!(data_at(&bytes, v).map(|at| &bytes[at..]), Some(p.data()));
+            assert_eq!((buffer_id_of(&bytes[..11]), data_at(&bytes[..p.actions_at() - 7], v)), (None, None), "short");
         }
     }
 

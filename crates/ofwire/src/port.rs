@@ -22,6 +22,8 @@ pub mod ports {
     pub const CONTROLLER13: u32 = 0xffff_fffd;
     pub const LOCAL13: u32 = 0xffff_fffe;
     pub const ANY13: u32 = 0xffff_ffff;
+    /// OFPP_NORMAL (1.3).
+    pub const NORMAL13: u32 = 0xffff_fffa;
 }
 
 /// One port. `curr_speed`/`max_speed` are 1.3 only; `port_no` is 16 bits on the 1.0 wire.
@@ -38,6 +40,22 @@ pub struct Port {
     pub peer: u32,
     pub curr_speed: u32,
     pub max_speed: u32,
+}
+
+/// Port config bits (OFPPC_*).
+pub mod port_config {
+    /// Bit 0 in both versions.
+    pub const PORT_DOWN: u32 = 1;
+    /// 1.0 only.
+    pub const NO_FLOOD10: u32 = 1 << 4;
+}
+
+/// Port state bits (OFPPS_*).
+pub mod port_state {
+    /// Bit 0 in both versions.
+    pub const LINK_DOWN: u32 = 1;
+    /// 1.3 only (1.0 reports 0).
+    pub const LIVE: u32 = 4;
 }
 
 pub const PORT10_LEN: usize = 48;

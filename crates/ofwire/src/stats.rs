@@ -18,6 +18,14 @@ use crate::version::Version;
 /// Stats/multipart kinds (OFPST_* / OFPMP_*), shared with the reply entries.
 pub use crate::stats_kind as kind;
 
+/// The kind (`kind::*`) of `msg`, a whole message whose header the caller has already read as
+/// a stats request or reply (the first field after the header in both versions); `None` when
+/// the message is shorter.
+#[inline]
+pub fn kind_of(msg: &[u8]) -> Option<u16> {
+    msg.get(crate::header::HEADER_LEN..crate::header::HEADER_LEN + 2).map(|b| u16::from_be_bytes([b[0], b[1]]))
+}
+
 /// The flow and aggregate request. `match10` is 1.0's; `out_group`, `cookie`,
 /// `cookie_mask` and `match_` are 1.3's; `out_port` is 16 bits on the 1.0 wire.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -330,6 +338,7 @@ mod tests {
         let port = StatsRequest { flags: 1, body: StatsRequestBody::Port { port_no: 7 } };
         for v in [Version::V10, Version::V13] {
             let bytes = Message::new(v, 3, Body::StatsRequest(port.clone())).to_vec();
+            assert_eq!((kind_of(&bytes), kind_of(&bytes[..9])), (Some(kind::PORT), None));
             let p = Packet::new_checked(&bytes[..]).unwrap();
             let body_len = bytes.len() - HEADER_LEN - envelope_len(v);
             assert_eq!((p.version(), p.stats_type(), p.flags(), p.body().len()), (v, kind::PORT, 1, body_len));

@@ -28,6 +28,16 @@ impl Version {
             Version::V13 => OFP13,
         }
     }
+    /// The layout a wire version byte is read with: 1.0 for 0x01, 1.3 for any other (as for a
+    /// later version's hello, or a session that negotiated 1.3).
+    #[inline]
+    pub const fn layout(wire: u8) -> Version {
+        if wire == OFP10 {
+            Version::V10
+        } else {
+            Version::V13
+        }
+    }
 }
 
 /// A set of OpenFlow wire versions, as the first word of a HELLO's version bitmap (OpenFlow
@@ -157,5 +167,11 @@ mod tests {
         assert!(Versions::default().is_empty() && !Versions::OF10.is_empty());
         assert_eq!(format!("{:#x}", Versions::BOTH), "0x12");
         assert_eq!((Versions::BOTH.names(), Versions::OF13.names()), (vec!["1.0", "1.3"], vec!["1.3"]));
+    }
+
+    #[test]
+    fn layout_is_1_0_only_for_0x01() {
+        assert_eq!(Version::layout(OFP10), Version::V10);
+        assert_eq!([OFP13, 5, 6, 0].map(Version::layout), [Version::V13; 4]);
     }
 }

@@ -48,6 +48,12 @@ pub struct Templates {
     fm13: Vec<u8>,
 }
 
+impl Default for Templates {
+    fn default() -> Templates {
+        Templates::new()
+    }
+}
+
 impl Templates {
     pub fn new() -> Templates {
         Templates { fm10: flow_mod(Version::V10), fm13: flow_mod(Version::V13) }
@@ -80,6 +86,8 @@ impl Conn {
 
     /// Handle whole messages in `buf`; returns bytes consumed. Err on a malformed stream.
     /// Packet-ins are answered now, later (queued in `gate`) or never, as `gate` decides.
+    /// (`Err(())`: the caller closes the connection; there is nothing more to say.)
+    #[allow(clippy::result_unit_err)]
     pub fn process(&mut self, buf: &[u8], t: &Templates, gate: &mut Gate) -> Result<usize, ()> {
         let mut at = 0;
         while let Some(n) = frame_len(&buf[at..]).map_err(|_| ())? {

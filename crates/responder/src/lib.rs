@@ -1,4 +1,8 @@
-//! What the responder's binaries share: their command lines (`cli.rs`). The binaries are
-//! `sdnbench-responder` (`main.rs`) and `sdnbench-pingpong` (`pingpong.rs`).
+//! The responder's code, shared by its binaries `sdnbench-responder` (`main.rs`: the process
+//! setup and the loop) and `sdnbench-pingpong` (`pingpong.rs`): command lines (`cli.rs`), one
+//! connection's state machine (`conn.rs`), the answer gate (`gate.rs`), the epoll loop (`poll.rs`).
 
 pub mod cli;
+pub mod conn;
+pub mod gate;
+pub mod poll;

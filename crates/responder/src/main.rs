@@ -7,11 +7,8 @@
 //! may hold at most its hard file limit (20,000 here) of sessions. Children are in the parent's
 //! process group; stopping the group stops them all, and a child exits when its parent does.
 
-mod conn;
-mod gate;
-mod poll;
-
 use sdnbench_responder::cli::{self, Responder};
+use sdnbench_responder::{gate, poll};
 use std::io;
 
 /// Exit codes (docs/cli.md): 0 stopped, 1 the user's input (one line, before listening),

@@ -16,7 +16,8 @@ use crate::front::values::whole;
 use crate::switch::hello_fallback::{self, Ended};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser};
-use ofswitch::{Switch, SwitchConfig, OFP10, OFP13};
+use ofswitch::{Switch, SwitchConfig};
+use ofwire::{Versions, OFP10, OFP13};
 use std::io::{ErrorKind as IoKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
@@ -86,8 +87,8 @@ fn exchange(addr: SocketAddr, hello: &[u8], timeout: Duration) -> Heard {
 
 /// The switch offering `versions` (a HELLO bitmap) against the controller at `addr`: one
 /// exchange, and the fallback exchange when a session would make it.
-pub fn ask(addr: SocketAddr, versions: u32, timeout: Duration) -> Answer {
-    let once = |versions: u32| {
+pub fn ask(addr: SocketAddr, versions: Versions, timeout: Duration) -> Answer {
+    let once = |versions: Versions| {
         let mut sw = Switch::new(SwitchConfig { versions, ..SwitchConfig::new(1) });
         let mut out = Vec::new();
         sw.start(0, &mut out);
@@ -164,24 +165,24 @@ mod tests {
         addr
     }
 
-    fn hello(version: u8, bitmap: u32) -> Vec<u8> {
+    fn hello(version: u8, bitmap: Versions) -> Vec<u8> {
         let mut out = Vec::new();
         ofswitch::emit::hello(&mut out, version, bitmap, 7);
         out
     }
 
-    const BOTH: u32 = (1 << OFP10) | (1 << OFP13);
+    const BOTH: Versions = Versions::BOTH;
     const T: Duration = Duration::from_secs(2);
 
     #[test]
     fn the_version_is_the_sessions() {
         let a = ask(controller(Some(hello(OFP13, BOTH)), 1), BOTH, T);
         assert_eq!(a, Answer { answered: Some(OFP13), version: Some("1.3"), fallback: false });
-        let a = ask(controller(Some(hello(OFP10, 0)), 1), BOTH, T);
+        let a = ask(controller(Some(hello(OFP10, Versions::default())), 1), BOTH, T);
         assert_eq!(a, Answer { answered: Some(OFP10), version: Some("1.0"), fallback: false });
         // a 1.5 controller: with a bitmap the highest common version; with a bare HELLO header
         // the lower of the two HELLO versions; 1.3 either way
-        let a = ask(controller(Some(hello(6, BOTH | 1 << 6)), 1), BOTH, T);
+        let a = ask(controller(Some(hello(6, Versions::from_bits(BOTH.bits() | 1 << 6))), 1), BOTH, T);
         assert_eq!((a.answered, a.version), (Some(6), Some("1.3")));
         let a = ask(controller(Some(vec![6, 0, 0, 8, 0, 0, 0, 7]), 1), BOTH, T);
         assert_eq!((a.answered, a.version), (Some(6), Some("1.3")));
@@ -189,7 +190,7 @@ mod tests {
 
     #[test]
     fn a_forced_version_the_controller_lacks_has_no_version_and_names_its_answer() {
-        let a = ask(controller(Some(hello(OFP10, 0)), 1), 1 << OFP13, T);
+        let a = ask(controller(Some(hello(OFP10, Versions::default())), 1), Versions::OF13, T);
         assert_eq!(a, Answer { answered: Some(OFP10), version: None, fallback: false });
     }
 
@@ -204,7 +205,7 @@ mod tests {
             let mut head = [0u8; 8];
             s.read_exact(&mut head).unwrap();
             assert_eq!(head[0], OFP10, "the second HELLO is plain 1.0");
-            s.write_all(&hello(OFP10, 0)).unwrap();
+            s.write_all(&hello(OFP10, Versions::default())).unwrap();
         });
         assert_eq!(ask(addr, BOTH, T), Answer { answered: Some(OFP10), version: Some("1.0"), fallback: true });
     }
@@ -214,6 +215,6 @@ mod tests {
         let addr = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap(); // closed again: refused
         assert_eq!(ask(addr, BOTH, T), Answer { answered: None, version: None, fallback: false });
         let closes = controller(None, 1);
-        assert_eq!(ask(closes, 1 << OFP13, Duration::from_millis(300)).answered, None, "forced: no second HELLO");
+        assert_eq!(ask(closes, Versions::OF13, Duration::from_millis(300)).answered, None, "forced: no second HELLO");
     }
 }

@@ -8,7 +8,7 @@ use crate::config::robust::RobustSpec;
 use crate::config::Config;
 use ofmutate::{Ctx, Step};
 use ofswitch::{Event, Switch, SwitchConfig};
-use ofwire::MsgType;
+use ofwire::{ErrorMsg, Header, MsgType, Version, HEADER_LEN};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -208,16 +208,18 @@ impl Framer {
                 b = &b[n..];
                 continue;
             }
-            let n = (8 - self.head.len()).min(b.len());
+            let n = (HEADER_LEN - self.head.len()).min(b.len());
             self.head.extend_from_slice(&b[..n]);
             b = &b[n..];
-            if self.head.len() == 8 {
-                let len = u16::from_be_bytes([self.head[2], self.head[3]]) as usize;
-                self.head.clear();
-                if len < 8 {
+            match ofwire::frame_len(&self.head) {
+                Ok(None) => {}
+                Ok(Some(len)) => {
+                    self.head.clear();
+                    self.left = len - HEADER_LEN;
+                }
+                Err(_) => {
+                    self.head.clear();
                     self.broken = true;
-                } else {
-                    self.left = len - 8;
                 }
             }
         }
@@ -282,16 +284,17 @@ impl Attacker {
                 Err(_) => self.closed("reset"),
             }
         }
-        while self.rbuf.len() >= 8 {
-            let len = u16::from_be_bytes([self.rbuf[2], self.rbuf[3]]) as usize;
-            if len < 8 {
-                self.obs.notes.push(format!("the controller sent a message of length {len}; rest of its stream ignored"));
-                self.rbuf.clear();
-                break;
-            }
-            if self.rbuf.len() < len {
-                break;
-            }
+        loop {
+            let len = match ofwire::frame_len(&self.rbuf) {
+                Ok(Some(len)) if len <= self.rbuf.len() => len,
+                Ok(_) => break,
+                Err(_) => {
+                    let len = Header::new_unchecked(&self.rbuf).length();
+                    self.obs.notes.push(format!("the controller sent a message of length {len}; rest of its stream ignored"));
+                    self.rbuf.clear();
+                    break;
+                }
+            };
             let msg: Vec<u8> = self.rbuf.drain(..len).collect();
             self.handle(&msg);
         }
@@ -299,16 +302,15 @@ impl Attacker {
     }
 
     fn handle(&mut self, msg: &[u8]) {
-        let kind = MsgType::from_wire(msg[0], msg[1]);
+        let h = Header::new_unchecked(msg);
+        let kind = MsgType::from_wire(h.version(), h.msg_type());
         *self.obs.received.entry(kind.name().to_string()).or_default() += 1;
-        let xid = u32::from_be_bytes([msg[4], msg[5], msg[6], msg[7]]);
-        if kind == MsgType::Error && msg.len() >= 12 {
-            let typ = u16::from_be_bytes([msg[8], msg[9]]);
-            let code = u16::from_be_bytes([msg[10], msg[11]]);
-            let v = ofwire::version::Version::from_wire(msg[0]).unwrap_or(ofwire::version::Version::V13);
-            let (t, c) = ofwire::error_names::error_name(v, typ, code);
+        let xid = h.xid();
+        if let (MsgType::Error, Ok(e)) = (kind, ErrorMsg::parse(h.payload())) {
+            let v = Version::layout(h.version());
+            let (t, c) = e.names(v);
             let t_s = self.t();
-            self.obs.errors.push(SeenError { t_s, typ, code, name: format!("{t}/{c}") });
+            self.obs.errors.push(SeenError { t_s, typ: e.typ, code: e.code, name: format!("{t}/{c}") });
         }
         if kind == MsgType::EchoReply && xid == PROBE_XID {
             if let Some(at) = self.probe_sent {

@@ -25,7 +25,7 @@
 
 use crate::hist::Hist;
 use crate::switch::outstanding::{Match, Outstanding};
-use ofswitch::{Kind, NO_BUFFER};
+use ofwire::{packet_in::NO_BUFFER, MsgType};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -279,11 +279,11 @@ impl SwitchStats {
 
     /// Reply counts by type name, for export.
     pub fn replies_by_name(&self) -> BTreeMap<String, u64> {
-        let v = if self.version == 0 { ofswitch::OFP13 } else { self.version };
+        let v = if self.version == 0 { ofwire::OFP13 } else { self.version };
         let mut m = BTreeMap::new();
         for (code, &n) in self.replies.iter().enumerate() {
             if n > 0 {
-                *m.entry(Kind::from_code(v, code as u8).name().to_string()).or_insert(0) += n;
+                *m.entry(MsgType::from_wire(v, code as u8).name().to_string()).or_insert(0) += n;
             }
         }
         m

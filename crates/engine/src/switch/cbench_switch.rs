@@ -13,36 +13,42 @@
 //! - when it is 1 and the controller asks for the config or the description stats ("some
 //!   controllers block on config", fakeswitch.c), so the next probe leaves at once.
 
+use ofwire::error_names::{bad_request, error_type};
+use ofwire::flow_mod::command;
 use ofwire::frame::{ETHERTYPE_LLDP, ETHERTYPE_VLAN};
+use ofwire::stats::kind;
+use ofwire::{flow_mod, packet_out, stats, MsgType, Version, HEADER_LEN, OFP10};
+
+/// The layout and kind of `msg` by its first two bytes (a 1.0 or 1.3 version byte only).
+#[inline]
+fn kind_of(msg: &[u8]) -> Option<(Version, MsgType)> {
+    let (&wire, &code) = (msg.first()?, msg.get(1)?);
+    let v = Version::from_wire(wire)?;
+    Some((v, MsgType::of(v, code)))
+}
 
 /// Whether cbench would count this controller message as a response (its fakeswitch.c): every
 /// packet-out whose frame is not LLDP, and every flow-mod whose command is ADD or MODIFY_STRICT.
 /// A flow-mod and a packet-out answering one packet-in are two responses; `answered` counts
 /// the request once, and `controller cbench` prints both.
 pub fn counts_as_response(msg: &[u8]) -> bool {
-    const OFPFC_ADD: u16 = 0;
-    const OFPFC_MODIFY_STRICT: u16 = 2;
-    let be16 = |at: usize| msg.get(at..at + 2).map(|b| u16::from_be_bytes([b[0], b[1]]));
-    let (version, ty) = match msg {
-        [v, t, ..] => (*v, *t),
-        _ => return false,
-    };
-    match (version, ty) {
-        // OF1.0 flow-mod: header 8, match 40, cookie 8, command u16
-        (1, 14) => matches!(be16(56), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
-        // OF1.3 flow-mod: header 8, cookie 8, cookie mask 8, table id 1, command u8
-        (4, 14) => matches!(msg.get(25).map(|&c| u16::from(c)), Some(OFPFC_ADD | OFPFC_MODIFY_STRICT)),
-        // packet-out: the frame after the actions (1.0: at 16 + actions_len; 1.3: 24 + it)
-        (1, 13) => !frame_is_lldp(msg, be16(14).map(|n| 16 + n as usize)),
-        (4, 13) => !frame_is_lldp(msg, be16(16).map(|n| 24 + n as usize)),
+    match kind_of(msg) {
+        Some((v, MsgType::FlowMod)) => matches!(flow_mod::command_of(msg, v), Some(command::ADD | command::MODIFY_STRICT)),
+        Some((v, MsgType::PacketOut)) => !frame_is_lldp(msg, packet_out::data_at(msg, v)),
         _ => false,
     }
 }
 
+/// Whether `msg` is a 1.0 description stats request.
+#[inline]
+fn is_desc_request10(msg: &[u8]) -> bool {
+    kind_of(msg) == Some((Version::V10, MsgType::StatsRequest)) && stats::kind_of(msg) == Some(kind::DESC)
+}
+
 /// Whether cbench would reset its latency probe on this message (fakeswitch.c): a get-config
-/// request, or a description stats request ("some controllers block on config").
+/// request, or a description stats request ("some controllers block on config"), in 1.0.
 pub fn asks_config(msg: &[u8]) -> bool {
-    matches!(msg, [1, 7, ..] | [1, 16, _, _, _, _, _, _, 0, 0, ..])
+    kind_of(msg) == Some((Version::V10, MsgType::GetConfigRequest)) || is_desc_request10(msg)
 }
 
 /// cbench's `packet_out_is_lldp`, quirk included: for a VLAN-tagged frame it steps the
@@ -95,32 +101,56 @@ fn desc_body() -> [u8; 1056] {
 /// the description stats, an echo reply without the request's payload, and a BAD_VENDOR
 /// error without the offending message. Other messages keep the switch's reply.
 pub fn own_reply(msg: &[u8], dpid: u64, out: &mut Vec<u8>, mark: usize) {
-    let xid = &msg.get(4..8).unwrap_or(&[0; 4]).to_owned();
-    let header = |ty: u8, len: u16| [&[1u8, ty][..], &len.to_be_bytes(), xid].concat();
-    let reply = match msg {
-        [1, 5, ..] => [header(6, 224), dpid.to_be_bytes().to_vec(), FEATURES_BODY.to_vec()].concat(),
-        [1, 16, _, _, _, _, _, _, 0, 0, ..] => [header(17, 1068), vec![0, 0, 0, 0], desc_body().to_vec()].concat(),
-        [1, 2, ..] => header(3, 8),
-        [1, 4, ..] => [header(1, 12), vec![0, 1, 0, 3]].concat(), // BAD_REQUEST, BAD_VENDOR
+    let kind = match kind_of(msg) {
+        Some((Version::V10, k)) => k,
+        _ => return,
+    };
+    let asked = match kind {
+        MsgType::FeaturesRequest | MsgType::EchoRequest | MsgType::Experimenter => kind,
+        MsgType::StatsRequest if is_desc_request10(msg) => kind,
         _ => return,
     };
     out.truncate(mark);
-    out.extend_from_slice(&reply);
+    let at = out.len();
+    let header = |out: &mut Vec<u8>, reply: MsgType| {
+        out.extend_from_slice(&[OFP10, reply.code(Version::V10), 0, 0]);
+        out.extend_from_slice(msg.get(4..HEADER_LEN).unwrap_or(&[0; 4]));
+    };
+    match asked {
+        MsgType::FeaturesRequest => {
+            header(out, MsgType::FeaturesReply);
+            out.extend_from_slice(&dpid.to_be_bytes());
+            out.extend_from_slice(&FEATURES_BODY);
+        }
+        MsgType::StatsRequest => {
+            header(out, MsgType::StatsReply);
+            out.extend_from_slice(&kind::DESC.to_be_bytes());
+            out.extend_from_slice(&[0, 0]); // flags
+            out.extend_from_slice(&desc_body());
+        }
+        MsgType::EchoRequest => header(out, MsgType::EchoReply),
+        _ => {
+            header(out, MsgType::Error);
+            out.extend_from_slice(&error_type::BAD_REQUEST.to_be_bytes());
+            out.extend_from_slice(&bad_request::BAD_EXPERIMENTER.to_be_bytes());
+        }
+    }
+    let len = (out.len() - at) as u16;
+    ofwire::Header::new_unchecked(&mut out[at..]).set_length(len);
 }
 
 /// The request a flow-mod or packet-out names by buffer id (none for other messages, or
 /// unbuffered ones).
-pub fn answered_buffer_id(msg: &[u8], wire: ofwire::Version) -> Option<u32> {
-    use ofwire::MsgType;
+pub fn answered_buffer_id(msg: &[u8], wire: Version) -> Option<u32> {
     let ty = *msg.get(1)?;
     let id = if ty == MsgType::FlowMod.code(wire) {
-        ofwire::flow_mod::buffer_id_of(msg, wire)?
+        flow_mod::buffer_id_of(msg, wire)?
     } else if ty == MsgType::PacketOut.code(wire) {
-        u32::from_be_bytes(msg.get(8..12)?.try_into().ok()?) // buffer_id follows the header in 1.0 and 1.3
+        packet_out::buffer_id_of(msg)?
     } else {
         return None;
     };
-    (id != ofswitch::NO_BUFFER).then_some(id)
+    (id != ofwire::packet_in::NO_BUFFER).then_some(id)
 }
 
 /// One switch's `probe_state`.
@@ -194,6 +224,28 @@ mod tests {
         assert!(!counts_as_response(&[po.clone(), frame].concat()), "LLDP is not a response");
         assert!(counts_as_response(&po), "a buffered packet-out (no frame) counts");
         assert!(!counts_as_response(&[1, 2, 0, 8]), "an echo request does not");
+    }
+
+    #[test]
+    fn own_replies_are_cbench_s_bytes() {
+        let ask = |msg: &[u8]| {
+            let mut out = vec![0xee; 3];
+            own_reply(msg, 0x0102_0304_0506_0708, &mut out, 3);
+            out.split_off(3)
+        };
+        let features = ask(&[1, 5, 0, 8, 0, 0, 0, 7]);
+        assert_eq!((features.len(), &features[..8]), (224, &[1, 6, 0, 224, 0, 0, 0, 7][..]));
+        assert_eq!(&features[8..16], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(&features[16..], &FEATURES_BODY[..]);
+        let desc = ask(&[1, 16, 0, 12, 0, 0, 0, 8, 0, 0, 0, 0]);
+        assert_eq!((desc.len(), &desc[..12]), (1068, &[1, 17, 4, 44, 0, 0, 0, 8, 0, 0, 0, 0][..]));
+        assert!(desc[12..].starts_with(b"Cbench - controller I/O benchmark"));
+        assert_eq!(ask(&[1, 2, 0, 12, 0, 0, 0, 9, 1, 2, 3, 4]), [1, 3, 0, 8, 0, 0, 0, 9], "echo reply without the payload");
+        assert_eq!(ask(&[1, 4, 0, 16, 0, 0, 0, 10, 0, 0, 0x23, 0x20, 0, 0, 0, 1]), [1, 1, 0, 12, 0, 0, 0, 10, 0, 1, 0, 3], "BAD_VENDOR");
+        assert_eq!(ask(&[1, 16, 0, 12, 0, 0, 0, 8, 0, 1, 0, 0]), [0xee; 0], "flow stats keep the switch's reply");
+        assert_eq!(ask(&[4, 5, 0, 8, 0, 0, 0, 7]), [0xee; 0], "1.3 keeps the switch's reply");
+        assert!(asks_config(&[1, 7, 0, 8, 0, 0, 0, 1]) && asks_config(&[1, 16, 0, 12, 0, 0, 0, 1, 0, 0, 0, 0]));
+        assert!(!asks_config(&[4, 7, 0, 8, 0, 0, 0, 1]) && !asks_config(&[1, 16, 0, 12, 0, 0, 0, 1, 0, 1, 0, 0]));
     }
 
     #[test]

@@ -14,8 +14,7 @@
 //! (its close has another reason), nor is a switch forced to one version (`--of`): there the
 //! failure's line names `--of 1.0` ([`hint`]).
 
-use ofswitch::{OFP10, OFP13};
-use ofwire::Versions;
+use ofwire::{Versions, OFP10, OFP13};
 
 /// What ended a connection that never came up, as the session saw it.
 pub struct Ended<'a> {

@@ -24,7 +24,7 @@ pub fn socket_room(fill_socket: bool, unwritten: usize, request_len: usize) -> u
 /// A request's sequence number is its buffer id, so `NO_BUFFER` is never one: passed over.
 #[inline]
 fn skip_no_buffer(out: &mut Outstanding) {
-    if out.next_seq() == ofswitch::NO_BUFFER {
+    if out.next_seq() == ofwire::packet_in::NO_BUFFER {
         out.skip_seq();
     }
 }

@@ -5,7 +5,8 @@
 
 use super::{End, Session};
 use crate::switch::accounting::SwitchStats;
-use ofswitch::{frame_len, Event, NO_BUFFER};
+use ofswitch::{frame_len, Event};
+use ofwire::packet_in::NO_BUFFER;
 use ofwire::{flow_mod, Header, MsgType};
 
 impl Session {
@@ -46,7 +47,7 @@ impl Session {
         let count_responses = loading && self.count_responses;
         let fast_flow_mods = loading && !self.sh.cfg.keep_flows && !self.faucet;
         let version = self.sw.version;
-        let wire_version = ofswitch::consts::layout(version);
+        let wire_version = ofwire::Version::layout(version);
         let flow_mod_type = MsgType::FlowMod.code(wire_version);
         // the answer loop's own test, first: a flow-mod of our version, long enough to name a
         // buffer, read at the version's offset (one header test, no per-message lookups), when
@@ -139,8 +140,10 @@ impl Session {
     fn on_event(&mut self, ev: Event, msg: &[u8], loading: bool, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) {
         let msg_type = Header::new_unchecked(msg).msg_type();
         if let (Event::Refused { kind: MsgType::FlowMod, ty, code }, Some((node, _))) = (&ev, &self.net) {
-            use ofswitch::consts::{ET_FLOW_MOD_FAILED10, ET_FLOW_MOD_FAILED13, FMF10_ALL_TABLES_FULL, FMF13_TABLE_FULL};
-            if (*ty, *code) == (ET_FLOW_MOD_FAILED10, FMF10_ALL_TABLES_FULL) || (*ty, *code) == (ET_FLOW_MOD_FAILED13, FMF13_TABLE_FULL) {
+            use ofwire::error_names::{error_type as et, flow_mod_failed as fmf};
+            if (*ty, *code) == (et::v10::FLOW_MOD_FAILED, fmf::v10::ALL_TABLES_FULL)
+                || (*ty, *code) == (et::v13::FLOW_MOD_FAILED, fmf::v13::TABLE_FULL)
+            {
                 node.table_full();
             }
         }

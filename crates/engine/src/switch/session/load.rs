@@ -60,7 +60,7 @@ impl Session {
     fn read_discarding(&mut self, s: &TcpStream) -> Result<(), End> {
         let scratch_rc = self.sh.scratch.clone();
         let mut scratch = scratch_rc.borrow_mut();
-        let wire = ofswitch::consts::layout(self.sw.version);
+        let wire = ofwire::Version::layout(self.sw.version);
         loop {
             let keep = self.partial.len();
             scratch[..keep].copy_from_slice(&self.partial);
