@@ -16,6 +16,8 @@ import ast
 from pathlib import Path
 from typing import Iterator
 
+from .modgraph import from_stem
+
 # Top to bottom. A layer is a set of top-level parts of the package (subpackages or modules).
 LAYERS: tuple = (
     {"testing"},                  # the tests' peers, labs and fixtures: they use anything, nothing uses them
@@ -59,12 +61,7 @@ def _imported(module: str, is_package: bool, node: ast.AST) -> Iterator[str]:
     if isinstance(node, ast.Import):
         yield from (a.name for a in node.names)
     elif isinstance(node, ast.ImportFrom):
-        if node.level:
-            base = module.split(".")
-            base = base[:len(base) - node.level + (1 if is_package else 0)]
-            stem = ".".join(base + ([node.module] if node.module else []))
-        else:
-            stem = node.module or ""
+        stem = from_stem(module, is_package, node)
         if node.module is None and node.level:
             yield from (f"{stem}.{a.name}" for a in node.names)
         else:

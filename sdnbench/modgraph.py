@@ -27,6 +27,15 @@ def modules(root: Path) -> dict:
     return out
 
 
+def from_stem(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from … import`` in ``module`` names (relative levels resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    base = base[:len(base) - node.level + (1 if is_package else 0)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _targets(module: str, is_package: bool, node: ast.AST, known: dict) -> Iterator[str]:
     if isinstance(node, ast.Import):
         for a in node.names:
@@ -38,12 +47,7 @@ def _targets(module: str, is_package: bool, node: ast.AST, known: dict) -> Itera
         return
     if not isinstance(node, ast.ImportFrom):
         return
-    if node.level:
-        base = module.split(".")
-        base = base[:len(base) - node.level + (1 if is_package else 0)]
-        stem = ".".join(base + ([node.module] if node.module else []))
-    else:
-        stem = node.module or ""
+    stem = from_stem(module, is_package, node)
     for a in node.names:
         sub = f"{stem}.{a.name}"
         if sub in known:
