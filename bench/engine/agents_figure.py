@@ -3,11 +3,17 @@ against ``sdnbench-responder --procs P`` at a modest fixed rate; prints the merg
 time, memory per session and protocol bytes per agent. Run once (root), not a test:
 
     .venv/bin/python bench/engine/agents_figure.py --agents 4 --per-agent 25000 --procs 6 --rate 20000
+        [--loops 60] [--echo-every-ms 30000]
+
+With --echo-every-ms every switch also sends a keep-alive echo that often; the merged `load`
+section is printed per loop (offered, sent, answered, late, lost, p50/p99, echoes), as the agents'
+per-loop records are merged by the coordinator (issue 42).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -22,6 +28,7 @@ from sdnbench import paths  # noqa: E402
 from sdnbench.testing.labs.agent_lab import AgentLab  # noqa: E402
 
 import kernel_probe  # noqa: E402  (bench/engine/kernel_probe.py, beside this file)
+from scale_netns import child_ehash, ehash_entries  # noqa: E402
 
 
 def _sample(responder_pid: int, stop: threading.Event, peak: dict) -> None:
@@ -44,9 +51,15 @@ def main() -> int:
     ap.add_argument("--loops", type=int, default=5)
     ap.add_argument("--addrs", type=int, default=3, help="addresses per agent namespace")
     ap.add_argument("--connect-timeout-ms", type=int, default=120000)
+    ap.add_argument("--echo-every-ms", type=int, default=0, help="a keep-alive echo from every switch this often (0: off)")
+    ap.add_argument("--timeout-ms", type=int, default=2000, help="the loss timeout of requests and echoes")
     a = ap.parse_args()
     out = Path(tempfile.mkdtemp(prefix="sdnbench-agents-figure-")) / "result.json"
-    with AgentLab(a.agents, addrs=a.addrs) as lab:
+    # each agent's namespace gets a TCP hash table of its own, sized for its sessions
+    # (scale_netns.py); the responder's sockets stay in the first namespace's table
+    with contextlib.ExitStack() as stack:
+        with child_ehash(ehash_entries(a.per_agent // 2)):
+            lab = stack.enter_context(AgentLab(a.agents, addrs=a.addrs))
         addr = f"{lab.controller_ip}:6653"
         base = {"tcp_mem_pages": kernel_probe.sockstat().get("mem", 0), "slab_kib": kernel_probe.slab_kib()}
         resp = subprocess.Popen([str(paths.engine_binary("sdnbench-responder")), "--listen", addr, "--procs", str(a.procs)])
@@ -59,7 +72,8 @@ def main() -> int:
             cp = subprocess.run([str(paths.engine_binary("sdnbench-engine")), "--controller", addr, "--mode", "fixed-rate",
                                  "--rate", str(a.rate), "--switches", str(a.agents * a.per_agent), "--loops", str(a.loops),
                                  "--loop-ms", "1000", "--no-learn", "--of", "1.3", "--connect-timeout-ms", str(a.connect_timeout_ms),
-                                 "--echo-interval-ms", "0", "--agents", ",".join(lab.specs()), "--json", str(out)],
+                                 "--echo-interval-ms", "0", "--echo-every-ms", str(a.echo_every_ms),
+                                 "--timeout-ms", str(a.timeout_ms), "--warmup", "0", "--agents", ",".join(lab.specs()), "--json", str(out)],
                                 capture_output=True, text=True)
             wall = time.monotonic() - t0
         finally:
@@ -77,6 +91,7 @@ def main() -> int:
     print(f"merged: sent {j['totals']['requests_sent']} answered {j['totals']['requests_answered']} "
           f"lost {j['totals']['requests_lost']}; answered/s mean {j['throughput']['mean']:.0f}; "
           f"latency p50 {j['latency']['p50']} us p99 {j['latency']['p99']} us")
+    _print_load(j.get("load"))
     for ag in j["agents"]:
         loc = ag["local"] or {}
         print(f"{ag['name']}: switches {ag['switches']} up {ag['sessions_up']} workers {loc.get('workers')} "
@@ -91,6 +106,18 @@ def main() -> int:
           f"slab +{(peak.get('slab_kib', 0) - base['slab_kib']) * 1024 / up:.0f} B/session")
     print(f"result: {out}")
     return 0 if j["status"] == "ok" else 2
+
+
+def _print_load(ld) -> None:
+    """The merged load section: totals, then one line per loop."""
+    if not ld:
+        return
+    print(f"load: offered {ld['offered']} ({ld['offered_per_s']:.0f}/s) sent {ld['sent']} kept up {ld['sender_kept_up']}; "
+          f"keep-alive {json.dumps(ld['keepalive'])}")
+    cols = ("offered", "sent", "answered", "late", "lost", "backlog", "p50_us", "p99_us", "echo_sent", "echo_answered", "echo_lost")
+    print("loop " + " ".join(cols))
+    for i in range(len(ld["loops"]["offered"])):
+        print(f"{i + 1} " + " ".join(str(round(ld["loops"][c][i])) for c in cols))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,10 @@
   lost, backlog, p50/p99/p99.9) with the echoes (sent, answered, lost, latency), and whether the
   sender kept up. --c-client first brings up the same N sessions with a minimal C client
   (hsclient.c, built with cc here) against the same responder and prints its handshake rate and
-  CPU beside the engine's: the kernel's floor for a TCP connection + OpenFlow handshake.
+  CPU beside the engine's: the kernel's floor for a TCP connection + OpenFlow handshake; with
+  --load-loops >= 3 the C client then carries the same load (--rate, --echo-every-ms, as many
+  seconds as loops) over its sessions, and both sides' cores and CPU per round trip are read over
+  the middle of it (cclient.py): the floor for the engine's load at scale.
 
 Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
 """
@@ -50,6 +53,7 @@ Without cbench the figures are the engine's own. Nothing here asserts a time: it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -65,9 +69,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cclient  # noqa: E402  (this directory's cclient.py)
 import instructions  # noqa: E402  (this directory's instructions.py)
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
+from scale_netns import ScaleNetns  # noqa: E402
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,17 +81,22 @@ BIN = REPO / "target" / "release"
 
 
 class Responder:
-    def __init__(self, of: str = "1.0", procs: int = 1, extra: tuple = ()):
+    def __init__(self, of: str = "1.0", procs: int = 1, extra: tuple = (), prefix: tuple = ()):
         self.port = free_port()
-        self.p = subprocess.Popen([str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
+        self.p = subprocess.Popen([*prefix, str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
                                    "--of", of, "--procs", str(procs), *extra], start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
+            if self._listening(prefix):
+                return
             time.sleep(0.05)
         raise SystemExit("responder did not start")
+
+    def _listening(self, prefix: tuple) -> bool:
+        if prefix:  # in a namespace: its /proc/PID/net/tcp lists the listener (state 0A)
+            return f":{self.port:04X} 00000000:0000 0A" in Path(f"/proc/{self.p.pid}/net/tcp").read_text()
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def __enter__(self):
         return self
@@ -255,12 +266,12 @@ def latency(a) -> dict:
     return s
 
 
-def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict):
+def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict, net: str):
     """Every 0.5 s until `stop`: sessions up (from sockstat: 2 sockets per loopback session),
     kernel TCP memory, slab, each side's RSS (sum over its processes) and each process's CPU."""
     t0 = time.monotonic()
     while not stop.wait(0.5):
-        sk = kernel_probe.sockstat()
+        sk = kernel_probe.sockstat(net)
         side = {}
         for label, root in (("engine", engine_pid), ("responder", responder_pid)):
             rss = 0
@@ -325,36 +336,6 @@ SCALE_ECHO_MS = 60_000
 SESSIONS_PER_RESPONDER = 19_000  # under the 20,000-file hard limit per process, with slack
 
 
-def c_client(port: int, n: int, procs: int, responder_pid: int) -> dict:
-    """N sessions brought up by hsclient.c (built here with cc) against the responder on `port`:
-    its own figures (rate, CPU) and the responder's CPU over the same window; the client's
-    sessions are closed before this returns."""
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        raise SystemExit("--c-client: no C compiler (cc) on PATH")
-    with tempfile.TemporaryDirectory() as d:
-        exe = Path(d) / "hsclient"
-        subprocess.run([cc, "-O2", "-o", str(exe), str(Path(__file__).with_name("hsclient.c"))], check=True)
-        base_inuse = kernel_probe.sockstat().get("inuse", 0)
-        before = [kernel_probe.proc_usage(p) for p in kernel_probe.tree(responder_pid)]
-        cp = subprocess.run([str(exe), "127.0.0.1", str(port), str(n), str(procs), "256", "127.77"],
-                            capture_output=True, text=True)
-        after = [kernel_probe.proc_usage(p) for p in kernel_probe.tree(responder_pid)]
-    if cp.returncode not in (0, 2) or not cp.stdout.strip():
-        raise SystemExit(f"hsclient failed ({cp.returncode}): {cp.stderr.strip()[-300:]}")
-    r = json.loads(cp.stdout)
-    cpu = lambda xs: sum(u + s for _, u, s in filter(None, xs))
-    r["responder_cpu_s"] = cpu(after) - cpu(before)
-    both = r["cpu_user_s"] + r["cpu_system_s"] + r["responder_cpu_s"]
-    r["cpu_us_per_handshake_both_sides"] = 1e6 * both / max(r["sessions_up"], 1)
-    # the client's sockets close as its processes exit, the responder's as it reads their end:
-    # wait for both, so the engine's handshakes do not share the machine with a million closes
-    deadline = time.monotonic() + 180
-    while kernel_probe.sockstat().get("inuse", 0) > base_inuse + 2000 and time.monotonic() < deadline:
-        time.sleep(0.5)
-    return r
-
-
 def load_summary(doc: dict) -> dict:
     """The engine's load section, the columns a reader compares (issue 42)."""
     ld = doc.get("load")
@@ -371,23 +352,32 @@ def scale(a) -> dict:
     """N sessions held against a multi-process responder; the handshake's rate along the way,
     memory per session on each side and in the kernel, the kernel's TCP counters."""
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
-    base_sk, base_slab, base_ctr = kernel_probe.sockstat(), kernel_probe.slab_kib(), kernel_probe.tcp_counters()
+    base_sk, base_slab = kernel_probe.sockstat(), kernel_probe.slab_kib()
     out = {"samples": [], "cpu": {}, "ctxt": {}}
     extra = ("--echo-interval-ms", str(a.echo_interval_ms)) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
-    with Responder("1.3", procs=procs) as r, tempfile.TemporaryDirectory() as d:
+    with contextlib.ExitStack() as stack:
+        ns = stack.enter_context(ScaleNetns(a.switches)) if a.netns else None
+        prefix = tuple(ns.prefix) if ns else ()
+        r = stack.enter_context(Responder("1.3", procs=procs, prefix=prefix))
+        d = stack.enter_context(tempfile.TemporaryDirectory())
+        net = f"/proc/{r.p.pid}/net" if ns else "/proc/net"
+        base_ctr = kernel_probe.tcp_counters(net)
         time.sleep(0.5)
-        hs_c = c_client(r.port, a.switches, procs, r.p.pid) if a.c_client else None
-        base_inuse = kernel_probe.sockstat().get("inuse", 0)
-        argv = [str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
+        load = (a.rate, a.load_loops, a.echo_every_ms) if a.load_loops >= 3 else ()
+        hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net) if a.c_client else None
+        base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
+        argv = [*prefix, str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
                 "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
                 "--json", str(Path(d) / "r.json"), "--quiet"]
         before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = stack.enter_context(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        stack.callback(lambda: p.poll() is None and p.terminate())  # runs first on the way out
         stop = threading.Event()
-        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out), daemon=True)
+        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out, net), daemon=True)
         th.start()
+        stack.callback(lambda: (stop.set(), th.join()))
         err = p.communicate()[1]
         wall = time.monotonic() - t0
         stop.set()
@@ -396,7 +386,7 @@ def scale(a) -> dict:
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
         doc = json.loads((Path(d) / "r.json").read_text())
-    ctr = kernel_probe.tcp_counters()
+        ctr = kernel_probe.tcp_counters(net)
     sm = out["samples"] or [{"up": 0, "tcp_mem_pages": 0, "slab_kib": base_slab, "engine_rss": 0, "responder_rss": 0, "load1": 0}]
     h = doc["handshake"]
     up = max(h["sessions_up"], 1)
@@ -428,6 +418,7 @@ def scale(a) -> dict:
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": a.echo_interval_ms, "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / a.echo_interval_ms if a.echo_interval_ms else 0,
             "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
+            "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
             "warnings": doc["warnings"]}
 
 
@@ -445,6 +436,9 @@ def summarize(figure: str, rows: dict, key: str) -> dict:
 
 
 def main() -> int:
+    # SIGTERM (timeout, a driver stopping the run) unwinds like Ctrl-C: the responder's process
+    # group is stopped and a scale run's namespace deleted by their context managers
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["efficiency", "instructions", "lowrate", "latency", "scale", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
@@ -467,7 +461,9 @@ def main() -> int:
     ap.add_argument("--load-loops", type=int, default=2, help="scale: loops of 1 s at --rate after the handshakes")
     ap.add_argument("--echo-every-ms", type=int, default=0, help="scale: a periodic keep-alive echo from every switch under load (0 = off)")
     ap.add_argument("--timeout-ms", type=int, default=2000, help="scale: the engine's loss timeout (requests and echoes)")
-    ap.add_argument("--c-client", action="store_true", help="scale: first the same N sessions from hsclient.c (the kernel's floor)")
+    ap.add_argument("--c-client", action="store_true", help="scale: first the same N sessions (and load) from hsclient.c (the kernel's floor)")
+    ap.add_argument("--no-netns", dest="netns", action="store_false",
+                    help="scale: run in this namespace (default: a namespace of its own whose TCP hash table fits the sessions, scale_netns.py)")
     ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
     a = ap.parse_args()
     if a.bin_dir:

@@ -7,7 +7,15 @@
  * else: no per-session state beyond the fd, one epoll per process, no allocation per session.
  * The sessions stay open until all of this process's are up, then the process exits.
  *
- *   hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX
+ *   hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]
+ *
+ * With RATE, a load phase follows once every process's sessions are up (the kernel's floor for
+ * the engine's fixed-rate load at scale): for SECONDS, RATE packet-ins/s over all sessions
+ * (each process RATE/PROCS, round robin over its sessions, the engine's 1.3 packet-in with a
+ * 128-byte frame), and an echo request from every session every ECHO_EVERY_MS (0: none), each
+ * sent when due at a 1 ms tick, latency counted from its scheduled time; then 2 s to drain.
+ * Prints "go" when the load starts and "end" when it ends (so the caller can read the
+ * responder's CPU over exactly that window), then the JSON line with a "load" object.
  *
  * N sessions over PROCS processes (each under its open-file limit), at most PARALLEL
  * handshakes in progress per process; process i connects from SRC_PREFIX.i.1 .. .250 (e.g.
@@ -19,6 +27,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdint.h>
@@ -38,6 +47,7 @@
 
 #define PER_ADDR 9000
 #define MAXFD (1 << 20)
+#define NB 512 /* latency buckets: 16 per power of two of microseconds */
 
 static unsigned char state[MAXFD]; /* 0 free, 1 connecting, 2 hello sent, 3 up */
 
@@ -90,14 +100,16 @@ static int on_read(int fd) {
     }
 }
 
-static int run(const char *host, int port, int n, int par, const char *prefix, int proc, int out) {
+/* Bring up n sessions; their fds are left in ups (up of them). Returns sessions failed. */
+static int handshakes(const char *host, int port, int n, int par, const char *prefix, int proc, int *ups, int *up_out,
+                      double *t0, double *t1) {
     struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(port)};
     inet_pton(AF_INET, host, &dst.sin_addr);
     int ep = epoll_create1(EPOLL_CLOEXEC);
     struct epoll_event evs[1024];
     int opened = 0, up = 0, failed = 0, busy = 0;
     static const unsigned char hello[8] = {4, 0, 0, 8, 0, 0, 0, 1};
-    double t0 = now_s();
+    *t0 = now_s();
     while (up + failed < n) {
         while (busy < par && opened < n) {
             if (open_one(ep, &dst, prefix, proc, opened) < 0) failed++; else busy++;
@@ -121,7 +133,7 @@ static int run(const char *host, int port, int n, int par, const char *prefix, i
             if (r == 1) {
                 state[fd] = 3;
                 epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
-                up++, busy--;
+                ups[up++] = fd, busy--;
             } else if (r < 0) {
                 epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
                 close(fd);
@@ -130,48 +142,200 @@ static int run(const char *host, int port, int n, int par, const char *prefix, i
             }
         }
     }
-    double t1 = now_s();
-    char line[160];
-    int m = snprintf(line, sizeof line, "%d %d %.6f %.6f\n", up, failed, t0, t1);
+    *t1 = now_s();
+    *up_out = up;
+    close(ep);
+    return failed;
+}
+
+/* The load phase's figures of one process. */
+struct load {
+    long sent, answered, timed, echo_sent, echo_answered, partial; /* partial: a short read or write */
+    double cpu_user, cpu_sys;
+    long hist[NB];
+};
+
+static double pi_sched[MAXFD]; /* scheduled time of the packet-in sent last, 0 when answered */
+
+static int bucket(double us) {
+    int b = us < 1 ? 0 : (int)(16 * log2(us));
+    return b < NB ? b : NB - 1;
+}
+
+/* The engine's 1.3 packet-in: buffer id, 128-byte frame, OXM match in_port=1 (ofwire's layout). */
+static int packet_in(unsigned char *m, uint32_t seq) {
+    memset(m, 0, 170);
+    m[0] = 4, m[1] = 10, m[3] = 170;
+    m[4] = seq >> 24, m[5] = seq >> 16, m[6] = seq >> 8, m[7] = seq;
+    memcpy(m + 8, m + 4, 4);  /* buffer id = xid */
+    m[13] = 128;              /* total_len */
+    m[24] = 0, m[25] = 1, m[26] = 0, m[27] = 12;          /* match: OXM, length 12 */
+    m[28] = 0x80, m[29] = 0, m[30] = 0, m[31] = 4, m[35] = 1; /* in_port = 1 */
+    return 170;
+}
+
+static void read_replies(int fd, struct load *L, double t) {
+    unsigned char buf[4096];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0) return;
+        ssize_t at = 0;
+        for (; at + 8 <= n;) {
+            unsigned len = (buf[at + 2] << 8) | buf[at + 3];
+            if (len < 8 || at + len > (unsigned)n) break;
+            /* every answer counts; its latency only when it answers the one sent last */
+            if (buf[at + 1] == 14) {
+                L->answered++;
+                if (pi_sched[fd] > 0) L->hist[bucket(1e6 * (t - pi_sched[fd]))]++, L->timed++, pi_sched[fd] = 0;
+            } else if (buf[at + 1] == 3) {
+                L->echo_answered++;
+            }
+            at += len;
+        }
+        if (at != n) L->partial++;
+        if (n < (ssize_t)sizeof buf) return;
+    }
+}
+
+static double cpu_of(int who, int user) {
+    struct rusage ru;
+    getrusage(who, &ru);
+    struct timeval v = user ? ru.ru_utime : ru.ru_stime;
+    return v.tv_sec + v.tv_usec / 1e6;
+}
+
+/* Send what is due at a 1 ms tick until go + secs, read every reply, drain 2 s. */
+static void load(int *fds, int n, double rate, double secs, double echo_ms, double go, struct load *L) {
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    for (int i = 0; i < n; i++) {
+        struct epoll_event ev = {.events = EPOLLIN, .data.fd = fds[i]};
+        epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev);
+    }
+    double echo_rate = echo_ms > 0 ? n * 1000.0 / echo_ms : 0;
+    unsigned char m[170], echo[8] = {4, 2, 0, 8};
+    struct epoll_event evs[1024];
+    double u0 = cpu_of(RUSAGE_SELF, 1), s0 = cpu_of(RUSAGE_SELF, 0);
+    for (;;) {
+        double t = now_s(), el = t - go;
+        if (el > secs + 2) break;
+        long due = el < secs ? (long)(el * rate) : (long)(secs * rate);
+        for (; L->sent < due; L->sent++) {
+            int fd = fds[L->sent % n];
+            packet_in(m, (uint32_t)L->sent);
+            pi_sched[fd] = go + L->sent / rate;
+            if (write(fd, m, 170) != 170) pi_sched[fd] = 0;
+        }
+        long edue = el < secs ? (long)(el * echo_rate) : (long)(secs * echo_rate);
+        for (; L->echo_sent < edue; L->echo_sent++) {
+            int fd = fds[L->echo_sent % n];
+            if (write(fd, echo, 8) != 8) L->partial++;
+        }
+        int k = epoll_wait(ep, evs, 1024, 1);
+        double tr = now_s();
+        for (int i = 0; i < k; i++) read_replies(evs[i].data.fd, L, tr);
+    }
+    L->cpu_user = cpu_of(RUSAGE_SELF, 1) - u0, L->cpu_sys = cpu_of(RUSAGE_SELF, 0) - s0;
+    close(ep);
+}
+
+static int run(const char *host, int port, int n, int par, const char *prefix, int proc, int out, int go_fd,
+               double rate, double secs, double echo_ms) {
+    static int ups[MAXFD];
+    int up;
+    double t0, t1;
+    int failed = handshakes(host, port, n, par, prefix, proc, ups, &up, &t0, &t1);
+    char line[200];
+    int m = snprintf(line, sizeof line, "%d %d %.6f %.6f %.6f %.6f\n", up, failed, t0, t1, cpu_of(RUSAGE_SELF, 1),
+                     cpu_of(RUSAGE_SELF, 0));
     if (write(out, line, m) != m) return 1;
+    if (rate <= 0) return 0;
+    double go;
+    if (read(go_fd, &go, sizeof go) != sizeof go) return 1;
+    static struct load L;
+    load(ups, up, rate, secs, echo_ms, go, &L);
+    char big[NB * 12 + 200];
+    m = snprintf(big, sizeof big, "%ld %ld %ld %ld %ld %.6f %.6f", L.sent, L.answered, L.echo_sent, L.echo_answered,
+                 L.partial, L.cpu_user, L.cpu_sys);  /* the histogram follows: latency of L.timed answers */
+    for (int b = 0; b < NB; b++) m += snprintf(big + m, sizeof big - m, " %ld", L.hist[b]);
+    big[m++] = '\n';
+    return write(out, big, m) == m ? 0 : 1;
+}
+
+/* The latency percentile q (0..1) of the summed histogram, in us (its bucket's upper edge). */
+static double percentile(const long *h, long total, double q) {
+    long seen = 0;
+    for (int b = 0; b < NB; b++) {
+        seen += h[b];
+        if (total && seen >= q * total) return exp2((b + 1) / 16.0);
+    }
     return 0;
 }
 
+static void print_load(FILE *in, int procs, double rate, double secs, double echo_ms) {
+    long s = 0, a = 0, es = 0, ea = 0, part = 0, h[NB] = {0};
+    double cu = 0, cs = 0;
+    for (int p = 0; p < procs; p++) {
+        long v[5];
+        double u, y;
+        if (fscanf(in, "%ld %ld %ld %ld %ld %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &u, &y) != 7) break;
+        s += v[0], a += v[1], es += v[2], ea += v[3], part += v[4], cu += u, cs += y;
+        for (int b = 0; b < NB; b++) {
+            long c;
+            if (fscanf(in, "%ld", &c) == 1) h[b] += c;
+        }
+    }
+    long timed = 0;
+    for (int b = 0; b < NB; b++) timed += h[b];
+    printf(", \"load\": {\"offered_per_s\": %.1f, \"seconds\": %.1f, \"echo_every_ms\": %.0f, \"sent\": %ld, \"answered\": %ld, "
+           "\"lost\": %ld, \"echo_sent\": %ld, \"echo_answered\": %ld, \"echo_lost\": %ld, \"partial_io\": %ld, "
+           "\"p50_us\": %.0f, \"p99_us\": %.0f, \"p99_9_us\": %.0f, \"cpu_user_s\": %.3f, \"cpu_system_s\": %.3f}",
+           rate, secs, echo_ms, s, a, s - a, es, ea, es - ea, part, percentile(h, timed, 0.5), percentile(h, timed, 0.99),
+           percentile(h, timed, 0.999), cu, cs);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX\n");
+    if (argc != 7 && argc != 10) {
+        fprintf(stderr, "usage: hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]\n");
         return 1;
     }
     int n = atoi(argv[3]), procs = atoi(argv[4]), par = atoi(argv[5]);
+    double rate = argc == 10 ? atof(argv[7]) : 0, secs = argc == 10 ? atof(argv[8]) : 0;
+    double echo_ms = argc == 10 ? atof(argv[9]) : 0;
     if (n < 1 || procs < 1 || par < 1) { fprintf(stderr, "hsclient: N, PROCS, PARALLEL: numbers >= 1\n"); return 1; }
+    if (argc == 10 && (rate <= 0 || secs <= 0 || echo_ms < 0)) { fprintf(stderr, "hsclient: RATE, SECONDS > 0, ECHO_EVERY_MS >= 0\n"); return 1; }
     struct rlimit rl;
     getrlimit(RLIMIT_NOFILE, &rl);
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
-    int fds[2];
-    if (pipe(fds) < 0) return 3;
+    int fds[2], go[2];
+    if (pipe(fds) < 0 || pipe(go) < 0) return 3;
     for (int p = 0; p < procs; p++) {
         int share = n / procs + (p < n % procs);
         if (fork() == 0) {
-            close(fds[0]);
-            _exit(run(argv[1], atoi(argv[2]), share, par, argv[6], p, fds[1]));
+            close(fds[0]), close(go[1]);
+            _exit(run(argv[1], atoi(argv[2]), share, par, argv[6], p, fds[1], go[0], rate / procs, secs, echo_ms));
         }
     }
-    close(fds[1]);
+    close(fds[1]), close(go[0]);
     FILE *in = fdopen(fds[0], "r");
     int up = 0, failed = 0, u, f;
-    double first = 1e18, last = 0, a, b;
-    while (fscanf(in, "%d %d %lf %lf", &u, &f, &a, &b) == 4) {
-        up += u, failed += f;
+    double first = 1e18, last = 0, a, b, cu, cs, hs_user = 0, hs_sys = 0;
+    for (int p = 0; p < procs && fscanf(in, "%d %d %lf %lf %lf %lf", &u, &f, &a, &b, &cu, &cs) == 6; p++) {
+        up += u, failed += f, hs_user += cu, hs_sys += cs;
         if (a < first) first = a;
         if (b > last) last = b;
     }
+    double secs_hs = last - first;
+    if (rate > 0) {
+        double t_go = now_s() + 0.5;
+        printf("go %.6f\n", t_go);
+        fflush(stdout);
+        for (int p = 0; p < procs; p++) if (write(go[1], &t_go, sizeof t_go) != sizeof t_go) return 3;
+    }
+    printf("{\"sessions_up\": %d, \"failed\": %d, \"seconds\": %.3f, \"rate_per_s\": %.1f, \"cpu_user_s\": %.3f, "
+           "\"cpu_system_s\": %.3f", up, failed, secs_hs, secs_hs > 0 ? up / secs_hs : 0.0, hs_user, hs_sys);
+    if (rate > 0) print_load(in, procs, rate, secs, echo_ms);
+    printf("}\n");
     while (wait(NULL) > 0) {}
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    double secs = last - first;
-    printf("{\"sessions_up\": %d, \"failed\": %d, \"seconds\": %.3f, \"rate_per_s\": %.1f, \"cpu_user_s\": %.3f, \"cpu_system_s\": %.3f}\n",
-           up, failed, secs, secs > 0 ? up / secs : 0.0, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-           ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
     return failed ? 2 : 0;
 }

@@ -72,18 +72,21 @@ def parse_meminfo_kib(text: str, key: str) -> int:
     return 0
 
 
-def sockstat() -> dict:
-    return parse_sockstat(Path("/proc/net/sockstat").read_text())
+def sockstat(net: str = "/proc/net") -> dict:
+    """`net`: a namespace's view, /proc/PID/net of a process in it (`inuse` is per namespace;
+    `mem` is the machine's)."""
+    return parse_sockstat(Path(f"{net}/sockstat").read_text())
 
 
 def slab_kib() -> int:
     return parse_meminfo_kib(Path("/proc/meminfo").read_text(), "Slab")
 
 
-def tcp_counters() -> dict:
+def tcp_counters(net: str = "/proc/net") -> dict:
+    """The COUNTERS of the namespace whose /proc/PID/net is `net` (they are per namespace)."""
     both = {}
     for f in ("netstat", "snmp"):
-        both[f] = parse_counters(Path(f"/proc/net/{f}").read_text())
+        both[f] = parse_counters(Path(f"{net}/{f}").read_text())
     return {name: both[f].get((g, name), 0) for f, g, name in COUNTERS}
 
 
