@@ -35,7 +35,8 @@
   of both sides, sessions up/failed/lost, peak RSS per session of each side, the kernel's socket
   memory (/proc/net/sockstat) and slab per session, the kernel's TCP drop/retransmit counters,
   at a modest fixed rate so the machine is not saturated by traffic. Keep-alive: one echo per
-  switch every --echo-interval-ms (60,000 here; see SCALE_ECHO_MS). --bin-dir runs an older build.
+  switch every --echo-interval-ms (60,000 here; see SCALE_ECHO_MS), at least twice --echo-every-ms
+  (idle_probe_ms). --bin-dir runs an older build.
   Load at scale (issue 42): --rate R --load-loops L gives L loops of 1 s at R requests/s over all
   switches after the handshakes, --echo-every-ms E a periodic keep-alive echo from every switch
   under that load; the engine's `load` section is printed per loop (offered, sent, answered, late,
@@ -336,6 +337,14 @@ SCALE_ECHO_MS = 60_000
 SESSIONS_PER_RESPONDER = 19_000  # under the 20,000-file hard limit per process, with slack
 
 
+def idle_probe_ms(a) -> int:
+    """The switches' idle probe (OVS's inactivity probe, `--echo-interval-ms`). Under a periodic
+    keep-alive every E ms no session is idle longer than E, so a probe at 2 E never fires and the
+    echo traffic is the periodic one alone, which the load section counts; a probe that did fire
+    would add echoes the load section does not count (they are `idle_probe_round_trips`)."""
+    return max(a.echo_interval_ms, 2 * a.echo_every_ms) if a.echo_every_ms else a.echo_interval_ms
+
+
 def load_summary(doc: dict) -> dict:
     """The engine's load section, the columns a reader compares (issue 42)."""
     ld = doc.get("load")
@@ -354,7 +363,7 @@ def scale(a) -> dict:
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
     base_sk, base_slab = kernel_probe.sockstat(), kernel_probe.slab_kib()
     out = {"samples": [], "cpu": {}, "ctxt": {}}
-    extra = ("--echo-interval-ms", str(a.echo_interval_ms)) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
+    extra = ("--echo-interval-ms", str(idle_probe_ms(a))) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
     with contextlib.ExitStack() as stack:
         ns = stack.enter_context(ScaleNetns(a.switches)) if a.netns else None
@@ -416,7 +425,8 @@ def scale(a) -> dict:
             "kernel_tcp_mem_bytes_per_session": (peak("tcp_mem_pages") - base_sk.get("mem", 0)) * kernel_probe.PAGE / up,
             "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
-            "echo_interval_ms": a.echo_interval_ms, "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / a.echo_interval_ms if a.echo_interval_ms else 0,
+            "echo_interval_ms": idle_probe_ms(a), "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / idle_probe_ms(a) if idle_probe_ms(a) else 0,
+            "idle_probe_round_trips": sum(len(s["echo_rtt_us"]) for s in doc["switches"]),
             "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
             "warnings": doc["warnings"]}
