@@ -10,11 +10,12 @@ cells executed here; they differ only in their sinks and in ``contain_bugs``:
 - a campaign's progress display and schedule (warm-up, pause); a command's ``-o`` file and its
   printed rows (``commands/_results``).
 
-Invariants: a sink sees ``begin(cell)`` then exactly one of ``commit(cell, result)`` or
-``interrupted(cell, partial)`` (cell None when the signal came between cells); ``Interrupted`` (and KeyboardInterrupt) always propagates after
-every sink has seen it, so the measurement's own ``finally`` clean-ups have run and the caller
-exits with 128+signal. ``partial`` is what the runner measured before the signal (an
-``Interrupted`` that carries a ``result``, as the engine's does), or None.
+Invariants: a sink sees ``begin(cell)``, then ``commit(cell, result)`` when the cell ends, or
+``interrupted(cell, partial)`` on Ctrl-C/SIGTERM (cell None when the signal came between cells;
+``partial`` what the runner measured before it: an ``Interrupted`` that carries a ``result``, as
+the engine's does, or None); ``close(completed)`` last, always. ``Interrupted`` (and
+KeyboardInterrupt) always propagates after every sink has seen it, so the measurement's own
+``finally`` clean-ups have run and the caller exits with 128+signal.
 """
 
 from __future__ import annotations
