@@ -70,3 +70,11 @@ def label(bench: Benchmark, params: dict, repetition: int) -> str:
     """What the progress line shows: the benchmark, its varying params, the repetition."""
     varying = " ".join(f"{k}={params.get(k)}" for k in bench.matrix)
     return f"{bench.name} {varying} #{repetition + 1}".replace("  ", " ")
+
+
+def one_benchmark(name: str, kind: str, params: dict, matrix: Optional[dict] = None,
+                  repetitions: int = 1) -> list:
+    """A command's plan (``sdnbench controller bench``): one benchmark, its matrix in the order
+    given, repetitions innermost; the cells a campaign of that one benchmark would plan."""
+    bench = Benchmark(name, kind, dict(params), dict(matrix or {}), repetitions)
+    return plan(Scenario(name, [bench], order="sequential"), 0)

@@ -1,4 +1,6 @@
-"""Run a campaign: plan it into the store, then measure its cells one by one.
+"""Run a campaign: plan it into the store, then measure its cells one by one (``executor``, the
+orchestration the CLI commands share; the store, the progress display and the schedule of
+warm-ups and pauses are its sinks here).
 
 Invariants:
 - The whole plan is written (one transaction) before the first measurement; after that the store
@@ -21,18 +23,20 @@ import json
 import os
 import secrets
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from .. import doctor
-from ..errors import CheckFailed, Interrupted, UserError
+from ..errors import UserError
 from ..result import Result
 from ..store import PENDING, RUNNING, Store
 from . import kinds
+from .executor import Sink, execute_cells
+from .measure import measure
 from .plan import Overrides, label, plan
 from .progress import Progress
 from .scenario import Scenario
+from .store_sink import StoreSink
 
 
 @dataclass
@@ -104,73 +108,55 @@ def _execute(store: Store, run_id: int, scenario: Scenario, runners: dict,
     todo = [c for c in cells if c.status in (PENDING, RUNNING)]
     progress = progress or Progress(total=len(cells), done=len(cells) - len(todo))
     benches = {b.name: b for b in scenario.benchmarks}
-    warmed: set = set()
     store.set_run_status(run_id, "running")
     try:
-        for i, cell in enumerate(todo):
-            bench = benches[cell.benchmark]
-            name = label(bench, cell.params, cell.repetition)
-            warmup = overrides.warmup if overrides.warmup is not None else bench.warmup
-            combo = json.dumps([cell.benchmark, cell.params], sort_keys=True)
-            if warmup and combo not in warmed:
-                warmed.add(combo)
-                _warm_up(runners[cell.kind], cell.params, warmup, name, progress)
-            progress.begin(name)
-            store.mark_running(cell.id)
-            result = measure(runners[cell.kind], cell.kind, cell.benchmark, cell.params)
-            store.finish_cell(cell.id, result)
-            progress.end(name, result.status == "ok", result.error)
-            pause = overrides.pause if overrides.pause is not None else bench.pause
-            if pause and i + 1 < len(todo):
-                sleep(pause)
-        failed = store.run(run_id).counts.get("failed", 0)
-        store.set_run_status(run_id, "failed" if failed else "done")
-    except (Interrupted, KeyboardInterrupt):
-        store.set_run_status(run_id, "interrupted")
-        raise
+        execute_cells(todo, runners, [_Schedule(benches, runners, overrides, progress, sleep),
+                                      _Shown(benches, progress), StoreSink(store, run_id)])
     finally:
         progress.close()
     counts = store.run(run_id).counts
     return Outcome(run_id, len(cells), counts.get("ok", 0), counts.get("failed", 0), len(todo))
 
 
-def measure(fn: Callable, kind: str, benchmark: str, params: dict) -> Result:
-    """One measurement; every failure becomes a failed Result carrying the reason."""
-    started = time.time()
-    try:
-        result = fn(dict(params))
-    except (UserError, CheckFailed) as e:
-        return _failed(kind, benchmark, params, started, str(e))
-    except Exception as e:   # a bug in a runner must not cost the rest of the campaign
-        r = _failed(kind, benchmark, params, started,
-                    f"internal error in the {kind} runner: {type(e).__name__}: {e}")
-        r.notes.append(traceback.format_exc())
-        return r
-    if not isinstance(result, Result):
-        return _failed(kind, benchmark, params, started,
-                       f"internal error: the {kind} runner returned {type(result).__name__}, not a Result")
-    if not result.params:
-        result.params = dict(params)
-    if result.finished is None:
-        result.finish(result.status, result.error)
-    if result.status != "ok" and not result.error:
-        result.error = "failed without a reason"
-    if result.status == "ok" and measured_nothing(result):
-        result.status, result.error = "failed", "measured nothing (no sample, no counter)"
-    return result
+class _Shown(Sink):
+    """The progress display: each cell's label as it begins, its outcome as it ends."""
+
+    def __init__(self, benches: dict, progress: Progress):
+        self.benches, self.progress = benches, progress
+
+    def begin(self, cell) -> None:
+        self.progress.begin(label(self.benches[cell.benchmark], cell.params, cell.repetition))
+
+    def commit(self, cell, result: Result) -> None:
+        name = label(self.benches[cell.benchmark], cell.params, cell.repetition)
+        self.progress.end(name, result.status == "ok", result.error)
 
 
-def measured_nothing(result: Result) -> bool:
-    """True when a result carries no sample (every one lost) and no counter: never an ok run."""
-    samples = [v for s in result.series for v in s.values]
-    if samples:
-        return all(v is None for v in samples)
-    return not any(v for v in result.counters.values() if isinstance(v, (int, float)))
+class _Schedule(Sink):
+    """A campaign's schedule around its cells: the pause between two cells (of the one before),
+    the warm-up runs before the first cell of each combination (discarded)."""
 
+    def __init__(self, benches: dict, runners: dict, overrides: Overrides, progress: Progress,
+                 sleep: Callable[[float], None]):
+        self.benches, self.runners, self.overrides = benches, runners, overrides
+        self.progress, self.sleep = progress, sleep
+        self.warmed: set = set()
+        self.previous = None
 
-def _failed(kind: str, benchmark: str, params: dict, started: float, error: str) -> Result:
-    r = Result(kind=kind, benchmark=benchmark, params=dict(params), started=started)
-    return r.finish("failed", error)
+    def begin(self, cell) -> None:
+        if self.previous is not None:
+            bench = self.benches[self.previous.benchmark]
+            pause = self.overrides.pause if self.overrides.pause is not None else bench.pause
+            if pause:
+                self.sleep(pause)
+        self.previous = cell
+        bench = self.benches[cell.benchmark]
+        warmup = self.overrides.warmup if self.overrides.warmup is not None else bench.warmup
+        combo = json.dumps([cell.benchmark, cell.params], sort_keys=True)
+        if warmup and combo not in self.warmed:
+            self.warmed.add(combo)
+            name = label(bench, cell.params, cell.repetition)
+            _warm_up(self.runners[cell.kind], cell.params, warmup, name, self.progress)
 
 
 def _warm_up(fn: Callable, params: dict, count: int, name: str, progress: Progress) -> None:

@@ -1,7 +1,7 @@
 """Scenarios with net benchmarks: --dry-run reports every problem at once, each with file:line;
 paths are resolved against the scenario file; a result that measured nothing is never ok."""
 
-from sdnbench.campaign import runner
+from sdnbench.campaign.measure import measure
 from sdnbench.campaign.scenario import load
 from sdnbench.cli import main
 from sdnbench.result import Result
@@ -51,5 +51,5 @@ def test_a_result_that_measured_nothing_fails_its_cell():
         r = Result("net", "ping", params)
         r.add("rtt", "ms", [None, None])
         return r.finish()
-    r = runner.measure(lost, "net", "ping", {})
+    r = measure(lost, "net", "ping", {})
     assert r.status == "failed" and "measured nothing" in r.error

@@ -6,6 +6,7 @@ import io
 import pytest
 
 from sdnbench.campaign import runner
+from sdnbench.campaign.measure import measure
 from sdnbench.campaign.plan import Overrides, combinations, plan
 from sdnbench.campaign.progress import Progress, fmt_duration
 from sdnbench.campaign.scenario import parse
@@ -134,7 +135,7 @@ def test_seed_is_drawn_and_recorded_when_the_scenario_has_none(tmp_path):
 
 
 def test_measure_wraps_a_non_result():
-    r = runner.measure(lambda p: 42, "net", "ping", {"a": 1})
+    r = measure(lambda p: 42, "net", "ping", {"a": 1})
     assert r.status == "failed" and "returned int, not a Result" in r.error
 
 

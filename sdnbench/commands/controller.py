@@ -18,18 +18,17 @@ from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..controllers.spec import DEFAULT_SPEC
-from ..errors import Interrupted, UserError
+from ..campaign.plan import one_benchmark
+from ..errors import UserError
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
-from ..engine.driver import EngineInterrupted
 from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
-from ..engine.runner import measure
+from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
+from ..engine.search import parse_step
 from . import discovery, provisioning, resilience, robustness
-from ._results import finish as _finish
-from ._results import interrupted as _interrupted
-from ._results import save as _save
+from ._results import end, run_plan
 
 
 def register(sub) -> None:
@@ -192,34 +191,25 @@ def run_bench(args) -> int:
         raise UserError("--reps must be at least 1")
     base = bench_params(args)
     # one engine check per switch count, before anything starts: bad input fails here, and the
-    # resolved params are what every repetition runs and records (one engine run each)
+    # resolved params are what every repetition runs and records (one engine run each; the
+    # runner's check of a cell's params is the answer remembered, no second engine call)
     resolved = {n: check(dict(base, switches=n)) for n in counts}
-    results: list = []
+    cells = one_benchmark(base["mode"], "controller", base, {"switches": counts}, args.reps)
     live = sys.stderr.isatty() and not args.json
+    shown: list = []
+
+    def row(r: Result) -> None:
+        shown.append(r)
+        if not args.json:
+            text = output.table(HEADERS, [_row(r)])
+            print(text.splitlines()[-1] if len(shown) > 1 else text)
     # faucet:auto: Faucet configured for the largest switch count
     with launch(launch_spec(resolved[max(counts)]), of_version=launch_of_version(base)) as ctl:
         _agree(ctl, args)
-        for n in counts:
-            for rep in range(args.reps):
-                p = resolved[n]
-                try:
-                    r = measure(p, ctl, live=live)
-                except EngineInterrupted as e:
-                    e.result.params["rep"] = rep
-                    _interrupted(args, results + [e.result])
-                    raise
-                except Interrupted:
-                    _interrupted(args, results)
-                    raise
-                r.params["rep"] = rep
-                results.append(r)
-                _save(args, results, finished=True)  # each finished run kept: a later failure loses nothing
-                if not args.json:
-                    print(output.table(HEADERS, [_row(r)]).splitlines()[-1] if len(results) > 1
-                          else output.table(HEADERS, [_row(r)]))
+        results = run_plan(args, cells, against(ctl, live=live), on_result=row, reps_in_params=True)
     if not args.json:
         _summary(results)
-    return _finish(args, results)
+    return end(args, results)
 
 
 def _summary(results: list) -> None:
@@ -240,32 +230,45 @@ def _summary(results: list) -> None:
 def run_capacity(args) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
-    p = check(_params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1))
+    given = _params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1)
+    p = check(given)
     with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         _agree(ctl, args)
-        r = measure(p, ctl, live=False)
+        [r] = run_plan(args, one_benchmark("capacity", "controller", given), against(ctl))
     c = r.counters
     if not args.json:
         print(f"sessions held: {c.get('capacity_held')} (established {c.get('capacity_established')}, "
               f"attempted {c.get('capacity_attempted')}) in {c.get('capacity_establish_s', 0):.2f} s; "
               f"stopped by: {c.get('capacity_first_failure') or 'the requested maximum'}")
-    return _finish(args, [r])
+    return end(args, [r])
 
 
 def run_search(args) -> int:
-    p = check(dict(search_params(args), mode="throughput"))
+    parse_step(args.step, 1.0)                # a bad --step is refused before anything starts
+    given = search_params(args)
+    p = check(dict(given, mode="throughput"))
+    searched: list = []
+
+    def rate_search(params: dict) -> Result:
+        r, res = run_search_on(check(dict(params, mode="throughput")), ctl, args.step, args.confirm,
+                               args.max_trials, on_trial=None if args.json else _print_trial)
+        searched.append(res)
+        return r
     with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
         _agree(ctl, args)
-        r, res = run_search_on(p, ctl, args.step, args.confirm, args.max_trials,
-                               on_trial=None if args.json else _print_trial)
-    if not args.json:
-        print(output.table(["offered/s", "sent/s", "APR/s", "loss", "late", "lost", "in flight", "marker", "not stable because"],
-                           [[f"{t.offered:,.0f}", f"{t.sent:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.late, t.lost,
-                             t.in_flight, t.marker, t.unstable] for t in res.trials]))
-        mx = "-" if res.max_rate is None else f"{res.max_rate:,.0f}"
-        lf = "-" if res.loss_free_rate is None else f"{res.loss_free_rate:,.0f}"
-        print(f"maximum rate {mx}/s, loss-free rate {lf}/s" + (f" ({res.stopped})" if res.stopped else ""))
-    return _finish(args, [r])
+        [r] = run_plan(args, one_benchmark("rate-search", "controller", given), rate_search)
+    if not args.json and searched:
+        _print_search(searched[0])
+    return end(args, [r])
+
+
+def _print_search(res) -> None:
+    print(output.table(["offered/s", "sent/s", "APR/s", "loss", "late", "lost", "in flight", "marker", "not stable because"],
+                       [[f"{t.offered:,.0f}", f"{t.sent:,.0f}", f"{t.apr:,.0f}", f"{t.loss:.4%}", t.late, t.lost,
+                         t.in_flight, t.marker, t.unstable] for t in res.trials]))
+    mx = "-" if res.max_rate is None else f"{res.max_rate:,.0f}"
+    lf = "-" if res.loss_free_rate is None else f"{res.loss_free_rate:,.0f}"
+    print(f"maximum rate {mx}/s, loss-free rate {lf}/s" + (f" ({res.stopped})" if res.stopped else ""))
 
 
 def _print_trial(t) -> None:

@@ -55,11 +55,11 @@ def run(args: list, live: bool = False, timeout: Optional[float] = None, config:
                                 start_new_session=True)
         try:
             stdout, stderr = proc.communicate(timeout=timeout)
-        except Interrupted:
+        except Interrupted as e:
             _interrupt(proc)
             doc = _read(out)
             if doc is not None:
-                raise EngineInterrupted(doc)
+                raise EngineInterrupted(doc, e.signum)
             raise
         except subprocess.TimeoutExpired:
             _interrupt(proc)
@@ -80,8 +80,8 @@ def run(args: list, live: bool = False, timeout: Optional[float] = None, config:
 class EngineInterrupted(Interrupted):
     """Ctrl-C/SIGTERM during a run; carries the engine's partial document."""
 
-    def __init__(self, doc: dict):
-        super().__init__(signal.SIGINT)
+    def __init__(self, doc: dict, signum: int = signal.SIGINT):
+        super().__init__(signum)           # the signal that came (SIGTERM exits 143, not 130)
         self.doc = doc
 
 

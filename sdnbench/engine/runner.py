@@ -8,7 +8,7 @@ the engine too, so the engine's own JSON carries both sides.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..controllers import launch
 from ..controllers.spec import needed_traffic
@@ -48,9 +48,16 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
 
 
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
+    """The campaign kind's runner: a controller launched for this one measurement."""
     p = check(params)
     with launch(launch_spec(p), of_version=launch_of_version(p), port=port) as ctl:
         return measure(p, ctl, live=live)
 
 
-__all__ = ["run_engine", "measure", "Interrupted"]
+def against(ctl, live: bool = False) -> Callable[[dict], Result]:
+    """The runner of a command that launched ``ctl`` once for all its cells: params checked
+    (the engine is asked once per distinct config; ``check`` remembers) and measured."""
+    return lambda params: measure(check(params), ctl, live=live)
+
+
+__all__ = ["run_engine", "against", "measure", "Interrupted"]

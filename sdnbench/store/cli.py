@@ -1,4 +1,6 @@
-"""``--store DIR`` for single CLI commands (``net run``, ``controller bench``, ...).
+"""``--store DIR`` for single CLI commands whose loop is their own (``controller robustness``,
+``discovery``, ...); ``controller bench``, ``search`` and ``capacity`` store through the
+campaigns' executor instead (``campaign/store_sink.py``), each cell as it ends.
 
     from sdnbench.store.cli import add_store_flag, save_if_asked
     add_store_flag(parser)                     # in register(); adds --store DIR (default: none)
@@ -27,7 +29,7 @@ def add_store_flag(parser, default_off: bool = True) -> None:
         if default_off else "")
 
 
-def _rescue(directory, result: Result, e: Exception) -> str:
+def rescue(directory, result: Result, e) -> str:
     """The store could not take ``result`` after all (a full disk, a store made read-only during
     the run): the result goes to a rescue file, whose path is printed; it is never dropped."""
     import json
@@ -46,8 +48,8 @@ def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[
     """Save ``result`` if ``--store`` was given; returns the run id (or None).
 
     The results of one command go into one run: the first call creates it, later calls with the
-    same ``args`` add cells to it, so ``controller bench --reps 3`` is stored as 3 repetitions of
-    each switch count (a ``rep`` parameter becomes the cell's repetition)."""
+    same ``args`` add cells to it, so ``controller dos --reps 3`` is stored as 3 repetitions of
+    each case (a ``rep`` parameter becomes the cell's repetition)."""
     directory = getattr(args, "store", None)
     if directory is None:
         return None
@@ -59,7 +61,7 @@ def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[
             if result.status != "ok":
                 store.set_run_status(run_id, "failed")
     except (UserError, sqlite3.Error, OSError) as e:
-        _rescue(directory, result, e)
+        rescue(directory, result, e)
         return None
     if getattr(args, "_saved_run", None) is None:
         print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
