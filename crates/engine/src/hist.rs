@@ -5,9 +5,9 @@
 //! Values above the range (60 s) are clamped, and counted, rather than dropped.
 //! Serialized as base64 of the HdrHistogram V2 format so any HDR implementation can read it.
 
+use crate::result::switches::Summary;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
-use serde::{Deserialize, Serialize};
 
 const HIGH_NS: u64 = 60_000_000_000;
 
@@ -15,20 +15,6 @@ const HIGH_NS: u64 = 60_000_000_000;
 pub struct Hist {
     pub h: Histogram<u64>,
     pub clamped: u64,
-}
-
-/// Percentiles in microseconds (what the JSON and the text output show).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Summary {
-    pub count: u64,
-    pub mean_us: f64,
-    pub stdev_us: f64,
-    pub min_us: f64,
-    pub p50_us: f64,
-    pub p90_us: f64,
-    pub p99_us: f64,
-    pub p99_9_us: f64,
-    pub max_us: f64,
 }
 
 impl Hist {

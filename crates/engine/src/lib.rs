@@ -11,13 +11,13 @@
 //! | `distributed`  | a run over several agents or pods, both sides; `k8s`; `merge`             |
 //! | `export`       | fills the result of a run from its outcome, and writes it                 |
 //! | `coordinator`  | one process's run: plans, starts and drives its workers, judges it        |
-//! | `result`       | the result's types (schema `sdnbench.engine/1`; its JSON Schema is generated) |
 //! | `robust`       | the robustness attacker (RFC 8456 §5.3), an extra switch on its own thread |
 //! | `switch`       | one worker's emulated switches: sessions, pacing, workloads, its protocol  |
 //! | `network`      | the emulated network between switches                                    |
 //! | `hist`         | latency histograms                                                       |
 //! | `config`       | what one run does (`Config`), and the machine's limits                     |
 //! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |
+//! | `result`       | the result's records (schema `sdnbench.engine/1`, generated): a leaf, it names no other module |
 
 pub(crate) mod config;
 pub(crate) mod coordinator;

@@ -13,7 +13,13 @@ use std::path::Path;
 
 /// Top first. A module may use the ones after it, never those before it.
 const LAYERS: &[&str] =
-    &["front", "distributed", "export", "coordinator", "result", "robust", "switch", "network", "hist", "config", "exit"];
+    &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config", "exit", "result"];
+
+/// Layers that name no other module of the crate (only std and other crates). `result` is the
+/// public document, whose JSON Schema is generated from its types: were it to name a type of
+/// the worker protocol, the network or the config, a change there would change the schema
+/// unseen. The layers that fill it convert into its records, or fill records it defines.
+const LEAVES: &[&str] = &["result"];
 
 /// Layers inside a top-level module, top first, one level down: each row is a set of its
 /// modules that may use those of later rows, never those of earlier ones (in one row,
@@ -120,6 +126,21 @@ fn back_edges(src: &Path) -> Vec<String> {
     bad
 }
 
+/// Every file of a leaf (`LEAVES`) that names another module of the crate, one line each.
+fn leaf_imports(src: &Path) -> Vec<String> {
+    let mut bad = vec![];
+    for f in rust_files(src) {
+        let rel = f.strip_prefix(src).expect("under src");
+        let path = module_path(rel);
+        let Some(leaf) = LEAVES.iter().find(|l| path.first().is_some_and(|p| p == *l)) else { continue };
+        let text = std::fs::read_to_string(&f).expect("a source file is readable");
+        for (line, name) in imports(&text, path.len()).into_iter().filter(|(_, n)| n != leaf) {
+            bad.push(format!("src/{}:{line}: {leaf} is a leaf (LEAVES in tests/layers.rs) and imports crate::{name}", rel.display()));
+        }
+    }
+    bad
+}
+
 /// The row of `module` among `rows` (top first).
 fn row_of(rows: &[&[&str]], module: &str) -> Option<usize> {
     rows.iter().position(|r| r.contains(&module))
@@ -151,6 +172,35 @@ fn inside_back_edges(rel: &Path, path: &[String], text: &str) -> Vec<String> {
 fn no_module_imports_one_above_it() {
     let bad = back_edges(&src());
     assert!(bad.is_empty(), "imports against the layers (LAYERS in tests/layers.rs, top first):\n{}", bad.join("\n"));
+}
+
+#[test]
+fn a_leaf_imports_nothing_of_the_crate() {
+    let bad = leaf_imports(&src());
+    assert!(bad.is_empty(), "a leaf names only std and other crates; give it a record of its own:\n{}", bad.join("\n"));
+    // the leaves sit below every other layer (else the order would allow what this rule refuses)
+    let bottom = &LAYERS[LAYERS.len() - LEAVES.len()..];
+    assert!(LEAVES.iter().all(|l| bottom.contains(l)), "LEAVES are the last of LAYERS: {bottom:?}");
+}
+
+#[test]
+fn a_leaf_import_is_found_and_named() {
+    let tree = Path::new(env!("CARGO_TARGET_TMPDIR")).join("layers-leaf/src");
+    let _ = std::fs::remove_dir_all(&tree);
+    std::fs::create_dir_all(tree.join("result/network")).unwrap();
+    std::fs::write(tree.join("result/mod.rs"), "pub(crate) mod network;\nuse crate::result::network::Network;\n").unwrap();
+    // inside result/network/: `super::` stays in result, `super::super::` reaches the crate root
+    let text = "use super::events::Applied;\n// crate::config in a comment\nuse crate::switch::protocol::SwitchReport;\nfn f(_: super::super::config::Config) {}\n";
+    std::fs::write(tree.join("result/network/mod.rs"), text).unwrap();
+    std::fs::write(tree.join("front.rs"), "use crate::config::Config;\n").unwrap();
+    let bad = leaf_imports(&tree);
+    assert_eq!(
+        bad,
+        [
+            "src/result/network/mod.rs:3: result is a leaf (LEAVES in tests/layers.rs) and imports crate::switch",
+            "src/result/network/mod.rs:4: result is a leaf (LEAVES in tests/layers.rs) and imports crate::config",
+        ]
+    );
 }
 
 #[test]

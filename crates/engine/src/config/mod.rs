@@ -5,6 +5,7 @@ pub(crate) mod limits;
 pub(crate) mod network;
 pub(crate) mod robust;
 
+use crate::result::run::FailMode;
 use ofwire::Versions;
 use serde::{Deserialize, Serialize};
 
@@ -185,20 +186,6 @@ pub struct Config {
     /// Set by the coordinator for agents in network mode: each agent's HOST:PORT for the frames
     /// of links that cross agents (`network/transport.rs`, TCP). Empty: the local Unix mesh.
     pub net_peers: Vec<String>,
-}
-
-/// OVS's fail modes (ovs-vsctl set-fail-mode). While disconnected, `secure` keeps the flow
-/// table and drops table misses; `standalone` does the same until the controller has been away
-/// for 3 × the inactivity probe, then forwards on its own ("fail-open", `ofswitch::fail_open`;
-/// network mode). Neither sends a packet-in: a request due while disconnected is not sent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum FailMode {
-    /// Mininet's default for its OVS switches.
-    #[default]
-    Secure,
-    /// Open vSwitch's own default.
-    Standalone,
 }
 
 fn on_off<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {

@@ -47,7 +47,7 @@ pub struct Outcome {
     pub finished_unix: f64,
     pub nofile: (u64, u64),
     /// What the robustness attacker observed (`robust/`), when a case was configured.
-    pub robustness: Option<crate::robust::Observation>,
+    pub robustness: Option<crate::result::Observation>,
     /// The result's agents section (`distributed/agent_state.rs`); empty when the workers were local.
     pub agents: Vec<crate::result::Agent>,
     /// The switches this run is responsible for (an agent: its slice; otherwise all).

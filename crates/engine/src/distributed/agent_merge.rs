@@ -9,7 +9,8 @@
 
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::hist::Hist;
-use crate::switch::protocol::{AgentFacts, Capacity, Interval, Ready, WorkerReport, PROTOCOL};
+use crate::result::{AgentFacts, Capacity, SwitchReport};
+use crate::switch::protocol::{Interval, Ready, WorkerReport, PROTOCOL};
 use std::collections::BTreeMap;
 
 /// The agent's Ready: its workers' sessions summed, the slowest handshake, failures merged.
@@ -69,12 +70,7 @@ pub fn report(worker: u32, o: &Outcome) -> Result<WorkerReport, String> {
     Ok(WorkerReport {
         worker,
         pid: std::process::id(),
-        switches: o
-            .reports
-            .iter()
-            .flat_map(|r| r.switches.iter().cloned())
-            .map(|s| crate::switch::protocol::SwitchReport { worker, ..s })
-            .collect(),
+        switches: o.reports.iter().flat_map(|r| r.switches.iter().cloned()).map(|s| SwitchReport { worker, ..s }).collect(),
         hist_b64: hist.to_base64(),
         hist_clamped: o.reports.iter().map(|r| r.hist_clamped).sum(),
         stopped_early: o.reports.iter().any(|r| r.stopped_early),

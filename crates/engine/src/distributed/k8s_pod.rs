@@ -13,7 +13,7 @@
 
 use crate::config::{slices, Config};
 use crate::distributed::k8s::{COUNT_ENV, INDEX_ENV};
-use crate::result::EngineResult;
+use crate::export::EngineResult;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

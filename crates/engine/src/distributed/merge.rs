@@ -23,10 +23,11 @@ use crate::config::{Config, Slice};
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::distributed::agent_merge::{merge as merge_counters, AgentResult};
 use crate::distributed::agent_state::{self, AgentState};
+use crate::export::EngineResult;
 use crate::result::load::LoadLoops;
-use crate::result::{EngineResult, SCHEMA};
+use crate::result::{AgentFacts, SwitchReport, SCHEMA};
 use crate::switch::load::LoopLoad;
-use crate::switch::protocol::{AgentFacts, Ready, SwitchReport, WorkerReport};
+use crate::switch::protocol::{Ready, WorkerReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -357,7 +358,7 @@ mod tests {
     /// byte for byte but for the merging process's pid.
     #[test]
     fn golden_pods_merge_into_the_golden_merge() {
-        let dir = crate::result::tests::golden("");
+        let dir = crate::export::tests::golden("");
         let docs: Vec<(String, EngineResult)> = (0..3)
             .map(|i| {
                 let f = format!("pod{i}.json");

@@ -1,18 +1,22 @@
-//! The engine's result: fills an [`EngineResult`] (schema `sdnbench.engine/1`, the types in
-//! `src/result/`) from a run's `Outcome`, and writes it. Exporters only serialize and sum: every
+//! The engine's result: fills an [`EngineResult`] (schema `sdnbench.engine/1`, the records in
+//! `src/result/`, with the run's config as `params`: `document.rs`) from a run's `Outcome`, and writes it. Exporters only serialize and sum: every
 //! figure is computed in `coordinator/figures.rs` or here from raw per-loop samples.
 //!
 //! Written through a `serde_json::Value`, so every object's keys come out sorted, as in every
 //! result the engine has written.
 
+mod document;
 mod network;
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use document::{schema, EngineResult};
 
 use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
 use crate::coordinator::Outcome;
 use crate::result::run::{Coalescing, Failure};
 use crate::result::totals::{LateLatency, ReconnectTotals};
 use crate::result::*;
-use crate::switch::protocol::SwitchReport;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -165,7 +169,7 @@ fn totals(o: &Outcome, sw: &[&SwitchReport], disconnects: u64) -> Totals {
 
 /// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
 fn reconnect_totals(sw: &[&SwitchReport]) -> ReconnectTotals {
-    let sum = |f: &dyn Fn(&crate::switch::accounting::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
+    let sum = |f: &dyn Fn(&crate::result::switches::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
     ReconnectTotals {
         sessions_lost: sum(&|r| r.sessions_lost),
         reconnect_attempts: sum(&|r| r.attempts),

@@ -1,9 +1,9 @@
 //! The result's `network` section: the workers' network figures merged (`src/network/`).
 
 use crate::hist::Hist;
-use crate::network::hosts::HostCounters;
 use crate::network::node::NetReport;
 use crate::network::router::NetCounters;
+use crate::result::network::frames::HostCounters;
 use crate::result::network::{Brief, Checked, Discovery, Network, Role, TransportDelay};
 
 fn brief(h: &Hist) -> Brief {

@@ -4,8 +4,9 @@
 //! of the same name (with `-` for `_`) and overrides a `--config` file wherever it stands.
 //! Errors are one line.
 
-use crate::config::{Config, FailMode, Mode};
+use crate::config::{Config, Mode};
 use crate::front::values::{number, whole};
+use crate::result::run::FailMode;
 
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
@@ -340,7 +341,7 @@ mod tests {
         assert_eq!(a.json.unwrap().to_str(), Some("out.json"));
         let a = args("--reconnect off --max-backoff-ms 2000 --fail-mode standalone --no-learn --fixed-timeout -q").unwrap();
         assert!(!a.cfg.reconnect && !a.cfg.learn && !a.cfg.adaptive_timeout && a.quiet);
-        assert_eq!((a.cfg.max_backoff_ms, a.cfg.fail_mode), (2000, crate::config::FailMode::Standalone));
+        assert_eq!((a.cfg.max_backoff_ms, a.cfg.fail_mode), (2000, FailMode::Standalone));
     }
 
     #[test]

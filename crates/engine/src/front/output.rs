@@ -5,7 +5,8 @@
 use crate::config::Config;
 use crate::coordinator::figures::mean_sd;
 use crate::coordinator::LoopTotal;
-use crate::result::{EngineResult, Totals};
+use crate::export::EngineResult;
+use crate::result::Totals;
 use crate::switch::protocol::Ready;
 use std::io::{IsTerminal, Write};
 
@@ -227,9 +228,9 @@ mod tests {
     #[test]
     fn the_summary_of_a_golden_result_is_the_one_printed_then() {
         for name in ["throughput", "latency", "capacity", "network", "agents_local", "failed"] {
-            let text = std::fs::read_to_string(crate::result::tests::golden(&format!("{name}.json"))).unwrap();
+            let text = std::fs::read_to_string(crate::export::tests::golden(&format!("{name}.json"))).unwrap();
             let r: EngineResult = serde_json::from_str(&text).unwrap();
-            let printed = std::fs::read_to_string(crate::result::tests::golden(&format!("{name}.summary.txt"))).unwrap();
+            let printed = std::fs::read_to_string(crate::export::tests::golden(&format!("{name}.summary.txt"))).unwrap();
             assert_eq!(summary(&r.params, &r), printed, "{name}");
         }
     }

@@ -132,7 +132,7 @@ pub fn no_args(cmd: &str, rest: &[String], text: impl FnOnce() -> String) -> i32
 /// `schema`: the JSON Schema of the result, generated from its types (`result/`); the checked-in
 /// `crates/engine/schema/engine-result.schema.json` is this output.
 pub fn schema() -> String {
-    serde_json::to_string_pretty(&crate::result::schema()).expect("a schema serializes") + "\n"
+    serde_json::to_string_pretty(&crate::export::schema()).expect("a schema serializes") + "\n"
 }
 
 /// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.

@@ -1,4 +1,5 @@
-//! Scheduled port and link changes, and the record of when each one really happened.
+//! Scheduled port and link changes, and the record of when each one really happened (the
+//! result's `Applied`, `result/network/events.rs`, filled in `node.rs`).
 //!
 //! Every worker holds the whole schedule: it changes its router's link state for every link (so
 //! it drops frames arriving over a link that is down), and sets the port state of the ends it
@@ -6,8 +7,8 @@
 //! the instant it applied an event; a link with ends in two workers has two records.
 
 use super::model::Model;
-use crate::config::network::{LinkState, NetworkSpec};
-use serde::{Deserialize, Serialize};
+use crate::config::network::NetworkSpec;
+use crate::result::network::events::LinkState;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -22,31 +23,6 @@ pub struct Due {
     pub at_ms: u64,
     pub target: Target,
     pub up: bool,
-}
-
-/// When one event was applied by one worker (times in ms since the measured phase began).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Applied {
-    pub event: u32,
-    pub worker: u32,
-    pub at_ms: u64,
-    pub actual_ms: f64,
-    pub state: LinkState,
-    /// The port ends this worker set: (dpid, port).
-    pub ends: Vec<(u64, u32)>,
-    /// The same instant in CLOCK_MONOTONIC ns (the clock of `network.discovery`'s times and of
-    /// a northbound poller), for change-detection times (RFC 8456 §5.1.8).
-    #[serde(default)]
-    pub mono_ns: u64,
-    /// Southbound reactions (RFC 8456 §5.1.8 without a northbound view), CLOCK_MONOTONIC ns, 0
-    /// = none seen by this worker: for a link coming up, the first probe of the controller that
-    /// crossed it afterwards, per direction (seen by the worker owning the receiving end); for
-    /// a link or port going down, the first change in the flow-entry count of one of this
-    /// worker's end switches afterwards (the controller's flows reacting).
-    #[serde(default)]
-    pub first_probe_after_ns: [u64; 2],
-    #[serde(default)]
-    pub flows_changed_ns: u64,
 }
 
 pub struct Schedule {

@@ -6,31 +6,11 @@
 //! the controller made up). Flows are kept in a map: at most hosts² entries, as many as were used.
 
 use super::model::Model;
+use crate::result::network::frames::HostCounters;
 use ofwire::frame::build::MIN_FRAME;
 use ofwire::frame::{udp_frame_carrying, UdpFrameSpec};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 pub const NO_HOST: u32 = u32::MAX;
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Flow {
-    pub injected: u64,
-    pub delivered: u64,
-    /// ns since the measured phase began (0: never).
-    pub first_injected_ns: u64,
-    pub first_delivered_ns: u64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct HostCounters {
-    pub injected: u64,
-    pub delivered: u64,
-    /// Delivered to a host whose MAC is not the frame's destination (flooded copies).
-    pub delivered_foreign: u64,
-    /// Keyed "src->dst" (host indexes) so it survives JSON.
-    pub flows: BTreeMap<String, Flow>,
-}
 
 fn key(src: u32, dst: u32) -> String {
     if src == NO_HOST {

@@ -7,12 +7,16 @@
 //! `Switch::set_port_state`); after anything that may transmit, `transmit(index, &mut sw.tx)`.
 
 use super::clock::mono_ns;
-use super::events::{local_ends, Applied, Schedule};
-use super::hosts::{host_frame, HostCounters};
+use super::events::{local_ends, Schedule};
+use super::hosts::host_frame;
 use super::model::Model;
 use super::router::{Frame, NetCounters, Route, Router, FROM_HOST};
 use super::transport::{Inbound, Outbox};
-use crate::config::network::{LinkState, NetworkSpec};
+use crate::config::network::NetworkSpec;
+use crate::result::network::events::{Applied, LinkState};
+use crate::result::network::frames::HostCounters;
+use crate::result::network::provision::ProvisionReport;
+use crate::result::network::stream::StreamReport;
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -47,10 +51,10 @@ pub struct NetReport {
     pub flows: Vec<(u64, u64)>,
     /// The provisioning traffic's flows (`provision.rs`), when the network has it.
     #[serde(default)]
-    pub provisioning: Option<super::provision::ProvisionReport>,
+    pub provisioning: Option<ProvisionReport>,
     /// The sequence-numbered streams (`stream.rs`), when the network has them.
     #[serde(default)]
-    pub stream: Option<super::stream::StreamReport>,
+    pub stream: Option<StreamReport>,
     /// OF1.3 role changes the switches saw: (dpid, monotonic ns, channel, new role); channel 0
     /// is the first controller address, 1.. the others in order.
     #[serde(default)]

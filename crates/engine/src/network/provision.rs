@@ -25,36 +25,13 @@
 
 use super::model::Model;
 use crate::config::network::provision::ProvisionSpec;
+use crate::result::network::provision::ProvisionReport;
 use ofwire::frame::build::MIN_FRAME;
 use ofwire::frame::{gratuitous_arp, udp_frame_carrying, UdpFrameSpec};
-use serde::{Deserialize, Serialize};
 
 /// First bytes of a provisioning frame's UDP payload.
 pub const MAGIC: [u8; 4] = *b"SDNP";
 const UDP_PORT: u16 = 5002;
-
-/// Per flow: when its frame entered the ingress switch and left the egress switch (ns since the
-/// measured phase began; 0: not yet / never).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ProvisionReport {
-    pub flows: u32,
-    pub started: u64,
-    pub provisioned: u64,
-    pub timed_out: u64,
-    pub in_flight: u64,
-    /// Deliveries of a flow after its first, or after it timed out.
-    pub late: u64,
-    pub started_ns: Vec<u64>,
-    pub delivered_ns: Vec<u64>,
-    /// When the announcements went out (ns since go).
-    pub announced_ns: u64,
-    /// Go itself on CLOCK_MONOTONIC (ns): a northbound client aligns its request times with it.
-    #[serde(default)]
-    pub go_mono_ns: u64,
-    /// Frames sent again (`repeat_ms`).
-    #[serde(default)]
-    pub repeated: u64,
-}
 
 impl ProvisionReport {
     pub fn check(&self) -> Result<(), String> {

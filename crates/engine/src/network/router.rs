@@ -17,12 +17,12 @@
 
 use super::model::{Model, Peer};
 use crate::hist::Hist;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 // Discovery frames (LLDP, and Floodlight's BDDP counted with it).
+use crate::result::network::frames::Counters;
 use ofwire::frame::{ETHERTYPE_BDDP as ETH_BDDP, ETHERTYPE_LLDP as ETH_LLDP};
 
 /// A frame on its way over a link to a switch port.
@@ -41,30 +41,6 @@ pub struct Frame {
 pub enum Route {
     Switch(Frame),
     Host { host: u32, data: Vec<u8> },
-}
-
-/// Frame counters (`src/network/router.rs`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Counters {
-    /// Frames sent on a port that has a link, up or down.
-    pub tx_linked: u64,
-    /// Frames that crossed a link to the peer switch.
-    pub rx_linked: u64,
-    /// The link was down at transmit or at arrival.
-    pub dropped_down: u64,
-    /// Sent on a port without a peer (never `tx_linked`).
-    pub dropped_unlinked: u64,
-    /// Frames still on their way when the workers stopped.
-    pub in_transit: u64,
-    /// Frames handed to a host (after the link delay).
-    pub to_hosts: u64,
-    /// Refused by a switch itself (never transmitted, outside the invariant): output to a port
-    /// that is down.
-    pub switch_dropped_out_port_down: u64,
-    /// Refused by a switch itself: output to a port that does not exist.
-    pub switch_dropped_out_no_port: u64,
-    /// Refused by a switch itself: a frame arriving on a port that is down.
-    pub switch_dropped_in_port_down: u64,
 }
 
 impl Counters {

@@ -1,6 +1,6 @@
-//! The result's `agents`: one entry per agent of a distributed run (docs/scale-out.md).
+//! The result's `agents`: one entry per agent of a distributed run (docs/scale-out.md), with
+//! what each agent reported about itself ([`AgentFacts`], sent in its worker report).
 
-use crate::switch::protocol::AgentFacts;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -30,4 +30,16 @@ pub struct Agent {
     pub rss_bytes_per_session: u64,
     /// What the agent decided on its machine (null: it never reported).
     pub local: Option<AgentFacts>,
+}
+
+/// An agent's own facts: its local plan and its footprint.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct AgentFacts {
+    pub workers: u32,
+    pub nofile_hard: u64,
+    pub source_addrs: Vec<String>,
+    /// Sum over the agent's processes of each one's peak RSS sampled during the run.
+    pub rss_bytes_peak: u64,
+    pub status: String,
+    pub error: Option<String>,
 }

@@ -3,45 +3,53 @@
 //! an [`EngineResult`] from a run's `Outcome`; the text summary (`front/output.rs`) formats one;
 //! `merge` deserializes them. These types are the one definition of the fields: the JSON Schema
 //! in `crates/engine/schema/engine-result.schema.json` is generated from them ([`schema`];
-//! `tests/schema.rs` fails when the checked-in file differs). What the fields mean beyond their
-//! doc comments (status rules, invariants, units) is in `crates/engine/SCHEMA.md`.
+//! `src/export/tests.rs` fails when the checked-in file differs). What the fields mean beyond
+//! their doc comments (status rules, invariants, units) is in `crates/engine/SCHEMA.md`.
 //!
-//! Layering: plain data, no I/O. It names the types of the layers below (`Config`, the switches'
-//! reports, the attacker's observation, the network's records) and is filled by the layers above.
+//! Layering: plain data, no I/O, and a leaf: it names no other module of the crate
+//! (`tests/layers.rs`, `LEAVES`), so no internal type changes the schema unseen. The records
+//! the workers send that the result holds as they came (`switches`, `capacity`, an agent's
+//! facts, the attacker's observation, the network's records) are defined here, and the worker
+//! protocol, the robustness attacker and the network fill them; `params` is the run's config,
+//! a type parameter here (`export::EngineResult` names it: `Config`).
 
 pub(crate) mod agents;
+pub(crate) mod capacity;
 pub(crate) mod load;
 pub(crate) mod network;
 pub(crate) mod resources;
+pub(crate) mod robustness;
 pub(crate) mod run;
+pub(crate) mod switches;
 pub(crate) mod totals;
 
-use crate::config::Config;
-use crate::switch::protocol::SwitchReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// What a capacity run found: the workers' record, summed (`Capacity::sum`).
-pub use crate::switch::protocol::Capacity;
-pub use agents::Agent;
+pub use agents::{Agent, AgentFacts};
+pub use capacity::Capacity;
 pub use load::Load;
 pub use network::Network;
 pub use resources::{ProcSeries, Resources};
+pub use robustness::Observation;
 pub use run::{Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
+pub use switches::SwitchReport;
 pub use totals::{Disconnect, Totals};
 
 /// The schema's name and version; bump the version to change a field incompatibly.
 pub const SCHEMA: &str = "sdnbench.engine/1";
 
 /// One run of sdnbench-engine (or of one part of a run: an agent's slice, a pod's).
+// `P`: the type of `params` (the engine's `Config`; the root's name and description are set
+// by [`schema`], so the parameter shows nowhere in the schema)
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
-pub struct EngineResult {
+pub struct EngineResult<P> {
     /// Always `sdnbench.engine/1` ([`SCHEMA`]).
     pub schema: String,
     pub engine: Engine,
     /// The full run configuration (`Config` in `src/config/mod.rs`, the definition of every
     /// parameter); the same object `sdnbench-engine bench --config FILE` reads.
-    pub params: Config,
+    pub params: P,
     /// `ok`, `partial`, `interrupted` or `failed` (rules in `src/coordinator/status.rs`).
     #[schemars(extend("enum" = ["ok", "partial", "interrupted", "failed"]))]
     pub status: String,
@@ -58,7 +66,7 @@ pub struct EngineResult {
     pub disconnects: Vec<Disconnect>,
     pub learning: Learning,
     /// What the robustness attacker observed (`src/robust/`); null without a case.
-    pub robustness: Option<crate::robust::Observation>,
+    pub robustness: Option<Observation>,
     pub latency: Latency,
     /// Fixed-rate and keep-alive runs: offered, sent, answered, late, lost per loop and the
     /// echoes (`load.rs`); absent otherwise.
@@ -84,18 +92,15 @@ pub struct EngineResult {
     pub agent_index: Option<u32>,
 }
 
-/// The JSON Schema of [`EngineResult`], as checked in at `crates/engine/schema/engine-result.schema.json`
-/// (`sdnbench-engine schema` prints it).
-pub fn schema() -> serde_json::Value {
+/// The JSON Schema of [`EngineResult`] with `params` of type `P` (the engine's: `export::schema`,
+/// checked in at `crates/engine/schema/engine-result.schema.json`; `sdnbench-engine schema` prints it).
+pub fn schema<P: JsonSchema>() -> serde_json::Value {
     // what the engine writes (the serialize contract: a field always written is required, even null)
     let generator = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
-    let mut s = serde_json::to_value(generator.into_root_schema_for::<EngineResult>()).expect("a schema serializes");
+    let mut s = serde_json::to_value(generator.into_root_schema_for::<EngineResult<P>>()).expect("a schema serializes");
     s["$id"] = "https://sdnbench.invalid/schema/engine-result-1.json".into();
     s["title"] = format!("{SCHEMA}: one run of sdnbench-engine").into();
     s["description"] = "Generated from crates/engine/src/result/ (sdnbench-engine schema); meanings in crates/engine/SCHEMA.md.".into();
     s["properties"]["schema"]["const"] = SCHEMA.into();
     s
 }
-
-#[cfg(test)]
-pub(crate) mod tests;

@@ -1,8 +1,8 @@
 //! The sections of the result that describe the run as a whole: the engine, the handshake, the
 //! loops, throughput and latency, the learning phase and efficiency (capacity: the workers' own
-//! record, `switch::protocol::Capacity`, summed).
+//! record, `capacity.rs`, summed), and the reconnection in effect (with OVS's fail modes,
+//! which `params.fail_mode` names too).
 
-use crate::config::FailMode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +88,20 @@ pub struct Reconnect {
     pub backoff_ms: u64,
     pub max_backoff_ms: u64,
     pub fail_mode: FailMode,
+}
+
+/// OVS's fail modes (ovs-vsctl set-fail-mode). While disconnected, `secure` keeps the flow
+/// table and drops table misses; `standalone` does the same until the controller has been away
+/// for 3 × the inactivity probe, then forwards on its own ("fail-open", `ofswitch::fail_open`;
+/// network mode). Neither sends a packet-in: a request due while disconnected is not sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FailMode {
+    /// Mininet's default for its OVS switches.
+    #[default]
+    Secure,
+    /// Open vSwitch's own default.
+    Standalone,
 }
 
 /// The learning phase (`src/switch/learning.rs`).

@@ -3,9 +3,9 @@
 //! everything the controller sends (counting types and errors), answers through the switch
 //! core once a case has shaken hands, and finally probes the session with an echo.
 
-use super::{Idle, Observation, SeenError};
 use crate::config::robust::RobustSpec;
 use crate::config::Config;
+use crate::result::robustness::{Idle, Observation, SeenError};
 use ofmutate::{Ctx, Step};
 use ofswitch::{Event, Switch, SwitchConfig};
 use ofwire::{ErrorMsg, Header, MsgType, Version, HEADER_LEN};

@@ -24,6 +24,7 @@
 //!   when nothing was lost.
 
 use crate::hist::Hist;
+use crate::result::switches::{Disconnect, KeepaliveCounts, ReconnectCounts};
 use crate::switch::outstanding::{Match, Outstanding};
 use ofwire::{packet_in::NO_BUFFER, MsgType};
 use serde::Serialize;
@@ -35,38 +36,6 @@ pub enum SessionState {
     Connecting,
     Up,
     Down,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct Disconnect {
-    /// Seconds from the start of the measured phase (negative: before it).
-    pub t_s: f64,
-    /// closed | reset | malformed | timeout | refused | protocol
-    pub kind: String,
-    pub reason: String,
-}
-
-/// One switch's reconnection counters. Invariants: `sessions_lost = reconnects +
-/// down_at_stop`, `attempts = reconnects + failures`, `disconnected_ns = 0` iff
-/// `sessions_lost = 0`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
-pub struct ReconnectCounts {
-    /// Established sessions that ended before the run did (`reconnect.rs`).
-    pub sessions_lost: u64,
-    /// Connections tried after a loss; those that came up (handshake done); those that did not.
-    pub attempts: u64,
-    pub reconnects: u64,
-    pub failures: u64,
-    /// The switch had no session when the run ended, after a loss.
-    pub down_at_stop: bool,
-    /// Down at the stop, but only waiting out the backoff (no attempt failed since the loss).
-    pub reconnecting_at_stop: bool,
-    /// Time without a session after a loss (closed at re-establishment or the run's end).
-    pub disconnected_ns: u64,
-    /// Requests due while the switch had no session (fixed-rate schedule), never sent.
-    pub not_sent_disconnected: u64,
-    /// When the session was last re-established (s from the start of the measured phase).
-    pub last_back_t_s: Option<f64>,
 }
 
 #[derive(Debug)]
@@ -118,7 +87,7 @@ pub struct SwitchStats {
     pub sample_every: u32,
     pub echo_rtt_ns: Vec<u64>,
     /// The periodic keep-alive's counters (`keepalive.rs`).
-    pub ka: crate::switch::keepalive::KeepaliveCounts,
+    pub ka: KeepaliveCounts,
     /// Reconnection (`reconnect.rs`): the counters the switch's report carries.
     pub reconnect: ReconnectCounts,
     /// Since when the switch has had no session (after a loss), if it has none now.

@@ -14,8 +14,7 @@
 //! where a late reply moves one echo from lost to late: `sent = answered + lost + in_flight`
 //! with `late ≤ lost`.
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use crate::result::switches::KeepaliveCounts;
 use std::collections::VecDeque;
 
 /// The high half of a periodic echo's xid (`ofswitch`'s idle probe uses 0xffff_0000).
@@ -24,28 +23,6 @@ pub const ECHO_XID: u32 = 0xfffe_0000;
 /// Timed-out echoes remembered for a late reply (older ones are forgotten: a reply to one is
 /// then not recognised, and counted nowhere).
 const KEEP_LATE: usize = 4;
-
-/// A switch's keep-alive counters (in `switches[].keepalive`; summed in `load.keepalive`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct KeepaliveCounts {
-    /// Echo requests sent (periodic keep-alive).
-    pub sent: u64,
-    /// Answered within the timeout.
-    pub answered: u64,
-    /// Not answered within the timeout (a late reply does not take it back: see `late`).
-    pub lost: u64,
-    /// Of the lost, those whose reply came after the timeout.
-    pub late: u64,
-    /// Neither answered nor timed out when the session ended.
-    pub in_flight_at_stop: u64,
-}
-
-impl KeepaliveCounts {
-    /// Nothing counted (the field is then left out of a switch's record).
-    pub fn is_zero(&self) -> bool {
-        *self == KeepaliveCounts::default()
-    }
-}
 
 /// One session's keep-alive schedule and the echoes it has in flight.
 #[derive(Debug, Default)]

@@ -24,8 +24,7 @@
 //! clock (`go_at`), refusing the run beyond `max_skew_ms`.
 
 use crate::config::{Config, Slice};
-use crate::hist::Summary;
-use crate::switch::accounting::{Disconnect, ReconnectCounts};
+use crate::result::{AgentFacts, Capacity, SwitchReport};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -140,57 +139,6 @@ pub struct Interval {
 
 pub const PER_SWITCH_IN_INTERVALS: usize = 256;
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct SwitchReport {
-    pub index: u32,
-    pub dpid: u64,
-    pub worker: u32,
-    /// Negotiated OpenFlow version ("1.0", "1.3"), or null if the handshake never finished.
-    pub of_version: Option<String>,
-    /// The controller closed the first connection on the HELLO with a version bitmap, and the
-    /// switch was retried with a plain OpenFlow 1.0 HELLO (`hello_fallback.rs`). Written only
-    /// when true.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub hello_fallback: bool,
-    pub handshake_ms: Option<f64>,
-    pub sent: u64,
-    pub answered: u64,
-    pub lost: u64,
-    pub extra: u64,
-    pub unmatched: u64,
-    pub late: u64,
-    #[serde(default)]
-    pub in_flight_at_stop: u64,
-    #[serde(default)]
-    pub discarded: u64,
-    /// Latency of the late answers (ns): sum and max.
-    #[serde(default)]
-    pub late_ns_sum: u64,
-    #[serde(default)]
-    pub late_ns_max: u64,
-    pub learning_replies: u64,
-    #[serde(default)]
-    pub learning_late_replies: u64,
-    #[serde(default)]
-    pub lldp_packet_outs: u64,
-    #[serde(default)]
-    pub lldp_packet_ins: u64,
-    pub errors: BTreeMap<String, u64>,
-    pub replies_by_type: BTreeMap<String, u64>,
-    /// Answered requests in each loop (warm-up loops included, first).
-    pub answered_per_loop: Vec<u64>,
-    pub sent_per_loop: Vec<u64>,
-    pub latency: Option<Summary>,
-    pub echo_rtt_us: Vec<f64>,
-    pub disconnect: Option<Disconnect>,
-    /// The periodic keep-alive (`echo_every_ms`; `keepalive.rs`): echoes sent, answered, lost, late.
-    #[serde(default, skip_serializing_if = "crate::switch::keepalive::KeepaliveCounts::is_zero")]
-    pub keepalive: crate::switch::keepalive::KeepaliveCounts,
-    /// Reconnection (`reconnect.rs`, `accounting.rs`).
-    #[serde(default)]
-    pub reconnect: ReconnectCounts,
-}
-
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct WorkerReport {
     pub worker: u32,
@@ -212,62 +160,6 @@ pub struct WorkerReport {
     pub agent: Option<AgentFacts>,
 }
 
-/// An agent's own facts: its local plan and its footprint.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct AgentFacts {
-    pub workers: u32,
-    pub nofile_hard: u64,
-    pub source_addrs: Vec<String>,
-    /// Sum over the agent's processes of each one's peak RSS sampled during the run.
-    pub rss_bytes_peak: u64,
-    pub status: String,
-    pub error: Option<String>,
-}
-
-/// What a capacity run found (`src/switch/driver/capacity.rs`), all workers summed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Capacity {
-    pub attempted: u32,
-    /// Sessions that completed handshake and echo.
-    pub established: u32,
-    /// Of those, still up after the hold.
-    pub held: u32,
-    pub hold_ms: u64,
-    /// Why the next session could not be opened (null: the requested number was reached).
-    pub first_failure: Option<String>,
-    pub establish_s: f64,
-    /// Sessions established per second of `establish_s` (0 when that is 0).
-    pub rate_per_s: f64,
-    /// Time to establish each session, in order (ms).
-    pub session_ms: Vec<f64>,
-}
-
-impl Capacity {
-    /// The same findings with `rate_per_s` computed from them.
-    pub fn with_rate(self) -> Capacity {
-        let rate_per_s = if self.establish_s > 0.0 { self.established as f64 / self.establish_s } else { 0.0 };
-        Capacity { rate_per_s, ..self }
-    }
-
-    /// Several workers' (or agents') findings as one: counts added, session times joined, the
-    /// longest establishing time, the first failure; None without any (not a capacity run).
-    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Capacity>) -> Option<Capacity> {
-        let parts: Vec<&Capacity> = parts.into_iter().collect();
-        let first = parts.first()?;
-        let sum = Capacity {
-            attempted: parts.iter().map(|c| c.attempted).sum(),
-            established: parts.iter().map(|c| c.established).sum(),
-            held: parts.iter().map(|c| c.held).sum(),
-            hold_ms: first.hold_ms,
-            first_failure: parts.iter().find_map(|c| c.first_failure.clone()),
-            establish_s: parts.iter().map(|c| c.establish_s).fold(0.0, f64::max),
-            rate_per_s: 0.0,
-            session_ms: parts.iter().flat_map(|c| c.session_ms.iter().copied()).collect(),
-        };
-        Some(sum.with_rate())
-    }
-}
-
 pub fn encode<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("protocol values always serialize")
 }
@@ -287,35 +179,6 @@ mod tests {
             _ => panic!("wrong command"),
         }
         assert_eq!(encode(&Cmd::Go), "\"go\"");
-    }
-
-    #[test]
-    fn capacity_of_several_workers_is_summed_with_one_rate() {
-        let a = Capacity {
-            attempted: 3,
-            established: 2,
-            held: 2,
-            hold_ms: 100,
-            establish_s: 0.5,
-            session_ms: vec![1.0, 2.0],
-            ..Default::default()
-        };
-        let b = Capacity { attempted: 2, first_failure: Some("refused".into()), establish_s: 2.0, ..a.clone() };
-        let sum = Capacity::sum([&a, &b]).unwrap();
-        let want = Capacity {
-            attempted: 5,
-            established: 4,
-            held: 4,
-            hold_ms: 100,
-            first_failure: Some("refused".into()),
-            establish_s: 2.0,
-            rate_per_s: 2.0,
-            session_ms: vec![1.0, 2.0, 1.0, 2.0],
-        };
-        assert_eq!(sum, want);
-        assert_eq!(a.clone().with_rate().rate_per_s, 4.0);
-        assert_eq!(Capacity { establish_s: 0.0, ..a }.with_rate().rate_per_s, 0.0, "nothing timed: no rate");
-        assert_eq!(Capacity::sum([]), None, "not a capacity run");
     }
 
     #[test]

@@ -4,8 +4,8 @@
 
 use crate::config::Config;
 use crate::hist::Hist;
+use crate::result::SwitchReport;
 use crate::switch::accounting::SwitchStats;
-use crate::switch::protocol::SwitchReport;
 use std::cell::{Cell, RefCell};
 use std::net::SocketAddr;
 use std::rc::Rc;

@@ -18,6 +18,7 @@
 pub(crate) mod provision;
 pub(crate) mod stream;
 
+use crate::result::network::events::LinkState;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
@@ -76,13 +77,6 @@ pub struct HostSpec {
     pub port: u32,
     pub mac: String,
     pub ip: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum LinkState {
-    Up,
-    Down,
 }
 
 /// The config's `network` field (null: no network). A spec that does not read says so in one

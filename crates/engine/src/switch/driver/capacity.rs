@@ -3,8 +3,9 @@
 //! requested number is reached); then hold them all for `hold_ms` and count the survivors.
 
 use crate::config::{Config, Slice};
+use crate::result::Capacity;
 use crate::switch::accounting::{SessionState, SwitchStats};
-use crate::switch::protocol::{Capacity, Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{socket::connect, Session};
 use crate::switch::shared::{source_for, switch_report, Shared};
 use std::cell::RefCell;

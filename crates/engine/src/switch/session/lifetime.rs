@@ -191,7 +191,7 @@ impl Session {
     fn fail_open_at(&self) -> u64 {
         let c = &self.sh.cfg;
         match (c.fail_mode, self.stats.borrow().down_since) {
-            (crate::config::FailMode::Standalone, Some(t)) => t + 3 * c.echo_interval_ms * 1_000_000,
+            (crate::result::run::FailMode::Standalone, Some(t)) => t + 3 * c.echo_interval_ms * 1_000_000,
             _ => u64::MAX,
         }
     }

@@ -1,13 +1,17 @@
 //! The result's `network`: the emulated network's figures, every worker's merged
 //! (`src/network/`; filled by `export/network.rs`).
 
-use crate::network::events::Applied;
-use crate::network::hosts::HostCounters;
-use crate::network::provision::ProvisionReport;
-use crate::network::router::Counters;
-use crate::network::stream::StreamReport;
+pub(crate) mod events;
+pub(crate) mod frames;
+pub(crate) mod provision;
+pub(crate) mod stream;
+
+use events::Applied;
+use frames::{Counters, HostCounters};
+use provision::ProvisionReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use stream::StreamReport;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Network {

@@ -7,6 +7,7 @@
 //! same nulls, integers and floats where they were.
 
 use super::*;
+use crate::result::SCHEMA;
 use std::path::PathBuf;
 
 pub(crate) fn golden(name: &str) -> PathBuf {
