@@ -15,6 +15,7 @@ test beside the module compares its output with the committed file.
 from __future__ import annotations
 
 import json
+import keyword
 import re
 import sys
 import textwrap
@@ -24,6 +25,10 @@ REPO = Path(__file__).resolve().parent.parent
 SCHEMA = REPO / "crates/engine/schema/engine-result.schema.json"
 MODULE = REPO / "sdnbench/engine/result_types.py"
 ROOT = "EngineResult"           # the Rust type the schema is generated from
+FOOTER = f'''def engine_result(doc: Any) -> {ROOT}:
+    """``doc`` as the typed view: a view as it is, a document (a dict) read by ``from_json``."""
+    return doc if isinstance(doc, {ROOT}) else {ROOT}.from_json(doc)
+'''
 COMMAND = "python3 scripts/gen_result_types.py"
 CHECKS = ("as_json", "list_of", "map_of", "no_extra", "nullable", "obj", "one_of", "opt", "req", "tuple_of",
           "want_any", "want_bool", "want_int", "want_number", "want_str", "want_uint")
@@ -51,7 +56,7 @@ from .result_check import (
 
 SCHEMA = {schema_id!r}
 
-__all__ = ["EngineDocumentError", "SCHEMA", {names}]
+__all__ = ['EngineDocumentError', 'SCHEMA', {names}]
 '''
 
 
@@ -156,8 +161,8 @@ class Gen:
         lines.append(_doc(d.get("description") or f"``{name}`` of the engine's document.", "    ").rstrip("\n"))
         body = []
         for key, s in props.items():
-            if not key.isidentifier():
-                raise ValueError(f"{name}.{key}: not a Python name")
+            if not key.isidentifier() or keyword.iskeyword(key):
+                raise ValueError(f"{name}.{key}: not a Python attribute name")
             body.append(_comment(s.get("description"), "    "))
             optional = key not in required and "default" not in s
             ann = self.ann(s)
@@ -218,6 +223,7 @@ def generate(schema: dict) -> str:
     root = {k: v for k, v in schema.items() if k != "$defs"}
     root["description"] = schema.get("title", "") + "\n\n" + schema.get("description", "")
     parts.append(g.dataclass(ROOT, root))
+    parts.append(FOOTER)
     body = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
     used = lambda names: [n for n in names if re.search(rf"\b{n}\b", body)]
     header = HEADER.format(
@@ -225,7 +231,7 @@ def generate(schema: dict) -> str:
         field=", field" if "field(" in body else "",
         typing=", ".join(used(("Any", "Literal", "Optional"))),
         checks="\n".join(f"    {n}," for n in used(CHECKS)),
-        names=", ".join(repr(n) for n in [ROOT, *sorted(g.defs)]))
+        names=", ".join(repr(n) for n in [ROOT, "engine_result", *sorted(g.defs)]))
     return header + "\n\n" + body
 
 

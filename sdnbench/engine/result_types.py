@@ -35,7 +35,7 @@ from .result_check import (
 
 SCHEMA = 'sdnbench.engine/1'
 
-__all__ = ["EngineDocumentError", "SCHEMA", 'EngineResult', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Totals', 'TransportDelay']
+__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Totals', 'TransportDelay']
 
 
 FailMode = Literal['secure', 'standalone']
@@ -1837,3 +1837,8 @@ class EngineResult:
 
     def to_json(self) -> dict:
         return as_json(self)
+
+
+def engine_result(doc: Any) -> EngineResult:
+    """``doc`` as the typed view: a view as it is, a document (a dict) read by ``from_json``."""
+    return doc if isinstance(doc, EngineResult) else EngineResult.from_json(doc)

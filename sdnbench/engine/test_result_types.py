@@ -64,7 +64,7 @@ def test_a_real_document_reads_into_the_views_and_back_unchanged(doc):
     assert res.schema == "sdnbench.engine/1" and res.status == "ok"
     assert res.loops.answered == doc["loops"]["answered"] and len(res.switches) == 3
     assert res.switches[2].dpid == 3 and res.params.mode == "throughput"
-    assert res.totals.requests_answered == sum(res.loops.answered) > 0
+    assert res.totals.requests_answered == doc["totals"]["requests_answered"] > 0
     assert all(isinstance(b, tuple) and len(b) == 2 for b in res.latency.buckets_us)
     assert json.dumps(as_json(res)) == json.dumps(doc)      # every field, in the document's order
     with pytest.raises(AttributeError):
