@@ -5,7 +5,8 @@ subcommand; ``register`` adds its parser and sets ``func`` (called with the pars
 returns an exit code or None).
 
 Exit codes: 0 ok; 1 user error (one line on stderr, no traceback); 2 a measured check failed;
->2 an internal error (with its traceback); 128+N when stopped by signal N.
+>2 an internal error (with its traceback; an engine document that breaks its schema: one line naming
+the field, exit 3); 128+N when stopped by signal N.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import traceback
 from typing import Optional, Sequence
 
 from .commands._parser import _ARGV, build_parser
-from .errors import CheckFailed, Interrupted, UserError
+from .errors import CheckFailed, EngineDocumentError, Interrupted, UserError
 from .commands._flags import preflight
 from .install import with_installed_path
 from .proc import signals_as_exceptions
@@ -57,6 +58,11 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         return e.exit_code
     except CheckFailed as e:
         print(f"sdnbench: check failed: {e}", file=sys.stderr)
+        return e.exit_code
+    except EngineDocumentError as e:
+        print(f"sdnbench: internal error: sdnbench-engine wrote a document its schema refuses: {e} "
+              "(a bug, or an engine built from other sources: rebuild with `cargo build --release`)",
+              file=sys.stderr)
         return e.exit_code
     except Interrupted as e:
         print("sdnbench: interrupted; cleaned up", file=sys.stderr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from typing import Optional
 
+from ..engine.result_types import EngineResult
 from ..errors import UserError
 from ..northbound.links import directed
 from .engine_run import EngineRun
@@ -93,15 +94,16 @@ def analyse(want: frozenset, link: list, polls: list, down_ns: Optional[int], up
 
 
 def southbound_change(evs: list) -> dict:
-    """Seconds from the engine's instants to the controller's southbound reactions (see above),
-    and the instants themselves (CLOCK_MONOTONIC ns; None: not applied)."""
+    """Seconds from the engine's instants (``evs``: its ``network.events``, ``Applied``) to the
+    controller's southbound reactions (see above), and the instants themselves (CLOCK_MONOTONIC
+    ns; None: not applied)."""
     def first(state: str):
-        recs = [e for e in evs if e["state"] == state and e.get("mono_ns")]
-        return recs, min((e["mono_ns"] for e in recs), default=None)
+        recs = [e for e in evs if e.state == state and e.mono_ns]
+        return recs, min((e.mono_ns for e in recs), default=None)
     down, t_down = first("down")
     up, t_up = first("up")
-    flows = [e["flows_changed_ns"] for e in down if e.get("flows_changed_ns")]
-    dirs = [min((e["first_probe_after_ns"][k] for e in up if (e.get("first_probe_after_ns") or [0, 0])[k]), default=None)
+    flows = [e.flows_changed_ns for e in down if e.flows_changed_ns]
+    dirs = [min((e.first_probe_after_ns[k] for e in up if (e.first_probe_after_ns or [0, 0])[k]), default=None)
             for k in (0, 1)]
     return {"down_flows_react_s": (min(flows) - t_down) / 1e9 if flows and t_down else None,
             "up_probed_both_ways_s": (max(dirs) - t_up) / 1e9 if t_up and None not in dirs else None,
@@ -116,18 +118,18 @@ def run(s: Setup, address: str, link: list, controller_pid: Optional[int] = None
     start = time.monotonic_ns()
     with EngineRun(cfg) as eng:
         polled = poll_until_done(s, eng, start, stop_when=lambda o: back_up_seen(o.polls, link))
-        doc = eng.stop()
-    evs = (doc.get("network") or {}).get("events") or []
-    at = lambda state: min((e["mono_ns"] for e in evs if e["state"] == state and e.get("mono_ns")), default=None)
+        res = EngineResult.from_json(eng.stop())
+    evs = res.network.events if res.network else []
+    at = lambda state: min((e.mono_ns for e in evs if e.state == state and e.mono_ns), default=None)
     if s.adapter is not None:
         t = analyse(s.want, link, polled.polls, at("down"), at("up"))
     else:
-        t = {"discovered_before_change": southbound(doc)["complete_s"] is not None, "down_detect_s": None,
+        t = {"discovered_before_change": southbound(res)["complete_s"] is not None, "down_detect_s": None,
              "down_previous_poll_s": None, "up_detect_s": None, "up_previous_poll_s": None}
     t["southbound_change"] = southbound_change(evs)
     t.update({"link": "-".join(sorted(f"{x}:{y}" for x, y in ((link[0], link[1]), (link[2], link[3])))),
               "polls": len(polled.polls), "poll_s": s.poll_s, "northbound_error": polled.error,
-              "southbound": southbound(doc), "switches": len(s.params["network"]["switches"]),
+              "southbound": southbound(res), "switches": len(s.params["network"]["switches"]),
               "links": len(s.params["network"]["links"]),
               "verification": "northbound" if s.adapter is not None else "southbound"})
     sb = t["southbound_change"]

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Optional
 
 from ..engine import driver
 from ..errors import UserError
@@ -33,7 +32,8 @@ class EngineRun:
         return self.proc.poll() is None
 
     def stop(self, grace_s: float = 20.0) -> dict:
-        """Stop it (if still running) and return its result document."""
+        """Stop it (if still running) and return its result document (checked against the
+        schema, as ``driver.run``'s)."""
         if self.running():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.proc.pid, signal.SIGINT)
@@ -42,7 +42,7 @@ class EngineRun:
         except subprocess.TimeoutExpired:
             self.kill()
             err = ""
-        doc = self._read()
+        doc = driver.read_document(self.out)
         if self.proc.returncode == 1 and doc is None:
             lines = (err or "").strip().splitlines()
             raise UserError(lines[-1] if lines else "sdnbench-engine rejected its configuration")
@@ -50,13 +50,6 @@ class EngineRun:
             tail = " | ".join((err or "").strip().splitlines()[-3:])
             raise RuntimeError(f"sdnbench-engine exited {self.proc.returncode} without a result: {tail}")
         return doc
-
-    def _read(self) -> Optional[dict]:
-        try:
-            doc = json.loads(self.out.read_text())
-        except (FileNotFoundError, json.JSONDecodeError):
-            return None
-        return doc if doc.get("schema") == driver.SCHEMA else None
 
     def kill(self) -> None:
         if self.proc.poll() is None:

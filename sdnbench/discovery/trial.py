@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine.params import config
+from ..engine.result_types import EngineResult
 from ..northbound import Adapter, NorthboundError
 from ..northbound.links import undirected_names
 from .engine_run import EngineRun
@@ -89,34 +90,35 @@ def run_trial(s: Setup, address: str, controller_pid: Optional[int] = None) -> d
     start = time.monotonic_ns()
     with EngineRun(cfg, live=not s.quiet) as run:
         polled = poll_until_done(s, run, start)
-        doc = run.stop()
-    return summarize(s, polled, doc)
+        res = EngineResult.from_json(run.stop())
+    return summarize(s, polled, res)
 
 
-def southbound(doc: dict) -> dict:
-    d = (doc.get("network") or {}).get("discovery") or {}
-    probes = d.get("probes_ms") or []
+def southbound(res: EngineResult) -> dict:
+    net = res.network
+    d = net.discovery if net else None
+    probes = d.probes_ms if d else []
     firsts = [p[k][0] for p in probes for k in (0, 1) if p[k][0] is not None]
-    complete = d.get("complete_ms")
+    complete = d.complete_ms if d else None
     return {
-        "first_connect_mono_ns": d.get("first_connect_mono_ns") or 0,
-        "switches_connected": d.get("switches_connected", 0),
+        "first_connect_mono_ns": d.first_connect_mono_ns if d else 0,
+        "switches_connected": d.switches_connected if d else 0,
         "complete_s": None if complete is None else complete / 1000,
         # RFC 8456 §5.1.1: DT = Tmn − Tm1 (first probe seen to the last one discovery needed)
         "rfc_dt_s": None if complete is None or not firsts else (complete - min(firsts)) / 1000,
-        "links_probed_both_ways": (doc.get("network") or {}).get("links_probed_both_ways", 0),
+        "links_probed_both_ways": net.links_probed_both_ways if net else 0,
         "unprobed": [i for i, p in enumerate(probes) if p[0][0] is None or p[1][0] is None],
-        "invariant": (doc.get("network") or {}).get("invariant"),
+        "invariant": net.invariant if net else None,
     }
 
 
-def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
-    sb = southbound(doc)
+def summarize(s: Setup, polled: Polled, res: EngineResult) -> dict:
+    sb = southbound(res)
     t0 = sb["first_connect_mono_ns"]
-    links = (doc.get("network") or {}).get("links", len(s.want) // 2)
+    links = res.network.links if res.network else len(s.want) // 2
     r = {"links": links, "switches": len(s.params["network"]["switches"]), "southbound": sb,
          "polls": len(polled.polls), "poll_s": s.poll_s, "northbound_error": polled.error,
-         "engine_status": doc.get("status"), "view_sizes": view_sizes(polled.polls, t0)}
+         "engine_status": res.status, "view_sizes": view_sizes(polled.polls, t0)}
     if not t0:
         return dict(r, verification="none", state="failed", discovery_s=None,
                     note="no switch connected to the controller")
@@ -128,12 +130,12 @@ def summarize(s: Setup, polled: Polled, doc: dict) -> dict:
         return dict(r, verification="northbound", state=v.state, discovery_s=rel(v.at_ns) if v.state == "complete" else None,
                     previous_poll_s=rel(v.before_ns), seen=v.seen, want=v.want,
                     missing=v.missing_names(), extra=undirected_names(v.extra),
-                    why_missing=why_missing(v.missing, s.params["network"]["links"], doc))
+                    why_missing=why_missing(v.missing, s.params["network"]["links"], res))
     if s.adapter is not None and not polled.error and polled.polls:
         v = judge(s.want, polled.polls, s.stable)
         return dict(r, verification="northbound", state="timeout", discovery_s=None, seen=v.seen,
                     want=v.want, missing=v.missing_names(), extra=undirected_names(v.extra),
-                    why_missing=why_missing(v.missing, s.params["network"]["links"], doc))
+                    why_missing=why_missing(v.missing, s.params["network"]["links"], res))
     # southbound verdict: every link carried the controller's probes both ways
     names = [_link_name(s.params["network"]["links"][i]) for i in sb["unprobed"]]
     done = sb["complete_s"] is not None
@@ -150,14 +152,14 @@ def view_sizes(polls: list, t0_ns: int) -> list:
              None if p.links is None else len(p.links)] for p in polls]
 
 
-def why_missing(missing: list, links: list, doc: dict) -> dict:
+def why_missing(missing: list, links: list, res: EngineResult) -> dict:
     """For the link directions a northbound view lacks, where the engine saw their probes end:
     ``never_probed`` (no probe of the controller crossed that direction), ``dropped_by_switch``
     (probes crossed, the receiving switch raised none to the controller: no table-miss entry or
     rule sending LLDP up), ``raised`` (packet-ins with the probe reached the controller: its own
     bookkeeping lost the link)."""
-    net = doc.get("network") or {}
-    crossed, raised = net.get("lldp_per_link") or [], net.get("lldp_raised_per_link") or []
+    net = res.network
+    crossed, raised = (net.lldp_per_link, net.lldp_raised_per_link) if net else ([], [])
     where = {}
     for i, (a, pa, b, pb) in enumerate(links):
         where[((a, pa), (b, pb))] = (i, 0)

@@ -18,7 +18,11 @@ Resources: the engine's own processes as ``engine_cpu_percent`` / ``engine_rss_b
 
 from __future__ import annotations
 
+from typing import Union
+
 from ..result import Result, Series
+from .result_check import as_json
+from .result_types import EngineResult
 
 MAX_LATENCY_SAMPLES = 200_000
 
@@ -43,67 +47,78 @@ def latency_samples(buckets: list, cap: int = MAX_LATENCY_SAMPLES) -> tuple:
     return out, True
 
 
-def to_result(doc: dict, params: dict) -> Result:
-    p = doc["params"]
-    mode = p["mode"]
-    r = Result(kind="controller", benchmark=mode, params=dict(params))
+def to_result(doc: Union[dict, EngineResult], params: dict) -> Result:
+    """The Result of one engine run: ``doc`` its document (parsed into the typed view first: a
+    document that breaks the schema is ``EngineDocumentError``, naming the field) or its view."""
+    res = doc if isinstance(doc, EngineResult) else EngineResult.from_json(doc)
+    p = res.params
+    r = Result(kind="controller", benchmark=p.mode, params=dict(params))
     # what the engine actually ran: the traffic profile (what the controller had to do per
     # request) and the OpenFlow versions the sessions negotiated
-    r.params["traffic"] = p.get("traffic", "unique-pairs")
-    r.params["of_negotiated"] = sorted({s["of_version"] for s in doc["switches"] if s.get("of_version")})
-    r.versions["sdnbench-engine"] = doc["engine"]["version"]
-    r.topology = {"spec": f"emulated,{p['switches']}", "switches": p["switches"], "hosts_per_switch": p["macs"],
-                  "ports_per_switch": p["ports"], "emulated": True}
-    loops = doc["loops"]
-    warm = loops["warmup"]
-    secs = loops["loop_ms"] / 1000.0
-    rps = [a / secs for a in loops["answered"]]
-    if mode != "capacity":
-        r.add("throughput", "flows/s", rps[warm:], t=loops["t_s"][warm:])
-        # what the engine actually sent per loop (fixed rate: the offered load as it happened)
-        r.add("sent_rate", "requests/s", [s / secs for s in loops["sent"][warm:]], t=loops["t_s"][warm:])
-        if warm:
-            r.add("throughput_warmup", "flows/s", rps[:warm], t=loops["t_s"][:warm])
-        for s in doc["switches"]:
-            per = s["answered_per_loop"][warm:]
-            if per:
-                r.add("switch_throughput", "flows/s", [a / secs for a in per],
-                      t=loops["t_s"][warm:warm + len(per)], switch=s["dpid"])
-        values, resampled = latency_samples(doc["latency"]["buckets_us"])
-        if values:
-            r.add("latency", "us", values)
-        if resampled:
-            r.notes.append(f"latency: {doc['latency']['count']} samples resampled to {len(values)} quantiles")
-    cap = doc.get("capacity")
+    r.params["traffic"] = p.traffic
+    r.params["of_negotiated"] = sorted({s.of_version for s in res.switches if s.of_version})
+    r.versions["sdnbench-engine"] = res.engine.version
+    r.topology = {"spec": f"emulated,{p.switches}", "switches": p.switches, "hosts_per_switch": p.macs,
+                  "ports_per_switch": p.ports, "emulated": True}
+    if p.mode != "capacity":
+        _request_series(r, res)
+    cap = res.capacity
     if cap:
-        r.add("sessions", "switches", [cap["held"]])
-        r.add("session_setup_time", "ms", cap["session_ms"])
-    r.counters.update(doc["totals"])
-    r.counters.pop("errors_by_code", None)
-    r.counters.pop("replies_by_type", None)
-    for k, v in doc["totals"]["replies_by_type"].items():
-        r.counters[f"replies_{k}"] = v
-    for k, v in doc["totals"]["errors_by_code"].items():
-        r.counters[f"errors_{k}"] = v
-    h = doc["handshake"]
-    r.counters.update({"sessions_up": h["sessions_up"], "sessions_failed": h["sessions_failed"],
-                       "handshake_s": h["duration_s"], "handshake_rate_per_s": h["rate_per_s"]})
-    lat = doc["latency"]
-    for k in ("p50", "p90", "p99", "p99_9", "max", "mean"):
-        r.counters[f"latency_{k}_us"] = lat[k]
-    r.counters.update({f"engine_{k}": v for k, v in doc["efficiency"].items()})
-    if cap:
-        r.counters.update({f"capacity_{k}": v for k, v in cap.items() if not isinstance(v, list)})
-    t = doc["resources"]["t_s"]
-    for proc in doc["resources"]["processes"]:
-        if proc["label"] == "controller":
+        r.add("sessions", "switches", [cap.held])
+        r.add("session_setup_time", "ms", cap.session_ms)
+    r.counters.update(_counters(res))
+    t = res.resources.t_s
+    for proc in res.resources.processes:
+        if proc.label == "controller":
             continue  # the controllers' sampler records the controller
-        r.resources.append(Series("engine_cpu_percent", "%", proc["cpu_percent"], {"process": proc["label"]}, t))
-        r.resources.append(Series("engine_rss_bytes", "B", proc["rss_bytes"], {"process": proc["label"]}, t))
-    r.notes.extend(doc["warnings"])
-    for d in doc["disconnects"]:
-        if d["t_s"] >= 0:
-            r.notes.append(f"switch {d['index']} (dpid {d['dpid']}) lost at {d['t_s']:.2f} s: {d['reason']}")
-    status = doc["status"] if doc["status"] in ("ok", "partial") else "failed"
-    error = doc["error"] or ("interrupted: partial results" if doc["status"] == "interrupted" else None)
+        r.resources.append(Series("engine_cpu_percent", "%", proc.cpu_percent, {"process": proc.label}, t))
+        r.resources.append(Series("engine_rss_bytes", "B", proc.rss_bytes, {"process": proc.label}, t))
+    r.notes.extend(res.warnings)
+    for d in res.disconnects:
+        if d.t_s >= 0:
+            r.notes.append(f"switch {d.index} (dpid {d.dpid}) lost at {d.t_s:.2f} s: {d.reason}")
+    status = res.status if res.status in ("ok", "partial") else "failed"
+    error = res.error or ("interrupted: partial results" if res.status == "interrupted" else None)
     return r.finish(status, error)
+
+
+def _request_series(r: Result, res: EngineResult) -> None:
+    """Throughput, offered load, per-switch throughput and latency of a request workload."""
+    loops = res.loops
+    warm = loops.warmup
+    secs = loops.loop_ms / 1000.0
+    rps = [a / secs for a in loops.answered]
+    r.add("throughput", "flows/s", rps[warm:], t=loops.t_s[warm:])
+    # what the engine actually sent per loop (fixed rate: the offered load as it happened)
+    r.add("sent_rate", "requests/s", [s / secs for s in loops.sent[warm:]], t=loops.t_s[warm:])
+    if warm:
+        r.add("throughput_warmup", "flows/s", rps[:warm], t=loops.t_s[:warm])
+    for s in res.switches:
+        per = s.answered_per_loop[warm:]
+        if per:
+            r.add("switch_throughput", "flows/s", [a / secs for a in per],
+                  t=loops.t_s[warm:warm + len(per)], switch=s.dpid)
+    values, resampled = latency_samples(res.latency.buckets_us)
+    if values:
+        r.add("latency", "us", values)
+    if resampled:
+        r.notes.append(f"latency: {res.latency.count} samples resampled to {len(values)} quantiles")
+
+
+def _counters(res: EngineResult) -> dict:
+    """The engine's totals (their two maps spread out as ``replies_<type>`` and ``errors_<code>``),
+    handshake, latency percentiles, efficiency and capacity figures, as counters."""
+    t = res.totals
+    out = {k: v for k, v in as_json(t).items() if not isinstance(getattr(t, k), dict)}
+    out.update({f"replies_{k}": v for k, v in t.replies_by_type.items()})
+    out.update({f"errors_{k}": v for k, v in t.errors_by_code.items()})
+    h = res.handshake
+    out.update({"sessions_up": h.sessions_up, "sessions_failed": h.sessions_failed,
+                "handshake_s": h.duration_s, "handshake_rate_per_s": h.rate_per_s})
+    lat = res.latency
+    out.update({"latency_p50_us": lat.p50, "latency_p90_us": lat.p90, "latency_p99_us": lat.p99,
+                "latency_p99_9_us": lat.p99_9, "latency_max_us": lat.max, "latency_mean_us": lat.mean})
+    out.update({f"engine_{k}": v for k, v in as_json(res.efficiency).items()})
+    if res.capacity:
+        out.update({f"capacity_{k}": v for k, v in as_json(res.capacity).items() if not isinstance(v, list)})
+    return out

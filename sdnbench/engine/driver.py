@@ -18,8 +18,7 @@ from typing import Optional
 
 from .. import paths
 from ..errors import Interrupted, UserError
-
-SCHEMA = "sdnbench.engine/1"
+from .result_types import EngineResult
 
 
 def binary() -> Path:
@@ -36,7 +35,8 @@ def version() -> str:
 
 def run(args: list, live: bool = False, timeout: Optional[float] = None, config: Optional[dict] = None) -> dict:
     """Run the engine with the JSON ``config`` (the engine's ``Config``) and extra ``args``
-    (without --json); return its parsed JSON document.
+    (without --json); return its parsed JSON document, checked against the schema (a document
+    that breaks it is ``EngineDocumentError``, naming the field; ``EngineResult`` reads it typed).
 
     Exit 0 and 2 both leave a document (2: the run failed, was partial or was interrupted; the
     document says which). Exit 1 is bad input: raised as the engine's one-line message."""
@@ -57,7 +57,7 @@ def run(args: list, live: bool = False, timeout: Optional[float] = None, config:
             stdout, stderr = proc.communicate(timeout=timeout)
         except Interrupted as e:
             _interrupt(proc)
-            doc = _read(out)
+            doc = read_document(out)
             if doc is not None:
                 raise EngineInterrupted(doc, e.signum)
             raise
@@ -70,7 +70,7 @@ def run(args: list, live: bool = False, timeout: Optional[float] = None, config:
         if proc.returncode == 1:
             msg = (stderr or "").strip().splitlines()
             raise UserError(msg[-1] if msg else "sdnbench-engine rejected its arguments")
-        doc = _read(out)
+        doc = read_document(out)
         if doc is None:
             tail = (stderr or "").strip().splitlines()[-3:]
             raise RuntimeError(f"sdnbench-engine exited {proc.returncode} without a result: {' | '.join(tail)}")
@@ -100,11 +100,12 @@ def _kill(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _read(path: Path) -> Optional[dict]:
+def read_document(path: Path) -> Optional[dict]:
+    """The engine's document in ``path``, checked against its schema (``EngineDocumentError``
+    naming the first field that breaks it); None when there is none (not written, or cut short)."""
     try:
         doc = json.loads(path.read_text())
     except (FileNotFoundError, json.JSONDecodeError):
         return None
-    if doc.get("schema") != SCHEMA:
-        raise RuntimeError(f"sdnbench-engine wrote schema {doc.get('schema')!r}, expected {SCHEMA!r}")
+    EngineResult.from_json(doc)
     return doc

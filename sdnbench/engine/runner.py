@@ -16,6 +16,8 @@ from ..errors import Interrupted
 from ..result import Result
 from . import driver
 from .convert import to_result
+from .result_check import as_json
+from .result_types import EngineResult
 from .params import check, config, engine_args, engine_defaults, launch_of_version, launch_spec, with_resolved
 
 
@@ -33,11 +35,11 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
         try:
             doc = driver.run(args, live=live, config=cfg)
         except driver.EngineInterrupted as e:
-            r = to_result(e.doc, with_resolved(p, e.doc["params"]))
+            r = _result(p, e.doc)
             ctl.record(r, sampler)
             e.result = r
             raise
-    r = to_result(doc, with_resolved(p, doc["params"]))
+    r = _result(p, doc)
     ctl.check_alive()
     ctl.record(r, sampler)
     needed = needed_traffic(p.get("controller", ""))
@@ -45,6 +47,12 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
         r.error += (f"; Faucet takes only the packet-ins its own pipeline raises, not {p.get('traffic')!r} "
                     f"traffic: use --traffic {needed} (docs/robustness.md, \"Faucet\")")
     return r
+
+
+def _result(p: dict, doc: dict) -> Result:
+    """The Result of the engine's document ``doc``, its params ``p`` with what the engine ran."""
+    res = EngineResult.from_json(doc)
+    return to_result(res, with_resolved(p, as_json(res.params)))
 
 
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:

@@ -28,6 +28,7 @@ from typing import Optional
 
 from ..controllers import envs
 from ..controllers.kinds.osken import LAUNCHER
+from ..engine.result_types import EngineResult, engine_result
 from ..errors import UserError
 from ..net.engine_network import network_for
 from . import streams
@@ -113,31 +114,35 @@ def run(a, b, net: dict, kill_ms: int) -> tuple:
     return out["doc"], kill_mono
 
 
-def role_times(doc: dict, net: dict, kill_mono: int) -> dict:
+def role_times(res: EngineResult, net: dict, kill_mono: int) -> dict:
     """Per switch: ``a_master`` (A was master before the kill) and ``b_master_ms`` (ms from the kill
     until the switch saw B become MASTER; None: never)."""
-    roles = (doc.get("network") or {}).get("roles") or []
+    roles = res.network.roles if res.network else []
     out = {}
     for sw in net["switches"]:
-        mine = [r for r in roles if r["dpid"] == sw["dpid"] and r["role"] == ROLE_MASTER]
-        a = any(r["channel"] == A_CHANNEL and r["mono_ns"] < kill_mono for r in mine)
-        b = [r["mono_ns"] for r in mine if r["channel"] == B_CHANNEL and r["mono_ns"] >= kill_mono]
+        mine = [r for r in roles if r.dpid == sw["dpid"] and r.role == ROLE_MASTER]
+        a = any(r.channel == A_CHANNEL and r.mono_ns < kill_mono for r in mine)
+        b = [r.mono_ns for r in mine if r.channel == B_CHANNEL and r.mono_ns >= kill_mono]
         out[sw["dpid"]] = {"a_master": a, "b_master_ms": (min(b) - kill_mono) / 1e6 if b else None}
     return out
 
 
-def new_flows(doc: dict, kill_rel: int) -> dict:
+def new_flows(res: EngineResult, kill_rel: int) -> dict:
     """From the provisioning record: ms from the kill until the first flow started after it was
     delivered, and the flows never delivered."""
-    p = (doc.get("network") or {}).get("provisioning") or {}
-    after = [d for s, d in zip(p.get("started_ns", []), p.get("delivered_ns", [])) if s >= kill_rel and d]
+    p = res.network.provisioning if res.network else None
+    if p is None:
+        return {"new_flow_ms": None, "flows": 0, "flows_started": 0, "flows_provisioned": 0, "flows_lost": 0,
+                "provisioning_invariant": None}
+    after = [d for s, d in zip(p.started_ns, p.delivered_ns) if s >= kill_rel and d]
     return {"new_flow_ms": (min(after) - kill_rel) / 1e6 if after else None,
-            "flows": p.get("flows", 0), "flows_started": p.get("started", 0), "flows_provisioned": p.get("provisioned", 0),
-            "flows_lost": p.get("timed_out", 0) + p.get("in_flight", 0), "provisioning_invariant": p.get("invariant")}
+            "flows": p.flows, "flows_started": p.started, "flows_provisioned": p.provisioned,
+            "flows_lost": p.timed_out + p.in_flight, "provisioning_invariant": p.invariant}
 
 
 def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
-    st = streams.stream_section(doc)
+    res = engine_result(doc)
+    st = streams.stream_section(res)
     kill_rel = kill_mono - st["go_mono_ns"]
     rows = []
     for p in st["pairs"]:
@@ -153,7 +158,7 @@ def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
         else:
             row.update(gap_ms=None, resume_ms=None, lost=None)
         rows.append(row)
-    roles = role_times(doc, net, kill_mono)
+    roles = role_times(res, net, kill_mono)
     b = [r["b_master_ms"] for r in roles.values()]
     window = (st["pairs"][0]["first_sent_ns"], net["stream"]["stop_ms"] * 1_000_000)
     return {"pairs": rows, "roles": {str(k): v for k, v in roles.items()}, "kill_ms": kill_rel / 1e6,
@@ -164,8 +169,8 @@ def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
             "switches_with_b_master": sum(x is not None for x in b), "switches": len(b),
             "rfc_failover_ms": max((r["gap_ms"] for r in rows if r["gap_ms"] is not None), default=None),
             "lost": sum(r["lost"] or 0 for r in rows),
-            **new_flows(doc, kill_rel),
-            "invariant": st.get("invariant", "missing"), "network_invariant": (doc.get("network") or {}).get("invariant")}
+            **new_flows(res, kill_rel),
+            "invariant": st["invariant"], "network_invariant": res.network.invariant}
 
 
 def verdict(s: dict) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..controllers.ofhello import free_port
+from ..engine.result_types import engine_result
 from ..result import Result
 from . import failover as fo
 
@@ -35,7 +36,7 @@ def _result(args, rep: int, pairs: list, s: dict, doc: dict) -> Result:
               "after_ms": args.after_ms, "rep": rep, "workload": "failover"}
     r = Result(kind="controller", benchmark="failover", params=params,
                topology={"spec": args.topo, "pairs": [list(p) for p in pairs]},
-               versions={"sdnbench-engine": (doc.get("engine") or {}).get("version", "unknown")})
+               versions={"sdnbench-engine": engine_result(doc).engine.version})
     v = fo.verdict(s)
     if s["role_change_ms"] is not None:
         r.add("role_change_time", "ms", [x["b_master_ms"] for x in s["roles"].values()], rep=rep, per="switch")

@@ -18,6 +18,7 @@ import signal
 import threading
 import time
 
+from ..engine.result_types import engine_result
 from ..errors import UserError
 from .flow_push import NorthboundRefused
 from .paths import port_path
@@ -113,10 +114,10 @@ def _interrupt_engine() -> None:
 
 def with_requests(s: dict, doc: dict, requests: list) -> dict:
     """Re-time the summary's flows from their northbound request (not from the first frame)."""
-    pr = doc["network"]["provisioning"]
-    go = pr["go_mono_ns"]
+    pr = engine_result(doc).network.provisioning     # summarize(doc) found it there
+    go = pr.go_mono_ns
     times, before, ends = [], 0, []
-    for i, d in enumerate(pr["delivered_ns"]):
+    for i, d in enumerate(pr.delivered_ns):
         if not d or i >= len(requests):
             continue
         t = go + d - requests[i]
@@ -127,4 +128,4 @@ def with_requests(s: dict, doc: dict, requests: list) -> dict:
         ends.append(go + d)
     span = (max(ends) - min(requests)) / 1e9 if ends and requests else 0.0
     return dict(s, times_ms=times, before_request=before, span_s=span,
-                rate_per_s=len(times) / span if span > 0 else None, repeated=pr.get("repeated", 0))
+                rate_per_s=len(times) / span if span > 0 else None, repeated=pr.repeated)

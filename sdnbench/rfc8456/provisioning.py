@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from ..engine import driver
+from ..engine.result_types import engine_result
 from ..net.engine_network import network_for
 from .paths import farthest_pairs, path_switches
 
@@ -64,30 +65,31 @@ def run_trial(address: str, net: dict, of_version: str, deadline_s: float) -> di
 
 
 def summarize(doc: dict, net: dict) -> dict:
-    """The figures of one trial (a plain dict, raw per-flow times kept)."""
-    n = doc.get("network") or {}
-    p = n.get("provisioning")
+    """The figures of one trial (a plain dict, raw per-flow times kept) from the engine's
+    document ``doc``."""
+    n = engine_result(doc).network
+    p = n.provisioning if n else None
     if not p:
         raise RuntimeError("the engine's result has no network.provisioning section")
-    times = [(d - s) / 1e6 for s, d in zip(p["started_ns"], p["delivered_ns"]) if d]
-    starts = [s for s in p["started_ns"] if s]
-    ends = [d for d in p["delivered_ns"] if d]
+    times = [(d - s) / 1e6 for s, d in zip(p.started_ns, p.delivered_ns) if d]
+    starts = [s for s in p.started_ns if s]
+    ends = [d for d in p.delivered_ns if d]
     span_s = (max(ends) - min(starts)) / 1e9 if ends else 0.0
-    rate = p["provisioned"] / span_s if span_s > 0 else None
-    entries = {int(d): int(c) for d, c in n.get("flows_per_switch", [])}
+    rate = p.provisioned / span_s if span_s > 0 else None
+    entries = {int(d): int(c) for d, c in n.flows_per_switch}
     on_path = set()
     for s, d in net["provisioning"]["pairs"]:
         on_path |= path_switches(net, s, d)
     path_entries = [entries.get(d, 0) for d in sorted(on_path)]
     return {
-        "flows": p["flows"], "started": p["started"], "provisioned": p["provisioned"],
-        "timed_out": p["timed_out"], "in_flight": p["in_flight"], "late": p["late"],
+        "flows": p.flows, "started": p.started, "provisioned": p.provisioned,
+        "timed_out": p.timed_out, "in_flight": p.in_flight, "late": p.late,
         "times_ms": times, "rate_per_s": rate, "span_s": span_s,
-        "invariant": p.get("invariant", "missing"), "network_invariant": n.get("invariant"),
+        "invariant": p.invariant, "network_invariant": n.invariant,
         "path_switches": len(on_path), "entries_on_path_min": min(path_entries, default=0),
         "entries_on_path_max": max(path_entries, default=0), "entries_per_switch": entries,
-        "table_full": n.get("table_full", 0), "table_size": net.get("table_size", 0),
-        "delivered_frames": (n.get("hosts") or {}).get("delivered", 0),
+        "table_full": n.table_full, "table_size": net.get("table_size", 0),
+        "delivered_frames": n.hosts.delivered,
     }
 
 

@@ -8,6 +8,7 @@ from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..controllers.spec import parse_spec, spoken_versions
 from ..net.topology import parse_topology
+from ..engine.result_types import engine_result
 from ..result import Result
 from . import proactive as pro
 from . import provisioning as prov
@@ -54,7 +55,7 @@ def _result(args, benchmark: str, rep: int, k: int, pairs: list, s: dict, doc: d
               "announce_ms": args.announce_ms, "table_size": args.table_size, "rep": rep, "workload": benchmark}
     r = Result(kind="controller", benchmark=benchmark, params=params,
                topology={"spec": args.topo, "k": k, "pairs": [list(p) for p in pairs]},
-               versions={"sdnbench-engine": (doc.get("engine") or {}).get("version", "unknown")})
+               versions={"sdnbench-engine": engine_result(doc).engine.version})
     r.add("provisioning_time", "ms", s["times_ms"], rep=rep, k=k)
     if s["rate_per_s"] is not None:
         r.add("provisioning_rate", "paths/s", [s["rate_per_s"]], rep=rep, k=k)

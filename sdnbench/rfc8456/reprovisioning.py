@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Optional
 
+from ..engine.result_types import engine_result
 from ..errors import UserError
 from ..net.engine_network import network_for
 from . import streams
@@ -106,8 +107,8 @@ def run_seconds(net: dict) -> float:
 
 def summarize(doc: dict, net: dict) -> dict:
     """The figures of one trial from the engine's raw stream record (times in ms)."""
-    st = streams.stream_section(doc)
-    n = doc.get("network") or {}
+    res = engine_result(doc)
+    st = streams.stream_section(res)
     per_pair = []
     for p in st["pairs"]:
         ev = (p.get("events") or [None])[0]
@@ -122,14 +123,14 @@ def summarize(doc: dict, net: dict) -> dict:
                            lost=ev["after_seq"] - ev["before_seq"] - 1)
         per_pair.append(row)
     done = [r for r in per_pair if r["rfc_ms"] is not None]
-    events = [e for e in n.get("events", []) if e.get("state") == "down"]
+    events = [e for e in res.network.events if e.state == "down"]
     return {
         "pairs": per_pair, "interval_us": st["interval_us"],
-        "failure_ms": events[0]["actual_ms"] if events else None,
+        "failure_ms": events[0].actual_ms if events else None,
         "rfc_reprovisioning_ms": sum(r["rfc_ms"] for r in done) / len(done) if len(done) == len(per_pair) else None,
         "reprovisioning_ms": max((r["reprovisioning_ms"] for r in done), default=None) if len(done) == len(per_pair) else None,
         "lost_forward": per_pair[0]["lost"], "lost_reverse": per_pair[1]["lost"] if len(per_pair) > 1 else None,
-        "invariant": st.get("invariant", "missing"), "network_invariant": n.get("invariant"),
+        "invariant": st["invariant"], "network_invariant": res.network.invariant,
     }
 
 

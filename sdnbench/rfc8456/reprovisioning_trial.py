@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..net.topology import parse_topology
+from ..engine.result_types import engine_result
 from ..result import Result
 from . import reprovisioning as rp
 from . import streams
@@ -36,7 +37,7 @@ def _result(args, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result
     r = Result(kind="controller", benchmark="reprovisioning", params=params,
                topology={"spec": args.topo, "link": list(link), "pairs": [[p["src"], p["dst"]] for p in
                                                                           streams.stream_section(doc)["pairs"]]},
-               versions={"sdnbench-engine": (doc.get("engine") or {}).get("version", "unknown")})
+               versions={"sdnbench-engine": engine_result(doc).engine.version})
     rows = s["pairs"]
     done = all(x["rfc_ms"] is not None for x in rows)
     if done:

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..engine import driver
+from ..engine.result_check import as_json
+from ..engine.result_types import engine_result
 
 LOOP_MS = 250
 
@@ -38,11 +40,13 @@ def run_engine(addresses: list, net: dict, of_version: str, seconds: float) -> d
         return driver.run(args, timeout=seconds + 60)
 
 
-def stream_section(doc: dict) -> dict:
-    s = (doc.get("network") or {}).get("stream")
-    if not s:
+def stream_section(doc) -> dict:
+    """The engine's stream record (``network.stream`` of its document or view ``doc``), as the
+    document has it: the pure readers below (and their tests) take its pairs as dicts."""
+    n = engine_result(doc).network
+    if n is None or n.stream is None:
         raise RuntimeError("the engine's result has no network.stream section")
-    return s
+    return as_json(n.stream)
 
 
 def missing(pair: dict) -> int:

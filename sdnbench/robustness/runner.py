@@ -23,6 +23,9 @@ from ..controllers.spec import display_name
 from ..engine import driver
 from ..engine.convert import to_result
 from ..engine.params import check, config, engine_args, engine_resolved, launch_of_version, launch_spec
+from ..engine.result_check import as_json
+from ..engine.result_types import EngineResult
+from ..errors import EngineDocumentError
 from ..result import Result
 from . import cases as case_list
 from . import faucet_view, netns, version
@@ -185,21 +188,18 @@ def topology_view(ctl) -> Optional[dict]:
         return None
 
 
-def controller_cpu(doc: dict) -> Optional[tuple]:
+def controller_cpu(res: EngineResult) -> Optional[tuple]:
     """(t_s, cpu_percent) of the controller as the engine sampled it (managed controllers)."""
-    res = doc.get("resources") or {}
-    for proc in res.get("processes", []):
-        if proc.get("label") == "controller":
-            return res.get("t_s", []), proc.get("cpu_percent", [])
+    for proc in res.resources.processes:
+        if proc.label == "controller":
+            return res.resources.t_s, proc.cpu_percent
     return None
 
 
-def run_queue_waits(doc: dict) -> dict:
-    """{"engine"|"controller": (t_s, run-queue delay ms per loop)}, as the engine sampled them
-    (engines before 2026-11-25 keep none: {})."""
-    res = doc.get("resources") or {}
-    return {proc["label"]: (res.get("t_s", []), proc["run_delay_ms"]) for proc in res.get("processes", [])
-            if proc.get("label") in ("engine", "controller") and "run_delay_ms" in proc}
+def run_queue_waits(res: EngineResult) -> dict:
+    """{"engine"|"controller": (t_s, run-queue delay ms per loop)}, as the engine sampled them."""
+    return {proc.label: (res.resources.t_s, proc.run_delay_ms) for proc in res.resources.processes
+            if proc.label in ("engine", "controller")}
 
 
 def run_one(ctl, p: dict) -> tuple:
@@ -212,8 +212,8 @@ def run_one(ctl, p: dict) -> tuple:
     try:
         return driver.run(engine_args(p), config=cfg, timeout=120), ""
     except Exception as e:  # noqa: BLE001 - an engine that cannot run is evidence, kept
-        if isinstance(e, driver.EngineInterrupted):
-            raise
+        if isinstance(e, (driver.EngineInterrupted, EngineDocumentError)):
+            raise                   # not the controller's doing: an interruption, or a bug
         return None, str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
@@ -325,15 +325,18 @@ def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -
     view = (metrics_view(before, watch.views, cabled) if metrics else topology_view(ctl)) if c in VIEW_CASES and alive else None
     no_view = no_view_reason(p["controller"], label, bool(metrics)) if not (ctl.api_url or metrics) or \
         (metrics and view) else f"{label}'s view at {ctl.api_url or metrics} could not be read after the case"
-    if doc is None:
+    res = None if doc is None else EngineResult.from_json(doc)
+    if res is None:
         v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
         r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
     else:
-        v = judge(doc.get("robustness"), doc["loops"], alive=alive,
-                  disconnects=len(doc.get("disconnects") or []), drop=drop, hung_ms=hung_ms,
-                  view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(doc),
-                  listen_queue=syn_seen.get("listen_queue"), no_view=no_view, waits=run_queue_waits(doc))
-        r = to_result(doc, p)
+        # the verdict reads the observation and the loops as the document has them (its tests
+        # build them so)
+        v = judge(as_json(res.robustness), as_json(res.loops), alive=alive,
+                  disconnects=len(res.disconnects), drop=drop, hung_ms=hung_ms,
+                  view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(res),
+                  listen_queue=syn_seen.get("listen_queue"), no_view=no_view, waits=run_queue_waits(res))
+        r = to_result(res, p)
         r.benchmark = "robustness"
     r.controller = dict(ctl.info)
     if v.verdict in ("crashed", "hung") and ctl.pid:
@@ -349,7 +352,7 @@ def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -
     if quiet_s is not None and abs(quiet_s) >= 1.0:
         v.evidence += (f"; controller busy for {quiet_s:.1f} s before the case (the previous one's work)"
                        if quiet_s > 0 else f"; controller never went quiet before the case ({-quiet_s:.0f} s)")
-    r.counters["robustness"] = dict(v.to_dict(), observation=(doc or {}).get("robustness"), loadavg=load,
+    r.counters["robustness"] = dict(v.to_dict(), observation=as_json(res.robustness) if res else None, loadavg=load,
                                     quiet_wait_s=quiet_s, cpu_before_case=cpu0, **syn_seen)
     if syn_seen.get("left_behind"):
         r.notes.append("syn-flood: could not remove " + ", ".join(syn_seen["left_behind"]))
