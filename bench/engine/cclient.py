@@ -59,7 +59,7 @@ def run(port: int, n: int, procs: int, responder_pid: int, load: tuple = (), pre
         r_before = _cpu(responder_pid)
         argv = [*prefix, str(exe), "127.0.0.1", str(port), str(n), str(procs), str(PARALLEL), SOURCE_PREFIX, *map(str, load)]
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        window, r_hs = {}, None
+        window, r_hs, out = {}, None, None
         for line in p.stdout:
             if line.startswith("go "):
                 r_hs = _cpu(responder_pid) - r_before
@@ -68,7 +68,7 @@ def run(port: int, n: int, procs: int, responder_pid: int, load: tuple = (), pre
                 out = json.loads(line)
         err = p.stderr.read()
         p.wait()
-    if p.returncode not in (0, 2) or "out" not in locals():
+    if p.returncode not in (0, 2) or out is None:
         raise SystemExit(f"hsclient failed ({p.returncode}): {err.strip()[-300:]}")
     out["responder_cpu_s"] = r_hs if r_hs is not None else _cpu(responder_pid) - r_before
     both = out["cpu_user_s"] + out["cpu_system_s"] + out["responder_cpu_s"]
