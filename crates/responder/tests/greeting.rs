@@ -19,20 +19,32 @@ impl Drop for Responder {
     }
 }
 
+/// One test at a time: both take a port that was free a moment before, and two responders given
+/// the same one left one test talking to the other's responder, which then went away (a CI run:
+/// "Connection refused" after the listen check had passed).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A responder listening on a port of its own: one that could not bind it (taken meanwhile) has
+/// exited, and the port is drawn again; the listen check only counts while our child runs.
 fn start() -> (Responder, u16) {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let r = Responder(
-        Command::new(env!("CARGO_BIN_EXE_sdnbench-responder"))
-            .args(["--listen", &format!("127.0.0.1:{port}"), "--of", "1.3"])
-            .spawn()
-            .unwrap(),
-    );
-    let until = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "the responder did not listen");
-        std::thread::sleep(Duration::from_millis(20));
+    for _ in 0..5 {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut r = Responder(
+            Command::new(env!("CARGO_BIN_EXE_sdnbench-responder"))
+                .args(["--listen", &format!("127.0.0.1:{port}"), "--of", "1.3"])
+                .spawn()
+                .unwrap(),
+        );
+        let until = Instant::now() + Duration::from_secs(10);
+        while r.0.try_wait().unwrap().is_none() {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() && r.0.try_wait().unwrap().is_none() {
+                return (r, port);
+            }
+            assert!(Instant::now() < until, "the responder did not listen");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
-    (r, port)
+    panic!("no responder could listen on a free port in 5 tries");
 }
 
 /// Data segments this socket received (`tcpi_data_segs_in`).
@@ -71,6 +83,7 @@ fn hello() -> Vec<u8> {
 
 #[test]
 fn a_hello_in_before_accept_gets_hello_and_features_request_in_one_segment() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (r, port) = start();
     // stopped, the responder cannot accept: the switch's HELLO is queued with the connection
     unsafe { libc::kill(r.0.id() as i32, libc::SIGSTOP) };
@@ -84,6 +97,7 @@ fn a_hello_in_before_accept_gets_hello_and_features_request_in_one_segment() {
 
 #[test]
 fn a_hello_after_accept_is_answered_too() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let (_r, port) = start();
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     assert_eq!(read_types(&mut s, 1), vec![MsgType::Hello]);
