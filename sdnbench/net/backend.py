@@ -171,7 +171,7 @@ class MininetNetwork(Built):
             self._real[h.name] = real
             ip, mac = mininet_common.host_addresses(h, i)
             self._ips[h.name] = ip.split("/")[0]
-            net.addHost(real, ip=ip, mac=mac)
+            net.addHost(real, ip=ip, mac=mac).cmd(mininet_common.NO_IPV6)
         for i, s in enumerate(self.topology.switches, start=1):
             real = f"{self.prefix}s{i}"
             self._real[s.name] = real
@@ -253,11 +253,11 @@ class MininetNetwork(Built):
     # -- configuration after start -----------------------------------------------------------
 
     def _configure_hosts(self) -> None:
-        """Per host, in parallel: IPv6 off (no RS/MLD noise in captures), checksum offload off
-        (the userspace datapath stalls TCP/UDP otherwise), host-end shaping and loss."""
+        """Per host, in parallel: checksum offload off (the userspace datapath stalls TCP/UDP
+        otherwise), host-end shaping and loss. (IPv6 went off when the host was added.)"""
         jobs = []
         for h in self.topology.hosts:
-            lines = ["sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"]
+            lines = []
             lossy = []
             for intf, params in self._host_links.get(h.name, []):
                 lines.append(f"ethtool -K {intf} tx off rx off >/dev/null")

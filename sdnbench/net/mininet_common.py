@@ -15,6 +15,11 @@ from .topology import Topology
 STANDALONE = ("standalone", "none")
 
 IFNAMSIZ = 15
+# run in a host's namespace as soon as the host exists, before any interface is moved into it
+# (an interface takes the namespace's default): the kernel then never sends DAD, MLD or RS. Set
+# after start, a host's first MLD report could reach a controller that had just connected and
+# teach a learning switch the host's MAC before the experiment began
+NO_IPV6 = "sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1"
 
 
 def check_names_fit(topology: Topology, prefix_len: int) -> None:

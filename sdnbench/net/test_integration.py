@@ -104,6 +104,17 @@ def fast_ethernet():
     assert_nothing_left(net.prefix)
 
 
+def test_no_host_ever_sent_an_ipv6_packet(fast_ethernet):
+    """IPv6 goes off in a host's namespace before its interface exists: the kernel's MLD reports
+    and neighbour solicitations (two per host when it went off after start) never reach a
+    switch, where a learning controller would learn the host's MAC before any experiment."""
+    for h in ("h1", "h2"):
+        cp = fast_ethernet.run_in(h, ["cat", "/proc/net/snmp6"], timeout=10)
+        counters = dict(line.split() for line in cp.stdout.splitlines() if line.strip())
+        sent = {k: int(counters[k]) for k in ("Ip6OutRequests", "Ip6OutMcastPkts", "Icmp6OutMsgs")}
+        assert sent == dict.fromkeys(sent, 0), (h, sent)
+
+
 # The userspace datapath is a process: when other jobs starve it of CPU (two cores, shared),
 # its packet sockets overflow and a test reads low for reasons that are not the network's. The
 # two "Done means" figures are therefore checked on the best of up to three runs, each of which

@@ -176,7 +176,7 @@ class ClusterNetwork(Built):
             self._real[h.name] = real = f"{self.prefix}h{i}"
             ip, mac = mininet_common.host_addresses(h, i)
             self._ips[h.name] = ip.split("/")[0]
-            net.addHost(real, ip=ip, mac=mac, **where(h.name))
+            net.addHost(real, ip=ip, mac=mac, **where(h.name)).cmd(mininet_common.NO_IPV6)
         standalone = self.controller is None
         for i, s in enumerate(self.topology.switches, start=1):
             self._real[s.name] = real = f"{self.prefix}s{i}"
@@ -201,11 +201,10 @@ class ClusterNetwork(Built):
         self.info["crossing_links"] = [f"{l.a}-{l.b}" for l in crossing]
 
     def _configure_hosts(self) -> None:
-        """IPv6 off, checksum offload off (the userspace datapath stalls TCP/UDP otherwise)."""
+        """Checksum offload off (the userspace datapath stalls TCP/UDP otherwise)."""
         for h in self.topology.host_names():
             node = self._net.get(self._real[h])
-            lines = ["sysctl -qw net.ipv6.conf.all.disable_ipv6=1"]
-            lines += [f"ethtool -K {i.name} tx off rx off >/dev/null" for i in node.intfList() if i.name != "lo"]
+            lines = [f"ethtool -K {i.name} tx off rx off >/dev/null" for i in node.intfList() if i.name != "lo"]
             out = node.cmd(" && ".join(lines) + "; echo rc=$?")
             if "rc=0" not in out:
                 raise RuntimeError(f"configuring host {h} on server {self.placement[h]} failed: {out.strip()}")
