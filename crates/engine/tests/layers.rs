@@ -33,9 +33,9 @@ const INSIDE: &[(&str, &[&[&str]])] = &[(
         // the per-switch hot path, phase by phase (`switch/session/`)
         &["session"],
         &["shared"],
-        &["protocol"],
+        &["protocol", "tally"],
         &["accounting", "cbench_switch", "coalesce", "exceptions", "hello_fallback", "learning", "load", "pacer", "reconnect", "stagger"],
-        &["keepalive", "outstanding"],
+        &["columns", "keepalive", "outstanding"],
         // what a run's switches send: read by the session and the drivers, it reads only the config
         &["workload"],
     ],

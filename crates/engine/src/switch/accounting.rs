@@ -25,6 +25,7 @@
 
 use crate::hist::Hist;
 use crate::result::switches::{Disconnect, KeepaliveCounts, ReconnectCounts};
+use crate::switch::columns::{Counted, LoopColumn};
 use crate::switch::outstanding::{Match, Outstanding};
 use ofwire::{packet_in::NO_BUFFER, MsgType};
 use serde::Serialize;
@@ -74,12 +75,17 @@ pub struct SwitchStats {
     pub replies: [u64; 32],
     pub errors: BTreeMap<(u16, u16), u64>,
     pub disconnect: Option<Disconnect>,
-    /// Counter values at each interval boundary (filled by the worker's ticker).
-    pub answered_at: Vec<u64>,
+    /// Counter values at each loop boundary where they changed (filled by the worker's ticker,
+    /// `tally.rs`).
+    pub answered_at: LoopColumn,
     /// Replies counted the way cbench counts them (`cbench_responses.rs`), and at each loop end.
     pub responses: u64,
-    pub responses_at: Vec<u64>,
-    pub sent_at: Vec<u64>,
+    pub responses_at: LoopColumn,
+    pub sent_at: LoopColumn,
+    /// The ticker's bookkeeping (`tally.rs`): the loop this switch was last put on its list of
+    /// touched switches, and its counters at the last boundary.
+    pub tally_mark: u32,
+    pub tally_seen: Counted,
     /// Latency of answered requests, recorded only while `measuring`.
     pub hist: Option<Hist>,
     pub measuring: bool,
@@ -127,10 +133,12 @@ impl SwitchStats {
             replies: [0; 32],
             errors: BTreeMap::new(),
             disconnect: None,
-            answered_at: Vec::new(),
+            answered_at: LoopColumn::default(),
             responses: 0,
-            responses_at: Vec::new(),
-            sent_at: Vec::new(),
+            responses_at: LoopColumn::default(),
+            sent_at: LoopColumn::default(),
+            tally_mark: 0,
+            tally_seen: Counted::default(),
             hist: if hist { Some(Hist::new()) } else { None },
             measuring: false,
             sample_every: 1,

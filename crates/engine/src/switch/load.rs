@@ -93,9 +93,50 @@ pub fn offered_before(go: u64, period_ns: f64, pos: u32, n: u32, t: u64) -> u64 
     ((t - 1 - first) as f64 / period_ns) as u64 + 1
 }
 
+/// `offered_before` summed over the `n` switches, exactly, in O(log n) evaluations: a switch's
+/// count does not grow with its position (its first request is no earlier), so the positions
+/// split into runs of equal counts, each end found by bisection.
+pub fn offered_sum(go: u64, period_ns: f64, n: u32, t: u64) -> u64 {
+    let f = |pos: u32| offered_before(go, period_ns, pos, n, t);
+    let (mut sum, mut lo) = (0u64, 0u32);
+    while lo < n {
+        let v = f(lo);
+        // the first position after `lo` whose count is below v (n if none)
+        let (mut a, mut b) = (lo + 1, n);
+        while a < b {
+            let m = a + (b - a) / 2;
+            if f(m) < v {
+                b = m;
+            } else {
+                a = m + 1;
+            }
+        }
+        sum += v * u64::from(a - lo);
+        lo = a;
+    }
+    sum
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offered_sum_is_the_sum_over_switches() {
+        let mut rng = 0x2545_f491_u64;
+        for _ in 0..400 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let n = 1 + (rng % 3000) as u32;
+            let period = 1e3 + (rng >> 20) as f64 % 3e9 + 0.37;
+            let go = 1_000_000 + rng % 7;
+            let t = go + (rng >> 11) % (5 * period as u64 + 1);
+            let brute: u64 = (0..n).map(|p| offered_before(go, period, p, n, t)).sum();
+            assert_eq!(offered_sum(go, period, n, t), brute, "n {n} period {period} t-go {}", t - go);
+        }
+        assert_eq!(offered_sum(100, 10.0, 0, 1000), 0);
+    }
 
     #[test]
     fn offered_counts_the_schedule_and_adds_over_workers() {

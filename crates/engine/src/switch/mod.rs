@@ -10,6 +10,7 @@
 pub(crate) mod accounting;
 pub(crate) mod cbench_switch;
 pub(crate) mod coalesce;
+pub(crate) mod columns;
 pub(crate) mod driver;
 pub(crate) mod exceptions;
 pub(crate) mod hello_fallback;
@@ -23,5 +24,6 @@ pub(crate) mod reconnect;
 pub(crate) mod session;
 pub(crate) mod shared;
 pub(crate) mod stagger;
+pub(crate) mod tally;
 pub(crate) mod worker;
 pub(crate) mod workload;

@@ -56,6 +56,8 @@ pub struct Shared {
     pub echo_hist: RefCell<Hist>,
     /// Fixed-rate runs: the go wakes the sessions group by group (`stagger.rs`), not at once.
     pub stagger: Option<crate::switch::stagger::Stagger>,
+    /// The switches touched since the last loop boundary, and the running totals (`tally.rs`).
+    pub tally: crate::switch::tally::Tally,
 }
 
 impl Shared {
@@ -85,6 +87,7 @@ impl Shared {
             loop_hist: RefCell::new(Hist::with_sigfig(3)),
             echo_hist: RefCell::new(Hist::with_sigfig(3)),
             stagger: (cfg.mode == crate::config::Mode::FixedRate).then(|| crate::switch::stagger::Stagger::new(n_local)),
+            tally: Default::default(),
             cfg,
         }
     }
@@ -224,18 +227,8 @@ pub fn source_for(cfg: &Config, index: u32) -> Option<SocketAddr> {
     a.parse::<std::net::IpAddr>().ok().map(|ip| SocketAddr::new(ip, 0))
 }
 
-fn deltas(cum: &[u64]) -> Vec<u64> {
-    let mut prev = 0;
-    cum.iter()
-        .map(|&c| {
-            let d = c - prev;
-            prev = c;
-            d
-        })
-        .collect()
-}
-
-pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
+/// A switch's report; `loops`: the loop boundaries its worker took (its per-loop columns).
+pub fn switch_report(s: &SwitchStats, worker: u32, loops: u32) -> SwitchReport {
     SwitchReport {
         index: s.index,
         dpid: s.dpid,
@@ -264,8 +257,8 @@ pub fn switch_report(s: &SwitchStats, worker: u32) -> SwitchReport {
         lldp_packet_ins: s.lldp_in,
         errors: s.errors.iter().map(|((t, c), n)| (format!("{t}.{c}"), *n)).collect(),
         replies_by_type: s.replies_by_name(),
-        answered_per_loop: deltas(&s.answered_at),
-        sent_per_loop: deltas(&s.sent_at),
+        answered_per_loop: s.answered_at.per_loop(loops),
+        sent_per_loop: s.sent_at.per_loop(loops),
         latency: s.hist.as_ref().filter(|h| h.count() > 0).map(|h| h.summary()),
         echo_rtt_us: s.echo_rtt_ns.iter().map(|&n| n as f64 / 1000.0).collect(),
         disconnect: s.disconnect.clone(),

@@ -81,7 +81,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         .count() as u32;
     let now = sh.now_ns();
     stats.iter().for_each(|s| s.borrow_mut().close_down_time(now, false));
-    let switches = stats.iter().map(|s| switch_report(&s.borrow(), slice.worker)).collect();
+    let switches = stats.iter().map(|s| switch_report(&s.borrow(), slice.worker, 0)).collect();
     sh.stop_all();
     emit(WorkerEvent::Done(Box::new(WorkerReport {
         worker: slice.worker,

@@ -3,10 +3,11 @@
 //! by its `Pacer`; how replies are judged by `accounting.rs`.
 
 use crate::config::{Config, Slice};
-use crate::switch::accounting::{SessionState, SwitchStats};
+use crate::switch::accounting::SwitchStats;
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
 use crate::switch::session::{socket::connect, Session};
 use crate::switch::shared::{source_for, switch_report, Shared};
+use crate::switch::tally::Counted;
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
@@ -143,7 +144,7 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
     WorkerReport {
         worker,
         pid: std::process::id(),
-        switches: stats.iter().map(|s| switch_report(&s.borrow(), worker)).collect(),
+        switches: stats.iter().map(|s| switch_report(&s.borrow(), worker, sh.tally.loops())).collect(),
         hist_b64: merged.to_base64(),
         hist_clamped: merged.clamped,
         stopped_early,
@@ -154,11 +155,11 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
     }
 }
 
-/// Snapshot every switch at each loop boundary. Returns true when stopped early.
+/// The loop boundaries: at each, the switches touched since the last one are visited
+/// (`tally.rs`) and the worker's totals reported. Returns true when stopped early.
 async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedReceiver<Cmd>, emit: &mut dyn FnMut(WorkerEvent)) -> bool {
     let total = sh.cfg.warmup + sh.cfg.loops;
-    let mut prev = Interval::default();
-    let mut prev_load = Cum::default();
+    let (mut prev, mut prev_offered) = (Counted::default(), 0);
     for k in 1..=total {
         let at = sh.instant_of(sh.go_ns() + k as u64 * sh.cfg.loop_period_ns());
         let stop = tokio::select! {
@@ -169,17 +170,23 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
             sh.stop_all();
             return true;
         }
-        let mut cum = snapshot(stats, worker, k);
-        if let Some(n) = sh.net.borrow().as_ref() {
-            (cum.net_connected, cum.net_dirs_seen, cum.net_links) = n.progress();
+        let mut iv = Interval { worker, k, ..Default::default() };
+        let cum = sh.tally.boundary(k, stats, |s| {
+            if let Some(v) = s.loop_lat_ns.as_mut() {
+                iv.latency_us.extend(v.drain(..).map(|ns| u32::try_from((ns + 500) / 1000).unwrap_or(u32::MAX)));
+            }
+        });
+        if stats.len() <= crate::switch::protocol::PER_SWITCH_IN_INTERVALS {
+            per_switch(&mut iv, stats, k);
         }
-        let mut iv = cum.clone();
-        iv.answered -= prev.answered;
-        iv.sent -= prev.sent;
-        iv.responses -= prev.responses;
+        if let Some(n) = sh.net.borrow().as_ref() {
+            (iv.net_connected, iv.net_dirs_seen, iv.net_links) = n.progress();
+        }
+        (iv.answered, iv.sent, iv.responses) = (cum.answered - prev.answered, cum.sent - prev.sent, cum.responses - prev.responses);
+        (iv.lost, iv.up) = (cum.lost, cum.up as u32);
         if sh.load_account {
             let t = (sh.go_ns() + k as u64 * sh.cfg.loop_period_ns()).min(sh.end_ns());
-            iv.load = Some(loop_load(sh, stats, t, &mut prev_load));
+            iv.load = Some(loop_load(sh, t, &cum, &prev, &mut prev_offered));
         }
         prev = cum;
         emit(WorkerEvent::Interval(iv));
@@ -192,72 +199,33 @@ async fn tick(sh: &Shared, stats: &Stats, worker: u32, cmds: &mut UnboundedRecei
     false
 }
 
-/// Cumulative counts behind a worker's `LoopLoad`.
-#[derive(Default, Clone, Copy)]
-struct Cum {
-    offered: u64,
-    sent: u64,
-    late: u64,
-    not_sent: u64,
-    echo: [u64; 3],
+/// Small slices: every switch's answers and responses in loop `k`.
+fn per_switch(iv: &mut Interval, stats: &Stats, k: u32) {
+    for st in stats {
+        let s = st.borrow();
+        iv.per_switch.push(s.answered_at.at(k) - s.answered_at.at(k - 1));
+        iv.per_switch_responses.push(s.responses_at.at(k) - s.responses_at.at(k - 1));
+    }
 }
 
-/// This loop's account (`load.rs`), ending at `t` (worker clock): the counts since `prev`, the
-/// backlog (offered by `t`, neither sent nor skipped while disconnected), the loop's histograms.
-fn loop_load(sh: &Shared, stats: &Stats, t: u64, prev: &mut Cum) -> crate::switch::load::LoopLoad {
-    let fixed = sh.stagger.is_some();
+/// This loop's account (`load.rs`), ending at `t` (worker clock): the counts since the last
+/// boundary (`prev`, `prev_offered`), the backlog (offered by `t`, neither sent nor skipped
+/// while disconnected), the loop's histograms.
+fn loop_load(sh: &Shared, t: u64, c: &Counted, prev: &Counted, prev_offered: &mut u64) -> crate::switch::load::LoopLoad {
     let period = crate::switch::pacer::rate_period_ns(&sh.cfg);
-    let mut c = Cum::default();
-    for (pos, st) in stats.iter().enumerate() {
-        let s = st.borrow();
-        if fixed {
-            c.offered += crate::switch::load::offered_before(sh.go_ns(), period, pos as u32, sh.n_local, t);
-        }
-        c.sent += s.sent;
-        c.late += s.late;
-        c.not_sent += s.reconnect.not_sent_disconnected;
-        c.echo[0] += s.ka.sent;
-        c.echo[1] += s.ka.answered;
-        c.echo[2] += s.ka.lost;
-    }
-    let l = crate::switch::load::LoopLoad {
-        offered: c.offered - prev.offered,
+    let offered_now = match sh.stagger {
+        Some(_) => crate::switch::load::offered_sum(sh.go_ns(), period, sh.n_local, t),
+        None => 0,
+    };
+    crate::switch::load::LoopLoad {
+        offered: offered_now - std::mem::replace(prev_offered, offered_now),
         late: c.late - prev.late,
-        not_sent_disconnected: c.not_sent - prev.not_sent,
-        backlog: c.offered.saturating_sub(c.sent + c.not_sent),
-        echo_sent: c.echo[0] - prev.echo[0],
-        echo_answered: c.echo[1] - prev.echo[1],
-        echo_lost: c.echo[2] - prev.echo[2],
+        not_sent_disconnected: c.not_sent_disconnected - prev.not_sent_disconnected,
+        backlog: offered_now.saturating_sub(c.sent + c.not_sent_disconnected),
+        echo_sent: c.echo_sent - prev.echo_sent,
+        echo_answered: c.echo_answered - prev.echo_answered,
+        echo_lost: c.echo_lost - prev.echo_lost,
         hist_b64: crate::switch::load::take(&mut sh.loop_hist.borrow_mut()),
         echo_hist_b64: crate::switch::load::take(&mut sh.echo_hist.borrow_mut()),
-    };
-    *prev = c;
-    l
-}
-
-/// Cumulative counters of the slice at loop `k` (per-switch counts are already per loop).
-fn snapshot(stats: &Stats, worker: u32, k: u32) -> Interval {
-    let mut iv = Interval { worker, k, ..Default::default() };
-    let per_switch = stats.len() <= crate::switch::protocol::PER_SWITCH_IN_INTERVALS;
-    for st in stats {
-        let mut s = st.borrow_mut();
-        let (a, se) = (s.answered, s.sent);
-        if per_switch {
-            iv.per_switch.push(a - s.answered_at.last().copied().unwrap_or(0));
-            iv.per_switch_responses.push(s.responses - s.responses_at.last().copied().unwrap_or(0));
-        }
-        s.answered_at.push(a);
-        let r = s.responses;
-        s.responses_at.push(r);
-        iv.responses += r;
-        s.sent_at.push(se);
-        if let Some(v) = s.loop_lat_ns.as_mut() {
-            iv.latency_us.extend(v.drain(..).map(|ns| u32::try_from((ns + 500) / 1000).unwrap_or(u32::MAX)));
-        }
-        iv.answered += a;
-        iv.sent += se;
-        iv.lost += s.lost;
-        iv.up += (s.state == SessionState::Up) as u32;
     }
-    iv
 }

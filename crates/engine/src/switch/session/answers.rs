@@ -3,6 +3,7 @@
 //! goes through the switch state machine, whose `Event` is counted here (answers, errors, echo
 //! replies, the handshake's end).
 
+use super::stats_mut;
 use super::{End, Session};
 use crate::switch::accounting::SwitchStats;
 use ofswitch::{frame_len, Event};
@@ -41,7 +42,7 @@ impl Session {
         let loading = self.sh.phase_at(now) != 0;
         let mut at = 0;
         let (stats, shared) = (self.stats.clone(), self.sh.clone());
-        let mut st = stats.borrow_mut();
+        let mut st = stats_mut(&shared, &stats, self.pos);
         let mut merged = shared.merged.borrow_mut();
         // per-message tests hoisted out of the loop (each was a load through `Shared`)
         let count_responses = loading && self.count_responses;

@@ -3,6 +3,7 @@
 //! out the backoff with no session (`wait_down`) and connect again (`switch/reconnect.rs`).
 
 use super::socket::connect;
+use super::stats_mut;
 use super::{End, Phase, Session};
 use crate::switch::hello_fallback;
 use crate::switch::reconnect::Backoff;
@@ -67,7 +68,7 @@ impl Session {
         self.release_slot();
         {
             // echoes still out: unanswered at the stop, or lost with the connection
-            let mut st = self.stats.borrow_mut();
+            let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             if result.is_ok() {
                 self.ka.stop(&mut st.ka);
             } else {
@@ -78,13 +79,13 @@ impl Session {
             // OVS: an attempt that timed out or failed before it came up never resets the
             // backoff (`backoff_deadline = TIME_MAX`): the next wait doubles
             backoff.attempt_failed();
-            let mut st = self.stats.borrow_mut();
+            let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             st.reconnect.failures += 1;
             st.failed_since_loss = true;
         }
         let end = match result {
             Ok(()) => {
-                self.stats.borrow_mut().in_flight_at_stop += self.out.abandon() as u64;
+                stats_mut(&self.sh, &self.stats, self.pos).in_flight_at_stop += self.out.abandon() as u64;
                 return None;
             }
             Err(end) => end,
@@ -101,7 +102,7 @@ impl Session {
 
     /// Connect again after the backoff. None: the run ended first.
     async fn reconnect(&mut self, addr: SocketAddr, backoff: &Backoff) -> Option<io::Result<TcpStream>> {
-        self.stats.borrow_mut().reconnect.attempts += 1;
+        stats_mut(&self.sh, &self.stats, self.pos).reconnect.attempts += 1;
         self.clear_buffers(); // the old connection's unread and unwritten bytes
         let src = crate::switch::shared::source_for(&self.sh.cfg, self.index);
         self.handshake_timeout_ns = backoff.handshake_timeout_ns();
@@ -109,7 +110,7 @@ impl Session {
         tokio::select! {
             r = connect(addr, src) => Some(r),
             _ = async { while !self.sh.stopped() && phase_rx.changed().await.is_ok() {} } => {
-                self.stats.borrow_mut().reconnect.failures += 1;
+                stats_mut(&self.sh, &self.stats, self.pos).reconnect.failures += 1;
                 None
             }
         }
@@ -122,7 +123,7 @@ impl Session {
         if self.sh.stopped() || !hello_fallback::retry(self.sw.cfg.versions, first && self.established == 0, &ended) {
             return false;
         }
-        self.stats.borrow_mut().hello_fallback = true;
+        stats_mut(&self.sh, &self.stats, self.pos).hello_fallback = true;
         self.sw.cfg.versions = hello_fallback::PLAIN;
         self.clear_buffers();
         true
@@ -140,7 +141,7 @@ impl Session {
     /// lost; one that never did is a failed attempt), and with `strict` the run stops.
     fn ended(&mut self, end: End, came_up: bool, now: u64) {
         let t_s = self.sh.t_rel_s();
-        let mut st = self.stats.borrow_mut();
+        let mut st = stats_mut(&self.sh, &self.stats, self.pos);
         if came_up {
             st.lost_session(now);
         }
@@ -202,7 +203,7 @@ impl Session {
         let go = self.sh.go_ns();
         if go != 0 {
             let n = self.pacer.skip(now.min(self.sh.end_ns()), go);
-            self.stats.borrow_mut().reconnect.not_sent_disconnected += n;
+            stats_mut(&self.sh, &self.stats, self.pos).reconnect.not_sent_disconnected += n;
         }
     }
 }

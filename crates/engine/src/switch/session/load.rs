@@ -2,6 +2,7 @@
 //! keep-alive's echoes; and cbench's pause after each loop, in which a switch neither sends nor
 //! reads.
 
+use super::stats_mut;
 use super::{End, Session};
 use crate::switch::workload::Workload;
 use ofswitch::frame_len;
@@ -14,7 +15,7 @@ impl Session {
     pub(super) fn load_turn(&mut self, s: &TcpStream, now: u64, paused: bool, pause_edge: u64, first: bool) -> Result<u64, End> {
         self.pacer.anchor(self.sh.go_ns());
         let measuring = self.sh.measuring(now);
-        self.stats.borrow_mut().measuring = measuring;
+        stats_mut(&self.sh, &self.stats, self.pos).measuring = measuring;
         let mut deadline = pause_edge;
         if !paused && self.sw.is_up() && self.workload != Workload::Network {
             self.send_requests(s, now)?;
@@ -72,7 +73,7 @@ impl Session {
             };
             let (buf, now) = (&scratch[..keep + n], self.sh.now_ns());
             let mut at = 0;
-            let mut st = self.stats.borrow_mut();
+            let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             while let Some(Ok(len)) = frame_len(&buf[at..]) {
                 if buf.len() - at < len {
                     break;
@@ -108,7 +109,7 @@ impl Session {
             p.sent(n);
         }
         let sent = {
-            let mut st = self.stats.borrow_mut();
+            let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             st.sent += n as u64;
             st.sent
         };
@@ -135,7 +136,7 @@ impl Session {
     /// left to write, sent by this turn's flush.
     fn keepalive(&mut self, now: u64) {
         let (go, end) = (self.sh.go_ns(), self.sh.end_ns());
-        let due = self.ka.due(now, go, end, &mut self.stats.borrow_mut().ka);
+        let due = self.ka.due(now, go, end, &mut stats_mut(&self.sh, &self.stats, self.pos).ka);
         if let Some(xid) = due {
             ofwire::Message { version: self.sw.version, xid, body: ofwire::Body::EchoRequest(Vec::new()) }.emit_append(&mut self.wbuf);
         }

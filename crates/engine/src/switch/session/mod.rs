@@ -77,6 +77,15 @@ enum Phase {
     Drain,
 }
 
+/// The switch's stats, borrowed to change them: the switch goes on its worker's list of touched
+/// switches (`tally.rs`), which the loop boundary visits. Every change goes through here.
+#[inline]
+pub(super) fn stats_mut<'a>(sh: &Shared, stats: &'a RefCell<SwitchStats>, pos: u32) -> std::cell::RefMut<'a, SwitchStats> {
+    let mut st = stats.borrow_mut();
+    sh.tally.touch(&mut st, pos);
+    st
+}
+
 pub struct Session {
     sh: Rc<Shared>,
     stats: Rc<RefCell<SwitchStats>>,

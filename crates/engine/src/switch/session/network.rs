@@ -1,6 +1,7 @@
 //! The switch among others: LLDP between linked switches, the channels to a network run's other
 //! controllers, and the emulated network's frames and port changes (`crate::network`).
 
+use super::stats_mut;
 use super::Session;
 
 impl Session {
@@ -12,7 +13,7 @@ impl Session {
         }
         if let Some(inbox) = &self.inbox {
             let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
-            let mut st = self.stats.borrow_mut();
+            let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             for (port, frame) in frames {
                 self.sw.frame_from_link(now, port, &frame, &mut self.wbuf);
                 st.lldp_in += 1;
@@ -22,7 +23,7 @@ impl Session {
             return;
         }
         let out = std::mem::take(&mut self.sw.link_out);
-        self.stats.borrow_mut().lldp_out += out.len() as u64;
+        stats_mut(&self.sh, &self.stats, self.pos).lldp_out += out.len() as u64;
         let boxes = self.sh.inboxes.borrow();
         for (dpid, port, frame) in out {
             if let Some(b) = boxes.get(&dpid) {

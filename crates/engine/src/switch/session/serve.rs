@@ -3,6 +3,7 @@
 //! own echo), the links and the network, one write, then one sleep until the socket, a timer,
 //! the worker or a neighbour wakes it.
 
+use super::stats_mut;
 use super::{End, Phase, Session};
 use tokio::io::Interest;
 use tokio::net::TcpStream;
@@ -59,7 +60,7 @@ impl Session {
     fn timers(&mut self, now: u64) -> Result<u64, End> {
         let mut deadline = u64::MAX;
         if self.ka.pending() > 0 {
-            let t = self.ka.expire(now, self.sh.timeout_ns(), &mut self.stats.borrow_mut().ka);
+            let t = self.ka.expire(now, self.sh.timeout_ns(), &mut stats_mut(&self.sh, &self.stats, self.pos).ka);
             deadline = deadline.min(t);
         }
         if self.out.pending() > 0 {
@@ -68,7 +69,7 @@ impl Session {
             // KEEP_LATE timed-out requests, whichever is less
             let horizon = (10 * self.sh.timeout_ns()).max(10_000_000_000);
             let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
-            self.stats.borrow_mut().lost += lost as u64;
+            stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
             deadline = deadline.min(now + timeout / 4 + 1);
         }
         match self.sw.poll(now, &mut self.wbuf) {
