@@ -10,25 +10,30 @@ from ..rfc8456 import resilience_params as params
 from ._results import finish as finish_results
 
 
-def stream_flags(p, after_ms: int) -> None:
-    p.add_argument("--interval-us", type=int, default=1000, help="one frame per pair every this many µs (1000)")
-    p.add_argument("--warmup-ms", type=int, default=3000,
-                   help="time for the controller to learn the network before the streams start (3000)")
-    p.add_argument("--fail-after-ms", type=int, default=1000, help="streams run this long before the failure (1000)")
-    p.add_argument("--after-ms", type=int, default=after_ms, help=f"and this long after it ({after_ms})")
-    p.add_argument("--reps", type=int, default=3, help="trials (3)")
+def stream_flags(p) -> None:
+    d = params.DEFAULTS["reprovisioning"]       # each default once, in the suite's table
+    p.add_argument("--interval-us", type=int, default=d["interval_us"],
+                   help="one frame per pair every this many µs (%(default)s)")
+    p.add_argument("--warmup-ms", type=int, default=d["warmup_ms"],
+                   help="time for the controller to learn the network before the streams start (%(default)s)")
+    p.add_argument("--fail-after-ms", type=int, default=d["fail_after_ms"],
+                   help="streams run this long before the failure (%(default)s)")
+    p.add_argument("--after-ms", type=int, default=d["after_ms"], help="and this long after it (%(default)s)")
+    p.add_argument("--reps", type=int, default=params.CLI_ONLY["reps"], help="trials (%(default)s)")
 
 
-def check(args, test: str) -> None:
-    """Every flag checked (``rfc8456/resilience_params.py``) before any controller starts."""
+def build(args, test: str):
+    """The test's typed parameters from the flags, every one checked
+    (``rfc8456/resilience_params.py``) before any controller starts."""
     keys = set(params.DEFAULTS[test]) | set(params.CLI_ONLY)
-    params.check(test, {k: v for k, v in vars(args).items() if k in keys})
+    return params.build(test, {k: v for k, v in vars(args).items() if k in keys})
 
 
-def trials(args, one) -> list:
+def trials(args, p, one) -> list:
+    """``one(p, rep)`` for each of ``p.reps`` trials, ``-o`` rewritten after each."""
     results = []
-    for rep in range(args.reps):
-        results.append(one(args, rep))
+    for rep in range(p.reps):
+        results.append(one(p, rep))
         if args.out:
             write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
     return results
