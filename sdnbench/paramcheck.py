@@ -148,6 +148,11 @@ class Params:
     def default(self, key: str) -> Any:
         return {**self.defaults, **self.cli_only}[key]
 
+    def cell(self, typed: Any) -> dict:
+        """The campaign cell of typed parameters: the keys a cell takes whose value is not the
+        table's default (the cell's runner fills the defaults in again; ``None``: unset)."""
+        return {k: v for k, v in vars(typed).items() if k in self.defaults and v != self.defaults[k]}
+
     def build(self, params: dict, cli: bool = True) -> Any:
         """The typed parameters (``table``'s dataclass): checked as ``check`` does, defaults
         filled in; campaign keys (``name``, ``rep``) are not parameters and are left out."""

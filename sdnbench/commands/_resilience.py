@@ -1,13 +1,11 @@
 """What ``controller reprovisioning`` and ``controller failover`` share: the stream flags, the
-check of every flag before any controller starts, the trial loop and the ending."""
+typed parameters checked before any controller starts, the trials as a plan and the ending."""
 
 from __future__ import annotations
 
-import sys
-
-from ..result import write_json_atomic
+from ..campaign.plan import one_benchmark
 from ..rfc8456 import resilience_params as params
-from ._results import finish as finish_results
+from ._results import end, run_trials
 
 
 def stream_flags(p) -> None:
@@ -29,23 +27,18 @@ def build(args, test: str):
     return params.build(test, {k: v for k, v in vars(args).items() if k in keys})
 
 
-def trials(args, p, one) -> list:
-    """``one(p, rep)`` for each of ``p.reps`` trials, ``-o`` rewritten after each."""
-    results = []
-    for rep in range(p.reps):
-        results.append(one(p, rep))
-        if args.out:
-            write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
-    return results
+def trials(args, test: str, p, one) -> list:
+    """``one(p, rep)`` for each of ``p.reps`` trials, as a one-benchmark plan on the campaigns'
+    executor (``_results.run_trials``): the cells a ``resilience`` campaign of these parameters
+    would plan, each Result in ``-o`` and ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
+    cells = one_benchmark(test, "resilience", params.cell(test, p), repetitions=p.reps)
+    return run_trials(args, cells, lambda cell: one(p, cell.repetition), reps_in_params=True)
 
 
 def finish(args, results: list, printer) -> int:
     if not args.json:
-        printer(results)
-        for r in results:
-            if r.error:
-                print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return finish_results(args, results)
+        printer(results)               # a failed trial's reason was said as it ended
+    return end(args, results)
 
 
 def ms(x) -> str:

@@ -14,9 +14,11 @@ from __future__ import annotations
 import sys
 
 from .. import output
+from ..campaign.plan import one_benchmark
 from ..discovery import change, launched, params, record
 from ..discovery.size import with_size
-from ._results import finish as finish_results
+from ..errors import Interrupted, UserError
+from ._results import end, run_trials
 from ._results import save as save_results
 
 D = params.PARAMS.default       # each default once, in the suite's table
@@ -65,19 +67,37 @@ def build(args, test: str) -> params.Discovery:
 def run_discovery(args) -> int:
     p = build(args, "discovery")
     if p.size_search:
-        return _size_search(args, p)
-    trials, info, adapter = [], {}, None
-    for rep in range(p.reps):
-        t, info, adapter = launched.trial(p, p.topo, quiet=args.json)
-        t["rep"] = rep
-        trials.append(t)
-        _save(args, launched.result(p, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
-        if not args.json:
-            print(f"trial {rep + 1}/{p.reps}: {record.describe(t)}", file=sys.stderr)
-    r = launched.result(p, "topology-discovery", trials, info, adapter)
+        return end(args, [_plan(args, p, "topology-discovery-size", lambda: _size_search(args, p))])
+    r = _plan(args, p, "topology-discovery", lambda: _trials(args, p))
     if not args.json:
         _table(r)
-    return _finish(args, r)
+    return end(args, [r])
+
+
+def _plan(args, p: params.Discovery, benchmark: str, measure):
+    """The command's one Result (every trial in it) as a one-benchmark plan of one cell on the
+    campaigns' executor (``_results.run_trials``): the same store sink and Ctrl-C/SIGTERM
+    handling as a campaign; ``-o`` is rewritten after every trial (``_save``) and the cell."""
+    [r] = run_trials(args, one_benchmark(benchmark, "discovery", params.PARAMS.cell(p)), lambda cell: measure())
+    return r
+
+
+def _trials(args, p: params.Discovery):
+    trials, info, adapter = [], {}, None
+    try:
+        for rep in range(p.reps):
+            t, info, adapter = launched.trial(p, p.topo, quiet=args.json)
+            t["rep"] = rep
+            trials.append(t)
+            _save(args, launched.result(p, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
+            if not args.json:
+                print(f"trial {rep + 1}/{p.reps}: {record.describe(t)}", file=sys.stderr)
+    except (Interrupted, UserError) as e:
+        if trials:      # the trials that ended: kept as the part measured before the signal or error
+            why = str(e) if isinstance(e, UserError) else f"interrupted after {len(trials)} of {p.reps} trials"
+            e.result = launched.result(p, "topology-discovery", trials, info, adapter).finish("failed", why)
+        raise
+    return launched.result(p, "topology-discovery", trials, info, adapter)
 
 
 def _table(r) -> None:
@@ -93,7 +113,7 @@ def _table(r) -> None:
         print(f"note: {n}", file=sys.stderr)
 
 
-def _size_search(args, p: params.Discovery) -> int:
+def _size_search(args, p: params.Discovery):
     def progress(seen: list, info: dict, adapter) -> None:
         _save(args, launched.result(p, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
         if not args.json:
@@ -109,19 +129,16 @@ def _size_search(args, p: params.Discovery) -> int:
         print(f"largest size discovered within {p.deadline_s:g} s: "
               f"{'none' if res['largest'] is None else with_size(p.topo, res['largest'])}"
               + (f" (first failure: {with_size(p.topo, res['first_failure'])})" if res["first_failure"] else ""))
-    return _finish(args, r)
+    return r
 
 
 def run_change(args) -> int:
-    r = launched.change_trial(build(args, "topology-change"))
+    p = build(args, "topology-change")
+    r = _plan(args, p, "topology-change", lambda: launched.change_trial(p))
     if not args.json:
         print(change.describe(r.counters))
-    return _finish(args, r)
+    return end(args, [r])
 
 
 def _save(args, r) -> None:
     save_results(args, [r])
-
-
-def _finish(args, r) -> int:
-    return finish_results(args, [r])

@@ -44,4 +44,4 @@ def _print(results: list) -> None:
 
 
 def run_failover(args) -> int:
-    return finish(args, trials(args, build(args, "failover"), trial), _print)
+    return finish(args, trials(args, "failover", build(args, "failover"), trial), _print)

@@ -11,14 +11,12 @@ invariant; what was measured is kept (printed, -o, --store)."""
 
 from __future__ import annotations
 
-import sys
-
 from .. import output
-from ..result import write_json_atomic
+from ..campaign.plan import one_benchmark
 from ..rfc8456 import provisioning as prov
 from ..rfc8456 import provisioning_params as params
 from ..rfc8456.provisioning_trial import trial
-from ._results import finish as finish_results
+from ._results import end, run_trials
 
 
 def add_to(s, common) -> None:
@@ -75,13 +73,12 @@ def build(args, benchmark: str) -> params.Provisioning:
 
 
 def _trials(args, benchmark: str) -> list:
+    """The trials as a one-benchmark plan on the campaigns' executor (``_results.run_trials``):
+    the cells a ``provisioning`` campaign of these parameters would plan, each trial's Result
+    in ``-o`` as it ends, each cell in ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
     p = build(args, benchmark)
-    results = []
-    for rep in range(p.reps):
-        results.append(trial(p, rep))
-        if args.out:
-            write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
-    return results
+    cells = one_benchmark(p.benchmark, "provisioning", params.PARAMS.cell(p), repetitions=p.reps)
+    return run_trials(args, cells, lambda cell: trial(p, cell.repetition), reps_in_params=True)
 
 
 def _print(results: list, capacity: bool) -> None:
@@ -111,11 +108,8 @@ def _f(x) -> str:
 
 def _finish(args, results: list, capacity: bool) -> int:
     if not args.json:
-        _print(results, capacity)
-        for r in results:
-            if r.error:
-                print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return finish_results(args, results)
+        _print(results, capacity)      # a failed trial's reason was said as it ended
+    return end(args, results)
 
 
 def run_provisioning(args) -> int:

@@ -46,4 +46,4 @@ def _print(results: list) -> None:
 
 
 def run_reprovisioning(args) -> int:
-    return finish(args, trials(args, build(args, "reprovisioning"), reprovisioning_trial), _print)
+    return finish(args, trials(args, "reprovisioning", build(args, "reprovisioning"), reprovisioning_trial), _print)

@@ -27,6 +27,8 @@ def test_a_provisioning_command_and_cell_build_the_same_parameters():
     assert (cli.benchmark, cli.proactive, cli.of_version, cli.timeout_ms) == ("provisioning-proactive", True, None, 1000)
     with pytest.raises(dataclasses.FrozenInstanceError):
         cli.of_version = "1.3"                      # a trial records the negotiated version, never in here
+    assert provisioning_params.PARAMS.cell(cli) == {"test": "proactive", "flows": 7, "topo": "linear,3",
+                                                    "controller": "osken:flowpush"}, "a plan's cell: what differs"
     capacity = provisioning.build(_args("table-capacity"), "table-capacity-reactive")
     assert (capacity.test, capacity.flows, capacity.concurrency) == ("table-capacity", 2000, 8)  # the command's own
 
@@ -38,6 +40,7 @@ def test_a_provisioning_command_and_cell_build_the_same_parameters():
 def test_a_resilience_command_and_cell_build_the_same_parameters(test, argv, cell):
     cli = _resilience.build(_args(test, *argv), test)
     assert cli == resilience_params.build(test, cell, cli=False)
+    assert resilience_params.cell(test, cli) == {"test": test, **cell}
     assert type(cli) is resilience_params.TYPES[test]
 
 

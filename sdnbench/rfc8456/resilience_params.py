@@ -108,6 +108,12 @@ def build(test: str, params: dict, cli: bool = True) -> Union[Reprovisioning, Fa
     return TYPES[test](**{k: v for k, v in p.items() if k in DEFAULTS[test] or k in CLI_ONLY})
 
 
+def cell(test: str, p: Union[Reprovisioning, Failover]) -> dict:
+    """The ``resilience`` cell of typed parameters: ``test`` and the keys whose value is not the
+    table's default (``None``: unset, the version negotiated)."""
+    return {"test": test, **{k: v for k, v in vars(p).items() if k in DEFAULTS[test] and v != DEFAULTS[test][k]}}
+
+
 def validate_param(name: str, value: Any) -> Optional[str]:
     """One scenario key on its own (the ``resilience`` campaign kind)."""
     if name in ("name", "rep", "repetition"):
