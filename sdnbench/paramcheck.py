@@ -121,6 +121,16 @@ def param(default: Any, rule: Optional[Rule] = None, flag: Optional[str] = None,
     return field(default=default, metadata={"rule": rule, "flag": flag, "cli_only": cli_only})
 
 
+def columns(typed: type) -> tuple:
+    """A parameter table (a dataclass of ``param`` fields) as (defaults, command-line-only
+    defaults, rules, flags that are not ``--key-with-dashes``)."""
+    fs = [f for f in fields(typed) if f.default is not MISSING]
+    return ({f.name: f.default for f in fs if not f.metadata.get("cli_only")},
+            {f.name: f.default for f in fs if f.metadata.get("cli_only")},
+            {f.name: f.metadata["rule"] for f in fs if f.metadata.get("rule")},
+            {f.name: f.metadata["flag"] for f in fs if f.metadata.get("flag")})
+
+
 class Params:
     """One suite's parameters, described once: defaults, a rule per key, the flag of each key,
     the checks that need several keys (``together``), and keys only the command line has.
@@ -137,11 +147,8 @@ class Params:
     def table(cls, suite: str, typed: type, together: Callable[[dict], list]) -> "Params":
         """The parameters of a frozen dataclass whose fields are ``param``: defaults, rules and
         flags read from it, and ``build`` returning it."""
-        fs = [f for f in fields(typed) if f.default is not MISSING]
-        p = cls(suite, {f.name: f.default for f in fs if not f.metadata.get("cli_only")},
-                {f.name: f.metadata["rule"] for f in fs if f.metadata.get("rule")},
-                flag_of({f.name: f.metadata["flag"] for f in fs if f.metadata.get("flag")}), together,
-                {f.name: f.default for f in fs if f.metadata.get("cli_only")})
+        defaults, cli_only, rules, flags = columns(typed)
+        p = cls(suite, defaults, rules, flag_of(flags), together, cli_only)
         p.typed = typed
         return p
 

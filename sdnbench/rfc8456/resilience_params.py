@@ -8,14 +8,14 @@ failover needs two hosts to stream between."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from ..controllers.spec import DEFAULT_SPEC, parse_spec, sibling
 from ..errors import UserError
 from ..kind import Kind
 from ..net.engine_network import network_for
-from ..paramcheck import ParamError, apply, choice, flag_of, number, param, raises, whole
+from ..paramcheck import ParamError, apply, choice, columns, flag_of, number, param, raises, whole
 from . import failover as fo, reprovisioning as rp
 from .reprovisioning import parse_link
 
@@ -59,13 +59,12 @@ class Failover(_Streams):
 
 
 TYPES = {"reprovisioning": Reprovisioning, "failover": Failover}
-DEFAULTS = {t: {f.name: f.default for f in fields(c) if not f.metadata["cli_only"]} for t, c in TYPES.items()}
-CLI_ONLY = {f.name: f.default for f in fields(_Streams) if f.metadata["cli_only"]}
+_COLUMNS = {t: columns(c) for t, c in TYPES.items()}        # (defaults, cli-only, rules, flags)
+DEFAULTS = {t: c[0] for t, c in _COLUMNS.items()}
+CLI_ONLY = _COLUMNS["reprovisioning"][1]                      # the streams' (``--reps``), both tests'
 KNOWN = {"test"} | set(DEFAULTS["reprovisioning"]) | set(DEFAULTS["failover"])
-FLAG = flag_of({f.name: f.metadata["flag"] for c in TYPES.values() for f in fields(c) if f.metadata["flag"]}
-               | {"test": "test"})
-RULES = {"test": choice(tuple(TYPES)),
-         **{f.name: f.metadata["rule"] for c in TYPES.values() for f in fields(c) if f.metadata["rule"]}}
+FLAG = flag_of({k: v for c in _COLUMNS.values() for k, v in c[3].items()} | {"test": "test"})
+RULES = {"test": choice(tuple(TYPES)), **{k: v for c in _COLUMNS.values() for k, v in c[2].items()}}
 
 
 def _together(test: str, p: dict) -> list:
