@@ -7,10 +7,16 @@ so one bad value gets the same one line everywhere: by flag on the command line
 the scenario reader).
 
 A rule takes the value and returns ``None`` (fine) or a message without the key's name.
+
+The table is a frozen dataclass (``Params.table``): each field one parameter, with its type, its
+default and its rule (``param``). ``build`` checks a set of parameters and returns that typed
+object, which is what a suite's trials take: the command line and a campaign cell build the same
+one, from the same table.
 """
 
 from __future__ import annotations
 
+from dataclasses import MISSING, field, fields
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
@@ -108,6 +114,23 @@ def raises(fn: Callable[[Any], Any]) -> Rule:
 META = ("name", "rep", "repetition")      # campaign keys every suite accepts
 
 
+def param(default: Any, rule: Optional[Rule] = None, flag: Optional[str] = None, cli_only: bool = False) -> Any:
+    """One field of a suite's parameter table: its default, its rule, its flag when it is not
+    ``--key-with-dashes``; ``cli_only`` for a key the command line has and a campaign cell does
+    not (``--reps``: a campaign has its own repetitions)."""
+    return field(default=default, metadata={"rule": rule, "flag": flag, "cli_only": cli_only})
+
+
+def columns(typed: type) -> tuple:
+    """A parameter table (a dataclass of ``param`` fields) as (defaults, command-line-only
+    defaults, rules, flags that are not ``--key-with-dashes``)."""
+    fs = [f for f in fields(typed) if f.default is not MISSING]
+    return ({f.name: f.default for f in fs if not f.metadata.get("cli_only")},
+            {f.name: f.default for f in fs if f.metadata.get("cli_only")},
+            {f.name: f.metadata["rule"] for f in fs if f.metadata.get("rule")},
+            {f.name: f.metadata["flag"] for f in fs if f.metadata.get("flag")})
+
+
 class Params:
     """One suite's parameters, described once: defaults, a rule per key, the flag of each key,
     the checks that need several keys (``together``), and keys only the command line has.
@@ -118,6 +141,31 @@ class Params:
                  together: Callable[[dict], list], cli_only: Optional[dict] = None):
         self.suite, self.defaults, self.rules, self.flag = suite, defaults, rules, flag
         self.together, self.cli_only = together, cli_only or {}
+        self.typed: Optional[type] = None
+
+    @classmethod
+    def table(cls, suite: str, typed: type, together: Callable[[dict], list]) -> "Params":
+        """The parameters of a frozen dataclass whose fields are ``param``: defaults, rules and
+        flags read from it, and ``build`` returning it."""
+        defaults, cli_only, rules, flags = columns(typed)
+        p = cls(suite, defaults, rules, flag_of(flags), together, cli_only)
+        p.typed = typed
+        return p
+
+    def default(self, key: str) -> Any:
+        return {**self.defaults, **self.cli_only}[key]
+
+    def cell(self, typed: Any) -> dict:
+        """The campaign cell of typed parameters: the keys a cell takes whose value is not the
+        table's default (the cell's runner fills the defaults in again; ``None``: unset)."""
+        return {k: v for k, v in vars(typed).items() if k in self.defaults and v != self.defaults[k]}
+
+    def build(self, params: dict, cli: bool = True) -> Any:
+        """The typed parameters (``table``'s dataclass): checked as ``check`` does, defaults
+        filled in; campaign keys (``name``, ``rep``) are not parameters and are left out."""
+        assert self.typed is not None, f"{self.suite}: build needs a table"
+        p = self.check(params, cli)
+        return self.typed(**{k: v for k, v in p.items() if k not in META})
 
     def problems(self, params: dict) -> list:
         """Every problem of one set of parameters (defaults filled in), ``[(key, message)]``;

@@ -20,3 +20,28 @@ def test_an_error_names_the_flag_on_the_command_line_and_the_key_elsewhere():
     assert str(ParamError(found)).startswith("poll_s: must be")
     # a shared parser's message that already starts with the flag is not prefixed twice
     assert str(ParamError([("link", "--link 1-9: no such link")], flag_of({}))) == "--link 1-9: no such link"
+
+
+def test_a_table_is_one_dataclass_and_build_returns_it_typed_and_frozen():
+    import dataclasses
+    from typing import Optional
+
+    import pytest
+
+    from sdnbench.paramcheck import Params, param
+
+    @dataclasses.dataclass(frozen=True)
+    class T:
+        poll_s: float = param(3.0, number(0, "of seconds", above=True))
+        of_version: Optional[str] = param(None, choice(("1.0", "1.3")), flag="--of")
+        reps: int = param(3, whole(1), cli_only=True)
+
+    t = Params.table("t", T, lambda p: [])
+    assert (t.defaults, t.cli_only, t.default("reps")) == ({"poll_s": 3.0, "of_version": None}, {"reps": 3}, 3)
+    built = t.build({"poll_s": 0.5, "rep": 2, "name": "x"}, cli=False)    # campaign keys are not parameters
+    assert built == T(poll_s=0.5) and isinstance(built, T)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.poll_s = 1.0
+    with pytest.raises(ParamError, match=r"^--of: must be one of 1.0, 1.3, got '2'$"):
+        t.build({"of_version": "2"})
+    assert "unknown t parameter" in t.validate_param("reps", 2), "a campaign cell has no --reps"

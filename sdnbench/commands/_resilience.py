@@ -1,46 +1,44 @@
 """What ``controller reprovisioning`` and ``controller failover`` share: the stream flags, the
-check of every flag before any controller starts, the trial loop and the ending."""
+typed parameters checked before any controller starts, the trials as a plan and the ending."""
 
 from __future__ import annotations
 
-import sys
-
-from ..result import write_json_atomic
+from ..campaign.plan import one_benchmark
 from ..rfc8456 import resilience_params as params
-from ._results import finish as finish_results
+from ._results import end, run_trials
 
 
-def stream_flags(p, after_ms: int) -> None:
-    p.add_argument("--interval-us", type=int, default=1000, help="one frame per pair every this many µs (1000)")
-    p.add_argument("--warmup-ms", type=int, default=3000,
-                   help="time for the controller to learn the network before the streams start (3000)")
-    p.add_argument("--fail-after-ms", type=int, default=1000, help="streams run this long before the failure (1000)")
-    p.add_argument("--after-ms", type=int, default=after_ms, help=f"and this long after it ({after_ms})")
-    p.add_argument("--reps", type=int, default=3, help="trials (3)")
+def stream_flags(p) -> None:
+    d = params.DEFAULTS["reprovisioning"]       # each default once, in the suite's table
+    p.add_argument("--interval-us", type=int, default=d["interval_us"],
+                   help="one frame per pair every this many µs (%(default)s)")
+    p.add_argument("--warmup-ms", type=int, default=d["warmup_ms"],
+                   help="time for the controller to learn the network before the streams start (%(default)s)")
+    p.add_argument("--fail-after-ms", type=int, default=d["fail_after_ms"],
+                   help="streams run this long before the failure (%(default)s)")
+    p.add_argument("--after-ms", type=int, default=d["after_ms"], help="and this long after it (%(default)s)")
+    p.add_argument("--reps", type=int, default=params.CLI_ONLY["reps"], help="trials (%(default)s)")
 
 
-def check(args, test: str) -> None:
-    """Every flag checked (``rfc8456/resilience_params.py``) before any controller starts."""
+def build(args, test: str):
+    """The test's typed parameters from the flags, every one checked
+    (``rfc8456/resilience_params.py``) before any controller starts."""
     keys = set(params.DEFAULTS[test]) | set(params.CLI_ONLY)
-    params.check(test, {k: v for k, v in vars(args).items() if k in keys})
+    return params.build(test, {k: v for k, v in vars(args).items() if k in keys})
 
 
-def trials(args, one) -> list:
-    results = []
-    for rep in range(args.reps):
-        results.append(one(args, rep))
-        if args.out:
-            write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
-    return results
+def trials(args, test: str, p, one) -> list:
+    """``one(p, rep)`` for each of ``p.reps`` trials, as a one-benchmark plan on the campaigns'
+    executor (``_results.run_trials``): the cells a ``resilience`` campaign of these parameters
+    would plan, each Result in ``-o`` and ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
+    cells = one_benchmark(test, "resilience", params.cell(test, p), repetitions=p.reps)
+    return run_trials(args, cells, lambda cell: one(p, cell.repetition), reps_in_params=True)
 
 
 def finish(args, results: list, printer) -> int:
     if not args.json:
-        printer(results)
-        for r in results:
-            if r.error:
-                print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return finish_results(args, results)
+        printer(results)               # a failed trial's reason was said as it ended
+    return end(args, results)
 
 
 def ms(x) -> str:

@@ -9,16 +9,18 @@ from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
 from ..rfc8456.provisioning import stats
-from ._resilience import check, finish, ms, stream_flags, trials
+from ._resilience import build, finish, ms, stream_flags, trials
 
 
 def add_to(s, common) -> None:
     p = s.add_parser("failover", help="RFC 8456 §5.4.1 controller failover time (the master is killed)",
                      description=__doc__)
     common(p)
-    p.add_argument("--topo", default="linear,3", help="topology; streams run between its farthest hosts (linear,3)")
-    p.add_argument("--flow-rate", type=float, default=100.0, help="new flows per second across the kill (100)")
-    stream_flags(p, after_ms=2000)
+    d = params.DEFAULTS["failover"]             # each default once, in the suite's table
+    p.add_argument("--topo", default=d["topo"], help="topology; streams run between its farthest hosts (%(default)s)")
+    p.add_argument("--flow-rate", type=float, default=d["flow_rate"],
+                   help="new flows per second across the kill (%(default)g)")
+    stream_flags(p)
     p.set_defaults(func=run_failover, controller=params.DEFAULTS["failover"]["controller"])
 
 
@@ -42,5 +44,4 @@ def _print(results: list) -> None:
 
 
 def run_failover(args) -> int:
-    check(args, "failover")
-    return finish(args, trials(args, trial), _print)
+    return finish(args, trials(args, "failover", build(args, "failover"), trial), _print)

@@ -11,14 +11,12 @@ invariant; what was measured is kept (printed, -o, --store)."""
 
 from __future__ import annotations
 
-import sys
-
 from .. import output
-from ..result import write_json_atomic
+from ..campaign.plan import one_benchmark
 from ..rfc8456 import provisioning as prov
 from ..rfc8456 import provisioning_params as params
 from ..rfc8456.provisioning_trial import trial
-from ._results import finish as finish_results
+from ._results import end, run_trials
 
 
 def add_to(s, common) -> None:
@@ -29,7 +27,7 @@ def add_to(s, common) -> None:
                    help="reactive: the controller provisions on flow misses; proactive: paths requested "
                         "through its northbound API (ryu:ofctl_rest), misses dropped")
     _api_flags(p)
-    _trial_flags(p, flows=100)
+    _trial_flags(p, flows=params.PARAMS.default("flows"))
     p.set_defaults(func=run_provisioning, of_version=None)
     t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive, proactive)",
                      description=__doc__)
@@ -49,32 +47,38 @@ def _api_flags(p) -> None:
 
 
 def _trial_flags(p, flows: int) -> None:
-    p.add_argument("--topo", default="linear,2", help="topology spec; the farthest host pairs are used (linear,2)")
-    p.add_argument("--flows", type=int, default=flows, help=f"new flows per trial ({flows})")
-    p.add_argument("--concurrency", type=int, default=1, help="flows waiting for their path at once (1)")
-    p.add_argument("--rate", type=float, default=0.0, help="new flows/s at most (0: as --concurrency allows)")
-    p.add_argument("--timeout-ms", type=int, default=1000, help="a flow not across by then is not provisioned (1000)")
-    p.add_argument("--announce-ms", type=int, default=1000, help="time after the destinations announce themselves (1000)")
-    p.add_argument("--deadline", type=float, default=30.0, help="a trial stops after this many seconds (30)")
-    p.add_argument("--table-size", type=int, default=0, help="flow entries per emulated switch (0: unlimited)")
-    p.add_argument("--reps", type=int, default=3, help="trials (3)")
+    d = params.PARAMS.default       # each default once, in the suite's table
+    p.add_argument("--topo", default=d("topo"), help="topology spec; the farthest host pairs are used (%(default)s)")
+    p.add_argument("--flows", type=int, default=flows, help="new flows per trial (%(default)s)")
+    p.add_argument("--concurrency", type=int, default=d("concurrency"),
+                   help="flows waiting for their path at once (%(default)s)")
+    p.add_argument("--rate", type=float, default=d("rate"), help="new flows/s at most (0: as --concurrency allows)")
+    p.add_argument("--timeout-ms", type=int, default=d("timeout_ms"),
+                   help="a flow not across by then is not provisioned (%(default)s)")
+    p.add_argument("--announce-ms", type=int, default=d("announce_ms"),
+                   help="time after the destinations announce themselves (%(default)s)")
+    p.add_argument("--deadline", type=float, default=d("deadline"),
+                   help="a trial stops after this many seconds (%(default)g)")
+    p.add_argument("--table-size", type=int, default=d("table_size"),
+                   help="flow entries per emulated switch (0: unlimited)")
+    p.add_argument("--reps", type=int, default=d("reps"), help="trials (%(default)s)")
 
 
-def check(args, benchmark: str) -> None:
-    """Every flag checked (``rfc8456/provisioning_params.py``) before any controller starts."""
+def build(args, benchmark: str) -> params.Provisioning:
+    """The suite's typed parameters from the flags, every one checked
+    (``rfc8456/provisioning_params.py``) before any controller starts."""
     test = {v: k for k, v in params.TESTS.items()}[benchmark]
     keys = set(params.DEFAULTS) | set(params.CLI_ONLY)
-    params.check({**{k: v for k, v in vars(args).items() if k in keys}, "test": test})
+    return params.build({**{k: v for k, v in vars(args).items() if k in keys}, "test": test})
 
 
 def _trials(args, benchmark: str) -> list:
-    check(args, benchmark)
-    results = []
-    for rep in range(args.reps):
-        results.append(trial(args, benchmark, rep))
-        if args.out:
-            write_json_atomic(args.out, [x.to_dict() for x in results])  # rewritten per trial
-    return results
+    """The trials as a one-benchmark plan on the campaigns' executor (``_results.run_trials``):
+    the cells a ``provisioning`` campaign of these parameters would plan, each trial's Result
+    in ``-o`` as it ends, each cell in ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
+    p = build(args, benchmark)
+    cells = one_benchmark(p.benchmark, "provisioning", params.PARAMS.cell(p), repetitions=p.reps)
+    return run_trials(args, cells, lambda cell: trial(p, cell.repetition), reps_in_params=True)
 
 
 def _print(results: list, capacity: bool) -> None:
@@ -104,11 +108,8 @@ def _f(x) -> str:
 
 def _finish(args, results: list, capacity: bool) -> int:
     if not args.json:
-        _print(results, capacity)
-        for r in results:
-            if r.error:
-                print(f"trial {r.params['rep']}: {r.error}", file=sys.stderr)
-    return finish_results(args, results)
+        _print(results, capacity)      # a failed trial's reason was said as it ended
+    return end(args, results)
 
 
 def run_provisioning(args) -> int:

@@ -157,19 +157,20 @@ def describe(t: dict) -> str:
             f"up after {f(t['up_detect_s'], t['up_previous_poll_s'] or 0)}; poll every {t['poll_s']:g} s; {south}")
 
 
-def to_result(args, t: dict, info: dict, adapter):
+def to_result(cfg, t: dict, info: dict, adapter):
+    """The trial as a Result; ``cfg`` is the suite's typed parameters (``params.Discovery``)."""
     from ..result import Result
     from .record import rfc_fields
     from ..engine import driver
     r = Result(kind="controller", benchmark="topology-change",
-               params={k: v for k, v in {"controller": args.controller, "topo": args.topo, "link": t["link"],
-                       "poll_s": args.poll_s, "down_at_s": args.down_at_s, "up_after_s": args.up_after_s,
-                       "of_version": args.of_version}.items() if v is not None})
+               params={k: v for k, v in {"controller": cfg.controller, "topo": cfg.topo, "link": t["link"],
+                       "poll_s": cfg.poll_s, "down_at_s": cfg.down_at_s, "up_after_s": cfg.up_after_s,
+                       "of_version": cfg.of_version}.items() if v is not None})
     r.controller = info
-    r.topology = {"spec": args.topo, "switches": t["switches"], "links": t["links"]}
+    r.topology = {"spec": cfg.topo, "switches": t["switches"], "links": t["links"]}
     r.add("change_detect_down", "s", [] if t["down_detect_s"] is None else [t["down_detect_s"]])
     r.add("change_detect_up", "s", [] if t["up_detect_s"] is None else [t["up_detect_s"]])
-    r.counters.update({"rfc8456": rfc_fields(info, args.topo, t["switches"], t["links"], t["verification"],
-                                            adapter.name if adapter else None, args.of_version), **t})
+    r.counters.update({"rfc8456": rfc_fields(info, cfg.topo, t["switches"], t["links"], t["verification"],
+                                            adapter.name if adapter else None, cfg.of_version), **t})
     r.versions["sdnbench-engine"] = driver.version()
     return r.finish() if t["state"] == "complete" else r.finish("failed", describe(t))

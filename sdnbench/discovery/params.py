@@ -8,6 +8,7 @@ size limits; a topology without a switch-to-switch link has nothing to discover.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..controllers.kinds import kind_of
@@ -17,21 +18,16 @@ from ..kind import Kind
 from ..net.engine_network import to_engine_network
 from ..northbound.adapter import ADAPTERS
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
-from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
+from ..paramcheck import Params, choice, number, param, raises, url, whole
 from .change import pick_link
 from .size import start_size
 
-DEFAULTS = {"controller": sibling(DEFAULT_SPEC, "topology"), "topo": "ring,10", "verify": "northbound", "api": None,
-            "api_url": None, "poll_s": 3.0, "deadline_s": 60.0, "stable": 3, "of_version": None,
-            "workers": None, "test": "discovery", "link": None, "down_at_s": 10.0, "up_after_s": 10.0}
-CLI_ONLY = {"reps": 3, "size_search": False, "max_switches": 100_000}
 TESTS = ("discovery", "topology-change")
 APIS = tuple(ADAPTERS)          # the northbound registry's names (sdnbench.northbound.adapter)
 # Nodes (switches and hosts) a discovery trial builds at most: 100,000 switches with a host each,
 # refused before anything starts (building and checking that takes ~12 s here; more would make
 # the engine's own config check time out).
 MAX_NODES = 200_000
-FLAG = flag_of({"of_version": "--of", "test": "test"})
 
 
 def _topo(v: Any) -> Optional[str]:
@@ -56,15 +52,28 @@ def _link(v: Any) -> Optional[str]:
     return f"{v!r} is not DPID:PORT-DPID:PORT"
 
 
-RULES = {
-    "controller": raises(parse_spec), "topo": _topo, "verify": choice(("northbound", "southbound")),
-    "api": choice(APIS), "api_url": url, "poll_s": number(0, "of seconds", above=True),
-    "deadline_s": number(0, "of seconds", above=True, hi=86_400),
-    "stable": whole(2, what="identical answers that end a stalled discovery"),
-    "of_version": choice(("1.0", "1.3")), "workers": whole(1), "test": choice(TESTS), "link": _link,
-    "down_at_s": number(0, "of seconds", above=True), "up_after_s": number(0, "of seconds", above=True),
-    "reps": whole(1, what="trials"), "max_switches": whole(1),
-}
+@dataclass(frozen=True)
+class Discovery:
+    """The discovery suite's parameters, each once: type, default, rule (its flag when not
+    ``--key-with-dashes``). What ``controller discovery`` / ``topology-change``, the
+    ``discovery`` kind and the ``rfc8456`` kind's size search build and the trials take."""
+    controller: str = param(sibling(DEFAULT_SPEC, "topology"), raises(parse_spec))
+    topo: str = param("ring,10", _topo)
+    verify: str = param("northbound", choice(("northbound", "southbound")))
+    api: Optional[str] = param(None, choice(APIS))
+    api_url: Optional[str] = param(None, url)
+    poll_s: float = param(3.0, number(0, "of seconds", above=True))
+    deadline_s: float = param(60.0, number(0, "of seconds", above=True, hi=86_400))
+    stable: int = param(3, whole(2, what="identical answers that end a stalled discovery"))
+    of_version: Optional[str] = param(None, choice(("1.0", "1.3")), flag="--of")
+    workers: Optional[int] = param(None, whole(1))
+    test: str = param("discovery", choice(TESTS), flag="test")
+    link: Optional[str] = param(None, _link)
+    down_at_s: float = param(10.0, number(0, "of seconds", above=True))
+    up_after_s: float = param(10.0, number(0, "of seconds", above=True))
+    reps: int = param(3, whole(1, what="trials"), cli_only=True)
+    size_search: bool = param(False, cli_only=True)
+    max_switches: int = param(100_000, whole(1), cli_only=True)
 
 
 def _together(p: dict) -> list:
@@ -116,7 +125,9 @@ def _link_in(p: dict) -> list:
     return []
 
 
-PARAMS = Params("discovery", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
+PARAMS = Params.table("discovery", Discovery, _together)
+DEFAULTS, CLI_ONLY = PARAMS.defaults, PARAMS.cli_only
+build = PARAMS.build
 problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
 
 KIND = Kind("discovery", "sdnbench.discovery.cell", "run_discovery", ("engine",),

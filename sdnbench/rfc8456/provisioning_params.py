@@ -7,25 +7,21 @@ so a topology the trial could not use is refused here, not after the controller 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Optional
 
 from ..controllers.kinds import with_role
 from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..kind import Kind
-from ..paramcheck import Params, choice, flag_of, number, raises, url, whole
+from ..paramcheck import Params, choice, number, param, raises, url, whole
 from . import flow_push
 from .provisioning import trial_network
 
-DEFAULTS = {"controller": DEFAULT_SPEC, "of_version": None, "topo": "linear,2", "flows": 100,
-            "concurrency": 1, "rate": 0.0, "timeout_ms": 1000, "announce_ms": 1000, "deadline": 30.0,
-            "table_size": 0, "test": "reactive", "api": None, "api_url": None}
-CLI_ONLY = {"reps": 3}
 TESTS = {"reactive": "provisioning-reactive", "proactive": "provisioning-proactive",
          "table-capacity": "table-capacity-reactive", "table-capacity-proactive": "table-capacity-proactive"}
 FLOW_APIS = tuple(flow_push.FLOW_APIS)      # the registry's names
 MAX_FLOWS = 1 << 20
-FLAG = flag_of({"of_version": "--of", "test": "--mode"})
 
 
 def _topo(v: Any) -> None:
@@ -34,24 +30,43 @@ def _topo(v: Any) -> None:
     trial_network(v, 1)
 
 
-RULES = {
-    "controller": raises(parse_spec), "of_version": choice(("1.0", "1.3")), "topo": raises(_topo),
-    "flows": whole(1, MAX_FLOWS, "new flows per trial"), "concurrency": whole(1),
-    "rate": number(0, "of new paths per second (0: as fast as --concurrency allows)"),
-    "timeout_ms": whole(1, what="ms"), "announce_ms": number(0, "of ms"),
-    "deadline": number(0, "of seconds", above=True, hi=86_400), "table_size": whole(0, what="0: unlimited"),
-    "test": choice(tuple(TESTS)), "api": choice(FLOW_APIS), "api_url": url, "reps": whole(1, what="trials"),
-}
+@dataclass(frozen=True)
+class Provisioning:
+    """The provisioning suite's parameters, each once: type, default, rule (its flag when not
+    ``--key-with-dashes``). What ``controller provisioning`` / ``table-capacity`` and the
+    ``provisioning`` kind build and the trial takes."""
+    controller: str = param(DEFAULT_SPEC, raises(parse_spec))
+    of_version: Optional[str] = param(None, choice(("1.0", "1.3")), flag="--of")
+    topo: str = param("linear,2", raises(_topo))
+    flows: int = param(100, whole(1, MAX_FLOWS, "new flows per trial"))
+    concurrency: int = param(1, whole(1))
+    rate: float = param(0.0, number(0, "of new paths per second (0: as fast as --concurrency allows)"))
+    timeout_ms: int = param(1000, whole(1, what="ms"))
+    announce_ms: float = param(1000, number(0, "of ms"))
+    deadline: float = param(30.0, number(0, "of seconds", above=True, hi=86_400))
+    table_size: int = param(0, whole(0, what="0: unlimited"))
+    test: str = param("reactive", choice(tuple(TESTS)), flag="--mode")
+    api: Optional[str] = param(None, choice(FLOW_APIS))
+    api_url: Optional[str] = param(None, url)
+    reps: int = param(3, whole(1, what="trials"), cli_only=True)
+
+    @property
+    def benchmark(self) -> str:
+        return TESTS[self.test]
+
+    @property
+    def proactive(self) -> bool:
+        return "proactive" in self.test
 
 
-def proactive(p: dict) -> bool:
+def _proactive(p: dict) -> bool:
     return "proactive" in p["test"]
 
 
 def _together(p: dict) -> list:
     """A proactive run needs a flow API it can reach: the managed controller's own
     (``ryu:*``, ``osken:flowpush``) or ``--api`` with ``--api-url``."""
-    if not proactive(p):
+    if not _proactive(p):
         return [(k, "is for --mode proactive only") for k in ("api", "api_url") if p[k] is not None]
     if p["api"] is not None and p["api_url"] is None:
         return [("api_url", f"--api {p['api']} needs it (the flow API's base URL, e.g. http://127.0.0.1:8080)")]
@@ -62,7 +77,9 @@ def _together(p: dict) -> list:
     return []
 
 
-PARAMS = Params("provisioning", DEFAULTS, RULES, FLAG, _together, CLI_ONLY)
+PARAMS = Params.table("provisioning", Provisioning, _together)
+DEFAULTS, CLI_ONLY = PARAMS.defaults, PARAMS.cli_only
+build = PARAMS.build
 problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
 
 KIND = Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),

@@ -1,6 +1,6 @@
 """One provisioning trial (§5.1.4-§5.1.7, §5.2.3) with its own controller launch: what
 ``controller provisioning`` / ``table-capacity`` and the ``provisioning`` campaign kind run.
-``args`` carries the suite's parameters (``provisioning_params``), already checked."""
+``p`` is the suite's typed parameters (``provisioning_params.Provisioning``), already checked."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..result import Result
 from . import proactive as pro
 from . import provisioning as prov
 from .flow_push import adapter_for
+from .provisioning_params import Provisioning
 
 
 def default_of(controller: str, proactive: bool) -> str:
@@ -25,36 +26,35 @@ def default_of(controller: str, proactive: bool) -> str:
     return want if not known or want in known else known[-1]
 
 
-def trial(args, benchmark: str, rep: int) -> Result:
+def trial(p: Provisioning, rep: int) -> Result:
     """One trial with its own controller launch (trials do not share learned state)."""
-    net, pairs, k = prov.trial_network(args.topo, args.flows, args.concurrency, args.rate, args.timeout_ms,
-                                       args.announce_ms, args.table_size)
-    proactive = getattr(args, "mode", "reactive") == "proactive"
-    forced = getattr(args, "forced_of", args.of_version)
-    args.forced_of = forced
-    with launch(args.controller, of_version=forced or default_of(args.controller, proactive), topology=parse_topology(args.topo)) as ctl:
+    net, pairs, k = prov.trial_network(p.topo, p.flows, p.concurrency, p.rate, p.timeout_ms,
+                                       p.announce_ms, p.table_size)
+    with launch(p.controller, of_version=p.of_version or default_of(p.controller, p.proactive),
+                topology=parse_topology(p.topo)) as ctl:
         address = f"{ctl.host}:{ctl.port}"
         # the version the switches and the controller agree on (--of: checked), as net run does
-        label = ctl.info.get("name") or args.controller
-        args.of_version = session_version(ctl.host, ctl.port, forced, label) or default_of(args.controller, proactive)
-        if proactive:
-            adapter = adapter_for(args.controller, getattr(args, "api_url", None) or ctl.api_url, getattr(args, "api", None) or "")
-            s, doc = pro.run(adapter, address, net, args.of_version, args.deadline,
-                             until_refused=benchmark.startswith("table-capacity"))
+        label = ctl.info.get("name") or p.controller
+        of = session_version(ctl.host, ctl.port, p.of_version, label) or default_of(p.controller, p.proactive)
+        if p.proactive:
+            adapter = adapter_for(p.controller, p.api_url or ctl.api_url, p.api or "")
+            s, doc = pro.run(adapter, address, net, of, p.deadline, until_refused=p.test.startswith("table-capacity"))
         else:
-            doc = prov.run_trial(address, net, args.of_version, args.deadline)
+            doc = prov.run_trial(address, net, of, p.deadline)
             s = prov.summarize(doc, net)
-        r = _result(args, benchmark, rep, k, pairs, s, doc)
+        r = _result(p, of, rep, k, pairs, s, doc)
         ctl.record(r)
     return r
 
 
-def _result(args, benchmark: str, rep: int, k: int, pairs: list, s: dict, doc: dict) -> Result:
-    params = {"controller": args.controller, "of_version": args.of_version, "topo": args.topo, "flows": args.flows,
-              "concurrency": args.concurrency, "rate": args.rate, "timeout_ms": args.timeout_ms,
-              "announce_ms": args.announce_ms, "table_size": args.table_size, "rep": rep, "workload": benchmark}
+def _result(p: Provisioning, of: str, rep: int, k: int, pairs: list, s: dict, doc: dict) -> Result:
+    """``of``: the OpenFlow version the session ran at (negotiated), recorded as ``of_version``."""
+    benchmark = p.benchmark
+    params = {"controller": p.controller, "of_version": of, "topo": p.topo, "flows": p.flows,
+              "concurrency": p.concurrency, "rate": p.rate, "timeout_ms": p.timeout_ms,
+              "announce_ms": p.announce_ms, "table_size": p.table_size, "rep": rep, "workload": benchmark}
     r = Result(kind="controller", benchmark=benchmark, params=params,
-               topology={"spec": args.topo, "k": k, "pairs": [list(p) for p in pairs]},
+               topology={"spec": p.topo, "k": k, "pairs": [list(p) for p in pairs]},
                versions={"sdnbench-engine": engine_result(doc).engine.version})
     r.add("provisioning_time", "ms", s["times_ms"], rep=rep, k=k)
     if s["rate_per_s"] is not None:
@@ -69,7 +69,7 @@ def _result(args, benchmark: str, rep: int, k: int, pairs: list, s: dict, doc: d
         r.notes.append(f"pushing stopped after {s['pushed']} paths: {s['refused']}")
     bad = [x for x in (s["invariant"], s["network_invariant"]) if x != "ok"]
     if s["provisioned"] == 0:
-        return r.finish("failed", f"{args.controller}: {prov.verdict(s)}")
+        return r.finish("failed", f"{p.controller}: {prov.verdict(s)}")
     if bad:
         return r.finish("failed", f"invariant broken: {'; '.join(map(str, bad))}")
     return r.finish()

@@ -1,6 +1,6 @@
 """One re-provisioning trial (§5.4.2) with its controller launched for it, a link failed:
-what ``controller reprovisioning`` and the ``resilience`` campaign kind run. ``args`` carries
-the suite's parameters (``resilience_params``), already checked."""
+what ``controller reprovisioning`` and the ``resilience`` campaign kind run. ``p`` is the
+suite's typed parameters (``resilience_params.Reprovisioning``), already checked."""
 
 from __future__ import annotations
 
@@ -11,31 +11,30 @@ from ..engine.result_types import engine_result
 from ..result import Result
 from . import reprovisioning as rp
 from . import streams
+from .resilience_params import Reprovisioning
 
 
-def reprovisioning_trial(args, rep: int) -> Result:
+def reprovisioning_trial(p: Reprovisioning, rep: int) -> Result:
     """One trial with its own controller launch."""
-    link = rp.parse_link(args.link) if getattr(args, "link", None) else None
-    net, l, pairs, fail_ms = rp.trial_network(args.topo, link, args.interval_us, args.warmup_ms,
-                                              args.fail_after_ms, args.after_ms)
-    forced = getattr(args, "forced_of", args.of_version)
-    args.forced_of = forced
-    with launch(args.controller, of_version=forced or "1.3", topology=parse_topology(args.topo)) as ctl:
+    link = rp.parse_link(p.link) if p.link else None
+    net, l, pairs, fail_ms = rp.trial_network(p.topo, link, p.interval_us, p.warmup_ms, p.fail_after_ms, p.after_ms)
+    with launch(p.controller, of_version=p.of_version or "1.3", topology=parse_topology(p.topo)) as ctl:
         # the version the switches and the controller agree on (--of: checked), as net run does
-        args.of_version = session_version(ctl.host, ctl.port, forced, ctl.info.get("name") or args.controller)
-        doc = streams.run_engine([f"{ctl.host}:{ctl.port}"], net, args.of_version, rp.run_seconds(net))
+        of = session_version(ctl.host, ctl.port, p.of_version, ctl.info.get("name") or p.controller)
+        doc = streams.run_engine([f"{ctl.host}:{ctl.port}"], net, of, rp.run_seconds(net))
         s = rp.summarize(doc, net)
-        r = _result(args, rep, l, net, s, doc)
+        r = _result(p, of, rep, l, net, s, doc)
         ctl.record(r)
     return r
 
 
-def _result(args, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result:
-    params = {"controller": args.controller, "of_version": args.of_version, "topo": args.topo,
-              "link": f"{link[0]}-{link[2]}", "interval_us": args.interval_us, "warmup_ms": args.warmup_ms,
-              "fail_after_ms": args.fail_after_ms, "after_ms": args.after_ms, "rep": rep, "workload": "reprovisioning"}
+def _result(p: Reprovisioning, of, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result:
+    """``of``: the OpenFlow version the session ran at (negotiated), recorded as ``of_version``."""
+    params = {"controller": p.controller, "of_version": of, "topo": p.topo,
+              "link": f"{link[0]}-{link[2]}", "interval_us": p.interval_us, "warmup_ms": p.warmup_ms,
+              "fail_after_ms": p.fail_after_ms, "after_ms": p.after_ms, "rep": rep, "workload": "reprovisioning"}
     r = Result(kind="controller", benchmark="reprovisioning", params=params,
-               topology={"spec": args.topo, "link": list(link), "pairs": [[p["src"], p["dst"]] for p in
+               topology={"spec": p.topo, "link": list(link), "pairs": [[x["src"], x["dst"]] for x in
                                                                           streams.stream_section(doc)["pairs"]]},
                versions={"sdnbench-engine": engine_result(doc).engine.version})
     rows = s["pairs"]
@@ -51,7 +50,7 @@ def _result(args, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result
                    "labels look swapped); re-provisioning time = first frame after the failure - the failure")
     bad = [x for x in (s["invariant"], s["network_invariant"]) if x != "ok"]
     if not done:
-        return r.finish("failed", f"{args.controller}: {rp.verdict(s)}")
+        return r.finish("failed", f"{p.controller}: {rp.verdict(s)}")
     if bad:
         return r.finish("failed", f"invariant broken: {'; '.join(map(str, bad))}")
     return r.finish()

@@ -1,23 +1,21 @@
 """The ``resilience`` campaign kind: one cell = one trial (the campaign's repetitions are the
 RFC's trials) of ``test: reprovisioning`` (§5.4.2, a link fails) or ``failover`` (§5.4.1, the
 master controller is killed), with its controllers launched for the cell. Parameters and
-defaults are the CLI's (``sdnbench controller reprovisioning`` / ``failover``)."""
+defaults are the CLI's (``sdnbench controller reprovisioning`` / ``failover``): the same
+``resilience_params.Reprovisioning`` / ``Failover``, built by ``resilience_params.build``."""
 
 from __future__ import annotations
-
-from argparse import Namespace
 
 from ..result import Result
 from . import failover_trial
 from .reprovisioning_trial import reprovisioning_trial
-from .resilience_params import DEFAULTS, KNOWN, check, check_cell, validate_param  # noqa: F401  (the kind's checks)
+from .resilience_params import DEFAULTS, KNOWN, build, check_cell, validate_param  # noqa: F401  (the kind's checks)
 
 
 def run_resilience(params: dict) -> Result:
     test = params.get("test", "reprovisioning")
-    defaults = DEFAULTS[test]
-    args = Namespace(**check(test, {k: v for k, v in params.items() if k in defaults}, cli=False), reps=1)
+    p = build(test, {k: v for k, v in params.items() if k in DEFAULTS[test]}, cli=False)
     rep = int(params.get("rep", params.get("repetition", 0)) or 0)
     if test == "failover":
-        return failover_trial.trial(args, rep)
-    return reprovisioning_trial(args, rep)
+        return failover_trial.trial(p, rep)
+    return reprovisioning_trial(p, rep)

@@ -8,24 +8,16 @@ failover needs two hosts to stream between."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from dataclasses import dataclass
+from typing import Any, Optional, Union
 
 from ..controllers.spec import DEFAULT_SPEC, parse_spec, sibling
 from ..errors import UserError
 from ..kind import Kind
 from ..net.engine_network import network_for
-from ..paramcheck import ParamError, apply, choice, flag_of, number, raises, whole
+from ..paramcheck import ParamError, apply, choice, columns, flag_of, number, param, raises, whole
 from . import failover as fo, reprovisioning as rp
 from .reprovisioning import parse_link
-
-COMMON = {"of_version": "1.3", "interval_us": 1000, "warmup_ms": 3000, "fail_after_ms": 1000, "after_ms": 2000}
-DEFAULTS = {
-    "reprovisioning": {**COMMON, "controller": sibling(DEFAULT_SPEC, "reroute"), "topo": "ring,6", "link": None},
-    "failover": {**COMMON, "controller": sibling(DEFAULT_SPEC, "takeover"), "topo": "linear,3", "flow_rate": 100.0},
-}
-KNOWN = {"test"} | set(DEFAULTS["reprovisioning"]) | set(DEFAULTS["failover"])
-CLI_ONLY = {"reps": 3}
-FLAG = flag_of({"of_version": "--of", "test": "test"})
 
 
 def _link(v: Any) -> None:
@@ -35,13 +27,44 @@ def _link(v: Any) -> None:
         raise UserError(f"want the link as DPID-DPID (e.g. 1-2), got {v!r}") from None
 
 
-RULES = {
-    "test": choice(tuple(DEFAULTS)), "controller": raises(parse_spec), "of_version": choice(("1.0", "1.3")),
-    "topo": raises(lambda v: network_for(v if isinstance(v, str) else repr(v))), "link": raises(_link),
-    "interval_us": whole(50, what="µs between frames"), "warmup_ms": whole(1, what="ms"),
-    "fail_after_ms": whole(1, what="ms"), "after_ms": whole(1, what="ms"),
-    "flow_rate": number(0, "of new flows per second", above=True), "reps": whole(1, what="trials"),
-}
+def _topo(v: Any) -> None:
+    network_for(v if isinstance(v, str) else repr(v))
+
+
+@dataclass(frozen=True)
+class _Streams:
+    """What both tests' streams take, each parameter once: type, default, rule."""
+    of_version: Optional[str] = param("1.3", choice(("1.0", "1.3")), flag="--of")
+    interval_us: int = param(1000, whole(50, what="µs between frames"))
+    warmup_ms: int = param(3000, whole(1, what="ms"))
+    fail_after_ms: int = param(1000, whole(1, what="ms"))
+    after_ms: int = param(2000, whole(1, what="ms"))
+    reps: int = param(3, whole(1, what="trials"), cli_only=True)
+
+
+@dataclass(frozen=True)
+class Reprovisioning(_Streams):
+    """§5.4.2's parameters: what ``controller reprovisioning`` and a ``resilience`` cell build."""
+    controller: str = param(sibling(DEFAULT_SPEC, "reroute"), raises(parse_spec))
+    topo: str = param("ring,6", raises(_topo))
+    link: Optional[str] = param(None, raises(_link))
+
+
+@dataclass(frozen=True)
+class Failover(_Streams):
+    """§5.4.1's parameters: what ``controller failover`` and a ``resilience`` cell build."""
+    controller: str = param(sibling(DEFAULT_SPEC, "takeover"), raises(parse_spec))
+    topo: str = param("linear,3", raises(_topo))
+    flow_rate: float = param(100.0, number(0, "of new flows per second", above=True))
+
+
+TYPES = {"reprovisioning": Reprovisioning, "failover": Failover}
+_COLUMNS = {t: columns(c) for t, c in TYPES.items()}        # (defaults, cli-only, rules, flags)
+DEFAULTS = {t: c[0] for t, c in _COLUMNS.items()}
+CLI_ONLY = _COLUMNS["reprovisioning"][1]                      # the streams' (``--reps``), both tests'
+KNOWN = {"test"} | set(DEFAULTS["reprovisioning"]) | set(DEFAULTS["failover"])
+FLAG = flag_of({k: v for c in _COLUMNS.values() for k, v in c[3].items()} | {"test": "test"})
+RULES = {"test": choice(tuple(TYPES)), **{k: v for c in _COLUMNS.values() for k, v in c[2].items()}}
 
 
 def _together(test: str, p: dict) -> list:
@@ -76,6 +99,18 @@ def check(test: str, params: dict, cli: bool = True) -> dict:
     if found:
         raise ParamError(found, FLAG if cli else None)
     return {**DEFAULTS[test], **params}
+
+
+def build(test: str, params: dict, cli: bool = True) -> Union[Reprovisioning, Failover]:
+    """``test``'s typed parameters, checked as ``check`` does (``reps`` the command line's)."""
+    p = check(test, params, cli)
+    return TYPES[test](**{k: v for k, v in p.items() if k in DEFAULTS[test] or k in CLI_ONLY})
+
+
+def cell(test: str, p: Union[Reprovisioning, Failover]) -> dict:
+    """The ``resilience`` cell of typed parameters: ``test`` and the keys whose value is not the
+    table's default (``None``: unset, the version negotiated)."""
+    return {"test": test, **{k: v for k, v in vars(p).items() if k in DEFAULTS[test] and v != DEFAULTS[test][k]}}
 
 
 def validate_param(name: str, value: Any) -> Optional[str]:

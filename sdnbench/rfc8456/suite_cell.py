@@ -12,7 +12,6 @@ Every other suite test runs through its own kind (``controller``, ``discovery``,
 
 from __future__ import annotations
 
-from argparse import Namespace
 from typing import Any, Optional
 
 from ..controllers.spec import validate_controller_param
@@ -97,10 +96,11 @@ def _as_size_search(params: dict) -> dict:
     return {**SIZE_DEFAULTS, **{k: v for k, v in params.items() if k in SIZE_KEYS}, "size_search": True}
 
 
-def size_params(params: dict) -> dict:
-    """A discovery-size cell's parameters, this test's defaults filled in, checked by the
-    discovery suite before anything starts (``ParamError`` names every problem)."""
-    return discovery_params.check(_as_size_search(params), cli=False)
+def size_params(params: dict) -> discovery_params.Discovery:
+    """A discovery-size cell's typed parameters (the discovery suite's), this test's defaults
+    filled in, checked by the discovery suite before anything starts (``ParamError`` names every
+    problem)."""
+    return discovery_params.build(_as_size_search(params), cli=False)
 
 
 def check_cell(params: dict) -> list:
@@ -113,10 +113,10 @@ def check_cell(params: dict) -> list:
 
 
 def size_trial(params: dict) -> Result:
-    args = Namespace(**size_params(params))
-    res, seen, info, adapter = launched.size_search(args, args.max_switches)
+    p = size_params(params)
+    res, seen, info, adapter = launched.size_search(p, p.max_switches)
     largest = res["largest"]
-    r = launched.size_result(args, res, seen, info, adapter)
+    r = launched.size_result(p, res, seen, info, adapter)
     r.kind, r.params = "rfc8456", dict(params)
     biggest = next((t for t in seen if t.get("size") == largest), None)
     r.counters.update({"largest_size": largest, "first_failure_size": res["first_failure"],
@@ -128,7 +128,7 @@ def size_trial(params: dict) -> Result:
         r.add("largest-size", "switches", [biggest.get("switches") if biggest else largest])
         r.status, r.error = "ok", None
     elif r.status == "ok":
-        r.status, r.error = "failed", f"even {args.topo} was not discovered within {args.deadline_s:g} s"
+        r.status, r.error = "failed", f"even {p.topo} was not discovered within {p.deadline_s:g} s"
     return r
 
 KIND = Kind("rfc8456", "sdnbench.rfc8456.suite_cell", "run_test", ("engine",),

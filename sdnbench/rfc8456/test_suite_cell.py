@@ -26,8 +26,8 @@ def test_a_cell_without_a_known_test_is_one_line():
 
 def test_a_size_cell_is_the_size_search_s_parameters_with_the_test_s_defaults():
     p = size_params({"test": "discovery-size", "poll_s": 0.5, "loops": 3})
-    assert (p["topo"], p["max_switches"], p["poll_s"], p["deadline_s"]) == ("linear,8", 256, 0.5, 60.0)
-    assert (p["controller"], p["verify"], p["stable"], p["size_search"]) == ("osken:topology", "northbound", 3, True)
+    assert (p.topo, p.max_switches, p.poll_s, p.deadline_s) == ("linear,8", 256, 0.5, 60.0)
+    assert (p.controller, p.verify, p.stable, p.size_search) == ("osken:topology", "northbound", 3, True)
 
 
 def test_a_size_cell_is_judged_as_the_size_search_judges_it():
