@@ -145,3 +145,87 @@ fn a_rate_the_switches_can_send_is_offered_equal_sent_per_loop() {
     assert!(l["loops"]["p99_us"][1].as_f64().unwrap() > 0.0, "{l}");
     assert_eq!(u(&l["keepalive"], "sent"), 0, "no periodic keep-alive asked");
 }
+
+/// Packet-ins received, dropped (never answered) and answered only after `DELAY_MS`.
+#[derive(Default)]
+struct Requests {
+    seen: AtomicU64,
+    dropped: AtomicU64,
+    delayed: AtomicU64,
+}
+
+const DELAY_MS: u64 = 450;
+
+/// A controller answering as `answer13`, except the packet-ins numbered 10, 20, ... over all its
+/// connections (never answered) and 5, 15, ... (answered `DELAY_MS` later, by another thread).
+fn dropping_and_delaying() -> (u16, Arc<Requests>) {
+    let seen = Arc::new(Requests::default());
+    let s2 = seen.clone();
+    let port = controller(move |mut s, _| {
+        if !greet13(&mut s) {
+            return;
+        }
+        let w = Arc::new(std::sync::Mutex::new(s.try_clone().unwrap()));
+        let mut buf = Vec::new();
+        while let Some(msgs) = read_messages(&mut s, &mut buf) {
+            let mut out = Vec::new();
+            for m in msgs {
+                if msg_type(&m) == MsgType::PacketIn {
+                    let n = s2.seen.fetch_add(1, Ordering::SeqCst) + 1;
+                    if n % 10 == 0 {
+                        s2.dropped.fetch_add(1, Ordering::SeqCst);
+                        continue;
+                    }
+                    if n % 10 == 5 {
+                        s2.delayed.fetch_add(1, Ordering::SeqCst);
+                        let w = w.clone();
+                        std::thread::spawn(move || {
+                            std::thread::sleep(Duration::from_millis(DELAY_MS));
+                            let mut late = Vec::new();
+                            answer13(&m, &mut late);
+                            let _ = w.lock().unwrap().write_all(&late);
+                        });
+                        continue;
+                    }
+                }
+                answer13(&m, &mut out);
+            }
+            if w.lock().unwrap().write_all(&out).is_err() {
+                break;
+            }
+        }
+    });
+    (port, seen)
+}
+
+#[test]
+fn the_loops_and_what_came_after_them_close_against_a_controller_that_drops_and_delays() {
+    let (port, peer) = dropping_and_delaying();
+    let j = run(
+        "drop-delay",
+        port,
+        &["--switches", "4", "--rate", "100", "--timeout-ms", "200", "--loops", "3", "--loop-ms", "500", "--warmup", "0"],
+    );
+    let (l, a) = (&j["load"], &j["load"]["after_loops"]);
+    let sum = |k: &str| -> u64 { l["loops"][k].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum() };
+    let (seen, dropped, delayed) =
+        (peer.seen.load(Ordering::SeqCst), peer.dropped.load(Ordering::SeqCst), peer.delayed.load(Ordering::SeqCst));
+    assert!(seen >= 140 && dropped == seen / 10 && delayed >= 14, "100/s over 1.5 s: {seen} {dropped} {delayed}");
+    let sent = sum("sent") + u(a, "sent");
+    assert_eq!(sent, seen, "every request reached the controller: {l}");
+    assert_eq!(sent, u(&j["totals"], "requests_sent"));
+    // every request is answered in time, or lost (timed out; some of those answered late), or
+    // still within its timeout at the stop: the loops and the drain add up to what was sent
+    let answered = sum("answered") + u(a, "answered");
+    let lost = sum("lost") + u(a, "lost");
+    assert_eq!(sent, answered + lost + u(a, "in_flight_at_stop"), "{l}");
+    assert_eq!(answered, seen - dropped - delayed, "the peer answered the rest at once: {l}");
+    assert_eq!(lost + u(a, "in_flight_at_stop"), dropped + delayed, "{l}");
+    // a loop's `lost` is every request that timed out in it, answered late afterwards or not:
+    // after the loops only those of the last 200 ms time out (were it net of the late answers,
+    // as it once was, the drain's `lost` would carry every late answer of the loops)
+    assert!(u(a, "lost") * 3 <= dropped + delayed, "{a} of {dropped} + {delayed}");
+    let late = sum("late") + u(a, "late");
+    assert!(late >= 1 && late <= delayed && late <= lost, "a late answer is of a lost request: {late} {l}");
+    assert_eq!(late, u(&j["totals"], "late_replies"), "{l}");
+}

@@ -5,7 +5,7 @@
 use crate::config::Mode;
 use crate::coordinator::outcome::Outcome;
 use crate::hist::Hist;
-use crate::result::load::{KeepaliveLoad, Load, LoadLoops};
+use crate::result::load::{AfterLoops, KeepaliveLoad, Load, LoadLoops};
 
 /// The section, when the run had one (no loop carried an account: `None`).
 pub fn section(o: &Outcome) -> Option<Load> {
@@ -24,7 +24,9 @@ pub fn section(o: &Outcome) -> Option<Load> {
         ls.sent.push(l.sent);
         ls.answered.push(l.answered);
         ls.late.push(a.late);
-        ls.lost.push(l.lost.saturating_sub(prev_lost));
+        // the switches' `lost` is net of the late answers (a late answer takes its request off
+        // it): those that timed out in the loop are its change plus the loop's late answers
+        ls.lost.push((l.lost + a.late).saturating_sub(prev_lost));
         prev_lost = l.lost;
         ls.not_sent_disconnected.push(a.not_sent_disconnected);
         ls.backlog.push(a.backlog);
@@ -44,6 +46,7 @@ pub fn section(o: &Outcome) -> Option<Load> {
     // still due at the end (never "one per switch": at a million switches that is seconds)
     let lag = (o.cfg.rate * 0.05) as u64 + 10;
     let kept_up = !fixed || (sent + not_sent + offered / 100 + 10 >= offered && backlog <= lag);
+    let after_loops = after_loops(o, &ls);
     Some(Load {
         offered_per_s: if fixed { o.cfg.rate } else { 0.0 },
         loops: ls,
@@ -51,7 +54,34 @@ pub fn section(o: &Outcome) -> Option<Load> {
         sent,
         sender_kept_up: kept_up,
         keepalive: keepalive(o, &echo_h),
+        after_loops,
     })
+}
+
+/// The switches' totals less the loops' columns (`AfterLoops`).
+fn after_loops(o: &Outcome, ls: &LoadLoops) -> AfterLoops {
+    let sum = |c: &[u64]| c.iter().sum::<u64>();
+    let mut t = AfterLoops::default();
+    for s in o.reports.iter().flat_map(|r| r.switches.iter()) {
+        t.sent += s.sent;
+        t.answered += s.answered;
+        t.late += s.late;
+        t.lost += s.lost + s.late; // every request that timed out, answered late or not
+        t.in_flight_at_stop += s.in_flight_at_stop;
+        t.echo_sent += s.keepalive.sent;
+        t.echo_answered += s.keepalive.answered;
+        t.echo_lost += s.keepalive.lost;
+    }
+    AfterLoops {
+        sent: t.sent.saturating_sub(sum(&ls.sent)),
+        answered: t.answered.saturating_sub(sum(&ls.answered)),
+        late: t.late.saturating_sub(sum(&ls.late)),
+        lost: t.lost.saturating_sub(sum(&ls.lost)),
+        in_flight_at_stop: t.in_flight_at_stop,
+        echo_sent: t.echo_sent.saturating_sub(sum(&ls.echo_sent)),
+        echo_answered: t.echo_answered.saturating_sub(sum(&ls.echo_answered)),
+        echo_lost: t.echo_lost.saturating_sub(sum(&ls.echo_lost)),
+    }
 }
 
 fn keepalive(o: &Outcome, h: &Hist) -> KeepaliveLoad {

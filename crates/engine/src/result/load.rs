@@ -20,6 +20,31 @@ pub struct Load {
     /// schedule (+10)). False: the rates are the engine's, not the controller's.
     pub sender_kept_up: bool,
     pub keepalive: KeepaliveLoad,
+    /// What happened after the last loop's end (the drain), so that the loops' columns close
+    /// (absent in results written before it: all 0).
+    #[serde(default)]
+    pub after_loops: AfterLoops,
+}
+
+/// After the last loop's end, from the switches' totals less the loops' columns (warm-up
+/// included). Invariants, over all loops (Σ) and this:
+/// `Σ sent + sent = Σ answered + answered + Σ lost + lost + in_flight_at_stop` (fixed-rate runs
+/// discard nothing), and every late answer is of a request counted lost before it
+/// (`Σ late + late ≤ Σ lost + lost`); the same for the echoes
+/// (`Σ echo_sent + echo_sent = Σ echo_answered + echo_answered + Σ echo_lost + echo_lost +
+/// keepalive.in_flight_at_stop`). At 5,000 requests/s and a 4 ms median, about 20 requests are
+/// in flight at the last loop's end: their answers are here, in no loop.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AfterLoops {
+    pub sent: u64,
+    pub answered: u64,
+    pub late: u64,
+    pub lost: u64,
+    /// Requests still unanswered, and within their timeout, when the run stopped.
+    pub in_flight_at_stop: u64,
+    pub echo_sent: u64,
+    pub echo_answered: u64,
+    pub echo_lost: u64,
 }
 
 /// Per loop, one column per figure.
@@ -32,7 +57,8 @@ pub struct LoadLoops {
     pub answered: Vec<u64>,
     /// Answers that came in the loop after their request's loss timeout.
     pub late: Vec<u64>,
-    /// Requests that timed out in the loop.
+    /// Requests that timed out in the loop (or were in flight when their session ended),
+    /// whether an answer came later (then also `late`, in its own loop) or never.
     pub lost: Vec<u64>,
     /// Due in the loop while the switch had no session (never sent).
     pub not_sent_disconnected: Vec<u64>,
