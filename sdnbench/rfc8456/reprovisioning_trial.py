@@ -35,8 +35,8 @@ def _result(args, rep: int, link: list, net: dict, s: dict, doc: dict) -> Result
               "link": f"{link[0]}-{link[2]}", "interval_us": args.interval_us, "warmup_ms": args.warmup_ms,
               "fail_after_ms": args.fail_after_ms, "after_ms": args.after_ms, "rep": rep, "workload": "reprovisioning"}
     r = Result(kind="controller", benchmark="reprovisioning", params=params,
-               topology={"spec": args.topo, "link": list(link), "pairs": [[p["src"], p["dst"]] for p in
-                                                                          streams.stream_section(doc)["pairs"]]},
+               topology={"spec": args.topo, "link": list(link),
+                         "pairs": [[p.src, p.dst] for p in streams.stream_section(doc).pairs]},
                versions={"sdnbench-engine": engine_result(doc).engine.version})
     rows = s["pairs"]
     done = all(x["rfc_ms"] is not None for x in rows)

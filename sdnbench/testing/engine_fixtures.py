@@ -13,6 +13,7 @@ from sdnbench.controllers.ofhello import free_port
 from sdnbench.proc import spawn, wait_until
 from sdnbench.engine import driver
 from sdnbench.engine.params import check, config, engine_args
+from sdnbench.engine.result_types import engine_result
 
 
 def _accepts(port: int) -> bool:
@@ -56,11 +57,11 @@ def scheduling_slack_us(doc: dict, late_s: list) -> float:
     return peer * 1e6 + engine_longest_wait_ms(doc) * 1000
 
 
-def engine_longest_wait_ms(doc: dict) -> float:
+def engine_longest_wait_ms(doc) -> float:
     """The engine's longest run-queue wait in one loop (ms): ``resources``' largest
-    ``run_delay_ms`` sample, a bound on how long any one of its wake-ups waited for a CPU."""
-    waits = [w for p in (doc.get("resources") or {}).get("processes", []) for w in p.get("run_delay_ms", [])]
-    return max(waits, default=0.0)
+    ``run_delay_ms`` sample of its document or view ``doc``, a bound on how long any one of its
+    wake-ups waited for a CPU."""
+    return max((w for p in engine_result(doc).resources.processes for w in p.run_delay_ms), default=0.0)
 
 
 def assert_reads_delay(lat: dict, d_us: float, floor_us: float) -> None:
