@@ -127,6 +127,22 @@ def test_osken_reroute_moves_the_streams_off_a_failed_link():
     assert all(p["received"] > 0.9 * p["sent"] for p in c["pairs"]), "the streams flowed before and after"
 
 
+def test_a_stream_record_the_schema_refuses_is_one_line_exit_3(tmp_path):
+    """A stream pair without its gaps (a field the schema requires and the figures read): refused
+    where the engine's document is read, one line naming it, exit 3; not a KeyError in the figures."""
+    from sdnbench.testing.engine_fixtures import broken_engine
+    import os
+    shim = broken_engine(tmp_path, 'doc["network"]["stream"]["pairs"][1].pop("gaps")')
+    cp = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "reprovisioning", "--controller",
+                         "osken:reroute", "--topo", "ring,6", "--reps", "1", "--warmup-ms", "500",
+                         "--fail-after-ms", "300", "--after-ms", "300"], capture_output=True, text=True,
+                        timeout=120, env=dict(os.environ, SDNBENCH_ENGINE=str(shim)))
+    assert cp.returncode == 3, cp.stderr
+    lines = cp.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in cp.stderr, cp.stderr
+    assert "network.stream.pairs[1].gaps: missing (required by the schema)" in lines[0], lines[0]
+
+
 def test_resilience_cell_parameters_are_checked():
     from .resilience_cell import validate_param
     assert validate_param("test", "failover") is None and validate_param("link", "1-2") is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import socket
 import statistics
+import sys
+from pathlib import Path
 from typing import Iterator
 
 from sdnbench import paths
@@ -34,6 +36,29 @@ def responder(of_version: str = "1.3", procs: int = 1, extra: tuple = ()) -> Ite
         yield f"127.0.0.1:{port}"
     finally:
         r.stop()
+
+
+# an engine that writes a broken document: the real one, its --json file then edited by ``edit``
+# (Python statements on ``doc``); every other call (``check``) passes through untouched
+_SHIM = """#!{python}
+import json, subprocess, sys
+rc = subprocess.call([{real!r}, *sys.argv[1:]])
+if "--json" in sys.argv:
+    path = sys.argv[sys.argv.index("--json") + 1]
+    doc = json.load(open(path))
+    {edit}
+    json.dump(doc, open(path, "w"))
+sys.exit(rc)
+"""
+
+
+def broken_engine(directory: Path, edit: str) -> Path:
+    """An ``sdnbench-engine`` in ``directory`` (for ``$SDNBENCH_ENGINE``) that runs the real one
+    and applies ``edit`` to the document it wrote: a schema the readers do not expect."""
+    shim = directory / "sdnbench-engine"
+    shim.write_text(_SHIM.format(python=sys.executable, real=str(paths.engine_binary()), edit=edit))
+    shim.chmod(0o755)
+    return shim
 
 
 def run_doc(address: str, **params) -> dict:
