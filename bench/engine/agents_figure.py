@@ -124,9 +124,9 @@ def _print_load(ld: Optional[Load]) -> None:
     print(f"load: offered {ld.offered} ({ld.offered_per_s:.0f}/s) sent {ld.sent} kept up {ld.sender_kept_up}; "
           f"keep-alive {json.dumps(as_json(ld.keepalive))}")
     lp = ld.loops
-    cols = {"offered": lp.offered, "sent": lp.sent, "answered": lp.answered, "late": lp.late, "lost": lp.lost,
-            "backlog": lp.backlog, "p50_us": lp.p50_us, "p99_us": lp.p99_us, "echo_sent": lp.echo_sent,
-            "echo_answered": lp.echo_answered, "echo_lost": lp.echo_lost}
+    cols: dict[str, list] = {"offered": lp.offered, "sent": lp.sent, "answered": lp.answered, "late": lp.late, "lost": lp.lost,
+                             "backlog": lp.backlog, "p50_us": lp.p50_us, "p99_us": lp.p99_us, "echo_sent": lp.echo_sent,
+                             "echo_answered": lp.echo_answered, "echo_lost": lp.echo_lost}
     print("loop " + " ".join(cols))
     for i in range(len(lp.offered)):
         print(f"{i + 1} " + " ".join(str(round(v[i])) for v in cols.values()))
