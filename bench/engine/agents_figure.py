@@ -21,10 +21,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sdnbench import paths  # noqa: E402
+from sdnbench.engine.result_check import as_json  # noqa: E402
+from sdnbench.engine.result_types import EngineResult, Load  # noqa: E402
 from sdnbench.testing.labs.agent_lab import AgentLab  # noqa: E402
 
 import kernel_probe  # noqa: E402  (bench/engine/kernel_probe.py, beside this file)
@@ -83,41 +86,52 @@ def main() -> int:
             resp.wait(timeout=10)
     print(cp.stdout[-3000:])
     print(cp.stderr[-2000:], file=sys.stderr)
-    j = json.loads(out.read_text())
-    h = j["handshake"]
-    print(f"status {j['status']} error {j['error']}")
-    print(f"sessions up {h['sessions_up']} / {j['params']['switches']}; setup {h['duration_s']:.1f} s "
-          f"({h['rate_per_s']:.0f}/s, slowest agent); wall {wall:.1f} s")
-    print(f"merged: sent {j['totals']['requests_sent']} answered {j['totals']['requests_answered']} "
-          f"lost {j['totals']['requests_lost']}; answered/s mean {j['throughput']['mean']:.0f}; "
-          f"latency p50 {j['latency']['p50']} us p99 {j['latency']['p99']} us")
-    _print_load(j.get("load"))
-    for ag in j["agents"]:
-        loc = ag["local"] or {}
-        print(f"{ag['name']}: switches {ag['switches']} up {ag['sessions_up']} workers {loc.get('workers')} "
-              f"addrs {loc.get('source_addrs')} rss {ag['rss_bytes_peak'] / 1e6:.1f} MB "
-              f"({ag['rss_bytes_per_session']} B/session) clock {ag['clock_offset_ms']} ms "
-              f"protocol to {ag['protocol_bytes_to_agent']} B from {ag['protocol_bytes_from_agent']} B")
-    up = max(h["sessions_up"], 1)
+    # the engine's document as its typed view: a field the schema lacks is one error naming it
+    j = EngineResult.from_json(json.loads(out.read_text()))
+    report(j, wall)
+    up = max(j.handshake.sessions_up, 1)
     print(f"machine: {kernel_probe.cpu_model()}; responder procs {a.procs}, rss peak "
           f"{peak.get('responder_rss', 0) / 2**20:.0f} MiB ({peak.get('responder_rss', 0) / up:.0f} B/session)")
     print(f"kernel (all namespaces): TCP memory peak {peak.get('tcp_mem_pages', 0)} pages "
           f"(+{(peak.get('tcp_mem_pages', 0) - base['tcp_mem_pages']) * kernel_probe.PAGE / up:.0f} B/session), "
           f"slab +{(peak.get('slab_kib', 0) - base['slab_kib']) * 1024 / up:.0f} B/session")
     print(f"result: {out}")
-    return 0 if j["status"] == "ok" else 2
+    return 0 if j.status == "ok" else 2
 
 
-def _print_load(ld) -> None:
+def report(j: EngineResult, wall: float) -> None:
+    """The merged result, its load per loop and one line per agent."""
+    h, t = j.handshake, j.totals
+    print(f"status {j.status} error {j.error}")
+    print(f"sessions up {h.sessions_up} / {j.params.switches}; setup {h.duration_s:.1f} s "
+          f"({h.rate_per_s:.0f}/s, slowest agent); wall {wall:.1f} s")
+    print(f"merged: sent {t.requests_sent} answered {t.requests_answered} "
+          f"lost {t.requests_lost}; answered/s mean {j.throughput.mean:.0f}; "
+          f"latency p50 {j.latency.p50} us p99 {j.latency.p99} us")
+    _print_load(j.load)
+    for ag in j.agents:
+        loc = ag.local
+        print(f"{ag.name}: switches {ag.switches} up {ag.sessions_up} workers {loc.workers if loc else None} "
+              f"addrs {loc.source_addrs if loc else None} rss {ag.rss_bytes_peak / 1e6:.1f} MB "
+              f"({ag.rss_bytes_per_session} B/session) clock {ag.clock_offset_ms} ms "
+              f"protocol to {ag.protocol_bytes_to_agent} B from {ag.protocol_bytes_from_agent} B")
+
+
+def _print_load(ld: Optional[Load]) -> None:
     """The merged load section: totals, then one line per loop."""
     if not ld:
         return
-    print(f"load: offered {ld['offered']} ({ld['offered_per_s']:.0f}/s) sent {ld['sent']} kept up {ld['sender_kept_up']}; "
-          f"keep-alive {json.dumps(ld['keepalive'])}")
-    cols = ("offered", "sent", "answered", "late", "lost", "backlog", "p50_us", "p99_us", "echo_sent", "echo_answered", "echo_lost")
+    print(f"load: offered {ld.offered} ({ld.offered_per_s:.0f}/s) sent {ld.sent} kept up {ld.sender_kept_up}; "
+          f"keep-alive {json.dumps(as_json(ld.keepalive))}")
+    lp = ld.loops
+    cols: dict[str, list] = {"offered": lp.offered, "sent": lp.sent, "answered": lp.answered, "late": lp.late, "lost": lp.lost,
+                             "backlog": lp.backlog, "p50_us": lp.p50_us, "p99_us": lp.p99_us, "echo_sent": lp.echo_sent,
+                             "echo_answered": lp.echo_answered, "echo_lost": lp.echo_lost}
     print("loop " + " ".join(cols))
-    for i in range(len(ld["loops"]["offered"])):
-        print(f"{i + 1} " + " ".join(str(round(ld["loops"][c][i])) for c in cols))
+    for i in range(len(lp.offered)):
+        print(f"{i + 1} " + " ".join(str(round(v[i])) for v in cols.values()))
+    # the drain: with it the columns close (crates/engine/SCHEMA.md, load.after_loops)
+    print(f"after the loops: {json.dumps(as_json(ld.after_loops))}")
 
 
 if __name__ == "__main__":

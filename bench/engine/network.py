@@ -31,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
+from sdnbench.engine.result_types import EngineResult  # noqa: E402
 from sdnbench.net.engine_network import network_for  # noqa: E402
 
 ENGINE = REPO / "target" / "release" / "sdnbench-engine"
@@ -65,27 +66,27 @@ def run(net: dict, workers: int, seconds: int, interval: float, tmp: Path) -> di
     finally:
         ctl.terminate()
         ctl.wait(timeout=30)
-    doc = json.loads(out.read_text())
+    # the engine's document as its typed view: a field the schema lacks is one error naming it
+    doc = EngineResult.from_json(json.loads(out.read_text()))
     return {"doc": doc, "controller": json.loads(status.read_text())}
 
 
 def report(name: str, r: dict, seconds: int) -> None:
     d, c = r["doc"], r["controller"]
-    n, hs = d["network"], d["handshake"]
-    procs = d["resources"]["processes"]
-    rss = {p["label"]: max(p["rss_bytes"] or [0]) for p in procs}
+    n, hs = d.network, d.handshake
+    rss = {p.label: max(p.rss_bytes or [0]) for p in d.resources.processes}
     workers_rss = sum(v for k, v in rss.items() if k.startswith("worker"))
-    switches = d["params"]["switches"]
-    td = n["transport_delay"]
-    fmt = lambda h: f"min {h['min']:.1f} / p50 {h['p50']:.1f} / p99 {h['p99']:.1f} us (n={h['count']})"
-    print(f"== {name}: {switches} switches, {n['links']} links, {d['engine']['workers']} workers")
-    print(f"  set-up: {hs['sessions_up']} up in {hs['duration_s']:.2f} s ({hs['rate_per_s']:.0f}/s)")
-    print(f"  links probed both ways (engine): {n['links_probed_both_ways']} of {n['links']}; "
-          f"link directions seen by the controller: {c['link_directions']} of {2 * n['links']}")
-    print(f"  LLDP forwarded: {n['lldp_forwarded']} ({n['lldp_forwarded'] / seconds:.0f}/s over {seconds} s); "
-          f"frames between workers: {n['frames_to_other_workers']}; invariant: {n['invariant']}")
-    print(f"  transport delay same-worker: {fmt(td['same_worker'])}")
-    print(f"  transport delay cross-worker: {fmt(td['cross_worker'])}")
+    switches = d.params.switches
+    td = n.transport_delay
+    fmt = lambda h: f"min {h.min:.1f} / p50 {h.p50:.1f} / p99 {h.p99:.1f} us (n={h.count})"  # noqa: E731
+    print(f"== {name}: {switches} switches, {n.links} links, {d.engine.workers} workers")
+    print(f"  set-up: {hs.sessions_up} up in {hs.duration_s:.2f} s ({hs.rate_per_s:.0f}/s)")
+    print(f"  links probed both ways (engine): {n.links_probed_both_ways} of {n.links}; "
+          f"link directions seen by the controller: {c['link_directions']} of {2 * n.links}")
+    print(f"  LLDP forwarded: {n.lldp_forwarded} ({n.lldp_forwarded / seconds:.0f}/s over {seconds} s); "
+          f"frames between workers: {n.frames_to_other_workers}; invariant: {n.invariant}")
+    print(f"  transport delay same-worker: {fmt(td.same_worker)}")
+    print(f"  transport delay cross-worker: {fmt(td.cross_worker)}")
     print(f"  RSS: workers {workers_rss / 2**20:.1f} MiB = {workers_rss / switches / 1024:.1f} KiB/switch; "
           f"with coordinator {(workers_rss + rss.get('engine', 0)) / switches / 1024:.1f} KiB/switch")
 

@@ -31,6 +31,7 @@ from sdnbench.controllers.lifecycle import ControllerDied  # noqa: E402
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
 from sdnbench.engine import driver  # noqa: E402
 from sdnbench.engine.params import check, config, engine_args, launch_of_version, launch_spec  # noqa: E402
+from sdnbench.engine.result_types import EngineResult, engine_result  # noqa: E402
 
 
 def one(spec: str, a) -> dict:
@@ -54,21 +55,26 @@ def one(spec: str, a) -> dict:
     with launch(launched, port=port, of_version=of):
         t_ready = time.monotonic()
         th.join()
-    doc = box["doc"]
-    sw = doc["switches"]
-    lost_at = [d["t_s"] for d in doc["disconnects"]]
-    back = [s["reconnect"]["last_back_t_s"] for s in sw]
-    t = doc["totals"]
-    row = {"controller": spec, "switches": len(sw), "kill_at_s": round(t_kill - t0, 2),
-           "relaunch_s": round(t_ready - t_kill, 2), "lost_sessions": t["sessions_lost"],
-           "all_back": all(b is not None for b in back) and t["switches_down_at_stop"] == 0,
-           "attempts": t["reconnect_attempts"], "refused": t["reconnect_failures"],
-           "requests_lost": t["requests_lost"], "not_sent": t["requests_not_sent_disconnected"],
-           "sent": t["requests_sent"], "answered": t["requests_answered"], "status": doc["status"]}
-    if lost_at and row["all_back"]:
-        row["all_back_after_kill_s"] = round(max(back) - min(lost_at), 2)
-        row["all_back_after_relaunch_s"] = round(max(back) - min(lost_at) - (t_ready - t_kill), 2)
-    return row
+    return row(engine_result(box["doc"]), spec, t0, t_kill, t_ready)
+
+
+def row(doc: EngineResult, spec: str, t0: float, t_kill: float, t_ready: float) -> dict:
+    """The printed figures of one run, from the engine's document (its typed view) and the
+    instants of the kill and the relaunch (time.monotonic)."""
+    sw = doc.switches
+    lost_at = [d.t_s for d in doc.disconnects]
+    back = [s.reconnect.last_back_t_s for s in sw]
+    t = doc.totals
+    out = {"controller": spec, "switches": len(sw), "kill_at_s": round(t_kill - t0, 2),
+           "relaunch_s": round(t_ready - t_kill, 2), "lost_sessions": t.sessions_lost,
+           "all_back": all(b is not None for b in back) and t.switches_down_at_stop == 0,
+           "attempts": t.reconnect_attempts, "refused": t.reconnect_failures,
+           "requests_lost": t.requests_lost, "not_sent": t.requests_not_sent_disconnected,
+           "sent": t.requests_sent, "answered": t.requests_answered, "status": doc.status}
+    if lost_at and out["all_back"]:
+        out["all_back_after_kill_s"] = round(max(back) - min(lost_at), 2)
+        out["all_back_after_relaunch_s"] = round(max(back) - min(lost_at) - (t_ready - t_kill), 2)
+    return out
 
 
 def main() -> int:

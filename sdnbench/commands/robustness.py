@@ -13,6 +13,7 @@ import sys
 
 from .. import output
 from ..controllers.spec import DEFAULT_SPEC, display_name
+from ..engine.result_types import Observation
 from ..errors import UserError
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
@@ -131,11 +132,12 @@ def dos_row(name: str, r, v) -> list:
     """One line of the dos table: the attack's size, the legitimate switches' answered rate and
     latency p99 before / during / after, for one repetition."""
     ph = v.phases
-    obs = r.counters["robustness"].get("observation") or {}
-    idle = obs.get("idle") or {}
-    size = (f"{idle['opened']:,} conns" + (f" ({idle['stopped_by']})" if idle.get("limit", 0) > 1 else "") if idle else
-            f"{obs['syn_sent']:,} SYNs" if obs.get("syn_sent") else
-            f"{obs.get('flood_sent', 0):,} packet-ins" if obs.get("flood_sent") else "1 session")
+    seen = r.counters["robustness"].get("observation")     # the engine's, as its Result keeps it
+    obs = Observation.from_json(seen, "robustness") if seen else None
+    idle = obs.idle if obs else None
+    size = (f"{idle.opened:,} conns" + (f" ({idle.stopped_by})" if idle.limit > 1 else "") if idle else
+            f"{obs.syn_sent:,} SYNs" if obs and obs.syn_sent else
+            f"{obs.flood_sent:,} packet-ins" if obs and obs.flood_sent else "1 session")
     rel = lambda x: "-" if x is None or not ph.get("before") else f"{x / ph['before'] - 1:+.1%}"  # noqa: E731
     num = lambda x: "-" if x is None else f"{x:,.0f}"  # noqa: E731
     ms = lambda x: "-" if x is None else f"{x / 1000:.2f}"  # noqa: E731

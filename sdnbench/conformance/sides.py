@@ -17,6 +17,7 @@ from pathlib import Path
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
+from ..engine.result_types import engine_result
 from ..net.backend import MininetNetwork
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from . import flowdump, stimuli
@@ -202,8 +203,9 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ctl.port, gaps)
     rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps))
-    if doc.get("status") not in (None, "ok", "completed", "interrupted"):
-        rec.notes.append(f"engine status {doc.get('status')}")
+    status = engine_result(doc).status
+    if status not in ("ok", "interrupted"):
+        rec.notes.append(f"engine status {status}")
     return rec
 
 

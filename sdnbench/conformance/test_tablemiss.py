@@ -6,6 +6,7 @@ vSwitch does; with one table announced it put no entry anywhere and learned noth
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
+from ..engine.result_types import engine_result
 from sdnbench.testing.peers.tablemiss import TableMissController
 
 
@@ -26,5 +27,5 @@ def test_table_miss_in_four_tables_then_lldp_learns_every_link_on_the_engine():
     assert ctl.n_tables == {1: 254, 2: 254} and ctl.tables == {1: [0, 1, 2, 3], 2: [0, 1, 2, 3]}
     assert not ctl.errors, "every table-miss entry taken"
     assert set(ctl.reasons) == {0} and set(ctl.table_ids) == {0}, "NO_MATCH from table 0, as OVS"
-    raised = doc["network"]["lldp_raised_per_link"]
+    raised = engine_result(doc).network.lldp_raised_per_link
     assert len(raised) == 1 and min(raised[0]) > 0, f"the engine saw the probes raised both ways: {raised}"

@@ -18,7 +18,7 @@ from sdnbench.engine.convert import to_result
 from sdnbench.engine.result_check import as_json
 from sdnbench.engine.result_types import EngineResult
 from sdnbench.errors import EngineDocumentError
-from sdnbench.testing.engine_fixtures import responder, run_doc
+from sdnbench.testing.engine_fixtures import broken_engine, responder, run_doc
 
 GENERATOR = paths.REPO / "scripts/gen_result_types.py"
 SCHEMA = paths.REPO / "crates/engine/schema/engine-result.schema.json"
@@ -123,24 +123,9 @@ def test_a_field_the_schema_leaves_open_may_be_absent_and_stays_absent(doc):
     assert EngineResult.from_json(more).handshake.hello_fallbacks == 2
 
 
-# an engine that writes a broken document: the real one, its --json file then edited
-SHIM = """#!{python}
-import json, subprocess, sys
-rc = subprocess.call([{real!r}, *sys.argv[1:]])
-if "--json" in sys.argv:
-    path = sys.argv[sys.argv.index("--json") + 1]
-    doc = json.load(open(path))
-    doc["loops"]["answered"][0] = "many"
-    json.dump(doc, open(path, "w"))
-sys.exit(rc)
-"""
-
-
 @pytest.mark.integration
 def test_the_cli_reports_a_broken_document_in_one_line_exit_3(tmp_path):
-    shim = tmp_path / "sdnbench-engine"
-    shim.write_text(SHIM.format(python=sys.executable, real=str(paths.engine_binary())))
-    shim.chmod(0o755)
+    shim = broken_engine(tmp_path, 'doc["loops"]["answered"][0] = "many"')
     with responder("1.3") as addr:
         cp = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "bench", "--controller", f"tcp:{addr}",
                              "--switches", "1", "--loops", "1", "--loop-ms", "200", "--warmup", "0", "--macs", "4"],

@@ -143,16 +143,15 @@ def new_flows(res: EngineResult, kill_rel: int) -> dict:
 def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
     res = engine_result(doc)
     st = streams.stream_section(res)
-    kill_rel = kill_mono - st["go_mono_ns"]
+    kill_rel = kill_mono - st.go_mono_ns
     rows = []
-    for p in st["pairs"]:
+    for p in st.pairs:
         g = streams.gap_around(p, kill_rel)
-        row = {"pair": streams.pair_name(net, p), "sent": p["sent"], "received": p["received"],
-               "missing": streams.missing(p), "before_kill": p["received"] > 0 and p["first_rx_ns"] <= kill_rel,
-               "after_kill": p["received"] > 0 and p["last_rx_ns"] > kill_rel}
-        if g is not None and g["before_ns"] is not None:
-            row.update(gap_ms=(g["after_ns"] - g["before_ns"]) / 1e6, resume_ms=(g["after_ns"] - kill_rel) / 1e6,
-                       lost=g["lost"])
+        row = {"pair": streams.pair_name(net, p), "sent": p.sent, "received": p.received,
+               "missing": streams.missing(p), "before_kill": p.received > 0 and p.first_rx_ns <= kill_rel,
+               "after_kill": p.received > 0 and p.last_rx_ns > kill_rel}
+        if g is not None and g.before_ns is not None:
+            row.update(gap_ms=(g.after_ns - g.before_ns) / 1e6, resume_ms=(g.after_ns - kill_rel) / 1e6, lost=g.lost)
         elif row["before_kill"] and row["after_kill"]:
             row.update(gap_ms=0.0, resume_ms=0.0, lost=0)       # no break: the stream went on
         else:
@@ -160,7 +159,7 @@ def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
         rows.append(row)
     roles = role_times(res, net, kill_mono)
     b = [r["b_master_ms"] for r in roles.values()]
-    window = (st["pairs"][0]["first_sent_ns"], net["stream"]["stop_ms"] * 1_000_000)
+    window = (st.pairs[0].first_sent_ns, net["stream"]["stop_ms"] * 1_000_000)
     return {"pairs": rows, "roles": {str(k): v for k, v in roles.items()}, "kill_ms": kill_rel / 1e6,
             "kill_in_window": window[0] < kill_rel < window[1],
             "a_master_everywhere": all(r["a_master"] for r in roles.values()),
@@ -170,7 +169,7 @@ def summarize(doc: dict, net: dict, kill_mono: int) -> dict:
             "rfc_failover_ms": max((r["gap_ms"] for r in rows if r["gap_ms"] is not None), default=None),
             "lost": sum(r["lost"] or 0 for r in rows),
             **new_flows(res, kill_rel),
-            "invariant": st["invariant"], "network_invariant": res.network.invariant}
+            "invariant": st.invariant, "network_invariant": res.network.invariant}
 
 
 def verdict(s: dict) -> str:

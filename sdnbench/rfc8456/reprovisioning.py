@@ -110,27 +110,27 @@ def summarize(doc: dict, net: dict) -> dict:
     res = engine_result(doc)
     st = streams.stream_section(res)
     per_pair = []
-    for p in st["pairs"]:
-        ev = (p.get("events") or [None])[0]
-        row = {"pair": streams.pair_name(net, p), "sent": p["sent"], "received": p["received"],
-               "missing": streams.missing(p), "reordered": p["reordered"], "before_failure": False,
+    for p in st.pairs:
+        ev = (p.events or [None])[0]
+        row = {"pair": streams.pair_name(net, p), "sent": p.sent, "received": p.received,
+               "missing": streams.missing(p), "reordered": p.reordered, "before_failure": False,
                "reprovisioning_ms": None, "rfc_ms": None, "lost": None}
         if ev is not None:
-            row["before_failure"] = ev["before_seq"] is not None
-            if ev["after_ns"] and ev["before_seq"] is not None:
-                row.update(reprovisioning_ms=(ev["after_ns"] - ev["at_ns"]) / 1e6,
-                           rfc_ms=(ev["after_ns"] - ev["before_ns"]) / 1e6,
-                           lost=ev["after_seq"] - ev["before_seq"] - 1)
+            row["before_failure"] = ev.before_seq is not None
+            if ev.after_ns and ev.before_seq is not None:
+                row.update(reprovisioning_ms=(ev.after_ns - ev.at_ns) / 1e6,
+                           rfc_ms=(ev.after_ns - ev.before_ns) / 1e6,
+                           lost=ev.after_seq - ev.before_seq - 1)
         per_pair.append(row)
     done = [r for r in per_pair if r["rfc_ms"] is not None]
     events = [e for e in res.network.events if e.state == "down"]
     return {
-        "pairs": per_pair, "interval_us": st["interval_us"],
+        "pairs": per_pair, "interval_us": st.interval_us,
         "failure_ms": events[0].actual_ms if events else None,
         "rfc_reprovisioning_ms": sum(r["rfc_ms"] for r in done) / len(done) if len(done) == len(per_pair) else None,
         "reprovisioning_ms": max((r["reprovisioning_ms"] for r in done), default=None) if len(done) == len(per_pair) else None,
         "lost_forward": per_pair[0]["lost"], "lost_reverse": per_pair[1]["lost"] if len(per_pair) > 1 else None,
-        "invariant": st["invariant"], "network_invariant": res.network.invariant,
+        "invariant": st.invariant, "network_invariant": res.network.invariant,
     }
 
 

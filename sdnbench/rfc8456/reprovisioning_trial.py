@@ -34,8 +34,8 @@ def _result(p: Reprovisioning, of, rep: int, link: list, net: dict, s: dict, doc
               "link": f"{link[0]}-{link[2]}", "interval_us": p.interval_us, "warmup_ms": p.warmup_ms,
               "fail_after_ms": p.fail_after_ms, "after_ms": p.after_ms, "rep": rep, "workload": "reprovisioning"}
     r = Result(kind="controller", benchmark="reprovisioning", params=params,
-               topology={"spec": p.topo, "link": list(link), "pairs": [[x["src"], x["dst"]] for x in
-                                                                          streams.stream_section(doc)["pairs"]]},
+               topology={"spec": p.topo, "link": list(link),
+                         "pairs": [[x.src, x.dst] for x in streams.stream_section(doc).pairs]},
                versions={"sdnbench-engine": engine_result(doc).engine.version})
     rows = s["pairs"]
     done = all(x["rfc_ms"] is not None for x in rows)

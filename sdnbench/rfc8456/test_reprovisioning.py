@@ -19,6 +19,8 @@ from ..errors import UserError
 from ..net.engine_network import network_for
 from . import reprovisioning as rp
 from . import streams
+from sdnbench.testing.engine_fixtures import engine_longest_wait_ms
+from sdnbench.testing.engine_views import pair_report
 from sdnbench.testing.peers.reroute_controller import RerouteController
 
 
@@ -36,12 +38,15 @@ def test_the_link_and_pair_are_chosen_and_a_topology_without_redundancy_is_refus
 
 
 def test_gap_around_an_instant_reads_the_raw_record():
-    pair = {"received": 5, "first_seq": 0, "first_rx_ns": 10, "last_rx_ns": 90,
-            "gaps": [{"before_seq": 1, "before_ns": 20, "after_seq": 5, "after_ns": 60}]}
-    assert streams.gap_around(pair, 30) == {"before_seq": 1, "before_ns": 20, "after_seq": 5, "after_ns": 60, "lost": 3}
+    raw = {"received": 5, "first_seq": 0, "first_rx_ns": 10, "last_rx_ns": 90,
+           "gaps": [{"before_seq": 1, "before_ns": 20, "after_seq": 5, "after_ns": 60}]}
+    pair = pair_report(**raw)
+    assert streams.gap_around(pair, 30) == streams.Break(before_seq=1, before_ns=20, after_seq=5, after_ns=60, lost=3)
+    assert streams.missing(pair) == 3
     assert streams.gap_around(pair, 70) is None, "no break there"
     assert streams.gap_around(pair, 95) is None, "nothing after it"
-    assert streams.gap_around(dict(pair, first_seq=4, first_rx_ns=40, gaps=[]), 30)["lost"] == 4, "the stream began late"
+    late = pair_report(**dict(raw, first_seq=4, first_rx_ns=40, gaps=[]))
+    assert streams.gap_around(late, 30) == streams.Break(None, None, 4, 40, 4), "the stream began late"
 
 
 class _Recording(RerouteController):
@@ -68,12 +73,11 @@ def _trial(delay_s: float) -> tuple:
     assert rp.verdict(s) == "re-provisioned", s
     assert len(c.times) == 1 and c.times[0][1] - c.times[0][0] >= delay_s, ("one reroute, after the known delay", c.times)
     st = streams.stream_section(doc)
-    at_ns = st["go_mono_ns"] + st["pairs"][0]["events"][0]["at_ns"]
+    at_ns = st.go_mono_ns + st.pairs[0].events[0].at_ns
     t_in, begun, written = (t * 1e9 for t in c.times[0])
     assert at_ns <= t_in, "the PORT_STATUS came after the link went down"
     # how long any one wake-up of the engine waited for a CPU in this run, at the most (ms)
-    waits = [w for p in (doc.get("resources") or {}).get("processes", []) for w in p.get("run_delay_ms", [])]
-    return s, (begun - at_ns) / 1e6, (written - at_ns) / 1e6, max(waits, default=0.0)
+    return s, (begun - at_ns) / 1e6, (written - at_ns) / 1e6, engine_longest_wait_ms(doc)
 
 
 def test_known_reroute_delay_is_read_from_the_controller_s_own_record():
@@ -121,6 +125,22 @@ def test_osken_reroute_moves_the_streams_off_a_failed_link():
     [t] = [s for s in r["series"] if s["metric"] == "reprovisioning_time"]
     assert len(t["values"]) == 2 and all(0 < v < 500 for v in t["values"])
     assert all(p["received"] > 0.9 * p["sent"] for p in c["pairs"]), "the streams flowed before and after"
+
+
+def test_a_stream_record_the_schema_refuses_is_one_line_exit_3(tmp_path):
+    """A stream pair without its gaps (a field the schema requires and the figures read): refused
+    where the engine's document is read, one line naming it, exit 3; not a KeyError in the figures."""
+    from sdnbench.testing.engine_fixtures import broken_engine
+    import os
+    shim = broken_engine(tmp_path, 'doc["network"]["stream"]["pairs"][1].pop("gaps")')
+    cp = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "reprovisioning", "--controller",
+                         "osken:reroute", "--topo", "ring,6", "--reps", "1", "--warmup-ms", "500",
+                         "--fail-after-ms", "300", "--after-ms", "300"], capture_output=True, text=True,
+                        timeout=120, env=dict(os.environ, SDNBENCH_ENGINE=str(shim)))
+    assert cp.returncode == 3, cp.stderr
+    lines = cp.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in cp.stderr, cp.stderr
+    assert "network.stream.pairs[1].gaps: missing (required by the schema)" in lines[0], lines[0]
 
 
 def test_resilience_cell_parameters_are_checked():

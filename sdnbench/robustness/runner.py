@@ -330,9 +330,7 @@ def _run_case(m: "_Managed", p: dict, drop: float, hung_ms: float, label: str) -
         v = Verdict(c, "crashed" if not alive else "hung", f"engine run failed: {why}")
         r = Result(kind="controller", benchmark="robustness", params=p, status="failed", error=why)
     else:
-        # the verdict reads the observation and the loops as the document has them (its tests
-        # build them so)
-        v = judge(as_json(res.robustness), as_json(res.loops), alive=alive,
+        v = judge(res.robustness, res.loops, alive=alive,
                   disconnects=len(res.disconnects), drop=drop, hung_ms=hung_ms,
                   view=view, victim_dpid=p.get("first_dpid", 1), ctl_cpu=controller_cpu(res),
                   listen_queue=syn_seen.get("listen_queue"), no_view=no_view, waits=run_queue_waits(res))

@@ -2,7 +2,10 @@
 engine's loop ends stamped late read as its own lateness, and a case whose engine was starved
 reads "unmeasured", not "degraded" or "hung"; a view that was fooled still stands."""
 
+from dataclasses import replace
+
 from sdnbench.robustness.verdicts import ENGINE_LATE_MS, engine_lateness, judge, phases
+from sdnbench.testing import engine_views as views
 
 N = 22          # 2 warm-up + 4 before + 8 during + 8 after (loops of 250 ms; window 1.5-3.5 s)
 
@@ -10,19 +13,13 @@ N = 22          # 2 warm-up + 4 before + 8 during + 8 after (loops of 250 ms; wi
 def loops(answered, late_ms=None, settle_s=0.2, latency_us=None):
     """Loop ends at settle + k × 250 ms, each ``late_ms[k-1]`` late."""
     late_ms = late_ms or [0.0] * len(answered)
-    d = {"loop_ms": 250, "warmup": 2, "k": list(range(1, len(answered) + 1)),
-         "t_s": [settle_s + 0.25 * k + late_ms[k - 1] / 1000.0 for k in range(1, len(answered) + 1)],
-         "answered": answered}
-    if latency_us is not None:
-        d["latency_us"] = latency_us
-    return d
+    return views.loops(loop_ms=250, warmup=2, k=list(range(1, len(answered) + 1)),
+                       t_s=[settle_s + 0.25 * k + late_ms[k - 1] / 1000.0 for k in range(1, len(answered) + 1)],
+                       answered=answered, latency_us=latency_us)
 
 
 def obs(case="x", **kw):
-    o = {"case": case, "started_s": 1.5, "ended_s": 3.5, "errors": [], "closed_by_controller": None,
-         "received": {}, "probe_answered": None}
-    o.update(kw)
-    return o
+    return views.observation(case=case, started_s=1.5, ended_s=3.5, **kw)
 
 
 def test_lateness_is_measured_from_the_promptest_loop():
@@ -55,7 +52,7 @@ def starved_run():
 
 def test_a_starved_engine_is_unmeasured_not_degraded():
     run = starved_run()
-    fresh = dict(run, t_s=[0.2 + 0.25 * k for k in run["k"]])   # the same samples, the engine on time
+    fresh = replace(run, t_s=[0.2 + 0.25 * k for k in run.k])   # the same samples, the engine on time
     assert judge(obs(), fresh, alive=True).verdict == "degraded", "the samples alone would read degraded"
     v = judge(obs(), run, alive=True)
     assert v.verdict == "unmeasured"

@@ -11,6 +11,7 @@ move: Faucet knew the victim's host on the victim before the forged ARP."""
 import re
 
 from sdnbench.engine.params import check
+from sdnbench.engine.result_types import engine_result
 from sdnbench.robustness import faucet_view as fv
 from sdnbench.robustness import runner
 
@@ -35,8 +36,9 @@ def test_faucet_stack_comes_up_over_the_emulated_links():
     assert states.get((4, 6)) != fv.UP and states.get((5, 5)) != fv.UP, states
     assert sum(seen["stack"]["probes"].values()) >= len(cabled)
     assert sum(seen["stack"]["cabling_errors"].values()) == 0
-    outs = [s["lldp_packet_outs"] for s in doc["switches"]]
-    ins = [s["lldp_packet_ins"] for s in doc["switches"]]
+    switches = engine_result(doc).switches
+    outs = [s.lldp_packet_outs for s in switches]
+    ins = [s.lldp_packet_ins for s in switches]
     assert all(n > 0 for n in outs) and ins[0] > 0 and all(n > 0 for n in ins), (outs, ins)
 
 

@@ -71,9 +71,9 @@ def test_stack_change_and_its_verdict():
 
 def test_host_hijack_judged_from_the_host_view():
     v = fv.view(TEXT)
-    assert view_check("host-hijack", {"attacker_dpid": 5}, dict(v, source="Faucet"), 1)[0] is True
+    assert view_check("host-hijack", 5, dict(v, source="Faucet"), 1)[0] is True
     moved_back = dict(v, hosts=[h for h in v["hosts"] if h["dpid"] != 5])
-    assert view_check("host-hijack", {"attacker_dpid": 5}, moved_back, 1) == \
+    assert view_check("host-hijack", 5, moved_back, 1) == \
         (False, "view places host 00:00:00:00:00:01 at nowhere")
 
 
@@ -102,9 +102,10 @@ def test_host_hijack_is_a_move_only_after_the_host_was_known_on_the_victim():
     fooled, text = host_move_check(same_read, 1, 5)
     assert fooled is None and text.endswith("with no earlier read placing it on the victim (dpid 1): a new host, not a move")
     assert host_move_check([(0.25, [])], 1, 5)[0] is None
-    # through judge: the view's reads decide, with the exporter named
+    # as judge reads it (the attacker's dpid from the engine's observation): the view's reads
+    # decide, with the exporter named
     view = {"source": "Faucet's Prometheus", "hosts": [], "host_reads": reads}
-    o = {"case": "host-hijack", "attacker_dpid": 5}
+    o = 5
     assert view_check("host-hijack", o, view, 1)[0] is True
     assert view_check("host-hijack", o, dict(view, host_reads=kept), 1)[0] is False
     assert view_check("host-hijack", o, dict(view, host_reads=same_read), 1)[0] is None

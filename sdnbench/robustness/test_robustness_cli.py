@@ -148,3 +148,19 @@ def test_dos_negotiates_repeats_and_prints_display_names(tmp_path):
     assert len(rows) == 4 and str(FRAGILE) not in cp.stdout
     assert any(ln.startswith("fragile: no-hello ") for ln in cp.stdout.splitlines()), cp.stdout
     assert not any(alive(r["controller"]["pid"]) for r in rs)
+
+
+def test_an_engine_document_the_schema_refuses_is_one_line_exit_3(tmp_path):
+    """The engine's observation without a field the verdict reads (``robustness.started_s``): refused
+    where the document is read (the typed view), one line naming the field, exit 3 (our bug, not
+    the controller's doing), not a KeyError inside the verdict."""
+    from sdnbench.testing.engine_fixtures import broken_engine
+    shim = broken_engine(tmp_path, 'doc["robustness"].pop("started_s")')
+    spec = f"cmd:{sys.executable} {SCRIPTED} {{port}};name=steady"
+    cp = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "robustness", "--controller", spec,
+                         "--cases", "unknown-type", "--reps", "1"], cwd=ROOT, capture_output=True, text=True,
+                        timeout=300, env=dict(os.environ, SDNBENCH_ENGINE=str(shim)))
+    assert cp.returncode == 3, cp.stderr
+    lines = cp.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in cp.stderr, cp.stderr
+    assert "robustness.started_s: missing (required by the schema)" in lines[0], lines[0]

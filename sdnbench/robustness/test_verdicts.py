@@ -1,21 +1,22 @@
 """Known answers for the verdict rules: each verdict from a made-up observation whose expected
 reading is clear (the robustness timeline: loops of 250 ms, 2 warm-up loops, 4 before the
-window 1.5–3.5 s, 8 in it, 8 after)."""
+window 1.5–3.5 s, 8 in it, 8 after). The observation and the loops are the engine's typed views,
+built with the fields each test is about (``testing/engine_views``)."""
+
+from dataclasses import replace
 
 from sdnbench.robustness.stable import by_case
 from sdnbench.robustness.table import verdict_table
 from sdnbench.robustness.verdicts import judge, percentile, phases
+from sdnbench.testing import engine_views as views
 
 N = 22          # 2 warm-up + 4 before + 8 during + 8 after
 
 
 def loops(answered, latency_us=None):
     n = len(answered)
-    d = {"loop_ms": 250, "warmup": 2, "k": list(range(1, n + 1)),
-         "t_s": [0.25 * (i + 1) for i in range(n)], "answered": answered}
-    if latency_us is not None:
-        d["latency_us"] = latency_us
-    return d
+    return views.loops(loop_ms=250, warmup=2, k=list(range(1, n + 1)), t_s=[0.25 * (i + 1) for i in range(n)],
+                       answered=answered, latency_us=latency_us)
 
 
 def split(warm, before, during, after):
@@ -29,10 +30,11 @@ def lat_loops(before_us, during_us, after_us, n=100):
 
 
 def obs(**kw):
-    o = {"case": "x", "started_s": 1.5, "ended_s": 3.5, "errors": [], "closed_by_controller": None,
-         "received": {}, "probe_answered": None}
-    o.update(kw)
-    return o
+    return views.observation(**dict({"case": "x", "started_s": 1.5, "ended_s": 3.5}, **kw))
+
+
+def error(name: str) -> dict:
+    return {"t_s": 1.6, "typ": 1, "code": 1, "name": name}
 
 
 STEADY = loops([250] * N)
@@ -52,7 +54,7 @@ def test_phases_split_around_the_window():
 
 
 def test_crashed_wins_over_everything():
-    v = judge(obs(errors=[{"name": "OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE"}]), STEADY, alive=False)
+    v = judge(obs(errors=[error("OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE")]), STEADY, alive=False)
     assert v.verdict == "crashed"
     assert judge(None, STEADY, alive=False).verdict == "crashed"
 
@@ -81,7 +83,7 @@ def test_degraded_by_a_significant_and_large_fall_or_lost_sessions():
 
 
 def test_rejected_and_ignored():
-    err = [{"t_s": 1.6, "typ": 1, "code": 1, "name": "OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE"}]
+    err = [error("OFPET_BAD_REQUEST/OFPBRC_BAD_TYPE")]
     v = judge(obs(errors=err), STEADY, alive=True)
     assert v.verdict == "rejected" and "OFPBRC_BAD_TYPE" in v.evidence
     v = judge(obs(closed_by_controller=["eof", 1.505]), STEADY, alive=True)
@@ -126,7 +128,7 @@ def test_a_view_case_without_a_view_is_not_applicable_and_not_counted():
 
 
 def test_no_baseline_or_a_starved_one_is_unmeasured_not_hung():
-    v = judge(obs(errors=[{"name": "E"}]), loops([0] * N), alive=True)
+    v = judge(obs(errors=[error("E")]), loops([0] * N), alive=True)
     assert v.verdict == "unmeasured" and "no baseline" in v.evidence
     assert judge(obs(), loops([0] * N), alive=False).verdict == "crashed"
     t = [0.25 * (i + 1) for i in range(N)]
@@ -228,10 +230,11 @@ def test_connection_flood_evidence_says_what_stopped_its_growth():
     idle = {"opened": 1024, "refused": 1, "closed_by_controller": 0, "limit": 16384, "stopped_by": "refused",
             "refusal": "connection 1025 not accepted within 1 s (its accept queue was full)", "files_room": 19900}
     v = judge(obs(case="connection-flood", idle=idle), STEADY, alive=True)
+    idle = views.idle(**idle)
     assert ("idle conns 1,024 opened (grown until the controller took no more: connection 1025 not accepted "
             "within 1 s (its accept queue was full)), 0 closed by controller") in v.evidence
-    assert idle_growth(dict(idle, stopped_by="count", opened=16384)) == " (the cap of 16,384 reached)"
-    assert idle_growth(dict(idle, stopped_by="files")) == " (stopped by the engine's open files: 19,900 free)"
-    assert idle_growth({"opened": 1, "limit": 1, "stopped_by": "count"}) == ""
-    assert idle_growth(dict(idle, opened=2003, stopped_by="window"), 2.0) == \
+    assert idle_growth(replace(idle, stopped_by="count", opened=16384)) == " (the cap of 16,384 reached)"
+    assert idle_growth(replace(idle, stopped_by="files")) == " (stopped by the engine's open files: 19,900 free)"
+    assert idle_growth(views.idle(opened=1, limit=1, stopped_by="count")) == ""
+    assert idle_growth(replace(idle, opened=2003, stopped_by="window"), 2.0) == \
         " (stopped by the end of the case's 2.0 s window: 1,002/s taken, none refused)"

@@ -1,6 +1,8 @@
 """One verdict per case, from what was observed (issue 16). Pure: inputs are the engine's
-``robustness`` observation, its per-loop answered counts and raw latency samples, and whether the controller was alive
-and listening after the case.
+``robustness`` observation and its per-loop answered counts and raw latency samples (``loops``),
+as the typed views of its document (``engine.result_types``: a field the schema renames fails
+where the document is read, not here), and whether the controller was alive and listening after
+the case.
 
 Verdicts, worst first (the first that applies wins):
 
@@ -44,6 +46,7 @@ from dataclasses import asdict, dataclass, field
 from statistics import fmean
 from typing import Optional
 
+from ..engine.result_types import Idle, Loops, Observation
 from .change import Change, latency_rose, rate_fell
 
 VERDICTS = ("crashed", "hung", "fooled", "degraded", "rejected", "ignored", "not applicable", "unmeasured")
@@ -122,22 +125,22 @@ class Verdict:
         return asdict(self)
 
 
-def phases(loops: dict, started_s: float, ended_s: float, cpu: Optional[tuple] = None,
+def phases(loops: Loops, started_s: float, ended_s: float, cpu: Optional[tuple] = None,
            waits: Optional[dict] = None) -> Phases:
-    """Split the measured loops (``loops`` as the engine writes it) around the window; ``cpu``
+    """Split the measured loops (the engine's ``loops``) around the window; ``cpu``
     is (t_s, cpu_percent) of the controller, each sample covering the loop that ends at t_s;
     ``waits`` {label: (t_s, run-queue delay ms)} the same for the engine and the controller."""
-    loop_s = loops["loop_ms"] / 1000.0
-    warm = loops.get("warmup", 0)
+    loop_s = loops.loop_ms / 1000.0
+    warm = loops.warmup
     before, during, after = [], [], []
     lat: dict = {"before": [], "during": [], "after": []}
-    samples = loops.get("latency_us") or [[] for _ in loops["k"]]
+    samples = loops.latency_us or [[] for _ in loops.k]
     per_loop, loop_phase, rate_loops, p50_loops = [], [], [], []
     silence, longest = 0.0, 0.0
     late_all = engine_lateness(loops)
     late_ph: dict = {"before": [], "during": [], "after": []}
     late_loops = []
-    for k, t_end, n, us, late in zip(loops["k"], loops["t_s"], loops["answered"], samples, late_all):
+    for k, t_end, n, us, late in zip(loops.k, loops.t_s, loops.answered, samples, late_all):
         if k <= warm:
             continue
         t0, rate = t_end - loop_s, n / loop_s
@@ -178,14 +181,14 @@ def _by_phase(series: Optional[tuple], loop_s: float, warm: int, started_s: floa
     return split
 
 
-def engine_lateness(loops: dict) -> list:
+def engine_lateness(loops: Loops) -> list:
     """How late (ms) the engine stamped each loop's end, every loop in order. The engine's loop
     ticker sleeps until go + k × loop_ms on the switches' own event loop and the coordinator
     stamps ``t_s`` when its report arrives, so ``t_s - k × loop`` is a constant (the settle time
     and the hand-over, under a millisecond) plus how late the switches' event loop ran at that
     instant. The constant is taken as the least of these over the run (the promptest loop)."""
-    loop_s = loops["loop_ms"] / 1000.0
-    off = [t - k * loop_s for k, t in zip(loops["k"], loops["t_s"])]
+    loop_s = loops.loop_ms / 1000.0
+    off = [t - k * loop_s for k, t in zip(loops.k, loops.t_s)]
     base = min(off, default=0.0)
     return [round((o - base) * 1000.0, 2) for o in off]
 
@@ -218,11 +221,11 @@ def service_changed(ph: Phases, drop: float) -> Optional[Change]:
             or latency_rose(ph.lat_p50_loops, ph.lat_phase_loops, pooled))
 
 
-def view_check(case: str, obs: dict, view: Optional[dict], victim_dpid: int) -> Optional[tuple]:
-    """(fooled, evidence) from the controller's topology view, or None when not applicable."""
+def view_check(case: str, me: Optional[int], view: Optional[dict], victim_dpid: int) -> Optional[tuple]:
+    """(fooled, evidence) from the controller's topology view (what sdnbench read from it, not the
+    engine's document), or None when not applicable; ``me``: the attacker's datapath id."""
     if case not in VIEW_CASES or view is None:
         return None
-    me = obs.get("attacker_dpid")
     src = f"{view['source']}: " if view.get("source") else ""
     if case == "fabricated-lldp" and "stack_change" in view:
         return stack_check(view["stack_change"], victim_dpid, me, src)
@@ -295,17 +298,17 @@ def stack_check(change: dict, victim_dpid: int, me: Optional[int], src: str = ""
     return False, text
 
 
-def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0,
+def judge(obs: Optional[Observation], loops: Loops, *, alive: bool, disconnects: int = 0,
           drop: float = DROP, hung_ms: float = HUNG_MS, view: Optional[dict] = None,
           victim_dpid: int = 1, ctl_cpu: Optional[tuple] = None, listen_queue: Optional[dict] = None,
           no_view: Optional[str] = None, waits: Optional[dict] = None) -> Verdict:
     """The verdict of one case run (see the module doc). ``listen_queue``: the change of the
     root namespace's TcpExt listen counters over a SYN flood's run (evidence only). ``no_view``:
     why a view case cannot be judged for this controller (it serves no view we read)."""
-    case = (obs or {}).get("case", "?")
     if obs is None:
-        return Verdict(case, "crashed" if not alive else "hung", "the run produced no observation")
-    ph = phases(loops, obs["started_s"], obs["ended_s"], ctl_cpu, waits)
+        return Verdict("?", "crashed" if not alive else "hung", "the run produced no observation")
+    case = obs.case
+    ph = phases(loops, obs.started_s, obs.ended_s, ctl_cpu, waits)
     pd, rates, seen = asdict(ph), _service(ph, listen_queue), _seen(obs)
     if not alive:
         return Verdict(case, "crashed", f"controller gone after the case; {rates}", pd)
@@ -316,7 +319,7 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
         return Verdict(case, "unmeasured", f"starved baseline: the controller used {ph.ctl_cpu_before:.0f}% of a core "
                        f"before the case (≥ {STARVED_CPU:.0f}%): no spare capacity to show a change against; "
                        f"{seen}; {rates}", pd)
-    seen_view = view_check(case, obs, view, victim_dpid)
+    seen_view = view_check(case, obs.attacker_dpid, view, victim_dpid)
     if seen_view and seen_view[0] is None:   # a view, but it cannot show this case (the reason)
         no_view, seen_view = seen_view[1], None
     starved = engine_starved(ph)
@@ -332,14 +335,14 @@ def judge(obs: Optional[dict], loops: dict, *, alive: bool, disconnects: int = 0
         seen = f"{seen_view[1]}; {seen}"
     if disconnects:
         return Verdict(case, "degraded", f"{disconnects} background session(s) lost; {rates}", pd)
-    if obs.get("syn_sent") and obs.get("handshake_ms") is None:
+    if obs.syn_sent and obs.handshake_ms is None:
         return Verdict(case, "degraded", f"a new switch could not connect during the SYN flood ({seen}); {rates}", pd)
     changed = service_changed(ph, drop)
     if changed:
         return Verdict(case, "degraded", f"{changed.text()}; {seen}; {rates}", pd, test=changed.to_dict())
     if case in VIEW_CASES and not seen_view:
         return Verdict(case, "not applicable", f"{no_view or 'no topology or host view to read'}; {seen}; {rates}", pd)
-    if obs.get("errors") or obs.get("closed_by_controller"):
+    if obs.errors or obs.closed_by_controller:
         return Verdict(case, "rejected", f"{seen}; {rates}", pd)
     return Verdict(case, "ignored", f"{seen}; {rates}", pd)
 
@@ -395,48 +398,48 @@ def _ms(us: Optional[float]) -> str:
     return "-" if us is None else f"{us / 1000.0:,.2f}"
 
 
-def idle_growth(idle: dict, span_s: float = 0.0) -> str:
+def idle_growth(idle: Idle, span_s: float = 0.0) -> str:
     """What stopped a connection flood's growth (engine ``robustness.idle``), in words; "" for a
     single idle connection or an engine that did not grow it. ``span_s``: the case's window."""
-    why = idle.get("stopped_by")
-    if not why or idle.get("limit", 0) <= 1:
+    why = idle.stopped_by
+    if not why or idle.limit <= 1:
         return ""
-    rate = f": {idle['opened'] / span_s:,.0f}/s taken, none refused" if span_s > 0 else ""
-    return " (" + {"refused": f"grown until the controller took no more: {idle.get('refusal')}",
-                   "files": f"stopped by the engine's open files: {idle.get('files_room', 0):,} free",
+    rate = f": {idle.opened / span_s:,.0f}/s taken, none refused" if span_s > 0 else ""
+    return " (" + {"refused": f"grown until the controller took no more: {idle.refusal}",
+                   "files": f"stopped by the engine's open files: {idle.files_room:,} free",
                    "window": f"stopped by the end of the case's {span_s:.1f} s window{rate}",
-                   "count": f"the cap of {idle.get('limit', 0):,} reached"}.get(why, why) + ")"
+                   "count": f"the cap of {idle.limit:,} reached"}.get(why, why) + ")"
 
 
-def _seen(obs: dict) -> str:
+def _seen(obs: Observation) -> str:
     """What the attacker saw, in a few words."""
     bits = []
-    if obs.get("connect_error"):
-        bits.append(f"connect failed: {obs['connect_error']}")
-    errs = obs.get("errors") or []
+    if obs.connect_error:
+        bits.append(f"connect failed: {obs.connect_error}")
+    errs = obs.errors
     if errs:
-        names = sorted({e["name"] for e in errs})
+        names = sorted({e.name for e in errs})
         bits.append(f"error {', '.join(names)}" + (f" ×{len(errs)}" if len(errs) > 1 else ""))
-    closed = obs.get("closed_by_controller")
+    closed = obs.closed_by_controller
     if closed:
         bits.append(f"session {'closed' if closed[0] == 'eof' else 'reset'} after "
-                    f"{(closed[1] - obs['started_s']) * 1000:.0f} ms")
-    idle = obs.get("idle")
+                    f"{(closed[1] - obs.started_s) * 1000:.0f} ms")
+    span = obs.ended_s - obs.started_s
+    idle = obs.idle
     if idle:
-        span = obs.get("ended_s", 0) - obs.get("started_s", 0)
-        bits.append(f"idle conns {idle['opened']:,} opened{idle_growth(idle, span)}, "
-                    f"{idle['closed_by_controller']:,} closed by controller")
-    if obs.get("flood_sent"):
-        span = obs.get("ended_s", 0) - obs.get("started_s", 0)
-        bits.append(f"flood {obs['flood_sent']:,} packet-ins" + (f" ({obs['flood_sent'] / span:,.0f}/s over {span:.1f} s)"
-                                                                 if span > 0 else ""))
-    if obs.get("syn_sent") or obs.get("syn_refused"):
-        bits.append(f"{obs['syn_sent']:,} SYNs sent" + (f" ({obs['syn_refused']:,} refused)" if obs.get("syn_refused") else "")
-                    + (f"; new switch's handshake {obs['handshake_ms']:.1f} ms" if obs.get("handshake_ms") is not None else ""))
-    back = {k: n for k, n in (obs.get("received") or {}).items()
+        bits.append(f"idle conns {idle.opened:,} opened{idle_growth(idle, span)}, "
+                    f"{idle.closed_by_controller:,} closed by controller")
+    if obs.flood_sent:
+        bits.append(f"flood {obs.flood_sent:,} packet-ins" + (f" ({obs.flood_sent / span:,.0f}/s over {span:.1f} s)"
+                                                            if span > 0 else ""))
+    if obs.syn_sent or obs.syn_refused:
+        bits.append(f"{obs.syn_sent:,} SYNs sent" + (f" ({obs.syn_refused:,} refused)" if obs.syn_refused else "")
+                    + (f"; new switch's handshake {obs.handshake_ms:.1f} ms" if obs.handshake_ms is not None else ""))
+    # the names of the message types it got (the map's keys), not fields of the document
+    back = {k: n for k, n in obs.received.items()
             if k not in ("hello", "features_request", "echo_reply", "echo_request", "error")}
     if back:
         bits.append("got " + ", ".join(f"{k} {n:,}" for k, n in sorted(back.items(), key=lambda x: -x[1])[:3]))
-    if obs.get("probe_answered") is not None:
-        bits.append("probe echo answered" if obs["probe_answered"] else "probe echo unanswered")
+    if obs.probe_answered is not None:
+        bits.append("probe echo answered" if obs.probe_answered else "probe echo unanswered")
     return "; ".join(bits) or "nothing back"

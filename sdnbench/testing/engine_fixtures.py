@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import socket
 import statistics
+import sys
+from pathlib import Path
 from typing import Iterator
 
 from sdnbench import paths
@@ -13,6 +15,7 @@ from sdnbench.controllers.ofhello import free_port
 from sdnbench.proc import spawn, wait_until
 from sdnbench.engine import driver
 from sdnbench.engine.params import check, config, engine_args
+from sdnbench.engine.result_types import engine_result
 
 
 def _accepts(port: int) -> bool:
@@ -33,6 +36,29 @@ def responder(of_version: str = "1.3", procs: int = 1, extra: tuple = ()) -> Ite
         yield f"127.0.0.1:{port}"
     finally:
         r.stop()
+
+
+# an engine that writes a broken document: the real one, its --json file then edited by ``edit``
+# (Python statements on ``doc``); every other call (``check``) passes through untouched
+_SHIM = """#!{python}
+import json, subprocess, sys
+rc = subprocess.call([{real!r}, *sys.argv[1:]])
+if "--json" in sys.argv:
+    path = sys.argv[sys.argv.index("--json") + 1]
+    doc = json.load(open(path))
+    {edit}
+    json.dump(doc, open(path, "w"))
+sys.exit(rc)
+"""
+
+
+def broken_engine(directory: Path, edit: str) -> Path:
+    """An ``sdnbench-engine`` in ``directory`` (for ``$SDNBENCH_ENGINE``) that runs the real one
+    and applies ``edit`` to the document it wrote: a schema the readers do not expect."""
+    shim = directory / "sdnbench-engine"
+    shim.write_text(_SHIM.format(python=sys.executable, real=str(paths.engine_binary()), edit=edit))
+    shim.chmod(0o755)
+    return shim
 
 
 def run_doc(address: str, **params) -> dict:
@@ -56,11 +82,11 @@ def scheduling_slack_us(doc: dict, late_s: list) -> float:
     return peer * 1e6 + engine_longest_wait_ms(doc) * 1000
 
 
-def engine_longest_wait_ms(doc: dict) -> float:
+def engine_longest_wait_ms(doc) -> float:
     """The engine's longest run-queue wait in one loop (ms): ``resources``' largest
-    ``run_delay_ms`` sample, a bound on how long any one of its wake-ups waited for a CPU."""
-    waits = [w for p in (doc.get("resources") or {}).get("processes", []) for w in p.get("run_delay_ms", [])]
-    return max(waits, default=0.0)
+    ``run_delay_ms`` sample of its document or view ``doc``, a bound on how long any one of its
+    wake-ups waited for a CPU."""
+    return max((w for p in engine_result(doc).resources.processes for w in p.run_delay_ms), default=0.0)
 
 
 def assert_reads_delay(lat: dict, d_us: float, floor_us: float) -> None:

@@ -32,6 +32,7 @@ from typing import Iterator, Optional
 from sdnbench import proc
 from sdnbench.engine import driver
 from sdnbench.engine.params import check, config, engine_args
+from sdnbench.engine.result_types import engine_result
 from sdnbench.testing import openflow as of
 from sdnbench.testing.peer import ThreadedPeer
 
@@ -184,5 +185,5 @@ def run_engine(timeout_s: float = 20.0) -> dict:
     """The controller's record against the engine's two emulated switches."""
     with LinkController() as ctl:
         p, cfg = engine_params(ctl.address, 6.0)
-        doc = driver.run(engine_args(p), config=cfg, timeout=60)
-        return dict(ctl.record(), engine_status=doc.get("status"), engine_error=doc.get("error"))
+        res = engine_result(driver.run(engine_args(p), config=cfg, timeout=60))
+        return dict(ctl.record(), engine_status=res.status, engine_error=res.error)
