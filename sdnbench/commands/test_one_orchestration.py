@@ -7,9 +7,6 @@ responder (crates/responder) and the scripted controller (``sdnbench/testing/pee
 
 import json
 import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -17,6 +14,7 @@ from sdnbench.cli import main
 from sdnbench.store.store import Store
 from sdnbench.testing.engine_fixtures import responder
 from sdnbench.testing.peers.scripted_controller import ScriptedController
+from sdnbench.testing.sigterm_run import sigterm_after
 
 FLAGS = {"switches": 2, "loops": 1, "loop_ms": 200, "macs": 4, "warmup": 0}
 
@@ -60,20 +58,10 @@ def test_sigterm_keeps_the_finished_repetitions_of_a_search_and_a_bench_in_the_s
     one cut short stored as failed, the run marked interrupted."""
     store = tmp_path / "store"
     with ScriptedController(version=4) as peer:
-        p = subprocess.Popen([sys.executable, "-m", "sdnbench", "controller", "bench", "--controller",
-                              f"tcp:{peer.address}", "--switches", "1,2", "--reps", "2", "--loops", "2",
-                              "--loop-ms", "500", "--warmup", "0", "--macs", "4", "--store", str(store)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and p.poll() is None and _ok(store) < 2:
-                time.sleep(0.1)
-            p.send_signal(signal.SIGTERM)
-            _, err = p.communicate(timeout=60)
-        finally:
-            if p.poll() is None:
-                p.kill()
-    assert p.returncode == 128 + signal.SIGTERM, err
+        rc, err = sigterm_after(["controller", "bench", "--controller", f"tcp:{peer.address}", "--switches", "1,2",
+                                 "--reps", "2", "--loops", "2", "--loop-ms", "500", "--warmup", "0", "--macs", "4",
+                                 "--store", str(store)], store, ok=2, within_s=60)
+    assert rc == 128 + signal.SIGTERM, err
     with Store(store, create=False) as s:
         [run] = s.runs()
         cells = s.cells(run.id)
@@ -82,10 +70,3 @@ def test_sigterm_keeps_the_finished_repetitions_of_a_search_and_a_bench_in_the_s
     assert ok[:2] == [(1, 0), (1, 1)], cells
     assert all(c.status == "ok" or "interrupted" in c.error for c in cells), cells
     assert len(cells) < 4 or cells[-1].status == "ok", "a cell planned after the signal is never stored"
-
-
-def _ok(store) -> int:
-    if not (store / "results.sqlite").exists():
-        return 0
-    with Store(store, create=False) as s:
-        return sum(c.status == "ok" for r in s.runs() for c in s.cells(r.id))

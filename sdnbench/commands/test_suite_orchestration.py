@@ -7,15 +7,13 @@ SIGTERM keeps the trials it finished, the one cut short as failed, the run marke
 Against the scripted path controller (``sdnbench/testing/peers``), which provisions at once."""
 
 import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
 from sdnbench.cli import main
 from sdnbench.store.store import Store
 from sdnbench.testing.peers.path_controller import PathController
+from sdnbench.testing.sigterm_run import sigterm_after
 
 FLAGS = {"flows": 4, "timeout_ms": 300, "announce_ms": 300}
 
@@ -59,21 +57,10 @@ def test_sigterm_keeps_the_finished_trials_of_a_provisioning_run_in_the_store(tm
     flows at 10/s), so the signal lands inside the second or a later one."""
     store = tmp_path / "store"
     with PathController() as c:
-        p = subprocess.Popen([sys.executable, "-m", "sdnbench", "controller", "provisioning", "--controller",
-                              f"tcp:{c.address}", "--flows", "20", "--rate", "10", "--timeout-ms", "300",
-                              "--announce-ms", "300", "--reps", "5", "--store", str(store)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline and p.poll() is None and _ok(store) < 1:
-                time.sleep(0.1)
-            time.sleep(0.5)                     # inside the next trial
-            p.send_signal(signal.SIGTERM)
-            _, err = p.communicate(timeout=60)
-        finally:
-            if p.poll() is None:
-                p.kill()
-    assert p.returncode == 128 + signal.SIGTERM, err
+        rc, err = sigterm_after(["controller", "provisioning", "--controller", f"tcp:{c.address}", "--flows", "20",
+                                 "--rate", "10", "--timeout-ms", "300", "--announce-ms", "300", "--reps", "5",
+                                 "--store", str(store)], store, ok=1, within_s=120, then_s=0.5)  # inside the next trial
+    assert rc == 128 + signal.SIGTERM, err
     assert "marked interrupted" in err and "Traceback" not in err, err
     with Store(store, create=False) as s:
         [run] = s.runs()
@@ -86,11 +73,6 @@ def test_sigterm_keeps_the_finished_trials_of_a_provisioning_run_in_the_store(tm
     assert [r.params["rep"] for r in results if r.status == "ok"] == ok, "each trial's own repetition"
 
 
-def _ok(store) -> int:
-    if not (store / "results.sqlite").exists():
-        return 0
-    with Store(store, create=False) as s:
-        return sum(c.status == "ok" for r in s.runs() for c in s.cells(r.id))
 
 
 DISCOVERY = """\
