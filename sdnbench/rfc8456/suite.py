@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..controllers.spec import display_name
+from . import discovery_size, exception_handling
 from . import figures as fig
 from .roles import for_role, of_version, traffic
 
@@ -55,6 +56,11 @@ class Test:
     # (`sdnbench rfc8456 --controller osken:learning --controller ovs-testcontroller --quick` on 2 cores
     # shared with compiles, 2026-11-27), rounded up: the estimate printed first
     quick_s: float = 10.0
+    # a test of the ``rfc8456`` kind (``suite_cell``): its trial, ``(cell params, self.params) -> Result``,
+    # and its cell's parameter table (a dataclass of ``paramcheck.param``: the keys a cell takes,
+    # each key's rule; an optional ``problems(params, defaults)`` judges the whole cell)
+    trial: Optional[Callable] = field(default=None, compare=False)
+    cell: Optional[type] = None
 
     def params_for(self, profile: str) -> dict:
         return {**self.params, **self.profile.get(profile, {})}
@@ -121,7 +127,8 @@ TESTS = (
          {"quick": 1, "default": 1, "full": 3},
          figures=fig.SIZE, quick_s=7,
          traffic="LLDP probes; the topology doubled until discovery fails, then bisected",
-         detail_of=fig.size_detail, limit_of=fig.size_at_limit),
+         detail_of=fig.size_detail, limit_of=fig.size_at_limit,
+         trial=discovery_size.trial, cell=discovery_size.Params),
     Test("table-capacity", "5.2.3", "Forwarding Table Capacity", "provisioning", "forwarding",
          {"test": "table-capacity", "topo": "linear,2", "flows": 2000, "concurrency": 8, "table_size": 1000},
          {"quick": {"flows": 50, "table_size": 20}},
@@ -133,7 +140,7 @@ TESTS = (
          {"quick": {"loops": 2, "loop_ms": 500, "warmup": 0}},
          figures=fig.EXCEPTIONS, quick_s=6,
          traffic="throughput-mode packet-ins, clean, then 1 % and 2 % with a wrong OpenFlow version",
-         detail_of=fig.exceptions_detail),
+         detail_of=fig.exceptions_detail, trial=exception_handling.trial, cell=exception_handling.Params),
     Test("dos-connection-flood", "5.3.2", "DoS Handling: connection flood", "robustness", "forwarding",
          {"case": "connection-flood", "switches": 4}, {"quick": {"reps": 1}}, DOS_TRIALS,
          figures=fig.DOS, quick_s=36,

@@ -6,7 +6,14 @@ import pytest
 from sdnbench.campaign.kinds import KINDS
 from sdnbench.testing.peers.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
-from sdnbench.rfc8456.suite_cell import check_cell, run_test, settle, size_params, validate_param
+from sdnbench.rfc8456.discovery_size import size_params as _size_params
+from sdnbench.rfc8456.exception_handling import settle
+from sdnbench.rfc8456.suite import BY_SLUG
+from sdnbench.rfc8456.suite_cell import check_cell, run_test, validate_param
+
+
+def size_params(params: dict):
+    return _size_params(params, BY_SLUG["discovery-size"].params)
 
 
 def test_parameters_are_checked_one_by_one():
@@ -20,7 +27,7 @@ def test_parameters_are_checked_one_by_one():
 
 
 def test_a_cell_without_a_known_test_is_one_line():
-    with pytest.raises(UserError, match="needs test: exceptions or discovery-size"):
+    with pytest.raises(UserError, match="needs test: discovery-size or exceptions"):
         run_test({"controller": "osken:learning"})
 
 
@@ -71,3 +78,32 @@ def test_an_exceptions_cell_negotiates_the_version_as_the_command_does():
     assert r.counters["answered_per_s_clean"] > 0
     assert rows[0]["invalid_sent"] == 0 and rows[1]["invalid_sent"] > 0 and rows[2]["invalid_sent"] > 0
     assert r.counters["invalid_sent"] == rows[1]["invalid_sent"] + rows[2]["invalid_sent"]
+
+
+def test_the_kind_is_read_from_the_records():
+    """A test whose record names the ``rfc8456`` kind is a test of this kind, with its record's
+    trial and table: nothing in ``suite_cell`` names a test."""
+    from sdnbench.rfc8456 import suite, suite_cell
+    own = [t for t in suite.TESTS if t.kind == "rfc8456"]
+    assert suite_cell.TESTS == tuple(t.slug for t in own) == ("discovery-size", "exceptions")
+    assert all(callable(t.trial) and t.cell is not None for t in own)
+    assert all(t.trial is None and t.cell is None for t in suite.TESTS if t.kind != "rfc8456")
+
+
+def test_a_cell_runs_its_record_s_trial_with_the_record_s_defaults(monkeypatch):
+    from dataclasses import replace
+
+    from sdnbench.rfc8456 import suite_cell
+    seen = []
+    t = suite_cell.CELLS["exceptions"]
+    monkeypatch.setitem(suite_cell.CELLS, "exceptions", replace(t, trial=lambda p, d: seen.append((p, d)) or "r"))
+    assert run_test({"test": "exceptions", "loops": 2}) == "r"
+    assert seen == [({"test": "exceptions", "loops": 2}, t.params)]
+
+
+def test_a_key_s_rule_is_its_table_s():
+    assert validate_param("switches", None) == "switches must be a whole number, 1 or more"
+    assert validate_param("loop_ms", 0) == "loop_ms must be a whole number, 1 or more"
+    assert validate_param("deadline_s", "x") == "deadline_s must be a positive number of seconds"
+    assert validate_param("controller", None).startswith("a controller spec is text")
+    assert validate_param("traffic", {"anything": 1}) is None and validate_param("stable", 0) is None
