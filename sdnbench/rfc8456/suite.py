@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..controllers.spec import display_name
-from . import discovery_size, exception_handling
+from . import discovery_size, exception_handling, failover_trial, reprovisioning_trial
 from . import figures as fig
 from .roles import for_role, of_version, traffic
 
@@ -56,9 +56,11 @@ class Test:
     # (`sdnbench rfc8456 --controller osken:learning --controller ovs-testcontroller --quick` on 2 cores
     # shared with compiles, 2026-11-27), rounded up: the estimate printed first
     quick_s: float = 10.0
-    # a test of the ``rfc8456`` kind (``suite_cell``): its trial, ``(cell params, self.params) -> Result``,
-    # and its cell's parameter table (a dataclass of ``paramcheck.param``: the keys a cell takes,
-    # each key's rule; an optional ``problems(params, defaults)`` judges the whole cell)
+    # what one cell of its kind runs, for the kinds that dispatch by test (the others have one trial):
+    # - ``rfc8456`` (``suite_cell``): ``trial(cell params, self.params) -> Result``; ``cell``, the keys
+    #   a cell takes with each key's rule (a dataclass of ``paramcheck.param``; an optional
+    #   ``problems(params, defaults)`` judges the whole cell);
+    # - ``resilience`` (``resilience_cell``): ``trial(cell, rep) -> Result``, ``cell`` its typed parameters.
     trial: Optional[Callable] = field(default=None, compare=False)
     cell: Optional[type] = None
 
@@ -161,13 +163,14 @@ TESTS = (
          {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 1200}}, of=False,
          figures=fig.FAILOVER, quick_s=5,
          traffic="sequenced frames and new flows between the farthest hosts while the master is killed",
-         detail_of=fig.stream_detail),
+         detail_of=fig.stream_detail, trial=failover_trial.trial, cell=failover_trial.Failover),
     Test("reprovisioning", "5.4.2", "Network Re-provisioning Time", "resilience", "reroute",
          {"test": "reprovisioning", "topo": "ring,6"},
          {"quick": {"warmup_ms": 1500, "fail_after_ms": 500, "after_ms": 500}},
          figures=fig.REPROVISIONING, quick_s=4,
          traffic="sequenced frames both ways over a ring while a link on the path fails",
-         detail_of=fig.stream_detail),
+         detail_of=fig.stream_detail, trial=reprovisioning_trial.reprovisioning_trial,
+         cell=reprovisioning_trial.Reprovisioning),
 )
 
 BY_SLUG = {t.slug: t for t in TESTS}

@@ -149,3 +149,21 @@ def test_resilience_cell_parameters_are_checked():
     assert validate_param("test", "flood") == "must be one of reprovisioning, failover, got 'flood'"
     assert validate_param("warmup_ms", 0) == "must be a whole number (ms), 1 or more, got 0"
     assert validate_param("flows", 3).startswith("unknown resilience parameter 'flows'")
+
+
+def test_a_resilience_cell_runs_its_test_s_record_s_trial(monkeypatch):
+    """The kind dispatches by the test's record: its typed parameters, its trial."""
+    from dataclasses import replace
+
+    from . import resilience_cell, resilience_params, suite
+    seen = []
+    for slug in ("failover", "reprovisioning"):
+        t = suite.BY_SLUG[slug]
+        assert t.cell is resilience_params.TYPES[slug]
+        monkeypatch.setitem(suite.BY_SLUG, slug, replace(t, trial=lambda p, rep: seen.append((p, rep)) or "r"))
+    assert resilience_cell.run_resilience({"test": "failover", "rep": 2}) == "r"
+    assert resilience_cell.run_resilience({"topo": "ring,4"}) == "r"
+    [(fo, fo_rep), (rp, rp_rep)] = seen
+    assert (fo_rep, rp_rep) == (2, 0)
+    assert isinstance(fo, resilience_params.Failover) and isinstance(rp, resilience_params.Reprovisioning)
+    assert rp.topo == "ring,4" and fo.topo == "linear,3"
