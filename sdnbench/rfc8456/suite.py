@@ -48,6 +48,7 @@ class Test:
     profile: dict = field(default_factory=dict)    # profile -> params over ``params``
     trials: Optional[dict] = None                  # profile -> trials (default TRIALS)
     of: bool = True            # pass the controller's OpenFlow version
+    packet_ins: bool = False   # the engine sends packet-ins: the controller's traffic profile goes too (roles.traffic)
     figures: tuple = ()        # figures.Figure: what one trial's Result reports, with its direction
     traffic: str = ""          # §4.8 "test traffic": what the emulator sends
     detail_of: Callable = field(default=fig.no_detail, compare=False)   # a trial's own words
@@ -90,13 +91,13 @@ TESTS = (
     Test("async-time", "5.1.2", "Asynchronous Message Processing Time", "controller", "forwarding",
          {"mode": "latency", "switches": 16, "macs": 1000, "loops": 10, "loop_ms": 1000, "warmup": 1},
          {"quick": {"switches": 4, "loops": 2, "loop_ms": 500, "warmup": 0}},
-         figures=fig.APT, quick_s=3,
+         figures=fig.APT, quick_s=3, packet_ins=True,
          traffic="packet-ins in series, one outstanding per switch (cbench latency mode), 1000 MACs per switch",
          detail_of=fig.async_detail),
     Test("async-rate", "5.1.3", "Asynchronous Message Processing Rate", "controller", "forwarding",
          {"mode": "throughput", "switches": 16, "macs": 1000, "loops": 10, "loop_ms": 1000, "warmup": 1},
          {"quick": {"switches": 4, "loops": 2, "loop_ms": 500, "warmup": 0}},
-         figures=fig.APR, quick_s=3,
+         figures=fig.APR, quick_s=3, packet_ins=True,
          traffic="packet-ins at the maximum rate from all switches (cbench throughput mode), 1000 MACs per switch",
          detail_of=fig.async_detail),
     Test("reactive", "5.1.4/5.1.6", "Reactive Path Provisioning Time and Rate", "provisioning", "forwarding",
@@ -119,7 +120,7 @@ TESTS = (
     Test("sessions", "5.2.1", "Control Sessions Capacity", "controller", "forwarding",
          {"mode": "capacity", "switches": 1000, "hold_ms": 2000, "loops": 1},
          {"quick": {"switches": 200, "hold_ms": 300}, "full": {"switches": 4000}},
-         figures=fig.SESSIONS, quick_s=11,
+         figures=fig.SESSIONS, quick_s=11, packet_ins=True,
          traffic="HELLO + FEATURES handshakes, then echo keep-alives, until the controller stops accepting",
          detail_of=fig.sessions_detail, limit_of=fig.sessions_at_limit),
     Test("discovery-size", "5.2.2", "Network Discovery Size", "rfc8456", "topology",
@@ -140,7 +141,7 @@ TESTS = (
     Test("exceptions", "5.3.1", "Exception Handling", "rfc8456", "forwarding",
          {"test": "exceptions", "switches": 4, "loops": 5, "loop_ms": 1000, "warmup": 1},
          {"quick": {"loops": 2, "loop_ms": 500, "warmup": 0}},
-         figures=fig.EXCEPTIONS, quick_s=6,
+         figures=fig.EXCEPTIONS, quick_s=6, packet_ins=True,
          traffic="throughput-mode packet-ins, clean, then 1 % and 2 % with a wrong OpenFlow version",
          detail_of=fig.exceptions_detail, trial=exception_handling.trial, cell=exception_handling.Params),
     Test("dos-connection-flood", "5.3.2", "DoS Handling: connection flood", "robustness", "forwarding",
@@ -227,7 +228,7 @@ def scenario_for(controllers: list, profile: str = "default", only: Optional[lis
             params.update(api=api[0], api_url=api[1])       # the view read, or the flows pushed, through --api
         if p.test.of and "of_version" not in params:
             params["of_version"] = of_version(p.spec)
-        if p.test.kind == "controller" or p.test.slug == "exceptions":
+        if p.test.packet_ins:
             params.update(traffic(p.spec))
         benches.append({"name": p.benchmark, "kind": p.test.kind,
                         "description": f"RFC 8456 §{p.test.sections} {p.test.title}: {label(p.controller)}",

@@ -125,3 +125,14 @@ def test_a_controller_reached_by_address_with_a_flow_push_api_runs_the_proactive
         params = [b["params"] for b in doc["benchmarks"]]
         assert params == ([{**suite.BY_SLUG["proactive"].params_for("quick"), "controller": tcp, "api": api[0],
                             "api_url": api[1], "of_version": "1.3"}] if applies else [])
+
+
+def test_the_packet_in_tests_carry_the_controller_s_traffic_profile(tmp_path):
+    """Faucet takes only the packet-ins its pipeline raises: every test whose record says it
+    sends packet-ins carries ``traffic: faucet``, no other does."""
+    cfg = tmp_path / "faucet.yaml"
+    cfg.write_text("dps: {}\n")
+    benches = suite.scenario_for([f"faucet:{cfg}"], "quick")["benchmarks"]
+    with_traffic = {b["name"].split("@")[0] for b in benches if b["params"].get("traffic") == "faucet"}
+    assert with_traffic == {t.slug for t in suite.TESTS if t.packet_ins} == {
+        "async-time", "async-rate", "sessions", "exceptions"}
