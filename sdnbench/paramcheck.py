@@ -11,13 +11,14 @@ A rule takes the value and returns ``None`` (fine) or a message without the key'
 The table is a frozen dataclass (``Params.table``): each field one parameter, with its type, its
 default and its rule (``param``). ``build`` checks a set of parameters and returns that typed
 object, which is what a suite's trials take: the command line and a campaign cell build the same
-one, from the same table.
+one, from the same table. A field with help text is also its command's flag (``add_flags``): its
+name, type, default and help come from the table, so a new parameter is written once.
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, field, fields
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union, get_args, get_origin, get_type_hints
 from urllib.parse import urlsplit
 
 from .errors import UserError
@@ -84,8 +85,18 @@ def whole(lo: int, hi: Optional[int] = None, what: str = "") -> Rule:
     return rule
 
 
+class _Choice:
+    """A rule: one of ``options`` (its flag offers them as choices)."""
+
+    def __init__(self, options):
+        self.options = tuple(options)
+
+    def __call__(self, v: Any) -> Optional[str]:
+        return None if v in self.options else f"must be one of {', '.join(map(str, self.options))}, got {v!r}"
+
+
 def choice(options) -> Rule:
-    return lambda v: None if v in options else f"must be one of {', '.join(map(str, options))}, got {v!r}"
+    return _Choice(options)
 
 
 def url(v: Any) -> Optional[str]:
@@ -114,11 +125,39 @@ def raises(fn: Callable[[Any], Any]) -> Rule:
 META = ("name", "rep", "repetition")      # campaign keys every suite accepts
 
 
-def param(default: Any, rule: Optional[Rule] = None, flag: Optional[str] = None, cli_only: bool = False) -> Any:
+def param(default: Any, rule: Optional[Rule] = None, flag: Optional[str] = None, cli_only: bool = False,
+          help: Optional[str] = None) -> Any:
     """One field of a suite's parameter table: its default, its rule, its flag when it is not
     ``--key-with-dashes``; ``cli_only`` for a key the command line has and a campaign cell does
-    not (``--reps``: a campaign has its own repetitions)."""
-    return field(default=default, metadata={"rule": rule, "flag": flag, "cli_only": cli_only})
+    not (``--reps``: a campaign has its own repetitions); ``help``, its flag's help: with it the
+    flag is generated (``add_flags``), without it the command writes the flag itself (the
+    controller, ``--of`` and ``--mode``, which commands share or word differently)."""
+    return field(default=default, metadata={"rule": rule, "flag": flag, "cli_only": cli_only, "help": help})
+
+
+def _flag_type(hint: Any) -> Optional[type]:
+    """``int`` or ``float`` for a flag of that field type (``Optional[X]``: X's); None for text."""
+    if get_origin(hint) is Union:
+        hint = next(a for a in get_args(hint) if a is not type(None))
+    return hint if hint in (int, float) else None
+
+
+def add_flags(parser: Any, typed: type, defaults: Optional[dict] = None, only: Optional[tuple] = None,
+              skip: tuple = ()) -> None:
+    """A flag for each field of the table ``typed`` that has help text (``only`` those, none of
+    ``skip``), in the table's order: its flag, dest, type, choices (a ``choice`` rule's), default
+    (``defaults`` over the table's) and help."""
+    hints = get_type_hints(typed)
+    for f in fields(typed):
+        if f.metadata.get("help") is None or f.name in skip or (only is not None and f.name not in only):
+            continue
+        kw: dict = {"dest": f.name, "default": (defaults or {}).get(f.name, f.default), "help": f.metadata["help"]}
+        rule, kind = f.metadata.get("rule"), _flag_type(hints[f.name])
+        if isinstance(rule, _Choice):
+            kw["choices"] = list(rule.options)
+        elif kind is not None:
+            kw["type"] = kind
+        parser.add_argument(f.metadata.get("flag") or "--" + f.name.replace("_", "-"), **kw)
 
 
 def columns(typed: type) -> tuple:

@@ -45,3 +45,34 @@ def test_a_table_is_one_dataclass_and_build_returns_it_typed_and_frozen():
     with pytest.raises(ParamError, match=r"^--of: must be one of 1.0, 1.3, got '2'$"):
         t.build({"of_version": "2"})
     assert "unknown t parameter" in t.validate_param("reps", 2), "a campaign cell has no --reps"
+
+
+def test_a_field_with_help_is_its_flag_written_once():
+    """``add_flags``: flag, dest, type, choices, default and help from the table; a field without
+    help has no generated flag; ``defaults`` are the command's own."""
+    import argparse
+    import dataclasses
+    from typing import Optional
+
+    from sdnbench.paramcheck import add_flags, param
+
+    @dataclasses.dataclass(frozen=True)
+    class T:
+        controller: str = param("x")                         # no help: the command writes its flag
+        poll_s: float = param(3.0, number(0, above=True), help="poll every (%(default)s)")
+        of_version: Optional[str] = param(None, choice(("1.0", "1.3")), flag="--of", help="version")
+        max_switches: Optional[int] = param(None, whole(1), help="at most")
+        topo: str = param("ring,4", help="topology")
+
+    p = argparse.ArgumentParser()
+    add_flags(p, T, {"topo": "linear,2"}, skip=("max_switches",))
+    acts = {a.dest: a for a in p._actions if a.dest != "help"}
+    assert list(acts) == ["poll_s", "of_version", "topo"]
+    assert acts["poll_s"].option_strings == ["--poll-s"] and acts["poll_s"].type is float
+    assert acts["of_version"].option_strings == ["--of"] and acts["of_version"].choices == ["1.0", "1.3"]
+    assert acts["topo"].type is None and acts["topo"].default == "linear,2"
+    assert "poll every (3.0)" in p.format_help()
+    assert vars(p.parse_args(["--poll-s", "0.5", "--of", "1.0"])) == {"poll_s": 0.5, "of_version": "1.0", "topo": "linear,2"}
+    q = argparse.ArgumentParser()
+    add_flags(q, T, only=("max_switches",))
+    assert q.parse_args(["--max-switches", "7"]).max_switches == 7

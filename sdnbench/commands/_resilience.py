@@ -3,21 +3,22 @@ typed parameters checked before any controller starts, the trials as a plan and 
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from ..campaign.plan import one_benchmark
+from ..paramcheck import add_flags
 from ..rfc8456 import resilience_params as params
 from ._results import end, run_trials
 
 
-def stream_flags(p) -> None:
-    d = params.DEFAULTS["reprovisioning"]       # each default once, in the suite's table
-    p.add_argument("--interval-us", type=int, default=d["interval_us"],
-                   help="one frame per pair every this many µs (%(default)s)")
-    p.add_argument("--warmup-ms", type=int, default=d["warmup_ms"],
-                   help="time for the controller to learn the network before the streams start (%(default)s)")
-    p.add_argument("--fail-after-ms", type=int, default=d["fail_after_ms"],
-                   help="streams run this long before the failure (%(default)s)")
-    p.add_argument("--after-ms", type=int, default=d["after_ms"], help="and this long after it (%(default)s)")
-    p.add_argument("--reps", type=int, default=params.CLI_ONLY["reps"], help="trials (%(default)s)")
+def test_flags(p, typed) -> None:
+    """The test's own flags, then the streams' (``resilience_params``: each flag's type, default
+    and help once, in its table)."""
+    add_flags(p, typed, skip=STREAMS)
+    add_flags(p, params.Streams)
+
+
+STREAMS = tuple(f.name for f in fields(params.Streams))
 
 
 def build(args, test: str):

@@ -9,18 +9,14 @@ from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
 from ..rfc8456.provisioning import stats
-from ._resilience import build, finish, ms, stream_flags, trials
+from ._resilience import build, finish, ms, test_flags, trials
 
 
 def add_to(s, common) -> None:
     p = s.add_parser("failover", help="RFC 8456 §5.4.1 controller failover time (the master is killed)",
                      description=__doc__)
     common(p)
-    d = params.DEFAULTS["failover"]             # each default once, in the suite's table
-    p.add_argument("--topo", default=d["topo"], help="topology; streams run between its farthest hosts (%(default)s)")
-    p.add_argument("--flow-rate", type=float, default=d["flow_rate"],
-                   help="new flows per second across the kill (%(default)g)")
-    stream_flags(p)
+    test_flags(p, params.Failover)
     p.set_defaults(func=run_failover, controller=params.DEFAULTS["failover"]["controller"])
 
 

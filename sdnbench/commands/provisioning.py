@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import output
 from ..campaign.plan import one_benchmark
+from ..paramcheck import add_flags
 from ..rfc8456 import provisioning as prov
 from ..rfc8456 import provisioning_params as params
 from ..rfc8456.provisioning_trial import trial
@@ -27,7 +28,7 @@ def add_to(s, common) -> None:
                    help="reactive: the controller provisions on flow misses; proactive: paths requested "
                         "through its northbound API (ryu:ofctl_rest), misses dropped")
     _api_flags(p)
-    _trial_flags(p, flows=params.PARAMS.default("flows"))
+    _trial_flags(p)
     p.set_defaults(func=run_provisioning, of_version=None)
     t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive, proactive)",
                      description=__doc__)
@@ -40,28 +41,17 @@ def add_to(s, common) -> None:
     t.set_defaults(func=run_table_capacity, of_version=None, concurrency=8)
 
 
+API = ("api", "api_url")          # listed first, after --mode
+
+
 def _api_flags(p) -> None:
-    p.add_argument("--api", choices=list(params.FLOW_APIS),
-                   help="proactive with a controller sdnbench does not launch (tcp:/cmd:): its flow API")
-    p.add_argument("--api-url", help="proactive: the flow API's base URL (with --api)")
+    add_flags(p, params.Provisioning, only=API)
 
 
-def _trial_flags(p, flows: int) -> None:
-    d = params.PARAMS.default       # each default once, in the suite's table
-    p.add_argument("--topo", default=d("topo"), help="topology spec; the farthest host pairs are used (%(default)s)")
-    p.add_argument("--flows", type=int, default=flows, help="new flows per trial (%(default)s)")
-    p.add_argument("--concurrency", type=int, default=d("concurrency"),
-                   help="flows waiting for their path at once (%(default)s)")
-    p.add_argument("--rate", type=float, default=d("rate"), help="new flows/s at most (0: as --concurrency allows)")
-    p.add_argument("--timeout-ms", type=int, default=d("timeout_ms"),
-                   help="a flow not across by then is not provisioned (%(default)s)")
-    p.add_argument("--announce-ms", type=int, default=d("announce_ms"),
-                   help="time after the destinations announce themselves (%(default)s)")
-    p.add_argument("--deadline", type=float, default=d("deadline"),
-                   help="a trial stops after this many seconds (%(default)g)")
-    p.add_argument("--table-size", type=int, default=d("table_size"),
-                   help="flow entries per emulated switch (0: unlimited)")
-    p.add_argument("--reps", type=int, default=d("reps"), help="trials (%(default)s)")
+def _trial_flags(p, **defaults) -> None:
+    """Every other flag of the suite's table (``provisioning_params.Provisioning``: each flag's
+    type, default and help once, there); ``defaults``, the command's own."""
+    add_flags(p, params.Provisioning, defaults, skip=API)
 
 
 def build(args, benchmark: str) -> params.Provisioning:

@@ -15,17 +15,14 @@ from ..rfc8456 import resilience_params as params
 from ..rfc8456.reprovisioning_trial import reprovisioning_trial
 from ..rfc8456.provisioning import stats
 from . import failover
-from ._resilience import build, finish, ms, stream_flags, trials
+from ._resilience import build, finish, ms, test_flags, trials
 
 
 def add_to(s, common) -> None:
     p = s.add_parser("reprovisioning", help="RFC 8456 §5.4.2 network re-provisioning time (a link fails)",
                      description=__doc__)
     common(p)
-    p.add_argument("--topo", default=params.DEFAULTS["reprovisioning"]["topo"],
-                   help="topology with a redundant path (%(default)s)")
-    p.add_argument("--link", help="the link to fail, DPID-DPID (the first link some host pair depends on)")
-    stream_flags(p)
+    test_flags(p, params.Reprovisioning)
     p.set_defaults(func=run_reprovisioning, controller=params.DEFAULTS["reprovisioning"]["controller"], of_version=None)  # negotiated
     failover.add_to(s, common)
 

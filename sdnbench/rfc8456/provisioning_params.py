@@ -33,22 +33,26 @@ def _topo(v: Any) -> None:
 @dataclass(frozen=True)
 class Provisioning:
     """The provisioning suite's parameters, each once: type, default, rule (its flag when not
-    ``--key-with-dashes``). What ``controller provisioning`` / ``table-capacity`` and the
+    ``--key-with-dashes``) and its flag's help (the flag is generated, ``paramcheck.add_flags``). What ``controller provisioning`` / ``table-capacity`` and the
     ``provisioning`` kind build and the trial takes."""
     controller: str = param(DEFAULT_SPEC, raises(parse_spec))
     of_version: Optional[str] = param(None, choice(("1.0", "1.3")), flag="--of")
-    topo: str = param("linear,2", raises(_topo))
-    flows: int = param(100, whole(1, MAX_FLOWS, "new flows per trial"))
-    concurrency: int = param(1, whole(1))
-    rate: float = param(0.0, number(0, "of new paths per second (0: as fast as --concurrency allows)"))
-    timeout_ms: int = param(1000, whole(1, what="ms"))
-    announce_ms: float = param(1000, number(0, "of ms"))
-    deadline: float = param(30.0, number(0, "of seconds", above=True, hi=86_400))
-    table_size: int = param(0, whole(0, what="0: unlimited"))
+    topo: str = param("linear,2", raises(_topo), help="topology spec; the farthest host pairs are used (%(default)s)")
+    flows: int = param(100, whole(1, MAX_FLOWS, "new flows per trial"), help="new flows per trial (%(default)s)")
+    concurrency: int = param(1, whole(1), help="flows waiting for their path at once (%(default)s)")
+    rate: float = param(0.0, number(0, "of new paths per second (0: as fast as --concurrency allows)"),
+                        help="new flows/s at most (0: as --concurrency allows)")
+    timeout_ms: int = param(1000, whole(1, what="ms"), help="a flow not across by then is not provisioned (%(default)s)")
+    announce_ms: int = param(1000, number(0, "of ms"),        # the flag takes whole ms (the engine's)
+                             help="time after the destinations announce themselves (%(default)s)")
+    deadline: float = param(30.0, number(0, "of seconds", above=True, hi=86_400),
+                            help="a trial stops after this many seconds (%(default)g)")
+    table_size: int = param(0, whole(0, what="0: unlimited"), help="flow entries per emulated switch (0: unlimited)")
     test: str = param("reactive", choice(tuple(TESTS)), flag="--mode")
-    api: Optional[str] = param(None, choice(FLOW_APIS))
-    api_url: Optional[str] = param(None, url)
-    reps: int = param(3, whole(1, what="trials"), cli_only=True)
+    api: Optional[str] = param(None, choice(FLOW_APIS),
+                               help="proactive with a controller sdnbench does not launch (tcp:/cmd:): its flow API")
+    api_url: Optional[str] = param(None, url, help="proactive: the flow API's base URL (with --api)")
+    reps: int = param(3, whole(1, what="trials"), cli_only=True, help="trials (%(default)s)")
 
     @property
     def benchmark(self) -> str:

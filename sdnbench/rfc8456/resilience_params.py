@@ -32,30 +32,35 @@ def _topo(v: Any) -> None:
 
 
 @dataclass(frozen=True)
-class _Streams:
-    """What both tests' streams take, each parameter once: type, default, rule."""
+class Streams:
+    """What both tests' streams take, each parameter once: type, default, rule, its flag's help
+    (the flag is generated, ``paramcheck.add_flags``)."""
     of_version: Optional[str] = param("1.3", choice(("1.0", "1.3")), flag="--of")
-    interval_us: int = param(1000, whole(50, what="µs between frames"))
-    warmup_ms: int = param(3000, whole(1, what="ms"))
-    fail_after_ms: int = param(1000, whole(1, what="ms"))
-    after_ms: int = param(2000, whole(1, what="ms"))
-    reps: int = param(3, whole(1, what="trials"), cli_only=True)
+    interval_us: int = param(1000, whole(50, what="µs between frames"),
+                             help="one frame per pair every this many µs (%(default)s)")
+    warmup_ms: int = param(3000, whole(1, what="ms"),
+                           help="time for the controller to learn the network before the streams start (%(default)s)")
+    fail_after_ms: int = param(1000, whole(1, what="ms"), help="streams run this long before the failure (%(default)s)")
+    after_ms: int = param(2000, whole(1, what="ms"), help="and this long after it (%(default)s)")
+    reps: int = param(3, whole(1, what="trials"), cli_only=True, help="trials (%(default)s)")
 
 
 @dataclass(frozen=True)
-class Reprovisioning(_Streams):
+class Reprovisioning(Streams):
     """§5.4.2's parameters: what ``controller reprovisioning`` and a ``resilience`` cell build."""
     controller: str = param(sibling(DEFAULT_SPEC, "reroute"), raises(parse_spec))
-    topo: str = param("ring,6", raises(_topo))
-    link: Optional[str] = param(None, raises(_link))
+    topo: str = param("ring,6", raises(_topo), help="topology with a redundant path (%(default)s)")
+    link: Optional[str] = param(None, raises(_link),
+                                help="the link to fail, DPID-DPID (the first link some host pair depends on)")
 
 
 @dataclass(frozen=True)
-class Failover(_Streams):
+class Failover(Streams):
     """§5.4.1's parameters: what ``controller failover`` and a ``resilience`` cell build."""
     controller: str = param(sibling(DEFAULT_SPEC, "takeover"), raises(parse_spec))
-    topo: str = param("linear,3", raises(_topo))
-    flow_rate: float = param(100.0, number(0, "of new flows per second", above=True))
+    topo: str = param("linear,3", raises(_topo), help="topology; streams run between its farthest hosts (%(default)s)")
+    flow_rate: float = param(100.0, number(0, "of new flows per second", above=True),
+                             help="new flows per second across the kill (%(default)g)")
 
 
 TYPES = {"reprovisioning": Reprovisioning, "failover": Failover}
