@@ -107,3 +107,38 @@ def test_a_key_s_rule_is_its_table_s():
     assert validate_param("deadline_s", "x") == "deadline_s must be a positive number of seconds"
     assert validate_param("controller", None).startswith("a controller spec is text")
     assert validate_param("traffic", {"anything": 1}) is None and validate_param("stable", 0) is None
+
+
+def test_a_new_test_of_the_kind_is_its_record_and_its_trial(monkeypatch):
+    """What ``docs/extending.md`` claims: a record of the ``rfc8456`` kind with a trial and a
+    table is planned by the suite, known to the kind (its keys, its rules, its whole-cell check)
+    and run by it, with nothing else changed."""
+    import dataclasses
+    import importlib
+
+    from sdnbench.paramcheck import param
+    from sdnbench.rfc8456 import suite, suite_cell
+
+    @dataclasses.dataclass(frozen=True)
+    class Params:
+        bursts: int = param(None, lambda v: None if v in (1, 2) else "bursts must be 1 or 2")
+
+        @staticmethod
+        def problems(params, defaults):
+            return [("bursts", "too many")] if params.get("bursts", defaults["bursts"]) == 2 else []
+
+    new = suite.Test("bursts", "9.9.9", "Bursts", "rfc8456", "forwarding", {"test": "bursts", "bursts": 1},
+                     figures=suite.TESTS[0].figures, traffic="bursts",
+                     trial=lambda p, d: ("ran", p, d), cell=Params)
+    monkeypatch.setattr(suite, "TESTS", suite.TESTS + (new,))
+    try:
+        kind = importlib.reload(suite_cell)
+        assert kind.TESTS == ("discovery-size", "exceptions", "bursts")
+        assert kind.validate_param("bursts", 3) == "bursts must be 1 or 2" and kind.validate_param("bursts", 2) is None
+        assert kind.check_cell({"test": "bursts", "bursts": 2}) == [("bursts", "too many")]
+        assert kind.run_test({"test": "bursts"}) == ("ran", {"test": "bursts"}, new.params)
+        [b] = [b for b in suite.scenario_for(["osken:learning"], "quick")["benchmarks"] if b["name"].startswith("bursts@")]
+        assert (b["kind"], b["params"]["bursts"]) == ("rfc8456", 1)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(suite_cell)
