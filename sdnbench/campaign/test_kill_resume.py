@@ -14,6 +14,7 @@ from pathlib import Path
 
 from sdnbench.proc import wait_until
 from sdnbench.store import Store
+from sdnbench.testing.sigterm_run import reaped, signalled
 
 CELLS = 12
 
@@ -72,14 +73,9 @@ def test_sigkill_then_resume_keeps_each_cell_exactly_once(tmp_path):
 
     # SIGTERM the resumed run too: it must stop cleanly (exit 143) and mark the run interrupted.
     proc = _start(["run", "--resume", "latest", "--store", str(store_dir)], tmp_path)
-    try:
+    with reaped(proc):
         wait_until(lambda: _ok_cells(store_dir) >= len(committed) + 2, timeout=60, what="two more cells")
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        err = signalled(proc, signal.SIGTERM, 30)
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "interrupted" in err and "Traceback" not in err
     with Store(store_dir) as st:

@@ -14,6 +14,7 @@ from .. import proc
 from ..controllers.ofhello import free_port
 from ..proc import signals_as_exceptions
 from ..switchtest.wiring import Wiring, run_prefix
+from ..testing.sigterm_run import reaped, signalled
 from . import patterns, runner
 
 pytestmark = pytest.mark.integration
@@ -77,15 +78,10 @@ def test_the_command_side_by_side_and_sigterm_cleans_up(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "sdnbench", "switch", "conformance", "--target", "ovs",
                           "--of", "1.3", "--only", "match"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     prefix = run_prefix(p.pid)
-    try:
+    with reaped(p):
         proc.wait_until(lambda: len(_owned_by(p.pid)) > 0 and f"{prefix}b1" in
                         proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout, timeout=120, what="the run to start")
-        p.send_signal(signal.SIGTERM)
-        _, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        err = signalled(p, signal.SIGTERM, 60)
     assert p.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err
     assert _leftovers(prefix) == [] and _owned_by(p.pid) == []

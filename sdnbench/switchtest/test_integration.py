@@ -13,6 +13,7 @@ from .. import proc
 from ..errors import UserError
 from ..proc import signals_as_exceptions
 from ..store import Store
+from ..testing.sigterm_run import reaped, signalled
 from . import invariants, runner
 from .targets import OvsTarget
 from .wiring import run_prefix
@@ -129,19 +130,14 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_te
                           "--test", "packet-in,stats", "--duration", "20", "--reps", "5", "-o", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     prefix = run_prefix(p.pid)
-    try:
+    with reaped(p):
         proc.wait_until(lambda: f"{prefix}br" in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout,
                         timeout=120, what="the bridge of the run")
         # into the run: the binary has written its document after the first test (packet-in)
         # finished, and the second (stats, 20 s a repetition) has begun
         proc.wait_until(lambda: _finished_tests(p.pid) == ["packet-in"], timeout=120,
                         what="the first test to finish")
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=60)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        err = signalled(p, signal.SIGINT, 60)
     assert p.returncode == 130, err
     assert "Traceback" not in err
     assert leftovers(prefix) == []

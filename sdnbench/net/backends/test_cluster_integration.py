@@ -24,6 +24,7 @@ from sdnbench.net.backends.cluster import ClusterNetwork
 from sdnbench.testing.labs.clusterlab import Rack
 from sdnbench.net.topology import parse_topology
 from sdnbench.result import Result
+from sdnbench.testing.sigterm_run import reaped, signalled
 
 pytestmark = pytest.mark.integration
 
@@ -160,7 +161,7 @@ def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing(rack):
     before = run_dirs()
     p = subprocess.Popen([sys.executable, "-c", DRIVER, str(rack.dir / "one.yaml")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with reaped(p):
         prefix, h1 = _started(p)
         in_h1 = set()
         deadline = time.monotonic() + 20
@@ -169,12 +170,7 @@ def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing(rack):
             assert p.poll() is None and time.monotonic() < deadline, "iperf3 client never started"
             time.sleep(0.05)
             in_h1 = in_netns_of(int(h1))
-        p.send_signal(signal.SIGINT)
-        _out, err = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        err = signalled(p, signal.SIGINT, 30)
     assert p.returncode != 0 and "Interrupted" in err, err[-500:]
     nothing_left(rack, prefix)
     assert [q for q in in_h1 if Path(f"/proc/{q}").exists()] == []     # shell, iperf3 -c: gone

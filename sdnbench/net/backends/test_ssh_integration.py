@@ -19,6 +19,7 @@ from sdnbench.net.backends import remote
 from sdnbench.testing.labs.testbed import Testbed
 from sdnbench.net.runner import run_net
 from sdnbench.net.topology import parse_topology
+from sdnbench.testing.sigterm_run import reaped, signalled
 
 pytestmark = pytest.mark.integration
 
@@ -91,19 +92,14 @@ def test_ctrl_c_in_the_middle_of_iperf3_leaves_nothing_on_any_host(lab):
     before = run_dirs()
     p = subprocess.Popen([sys.executable, "-c", DRIVER, str(lab.inventory)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with reaped(p):
         deadline = time.monotonic() + 30
         while not any("iperf3 -c" in l for l in lab.leftovers("h3")):
             assert p.poll() is None, p.communicate()
             assert time.monotonic() < deadline, "iperf3 client never started"
             time.sleep(0.05)
         assert any("iperf3 -s" in l for l in lab.leftovers("h1"))
-        p.send_signal(signal.SIGINT)
-        _out, err = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        err = signalled(p, signal.SIGINT, 30)
     assert p.returncode != 0 and "Traceback" in err and "Interrupted" in err   # raised, unwound
     assert settled(lab) == {}
     assert run_dirs() == before
