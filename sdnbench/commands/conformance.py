@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 from .. import output
-from ..controllers.spec import DEFAULT_SPEC, parse_spec
+from ..controllers.lifecycle import precheck
+from ..controllers.spec import DEFAULT_SPEC
 from ..errors import UserError
 from ..conformance import harness, report, stimuli
 
@@ -47,7 +48,7 @@ def check(args) -> tuple:
     controllers = args.controller or [DEFAULT_SPEC]
     for spec in controllers:
         try:
-            parse_spec(spec)
+            precheck(spec)                 # a tcp: address where nothing listens: not 2 × N cells "not run"
         except UserError as e:
             raise UserError(f"--controller: {e}")
     versions = [v.strip() for v in args.of.split(",") if v.strip()]

@@ -136,11 +136,16 @@ def _cases(args, specs: list, cases: list, kw: dict, said) -> tuple:
     def one(cell):
         r, v = current["run"].one(cell.repetition, cell.params["case"])
         seen.append((current["name"], v))
+        current["judged"] = r
         return r
 
+    def told(r) -> None:
+        """A case that was judged; not a trial that raised (a controller gone: no verdict)."""
+        if r is current.get("judged"):
+            said(seen[-1][0], r, seen[-1][1])
+
     with contextlib.closing(plan()) as cells:
-        results = run_trials(args, cells, one, on_result=lambda r: said(seen[-1][0], r, seen[-1][1]),
-                             quiet=lambda r: True, kind="robustness")
+        results = run_trials(args, cells, one, on_result=told, quiet=lambda r: True, kind="robustness")
     return results, seen
 
 

@@ -5,6 +5,8 @@ started and no run written to the store."""
 
 import pytest
 
+from sdnbench.testing.listener_matrix import COMMANDS
+
 
 @pytest.mark.parametrize("argv, words", [
     (["robustness", "--cases", ","], "--cases: no case named in ','"),
@@ -39,9 +41,23 @@ def test_a_tcp_controller_where_nothing_listens_is_the_users_error_not_a_failed_
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     line = refused(["rfc8456", "--controller", f"tcp:127.0.0.1:{port}", "--quick", "--store", str(tmp_path / "st")])
-    assert line.endswith(f"(connection to 127.0.0.1:{port} refused); start it first, or use a managed spec such as "
+    assert line.endswith(f"(nothing listens there: connection to 127.0.0.1:{port} refused); start it first, or use a "
+                         "managed spec such as "
                          "osken:learning")
     assert not (tmp_path / "st").exists()
+
+
+@pytest.mark.parametrize("words", [c.argv for c in COMMANDS if c.name.startswith("controller ")
+                                   and c.name != "controller cbench"] + [("conformance",)], ids=lambda w: " ".join(w[:2]))
+def test_every_command_refuses_a_tcp_controller_where_nothing_listens_in_one_line(refused, words):
+    """Nothing started, one line, exit 1 (robustness and dos once raised an IndexError here)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    line = refused([*words, "--controller", f"tcp:127.0.0.1:{port}"])
+    assert f"nothing listens there: connection to 127.0.0.1:{port} refused" in line \
+        or "cannot be run as a master and a standby" in line           # failover: true of any tcp:
 
 
 def test_a_result_file_that_is_binary_or_not_a_result_is_one_line(refused, tmp_path):

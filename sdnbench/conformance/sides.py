@@ -186,7 +186,7 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
     end = stimuli.end_s(stimulus)
     with Managed(spec, version, topo) as m:
         ctl = m.ctl
-        address = f"{ctl.host}:{ctl.port}"
+        address = ctl.target
         p = engine_params(topo_spec, f"tcp:{address}", version, end + 5, workers=1)
         p["network"] = stimuli.engine_network(stimulus, p["network"])
         p.update(stimuli.engine_params(stimulus))

@@ -86,6 +86,11 @@ class Controller:
         return (self.host, self.port)
 
     @property
+    def target(self) -> str:
+        """``HOST:PORT`` as the engine and Open vSwitch take it (an IPv6 host in brackets)."""
+        return ofhello.host_port(self.host, self.port)
+
+    @property
     def api_url(self) -> Optional[str]:
         """The northbound HTTP API (``osken:topology`` only)."""
         return self.info.get("api")

@@ -23,6 +23,7 @@ import subprocess
 from typing import Optional
 
 from .. import paths
+from . import ofhello
 from ..errors import UserError
 
 OFFERED = ("1.0", "1.3")           # what the engine's switches speak, lowest first
@@ -42,7 +43,7 @@ def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tupl
     engine = paths.engine_binary()
     if not engine.exists():
         raise UserError(f"{engine} is not built: run `cargo build --release` (or `make setup`)")
-    cp = subprocess.run([str(engine), "hello", "--controller", f"{host}:{port}", "--of", ",".join(offered),
+    cp = subprocess.run([str(engine), "hello", "--controller", ofhello.host_port(host, port), "--of", ",".join(offered),
                          "--timeout-ms", str(max(1, int(timeout * 1000)))],
                         capture_output=True, text=True, timeout=timeout * 2 + 10)
     if cp.returncode != 0:

@@ -59,6 +59,12 @@ def probe(host: str, port: int, version: int, timeout: float = 1.0) -> Optional[
     return head[0]
 
 
+def host_port(host: str, port: int) -> str:
+    """``HOST:PORT``, an IPv6 host in brackets (``[::1]:6653``): what a ``tcp:`` target, the
+    engine's ``--controller`` and Open vSwitch's ``tcp:`` all take."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def accepts(host: str, port: int, timeout: float = 1.0) -> bool:
     """Does anything accept TCP connections there? (A cheaper liveness check than ``probe``.)"""
     try:

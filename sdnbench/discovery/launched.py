@@ -27,7 +27,7 @@ def trial(cfg: Discovery, topo: str, quiet: bool) -> tuple:
         p, info = agree_version(p, ctl, cfg.of_version)
         adapter, url = api_for(cfg.controller, cfg.api, cfg.api_url, ctl.api_url, cfg.verify)
         s = make_setup(p, adapter, url, cfg.poll_s, cfg.deadline_s, cfg.stable, quiet)
-        t = run_trial(s, f"{ctl.host}:{ctl.port}", ctl.pid)
+        t = run_trial(s, ctl.target, ctl.pid)
         ctl.check_alive()
         return t, info, adapter
 
@@ -91,5 +91,5 @@ def change_trial(cfg: Discovery) -> Result:
         p, info = agree_version(p, ctl, cfg.of_version)
         adapter, url = api_for(cfg.controller, cfg.api, cfg.api_url, ctl.api_url, cfg.verify)
         t = change.run(make_setup(p, adapter, url, cfg.poll_s, deadline, cfg.stable, True),
-                       f"{ctl.host}:{ctl.port}", link, ctl.pid)
+                       ctl.target, link, ctl.pid)
     return change.to_result(cfg, t, info, adapter)

@@ -26,7 +26,7 @@ def measure(p: dict, ctl, live: bool = False) -> Result:
     them): one call of the engine, given the resolved config with the controller's address. The
     Result's params are ``p`` with what the engine reports it ran (its ``params``: the same
     values, by construction)."""
-    cfg = config(p, f"{ctl.host}:{ctl.port}")
+    cfg = config(p, ctl.target)
     if ctl.pid:
         cfg["controller_pid"] = ctl.pid
     args = engine_args(p)

@@ -56,8 +56,8 @@ class RemoteController:
         self.name = "c0"
         self.host, self.port = host, port
 
-    def IP(self) -> str:  # noqa: N802 (Mininet's name)
-        return self.host
+    def IP(self) -> str:  # noqa: N802 (Mininet's name; it writes "tcp:%s:%d" % (IP(), port))
+        return f"[{self.host}]" if ":" in self.host else self.host
 
     def start(self) -> None:
         pass

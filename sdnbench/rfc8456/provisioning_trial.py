@@ -32,7 +32,7 @@ def trial(p: Provisioning, rep: int) -> Result:
                                        p.announce_ms, p.table_size)
     with launch(p.controller, of_version=p.of_version or default_of(p.controller, p.proactive),
                 topology=parse_topology(p.topo)) as ctl:
-        address = f"{ctl.host}:{ctl.port}"
+        address = ctl.target
         # the version the switches and the controller agree on (--of: checked), as net run does
         label = ctl.info.get("name") or p.controller
         of = session_version(ctl.host, ctl.port, p.of_version, label) or default_of(p.controller, p.proactive)

@@ -21,7 +21,7 @@ def reprovisioning_trial(p: Reprovisioning, rep: int) -> Result:
     with launch(p.controller, of_version=p.of_version or "1.3", topology=parse_topology(p.topo)) as ctl:
         # the version the switches and the controller agree on (--of: checked), as net run does
         of = session_version(ctl.host, ctl.port, p.of_version, ctl.info.get("name") or p.controller)
-        doc = streams.run_engine([f"{ctl.host}:{ctl.port}"], net, of, rp.run_seconds(net))
+        doc = streams.run_engine([ctl.target], net, of, rp.run_seconds(net))
         s = rp.summarize(doc, net)
         r = _result(p, of, rep, l, net, s, doc)
         ctl.record(r)

@@ -204,7 +204,7 @@ def run_queue_waits(res: EngineResult) -> dict:
 
 def run_one(ctl, p: dict) -> tuple:
     """One engine run of the case in ``p``: (engine document or None, message)."""
-    cfg = config(p, f"{ctl.host}:{ctl.port}")
+    cfg = config(p, ctl.target)
     if p["controller"] == "faucet:auto":
         cfg["links"], cfg["keep_flows"] = stack_cabling(p)[0], True
     if ctl.pid:
