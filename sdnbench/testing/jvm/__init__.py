@@ -37,12 +37,15 @@ def missing() -> str | None:
     return f"{JAR} is missing: `make setup` builds it (scripts/setup.d/52-jvm-peer.sh: Maven, JDK 17)"
 
 
+def _java() -> list:
+    return ["java", "-jar", str(JAR)]            # no -D flag: the JVM's defaults are the point
+
+
 def command(port: int) -> list:
-    """Its command line, listening on 127.0.0.1:``port`` with the JVM's defaults."""
-    return ["java", "-jar", str(JAR), str(port)]
+    """Its command line, listening on 127.0.0.1:``port``."""
+    return _java() + [str(port)]
 
 
 def spec() -> str:
     """Its ``cmd:`` controller spec (sdnbench picks the port; the ``ready`` default covers the JVM)."""
-    program = " ".join(shlex.quote(a) for a in command(0)[:-1])
-    return f"cmd:{program} {{port}};name={NAME};version={VERSION};of=1.0,1.3"
+    return f"cmd:{shlex.join(_java())} {{port}};name={NAME};version={VERSION};of=1.0,1.3"

@@ -25,6 +25,7 @@ final class Of {
     static final int PACKET_IN = 10;
     static final int PACKET_OUT = 13;
     static final int FLOW_MOD = 14;
+
     /** The last message type each version defines (1.0: QUEUE_GET_CONFIG_REPLY, 1.3: METER_MOD). */
     static int maxType(byte version) {
         return version == V10 ? 21 : 29;
