@@ -89,6 +89,12 @@ def _read_tables() -> str:
     return text
 
 
+def shown(host: str, port: int) -> Optional[str]:
+    """What this namespace's socket table says of ``host:port`` (an IP address), no connection
+    made: for a peer that takes any connection as a client's (iperf3's control channel)."""
+    return lookup(_read_tables(), host, port)
+
+
 def _is_local(ip) -> bool:
     if ip.is_loopback or _unmapped(ip).is_loopback:
         return True
@@ -108,7 +114,7 @@ def refusal(host: str, port: int, timeout: float = 1.0) -> Optional[str]:
         ip = ipaddress.ip_address(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][4][0])
     except (OSError, ValueError):
         return None                      # a name that does not resolve is the run's to report
-    if not _is_local(ip) or lookup(_read_tables(), str(ip), port) != NO:
+    if not _is_local(ip) or shown(str(ip), port) != NO:
         return None
     try:
         with socket.create_connection((str(ip), port), timeout=timeout):

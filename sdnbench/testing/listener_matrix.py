@@ -59,6 +59,11 @@ class Command:
     name: str
     argv: tuple
     app: str = "osken:learning"
+    of: str = "1.3"               # the version the controller behind is started for
+
+    @property
+    def behind(self) -> tuple:
+        return self.app, self.of
 
     def words(self, spec: str, tmp: str) -> Optional[list]:
         """The command line naming ``spec``; None where the command cannot take such a spec."""
@@ -68,7 +73,8 @@ class Command:
                 return None                          # they take an address, not a command
             host, _, port = spec[len("tcp:"):].rpartition(":")
             if self.name == "controller cbench":
-                return [sys.executable, "-m", "sdnbench", *words, "-c", host.strip("[]"), "-p", port]
+                return [sys.executable, "-m", "sdnbench", "controller", "cbench", "--", "-c", host.strip("[]"),
+                        "-p", port, *words]
             return [str(engine_binary()), "--controller", f"{host}:{port}", *words,
                     "--json", f"{tmp}/engine.json"]
         return [sys.executable, "-m", "sdnbench", *words, "--controller", spec]
@@ -80,11 +86,12 @@ COMMANDS = (
     Command("controller search", ("controller", "search", "--switches", "1", "--loops", "1", "--loop-ms", "300",
                                   "--max-trials", "2")),
     Command("controller capacity", ("controller", "capacity", "--max", "20", "--hold-ms", "300")),
-    Command("controller cbench", ("controller", "cbench", "-s", "2", "-l", "2", "-m", "300", "-w", "0")),
+    Command("controller cbench", ("-s", "2", "-l", "2", "-m", "300", "-w", "0"), of="1.0"),  # cbench's flags
     Command("controller discovery", ("controller", "discovery", "--topo", "linear,2", "--verify", "southbound",
-                                     "--reps", "1", "--deadline-s", "20"), "osken:topology"),
+                                     "--reps", "1", "--deadline-s", "3"), "osken:topology"),
     Command("controller topology-change", ("controller", "topology-change", "--topo", "ring,3", "--verify",
-                                           "southbound", "--deadline-s", "20"), "osken:topology"),
+                                           "southbound", "--down-at-s", "1", "--up-after-s", "1", "--deadline-s", "3"),
+            "osken:topology"),
     Command("controller provisioning", ("controller", "provisioning", "--topo", "linear,2", "--flows", "10",
                                         "--reps", "1", "--deadline", "10")),
     Command("controller table-capacity", ("controller", "table-capacity", "--topo", "linear,2", "--flows", "20",
@@ -178,16 +185,16 @@ def run_cell(command: Command, listener: Listener, behind: tuple, lab: Optional[
 
 
 @contextlib.contextmanager
-def controllers(apps: set) -> Iterator[dict]:
-    """A managed os-ken per app, on 127.0.0.1: what every relay forwards to."""
+def controllers(wanted: set) -> Iterator[dict]:
+    """A managed os-ken per (app, OpenFlow version), on 127.0.0.1: what every relay forwards to."""
     with contextlib.ExitStack() as stack:
-        yield {app: stack.enter_context(launch(app)).address for app in sorted(apps)}
+        yield {(app, of): stack.enter_context(launch(app, of_version=of)).address for app, of in sorted(wanted)}
 
 
 def matrix(commands=COMMANDS, listeners=LISTENERS) -> Iterator[Cell]:
     """Every cell of ``commands`` × ``listeners``, as each ends (each in a directory of its own)."""
-    with controllers({c.app for c in commands}) as behind, NsLab("lm") as lab:
+    with controllers({c.behind for c in commands}) as behind, NsLab("lm") as lab:
         for command in commands:
             for listener in listeners:
                 with tempfile.TemporaryDirectory(prefix="sdnbench-listeners-") as tmp:
-                    yield run_cell(command, listener, behind[command.app], lab, tmp)
+                    yield run_cell(command, listener, behind[command.behind], lab, tmp)
