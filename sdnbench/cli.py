@@ -71,18 +71,19 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         _quiet_stdout()
         return 0
     except OSError as e:
-        if e.errno not in NO_ROOM:
+        if e.errno not in NO_ROOM and not (e.errno in NOT_WRITABLE and e.filename):
             return _internal_error()
         _quiet_stdout()
         where = f" {e.filename}" if e.filename else " the output"
-        print(f"sdnbench: error: cannot write{where}: {e.strerror}; free some space or write elsewhere",
-              file=sys.stderr)
+        advice = "free some space or write elsewhere" if e.errno in NO_ROOM else "write elsewhere"
+        print(f"sdnbench: error: cannot write{where}: {e.strerror}; {advice}", file=sys.stderr)
         return 1
     except Exception:
         return _internal_error()
 
 
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
+NOT_WRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)     # a named file only
 
 
 def _internal_error() -> int:

@@ -24,9 +24,8 @@ from pathlib import Path
 
 from .. import output
 from ..errors import UserError
-from ..result import Result, write_json_atomic
-from ..store import Store
-from ..store.cli import add_store_flag
+from ..result import Result
+from ..store.cli import add_store_flag, save_run
 from ..switchconf import params, patterns, report, runner
 
 
@@ -112,15 +111,12 @@ def _read(path: Path) -> list:
 def _save(args, results: list, final: bool) -> None:
     """-o after every run (a later failure loses nothing); the store once, at the end."""
     if args.output:
-        write_json_atomic(Path(args.output), [r.to_dict() for r in results])
+        data = (json.dumps([r.to_dict() for r in results], indent=1) + "\n").encode()
+        where = output.write_measured(args.output, data)
         if final:
-            print(f"wrote {args.output}", file=sys.stderr)
+            print(f"wrote {where}", file=sys.stderr)
     if final and args.store is not None and results:
-        with Store(args.store) as st:
-            ids = st.save_results(results, name="switch:conformance")
-            run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (ids[0],)).fetchone()[0]
-        print(f"saved as run {run_id} in {args.store} (see `sdnbench results show {run_id} --store {args.store}`)",
-              file=sys.stderr)
+        save_run(args.store, results, name="switch:conformance")
 
 
 def _print(results: list) -> None:

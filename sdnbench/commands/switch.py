@@ -17,15 +17,13 @@ captures with kernel timestamps. See ``crates/switchbench/SCHEMA.md`` for every 
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
-from pathlib import Path
 
 from .. import output
 from ..errors import UserError
-from ..result import write_json_atomic
-from ..store import Store
-from ..store.cli import add_store_flag
+from ..store.cli import add_store_flag, save_run
 from ..switchtest import runner, wiring
 from ..switchtest.driver import SwitchbenchInterrupted
 from ._switchconf import register as register_conformance
@@ -119,16 +117,10 @@ def run_bench(args) -> int:
 
 def _save(args, results: list) -> None:
     if args.output:
-        write_json_atomic(Path(args.output), [r.to_dict() for r in results])
-        print(f"wrote {args.output}", file=sys.stderr)
+        data = (json.dumps([r.to_dict() for r in results], indent=1) + "\n").encode()
+        print(f"wrote {output.write_measured(args.output, data)}", file=sys.stderr)
     if args.store is not None and results:
-        with Store(args.store) as st:
-            first = st.save_result(results[0], name=f"switch:{results[0].topology.get('target')}")
-            run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (first,)).fetchone()[0]
-            for r in results[1:]:
-                st.save_result(r, run=run_id)
-        print(f"saved as run {run_id} in {args.store} (see `sdnbench results show {run_id} --store {args.store}`)",
-              file=sys.stderr)
+        save_run(args.store, results, name=f"switch:{results[0].topology.get('target')}")
 
 
 HEADERS = ["test", "metric", "labels", "n", "median", "p95", "max", "unit"]
