@@ -120,13 +120,13 @@ class StoreSink(Sink):
             begun = cell is not None and (getattr(cell, "id", None) is not None or id(cell) in self.ids)
             failed_cell = (self.cell_id(cell), f"not stored ({WHY.get(fault.kind, fault.kind)}); {said[-1]}") \
                 if begun and not self.resumable else None
+            n = len(self.committed)
+            kept = f"run {self.run_id} keeps the {n} result(s) stored before" if n else f"run {self.run_id} holds no result"
             try:
                 self.store.set_run_status(self.run_id, status, failed_cell)
-                said.append(f"run {self.run_id} keeps the {len(self.committed)} result(s) stored before, "
-                            f"marked {status}")
+                said.append(f"{kept}, marked {status}")
             except (sqlite3.Error, OSError):
-                said.append(f"run {self.run_id} keeps the {len(self.committed)} result(s) stored before; "
-                            "it could not be marked and still says running")
+                said.append(f"{kept}; it could not be marked and still says running")
             if self.resumable:
                 said.append(f"`sdnbench run --resume {self.run_id} --store {self.store.dir}` measures the "
                             "rest once the store is fixed")

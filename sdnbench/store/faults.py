@@ -20,6 +20,7 @@ from typing import Optional
 from ..errors import UserError
 
 FULL, READ_ONLY, LOCKED, DAMAGED, IO = "full", "read-only", "locked", "damaged", "i/o error"
+BUSY_TIMEOUT_S = 30.0      # how long a writer waits for another's write lock before it is a fault
 
 # primary result codes
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -83,7 +84,7 @@ def line(kind: str, db: Path, e: BaseException) -> str:
                 "another store with --store DIR")
     if kind == LOCKED:
         return (f"the results store {db} is locked: another process{_holders(db)} has held its write "
-                f"lock for longer than sdnbench waits; let it finish, or name another store with --store DIR")
+                f"lock for over {BUSY_TIMEOUT_S:g} s; let it finish, or name another store with --store DIR")
     if kind == DAMAGED:
         return f"the results store {db} {damage(db)}"
     return (f"the results store {db} could not be read or written ({e}): check the disk "
@@ -108,8 +109,8 @@ def damage(db: Path) -> str:
         what = f"is truncated ({size} of the {page * pages} bytes its header counts)"
     else:
         what = "has a damaged page (SQLite: database disk image is malformed)"
-    return (f"{what}: runs it can still read export one by one (`sdnbench results export RUN`); move it "
-            "aside, and keep results in a new store with --store DIR")
+    return (f"{what}: move it aside and name a new store with --store DIR; runs clear of the damage may "
+            f"still export one by one (`sdnbench results export RUN --store {db.parent}`)")
 
 
 def _cannot_open(db: Path) -> Optional[str]:
@@ -121,6 +122,9 @@ def _cannot_open(db: Path) -> Optional[str]:
 
 
 def _free_bytes(directory: Path) -> int:
+    """Free bytes on the disk under ``directory`` (or its nearest parent that exists)."""
+    while not directory.exists() and directory != directory.parent:
+        directory = directory.parent
     try:
         st = os.statvfs(directory)
     except OSError:

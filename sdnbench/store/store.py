@@ -24,11 +24,11 @@ from ..machine import machine_info
 from ..paths import default_results_dir
 from ..result import Result
 from . import codec, schema
+from . import faults
 from .faults import DAMAGED, FULL, StoreFault, fault, kind_of, line
 from .reserve import SIZE as RESERVE_SIZE, Reserve
 
 DB_NAME = "results.sqlite"
-BUSY_TIMEOUT_S = 30.0      # how long a writer waits for another's write lock before it is a fault
 PENDING, RUNNING, OK, FAILED = "pending", "running", "ok", "failed"
 
 
@@ -114,9 +114,9 @@ class Store:
         if not self.read_only:
             self.dir.mkdir(parents=True, exist_ok=True)
             self.reserve.hold()       # before SQLite writes anything: a full disk is said as such
-            return sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            return sqlite3.connect(str(self.path), timeout=faults.BUSY_TIMEOUT_S, isolation_level=None)
         uri = self.path.absolute().as_uri()
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=faults.BUSY_TIMEOUT_S, isolation_level=None)
         try:
             conn.execute("PRAGMA schema_version")
             return conn

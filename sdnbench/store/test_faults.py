@@ -14,8 +14,8 @@ import pytest
 
 from sdnbench.cli import main
 from sdnbench.result import Result
-from sdnbench.store import Store, store as store_mod
-from sdnbench.testing.tmpfs import fill, read_only, tmpfs, unfill
+from sdnbench.store import Store, faults
+from sdnbench.testing.tmpfs import damage, fill, read_only, tmpfs, unfill
 
 pytestmark = pytest.mark.integration          # mount needs root
 
@@ -73,7 +73,7 @@ def test_a_campaign_that_fills_the_disk_keeps_its_result_and_is_marked_interrupt
     code = main(["run", _scenario(tmp_path, samples=100_000, reps=2), "--store", str(st)])
     line = _one_line(capsys, 2, code)
     assert f"the disk under the results store {st} is full" in line, line
-    assert "run 2 keeps the 0 result(s) stored before, marked interrupted" in line, line
+    assert "run 2 holds no result, marked interrupted" in line, line
     assert f"`sdnbench run --resume 2 --store {st}`" in line, line
     where = line.split("the result is in ")[1].split(" ")[0]
     [rescued] = Result.read_json_list(where)
@@ -98,7 +98,7 @@ def test_controller_bench_on_a_disk_that_fills_exits_2_with_the_measurement_resc
                            capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert p.returncode == 2, p.stderr
     [line] = [ln for ln in p.stderr.splitlines() if ln.startswith("sdnbench: error:")]
-    assert "is full" in line and "run 1 keeps the 0 result(s) stored before, marked failed" in line, line
+    assert "is full" in line and "run 1 holds no result, marked failed" in line, line
     where = line.split("the result is in ")[1].split(" ")[0]
     [rescued] = Result.read_json_list(where)
     assert rescued.kind == "controller" and rescued.series
@@ -152,30 +152,18 @@ HOLD = textwrap.dedent("""
 def test_a_store_locked_by_another_process_is_named_with_it_and_still_read(disk, tmp_path, capsys, monkeypatch):
     st = disk / "st"
     _stored_run(st, tmp_path, capsys)
-    monkeypatch.setattr(store_mod, "BUSY_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(faults, "BUSY_TIMEOUT_S", 0.5)
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(st / "results.sqlite")], stdout=subprocess.PIPE,
                               text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         code = main(["run", _scenario(tmp_path), "--store", str(st)])
         line = _one_line(capsys, 1, code)
-        assert f"the results store {st}/results.sqlite is locked: another process (pid {holder.pid})" in line
+        assert f"the results store {st}/results.sqlite is locked: another process (pid {holder.pid}) has held its write lock for over 0.5 s" in line
         assert main(["results", "list", "--store", str(st)]) == 0
     finally:
         holder.kill()
         holder.wait()
-
-
-def _damage(path, how: str) -> None:
-    data = bytearray(path.read_bytes())
-    if how == "page":
-        page = int.from_bytes(data[16:18], "big")
-        data[page:2 * page] = b"\xa5" * page          # page 2: the runs table's root
-    elif how == "truncated":
-        data = data[:len(data) // 2]
-    else:
-        data = bytearray(b"not a database " * 300)
-    path.write_bytes(bytes(data))
 
 
 @pytest.mark.parametrize("how, said", [
@@ -184,9 +172,7 @@ def _damage(path, how: str) -> None:
 def test_a_damaged_store_is_one_line_saying_how_in_every_command(disk, tmp_path, capsys, how, said):
     st = disk / "st"
     _stored_run(st, tmp_path, capsys)
-    with Store(st) as s:                               # everything in the file itself, no log beside it
-        s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    _damage(st / "results.sqlite", how)
+    damage(st / "results.sqlite", how)
     for argv in (*READS, ["run", _scenario(tmp_path)]):
         code = main([*argv, "--store", str(st)])
         line = _one_line(capsys, 1, code)

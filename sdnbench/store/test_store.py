@@ -198,3 +198,17 @@ def test_a_result_the_store_cannot_take_goes_to_a_rescue_file_that_report_reads(
     where = line.split("the result is in ")[1].split(" ")[0]
     [back] = Result.read_json_list(where)
     assert back.counters["answered"] == 7 and back.params == {"switches": 4}
+
+
+def test_a_writer_holds_a_reserve_and_removes_one_a_killed_process_left(tmp_path):
+    import subprocess
+    from sdnbench.store.reserve import SIZE
+    p = subprocess.Popen(["true"])
+    p.wait()
+    (tmp_path / f".reserve-{p.pid}-0").write_bytes(b"\0" * 10)      # its process is gone
+    with Store(tmp_path) as st:
+        assert [x.name for x in tmp_path.glob(".reserve-*")] == [st.reserve.path.name]
+        assert st.reserve.path.stat().st_size == SIZE
+    assert list(tmp_path.glob(".reserve-*")) == []
+    with Store(tmp_path, read_only=True):
+        assert list(tmp_path.glob(".reserve-*")) == []                # a reader keeps none

@@ -4,6 +4,7 @@ read-only (``mount -o remount,ro``). Needs root (``mount``); the tests that use 
     with tmpfs("4m") as d:        # a mounted, empty directory (0755, so another uid can reach it)
         fill(d, leave=200_000)    # a file taking all but about 200 kB
         with read_only(d): ...
+        damage(d / "st" / "results.sqlite", "page")   # or "truncated", "garbage"
 """
 
 from __future__ import annotations
@@ -59,3 +60,22 @@ def read_only(d: Path) -> Iterator[None]:
         yield
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(d)], check=True, capture_output=True)
+
+
+def damage(db: Path, how: str) -> None:
+    """Damage an SQLite file (its log checkpointed into it first): ``page`` overwrites page 2 (the
+    first table's root), ``truncated`` keeps its first half, ``garbage`` is not a database at all."""
+    import sqlite3
+
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    c.close()
+    data = bytearray(db.read_bytes())
+    if how == "page":
+        page = int.from_bytes(data[16:18], "big")
+        data[page:2 * page] = b"\xa5" * page
+    elif how == "truncated":
+        data = data[:len(data) // 2]
+    else:
+        data = bytearray(b"not a database " * 300)
+    db.write_bytes(bytes(data))
