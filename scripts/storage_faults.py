@@ -57,6 +57,7 @@ FAULTS = [
     ("disk fills during the run", "fills", WRITES),
     ("read-only mount", "ro", WRITES + READS),
     ("read-only to the user (file and directory mode)", "mode", WRITES + READS),
+    ("read-only to the user (file mode; directory theirs)", "filemode", WRITES + READS),
     ("locked by another process (> 30 s)", "locked", WRITES + READS[:1]),
     ("a damaged page", "page", WRITES + READS),
     ("truncated file", "truncated", WRITES + READS),
@@ -86,6 +87,8 @@ def case(work: Path, address: str, how: str, name: str) -> tuple:
             fill(d)
         if how == "fills":
             fill(d, leave=300_000)
+        if how == "filemode":
+            os.chown(d / "st", 65534, 65534)
         if how == "ro":
             stack.enter_context(read_only(d))
         if how == "locked":
@@ -94,7 +97,7 @@ def case(work: Path, address: str, how: str, name: str) -> tuple:
             stack.callback(holder.kill)
             holder.stdout.readline()
         before = _digest(db)
-        p = sdnbench(commands(d, work, address)[name], how == "mode", work)
+        p = sdnbench(commands(d, work, address)[name], how in ("mode", "filemode"), work)
         return p.returncode, _line(p.stderr, d), _kept(d, db, before, p.stderr)
 
 

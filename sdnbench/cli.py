@@ -74,9 +74,12 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         if e.errno not in NO_ROOM and not (e.errno in NOT_WRITABLE and e.filename):
             return _internal_error()
         _quiet_stdout()
-        where = f" {e.filename}" if e.filename else " the output"
-        advice = "free some space or write elsewhere" if e.errno in NO_ROOM else "write elsewhere"
-        print(f"sdnbench: error: cannot write{where}: {e.strerror}; {advice}", file=sys.stderr)
+        if e.errno in NO_ROOM:
+            where = f" {e.filename}" if e.filename else " the output"
+            print(f"sdnbench: error: cannot write{where}: {e.strerror}; free some space or write elsewhere",
+                  file=sys.stderr)
+        else:
+            print(f"sdnbench: error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
     except Exception:
         return _internal_error()

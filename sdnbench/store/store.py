@@ -6,12 +6,17 @@ Invariants:
   samples or not finished with none.
 - WAL mode with a busy timeout, so a campaign and one-off CLI commands can write the same store.
 - Nothing is ever deleted or overwritten: a finished cell is never run or stored again.
+- A storage fault (``faults``: full, read-only, locked, damaged) is one line naming the file; a
+  writer holds a ``reserve`` so that a run the disk fills under can still be marked; a reader
+  opens the file read-only (a read-only store is read).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -23,9 +28,8 @@ from ..errors import UserError
 from ..machine import machine_info
 from ..paths import default_results_dir
 from ..result import Result
-from . import codec, schema
-from . import faults
-from .faults import DAMAGED, FULL, StoreFault, fault, kind_of, line
+from . import codec, faults, schema
+from .faults import DAMAGED, FULL, LOCKED, StoreFault, fault, kind_of, line
 from .reserve import SIZE as RESERVE_SIZE, Reserve
 
 DB_NAME = "results.sqlite"
@@ -113,6 +117,8 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         if not self.read_only:
             self.dir.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not os.access(self.path, os.W_OK):    # SQLite would open it read-only
+                raise PermissionError(errno.EACCES, "not writable", str(self.path))
             self.reserve.hold()       # before SQLite writes anything: a full disk is said as such
             return sqlite3.connect(str(self.path), timeout=faults.BUSY_TIMEOUT_S, isolation_level=None)
         uri = self.path.absolute().as_uri()
@@ -120,9 +126,10 @@ class Store:
         try:
             conn.execute("PRAGMA schema_version")
             return conn
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as e:
             conn.close()
-            if _wal_bytes(self.path):     # immutable would not see what the log holds
+            # immutable would not see what the log holds, nor what a writer holding the lock writes
+            if _wal_bytes(self.path) or kind_of(e, self.path) == LOCKED:
                 raise
         # a WAL database whose -shm cannot be made (a read-only directory): read it as it is
         return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
@@ -402,8 +409,6 @@ def check_store(directory: Path) -> None:
     (and migrated) as a write will, and its write lock taken and given back; a new one needs a
     directory it can be made in, on a disk with room for the store's reserve. Nothing is created
     here. Raises ``UserError`` (a ``StoreFault`` for a store) naming the place and what to do."""
-    import os
-
     if directory.exists() and not directory.is_dir():
         raise UserError(f"--store {directory}: is a file, not a results store directory; name a directory")
     if (directory / DB_NAME).exists():

@@ -122,9 +122,13 @@ def test_a_read_only_mount_is_read_and_refused_for_writing(disk, tmp_path, capsy
     assert f"the results store {st}/results.sqlite is read-only (its file system is mounted read-only)" in line
 
 
-def test_a_store_another_user_cannot_write_is_read(disk, tmp_path, capsys):
+@pytest.mark.parametrize("theirs, why", [(False, "its directory is not writable by uid 65534"),
+                                         (True, "its file is not writable by uid 65534")])
+def test_a_store_another_user_cannot_write_is_read(disk, tmp_path, capsys, theirs, why):
     st = disk / "st"
     _stored_run(st, tmp_path, capsys)
+    if theirs:                                   # the directory is theirs, the file is not
+        os.chown(st, 65534, 65534)
     as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable, "-m"]
     home = disk / "home"                         # nobody's own, for what sdnbench keeps there
     home.mkdir()
@@ -137,7 +141,7 @@ def test_a_store_another_user_cannot_write_is_read(disk, tmp_path, capsys):
     p = subprocess.run([*as_nobody, "sdnbench.testing.cli", "run", "--resume", "1", "--store", str(st)],
                        capture_output=True, text=True, env=env, cwd="/")
     assert p.returncode == 1 and p.stderr.count("\n") == 1, p.stderr
-    assert "is read-only (its directory is not writable by uid 65534)" in p.stderr, p.stderr
+    assert f"is read-only ({why})" in p.stderr, p.stderr
 
 
 HOLD = textwrap.dedent("""
