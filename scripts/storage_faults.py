@@ -23,12 +23,11 @@ sys.path.insert(0, str(REPO))
 
 from sdnbench.store import Store  # noqa: E402
 from sdnbench.testing.engine_fixtures import responder  # noqa: E402
-from sdnbench.testing.tmpfs import damage, fill, read_only, tmpfs  # noqa: E402
+from sdnbench.testing.tmpfs import FILLING, damage, fill, read_only, tmpfs  # noqa: E402
 
 SCENARIO = "name: s\nrepetitions: {reps}\nbenchmarks:\n  - kind: synthetic\n    params: {{value: 5, samples: {n}}}\n"
 HOLD = ("import sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
         "c.execute('BEGIN IMMEDIATE')\nprint('held', flush=True)\ntime.sleep(600)\n")
-BIG = 100_000          # synthetic samples: more than a disk left with 300 kB takes
 
 
 def commands(d: Path, work: Path, address: str) -> dict:
@@ -76,8 +75,7 @@ def sdnbench(argv: list, user: bool, work: Path) -> subprocess.CompletedProcess:
 
 def case(work: Path, address: str, how: str, name: str) -> tuple:
     with tmpfs("4m") as d, contextlib.ExitStack() as stack:
-        reps, n = (2, BIG) if how == "fills" else (1, 5)
-        (work / "big.yaml").write_text(SCENARIO.format(reps=reps, n=n))
+        (work / "big.yaml").write_text(FILLING if how == "fills" else SCENARIO.format(reps=1, n=5))
         if how != "new":
             assert sdnbench(["run", str(work / "small.yaml"), "--store", str(d / "st")], False, work).returncode == 0
         db = d / "st" / "results.sqlite"

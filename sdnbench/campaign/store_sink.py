@@ -118,7 +118,8 @@ class StoreSink(Sink):
         if self.run_id is not None:
             status = "interrupted" if self.resumable else "failed"
             begun = cell is not None and (getattr(cell, "id", None) is not None or id(cell) in self.ids)
-            failed_cell = (self.cell_id(cell), f"not stored ({WHY.get(fault.kind, fault.kind)}); {said[-1]}") \
+            where = said[-1] if result is not None else "nothing measured yet"
+            failed_cell = (self.cell_id(cell), f"not stored ({WHY.get(fault.kind, fault.kind)}); {where}") \
                 if begun and not self.resumable else None
             n = len(self.committed)
             kept = f"run {self.run_id} keeps the {n} result(s) stored before" if n else f"run {self.run_id} holds no result"

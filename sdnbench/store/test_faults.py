@@ -15,7 +15,7 @@ import pytest
 from sdnbench.cli import main
 from sdnbench.result import Result
 from sdnbench.store import Store, faults
-from sdnbench.testing.tmpfs import damage, fill, read_only, tmpfs, unfill
+from sdnbench.testing.tmpfs import BIG, FILLING, damage, fill, read_only, tmpfs, unfill
 
 pytestmark = pytest.mark.integration          # mount needs root
 
@@ -69,18 +69,20 @@ def test_a_campaign_that_fills_the_disk_keeps_its_result_and_is_marked_interrupt
     monkeypatch.chdir(tmp_path)                      # where a rescue file goes when the disk is full
     st = disk / "st"
     _stored_run(st, tmp_path, capsys)
-    fill(disk, leave=300_000)                        # room to open and plan, not for 100,000 samples
-    code = main(["run", _scenario(tmp_path, samples=100_000, reps=2), "--store", str(st)])
+    fill(disk, leave=300_000)                        # room to open, plan and store the small cell
+    (tmp_path / "filling.yaml").write_text(FILLING)
+    code = main(["run", str(tmp_path / "filling.yaml"), "--store", str(st)])
     line = _one_line(capsys, 2, code)
     assert f"the disk under the results store {st} is full" in line, line
-    assert "run 2 holds no result, marked interrupted" in line, line
+    assert "run 2 keeps the 1 result(s) stored before, marked interrupted" in line, line
     assert f"`sdnbench run --resume 2 --store {st}`" in line, line
     where = line.split("the result is in ")[1].split(" ")[0]
     [rescued] = Result.read_json_list(where)
-    assert len(rescued.series[0].values) == 100_000
+    assert len(rescued.series[0].values) == BIG
     assert _leftovers(disk) == []
     with Store(st, read_only=True) as s:
         assert [r.status for r in s.runs()] == ["done", "interrupted"]
+        assert [c.status for c in s.cells(2)] == ["ok", "running"]      # resume measures it again
     unfill(disk)                                      # with room again, resume measures the rest
     assert main(["run", "--resume", "2", "--store", str(st)]) == 0
     with Store(st, read_only=True) as s:

@@ -18,6 +18,18 @@ from pathlib import Path
 from typing import Iterator
 
 FILLER = ".filler"
+BIG = 100_000      # synthetic samples (800 kB): more than a disk ``fill``ed to leave 300 kB takes
+# a campaign that fills such a disk in its second cell: the first is stored, the second is not
+FILLING = f"""name: filling
+order: sequential
+benchmarks:
+  - name: small
+    kind: synthetic
+    params: {{value: 5, samples: 5}}
+  - name: big
+    kind: synthetic
+    params: {{value: 5, samples: {BIG}}}
+"""
 
 
 def can_mount() -> bool:
