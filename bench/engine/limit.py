@@ -17,6 +17,7 @@ import signal
 import subprocess
 import time
 
+from sdnbench.controllers import listeners
 from sdnbench.controllers.ofhello import free_port
 
 
@@ -54,12 +55,10 @@ def requests_per_cpu_s(bulk: dict, bytes_out: float, bytes_in: float) -> float:
 
 
 def _listening(port: int) -> bool:
-    """A socket in LISTEN on 127.0.0.1:port, read from /proc/net/tcp (not by connecting: iperf3's
+    """A listener for 127.0.0.1:port in the kernel's socket table (not by connecting: iperf3's
     server takes any connection as a client's control channel, and a probe that connects and
     leaves can make it reset the real client's: "unable to receive control message")."""
-    want = f"0100007F:{port:04X}"
-    with open("/proc/net/tcp") as f:
-        return any(parts[1] == want and parts[3] == "0A" for parts in (line.split() for line in f) if len(parts) > 3)
+    return listeners.shown("127.0.0.1", port) == listeners.YES
 
 
 def _wait_listening(port: int, timeout: float = 10.0) -> None:

@@ -1,13 +1,17 @@
-"""How a ``controller`` subcommand measures, keeps and ends with its results: written to ``-o``,
+"""How a measuring command measures, keeps and ends with its results: written to ``-o``,
 printed with ``--json``, saved with ``--store``, and the exit code (0 when every result is ok, else
 2). Shared by ``controller`` and the suites it registers (discovery, provisioning, resilience),
-which is why it is a module of its own: they import it, ``controller`` imports them.
+``net run`` and ``switch``, which is why it is a module of its own: they import it, ``controller``
+imports them.
 
-``run_plan``: a command is a plan of cells executed by the campaigns' executor
+``run_plan``: every measuring command is a plan of cells executed by the campaigns' executor
 (``campaign.executor``): ``controller bench/search/capacity``, and through ``run_trials`` the
 RFC 8456 suites' commands (``provisioning``, ``table-capacity``, ``reprovisioning``,
 ``failover``, ``discovery``, ``topology-change``), whose cells are those their campaign kinds
-take. The same ``measure`` and failure handling, the same per-cell commit to
+take; ``net run`` (a cell per repetition, ``-o`` the run as one Result), ``switch bench`` (a
+cell per test, as the ``switch`` kind's), ``switch conformance`` (a cell per target and
+version), ``controller robustness``/``dos`` (a cell per case and repetition) and ``controller
+exceptions`` (a cell per variant and repetition). The same ``measure`` and failure handling, the same per-cell commit to
 the store (``--store``: a run of kind ``single``), the same Ctrl-C/SIGTERM handling (what finished
 is kept, the run marked ``interrupted``, the part of the cell cut short kept as failed). What is
 the command's own: ``-o`` rewritten after every cell, its printed rows, and a bug propagating
@@ -32,70 +36,81 @@ from ..campaign.measure import failed
 from ..campaign.store_sink import StoreSink
 from ..errors import UserError
 from ..result import Result
-from ..store.cli import save_if_asked
 from ..store.store import Store
 
 
 def run_plan(args, cells: list, runner: Callable, on_result: Optional[Callable] = None,
-             reps_in_params: bool = False, sinks: tuple = (), quiet: Optional[Callable] = None) -> list:
+             reps_in_params: bool = False, sinks: tuple = (), quiet: Optional[Callable] = None,
+             document: Optional[Callable] = None, kind: Optional[str] = None) -> list:
     """The Results of ``cells`` (``CellSpec``, all of one kind) measured by ``runner(params)``;
     ``on_result(result)`` sees each as it ends. With ``reps_in_params`` the results written and
     returned carry their repetition as the param ``rep`` (the store has it as the cell's).
     ``sinks``: more that see each cell first; ``quiet(result)``: a failed result the file sink
-    does not report on stderr."""
-    files = _File(args, reps_in_params, on_result, quiet)
+    does not report on stderr; ``document(results)``: what ``-o`` holds (the list of results).
+    ``cells`` may be any iterable (a plan that ends early: ``controller robustness``) when
+    ``kind`` names their kind."""
+    files = _File(args, reps_in_params, on_result, quiet, document)
     with contextlib.ExitStack() as stack:
         every: list = [*sinks, files]       # the store last: one that fails ends the run after -o has the cell
         if getattr(args, "store", None) is not None:
             every.append(StoreSink(stack.enter_context(Store(args.store)), resumable=False))
-        execute_cells(cells, {cells[0].kind: runner}, every, contain_bugs=False)
+        with contextlib.suppress(_Stopped):
+            execute_cells(cells, {kind or cells[0].kind: runner}, every, contain_bugs=False)
     return files.results
 
 
 def run_trials(args, cells: list, one: Callable[[object], Result], on_result: Optional[Callable] = None,
-               reps_in_params: bool = False) -> list:
+               reps_in_params: bool = False, failure_ends: bool = False, quiet: Optional[Callable] = None,
+               document: Optional[Callable] = None, stops: tuple = (UserError,), kind: Optional[str] = None) -> list:
     """``run_plan`` for a suite whose command built its typed parameters already: each cell is
     measured by ``one(cell)`` (the trial of ``cell.repetition``); the cell's params are what the
-    store records as asked.
+    store records as asked. With ``failure_ends`` no cell begins after one that failed (``net
+    run``: what failed one repetition, a controller gone, would fail the next).
 
     A ``UserError`` inside a trial (a controller that does not speak the forced ``--of``, an API
     URL that does not answer) ends the command as the user's error, one line and exit 1, as it
     did before the executor: that cell is kept as failed with the reason (``-o``, ``--store``),
-    no later cell starts, and the error is raised once the sinks are closed."""
-    stop = _Stop()
+    no later cell starts, and the error is raised once the sinks are closed. ``stops`` names the
+    exceptions that do so (``switch bench`` adds ``CheckFailed``: a switch that never connected
+    fails every later test too; exit 2)."""
+    stop = _Stop(failure_ends)
 
     def runner(_params: dict) -> Result:
         try:
             return one(stop.cell)
-        except UserError as e:
+        except stops as e:
             stop.error = e        # what the trial measured before it, if it says (``e.result``), is kept
-            stop.result = getattr(e, "result", None) or failed(cells[0].kind, stop.cell.benchmark,
+            stop.result = getattr(e, "result", None) or failed(stop.cell.kind, stop.cell.benchmark,
                                                                 stop.cell.params, time.time(), str(e))
             return stop.result
-    try:
-        results = run_plan(args, cells, runner, on_result, reps_in_params, sinks=(stop,), quiet=stop.said)
-    except _Stopped:
-        results = None
+    results = run_plan(args, cells, runner, on_result, reps_in_params, sinks=(stop,),
+                       quiet=lambda r: stop.said(r) or bool(quiet and quiet(r)), document=document, kind=kind)
     if stop.error is not None:
         raise stop.error
     return results
 
 
 class _Stopped(Exception):
-    """The cell after one whose trial raised a ``UserError``: not started."""
+    """The cell after one whose trial raised a ``UserError`` (or, with ``failure_ends``,
+    failed): not started."""
 
 
 class _Stop(Sink):
     """The cell being measured (what ``run_trials`` hands its trial); once a trial raised a
-    ``UserError`` no other cell begins. Put first among the sinks, so none sees that cell."""
+    ``UserError`` (or failed, with ``failure_ends``) no other cell begins. Put first among the
+    sinks, so none sees that cell."""
 
-    def __init__(self):
+    def __init__(self, failure_ends: bool = False):
         self.cell, self.error, self.result = None, None, None
+        self.failure_ends, self.failed = failure_ends, False
 
     def begin(self, cell) -> None:
-        if self.error is not None:
+        if self.error is not None or self.failed:
             raise _Stopped()
         self.cell = cell
+
+    def commit(self, cell, result: Result) -> None:
+        self.failed = self.failure_ends and result.status != "ok"
 
     def said(self, result: Result) -> bool:
         """The failure is the user's error, said once by ``main``: not by the file sink too."""
@@ -113,13 +128,15 @@ class _File(Sink):
     """``-o`` rewritten after every cell (and with the partial cell on Ctrl-C), a failed cell's
     reason on stderr, the command's row."""
 
-    def __init__(self, args, reps_in_params: bool, on_result: Optional[Callable], quiet: Optional[Callable] = None):
+    def __init__(self, args, reps_in_params: bool, on_result: Optional[Callable], quiet: Optional[Callable] = None,
+                 document: Optional[Callable] = None):
         self.args, self.reps, self.on_result, self.quiet = args, reps_in_params, on_result, quiet
+        self.document = document
         self.results: list = []
 
     def commit(self, cell, result: Result) -> None:
         self.results.append(labelled(cell, result) if self.reps else result)
-        save(self.args, self.results)
+        save(self.args, self.results, document=self.document)
         if result.status != "ok" and not (self.quiet and self.quiet(result)):
             print(f"sdnbench: {cell.benchmark}" + (f" #{cell.repetition + 1}" if self.reps else "")
                   + f" {result.status}: {result.error}", file=sys.stderr)
@@ -128,34 +145,25 @@ class _File(Sink):
 
     def interrupted(self, cell, partial: Optional[Result]) -> None:
         if cell is not None and partial is not None:
-            save(self.args, self.results + [labelled(cell, partial) if self.reps else partial])
+            save(self.args, self.results + [labelled(cell, partial) if self.reps else partial],
+                 document=self.document)
 
 
-def save(args, results: list, finished: bool = False) -> None:
-    """``-o`` rewritten with ``results``; with ``finished`` (each result is a finished repetition,
-    never rewritten later) the ones not yet stored go into ``--store`` too."""
-    if args.out:
-        data = (json.dumps([r.to_dict() for r in results], indent=2) + "\n").encode()
-        where = output.write_or_beside(args.out, data)
-        if where != str(args.out) and not getattr(args, "_rescued", False):
-            print(f"sdnbench: could not write {args.out}; the results are in {where}", file=sys.stderr)
+def save(args, results: list, document: Optional[Callable] = None) -> None:
+    """``-o`` rewritten with ``results`` (or ``document(results)``)."""
+    out = out_path(args)
+    if out:
+        doc = document(results) if document else [r.to_dict() for r in results]
+        data = (json.dumps(doc, indent=2) + "\n").encode()
+        where = output.write_or_beside(out, data)
+        if where != str(out) and not getattr(args, "_rescued", False):
+            print(f"sdnbench: could not write {out}; the results are in {where}", file=sys.stderr)
             args._rescued = True
-    if finished:
-        _store_new(args, results)
 
 
-def _store_new(args, results: list) -> None:
-    if getattr(args, "store", None) is None:
-        return
-    for r in results[getattr(args, "_stored", 0):]:
-        save_if_asked(args, r)
-    args._stored = len(results)
-
-
-def finish(args, results: list) -> int:
-    """The end of a command not yet on ``run_plan``: ``-o`` and ``--store`` once more, then ``end``."""
-    save(args, results, finished=True)
-    return end(args, results)
+def out_path(args):
+    """The ``-o`` file (``args.out``, or ``args.output`` where a command names it so), or None."""
+    return getattr(args, "out", None) or getattr(args, "output", None)
 
 
 def end(args, results: list) -> int:

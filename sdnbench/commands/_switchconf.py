@@ -23,10 +23,13 @@ import sys
 from pathlib import Path
 
 from .. import output
+from ..campaign.plan import cell_key
 from ..errors import UserError
 from ..result import Result
-from ..store.cli import add_store_flag, save_run
+from ..store import CellSpec
+from ..store.cli import add_store_flag
 from ..switchconf import params, patterns, report, runner
+from ._results import run_trials
 
 
 def register(s) -> None:
@@ -69,20 +72,10 @@ def run_conformance(args) -> int:
         print(output.table(["OpenFlow", "pattern", "category", "tests"],
                            [[v, p.name, p.category, p.tests] for v, ps in selected.items() for p in ps]))
         return 0
-    if args.store is not None:
-        args.store.mkdir(parents=True, exist_ok=True)
-    say = lambda m: print(m, file=sys.stderr, flush=True)
-    results: list = []
-    for t in targets:
-        for v in versions:
-            results.append(runner.run(t, v, selected[v], say, args.interval))
-            _save(args, results, final=False)
-            r = results[-1]
-            say(f"{t['spec']} {v}: {r.counters['ok']} OK, {r.counters['error']} ERROR of {r.counters['tests']} "
-                f"in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
-            for n in r.notes:
-                say(f"  note: {n}")
-    _save(args, results, final=True)
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    results = _runs(args, targets, versions, selected, say)
+    if args.output and not getattr(args, "_rescued", False):
+        print(f"wrote {args.output}", file=sys.stderr)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
@@ -92,6 +85,29 @@ def run_conformance(args) -> int:
         print(f"sdnbench: {r.params['target']} {r.params['of_version']}: the run did not finish: {r.error}",
               file=sys.stderr)
     return 2 if failed else 0
+
+
+def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
+    """Each run (a target and a version) a cell on the campaigns' executor
+    (``_results.run_trials``): kept as it ends (``-o`` rewritten, ``--store`` committed), and on
+    Ctrl-C/SIGTERM the runs finished are kept, the one cut short with its outcomes so far, as
+    ``controller bench``."""
+    by_spec = {t["spec"]: t for t in targets}
+    cells = []
+    for t in targets:
+        for v in versions:
+            p = {"target": t["spec"], "of_version": v, "interval_s": args.interval, "only": args.only}
+            cells.append(CellSpec(cell_key(runner.BENCHMARK, p, 0), runner.BENCHMARK, "switch", p, 0))
+
+    def ended(r) -> None:
+        say(f"{r.params['target']} {r.params['of_version']}: {r.counters['ok']} OK, {r.counters['error']} ERROR "
+            f"of {r.counters['tests']} in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
+        for n in r.notes:
+            say(f"  note: {n}")
+
+    return run_trials(args, cells, lambda c: runner.run(by_spec[c.params["target"]], c.params["of_version"],
+                                                          selected[c.params["of_version"]], say, args.interval),
+                      on_result=ended, quiet=lambda r: True)
 
 
 def _read(path: Path) -> list:
@@ -106,17 +122,6 @@ def _read(path: Path) -> list:
     if not all(r.benchmark == runner.BENCHMARK for r in out):
         raise UserError(f"--compare {path}: not the output of `sdnbench switch conformance -o`")
     return out
-
-
-def _save(args, results: list, final: bool) -> None:
-    """-o after every run (a later failure loses nothing); the store once, at the end."""
-    if args.output:
-        data = (json.dumps([r.to_dict() for r in results], indent=1) + "\n").encode()
-        where = output.write_measured(args.output, data)
-        if final:
-            print(f"wrote {where}", file=sys.stderr)
-    if final and args.store is not None and results:
-        save_run(args.store, results, name="switch:conformance")
 
 
 def _print(results: list) -> None:

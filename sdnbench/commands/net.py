@@ -17,11 +17,13 @@ from ..controllers.spec import DEFAULT_SPEC
 from ..net.links import parse_link
 from ..net.params import DEFAULT_OF, check
 from ..net.topology import parse_topology
+from ..campaign.plan import one_benchmark
 from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_store_flag,
-                      check_writable, output_format, print_json, table, write_or_beside)
+                      check_writable, output_format, print_json, table)
 from ..robustness import netns
 from ..store import Store
 from . import netgap
+from ._results import run_trials
 
 
 def register(sub) -> None:
@@ -165,34 +167,44 @@ class Progress:
 
 
 def _run(args) -> int:
+    """The repetitions as a one-benchmark plan on the campaigns' executor (``_results.run_trials``):
+    each repetition kept as it ends (``-o`` rewritten with the run so far, ``--store`` committed
+    as one cell of the run); Ctrl-C/SIGTERM keeps what finished, as ``controller bench``."""
     from ..net import summary
-    from ..net.runner import run_net
+    from ..net.runner import NetRun, merge
 
     params = check(params_from_args(args), flags=True)      # every problem, before anything starts
     if args.backend != "mininet":
         params["backend"] = args.backend
-    fmt = output_format(args.output, args.format, ("json",)) if args.output else None
     if args.output:
+        output_format(args.output, args.format, ("json",))
         check_writable(args.output)
     if args.store:
         _open_store(args.store)
     progress = Progress()
     try:
-        result = run_net(params, progress=progress)
+        with NetRun(params, progress) as run:
+            condition = {k: v for k, v in run.p.items() if k != "reps"}
+            cells = one_benchmark("+".join(run.p["measurements"]), "net", condition, repetitions=run.p["reps"])
+            reps = run_trials(args, cells, lambda cell: run.rep(cell.repetition), failure_ends=True,
+                              quiet=lambda r: True, document=lambda rs: merge(rs, run.p).to_dict())
     finally:
         progress.done()
-    saved = _save(result, args, fmt)
+    result = merge(reps, run.p)
+    if args.output and not getattr(args, "_rescued", False):
+        print(f"wrote {args.output}", file=sys.stderr)
     out = sys.stderr if args.json else sys.stdout
     if args.json:
         print_json(result.to_dict())
     print(f"{result.topology.get('spec') if result.topology else params['topo']} with "
-          f"{(result.controller or {}).get('spec')}: {result.benchmark}, {params['reps']} rep(s)", file=out)
+          f"{(result.controller or {}).get('spec')}: {result.benchmark}, {len(reps)} of {run.p['reps']} rep(s)",
+          file=out)
     rows = summary.rows(result)
     if rows:
         print(table(summary.HEADERS, rows), file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
-    return _verdict(result, saved)
+    return _verdict(result, bool(args.output or args.store))
 
 
 def _verdict(result, saved: bool) -> int:
@@ -212,31 +224,6 @@ def _open_store(directory) -> None:
     """Open (or create) the store before anything is measured; one line if it cannot be."""
     with Store(directory):
         pass
-
-
-def _save(result, args, fmt) -> bool:
-    """Write the -o file and the store entry; a destination that fails at the end gets the data
-    beside it, and the line says where."""
-    import json
-
-    data = (json.dumps(result.to_dict(), indent=2) + "\n").encode()
-    saved = False
-    if args.output:
-        where = write_or_beside(args.output, data)
-        print(f"wrote {where}" + ("" if where == args.output else f" (could not write {args.output})"),
-              file=sys.stderr)
-        saved = True
-    if args.store:
-        try:
-            with Store(args.store) as st:
-                rid = st.save_result(result)
-            print(f"saved as result {rid} in {args.store}", file=sys.stderr)
-        except Exception as e:   # the measurement must survive a store failure
-            where = write_or_beside(f"{args.store}.result.json", data)
-            print(f"sdnbench: could not save into the store {args.store} ({e}); the result is in {where}",
-                  file=sys.stderr)
-        saved = True
-    return saved
 
 
 def _topo(args) -> int:

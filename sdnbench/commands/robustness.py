@@ -9,20 +9,22 @@ Exit 2 when a controller crashed or hung on a case (the measured check failed)."
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 from .. import output
+from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
 from ..errors import UserError
-from ..result import write_json_atomic
 from ..robustness import cases as case_list
 from ..robustness import exceptions, exceptions_trial
 from ..robustness import netns, stable
-from ..robustness.runner import SYN_CASES, SYN_RATE, run_cases
+from ..robustness.runner import SYN_CASES, SYN_RATE, CaseRun
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
-from ..store.cli import save_if_asked
+from ..store import CellSpec
+from ._results import run_trials, save
 
 
 def add_to(s, common) -> None:
@@ -85,34 +87,61 @@ def run_robustness(args) -> int:
     bg = {"rate": args.rate, "switches": args.switches}
     if args.workers is not None:
         bg["workers"] = args.workers
-    results, table = [], {}
-    for spec in specs:
-        name, verdicts = display_name(spec), []
-        if name in table:                      # two specs with one display name: keep both columns
-            name = f"{name} ({len(table) + 1})"
 
-        def on_case(r, v, name=name, verdicts=verdicts):
-            results.append(r)
-            verdicts.append(v)
-            _save(args, results)  # rewritten per case
-            if getattr(args, "store", None):
-                save_if_asked(args, r)
-            if not args.json:
-                print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
-                      file=sys.stderr)
-
-        run_cases(spec, chosen, of_version=args.of_version, background=bg, drop=args.drop, reps=args.reps,
-                  hung_ms=args.hung_ms, syn_rate=args.syn_rate, on_case=on_case)
-        table[name] = stable.by_case(verdicts)
-        for r in results[-len(verdicts):]:   # every repetition's result carries the case's stable verdict
-            r.counters["robustness_stable"] = table[name][r.counters["robustness"]["case"]].to_dict()
-    _save(args, results)
+    def said(name, r, v) -> None:
+        if not args.json:
+            print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
+                  file=sys.stderr)
+    results, seen = _cases(args, specs, chosen, dict(background=bg, drop=args.drop, hung_ms=args.hung_ms,
+                                                      syn_rate=args.syn_rate), said)
+    table = {name: stable.by_case([v for n, v in seen if n == name]) for name in _names(specs)}
+    for r, (name, _) in zip(results, seen):   # every repetition's result carries the case's stable verdict
+        r.counters["robustness_stable"] = table[name][r.counters["robustness"]["case"]].to_dict()
+    save(args, results)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
         print(verdict_table(table, chosen))
     bad = [s for t in table.values() for s in t.values() if {"crashed", "hung"} & set(s.per_rep)]
     return 2 if bad else 0
+
+
+def _names(specs: list) -> list:
+    """Each controller's display name; two specs with one name keep both columns."""
+    names: list = []
+    for spec in specs:
+        name = display_name(spec)
+        names.append(f"{name} ({len(names) + 1})" if name in names else name)
+    return names
+
+
+def _cases(args, specs: list, cases: list, kw: dict, said) -> tuple:
+    """Every case of every controller (repetitions in order, a fresh launch each), each case and
+    repetition a cell of one plan on the campaigns' executor (``_results.run_trials``): kept as
+    it ends (``-o`` rewritten, ``--store`` committed); Ctrl-C/SIGTERM keeps what finished, as
+    ``controller bench``. ``said(name, result, verdict)`` after each. Returns the results and
+    [(name, Verdict)] in the same order."""
+    current: dict = {}
+    seen: list = []
+    fixed = {"of_version": args.of_version, **kw["background"], **{k: v for k, v in kw.items() if k != "background"}}
+
+    def plan():
+        for spec, name in zip(specs, _names(specs)):
+            with CaseRun(spec, cases, of_version=args.of_version, reps=args.reps, **kw) as run:
+                current.update(run=run, name=name)
+                for rep, case in run.plan():
+                    p = {k: v for k, v in {"controller": spec, "case": case, **fixed}.items() if v is not None}
+                    yield CellSpec(cell_key("robustness", p, rep), "robustness", "robustness", p, rep)
+
+    def one(cell):
+        r, v = current["run"].one(cell.repetition, cell.params["case"])
+        seen.append((current["name"], v))
+        return r
+
+    with contextlib.closing(plan()) as cells:
+        results = run_trials(args, cells, one, on_result=lambda r: said(seen[-1][0], r, seen[-1][1]),
+                             quiet=lambda r: True, kind="robustness")
+    return results, seen
 
 
 def _check_reps(args) -> None:
@@ -152,22 +181,16 @@ def run_dos(args) -> int:
     specs = args.controller or [DEFAULT_SPEC]
     bg = {"rate": args.rate, "switches": args.switches}
     cases = _dos_cases(args)
-    results, rows, queues, verdicts = [], [], [], {}
-    for spec in specs:
-        name = display_name(spec)
-        for r, v in run_cases(spec, cases, of_version=args.of_version, background=bg, syn_rate=args.syn_rate,
-                              reps=args.reps):
-            results.append(r)
-            _save(args, results)
-            rows.append(dos_row(name, r, v))
-            verdicts.setdefault(name, []).append(v)
-            lq = r.counters["robustness"].get("listen_queue")
-            if lq is not None:
-                queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
-                              + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
-    if getattr(args, "store", None):
-        for r in results:
-            save_if_asked(args, r)
+    rows, queues, verdicts = [], [], {}
+
+    def said(name, r, v) -> None:
+        rows.append(dos_row(name, r, v))
+        verdicts.setdefault(name, []).append(v)
+        lq = r.counters["robustness"].get("listen_queue")
+        if lq is not None:
+            queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
+                          + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
+    results, _ = _cases(args, specs, cases, dict(background=bg, syn_rate=args.syn_rate), said)
     if args.json:
         output.print_json([r.to_dict() for r in results])
         return _dos_exit(verdicts)
@@ -201,38 +224,43 @@ def _dos_exit(verdicts: dict) -> int:
 
 
 def run_exceptions(args) -> int:
+    """Each run (a repetition of a variant) a cell on the campaigns' executor
+    (``_results.run_trials``) against the one launch: kept as it ends (``-o`` rewritten,
+    ``--store`` committed); Ctrl-C/SIGTERM keeps what finished, as ``controller bench``."""
     base = {"controller": args.controller, "of_version": args.of_version, "mode": args.mode,
             "switches": args.switches, "loops": args.loops, "loop_ms": args.loop_ms, "warmup": args.warmup,
             "reconnect": args.reconnect == "on",
             **{k: getattr(args, k, None) for k in ("rate", "workers", "max_backoff_ms")}}
-    results: list = []
-
-    def done(r) -> None:
-        results.append(r)
-        _save(args, results)
-        if not args.json and r.params.get("variant"):
-            rate = exceptions.per_loop(r)
-            mean = sum(rate) / len(rate) if rate else 0.0
-            print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
-                  f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
-                  f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
-                  file=sys.stderr)
-
-    runs, of = exceptions_trial.run(base, args.reps, on_run=done)
+    asked = {k: v for k, v in base.items() if v is not None}
+    with exceptions_trial.Trial(base, args.reps) as trial:
+        cells = [CellSpec(cell_key("exceptions", dict(asked, variant=v), rep), "exceptions", "controller",
+                          dict(asked, variant=v), rep) for rep, v in trial.plan()]
+        results = run_trials(args, cells, lambda c: trial.one(c.repetition, c.params["variant"]),
+                             on_result=lambda r: _said(args, r), quiet=lambda r: True)
+    runs: dict = {}
+    for r in results:
+        runs.setdefault(r.params["variant"], []).append(r)
     rows = exceptions.summarize(runs)
     for r in results:
         r.counters["exceptions_summary"] = rows
-    _save(args, results)
+    save(args, results)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
         head, body, align = exceptions.table_rows(rows)
-        print(f"OpenFlow {of or 'not negotiated (no HELLO)'}; switches reconnect: {args.reconnect}")
+        print(f"OpenFlow {trial.of or 'not negotiated (no HELLO)'}; switches reconnect: {args.reconnect}")
         print(output.table(head, body, align=align))
-    if getattr(args, "store", None):
-        for r in results:
-            save_if_asked(args, r)
     return 0 if all(_measured(r) for r in results) else 2
+
+
+def _said(args, r) -> None:
+    if not args.json and r.params.get("variant"):
+        rate = exceptions.per_loop(r)
+        mean = sum(rate) / len(rate) if rate else 0.0
+        print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
+              f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
+              f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
+              file=sys.stderr)
 
 
 def _measured(r) -> bool:
@@ -241,8 +269,3 @@ def _measured(r) -> bool:
     if r.status == "ok":
         return True
     return r.params.get("variant") != "clean" and (r.status == "partial" or r.counters.get("sessions_lost", 0) > 0)
-
-
-def _save(args, results: list) -> None:
-    if args.out:
-        write_json_atomic(args.out, [x.to_dict() for x in results])

@@ -17,15 +17,18 @@ captures with kernel timestamps. See ``crates/switchbench/SCHEMA.md`` for every 
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 
 from .. import output
-from ..errors import UserError
-from ..store.cli import add_store_flag, save_run
+from ..campaign.plan import cell_key
+from ..errors import CheckFailed, UserError
+from ..store import CellSpec
+from ..store.cli import add_store_flag
 from ..switchtest import runner, wiring
-from ..switchtest.driver import SwitchbenchInterrupted
+from ..switchtest.cell import run_test
+from ..switchtest.targets import parse_target
+from ._results import run_trials
 from ._switchconf import register as register_conformance
 
 
@@ -94,17 +97,20 @@ def params_from_args(args) -> dict:
 
 
 def run_bench(args) -> int:
+    """Each test a cell on the campaigns' executor (``_results.run_trials``), as a ``switch``
+    campaign's cell, all against one target built once: kept as it ends (``-o`` rewritten,
+    ``--store`` committed); Ctrl-C/SIGTERM keeps the tests finished, as ``controller bench``. A
+    switch that fails the session (never connected) ends the command, exit 2."""
     params = runner.check(params_from_args(args))
-    if args.store is not None:
-        args.store.mkdir(parents=True, exist_ok=True)
-    try:
-        results = runner.run(args.target, params, progress=lambda m: print(m, file=sys.stderr))
-    except SwitchbenchInterrupted as e:
-        partial = getattr(e, "results", None)
-        if partial:
-            _save(args, partial)
-        raise
-    _save(args, results)
+    say = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    common = {k: v for k, v in params.items() if k != "tests"}
+    cells = [CellSpec(cell_key(t, {"target": args.target, "test": t, **common}, 0), t, "switch",
+                      {"target": args.target, "test": t, **common}, 0) for t in params["tests"]]
+    with parse_target(args.target) as target:
+        results = run_trials(args, cells, lambda cell: run_test(target, cell.params, say), quiet=lambda r: True,
+                             stops=(UserError, CheckFailed))
+    if args.output and not getattr(args, "_rescued", False):
+        print(f"wrote {args.output}", file=sys.stderr)
     if args.json:
         output.print_json([r.to_dict() for r in results])
     else:
@@ -113,14 +119,6 @@ def run_bench(args) -> int:
     for r in failed:
         print(f"sdnbench: {r.benchmark} failed: {r.error}", file=sys.stderr)
     return 2 if failed else 0
-
-
-def _save(args, results: list) -> None:
-    if args.output:
-        data = (json.dumps([r.to_dict() for r in results], indent=1) + "\n").encode()
-        print(f"wrote {output.write_measured(args.output, data)}", file=sys.stderr)
-    if args.store is not None and results:
-        save_run(args.store, results, name=f"switch:{results[0].topology.get('target')}")
 
 
 HEADERS = ["test", "metric", "labels", "n", "median", "p95", "max", "unit"]

@@ -55,31 +55,74 @@ def test_topo_prints_switches_hosts_and_links(capsys):
     assert "h5, h6" in out and "wifi-g, 22 Mbit/s, 0.5% loss" in out
 
 
-def test_a_store_that_fails_at_the_end_keeps_the_measurement_beside_it(tmp_path, monkeypatch, capsys):
+def _fake_runs(monkeypatch, make, started=None):
+    """``net run`` with ``make(params, rep) -> Result`` as each repetition: logic, no network."""
     from sdnbench.net import runner
+
+    class Fake:
+        def __init__(self, params, progress=None):
+            self.p = runner.normalize(params)
+            if started is not None:
+                started.append(1)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def rep(self, rep):
+            return make(self.p, rep)
+    monkeypatch.setattr(runner, "NetRun", Fake)
+
+
+def _ping(params, rep, values=(1.0, 2.0)):
     from sdnbench.result import Result
+    r = Result("net", "ping", {k: v for k, v in params.items() if k != "reps"})
+    r.add("rtt", "ms", list(values), src="h1", dst="h2", size=64, rep=rep)
+    return r.finish()
+
+
+def test_a_store_that_fails_keeps_the_measurement_in_a_rescue_file(tmp_path, monkeypatch, capsys):
     from sdnbench.store import Store
 
-    def fake_run_net(params, progress=None):       # logic test: no network
-        r = Result("net", "ping", params)
-        r.add("rtt", "ms", [1.0, 2.0], src="h1", dst="h2", size=64, rep=0)
-        return r.finish()
-
-    def broken(self, result, **kw):
+    def broken(self, cell_id, result):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(runner, "run_net", fake_run_net)
-    monkeypatch.setattr(Store, "save_result", broken)
+    _fake_runs(monkeypatch, _ping)
+    monkeypatch.setattr(Store, "finish_cell", broken)
     store = tmp_path / "st"
     assert main(["net", "run", "--topo", "single,2", "--store", str(store)]) == 0
     err = capsys.readouterr().err
-    assert f"the result is in {store}.result.json" in err
-    assert (tmp_path / "st.result.json").stat().st_mode & 0o777 == 0o644
+    assert f"the result is in {store}/rescued-" in err
+    [rescued] = store.glob("rescued-*.json")
+    assert rescued.stat().st_mode & 0o777 == 0o644
+
+
+def test_each_repetition_is_a_cell_and_o_holds_the_run_as_one_result(tmp_path, monkeypatch, capsys):
+    """``--reps 3``: three cells of one run (repetitions 0..2, one condition), ``-o`` one Result
+    whose series are labelled rep 0..2; a failed repetition ends the run (exit 2)."""
+    import json
+
+    from sdnbench.store import Store
+    _fake_runs(monkeypatch, lambda p, rep: _ping(p, rep, (1.0 + rep,)))
+    store, out = tmp_path / "st", tmp_path / "out.json"
+    assert main(["net", "run", "--topo", "single,2", "--reps", "3", "--store", str(store), "-o", str(out)]) == 0
+    with Store(store, create=False) as st:
+        [run] = st.runs()
+        cells = st.cells(run.id)
+    assert run.status == "done" and [c.repetition for c in cells] == [0, 1, 2]
+    assert len({json.dumps(c.params, sort_keys=True) for c in cells}) == 1 and "reps" not in cells[0].params
+    written = json.loads(out.read_text())
+    assert written["params"]["reps"] == 3 and [s["labels"]["rep"] for s in written["series"]] == [0, 1, 2]
+    _fake_runs(monkeypatch, lambda p, rep: _ping(p, rep) if rep == 0 else _ping(p, rep).finish("failed", "gone"))
+    assert main(["net", "run", "--topo", "single,2", "--reps", "3", "-o", str(out)]) == 2
+    assert "net run failed: gone" in capsys.readouterr().err
+    assert [s["labels"]["rep"] for s in json.loads(out.read_text())["series"]] == [0, 1]
 
 
 def test_a_bad_store_is_refused_before_anything_starts(tmp_path, monkeypatch, capsys):
-    from sdnbench.net import runner
     started = []
-    monkeypatch.setattr(runner, "run_net", lambda *a, **k: started.append(1))
+    _fake_runs(monkeypatch, _ping, started)
     (tmp_path / "file").write_text("")
     assert main(["net", "run", "--topo", "single,2", "--store", str(tmp_path / "file")]) == 1
     assert main(["net", "run", "--topo", "single,2", "-o", str(tmp_path / "x.txt")]) == 1
@@ -87,13 +130,6 @@ def test_a_bad_store_is_refused_before_anything_starts(tmp_path, monkeypatch, ca
 
 
 def test_a_run_that_measured_nothing_exits_2(monkeypatch, capsys):
-    from sdnbench.net import runner
-    from sdnbench.result import Result
-
-    def lost(params, progress=None):
-        r = Result("net", "ping", params)
-        r.add("rtt", "ms", [None, None], src="h1", dst="h2", size=64, rep=0)
-        return r.finish()
-    monkeypatch.setattr(runner, "run_net", lost)
+    _fake_runs(monkeypatch, lambda p, rep: _ping(p, rep, (None, None)))
     assert main(["net", "run", "--topo", "single,2"]) == 2
     assert "measured nothing" in capsys.readouterr().err

@@ -59,18 +59,6 @@ def probe(host: str, port: int, version: int, timeout: float = 1.0) -> Optional[
     return head[0]
 
 
-def refused(host: str, port: int, timeout: float = 1.0) -> Optional[str]:
-    """Why a TCP connection there is refused at once (nothing listens), or None when it is not
-    (it connects, or it only times out: a controller may still be starting)."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return None
-    except ConnectionRefusedError:
-        return f"connection to {host}:{port} refused"
-    except OSError:
-        return None
-
-
 def accepts(host: str, port: int, timeout: float = 1.0) -> bool:
     """Does anything accept TCP connections there? (A cheaper liveness check than ``probe``.)"""
     try:

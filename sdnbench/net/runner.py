@@ -1,5 +1,5 @@
-"""``run_net(params) -> Result``: one network experiment, as the campaign runner and
-``sdnbench net run`` call it.
+"""``run_net(params) -> Result``: one network experiment, as the campaign runner calls it;
+``NetRun`` the same one repetition at a time, as ``sdnbench net run`` keeps each as it ends.
 
 One controller for the whole call; a freshly built network for every repetition, so each one
 starts with empty flow tables and a first packet that really is the first. Within a repetition
@@ -21,7 +21,7 @@ Parameters (all optional except ``topo``)::
 
 A measurement that fails marks the result ``failed`` with its error and keeps the samples taken
 so far; the network is taken down either way. ``Interrupted`` (SIGINT/SIGTERM) propagates after
-clean-up.
+clean-up, carrying the repetition cut short as its ``result``.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from typing import Callable, Optional
 from .. import doctor
 from ..controllers import launch
 from ..controllers.negotiation import mismatch, negotiate
-from ..errors import UserError
-from ..result import Result
+from ..errors import Interrupted, UserError
+from ..result import Result, Series
 from . import ditg, first_packet, iperf, ping
 from .backend import MininetNetwork
 from .backends.base import open_backend
@@ -73,66 +73,139 @@ def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int]
 
 
 def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> Result:
-    params = dict(params)
-    backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY | cluster:SERVERS
-    p = normalize(params)
-    topo = backend.topology(p)
-    link = parse_link(p.get("link")) if p.get("link") else None
-    if link:
-        topo = topo.with_link_params(link)
-    pairs = select_pairs(topo, p["pairs"])
-    result = Result(kind="net", benchmark="+".join(p["measurements"]), params=p,
-                    topology=topo.to_dict())
-    for prof in {l.params.profile for l in topo.links if l.params.profile}:
-        if prof in PROFILE_NOTES:
-            result.notes.append(PROFILE_NOTES[prof])
-    if backend.name == "mininet":
-        result.versions.update(_tool_versions(p["measurements"]))
-    else:
-        result.params["backend"] = getattr(backend, "spec", None) or f"ssh:{backend.inventory.path}"
-    result.counters["pairs"] = len(pairs)
-    # Refuse what this machine cannot build before a controller is even started.
-    backend.preflight(topo, p)
-    with _controller(p["controller"], p["of"], p.get("log_dir"), backend.controller_port()) as ctl:
-        result.controller = ctl.info if ctl else {"spec": "standalone", "name": "standalone",
-                                                  "version": None, "app": None}
-        sampler_cm = ctl.sample_resources(0.5) if ctl and ctl.pid else contextlib.nullcontext()
-        with sampler_cm as sampler:
-            try:
-                for rep in range(p["reps"]):
-                    _one_rep(p, topo, pairs, ctl, rep, result, progress, backend)
-            except UserError as e:
-                result.finish("failed", str(e))
-            except Exception as e:
-                traceback.print_exc()
-                result.finish("failed", f"internal error: {type(e).__name__}: {e}")
-        if sampler is not None:
-            result.resources += sampler.series()
-    if result.finished is None:
-        result.finish("ok")
-    return result
+    """Every repetition of ``params`` (its ``reps``) as one Result, series labelled ``rep``; a
+    failed repetition ends the run (the samples taken so far are kept)."""
+    with NetRun(params, progress) as run:
+        reps = []
+        for rep in range(run.p["reps"]):
+            reps.append(run.rep(rep))
+            if reps[-1].status != "ok":
+                break
+    return merge(reps, run.p)
+
+
+class NetRun:
+    """One network experiment, one repetition at a time: ``with NetRun(params) as run:
+    run.rep(0) ... run.rep(N-1)``, each a Result of its own (``net run`` keeps each as it ends).
+    The controller is launched once for the whole block and every repetition builds a fresh
+    network, so each one starts with empty flow tables."""
+
+    def __init__(self, params: dict, progress: Callable[[str], None] = lambda s: None):
+        params = dict(params)
+        self.backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY | cluster:SERVERS
+        self.p = normalize(params)
+        self.progress = progress
+        self._stack = contextlib.ExitStack()
+        self._taken: dict = {}                                     # resource metric -> samples handed out
+        self._seen: dict = {}                                      # what the first repetition learnt
+
+    def __enter__(self) -> "NetRun":
+        p, backend = self.p, self.backend
+        topo = backend.topology(p)
+        link = parse_link(p.get("link")) if p.get("link") else None
+        self.topo = topo.with_link_params(link) if link else topo
+        self.pairs = select_pairs(self.topo, p["pairs"])
+        self.versions = _tool_versions(p["measurements"]) if backend.name == "mininet" else {}
+        if backend.name != "mininet":
+            p["backend"] = getattr(backend, "spec", None) or f"ssh:{backend.inventory.path}"
+        # Refuse what this machine cannot build before a controller is even started.
+        backend.preflight(self.topo, p)
+        with self._stack as stack:
+            self.ctl = stack.enter_context(_controller(p["controller"], p["of"], p.get("log_dir"),
+                                                       backend.controller_port()))
+            self.sampler = (stack.enter_context(self.ctl.sample_resources(0.5)) if self.ctl and self.ctl.pid
+                            else None)
+            self._stack = stack.pop_all()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.__exit__(*exc)
+
+    def rep(self, rep: int) -> Result:
+        """Repetition ``rep`` on a fresh network: its Result (series labelled ``rep``), failed
+        with the reason when a measurement failed. ``Interrupted`` propagates carrying the
+        repetition cut short (``result``), failed with what it measured so far."""
+        p = self.p
+        result = Result(kind="net", benchmark="+".join(p["measurements"]),    # the condition: no ``reps``
+                        params={k: v for k, v in p.items() if k != "reps"}, topology=self.topo.to_dict(),
+                        versions=dict(self.versions))
+        result.notes += [PROFILE_NOTES[prof] for prof in {l.params.profile for l in self.topo.links
+                                                          if l.params.profile} if prof in PROFILE_NOTES]
+        result.counters["pairs"] = len(self.pairs)
+        result.controller = self.ctl.info if self.ctl else {"spec": "standalone", "name": "standalone",
+                                                            "version": None, "app": None}
+        try:
+            _one_rep(p, self.topo, self.pairs, self.ctl, rep, result, self.progress, self.backend, self._seen)
+        except UserError as e:
+            result.finish("failed", str(e))
+        except Exception as e:
+            traceback.print_exc()
+            result.finish("failed", f"internal error: {type(e).__name__}: {e}")
+        except Interrupted as e:
+            e.result = self._ended(result).finish("failed", "interrupted: the repetition was cut short; "
+                                                             "the samples it took are kept")
+            raise
+        return self._ended(result)
+
+    def _ended(self, result: Result) -> Result:
+        """``result`` with the controller's resource samples taken since the last repetition."""
+        for s in self.sampler.series() if self.sampler else []:
+            n = self._taken.get(s.metric, 0)
+            self._taken[s.metric] = len(s.values)
+            result.resources.append(Series(s.metric, s.unit, s.values[n:], s.labels, s.t[n:] if s.t else None))
+        if result.finished is None:
+            result.finish("ok")
+        return result
+
+
+def merge(reps: list, params: dict) -> Result:
+    """The repetitions of one run as one Result (what ``net run -o`` writes): every series and
+    resource sample, the notes once each; failed with the first failed repetition's reason."""
+    first = reps[0]
+    r = Result(kind="net", benchmark=first.benchmark, params=dict(params), topology=first.topology,
+               controller=first.controller, versions=dict(first.versions), counters=dict(first.counters),
+               started=first.started)
+    resources: dict = {}
+    for x in reps:
+        r.series += x.series
+        r.notes += [n for n in x.notes if n not in r.notes]
+        r.versions.update(x.versions)
+        r.params.update({k: v for k, v in x.params.items() if k not in params})
+        for s in x.resources:
+            into = resources.setdefault(s.metric, Series(s.metric, s.unit, [], dict(s.labels),
+                                                         [] if s.t is not None else None))
+            into.values += s.values
+            into.t = into.t + s.t if into.t is not None and s.t is not None else into.t
+    r.resources = list(resources.values())
+    bad = next((x for x in reps if x.status != "ok"), None)
+    r.finish("failed", bad.error) if bad else r.finish("ok")
+    r.finished = reps[-1].finished
+    return r
 
 
 def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
-             progress: Callable[[str], None], backend=None) -> None:
+             progress: Callable[[str], None], backend=None, seen: Optional[dict] = None) -> None:
+    """One repetition into ``result``; ``seen`` keeps what the first one learnt (the version
+    the switches negotiate) for the next."""
+    seen = {} if seen is None else seen
     address = (ctl.host, ctl.port) if ctl else None
     tag = f"rep {rep + 1}/{p['reps']}"
     progress(f"{tag}: starting {topo.summary()}")
     with _network(topo, address, p, backend) as net:
-        if rep == 0:
-            result.topology = net.describe()
-            result.versions["ovs"] = net.info.get("ovs_version")
-            if net.info.get("loss_backend") == "nftables":
-                result.notes.append("link loss is emulated with nftables (numgen random) on each "
-                                    "sending interface: this kernel has no netem")
+        result.topology = net.describe()
+        result.versions["ovs"] = net.info.get("ovs_version")
+        if net.info.get("loss_backend") == "nftables":
+            result.notes.append("link loss is emulated with nftables (numgen random) on each "
+                                "sending interface: this kernel has no netem")
         for note in net.notes:
             if note not in result.notes:
                 result.notes.append(note)
-        if address and rep == 0:
-            neg = negotiated_version(address, p["of"])
-            if neg:
-                result.params["of_negotiated"] = neg
-        if ctl and topo.has_loop() and rep == 0:
+        if address:
+            if "of" not in seen:
+                seen["of"] = negotiated_version(address, p["of"])
+            if seen["of"]:
+                result.params["of_negotiated"] = seen["of"]
+        if ctl and topo.has_loop():
             result.notes.append("the topology has loops: a plain learning-switch controller floods "
                                 "broadcasts around them; use a loop-aware controller")
         step = lambda s: progress(f"{tag}: {s}")   # noqa: E731

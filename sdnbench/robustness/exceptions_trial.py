@@ -8,6 +8,7 @@ flags and the suite's cell take them from here; the engine's own defaults stay t
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable, Optional
 
 from ..controllers import launch
@@ -33,29 +34,60 @@ def run(base: dict, reps: int, on_run: Optional[Callable] = None) -> tuple:
     """(runs, of): ``runs`` is {variant: [Result per repetition]}; ``of`` the session version
     (None when the controller sent no HELLO: the runs say why). ``on_run(result)`` after each
     run, also for the partial result of an interrupted one (then the interrupt goes on)."""
-    if reps < 1:
-        raise UserError("--reps must be at least 1")
-    params = variant_params(base)
-    runs: dict = {v: [] for v in params}
-    clean = params["clean"]
-    with launch(launch_spec(clean), of_version=launch_of_version(clean)) as ctl:
-        # the invalid packet-ins need a known session version: negotiated once (or the forced
-        # one checked: a controller that cannot speak it is one line naming --of), then every
-        # variant uses it. No HELLO back: the runs say why.
-        of = session_version(ctl.host, ctl.port, base.get("of_version"), ctl.info.get("name") or clean["controller"])
-        if of:
-            params = {v: check(dict(p, of_version=of)) for v, p in params.items()}
-        for rep in range(reps):
-            for v, p in params.items():
-                try:
-                    r = measure(p, ctl)
-                except EngineInterrupted as e:
-                    if on_run:
-                        on_run(e.result)
-                    raise
-                r.benchmark = "exceptions"
-                r.params.update(rep=rep, variant=v, of_session=of)
-                runs[v].append(r)
+    with Trial(base, reps) as trial:
+        runs: dict = {v: [] for v in trial.params}
+        for rep, v in trial.plan():
+            try:
+                r = trial.one(rep, v)
+            except EngineInterrupted as e:
                 if on_run:
-                    on_run(r)
-    return runs, of
+                    on_run(e.result)
+                raise
+            runs[v].append(r)
+            if on_run:
+                on_run(r)
+    return runs, trial.of
+
+
+class Trial:
+    """The trial one run at a time, as ``controller exceptions`` keeps each as it ends: ``with
+    Trial(base, reps) as t: for rep, variant in t.plan(): t.one(rep, variant)``. Bad input fails at
+    construction; the block launches the controller and negotiates its session version once
+    (a controller that cannot speak a forced one is one line naming --of) and stops it at the
+    end. ``of``: that version, None when no HELLO came back (the runs say why)."""
+
+    def __init__(self, base: dict, reps: int):
+        if reps < 1:
+            raise UserError("--reps must be at least 1")
+        self.base, self.reps = base, reps
+        self.params = variant_params(base)
+        self.of: Optional[str] = None
+        self._stack = contextlib.ExitStack()
+
+    def __enter__(self) -> "Trial":
+        clean = self.params["clean"]
+        with contextlib.ExitStack() as stack:
+            self.ctl = stack.enter_context(launch(launch_spec(clean), of_version=launch_of_version(clean)))
+            # the invalid packet-ins need a known session version: negotiated once, then every
+            # variant uses it
+            self.of = session_version(self.ctl.host, self.ctl.port, self.base.get("of_version"),
+                                      self.ctl.info.get("name") or clean["controller"])
+            self._stack = stack.pop_all()
+        if self.of:
+            self.params = {v: check(dict(p, of_version=self.of)) for v, p in self.params.items()}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.__exit__(*exc)
+
+    def plan(self):
+        """(repetition, variant): every variant in turn within each repetition."""
+        return ((rep, v) for rep in range(self.reps) for v in self.params)
+
+    def one(self, rep: int, variant: str):
+        """The Result of ``variant`` in repetition ``rep``; an interrupted one propagates
+        ``EngineInterrupted`` carrying its partial ``result``."""
+        r = measure(self.params[variant], self.ctl)
+        r.benchmark = "exceptions"
+        r.params.update(rep=rep, variant=variant, of_session=self.of)
+        return r

@@ -266,36 +266,69 @@ def run_cases(spec: str, cases: list, *, of_version: Optional[str] = None, backg
     [(Result, Verdict)] in run order and calls ``on_case`` after each. ``of_version`` None:
     negotiated per launch (``version.py``); a forced one the controller cannot speak is a
     UserError naming --of."""
-    background = background or {}
-    for c in cases:  # bad input fails before anything is launched
-        check(case_params(spec, c, of_version, background, syn_rate=syn_rate))
-    if any(c in SYN_CASES for c in cases):
-        netns.preflight()
-    if not cases:
-        return []
-    first = check(case_params(spec, cases[0], of_version, background, syn_rate=syn_rate))
-    m, label = _Managed(first), display_name(spec)
-    catalogue = {c["name"]: c for c in case_list.catalogue()}
     out: list = []
-    try:
-        for rep in range(reps):
-            ctl = m.ctl or m.start()     # a tcp: controller's one process is kept across repetitions
-            of = version.session_version(ctl.host, ctl.port, of_version, label)
-            for c in cases:
-                why = version.needs(catalogue.get(c, {}), of)
-                p = case_params(spec, c, of, background, syn_rate=syn_rate) if why else \
-                    check(case_params(spec, c, of, background, syn_rate=syn_rate))
-                p["rep"] = rep
-                r, v = _not_applicable(p, c, why, m.ctl) if why else _run_case(m, p, drop, hung_ms, label)
-                out.append((r, v))
-                on_case(r, v)
-                if v.verdict == "crashed" and not m.ctl.pid:
-                    return out  # a tcp: controller that is gone cannot be restarted from here
-            if m.ctl is not None and m.ctl.pid:
-                m.stop()      # the next repetition gets a fresh launch
-    finally:
-        m.stop()
+    with CaseRun(spec, cases, of_version=of_version, background=background, drop=drop, hung_ms=hung_ms,
+                 syn_rate=syn_rate, reps=reps) as run:
+        for rep, case in run.plan():
+            out.append(run.one(rep, case))
+            on_case(*out[-1])
     return out
+
+
+class CaseRun:
+    """``run_cases`` one case at a time, as ``controller robustness`` keeps each as it ends:
+    ``with CaseRun(spec, cases, ...) as run: for rep, case in run.plan(): run.one(rep, case)``.
+    Bad input fails at construction, before anything is launched; the block's end stops the
+    controller."""
+
+    def __init__(self, spec: str, cases: list, *, of_version: Optional[str] = None,
+                 background: Optional[dict] = None, drop: float = DROP, hung_ms: float = HUNG_MS,
+                 syn_rate: int = SYN_RATE, reps: int = 1):
+        self.spec, self.cases, self.of_version, self.reps = spec, list(cases), of_version, reps
+        self.background, self.drop, self.hung_ms, self.syn_rate = background or {}, drop, hung_ms, syn_rate
+        for c in cases:  # bad input fails before anything is launched
+            check(self._params(c, of_version))
+        if any(c in SYN_CASES for c in cases):
+            netns.preflight()
+        self.m = _Managed(check(self._params(cases[0], of_version))) if cases else None
+        self.label, self.gone = display_name(spec), False
+        self.catalogue = {c["name"]: c for c in case_list.catalogue()}
+        self._rep, self._of = None, None
+
+    def _params(self, case: str, of: Optional[str]) -> dict:
+        return case_params(self.spec, case, of, self.background, syn_rate=self.syn_rate)
+
+    def __enter__(self) -> "CaseRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.m is not None:
+            self.m.stop()
+
+    def plan(self) -> Iterator[tuple]:
+        """(repetition, case) in run order, until a ``tcp:`` controller is gone (it cannot be
+        restarted from here)."""
+        for rep in range(self.reps):
+            for c in self.cases:
+                if self.gone:
+                    return
+                yield rep, c
+
+    def one(self, rep: int, case: str) -> tuple:
+        """(Result, Verdict) of ``case`` in repetition ``rep``; a new repetition gets a fresh launch
+        of a managed controller (a ``tcp:`` one's process is kept) and negotiates again."""
+        m = self.m
+        if rep != self._rep:
+            if self._rep is not None and m.ctl is not None and m.ctl.pid:
+                m.stop()      # the next repetition gets a fresh launch
+            ctl = m.ctl or m.start()
+            self._rep, self._of = rep, version.session_version(ctl.host, ctl.port, self.of_version, self.label)
+        why = version.needs(self.catalogue.get(case, {}), self._of)
+        p = self._params(case, self._of) if why else check(self._params(case, self._of))
+        p["rep"] = rep
+        r, v = _not_applicable(p, case, why, m.ctl) if why else _run_case(m, p, self.drop, self.hung_ms, self.label)
+        self.gone = v.verdict == "crashed" and not m.ctl.pid
+        return r, v
 
 
 def _not_applicable(p: dict, case: str, why: str, ctl) -> tuple:

@@ -30,20 +30,18 @@ def add_store_flag(parser, default_off: bool = True) -> None:
         if default_off else "")
 
 
-def rescue(directory, result) -> Optional[str]:
-    """The store could not take ``result`` (a Result, or a list of them) after all (a full disk, a
-    store made read-only during the run): it goes to a rescue file, beside the store if there is
-    room, else in the working directory or /tmp; it is never dropped. Returns where, or None if
-    nowhere could hold it."""
+def rescue(directory, result: Result) -> Optional[str]:
+    """The store could not take ``result`` after all (a full disk, a store made read-only during
+    the run): it goes to a rescue file, beside the store if there is room, else in the working
+    directory or /tmp; it is never dropped. Returns where, or None if nowhere could hold it."""
     import json
     import time
     from pathlib import Path
 
     from ..output import write_or_beside
-    data = [r.to_dict() for r in result] if isinstance(result, list) else result.to_dict()
     target = Path(directory) / f"rescued-{time.strftime('%Y%m%dT%H%M%S')}-{id(result):x}.json"
     try:
-        return write_or_beside(target, (json.dumps(data, indent=2) + "\n").encode())
+        return write_or_beside(target, (json.dumps(result.to_dict(), indent=2) + "\n").encode())
     except OSError:
         return None
 
@@ -83,17 +81,3 @@ def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[
     args._saved_run = run_id
     return run_id
 
-
-def save_run(directory, results: list, name: str) -> int:
-    """``results`` as one run of kind ``single``, all or nothing (``Store.save_results``), said
-    as "saved as run N"; a store that cannot take them ends the command (``StoreFault``, exit 2)
-    with them in a rescue file the line names."""
-    try:
-        with Store(directory) as st:
-            ids = st.save_results(results, name=name)
-            run_id = st.conn.execute("SELECT run_id FROM results WHERE id=?", (ids[0],)).fetchone()[0]
-    except UserError as e:
-        raise StoreFault(getattr(e, "kind", ""), f"{e}; {rescued(rescue(directory, results))}", exit_code=2) from e
-    print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
-          file=sys.stderr)
-    return run_id

@@ -19,7 +19,7 @@ from .. import proc, procreg
 from ..controllers import envs
 from ..controllers.ofhello import accepts, free_port
 from ..controllers.launchplan import base_env
-from ..errors import UserError
+from ..errors import Interrupted, UserError
 from ..result import Result
 from . import pairs
 from .logparse import LogParser, Outcome
@@ -157,12 +157,15 @@ def _env() -> dict:
 
 
 def run(target: dict, version: str, selected: list, progress: Callable[[str], None], interval: int = 0) -> Result:
-    """One run of ``selected`` (patterns of ``version``) against ``target`` (from ``params``)."""
+    """One run of ``selected`` (patterns of ``version``) against ``target`` (from ``params``).
+    Ctrl-C/SIGTERM stops it as any failure does, then ``Interrupted`` propagates carrying the
+    outcomes read so far as a failed ``result``."""
     label = f"{target['spec']} {version}"
     result = Result(kind="switch", benchmark=BENCHMARK, params={"target": target["spec"], "of_version": version, "interval_s": interval},
                     versions={"os-ken": envs.require("osken").get("version")})
     t0 = time.monotonic()
     error: Optional[str] = None
+    stopped: Optional[Interrupted] = None
     with tempfile.TemporaryDirectory(prefix="sdnbench-switchconf-") as scratch:
         directory, selected, shadowed = stage(selected, Path(scratch) / "patterns")
         parser = LogParser(frozenset(p.description for p in selected))
@@ -184,6 +187,8 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
                 _follow(_Follow(log, parser, label, selected, progress), pair, tester, time.monotonic())
             except RunFailed as e:
                 error = str(e)
+            except Interrupted as e:
+                stopped, error = e, "interrupted: the run was cut short; the outcomes read so far are kept"
             finally:
                 tester.stop(grace=3.0)
             result.topology = pair.describe()
@@ -191,7 +196,11 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
     ok = sum(1 for o in parser.outcomes if o.result == "OK")
     result.counters = {"tests": len(parser.outcomes), "ok": ok, "error": len(parser.outcomes) - ok,
                        "selected": sum(p.tests for p in selected), "seconds": round(time.monotonic() - t0, 1)}
-    return result.finish("failed" if error else "ok", error)
+    result.finish("failed" if error else "ok", error)
+    if stopped is not None:
+        stopped.result = result
+        raise stopped
+    return result
 
 
 def outcomes(result: Result) -> list:

@@ -15,6 +15,8 @@ from ..errors import UserError
 from ..kind import Kind
 from ..result import Result
 from . import runner
+from .driver import SwitchbenchInterrupted
+from .targets import parse_target
 
 OPTIONS = set(runner.DEFAULTS) - {"tests"} | {"target", "test"}
 
@@ -54,17 +56,33 @@ def merge(test: str, params: dict, parts: list) -> Result:
 
 
 def run_switch(params: dict) -> Result:
+    target = params.get("target", "ovs")
+    with parse_target(target) as built:
+        return run_test(built, params)
+
+
+def run_test(target, params: dict, progress=None) -> Result:
+    """One cell on a ``target`` built already (``switch bench`` builds one for all its tests):
+    the test ``params["test"]`` in a session of its own, its parts merged. On Ctrl-C/SIGTERM the
+    ``Interrupted`` carries the parts finished before it as a failed ``result``."""
     p = dict(params)
-    target = p.pop("target", "ovs")
+    spec = p.pop("target", "ovs")
     test = p.pop("test", None)
     if test is None:
         raise UserError("a switch cell needs `test:` (one of " + ", ".join(runner.TESTS) + ")")
     if isinstance(p.get("flows"), int):
         p["flows"] = [p["flows"]]
-    parts = runner.run(target, {**p, "tests": [test]})
+    try:
+        parts = runner.run_on(target, spec, runner.check({**p, "tests": [test]}), progress)
+    except SwitchbenchInterrupted as e:
+        if getattr(e, "results", None):
+            e.result = merge(test, dict(params), e.results).finish(
+                "failed", "interrupted: the test was cut short; the parts it finished are kept")
+        raise
     if not parts:
         raise UserError(f"switch test {test} produced no result")
     return merge(test, dict(params), parts)
+
 
 KIND = Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
             "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",

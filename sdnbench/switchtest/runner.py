@@ -82,25 +82,31 @@ def run(target_spec: str, params: dict, target=None, progress=None) -> list:
     """Runs the tests of ``params`` against ``target_spec`` (or an already built ``target``)."""
     p = check(params)
     target = target or parse_target(target_spec)
+    with target:
+        return run_on(target, target_spec, p, progress)
+
+
+def run_on(target, target_spec: str, p: dict, progress=None) -> list:
+    """The tests of the checked ``p`` in one ``sdnbench-switch`` session against ``target``,
+    built already (inside its block): the switch is pointed at the session, the session ends with
+    the tests. ``SwitchbenchInterrupted`` carries the tests finished before the signal
+    (``results``)."""
     port = getattr(target, "port", None) or free_port()
     say = progress or (lambda _msg: None)
-    with target:
-        if p["table_limit"] is not None:
-            target.set_flow_limit(p["table_limit"])
-        with driver.Switchbench(binary_args(p, target.probe_specs, port)) as sb:
-            say(f"sdnbench-switch listening on {sb.address}; waiting for the switch")
-            try:
-                # the switch may connect, and tests finish, before set-controller returns
-                target.attach(sb.address)
-                doc = sb.wait(timeout=_budget(p))
-            except Interrupted as interrupt:
-                e = interrupt if isinstance(interrupt, driver.SwitchbenchInterrupted) else sb.interrupted(interrupt.signum)
-                if e.doc is not None:
-                    e.results = convert.to_results(e.doc, target.describe(), _recorded(p, target_spec),
-                                                   _versions())
-                raise e
-        described = target.describe()
-    results = convert.to_results(doc, described, _recorded(p, target_spec), _versions())
+    if p["table_limit"] is not None:
+        target.set_flow_limit(p["table_limit"])
+    with driver.Switchbench(binary_args(p, target.probe_specs, port)) as sb:
+        say(f"sdnbench-switch listening on {sb.address}; waiting for the switch")
+        try:
+            # the switch may connect, and tests finish, before set-controller returns
+            target.attach(sb.address)
+            doc = sb.wait(timeout=_budget(p))
+        except Interrupted as interrupt:
+            e = interrupt if isinstance(interrupt, driver.SwitchbenchInterrupted) else sb.interrupted(interrupt.signum)
+            if e.doc is not None:
+                e.results = convert.to_results(e.doc, target.describe(), _recorded(p, target_spec), _versions())
+            raise e
+    results = convert.to_results(doc, target.describe(), _recorded(p, target_spec), _versions())
     for r in results:
         r.notes += [f"invariant broken: {v}" for v in invariants.violations(r)]
     return results

@@ -107,21 +107,13 @@ def test_missing_or_down_interfaces_are_refused_before_starting():
             OvsTarget(datapath="system")
 
 
-def _finished_tests(cli_pid: int) -> list:
-    """The tests the run's sdnbench-switch (a child of the CLI) has finished so far: those in the
-    document it writes (atomically) after each one."""
+def _kept_tests(out) -> list:
+    """The tests the run has kept in its ``-o`` file so far (rewritten, atomically, as each ends)."""
     import json
-    from pathlib import Path
     try:
-        kids = Path(f"/proc/{cli_pid}/task/{cli_pid}/children").read_text().split()
-        for kid in kids:
-            argv = Path(f"/proc/{kid}/cmdline").read_text().split("\0")
-            if "--json" in argv:
-                doc = json.loads(Path(argv[argv.index("--json") + 1]).read_text())
-                return [t.get("test") for t in doc.get("tests", [])]
-    except (FileNotFoundError, ProcessLookupError, json.JSONDecodeError):
-        pass
-    return []
+        return [r["benchmark"] for r in json.loads(out.read_text())]
+    except (FileNotFoundError, json.JSONDecodeError):
+        return []
 
 
 def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_tests(tmp_path):
@@ -133,17 +125,17 @@ def test_ctrl_c_mid_run_leaves_no_namespace_veth_or_bridge_and_keeps_finished_te
     with reaped(p):
         proc.wait_until(lambda: f"{prefix}br" in proc.run(["ovs-vsctl", "list-br"], timeout=10).stdout,
                         timeout=120, what="the bridge of the run")
-        # into the run: the binary has written its document after the first test (packet-in)
-        # finished, and the second (stats, 20 s a repetition) has begun
-        proc.wait_until(lambda: _finished_tests(p.pid) == ["packet-in"], timeout=120,
-                        what="the first test to finish")
+        # into the run: the first test (packet-in) is kept, and the second (stats, 20 s a
+        # repetition) has begun
+        proc.wait_until(lambda: _kept_tests(out) == ["packet-in"], timeout=120, what="the first test to be kept")
         err = signalled(p, signal.SIGINT, 60)
     assert p.returncode == 130, err
     assert "Traceback" not in err
     assert leftovers(prefix) == []
     import json
     kept = json.loads(out.read_text())
-    assert [r["benchmark"] for r in kept] == ["packet-in"] and kept[0]["status"] == "ok"
+    assert kept[0]["benchmark"] == "packet-in" and kept[0]["status"] == "ok", kept
+    assert all(r["status"] == "failed" and "interrupted" in r["error"] for r in kept[1:]), kept
 
 
 def test_clean_removes_only_leftovers_of_dead_runs():

@@ -4,7 +4,7 @@ OpenFlow HELLO probe still gates the run (``lifecycle``)."""
 from __future__ import annotations
 
 from ...errors import UserError
-from .. import ofhello
+from .. import listeners
 from ..parsed import DEFAULT_SPEC, ControllerSpec
 from .base import ControllerKind
 
@@ -24,8 +24,9 @@ def not_answering(spec: ControllerSpec, why: str) -> UserError:
 
 
 def precheck(spec: ControllerSpec) -> None:
-    """Something listens at the address (issue 13.8: fail at once, not after a wait)."""
-    refused = ofhello.refused(spec.host, spec.port)
+    """Something listens at the address (issue 13.8: fail at once, not after a wait), by the
+    engine's rule (``listeners``): a JVM's IPv4-mapped listener is a listener."""
+    refused = listeners.refusal(spec.host, spec.port)
     if refused:
         raise not_answering(spec, refused)
 

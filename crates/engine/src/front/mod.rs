@@ -7,6 +7,7 @@ pub mod hello;
 pub use cli::command;
 pub mod commands;
 pub use commands::commands;
+pub(crate) mod listeners;
 pub(crate) mod output;
 pub(crate) mod preflight;
 pub mod run;

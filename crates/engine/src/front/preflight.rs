@@ -5,6 +5,7 @@
 //! listens would otherwise be found by every session, and blamed on the controller (exit 2).
 
 use crate::config::Config;
+use crate::front::listeners::{lookup, Listener};
 use std::path::Path;
 
 /// Every check, in the order a user fixes them; the first failure.
@@ -48,38 +49,24 @@ pub fn writable(flag: &str, path: &Path) -> Result<(), String> {
     }
 }
 
-/// Does something listen at `addr`? Asked of the kernel's socket table (`/proc/net/tcp*`), not by
-/// connecting: a check must not be a session the controller sees. Only for an address of this
-/// machine (in this network namespace); any other is left to the run, which says what it saw.
+/// Does something listen at `addr`? Asked first of the kernel's socket table (`/proc/net/tcp*`,
+/// `listeners.rs`), so that the check is no session the controller sees. Where the table shows
+/// no listener, one connection is tried, and only a refused one refuses the run: a table misread
+/// must never refuse a controller that listens. An address of another machine or network
+/// namespace, or a table that cannot be read, is left to the run, which says what it saw.
 fn listening(addr: &str) -> Result<(), String> {
     let sa = crate::config::limits::resolve(addr).map_err(|e| format!("--controller: {e}"))?;
     let local = sa.ip().is_loopback() || std::net::TcpListener::bind((sa.ip(), 0)).is_ok();
     let table = |f: &str| std::fs::read_to_string(format!("/proc/net/{f}")).unwrap_or_default();
-    if !local || listens(&(table("tcp") + &table("tcp6")), sa) != Some(false) {
+    if !local || lookup(&(table("tcp") + &table("tcp6")), sa) != Some(Listener::No) {
         return Ok(());
     }
-    Err(format!("--controller {addr}: nothing listens there; start the controller first, or name its address"))
-}
-
-/// Whether the kernel's TCP table (`/proc/net/tcp` and `tcp6` lines) has a listening socket
-/// that takes connections to `sa` (bound to its address or to any); None: no table to read.
-fn listens(table: &str, sa: std::net::SocketAddr) -> Option<bool> {
-    let want = match sa.ip() {
-        std::net::IpAddr::V4(ip) => format!("{:08X}", u32::from_ne_bytes(ip.octets())),
-        std::net::IpAddr::V6(ip) => {
-            ip.octets().chunks(4).map(|w| format!("{:08X}", u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))).collect()
+    match std::net::TcpStream::connect_timeout(&sa, std::time::Duration::from_secs(1)) {
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+            Err(format!("--controller {addr}: nothing listens there (connection refused); start the controller first, or name its address"))
         }
-    };
-    for l in table.lines() {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        let (Some(local), Some(&"0A")) = (f.get(1), f.get(3)) else { continue };
-        let Some((ip, port)) = local.split_once(':') else { continue };
-        let any = ip.bytes().all(|b| b == b'0');
-        if u16::from_str_radix(port, 16) == Ok(sa.port()) && (any || ip == want) {
-            return Some(true);
-        }
+        _ => Ok(()),
     }
-    (!table.is_empty()).then_some(false)
 }
 
 #[cfg(test)]
@@ -109,17 +96,18 @@ mod tests {
     }
 
     #[test]
-    fn the_kernel_table_is_read_by_address_and_port() {
-        // /proc/net/tcp: 127.0.0.1:6653 listening (0A), 0.0.0.0:8080 listening, 127.0.0.1:9 connected (01)
-        let t = "  sl  local_address rem_address   st\n\
-                 0: 0100007F:19FD 00000000:0000 0A\n\
-                 1: 00000000:1F90 00000000:0000 0A\n\
-                 2: 0100007F:0009 0100007F:D431 01\n";
-        let sa = |s: &str| s.parse().unwrap();
-        assert_eq!(listens(t, sa("127.0.0.1:6653")), Some(true));
-        assert_eq!(listens(t, sa("127.0.0.2:6653")), Some(false));
-        assert_eq!(listens(t, sa("127.0.0.9:8080")), Some(true));
-        assert_eq!(listens(t, sa("127.0.0.1:9")), Some(false));
-        assert_eq!(listens("", sa("127.0.0.1:9")), None);
+    fn a_listener_bound_any_way_is_found_and_a_wrong_family_refused() {
+        // bound as a JVM binds 127.0.0.1 (IPv4-mapped), and the other forms the kernel shows
+        for bound in ["127.0.0.1:0", "0.0.0.0:0", "[::]:0", "[::ffff:127.0.0.1]:0", "127.0.0.2:0"] {
+            let l = std::net::TcpListener::bind(bound).unwrap();
+            let port = l.local_addr().unwrap().port();
+            let target = if bound.starts_with("127.0.0.2") { "127.0.0.2" } else { "127.0.0.1" };
+            assert_eq!(listening(&format!("{target}:{port}")), Ok(()), "bound to {bound}");
+        }
+        let only6 = std::net::TcpListener::bind("[::1]:0").unwrap();
+        let port = only6.local_addr().unwrap().port();
+        assert_eq!(listening(&format!("[::1]:{port}")), Ok(()));
+        let e = listening(&format!("127.0.0.1:{port}")).unwrap_err();
+        assert!(e.contains("nothing listens there (connection refused)"), "{e}");
     }
 }
