@@ -144,18 +144,22 @@ def main() -> int:
     (work / "home").mkdir()
     (work / "home-nobody").mkdir()
     os.chown(work / "home-nobody", 65534, 65534)
-    rows = []
+    rows: list = []          # [fault, [commands], exit, line, kept]: commands that did the same, one row
     try:
         assert sdnbench(["run", str(work / "small.yaml"), "--store", str(work / "ok")], False, work).returncode == 0
         with responder() as address:
             for fault, how, names in FAULTS:
                 for name in names:
                     code, line, kept = case(work, address, how, name)
-                    rows.append(f"| {fault} | `{name}` | {code} | {line.replace('|', '/')} | {kept} |")
-                    print(rows[-1], file=sys.stderr)
+                    print(fault, name, code, line, kept, sep=" | ", file=sys.stderr)
+                    if rows and rows[-1][0] == fault and rows[-1][2:] == [code, line, kept]:
+                        rows[-1][1].append(name)
+                    else:
+                        rows.append([fault, [name], code, line, kept])
     finally:
         subprocess.run(["rm", "-rf", str(work)], check=False)
-    print(HEAD + "\n".join(rows) + "\n")
+    print(HEAD + "\n".join(f"| {f} | {', '.join(f'`{n}`' for n in names)} | {code} | {line.replace('|', '/')} | {kept} |"
+                           for f, names, code, line, kept in rows) + "\n")
     return 0
 
 

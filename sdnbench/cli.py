@@ -71,7 +71,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         _quiet_stdout()
         return 0
     except OSError as e:
-        if e.errno not in NO_ROOM and not (e.errno in NOT_WRITABLE and e.filename):
+        if e.errno not in NO_ROOM and not (e.errno in NO_ACCESS and e.filename):
             return _internal_error()
         _quiet_stdout()
         if e.errno in NO_ROOM:
@@ -86,7 +86,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 
 
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
-NOT_WRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)     # a named file only
+NO_ACCESS = (errno.EROFS, errno.EACCES, errno.EPERM)     # said in one line for a named file only
 
 
 def _internal_error() -> int:
