@@ -71,18 +71,22 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         _quiet_stdout()
         return 0
     except OSError as e:
-        if e.errno not in NO_ROOM:
+        if e.errno not in NO_ROOM and not (e.errno in NO_ACCESS and e.filename):
             return _internal_error()
         _quiet_stdout()
-        where = f" {e.filename}" if e.filename else " the output"
-        print(f"sdnbench: error: cannot write{where}: {e.strerror}; free some space or write elsewhere",
-              file=sys.stderr)
+        if e.errno in NO_ROOM:
+            where = f" {e.filename}" if e.filename else " the output"
+            print(f"sdnbench: error: cannot write{where}: {e.strerror}; free some space or write elsewhere",
+                  file=sys.stderr)
+        else:
+            print(f"sdnbench: error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
     except Exception:
         return _internal_error()
 
 
 NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
+NO_ACCESS = (errno.EROFS, errno.EACCES, errno.EPERM)     # said in one line for a named file only
 
 
 def _internal_error() -> int:

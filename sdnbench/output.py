@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any, Iterable, Optional, Sequence
@@ -75,12 +76,16 @@ def add_output_flags(parser, formats: Sequence[str], what: str = "the result") -
                         help="file format for -o (default: from the extension)")
 
 
-def add_store_flag(parser, help: str = "") -> None:
+def add_store_flag(parser, help: str = "", read_only: bool = False) -> None:
+    """``read_only``: the command only reads the store, which is then opened read-only and not
+    checked for writing beforehand (a read-only store is read)."""
     from pathlib import Path
 
     parser.add_argument("--store", type=Path, metavar="DIR", default=None,
                         help=help or f"results store directory (default: ./{default_results_dir()}, "
                                      "or $SDNBENCH_RESULTS)")
+    if read_only:
+        parser.set_defaults(_store_read_only=True)
 
 
 def add_renamed_flags(parser, *old: str) -> None:
@@ -129,16 +134,37 @@ def check_writable(path: str) -> None:
 
 
 def write_file(path, data: bytes) -> None:
-    """Write atomically (temp file + rename) with mode 0644, whatever the umask says."""
+    """Write atomically (temp file beside it, fsync, rename) with mode 0644, whatever the umask
+    says. On failure no temp file is left and the ``OSError`` names ``path``, not the temp file."""
     import os
+    import tempfile
     from pathlib import Path
 
     p = Path(path)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.chmod(tmp, FILE_MODE)
-    os.replace(tmp, p)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, p)
+    except BaseException as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(e, OSError) and e.errno is not None:
+            raise OSError(e.errno, e.strerror, str(p)) from e
+        raise
+
+
+def write_measured(path, data: bytes) -> str:
+    """``-o FILE`` holding measurements: ``write_or_beside``, and a line when it is not FILE."""
+    where = write_or_beside(path, data)
+    if where != str(path):
+        print(f"sdnbench: could not write {path}; the results are in {where}", file=sys.stderr)
+    return where
 
 
 def write_or_beside(path, data: bytes) -> str:

@@ -12,10 +12,7 @@ Serialized as JSON with ``"schema": "sdnbench.result/1"``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -131,21 +128,12 @@ class Result:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON so that a crash leaves either the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1, default=_json_default)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)      # the mode of every output file (mkstemp makes 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Write JSON so that a crash leaves either the old file or the new one, never half of one
+    (``output.write_file``: no temp file left, an error naming ``path``)."""
+    from .output import write_file
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    write_file(path, (json.dumps(data, indent=1, default=_json_default) + "\n").encode())
 
 
 def _json_default(o: Any) -> Any:

@@ -67,9 +67,10 @@ def start(store: Store, scenario: Scenario, overrides: Optional[Overrides] = Non
           versions: Optional[dict] = None) -> int:
     overrides = overrides or Overrides()
     seed = scenario.seed if scenario.seed is not None else secrets.randbelow(2 ** 31)
-    run_id = store.create_run("campaign", scenario.name, scenario.description, scenario.text,
-                              scenario.source, seed, versions, options=overrides.to_dict())
-    store.add_cells(run_id, plan(scenario, seed, overrides))
+    with store.transaction():       # a run is never there without its plan
+        run_id = store.create_run("campaign", scenario.name, scenario.description, scenario.text,
+                                  scenario.source, seed, versions, options=overrides.to_dict())
+        store.add_cells(run_id, plan(scenario, seed, overrides))
     return run_id
 
 

@@ -10,8 +10,11 @@ Two kinds of run, one sink:
   its first cell begins and gets each cell as it begins; nothing resumes it, so the cell cut
   short is kept as failed, with what it measured before the signal ("interrupted: ...").
 
-A command's store that cannot take a result after all (a full disk, made read-only during the
-run) gets it in a rescue file beside it, whose path is printed: a result is never dropped.
+A store that fails during the run (its disk full, made read-only, locked by another process,
+damaged: ``store.faults``) ends the run: the result it could not take goes to a rescue file, the
+run is marked (``failed``; a campaign's ``interrupted``, to resume) in the room the store's
+reserve kept, and one line (exit 2) names the fault, the rescue file and what the run keeps. A
+result is never dropped and no run is left ``running``.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ import sys
 import time
 from typing import Optional
 
-from ..errors import UserError
 from ..result import Result
 from ..store import CellSpec, Store
-from ..store.cli import rescue
+from ..store.cli import rescue, rescued
+from ..store.faults import WHY, StoreFault
 from .executor import Sink
 from .measure import failed
 from .plan import cell_key
@@ -35,7 +38,7 @@ class StoreSink(Sink):
         self.store, self.run_id, self.resumable = store, run_id, resumable
         self.ids: dict = {}            # id(cell) -> the store's cell id (a command's cells)
         self.committed: set = set()
-        self.broken = False            # a command's store failed: the rest goes to rescue files
+        self.broken = False            # the store failed: the run has ended (``_stop``)
         self.current = None            # the cell begun last
 
     def cell_id(self, cell) -> int:
@@ -43,12 +46,9 @@ class StoreSink(Sink):
 
     def begin(self, cell) -> None:
         self.current = cell
-        if self.broken:
-            return
         if getattr(cell, "id", None) is None:
             self._guarded(self._add, cell)
-        if not self.broken:
-            self._guarded(lambda c: self.store.mark_running(self.cell_id(c)), cell)
+        self._guarded(lambda c: self.store.mark_running(self.cell_id(c)), cell)
 
     def _add(self, cell) -> None:
         if self.run_id is None:
@@ -63,12 +63,13 @@ class StoreSink(Sink):
 
     def commit(self, cell, result: Result) -> None:
         if self.broken:
-            rescue(self.store.dir, result, "the store failed earlier in this run")
             return
         self._guarded(lambda c: self.store.finish_cell(self.cell_id(c), result), cell, result)
         self.committed.add(id(cell))
 
     def interrupted(self, cell, partial: Optional[Result]) -> None:
+        if self.broken:
+            return
         self._cut_short(cell, partial, "interrupted before it measured anything")
         if self.run_id is None or self.broken:
             return
@@ -86,22 +87,49 @@ class StoreSink(Sink):
             self.commit(cell, partial or failed(cell.kind, cell.benchmark, cell.params, time.time(), why))
 
     def close(self, completed: bool) -> None:
+        if self.broken:
+            return
         if not completed:
             self._cut_short(self.current, None, "stopped by an error in sdnbench before it finished")
         if self.run_id is None or self.broken or self.store.run(self.run_id).status == "interrupted":
             return
         n_failed = self.store.run(self.run_id).counts.get("failed", 0)
-        self.store.set_run_status(self.run_id, "done" if completed and not n_failed else "failed")
+        status = "done" if completed and not n_failed else "failed"
+        self._guarded(lambda _: self.store.set_run_status(self.run_id, status), None)
 
     def _guarded(self, step, cell, result: Optional[Result] = None) -> None:
-        """A campaign's store failing is fatal (its plan lives there); a command's store failing
-        sends this result and the later ones to rescue files."""
-        if self.resumable:
-            step(cell)
-            return
+        """``step(cell)``; a storage fault in it ends the run (``_stop``), anything else is a bug."""
         try:
             step(cell)
-        except (UserError, sqlite3.Error, OSError) as e:
-            self.broken = True
-            if result is not None:
-                rescue(self.store.dir, result, e)
+        except (sqlite3.Error, OSError, StoreFault) as e:
+            fault = self.store.fault(e)
+            if fault is None:
+                raise
+            self._stop(cell, result, fault)
+
+    def _stop(self, cell, result: Optional[Result], fault: StoreFault) -> None:
+        """The store failed mid-run: ``result`` (what it could not take) to a rescue file, the cell
+        kept failed saying where (a campaign's stays to be measured again) and the run marked,
+        then the run ends with one line."""
+        self.broken = True
+        said = [str(fault)]
+        if result is not None:
+            said.append(rescued(rescue(self.store.dir, result)))
+        if self.run_id is not None:
+            status = "interrupted" if self.resumable else "failed"
+            begun = cell is not None and (getattr(cell, "id", None) is not None or id(cell) in self.ids)
+            where = said[-1] if result is not None else "nothing measured yet"
+            failed_cell = (self.cell_id(cell), f"not stored ({WHY.get(fault.kind, fault.kind)}); {where}") \
+                if begun and not self.resumable else None
+            n = len(self.committed)
+            kept = f"run {self.run_id} keeps the {n} result(s) stored before" if n else f"run {self.run_id} holds no result"
+            try:
+                self.store.set_run_status(self.run_id, status, failed_cell)
+                said.append(f"{kept}, marked {status}")
+            except (sqlite3.Error, OSError):
+                said.append(f"{kept}; it could not be marked and still says running")
+            if self.resumable:
+                said.append(f"`sdnbench run --resume {self.run_id} --store {self.store.dir}` measures the "
+                            "rest once the store is fixed")
+        measured = result is not None or bool(self.committed)
+        raise StoreFault(fault.kind, "; ".join(said), exit_code=2 if measured else 1) from fault

@@ -109,6 +109,6 @@ def preflight(args: argparse.Namespace) -> None:
         if isinstance(value, (str, Path)) and value != "":
             text_file(flag, what, Path(value))
     store = getattr(args, "store", None)
-    if store is not None:
+    if store is not None and not getattr(args, "_store_read_only", False):
         from ..store.store import check_store
         check_store(Path(store))

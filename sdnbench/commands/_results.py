@@ -51,11 +51,11 @@ def run_plan(args, cells: list, runner: Callable, on_result: Optional[Callable] 
     ``kind`` names their kind."""
     files = _File(args, reps_in_params, on_result, quiet, document)
     with contextlib.ExitStack() as stack:
-        every: list = list(sinks)
+        every: list = [*sinks, files]       # the store last: one that fails ends the run after -o has the cell
         if getattr(args, "store", None) is not None:
             every.append(StoreSink(stack.enter_context(Store(args.store)), resumable=False))
         with contextlib.suppress(_Stopped):
-            execute_cells(cells, {kind or cells[0].kind: runner}, every + [files], contain_bugs=False)
+            execute_cells(cells, {kind or cells[0].kind: runner}, every, contain_bugs=False)
     return files.results
 
 

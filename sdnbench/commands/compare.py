@@ -24,7 +24,7 @@ def register(sub) -> None:
                        description=__doc__)
     p.add_argument("a", metavar="A", help="the baseline: RUN[@PARAM=VALUE,...], a Result .json or a directory")
     p.add_argument("b", metavar="B", help="the candidate, same forms as A")
-    add_store_flag(p)
+    add_store_flag(p, read_only=True)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", dest="fmt", action="store_const", const="json", help="JSON on stdout")
     fmt.add_argument("--csv", dest="fmt", action="store_const", const="csv", help="CSV on stdout")

@@ -23,7 +23,7 @@ def register(sub) -> None:
     p.add_argument("ref", metavar="SCENARIO|RUN",
                    help="a scenario name or file, or a run id (`latest`) whose scenario to follow")
     p.add_argument("--metric", "-m", required=True, help="the metric, e.g. throughput")
-    add_store_flag(p)
+    add_store_flag(p, read_only=True)
     p.add_argument("-o", "--output", metavar="FILE.png", help="also draw the history to FILE (png, svg, pdf)")
     p.add_argument("--json", action="store_true", help="print the history as JSON on stdout")
     p.add_argument("--fail-on-regression", action="store_true",
@@ -36,7 +36,7 @@ def run(args) -> int:
     from ..history.collect import load_history
     from ..report.history_render import as_json, plot, text
 
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         h = load_history(store, args.ref, args.metric)
     found = alerts(h)
     if args.output:

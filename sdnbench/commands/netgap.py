@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..campaign import scenario as scenario_mod
 from ..errors import UserError
-from ..output import add_json_flag, print_json
+from ..output import add_json_flag, print_json, write_measured
 from ..store import Store
 
 
@@ -51,9 +51,8 @@ def run(args) -> int:
     doc = {"scenario": sc.name, "inventory": args.inventory, "rows": [r.to_dict() for r in rows],
            "emulated": [r.to_dict() for r in res["emulated"]], "real": [r.to_dict() for r in res["real"]]}
     if args.output:
-        Path(args.output).write_text(json.dumps(doc, indent=2, default=str) + "\n"
-                                     if args.output.endswith(".json") else text)
-        print(f"wrote {args.output}", file=sys.stderr)
+        data = json.dumps(doc, indent=2, default=str) + "\n" if args.output.endswith(".json") else text
+        print(f"wrote {write_measured(args.output, data.encode())}", file=sys.stderr)
     if args.json:
         print_json({k: v for k, v in doc.items() if k in ("scenario", "inventory", "rows")})
     else:

@@ -21,6 +21,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", metavar="PATH",
                    help="file to write (default: print Markdown/CSV/JSON to stdout)")
     p.add_argument("--store", metavar="DIR", help="results store directory (default: ./sdnbench-results)")
+    p.set_defaults(_store_read_only=True)      # reports only read: a read-only store is read
     p.add_argument("--title", help="report title")
     p.add_argument("--check", action="store_true",
                    help="render the HTML in headless Chromium, check every table and plot, and "

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from ..output import add_json_flag, add_output_flags, check_writable, output_format, print_json, table
+from ..output import (add_json_flag, add_output_flags, add_store_flag, check_writable, output_format, print_json,
+                      table)
 from ..store import Store
 from ..store.export import FORMATS, export
-from .run import add_store_flag
 
 # Statistics (scipy) are imported inside the actions that need them, not at CLI start-up.
 PER = ("raw", "rep")
@@ -31,7 +31,7 @@ def register(sub) -> None:
                        description=__doc__)
     rs = p.add_subparsers(dest="results_command", metavar="ACTION", parser_class=type(p))
     lp = rs.add_parser("list", help="the runs in the store")
-    add_store_flag(lp)
+    add_store_flag(lp, read_only=True)
     add_json_flag(lp)
     lp.set_defaults(func=cmd_list)
 
@@ -39,7 +39,7 @@ def register(sub) -> None:
     sp.add_argument("run", metavar="RUN", help="run id or `latest`")
     sp.add_argument("--per", choices=PER, default="raw", help="statistics over raw samples or per-repetition means")
     sp.add_argument("--resources", action="store_true", help="also summarize resource use (CPU %%, RSS)")
-    add_store_flag(sp)
+    add_store_flag(sp, read_only=True)
     add_json_flag(sp)
     sp.set_defaults(func=cmd_show)
 
@@ -47,7 +47,7 @@ def register(sub) -> None:
     ep.add_argument("run", metavar="RUN", help="run id or `latest`")
     add_output_flags(ep, FORMATS, "the samples (default: CSV on stdout)")
     add_json_flag(ep)
-    add_store_flag(ep)
+    add_store_flag(ep, read_only=True)
     ep.set_defaults(func=cmd_export)
 
     bp = rs.add_parser("best", help="best scenario per configuration, as in the controller study")
@@ -58,7 +58,7 @@ def register(sub) -> None:
                     help="test per-repetition means (rep, default, as the study) or raw samples")
     bp.add_argument("--test", choices=sorted(TESTS), default="auto",
                     help="auto: Welch's t if both samples pass Shapiro-Wilk, else Mann-Whitney U")
-    add_store_flag(bp)
+    add_store_flag(bp, read_only=True)
     add_json_flag(bp)
     bp.set_defaults(func=cmd_best)
     p.set_defaults(func=lambda args: (p.print_help(), 1)[1])
@@ -69,7 +69,7 @@ def _when(t) -> str:
 
 
 def cmd_list(args) -> int:
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         runs = store.runs()
     if args.json:
         print_json([{k: v for k, v in vars(r).items() if k != "scenario_text"} for r in runs])
@@ -88,7 +88,7 @@ def cmd_show(args) -> int:
     from ..compare.core import fmt_num, sort_key
     from ..compare.samples import build_side, store_pairs
     from ..stats import summarize
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)
         failed = store.cells(info.id, "failed")
@@ -159,7 +159,7 @@ def cmd_export(args) -> int:
                                     else args.format or "csv")
     if args.output:
         check_writable(args.output)
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         run_id = store.resolve_run(args.run)
         text = export(store, run_id, fmt, Path(args.output) if args.output else None)
     if text is not None:
@@ -173,7 +173,7 @@ def cmd_best(args) -> int:
     from ..compare.core import fmt_num, sort_key
     from ..compare.samples import build_side, store_pairs
     from ..stats import best_scenario, higher_is_better
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         info = store.run(args.run)
         pairs = store_pairs(store, info.id)
     if not any(args.vary in it[0] for it in pairs):

@@ -210,7 +210,7 @@ def _done(outcome) -> None:
 def _write_report(args, ref: str) -> int:
     from ..rfc8456.evaluation import evaluate, parse_header
     from ..rfc8456.evaluation_report import build
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         info = store.run(ref)
         meta = parse_header(info.scenario_text)
         rows = [(cell.benchmark, cell.repetition, r) for cell, r in store.results(info.id)]

@@ -73,12 +73,13 @@ def test_a_corrupt_or_foreign_store_is_one_line_naming_it_in_every_command(refus
     (tmp_path / "corrupt" / "results.sqlite").write_bytes(b"not a database" * 300)
     (tmp_path / "foreign").mkdir()
     sqlite3.connect(tmp_path / "foreign" / "results.sqlite").execute("CREATE TABLE x (y)").connection.commit()
+    said = {"corrupt": "is not an SQLite database", "foreign": "is another program's SQLite database"}
     for store in ("corrupt", "foreign"):
         d = str(tmp_path / store)
         for argv in (["results", "list"], ["results", "show", "1"], ["report", "1"], ["compare", "1", "2"],
                      ["controller", "bench"], ["rfc8456", "--report", "1"]):
             line = refused([*argv, "--store", d])
-            assert f"the results store {d}/results.sqlite is not a usable results store" in line, (argv, line)
+            assert f"the results store {d}/results.sqlite {said[store]}" in line, (argv, line)
 
 
 SCENARIOS = {

@@ -129,7 +129,7 @@ def load_source(text: str, store_dir: Optional[Path], ignore: Iterable = (),
     if path.suffix == ".json" or path.is_dir():
         items = _from_files(path)
     else:
-        with Store(store_dir, create=False) as store:
+        with Store(store_dir, read_only=True) as store:
             run_id = store.resolve_run(src)
             items = store_pairs(store, run_id)
         text = f"run {run_id}" + text[len(src):]

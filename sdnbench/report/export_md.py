@@ -72,7 +72,7 @@ def write(report: Report, path: Path) -> list:
         fig_dir.mkdir(parents=True, exist_ok=True)
         for i, f in enumerate(figures, 1):
             p = fig_dir / f"fig{i}.png"
-            p.write_bytes(f.png)
+            write_atomic(p, f.png)
             written.append(p)
     text = render(report, fig_dir.name if figures else None)
     _write_text(path, text)

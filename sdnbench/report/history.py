@@ -25,7 +25,7 @@ def history_section(runs: list, store_dir: Optional[Path], with_plots: bool = Tr
     if not wanted:
         return None
     s = Section(title="History")
-    with Store(store_dir, create=False) as store:
+    with Store(store_dir, read_only=True) as store:
         for scenario, upto in dict.fromkeys(wanted):
             for metric in _headline_metrics(runs, scenario):
                 try:

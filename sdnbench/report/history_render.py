@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import fmt
 from ..history.alerts import Alert
 from ..history.collect import History
+from .files import write_atomic
 
 
 def alert_line(h: History, a: Alert) -> str:
@@ -79,7 +80,7 @@ def plot(h: History, found: list, path: Path) -> Path:
     """Write the history plot; the format follows the file's extension (png, svg, pdf)."""
     path = Path(path)
     if path.suffix.lower() == ".png":
-        path.write_bytes(figure(h, found).png)
+        write_atomic(path, figure(h, found).png)
         return path
     import matplotlib.pyplot as plt
     from . import plots

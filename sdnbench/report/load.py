@@ -2,10 +2,11 @@
 JSON file (``sdnbench.result/1``), or a directory of them.
 
 Reports only read results: nothing here adds, changes or deletes one (opening the store may
-migrate its schema, which the store does losslessly)."""
+migrate an older schema, which the store does losslessly; a read-only store is read as it is)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from pathlib import Path
 from typing import Optional
@@ -19,7 +20,7 @@ from .model import RunData
 def load_runs(refs: list, store_dir: Optional[Path] = None) -> list:
     runs = []
     store = None
-    try:
+    with contextlib.ExitStack() as stack:     # the store's exit says a storage fault in one line
         for ref in refs:
             p = Path(ref)
             if p.suffix == ".json" or (p.is_dir() and not (p / "results.sqlite").exists()
@@ -27,11 +28,8 @@ def load_runs(refs: list, store_dir: Optional[Path] = None) -> list:
                 runs.append(_from_files(p))
                 continue
             if store is None:
-                store = Store(store_dir, create=False)
+                store = stack.enter_context(Store(store_dir, read_only=True))
             runs.append(_from_store(store, ref))
-    finally:
-        if store is not None:
-            store.close()
     _unique_labels(runs)
     return runs
 

@@ -24,7 +24,12 @@ result, its samples and the cell status in one transaction) → ``set_run_status
 Single CLI commands: ``sdnbench.store.cli.add_store_flag(parser)`` and ``save_if_asked(args, result)``.
 
 Layout: ``schema`` (tables and migrations; version in ``PRAGMA user_version``), ``codec``
-(compact lossless sample encoding), ``store`` (the ``Store`` class), ``export`` (CSV/JSON/Parquet).
+(compact lossless sample encoding), ``store`` (the ``Store`` class), ``export`` (CSV/JSON/Parquet),
+``faults`` (a full, read-only, locked or damaged store told apart, one line each: docs/storage-faults.md),
+``reserve`` (room a writer keeps so a run the disk fills under is still marked).
+
+Reading only (``results``, ``report``, ``compare``): ``Store(DIR, read_only=True)`` opens the file
+read-only, so a store on a read-only mount or one this user cannot write is read.
 """
 
 from .store import FAILED, OK, PENDING, RUNNING, CellInfo, CellSpec, RunInfo, Store

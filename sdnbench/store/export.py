@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import json
 from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
-from ..output import FILE_MODE, write_file
+from ..output import write_file
 from ..result import write_json_atomic
 from .store import Store
 
@@ -69,10 +68,11 @@ def export(store: Store, run_id: int, fmt: str, out: Optional[Path]) -> Optional
         try:
             rows = [{k: (None if v == "" and k in ("index", "t", "value") else v) for k, v in r.items()}
                     for r in sample_rows(store, run_id)]     # typed columns: "" is no number
-            pd.DataFrame(rows, columns=CSV_FIELDS).to_parquet(out)
+            buf = io.BytesIO()
+            pd.DataFrame(rows, columns=CSV_FIELDS).to_parquet(buf)
         except ImportError as e:
             raise UserError(f"Parquet export needs pyarrow: {e}")
-        os.chmod(out, FILE_MODE)
+        write_file(out, buf.getvalue())
         return None
     raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
 

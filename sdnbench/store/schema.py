@@ -122,20 +122,23 @@ def _statements(script: str) -> list:
 TABLES = ("runs", "cells", "results", "series")
 
 
+class NotAStore(sqlite3.DatabaseError):
+    """An SQLite database, sound, but some other program's."""
+
+
 def not_foreign(conn: sqlite3.Connection) -> None:
     """A database at version 0 (never migrated) that already has tables is another program's:
     migrating it would write our tables into it."""
     if version(conn) == 0:
         have = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         if have:
-            raise sqlite3.DatabaseError(f"it has tables of its own ({', '.join(have[:3])}): not an sdnbench "
-                                        "results store")
+            raise NotAStore(f"it has tables of its own: {', '.join(have[:3])}")
 
 
 def check(conn: sqlite3.Connection) -> None:
     """A database that migrated to ``VERSION`` yet lacks the store's tables is some other
-    program's: ``sqlite3.DatabaseError`` saying so (the store turns it into one line)."""
+    program's: ``NotAStore`` saying so (the store turns it into one line)."""
     have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     missing = [t for t in TABLES if t not in have]
     if missing:
-        raise sqlite3.DatabaseError(f"no table {', '.join(missing)}: not an sdnbench results store")
+        raise NotAStore(f"it has no table {', '.join(missing)}")

@@ -6,11 +6,17 @@ Invariants:
   samples or not finished with none.
 - WAL mode with a busy timeout, so a campaign and one-off CLI commands can write the same store.
 - Nothing is ever deleted or overwritten: a finished cell is never run or stored again.
+- A storage fault (``faults``: full, read-only, locked, damaged) is one line naming the file; a
+  writer holds a ``reserve`` so that a run the disk fills under can still be marked; a reader
+  opens the file read-only (a read-only store is read).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -22,7 +28,9 @@ from ..errors import UserError
 from ..machine import machine_info
 from ..paths import default_results_dir
 from ..result import Result
-from . import codec, schema
+from . import codec, faults, schema
+from .faults import DAMAGED, FULL, LOCKED, StoreFault, fault, kind_of, line
+from .reserve import SIZE as RESERVE_SIZE, Reserve
 
 DB_NAME = "results.sqlite"
 PENDING, RUNNING, OK, FAILED = "pending", "running", "ok", "failed"
@@ -76,45 +84,95 @@ class CellSpec:
 
 
 class Store:
-    def __init__(self, directory: Union[str, Path, None] = None, create: bool = True):
+    """``read_only``: for commands that only read (``results``, ``report``, ``compare``): the
+    file is opened read-only, so a store on a read-only mount, or in a directory or file this
+    user cannot write, is read all the same."""
+
+    def __init__(self, directory: Union[str, Path, None] = None, create: bool = True,
+                 read_only: bool = False):
         self.dir = Path(directory) if directory is not None else default_results_dir()
         self.path = self.dir / DB_NAME
-        if not self.path.exists() and not create:
+        self.read_only = read_only
+        self.reserve = Reserve(self.dir)
+        if not self.path.exists() and (not create or read_only):
             raise UserError(f"no results store at {self.dir} (no {DB_NAME}); run something first "
                             "or pass --store DIR")
         if self.dir.exists() and not self.dir.is_dir():
             raise UserError(f"--store {self.dir}: is a file, not a results store directory; name a directory")
+        made = not self.dir.exists()
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-        except (OSError, sqlite3.Error) as e:
-            raise UserError(f"cannot open the results store {self.path}: {getattr(e, 'strerror', None) or e}")
-        try:
+            self.conn = self._connect()
             self._open()
-        except sqlite3.DatabaseError as e:
-            self.conn.close()
-            raise UserError(_unusable(self.path, e))
+        except (OSError, sqlite3.Error) as e:
+            self.close()
+            if made:
+                with contextlib.suppress(OSError):
+                    self.dir.rmdir()
+            raise self.fault(e) or UserError(
+                f"cannot open the results store {self.path}: {getattr(e, 'strerror', None) or e}") from e
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.read_only:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not os.access(self.path, os.W_OK):    # SQLite would open it read-only
+                raise PermissionError(errno.EACCES, "not writable", str(self.path))
+            self.reserve.hold()       # before SQLite writes anything: a full disk is said as such
+            return sqlite3.connect(str(self.path), timeout=faults.BUSY_TIMEOUT_S, isolation_level=None)
+        uri = self.path.absolute().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=faults.BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("PRAGMA schema_version")
+            return conn
+        except sqlite3.OperationalError as e:
+            conn.close()
+            # immutable would not see what the log holds, nor what a writer holding the lock writes
+            if _wal_bytes(self.path) or kind_of(e, self.path) == LOCKED:
+                raise
+        # a WAL database whose -shm cannot be made (a read-only directory): read it as it is
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
 
     def _open(self) -> None:
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=FULL")
+        if not self.read_only:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         if schema.version(self.conn) > schema.VERSION:
             raise UserError(f"{self.path} has schema version {schema.version(self.conn)}, newer than "
                             f"this sdnbench understands ({schema.VERSION}); upgrade sdnbench")
         schema.not_foreign(self.conn)
+        if self.read_only and schema.version(self.conn) < schema.VERSION:
+            self.conn.close()              # an older schema: migrated as a writer would
+            self.read_only = False
+            self.conn = self._connect()
+            return self._open()
         schema.migrate(self.conn)
         schema.check(self.conn)
 
+    def fault(self, e: BaseException, exit_code: int = 1) -> Optional[StoreFault]:
+        """``e`` as a one-line ``StoreFault`` naming this store (None: not a storage fault)."""
+        if isinstance(e, schema.NotAStore):
+            return StoreFault(DAMAGED, f"the results store {self.path} is another program's SQLite database "
+                                       f"({e}): name another store with --store DIR", exit_code)
+        return fault(e, self.path, exit_code)
+
     def close(self) -> None:
-        self.conn.close()
+        if getattr(self, "conn", None) is not None:
+            self.conn.close()
+        self.reserve.release()
 
     def __enter__(self) -> "Store":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         self.close()
+        if isinstance(exc, sqlite3.Error):     # a storage fault met while reading or writing
+            f = self.fault(exc)
+            if f is not None:
+                raise f from exc
 
     # -- transactions -----------------------------------------------------------------------
     def _tx(self):
@@ -135,10 +193,27 @@ class Store:
                  _dumps(options or {})))
             return cur.lastrowid
 
-    def set_run_status(self, run_id: int, status: str) -> None:
+    def transaction(self):
+        """Several writes as one: all of them or none."""
+        return _Transaction(self.conn)
+
+    def set_run_status(self, run_id: int, status: str, failed_cell: Optional[tuple] = None) -> None:
+        """The run's status; ``failed_cell`` ``(cell_id, error)``: a cell the store could not take,
+        kept failed with the reason. On a full disk it is written into the room the reserve kept."""
+        try:
+            self._set_run_status(run_id, status, failed_cell)
+        except sqlite3.OperationalError as e:
+            if kind_of(e, self.path) != FULL or not self.reserve.release():
+                raise
+            self._set_run_status(run_id, status, failed_cell)
+
+    def _set_run_status(self, run_id: int, status: str, failed_cell: Optional[tuple]) -> None:
         with self._tx():
             self.conn.execute("UPDATE runs SET status=?, finished=? WHERE id=?",
                               (status, time.time() if status in ("done", FAILED) else None, run_id))
+            if failed_cell is not None:
+                self.conn.execute("UPDATE cells SET status=?, error=?, finished=? WHERE id=? AND status=?",
+                                  (FAILED, failed_cell[1], time.time(), failed_cell[0], RUNNING))
 
     def runs(self) -> list:
         rows = self.conn.execute("SELECT * FROM runs ORDER BY id").fetchall()
@@ -324,32 +399,22 @@ class _Transaction:
             return
         if exc_type is None:
             self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
-
-
-def _unusable(path: Path, e: Exception) -> str:
-    what = "read-only" if "readonly" in str(e) else "not a usable results store"
-    return (f"the results store {path} is {what} ({e}): move it aside and name another with --store DIR, "
-            "or repair it (sqlite3 FILE .recover)" if what != "read-only" else
-            f"the results store {path} is read-only ({e}): make it writable or name another with --store DIR")
+        elif self.conn.in_transaction:    # SQLite rolls back itself on a full disk or I/O error
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
 
 
 def check_store(directory: Path) -> None:
     """Before a command measures: ``--store DIR`` can hold results. An existing store is opened
-    (and migrated) as a write will; a new one needs only a directory it can be made in. Nothing
-    is created here. Raises ``UserError`` naming the place and what to do."""
-    import os
-
+    (and migrated) as a write will, and its write lock taken and given back; a new one needs a
+    directory it can be made in, on a disk with room for the store's reserve. Nothing is created
+    here. Raises ``UserError`` (a ``StoreFault`` for a store) naming the place and what to do."""
     if directory.exists() and not directory.is_dir():
         raise UserError(f"--store {directory}: is a file, not a results store directory; name a directory")
     if (directory / DB_NAME).exists():
         with Store(directory, create=False) as s:
-            try:
-                s.conn.execute("BEGIN IMMEDIATE")
-                s.conn.execute("ROLLBACK")
-            except sqlite3.DatabaseError as e:
-                raise UserError(_unusable(s.path, e))
+            s.conn.execute("BEGIN IMMEDIATE")
+            s.conn.execute("ROLLBACK")
         return
     parent = directory
     while not parent.exists():
@@ -362,6 +427,16 @@ def check_store(directory: Path) -> None:
         probe.rmdir()
     except OSError as e:
         raise UserError(f"--store {directory}: cannot be created in {parent}: {e.strerror}")
+    st = os.statvfs(parent)
+    if st.f_bavail * st.f_frsize < RESERVE_SIZE:
+        raise StoreFault(FULL, line(FULL, directory / DB_NAME, OSError()))
+
+
+def _wal_bytes(db: Path) -> int:
+    try:
+        return Path(f"{db}-wal").stat().st_size
+    except OSError:
+        return 0
 
 
 def _dumps(obj) -> str:

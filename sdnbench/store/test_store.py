@@ -177,20 +177,38 @@ def test_save_result_is_all_or_nothing(tmp_path):
         assert len(st.runs()) == 1
 
 
-def test_a_result_the_store_cannot_take_goes_to_a_rescue_file_that_report_reads(tmp_path, capsys):
+def test_a_result_the_store_cannot_take_goes_to_a_rescue_file_that_report_reads(tmp_path):
     """Issue 40: nothing measured is lost. The store is made unusable after the command's checks
-    (a file put where its database goes), so saving fails: the result is written beside it."""
+    (a file put where its database goes), so saving fails: the command ends (exit 2) with one
+    line naming the fault and the rescue file, which holds the result."""
     import argparse
     from sdnbench.result import Result
     from sdnbench.store.cli import save_if_asked
+    from sdnbench.store.faults import StoreFault
     store = tmp_path / "store"
     store.mkdir()
     (store / "results.sqlite").write_bytes(b"garbage" * 100)
     r = Result(kind="controller", benchmark="throughput", params={"switches": 4})
     r.counters["answered"] = 7
-    assert save_if_asked(argparse.Namespace(store=store), r) is None
-    err = capsys.readouterr().err.strip()
-    assert err.startswith(f"sdnbench: could not save into the store {store} (") and "\n" not in err
-    where = err.split("the result is in ")[1].split(" ")[0]
+    with pytest.raises(StoreFault) as e:
+        save_if_asked(argparse.Namespace(store=store), r)
+    line = str(e.value)
+    assert e.value.exit_code == 2 and "\n" not in line
+    assert line.startswith(f"the results store {store}/results.sqlite is not an SQLite database"), line
+    where = line.split("the result is in ")[1].split(" ")[0]
     [back] = Result.read_json_list(where)
     assert back.counters["answered"] == 7 and back.params == {"switches": 4}
+
+
+def test_a_writer_holds_a_reserve_and_removes_one_a_killed_process_left(tmp_path):
+    import subprocess
+    from sdnbench.store.reserve import SIZE
+    p = subprocess.Popen(["true"])
+    p.wait()
+    (tmp_path / f".reserve-{p.pid}-0").write_bytes(b"\0" * 10)      # its process is gone
+    with Store(tmp_path) as st:
+        assert [x.name for x in tmp_path.glob(".reserve-*")] == [st.reserve.path.name]
+        assert st.reserve.path.stat().st_size == SIZE
+    assert list(tmp_path.glob(".reserve-*")) == []
+    with Store(tmp_path, read_only=True):
+        assert list(tmp_path.glob(".reserve-*")) == []                # a reader keeps none
