@@ -50,9 +50,11 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                 parser.print_help()
                 return 1
             preflight(args)
-            code = args.func(args)
+            code = int(args.func(args) or 0)
             sys.stdout.flush()            # a full disk or a closed pipe shows here, not at exit
-            return int(code or 0)
+            if getattr(args, "_rescued", False):
+                code = max(code, 2)       # -o not written as asked: its results are in the rescue file named
+            return code
     except UserError as e:
         print(f"sdnbench: error: {e}", file=sys.stderr)
         return e.exit_code

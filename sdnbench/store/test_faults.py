@@ -208,6 +208,22 @@ def test_a_measurement_whose_output_cannot_be_written_is_kept_beside_it(disk, tm
     assert sorted(p.name for p in disk.iterdir()) == [".filler"]
 
 
+def test_a_command_whose_output_file_could_not_be_written_exits_2_naming_the_rescue_file(disk, tmp_path):
+    from sdnbench.testing.engine_fixtures import responder
+    fill(disk)
+    with responder() as address:
+        p = subprocess.run([sys.executable, "-m", "sdnbench", "controller", "bench", "--controller",
+                            f"tcp:{address}", "--switches", "1", "--reps", "1", "--loops", "1", "--loop-ms", "300",
+                            "--warmup", "0", "-o", str(disk / "out.json")],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == 2, p.stderr
+    [line] = [ln for ln in p.stderr.splitlines() if "could not write" in ln]
+    where = line.split("the results are in ")[1]
+    [kept] = Result.read_json_list(where)
+    assert kept.kind == "controller" and kept.series
+    assert sorted(x.name for x in disk.iterdir()) == [".filler"]
+
+
 def test_a_rolled_back_write_on_a_full_disk_leaves_the_store_usable(disk, tmp_path, capsys):
     st = disk / "st"
     _stored_run(st, tmp_path, capsys)
