@@ -14,10 +14,12 @@
 //!   through `handle.rs` to each worker or agent, and through `remote.rs` to the agents' state;
 //! - what a run leaves: `outcome.rs`, judged by `status.rs`; `figures.rs` derives the figures,
 //!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` is Ctrl-C;
-//!   `load.rs` the load section of fixed-rate and keep-alive runs.
+//!   `load.rs` the load section of fixed-rate and keep-alive runs; `fault.rs` a fault a test
+//!   injects at a named point.
 
 pub(crate) mod clock;
 pub(crate) mod drive;
+pub mod fault;
 pub(crate) mod figures;
 mod gather;
 pub(crate) mod handle;
