@@ -133,6 +133,8 @@ struct Left {
     exit: std::process::ExitStatus,
     processes: usize,
     sessions: usize,
+    /// Seconds from the end of the parent to the last of its tree.
+    gone_s: f64,
 }
 
 /// Run the engine to `phase` (reached by `reach`), end its coordinator by `end`, and count what
@@ -167,10 +169,11 @@ fn end_in(phase: &str, greet: bool, end: End, reach: impl Fn(&Controller, &mut C
         std::thread::sleep(Duration::from_millis(20));
     }
     // whatever is left is ended here, by its group, so one failure does not spill into the next
+    let gone_s = t.elapsed().as_secs_f64();
     unsafe { libc::kill(-(pid as i32), libc::SIGKILL) };
     let exit = child.wait().unwrap();
     let _ = std::fs::remove_file(&json);
-    Left { workers, exit, processes, sessions }
+    Left { workers, exit, processes, sessions, gone_s }
 }
 
 /// The injection point that panics in `phase` (`coordinator/fault.rs`).
@@ -188,7 +191,8 @@ fn table_row(phase: &str, greet: bool, reach: impl Fn(&Controller, &mut Child) -
     for end in ENDS {
         let left = end_in(phase, greet, end, &reach);
         let seen = left.workers.map_or("-".into(), |n| n.to_string());
-        row.push(format!("{end:?}: {} processes, {} sessions left ({seen} workers; {})", left.processes, left.sessions, left.exit));
+        let (p, s) = (left.processes, left.sessions);
+        row.push(format!("{end:?}: {p} processes, {s} sessions left after {:.1} s ({seen} workers; {})", left.gone_s, left.exit));
         // a panic must be the injected one: the engine's exit for a bug
         let panicked = !matches!(end, End::Panic) || left.exit.code() == Some(3);
         if left.processes != 0 || left.sessions != 0 || !panicked {
@@ -244,4 +248,26 @@ fn killed_while_writing_its_result_leaves_nothing() {
         assert!(child.try_wait().unwrap().is_none(), "the engine ended before its hold");
         n
     });
+}
+
+#[test]
+fn a_worker_ends_at_sigterm() {
+    // the workers ignored SIGTERM: only SIGKILL ended them
+    let ctl = controller(true);
+    let json = std::env::temp_dir().join(format!("sdnbench-orphans-{}-worker-term.json", std::process::id()));
+    let mut child = engine(&ctl, 600, None, &json);
+    wait_for("packet-ins", Duration::from_secs(20), || ctl.packet_ins.load(Ordering::SeqCst) > 100);
+    workers_up(&child, WORKERS);
+    let worker = members(child.id(), child.id()).1[0];
+    unsafe { libc::kill(worker as i32, libc::SIGTERM) };
+    let t = Instant::now();
+    while members(child.id(), child.id()).0.contains(&worker) && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (alive, took) = (members(child.id(), child.id()).0.contains(&worker), t.elapsed().as_secs_f64());
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+    let _ = child.wait();
+    let _ = std::fs::remove_file(&json);
+    assert!(!alive, "worker {worker} still runs 5 s after SIGTERM");
+    eprintln!("a worker's SIGTERM: ended after {took:.1} s");
 }

@@ -16,7 +16,7 @@ pub fn at(point: &str) {
     match v.split_once(':') {
         Some((p, "panic")) if p == point => panic!("{ENV}: injected at {point}"),
         Some((p, "hold")) if p == point => {
-            while !crate::coordinator::interrupted() {
+            while !crate::coordinator::signals::interrupted() {
                 std::thread::sleep(Duration::from_millis(10));
             }
         }

@@ -3,8 +3,9 @@
 //!
 //! One worker runs on a thread of this process; more run as child processes speaking the JSON-lines
 //! protocol (`protocol.rs`) on their stdin/stdout, so a worker could equally be remote. Workers
-//! ignore SIGINT/SIGTERM: the coordinator catches them, tells every worker to stop, and still
-//! collects their (partial) reports, so an interrupted run is written, marked "interrupted".
+//! ignore SIGINT: the coordinator catches it (and SIGTERM), tells every worker to stop, and still
+//! collects their (partial) reports, so an interrupted run is written, marked "interrupted". A
+//! worker's own SIGTERM stops it the same way; none outlives the coordinator (`children.rs`).
 //! A run over agents (other machines, pods) is `distributed/`'s: it starts them and drives them
 //! with this run loop, through `remote.rs`.
 //!
