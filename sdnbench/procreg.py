@@ -50,12 +50,16 @@ def start_time(pid: int) -> Optional[str]:
 def die_with_parent(parent: Optional[int] = None) -> None:
     """``preexec_fn``: SIGKILL this child when the process that started it dies. ``parent``:
     that process's pid; a child whose parent died before the setting took hold exits at once."""
+    _load_libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def _load_libc():
     global _libc
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
+    return _libc
 
 
 def dies_with_us() -> Optional[Callable[[], None]]:
@@ -64,6 +68,7 @@ def dies_with_us() -> Optional[Callable[[], None]]:
     may end before the process does."""
     if threading.current_thread() is not threading.main_thread():
         return None
+    _load_libc()   # here, not in the forked child (a loader lock held by another thread)
     return functools.partial(die_with_parent, os.getpid())
 
 
