@@ -17,7 +17,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,10 +129,7 @@ def spawn(name: str, argv: Sequence[str], log_path: Optional[Path] = None,
         popen = subprocess.Popen(
             list(argv), stdin=subprocess.DEVNULL,
             stdout=log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-            env=env, cwd=cwd, start_new_session=True,
-            # PDEATHSIG follows the spawning *thread*: only a main-thread child may use it
-            preexec_fn=procreg.die_with_parent if threading.current_thread() is threading.main_thread()
-            else None)
+            env=env, cwd=cwd, start_new_session=True, preexec_fn=procreg.dies_with_us())
     except FileNotFoundError:
         if log_file:
             log_file.close()

@@ -22,13 +22,14 @@ child's group, a parent thread that ended first).
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import signal
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from .paths import runtime_dir
 
@@ -46,12 +47,29 @@ def start_time(pid: int) -> Optional[str]:
         return None
 
 
-def die_with_parent() -> None:
-    """``preexec_fn``: SIGKILL this child when the process that started it dies."""
+def die_with_parent(parent: Optional[int] = None) -> None:
+    """``preexec_fn``: SIGKILL this child when the process that started it dies. ``parent``:
+    that process's pid; a child whose parent died before the setting took hold exits at once."""
+    _load_libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def _load_libc():
     global _libc
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    return _libc
+
+
+def dies_with_us() -> Optional[Callable[[], None]]:
+    """The ``preexec_fn`` that makes a child die with this process (``die_with_parent``), or
+    None off the main thread: PDEATHSIG follows the *thread* that forked, and a worker thread
+    may end before the process does."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    _load_libc()   # here, not in the forked child (a loader lock held by another thread)
+    return functools.partial(die_with_parent, os.getpid())
 
 
 def mark_owner() -> None:

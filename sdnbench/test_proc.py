@@ -1,5 +1,7 @@
-"""Process groups stop as a whole; SIGTERM runs ``finally``; wait_until polls without sleeping long."""
+"""Process groups stop as a whole; SIGTERM runs ``finally``; wait_until polls without sleeping long;
+a child whose parent died before its death signal was set exits at once."""
 
+import functools
 import os
 import signal
 import subprocess
@@ -9,6 +11,7 @@ import time
 
 import pytest
 
+from sdnbench import procreg
 from sdnbench.errors import UserError
 from sdnbench.proc import ProcessSet, spawn, wait_until
 
@@ -45,6 +48,19 @@ def test_process_set_stops_on_exception():
             t = ps.spawn("sleeper", ["sleep", "300"])
             raise RuntimeError("measurement failed")
     assert not t.alive()
+
+
+def test_a_child_of_a_parent_already_gone_exits_before_exec():
+    # die_with_parent told another pid than its parent's: as if the parent died between the fork
+    # and the prctl (the signal would never come), so the child must not run its command
+    orphan = subprocess.Popen(["sleep", "30"], preexec_fn=functools.partial(procreg.die_with_parent, 1))
+    try:
+        assert orphan.wait(timeout=5) == 1
+    finally:
+        orphan.kill()
+        orphan.wait()
+    ours = subprocess.Popen(["true"], preexec_fn=procreg.dies_with_us())
+    assert ours.wait(timeout=5) == 0
 
 
 def test_missing_command_is_user_error():

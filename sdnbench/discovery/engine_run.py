@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from .. import procreg
 from ..engine import driver
 from ..errors import UserError
 
@@ -26,7 +27,8 @@ class EngineRun:
         # live: the engine's own progress lines (switches connected, link directions probed) on
         # our stderr; otherwise its stderr is kept for the error message
         self.proc = subprocess.Popen(argv + ([] if live else ["--quiet"]), stdout=subprocess.DEVNULL,
-                                     stderr=None if live else subprocess.PIPE, text=True, start_new_session=True)
+                                     stderr=None if live else subprocess.PIPE, text=True, start_new_session=True,
+                                     preexec_fn=procreg.dies_with_us())
 
     def running(self) -> bool:
         return self.proc.poll() is None

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .. import paths
+from .. import paths, procreg
 from ..errors import Interrupted, UserError
 from .result_types import EngineResult
 
@@ -52,7 +52,7 @@ def run(args: list, live: bool = False, timeout: Optional[float] = None, config:
             argv.append("--quiet")
         proc = subprocess.Popen(argv, stdout=None if live else subprocess.PIPE,
                                 stderr=None if live else subprocess.PIPE, text=True,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=procreg.dies_with_us())
         try:
             stdout, stderr = proc.communicate(timeout=timeout)
         except Interrupted as e:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .. import doctor, proc
+from .. import doctor, proc, procreg
 from ..errors import UserError
 from ..install import with_installed_path
 from ..lifecycle import Built, left_behind
@@ -272,7 +272,8 @@ class MininetNetwork(Built):
             for name, pid, script in jobs:
                 procs.append((name, subprocess.Popen(
                     ["mnexec", "-a", str(pid), "sh", "-c", script], env=self._env(), stdout=subprocess.PIPE,
-                    stderr=subprocess.STDOUT, text=True, start_new_session=True)))
+                    stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                    preexec_fn=procreg.dies_with_us())))
             for name, p in procs:
                 out, _ = p.communicate(timeout=60)
                 if p.returncode != 0:
@@ -376,7 +377,7 @@ class MininetNetwork(Built):
         pid = self.node(host).pid
         p = subprocess.Popen(["mnexec", "-a", str(pid), *argv], stdin=subprocess.DEVNULL, env=self._env(),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=procreg.dies_with_us())
         try:
             out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

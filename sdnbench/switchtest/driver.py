@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from .. import paths
+from .. import paths, procreg
 from ..errors import CheckFailed, Interrupted, UserError
 from ..lifecycle import Built
 
@@ -54,7 +54,8 @@ class Switchbench(Built):
 
     def __enter__(self) -> "Switchbench":
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                     stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                     preexec_fn=procreg.dies_with_us())
         return super().__enter__()
 
     def build(self) -> None:

@@ -53,7 +53,8 @@ pub fn finish(program: &str, code: i32) -> i32 {
     }
 }
 
-/// A panic anywhere (any thread) ends the process with exit 3 and one line naming it a bug.
+/// A panic anywhere (any thread) ends the process with exit 3 and one line naming it a bug,
+/// and ends the processes it started first (`children.rs`).
 pub fn panic_is_a_bug(program: &'static str) {
     std::panic::set_hook(Box::new(move |info| {
         let what = info
@@ -64,6 +65,7 @@ pub fn panic_is_a_bug(program: &'static str) {
             .unwrap_or_else(|| "panic".into());
         let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         let _ = writeln!(std::io::stderr(), "{program}: internal error (a bug, please report it): {what}{at}");
+        crate::children::kill_all();
         std::process::exit(BUG);
     }));
 }

@@ -17,8 +17,10 @@
 //! | `hist`         | latency histograms                                                       |
 //! | `config`       | what one run does (`Config`), and the machine's limits                     |
 //! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |
+//! | `children`     | the processes this one starts die with it, however it ends                |
 //! | `result`       | the result's records (schema `sdnbench.engine/1`, generated): a leaf, it names no other module |
 
+pub mod children;
 pub(crate) mod config;
 pub(crate) mod coordinator;
 pub mod distributed;

@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// Top first. A module may use the ones after it, never those before it.
 const LAYERS: &[&str] =
-    &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config", "exit", "result"];
+    &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config", "exit", "children", "result"];
 
 /// Layers that name no other module of the crate (only std and other crates). `result` is the
 /// public document, whose JSON Schema is generated from its types: were it to name a type of

@@ -5,7 +5,7 @@
 //! One process is one thread with one epoll loop. `--procs N` starts N processes that all listen
 //! on the port with SO_REUSEPORT (the kernel spreads connections over them), because one process
 //! may hold at most its hard file limit (20,000 here) of sessions. Children are in the parent's
-//! process group; stopping the group stops them all, and a child exits when its parent does.
+//! process group; stopping the group stops them all, and a child is killed when its parent dies.
 
 use sdnbench_responder::cli::{self, Responder};
 use sdnbench_responder::{gate, poll};
@@ -66,21 +66,40 @@ fn main() {
         };
         let exe = std::env::current_exe().expect("own binary");
         for _ in 1..o.procs {
-            match std::process::Command::new(&exe).args(o.child_args()).spawn() {
+            let mut cmd = std::process::Command::new(&exe);
+            cmd.args(o.child_args());
+            die_with_parent(&mut cmd);
+            match cmd.spawn() {
                 Ok(c) => children.push(c),
                 Err(e) => eprintln!("sdnbench-responder: cannot start a child: {e}"),
             }
         }
         run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     } else {
-        unsafe {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-        }
         let lfd = poll::listen(addr).unwrap_or_else(|e| {
             eprintln!("sdnbench-responder: child cannot listen: {e}");
             std::process::exit(1);
         });
         run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+    }
+}
+
+/// The child of `cmd` is killed when this process dies, however it dies: `PR_SET_PDEATHSIG`,
+/// set between fork and exec (this process forks from its only thread); a child whose parent
+/// died before the setting took hold exits at once.
+fn die_with_parent(cmd: &mut std::process::Command) {
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child and makes only async-signal-safe system calls.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(cmd, move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
     }
 }
 

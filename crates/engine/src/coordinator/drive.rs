@@ -72,6 +72,7 @@ pub(crate) fn drive(
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> Outcome {
+    crate::coordinator::fault::at("started");
     let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches } = run;
     let mut out = Outcome {
         cfg: cfg.clone(),

@@ -51,7 +51,7 @@ impl Handle {
         }
     }
     /// Let it end: a thread is joined; a child, its stdin closed, gets 5 s to exit before it is
-    /// killed; a socket is closed.
+    /// killed (a worker or agent ends at the close, `children.rs`); a socket is closed.
     pub(crate) fn finish(self) {
         match self {
             Handle::Thread(tx, j) => {
@@ -63,12 +63,14 @@ impl Handle {
                 let deadline = Instant::now() + Duration::from_secs(5);
                 while Instant::now() < deadline {
                     if let Ok(Some(_)) = c.try_wait() {
+                        crate::children::reaped(c.id());
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(20));
                 }
                 let _ = c.kill();
                 let _ = c.wait();
+                crate::children::reaped(c.id());
             }
             // its end of the stream closes: the agent stops, as an agent whose stdin closed
             Handle::Socket(s, _) => drop(s),
@@ -121,28 +123,51 @@ impl Spawned {
     ) -> std::io::Result<Spawned> {
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         cmd.stderr(if keep_stderr { Stdio::piped() } else { Stdio::inherit() });
+        crate::children::die_with_us(&mut cmd);
         let mut child = cmd.spawn()?;
-        let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().map(|e| {
-            let label = label.to_string();
-            std::thread::spawn(move || {
-                let mut last = String::new();
-                for line in BufReader::new(e).lines().map_while(Result::ok) {
-                    eprintln!("{label}: {line}");
-                    if !line.trim().is_empty() {
-                        last = line;
-                    }
-                }
-                last
-            })
-        });
-        let bytes_in = Arc::new(AtomicU64::new(0));
-        let counted = bytes_in.clone();
-        let label = label.to_string();
-        std::thread::spawn(move || read_events(BufReader::new(stdout), w, &label, stderr, &counted, &tx));
+        let leads_group = unsafe { libc::getpgid(child.id() as libc::pid_t) } == child.id() as libc::pid_t;
+        crate::children::started(child.id(), leads_group);
+        let threads = Self::readers(&mut child, w, label, tx);
+        let bytes_in = match threads {
+            Ok(b) => b,
+            Err(e) => {
+                // no reader, no report: the child is ended here, not left behind
+                let _ = child.kill();
+                let _ = child.wait();
+                crate::children::reaped(child.id());
+                return Err(e);
+            }
+        };
         let bytes_out = Arc::new(AtomicU64::new(0));
         let stdin = child.stdin.take();
         Ok(Spawned { handle: Handle::Child(child, stdin, bytes_out.clone()), bytes_in, bytes_out })
+    }
+
+    /// The threads that read the child's stdout (its events) and, when piped, its stderr;
+    /// returns the count of bytes read from it. A thread the system refuses is an error.
+    fn readers(child: &mut Child, w: u32, label: &str, tx: mpsc::Sender<(u32, WorkerEvent)>) -> std::io::Result<Arc<AtomicU64>> {
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = match child.stderr.take() {
+            None => None,
+            Some(e) => {
+                let label = label.to_string();
+                Some(std::thread::Builder::new().spawn(move || {
+                    let mut last = String::new();
+                    for line in BufReader::new(e).lines().map_while(Result::ok) {
+                        eprintln!("{label}: {line}");
+                        if !line.trim().is_empty() {
+                            last = line;
+                        }
+                    }
+                    last
+                })?)
+            }
+        };
+        let bytes_in = Arc::new(AtomicU64::new(0));
+        let counted = bytes_in.clone();
+        let label = label.to_string();
+        std::thread::Builder::new().spawn(move || read_events(BufReader::new(stdout), w, &label, stderr, &counted, &tx))?;
+        Ok(bytes_in)
     }
 }
 

@@ -6,7 +6,7 @@ use crate::config::limits;
 use crate::config::{slices, Config, Slice};
 use crate::coordinator::clock::unix_now;
 use crate::coordinator::drive::{drive, prepare, Run};
-use crate::coordinator::handle::spawn_worker;
+use crate::coordinator::handle::{spawn_worker, Handle};
 use crate::coordinator::outcome::{LoopTotal, Outcome};
 use crate::switch::protocol::Ready;
 use std::sync::mpsc;
@@ -62,7 +62,19 @@ fn start_workers(
     let (tx, rx) = mpsc::channel();
     let mut handles = Vec::new();
     for (i, s) in parts.iter().enumerate() {
-        handles.push(spawn_worker(&run.cfg, *s, i as u32, parts.len() == 1, tx.clone())?);
+        match spawn_worker(&run.cfg, *s, i as u32, parts.len() == 1, tx.clone()) {
+            Ok(h) => {
+                handles.push(h);
+                if i == 0 {
+                    crate::coordinator::fault::at("spawn");
+                }
+            }
+            Err(e) => {
+                // the workers already started end here, not with their sessions still open
+                handles.into_iter().for_each(Handle::finish);
+                return Err(e);
+            }
+        }
     }
     drop(tx);
     run.ids = parts.iter().map(|p| p.worker).collect();

@@ -3,8 +3,9 @@
 //!
 //! One worker runs on a thread of this process; more run as child processes speaking the JSON-lines
 //! protocol (`protocol.rs`) on their stdin/stdout, so a worker could equally be remote. Workers
-//! ignore SIGINT/SIGTERM: the coordinator catches them, tells every worker to stop, and still
-//! collects their (partial) reports, so an interrupted run is written, marked "interrupted".
+//! ignore SIGINT: the coordinator catches it (and SIGTERM), tells every worker to stop, and still
+//! collects their (partial) reports, so an interrupted run is written, marked "interrupted". A
+//! worker's own SIGTERM stops it the same way; none outlives the coordinator (`children.rs`).
 //! A run over agents (other machines, pods) is `distributed/`'s: it starts them and drives them
 //! with this run loop, through `remote.rs`.
 //!
@@ -14,10 +15,12 @@
 //!   through `handle.rs` to each worker or agent, and through `remote.rs` to the agents' state;
 //! - what a run leaves: `outcome.rs`, judged by `status.rs`; `figures.rs` derives the figures,
 //!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` is Ctrl-C;
-//!   `load.rs` the load section of fixed-rate and keep-alive runs.
+//!   `load.rs` the load section of fixed-rate and keep-alive runs; `fault.rs` a fault a test
+//!   injects at a named point.
 
 pub(crate) mod clock;
 pub(crate) mod drive;
+pub mod fault;
 pub(crate) mod figures;
 mod gather;
 pub(crate) mod handle;

@@ -51,10 +51,11 @@ fn clock_ns(me: u32) -> u64 {
 
 /// Run the agent to the end. Exit 0 after its report; 1 when it cannot run (one `fatal` line).
 pub fn main() -> i32 {
+    // the coordinator decides when to stop (it sends "stop", or its end of the stream closes);
+    // SIGTERM stops the run as its stop does, so nothing outlives it (`children.rs`)
+    crate::coordinator::install_signal_handlers();
     unsafe {
-        // the coordinator decides when to stop (it sends "stop", or its end of the stream closes)
         libc::signal(libc::SIGINT, libc::SIG_IGN);
-        libc::signal(libc::SIGTERM, libc::SIG_IGN);
     }
     let mut first = String::new();
     if std::io::stdin().lock().read_line(&mut first).unwrap_or(0) == 0 {

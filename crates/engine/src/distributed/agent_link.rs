@@ -49,7 +49,14 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
         (agents[i].bytes_to, agents[i].bytes_from) = (sp.bytes_out, sp.bytes_in);
     };
     for (i, s) in slots.iter().enumerate().filter(|(_, s)| s.pod.is_none()) {
-        started(i, start(&s.spec, &s.name, i as u32, tx.clone())?);
+        match start(&s.spec, &s.name, i as u32, tx.clone()) {
+            Ok(sp) => started(i, sp),
+            Err(e) => {
+                // the agents already started end here (their stdin closes)
+                handles.into_iter().flatten().for_each(Handle::finish);
+                return Err(e);
+            }
+        }
     }
     if !pod_slots.is_empty() {
         let missing = listeners.accept(n, crate::distributed::pod_link::wait(), &mut |slot, d| {

@@ -30,7 +30,11 @@ pub fn bench(args: Vec<String>) -> i32 {
     coordinator::install_signal_handlers();
     let c = &a.cfg;
     let live = crate::front::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
-    let outcome = crate::distributed::run(a.cfg.clone(), &mut |r| live.ready(r), &mut |l| live.on_loop(l));
+    let on_loop = &mut |l: &LoopTotal| {
+        coordinator::fault::at("loop");
+        live.on_loop(l)
+    };
+    let outcome = crate::distributed::run(a.cfg.clone(), &mut |r| live.ready(r), on_loop);
     let o = match outcome {
         Ok(o) => o,
         Err(e) => {
@@ -38,6 +42,7 @@ pub fn bench(args: Vec<String>) -> i32 {
             return 1;
         }
     };
+    coordinator::fault::at("end");
     let j = crate::export::build(o);
     if let Some(path) = &a.json {
         if let Err(e) = crate::export::write(path, &j) {
@@ -135,13 +140,17 @@ pub fn schema() -> String {
     serde_json::to_string_pretty(&crate::export::schema()).expect("a schema serializes") + "\n"
 }
 
-/// A worker process: the first stdin line starts it, later lines are commands, EOF means stop.
+/// A worker process: the first stdin line starts it, later lines are commands. It ends with its
+/// coordinator (`children.rs`): the close of stdin (the coordinator is done with it, or died)
+/// ends it at once, as nobody is left to read its report; SIGTERM stops it as a stop command does
+/// (its report still goes out) and ends it if it has not ended [`TERM_GRACE`] later. SIGINT is
+/// ignored: a terminal's Ctrl-C reaches the whole process group, and the coordinator decides.
 pub fn worker() -> i32 {
     unsafe {
-        // Ctrl-C reaches the whole process group: the coordinator decides, the worker finishes.
         libc::signal(libc::SIGINT, libc::SIG_IGN);
-        libc::signal(libc::SIGTERM, libc::SIG_IGN);
     }
+    // before any thread starts, so every thread inherits the mask that leaves SIGTERM to one
+    let term = block_sigterm();
     crate::config::limits::raise_nofile();
     let stdin = std::io::stdin();
     let mut first = String::new();
@@ -156,17 +165,15 @@ pub fn worker() -> i32 {
         }
     };
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    stop_on_sigterm(term, tx.clone());
     std::thread::spawn(move || {
         for line in std::io::stdin().lock().lines() {
             let Ok(line) = line else { break };
-            match serde_json::from_str::<Cmd>(&line) {
-                Ok(c) => {
-                    let _ = tx.send(c);
-                }
-                Err(_) => continue,
+            if let Ok(c) = serde_json::from_str::<Cmd>(&line) {
+                let _ = tx.send(c);
             }
         }
-        let _ = tx.send(Cmd::Stop);
+        std::process::exit(exit::MEASURED);
     });
     let mut out = std::io::stdout().lock();
     crate::switch::worker::run(config, slice, rx, &mut |e| {
@@ -174,4 +181,32 @@ pub fn worker() -> i32 {
         let _ = out.flush();
     });
     0
+}
+
+/// How long a worker told to stop by SIGTERM may take to report before it exits regardless
+/// (its sessions end within a second or so of a stop, `switch/driver/`).
+const TERM_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Block SIGTERM in this thread (and so in every thread it starts); the set, for `sigwait`.
+fn block_sigterm() -> libc::sigset_t {
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        set
+    }
+}
+
+/// A thread that takes SIGTERM: a stop command, then the exit if the worker is still here
+/// [`TERM_GRACE`] later.
+fn stop_on_sigterm(set: libc::sigset_t, tx: tokio::sync::mpsc::UnboundedSender<Cmd>) {
+    std::thread::spawn(move || {
+        let mut sig = 0;
+        while unsafe { libc::sigwait(&set, &mut sig) } != 0 {}
+        let _ = tx.send(Cmd::Stop);
+        std::thread::sleep(TERM_GRACE);
+        std::process::exit(exit::FAILED);
+    });
 }

@@ -14,7 +14,8 @@
 //! coordinator → worker   "go"                        every worker is ready: start loading
 //! coordinator → agent    {"go_at": {"unix_ns": T}}   agents: start when the agent's clock reads T
 //! worker → coordinator   {"interval": {...}}         one per loop, as it ends
-//! coordinator → worker   "stop"                      optional: end early (Ctrl-C; EOF means the same)
+//! coordinator → worker   "stop"                      optional: end early, in any phase (Ctrl-C, SIGTERM);
+//!                                                    at EOF a worker exits at once, an agent stops
 //! worker → coordinator   {"done": {...}}             full per-switch report + histogram
 //! worker → coordinator   {"fatal": "..."}            the worker cannot go on (e.g. --strict)
 //! ```

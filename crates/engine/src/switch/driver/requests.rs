@@ -29,22 +29,28 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     }
     let t_connect = Instant::now();
     let stats = spawn_sessions(&sh, slice, addr);
-    sh.wait_until(|| sh.up_count() + sh.finished_count() >= n || sh.stopped(), None).await;
-    let mut r = ready(&sh, &stats, slice.worker, t_connect);
-    r.learning = learn(&sh).await;
-    emit(WorkerEvent::Ready(r));
-    let mut stopped_early = false;
-    match cmds.recv().await {
-        Some(Cmd::Go) => {
-            sh.go(sh.cfg.settle_ms);
-            if let Some(node) = &*sh.net.borrow() {
-                crate::network::attach::go(node, &sh.cfg);
-            }
+    let handshake = async {
+        sh.wait_until(|| sh.up_count() + sh.finished_count() >= n || sh.stopped(), None).await;
+        let mut r = ready(&sh, &stats, slice.worker, t_connect);
+        r.learning = learn(&sh).await;
+        r
+    };
+    // before READY the coordinator sends nothing but a stop (or goes away): it ends the wait
+    let go = match tokio::select! { r = handshake => Some(r), _ = cmds.recv() => None } {
+        Some(r) => {
+            emit(WorkerEvent::Ready(r));
+            matches!(cmds.recv().await, Some(Cmd::Go))
         }
-        _ => {
-            stopped_early = true;
-            sh.stop_all();
+        None => false,
+    };
+    let mut stopped_early = !go;
+    if go {
+        sh.go(sh.cfg.settle_ms);
+        if let Some(node) = &*sh.net.borrow() {
+            crate::network::attach::go(node, &sh.cfg);
         }
+    } else {
+        sh.stop_all();
     }
     if !stopped_early && sh.stagger.is_some() {
         let sh2 = sh.clone();
