@@ -3,7 +3,8 @@
 ``harden(parser)`` walks a parser and its subparsers and gives each flag whose type is a bare
 ``int``, ``float`` or string a checked one, so no command can forget: a whole number or a number
 is finite, 0 or more and below ``HUGE``; a string is not empty. A flag that may be negative or
-empty says so with a type of its own (any other callable is left alone). argparse reports the
+empty says so with a type of its own (any other callable is left alone), and so does one whose
+method has no use for 0 (``at_least(n)``, ``above_zero``: a time-out, a trial budget). argparse reports the
 refusal as ``argument --reps: want a whole number 0 or more, got '-1'``: one line naming the flag
 and the value, before anything starts.
 
@@ -43,6 +44,28 @@ def number(text: str) -> float:
     if v < 0:
         raise argparse.ArgumentTypeError(f"want a number, not a negative one, got {text!r}")
     return v
+
+
+def at_least(low: int):
+    """A whole-number type for a count the method needs ``low`` of at least (0 is not "none")."""
+    def checked(text: str) -> int:
+        v = whole(text)
+        if v < low:
+            raise argparse.ArgumentTypeError(f"want a whole number, {low} or more, got {text!r}")
+        return v
+    checked.base = whole
+    return checked
+
+
+def above_zero(text: str) -> float:
+    """A number type for a duration or share that means nothing at 0 (a time-out, a tolerance)."""
+    v = number(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError(f"want a number above 0, got {text!r}")
+    return v
+
+
+above_zero.base = number
 
 
 def text(value: str) -> str:

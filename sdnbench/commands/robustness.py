@@ -23,6 +23,7 @@ from ..robustness.runner import SYN_CASES, SYN_RATE, run_cases
 from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
 from ..store.cli import save_if_asked
+from ._flags import above_zero
 
 
 def add_to(s, common) -> None:
@@ -34,7 +35,7 @@ def add_to(s, common) -> None:
     r.add_argument("--rate", type=float, help="background offered requests/s (1000; Faucet: 200)")
     r.add_argument("--switches", type=int, default=4, help="background switches (4)")
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
-    r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
+    r.add_argument("--hung-ms", type=above_zero, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
     r.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE}; needs root)")
     r.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
     r.set_defaults(func=run_robustness, of_version=None)  # without --of: negotiated, as controller bench
