@@ -69,5 +69,20 @@ def built_binary(name: str = "sdnbench-engine") -> Path:
     return b
 
 
+def check_environment() -> None:
+    """The variables the user set, checked before anything starts (issue 49): a broken one is one
+    line naming it, not a failure in every cell of a run."""
+    if os.environ.get("SDNBENCH_HOME"):
+        state_dir()
+    if os.environ.get("SDNBENCH_ENGINE"):
+        built_binary()
+
+
+def no_such_file(p: Path) -> str:
+    """Why ``p`` cannot be opened when it does not exist: missing, or a symlink to nowhere."""
+    return "a symbolic link that leads nowhere (a loop, or its target is gone)" if p.is_symlink() \
+        else "no such file"
+
+
 def default_results_dir() -> Path:
     return Path(os.environ.get("SDNBENCH_RESULTS", "sdnbench-results"))
