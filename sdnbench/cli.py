@@ -44,7 +44,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
     parser = build_parser()
     # a URL's password is taken here and never seen again (sdnbench.redact)
-    argv = [keep(a) for a in (sys.argv[1:] if argv is None else argv)]
+    argv = [keep(a) if isinstance(a, str) else a for a in (sys.argv[1:] if argv is None else argv)]
     _ARGV[:] = argv
     try:
         with signals_as_exceptions():

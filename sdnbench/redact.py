@@ -7,8 +7,9 @@ stored run (its cells are run from the store), reports, failure lines. The HTTP 
 (``request``) puts the password back as HTTP basic auth and sends the request to the host without
 the userinfo. ``redact`` masks without remembering: the last guard on a line about to be printed.
 
-A run resumed in another process has no password (none was stored): its requests stop with one
-line asking for it rather than sending ``***``."""
+A run resumed in another process has no password (none was stored) unless the scenario file is
+given again (``run --resume RUN FILE`` keeps it from there); without it, its requests stop with
+one line asking for it rather than sending ``***``."""
 
 from __future__ import annotations
 

@@ -82,3 +82,12 @@ def test_a_failed_rfc8456_run_keeps_no_password_in_its_lines_report_or_store(tmp
     assert p.returncode in (0, 2) and "Traceback" not in p.stderr, p.stderr
     assert (tmp_path / "r.md").exists() and "user:***@" in (tmp_path / "r.md").read_text()
     assert _left_anywhere("password", p, tmp_path) == []
+
+
+def test_a_scenario_keeps_its_text_without_the_password_and_the_password_for_requests():
+    from sdnbench.campaign.scenario import parse
+    sc = parse("name: s\ndescription: the API at http://ann:pw9@127.0.0.2:1\nbenchmarks:\n"
+               "  - kind: synthetic\n    params: {samples: 3}\n")
+    assert "pw9" not in sc.text and "http://ann:***@127.0.0.2:1" in sc.text and "pw9" not in sc.description
+    auth = request("http://ann:***@127.0.0.2:1/x").get_header("Authorization")
+    assert auth == "Basic " + base64.b64encode(b"ann:pw9").decode()
