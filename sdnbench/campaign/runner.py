@@ -64,8 +64,13 @@ def check_controllers(scenario: Scenario) -> None:
     """Each controller the cells name, by its kind's precheck (a ``tcp:`` address has a listener,
     a ``cmd:`` program exists): one line before the run is stored, not a failed cell per trial."""
     from ..controllers.lifecycle import precheck
+    from ..controllers.spec import parse_spec
     specs = {c.params["controller"] for c in plan(scenario, 0) if isinstance(c.params.get("controller"), str)}
     for spec in sorted(specs):
+        try:
+            parse_spec(spec)
+        except UserError:
+            continue             # a kind's own value (net's `standalone`), checked by that kind
         try:
             precheck(spec)
         except UserError as e:

@@ -15,6 +15,7 @@ from .. import output
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
 from ..errors import UserError
+from ..paramcheck import once_each
 from ..result import write_json_atomic
 from ..robustness import cases as case_list
 from ..robustness import exceptions, exceptions_trial
@@ -82,7 +83,7 @@ def run_robustness(args) -> int:
     if not args.cases and SYN_CASES[0] in chosen and netns.cannot_run():
         chosen = [c for c in chosen if c not in SYN_CASES]     # "all" here: every case this machine can run
         print(f"note: {netns.cannot_run()}: left out", file=sys.stderr)
-    specs = args.controller or [DEFAULT_SPEC]
+    specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
     bg = {"rate": args.rate, "switches": args.switches}
     if args.workers is not None:
         bg["workers"] = args.workers
@@ -150,7 +151,7 @@ def dos_row(name: str, r, v) -> list:
 
 def run_dos(args) -> int:
     _check_reps(args)
-    specs = args.controller or [DEFAULT_SPEC]
+    specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
     bg = {"rate": args.rate, "switches": args.switches}
     cases = _dos_cases(args)
     results, rows, queues, verdicts = [], [], [], {}

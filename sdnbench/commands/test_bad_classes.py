@@ -97,6 +97,8 @@ CASES = [
     ("twice", ["conformance", "--stimuli", "connect,connect"], {}, 1, r"--stimuli: connect is listed twice"),
     ("twice", ["conformance", "--controller", "osken:learning", "--controller", "osken:learning"], {}, 1,
      r"--controller: osken:learning is listed twice"),
+    ("twice", ["controller", "dos", "--controller", "osken:learning", "--controller", "osken:learning"], {}, 1,
+     r"--controller: osken:learning is listed twice"),
     ("twice", ["switch", "bench", "--test", "insertion,insertion"], {}, 1, r"--test: insertion is listed twice"),
     ("twice", ["net", "run", "--topo", "linear,2", "--ping-sizes", "64,64"], {}, 1, r"--ping-sizes: size 64 is listed twice"),
     # -- a topology file that exits; a check that came after the run
