@@ -22,6 +22,7 @@ from .errors import CheckFailed, EngineDocumentError, Interrupted, UserError
 from .commands._flags import preflight
 from .install import with_installed_path
 from .proc import signals_as_exceptions
+from .redact import keep, redact
 from .procreg import mark_owner
 
 EXIT_INTERNAL = 3
@@ -42,7 +43,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _main(argv: Optional[Sequence[str]]) -> int:
     mark_owner()          # every process sdnbench starts carries it: `net clean` finds orphans
     parser = build_parser()
-    _ARGV[:] = list(sys.argv[1:] if argv is None else argv)
+    # a URL's password is taken here and never seen again (sdnbench.redact)
+    argv = [keep(a) if isinstance(a, str) else a for a in (sys.argv[1:] if argv is None else argv)]
+    _ARGV[:] = argv
     try:
         with signals_as_exceptions():
             args = parser.parse_args(argv)
@@ -56,10 +59,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                 code = max(code, 2)       # -o not written as asked: its results are in the rescue file named
             return code
     except UserError as e:
-        print(f"sdnbench: error: {e}", file=sys.stderr)
+        print(f"sdnbench: error: {redact(str(e))}", file=sys.stderr)
         return e.exit_code
     except CheckFailed as e:
-        print(f"sdnbench: check failed: {e}", file=sys.stderr)
+        print(f"sdnbench: check failed: {redact(str(e))}", file=sys.stderr)
         return e.exit_code
     except EngineDocumentError as e:
         print(f"sdnbench: internal error: sdnbench-engine wrote a document its schema refuses: {e} "

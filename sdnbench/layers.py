@@ -34,7 +34,7 @@ LAYERS: tuple = (
     {"doctor"},
     {"install"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "modgraph", "machine",
-     "openflow", "scale_limits", "lifecycle", "yamlload", "kind"},
+     "openflow", "scale_limits", "lifecycle", "yamlload", "jsonload", "redact", "kind"},
 )
 
 # (importing module, imported part): what replaces it.

@@ -236,3 +236,14 @@ class Params:
         """One campaign cell's combination of keys (each key is reported on its own first)."""
         p = {**self.defaults, **{k: v for k, v in params.items() if k in self.defaults}}
         return [] if apply(self.rules, p) else self.together(p)
+
+
+def once_each(flag: str, items: list) -> list:
+    """``items`` when none is listed twice, else a ``UserError`` naming the first repeated one: a
+    case, a count or a controller runs once (twice would measure it again under the same name)."""
+    seen: list = []
+    for x in items:
+        if x in seen:
+            raise UserError(f"{flag}: {x} is listed twice; give each once")
+        seen.append(x)
+    return items

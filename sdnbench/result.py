@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from . import __version__
+from . import __version__, jsonload
 from .errors import UserError
 from .machine import machine_info
 
@@ -107,24 +107,17 @@ class Result:
     def read_json_list(cls, path: Path, one: bool = False) -> list:
         """The results of a file ``-o`` wrote: one Result, or a JSON list of them (what the
         ``controller`` commands write); ``one`` refuses a list."""
+        data = jsonload.read(path, what="Result JSON file")
+        items = data if isinstance(data, list) and not one else [data]
+        for d in items:
+            if not isinstance(d, dict):
+                raise UserError(f"{path}: JSON, but not a Result (a {type(d).__name__})")
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-            items = data if isinstance(data, list) and not one else [data]
-            for d in items:
-                if not isinstance(d, dict):
-                    raise UserError(f"{path}: JSON, but not a Result (a {type(d).__name__})")
             return [cls.from_dict(d) for d in items]
-        except FileNotFoundError:
-            raise UserError(f"{path}: no such file")
-        except json.JSONDecodeError as e:
-            raise UserError(f"{path}: not valid JSON ({e.msg} at line {e.lineno})")
-        except UnicodeDecodeError:
-            raise UserError(f"{path}: not a text file, so not a Result JSON file")
-        except IsADirectoryError:
-            raise UserError(f"{path}: is a directory, not a Result JSON file")
         except (TypeError, AttributeError) as e:
             raise UserError(f"{path}: JSON, but not a Result ({e})")
+        except UserError as e:
+            raise UserError(f"{path}: {e}") from None
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

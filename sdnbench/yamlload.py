@@ -5,6 +5,8 @@ duplicate key silently replace the first.
 
 - ``MAX_BYTES``: a file larger than this is refused unread;
 - ``MAX_NODES``: the document, with every alias expanded, has at most this many nodes;
+- ``MAX_DEPTH``: mappings and sequences nest at most this deep (the parser and every walk of the
+  data recurse); a control character, which YAML forbids, is one line with its line too;
 - a key that appears twice in one mapping is refused with both lines.
 
 ``compose(text, source)`` returns the checked node graph (for callers that want every node's
@@ -19,6 +21,7 @@ from .errors import UserError
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000
+MAX_DEPTH = 100
 
 
 class YamlError(UserError):
@@ -41,6 +44,28 @@ def _no_duplicate_keys(node: yaml.MappingNode) -> None:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key {k.value!r} (first on line {seen[k.value]})", k.start_mark)
         seen[k.value] = k.start_mark.line + 1
+
+
+_TOO_DEEP = object()
+
+
+def deeper_than(node: yaml.Node, limit: int) -> bool:
+    """Whether mappings and sequences nest more than ``limit`` deep (no recursion; a node reached
+    again is walked again only when reached deeper, so an alias bomb costs ``limit`` walks at most)."""
+    seen: dict = {}
+    stack = [(node, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d > limit:
+            return True
+        if seen.get(id(n), -1) >= d:
+            continue
+        seen[id(n)] = d
+        if isinstance(n, yaml.MappingNode):
+            stack.extend((x, d + 1) for kv in n.value for x in kv)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend((x, d + 1) for x in n.value)
+    return False
 
 
 def expanded_size(node: yaml.Node, limit: int = MAX_NODES) -> int:
@@ -73,15 +98,24 @@ def compose(text: str, source: str):
     """The checked node graph of ``text`` (``None`` for an empty document)."""
     if len(text.encode("utf-8", "replace")) > MAX_BYTES:
         raise YamlError(f"{source}: larger than {MAX_BYTES >> 20} MiB; sdnbench reads no YAML that large")
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)           # the reader refuses control characters here
+    except yaml.reader.ReaderError as e:
+        line = text[:e.position].count("\n") + 1
+        raise YamlError(f"{source}:{line}: not valid YAML: control character U+{e.character:04X} "
+                        "(YAML allows tab, newline and printable text only)") from None
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as e:
         raise YamlError(f"{_where(source, e)}: not valid YAML: {e.problem or e.context}")
     except yaml.YAMLError as e:
-        raise YamlError(f"{source}: not valid YAML: {e}")
+        raise YamlError(f"{source}: not valid YAML: {' '.join(str(e).split())}")
+    except RecursionError:
+        node = _TOO_DEEP
     finally:
         loader.dispose()
+    if node is _TOO_DEEP or node is not None and deeper_than(node, MAX_DEPTH):
+        raise YamlError(f"{source}: nested deeper than {MAX_DEPTH} levels; sdnbench reads no YAML that deep")
     if node is not None and expanded_size(node) > MAX_NODES:
         raise YamlError(f"{source}: its aliases expand to more than {MAX_NODES:,} nodes; "
                         "write the values out or use fewer nested aliases")

@@ -49,13 +49,32 @@ class Outcome:
 
 
 def check_components(scenario: Scenario) -> dict:
-    """``doctor.require`` every check the scenario needs; returns tool versions to record."""
+    """``doctor.require`` every check the scenario needs, and each controller it names
+    (``check_controllers``); returns tool versions to record."""
+    check_controllers(scenario)
     names = kinds.requirements(scenario)
     if not names:
         return {}
     checks = doctor.require(*names)
     # Only checks that name a version (the results add the engine's and the controllers' own).
     return {n: c.data["version"] for n, c in checks.items() if c.data.get("version")}
+
+
+def check_controllers(scenario: Scenario) -> None:
+    """Each controller the cells name, by its kind's precheck (a ``tcp:`` address has a listener,
+    a ``cmd:`` program exists): one line before the run is stored, not a failed cell per trial."""
+    from ..controllers.lifecycle import precheck
+    from ..controllers.spec import parse_spec
+    specs = {c.params["controller"] for c in plan(scenario, 0) if isinstance(c.params.get("controller"), str)}
+    for spec in sorted(specs):
+        try:
+            parse_spec(spec)
+        except UserError:
+            continue             # a kind's own value (net's `standalone`), checked by that kind
+        try:
+            precheck(spec)
+        except UserError as e:
+            raise UserError(f"{scenario.source}: {e}") from None
 
 
 def load_runners(scenario: Scenario) -> dict:

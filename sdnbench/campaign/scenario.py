@@ -32,6 +32,7 @@ import yaml
 from ..controllers.named import resolve_named
 from .. import yamlload
 from ..errors import UserError
+from ..redact import keep
 from . import quick as quick_mod
 from .kinds import KINDS
 from .paths import resolve_data
@@ -83,7 +84,9 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
           quick: bool = False) -> Scenario:
     """Parse and validate; ``kinds`` maps kind names to entries with an optional ``validate``
     (default: the registry in ``sdnbench.campaign.kinds``). ``quick`` applies the scenario's
-    ``quick:`` block (``sdnbench.campaign.quick``); without it the block is dropped."""
+    ``quick:`` block (``sdnbench.campaign.quick``); without it the block is dropped. A URL's
+    password is taken out first (``sdnbench.redact``): the run stores the text without it."""
+    text = keep(text)
     data, lines = _compose(text, source)
     data = quick_mod.select(data, quick, source)
     data = resolve_named(data, source)             # `controllers:` names -> specs

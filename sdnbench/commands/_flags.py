@@ -3,11 +3,13 @@
 ``harden(parser)`` walks a parser and its subparsers and gives each flag whose type is a bare
 ``int``, ``float`` or string a checked one, so no command can forget: a whole number or a number
 is finite, 0 or more and below ``HUGE``; a string is not empty. A flag that may be negative or
-empty says so with a type of its own (any other callable is left alone). argparse reports the
-refusal as ``argument --reps: want a whole number 0 or more, got '-1'``: one line naming the flag
-and the value, before anything starts.
+empty says so with a type of its own (any other callable is left alone), and so does one whose
+method has no use for 0 (``at_least(n)``, ``above_zero``: a time-out, a trial budget). argparse
+reports the refusal as ``argument --reps: want a whole number 0 or more, got '-1'``: one line
+naming the flag and the value, before anything starts.
 
-``preflight(args)`` checks the places a command will write before it measures (every ``-o``,
+``preflight(args)`` checks the environment variables the user set (``SDNBENCH_HOME``,
+``SDNBENCH_ENGINE``), then the places a command will write before it measures (every ``-o``,
 ``out``/``output``, and every ``--store``) and the text files it will read (a scenario, an
 inventory): each exists, is a file and is UTF-8 text."""
 
@@ -43,6 +45,28 @@ def number(text: str) -> float:
     if v < 0:
         raise argparse.ArgumentTypeError(f"want a number, not a negative one, got {text!r}")
     return v
+
+
+def at_least(low: int):
+    """A whole-number type for a count the method needs ``low`` of at least (0 is not "none")."""
+    def checked(text: str) -> int:
+        v = whole(text)
+        if v < low:
+            raise argparse.ArgumentTypeError(f"want a whole number, {low} or more, got {text!r}")
+        return v
+    checked.base = whole
+    return checked
+
+
+def above_zero(text: str) -> float:
+    """A number type for a duration or share that means nothing at 0 (a time-out, a tolerance)."""
+    v = number(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError(f"want a number above 0, got {text!r}")
+    return v
+
+
+above_zero.base = number
 
 
 def text(value: str) -> str:
@@ -81,7 +105,8 @@ def text_file(flag: str, what: str, p: Path) -> None:
     from ..errors import UserError
 
     if not p.exists():
-        raise UserError(f"{flag}{p}: no such {what} file")
+        from ..paths import no_such_file
+        raise UserError(f"{flag}{p}: {no_such_file(p) if p.is_symlink() else f'no such {what} file'}")
     if not p.is_file():
         raise UserError(f"{flag}{p}: is {'a directory' if p.is_dir() else 'not a regular file'}, not a {what} file")
     try:
@@ -94,8 +119,12 @@ def text_file(flag: str, what: str, p: Path) -> None:
 
 
 def preflight(args: argparse.Namespace) -> None:
-    """The places a command writes, checked before it starts (``UserError`` naming the flag)."""
+    """The places a command writes, checked before it starts (``UserError`` naming the flag),
+    after the environment variables the user set (``paths.check_environment``)."""
     from ..output import check_writable, output_format
+    from ..paths import check_environment
+
+    check_environment()
 
     for dest in ("out", "output"):
         value = getattr(args, dest, None)

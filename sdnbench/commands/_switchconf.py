@@ -18,7 +18,6 @@ and the second does not. Exit 0 when every run finished (ERRORs are findings abo
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -111,17 +110,10 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
 
 
 def _read(path: Path) -> list:
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise UserError(f"--compare {path}: no such file")
-    except ValueError as e:
-        raise UserError(f"--compare {path}: not JSON ({e})")
-    items = data if isinstance(data, list) else [data]
-    out = [Result.from_dict(d) for d in items]
-    if not all(r.benchmark == runner.BENCHMARK for r in out):
+    items = Result.read_json_list(path)
+    if not all(r.benchmark == runner.BENCHMARK for r in items):
         raise UserError(f"--compare {path}: not the output of `sdnbench switch conformance -o`")
-    return out
+    return items
 
 
 def _print(results: list) -> None:

@@ -24,6 +24,7 @@ from .. import output
 from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC
 from ..errors import UserError
+from ..paramcheck import once_each
 from ..conformance import harness, report, stimuli
 
 
@@ -59,6 +60,8 @@ def check(args) -> tuple:
     bad = [s for s in stims if s not in stimuli.STIMULI]
     if bad or not stims:
         raise UserError(f"--stimuli: unknown stimulus {(bad or [''])[0]!r}; use {', '.join(stimuli.STIMULI)}")
+    for flag, items in (("--controller", controllers), ("--of", versions), ("--stimuli", stims)):
+        once_each(flag, items)
     if args.output and Path(args.output).suffix != ".json":
         raise UserError(f"-o {args.output}: the cells are written as JSON; name a file ending in .json")
     return controllers, versions, stims

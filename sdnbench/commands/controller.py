@@ -20,6 +20,7 @@ from ..controllers.negotiation import session_version
 from ..controllers.spec import DEFAULT_SPEC
 from ..campaign.plan import one_benchmark
 from ..errors import UserError
+from ..paramcheck import once_each
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
@@ -28,6 +29,7 @@ from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
 from . import discovery, provisioning, resilience, robustness
+from ._flags import above_zero, at_least
 from ._results import end, run_plan
 
 
@@ -67,8 +69,9 @@ def register(sub) -> None:
     r.add_argument("--loops", type=int, default=3, help="measured loops per trial (3: short trials)")
     _engine_flag(r, "loop_ms", "length of a loop, ms")
     r.add_argument("--step", default="10%", help="rate step: absolute or a percentage of the max (10%%)")
-    r.add_argument("--confirm", type=float, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
-    r.add_argument("--max-trials", type=int, default=20)
+    r.add_argument("--confirm", type=above_zero, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
+    r.add_argument("--max-trials", type=at_least(2), default=20,
+                   help="trial budget (20; 2 or more: a maximum is two trials that agree)")
     r.set_defaults(func=run_search, **NEGOTIATE)
 
     k = s.add_parser("cbench", help="cbench-compatible: same flags, same RESULT line",
@@ -112,7 +115,7 @@ def _common(p, multi_controller: bool = False) -> None:
     else:
         p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
-    p.add_argument("--workers", type=int, help="engine worker processes (auto)")
+    p.add_argument("--workers", type=at_least(1), help="engine worker processes (auto)")
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
     p.add_argument("-o", "--output", dest="out", type=Path, metavar="FILE",
@@ -142,7 +145,7 @@ def _switch_counts(text: str) -> list:
         raise UserError(f"--switches: not a comma-separated list of whole numbers: {text!r}")
     if not counts or min(counts) < 1:
         raise UserError("--switches: give at least one count, each 1 or more")
-    return counts
+    return once_each("--switches", counts)
 
 
 def _params(args, **extra) -> dict:

@@ -21,6 +21,7 @@ from .. import fmt
 from ..errors import UserError
 from ..net.topology import parse_topology
 from ..output import add_json_flag, print_json
+from ._flags import above_zero
 
 
 def register(sub) -> None:
@@ -44,7 +45,7 @@ def register(sub) -> None:
     sp.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"],
                     help="OpenFlow version (default 1.3)")
     sp.add_argument("--topo", help="the network's topology (e.g. linear,3), for faucet:auto's config")
-    sp.add_argument("--timeout", type=float, default=60.0, help="seconds to wait until it is ready")
+    sp.add_argument("--timeout", type=above_zero, default=60.0, help="seconds to wait until it is ready")
     add_json_flag(sp)
     sp.set_defaults(func=run_start)
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from pathlib import Path
 
 from .. import procreg
 from ..controllers.spec import DEFAULT_SPEC
+from ..errors import UserError
 from ..net.links import parse_link
 from ..net.params import DEFAULT_OF, check
 from ..net.topology import parse_topology
@@ -174,6 +176,11 @@ def _run(args) -> int:
     from ..net.runner import NetRun, merge
 
     params = check(params_from_args(args), flags=True)      # every problem, before anything starts
+    if args.ditg_log:                 # made now: a directory that cannot be made loses no measurement
+        try:
+            Path(args.ditg_log).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(f"--ditg-log {args.ditg_log}: cannot make it ({e.strerror})") from None
     if args.backend != "mininet":
         params["backend"] = args.backend
     if args.output:

@@ -181,6 +181,11 @@ def cmd_best(args) -> int:
                         f"{', '.join(sorted({k for it in pairs for k in it[0]}))}")
     side = build_side(f"run {info.id}", pairs, drop=[args.vary])
     full = build_side(f"run {info.id}", pairs)
+    known = sorted({metric for _b, _p, metric in side.groups})
+    unknown = [m for m in args.metric or [] if m not in known]
+    if unknown:
+        raise UserError(f"--metric {unknown[0]}: run {info.id} measured no such metric; "
+                        f"its metrics: {', '.join(known) or 'none'}")
     out = []
     for (bench, _pkey, metric), g in sorted(side.groups.items(), key=lambda kv: sort_key(kv[0])):
         if args.metric and metric not in args.metric:

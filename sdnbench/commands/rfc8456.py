@@ -31,6 +31,7 @@ from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
+from ..paramcheck import once_each
 from ..northbound.adapter import ADAPTERS
 from ..rfc8456.flow_push import FLOW_APIS
 from ..output import add_store_flag
@@ -84,6 +85,7 @@ def run(args) -> int:
         bad = [x for x in only if x not in known]
         if bad:
             raise UserError(f"--only: unknown test {bad[0]!r}; known: {', '.join(BY_SLUG)}")
+        once_each("--only", only)
     controllers = _controllers(args.controller)
     api = _api(args.api, args.api_url)
     if args.list:

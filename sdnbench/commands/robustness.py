@@ -17,6 +17,7 @@ from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
 from ..errors import UserError
+from ..paramcheck import once_each
 from ..robustness import cases as case_list
 from ..robustness import exceptions, exceptions_trial
 from ..robustness import netns, stable
@@ -25,6 +26,7 @@ from ..robustness.table import verdict_table
 from ..robustness.verdicts import DROP, HUNG_MS
 from ..store import CellSpec
 from ._results import run_trials, save
+from ._flags import above_zero
 
 
 def add_to(s, common) -> None:
@@ -36,7 +38,7 @@ def add_to(s, common) -> None:
     r.add_argument("--rate", type=float, help="background offered requests/s (1000; Faucet: 200)")
     r.add_argument("--switches", type=int, default=4, help="background switches (4)")
     r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
-    r.add_argument("--hung-ms", type=float, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
+    r.add_argument("--hung-ms", type=above_zero, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
     r.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE}; needs root)")
     r.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
     r.set_defaults(func=run_robustness, of_version=None)  # without --of: negotiated, as controller bench
@@ -83,7 +85,7 @@ def run_robustness(args) -> int:
     if not args.cases and SYN_CASES[0] in chosen and netns.cannot_run():
         chosen = [c for c in chosen if c not in SYN_CASES]     # "all" here: every case this machine can run
         print(f"note: {netns.cannot_run()}: left out", file=sys.stderr)
-    specs = args.controller or [DEFAULT_SPEC]
+    specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
     bg = {"rate": args.rate, "switches": args.switches}
     if args.workers is not None:
         bg["workers"] = args.workers
@@ -183,7 +185,7 @@ def dos_row(name: str, r, v) -> list:
 
 def run_dos(args) -> int:
     _check_reps(args)
-    specs = args.controller or [DEFAULT_SPEC]
+    specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
     bg = {"rate": args.rate, "switches": args.switches}
     cases = _dos_cases(args)
     rows, queues, verdicts = [], [], {}

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..campaign import runner, scenario as scenario_mod
 from ..campaign.plan import Overrides, label, plan
 from ..errors import UserError
+from ..redact import keep
 from ..output import add_json_flag, print_json
 from ..output import add_store_flag as output_add_store_flag
 from ..store import Store
@@ -68,7 +69,7 @@ def _resume(args) -> int:
                 text = args.scenario.read_text()
             except OSError as e:
                 raise UserError(f"{args.scenario}: {e}")
-            if text != info.scenario_text:
+            if keep(text) != info.scenario_text:       # a URL's password was stored masked (and is kept now)
                 raise UserError(f"{args.scenario} has changed since run {info.id} started; resume with "
                                 f"`sdnbench run --resume {info.id}` (it uses the stored scenario) or start a new run")
         overrides = Overrides(**info.options)

@@ -23,6 +23,7 @@ import sys
 from .. import output
 from ..campaign.plan import cell_key
 from ..errors import CheckFailed, UserError
+from ..paramcheck import once_each
 from ..store import CellSpec
 from ..store.cli import add_store_flag
 from ..switchtest import runner, wiring
@@ -89,8 +90,8 @@ def _ints(flag: str, text: str) -> list:
 
 
 def params_from_args(args) -> dict:
-    return {"tests": [t.strip() for t in args.test.split(",") if t.strip()],
-            "flows": _ints("--flows", args.flows), "barrier": args.barrier, "tables": args.tables,
+    return {"tests": once_each("--test", [t.strip() for t in args.test.split(",") if t.strip()]),
+            "flows": once_each("--flows", _ints("--flows", args.flows)), "barrier": args.barrier, "tables": args.tables,
             "reps": args.reps, "duration": args.duration, "max_flows": args.max_flows, "batch": args.batch,
             "table_limit": args.table_limit, "probe_pps": args.probe_pps, "of": args.of,
             "accept_timeout": args.accept_timeout, "timeout": args.timeout, "frame_size": args.frame_size}

@@ -12,7 +12,7 @@ from sdnbench.testing.listener_matrix import COMMANDS
     (["robustness", "--cases", ","], "--cases: no case named in ','"),
     (["dos", "--syn-rate", "-1"], "--syn-rate: want a whole number, not a negative one, got '-1'"),
     (["dos", "--workers", "-3"], "--workers: want a whole number, not a negative one, got '-3'"),
-    (["dos", "--workers", "0"], "--workers: want a whole number, 1 or more, got 0"),
+    (["dos", "--workers", "0"], "--workers: want a whole number, 1 or more, got '0'"),
     (["robustness", "--syn-rate", "0"], "--syn-rate: "),
     (["dos", "--cases", ","], "(one or more of handshake-never-finished, no-hello, connection-flood, syn-flood, packet-in-flood)"),
     (["dos", "--cases", "bad-version"], "--cases: unknown case bad-version; known: handshake-never-finished, no-hello"),

@@ -39,6 +39,19 @@ NUMBER = {int: ("-1", "x", "", "99999999999999999999", "0"), float: ("-1", "x", 
 ZERO_OR_HUGE = ("0", "99999999999999999999", "inf")   # may be valid: accepted, or refused in one line
 
 
+# Flags whose 0 means something, as their help says: no warm-up, count at once, no rate cap, no
+# wait, an unlimited table, flat out, the tool's own default. Any other count or duration must
+# refuse 0 in one line (issue 49: ``--hung-ms 0`` judged every controller hung, ``--max-trials 0``
+# searched nothing); and these must not refuse it.
+ZERO_MEANS = {
+    ("controller", "bench", "--warmup"), ("controller", "exceptions", "--warmup"),
+    ("controller", "capacity", "--hold-ms"),
+    *((("controller", c, f) for c in ("provisioning", "table-capacity")
+       for f in ("--rate", "--announce-ms", "--table-size"))),
+    ("switch", "bench", "--probe-pps"), ("switch", "conformance", "--interval"),
+}
+
+
 class _Started(BaseException):
     """Something was started: the case got past every check."""
 
@@ -73,9 +86,10 @@ def _kind(a) -> str:
         return "store"
     if a.dest in INPUT_FILE_DESTS:
         return "input"
-    if a.type in (int, whole):
+    base = getattr(a.type, "base", a.type)        # at_least(n), above_zero: a number all the same
+    if base in (int, whole):
         return "int"
-    if a.type in (float, number):
+    if base in (float, number):
         return "float"
     if a.choices:
         return "choice"
@@ -165,13 +179,16 @@ def test_a_bad_value_is_one_line_naming_the_flag_before_anything_starts(case, ac
     TMP.mkdir(exist_ok=True)
     _fixtures(TMP)
     argv = _argv(case, action, acts)
+    zero_means = case.value == "0" and (*case.command, case.flag) in ZERO_MEANS
     try:
         code = main(argv)
     except _Started as e:
         out, err = capsys.readouterr()
         assert case.value in ZERO_OR_HUGE, f"{argv}: started {e} (stderr: {err!r})"
+        assert case.value != "0" or zero_means, f"{argv}: 0 started {e}; refuse it, or list it in ZERO_MEANS"
         return
     out, err = capsys.readouterr()
+    assert not zero_means, f"{argv}: 0 means something here, yet: {err!r}"
     assert "Traceback" not in err, err
     assert code == 1, (argv, code, err)
     assert err.count("\n") == 1 and err.startswith("sdnbench: error: "), err
@@ -184,3 +201,42 @@ def test_the_walk_covers_every_command_and_flag():
     flags = {(c.command, c.flag) for c, _, _ in ALL}
     print(f"{len(commands)} commands, {len(flags)} flags, {len(ALL)} cases", file=sys.stderr)
     assert len(commands) >= 30 and len(flags) >= 250
+
+
+# Every command under a broken environment (issue 49): the state directory a file, out of reach
+# or not a path; the engine a missing file, a directory or not executable. A command that needs
+# the variable refuses in one line naming it (exit 1); one that does not goes on. Never a traceback.
+ENV = (("SDNBENCH_HOME", "regular.txt"), ("SDNBENCH_HOME", "/proc/sdnbench-nowhere/home"),
+       ("SDNBENCH_HOME", "bad\x01home"), ("SDNBENCH_ENGINE", "no-such-engine"), ("SDNBENCH_ENGINE", "."),
+       ("SDNBENCH_ENGINE", "regular.txt"))
+
+
+def _leaves(parser, path=()):
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs and path:
+        yield path, [a for a in parser._actions if not isinstance(a, SKIP)]
+    for a in subs:
+        for name, sub in a.choices.items():
+            yield from _leaves(sub, path + (name,))
+
+
+LEAVES = dict(_leaves(build_parser()))
+ENV_CASES = [(command, var, value) for command in sorted(LEAVES) for var, value in ENV]
+
+
+@pytest.mark.parametrize("command, var, value", ENV_CASES,
+                         ids=[f"{' '.join(c)} {v}={x!r}" for c, v, x in ENV_CASES])
+def test_a_broken_environment_is_one_line_naming_it_or_unused(command, var, value, no_start, monkeypatch, capsys):
+    from sdnbench.cli import main
+    TMP.mkdir(exist_ok=True)
+    _fixtures(TMP)
+    monkeypatch.chdir(TMP)
+    monkeypatch.setenv(var, value)
+    try:
+        code = main(_base(command, LEAVES[command], None, TMP))
+    except _Started:
+        return                                   # it needed nothing of the variable before this
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and code in (0, 1, 2), (code, err)
+    if var in err:
+        assert code == 1 and err.count("\n") == 1 and err.startswith("sdnbench: error: "), err

@@ -14,12 +14,12 @@ A cell keeps, per side and category, how many items only that side had and the f
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Callable, Optional
 
 from ..controllers.spec import display_name, parse_spec, spoken_versions
+from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
 from . import normalise, report, sides
@@ -85,12 +85,34 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
 
 
 def load(paths: list) -> list:
+    """The cells of ``-o`` files, each checked to be the shape ``run`` writes (one line if not)."""
     cells = []
     for p in paths:
-        try:
-            cells += json.loads(Path(p).read_text())
-        except FileNotFoundError:
-            raise UserError(f"--report {p}: no such file")
-        except ValueError as e:
-            raise UserError(f"--report {p}: not JSON ({e})")
+        data = jsonload.read(Path(p), f"--report {p}", "conformance cells file")
+        items = data if isinstance(data, list) else [data]
+        for i, c in enumerate(items):
+            why = _not_a_cell(c)
+            if why:
+                raise UserError(f"--report {p}: JSON, but not the cells `sdnbench conformance -o` writes "
+                                f"(item {i}: {why})")
+        cells += items
     return cells
+
+
+def _not_a_cell(c) -> Optional[str]:
+    """Why ``c`` is not a cell as ``run`` writes it (and ``report`` reads it), or None."""
+    if not isinstance(c, dict):
+        return f"a {type(c).__name__}, not an object"
+    missing = [k for k in ("controller", "version", "stimulus") if not isinstance(c.get(k), str)]
+    if missing:
+        return f"no {missing[0]} text"
+    if "error" in c:
+        return None
+    if not isinstance(c.get("identical"), bool):
+        return "no identical true/false"
+    for side in ("only_ovs", "only_engine"):
+        items = c.get(side, {} if c["identical"] else None)
+        if not (isinstance(items, dict) and all(isinstance(v, list) and all(isinstance(x, str) for x in v)
+                                                for v in items.values())):
+            return f"no {side} object of lists of text"
+    return None

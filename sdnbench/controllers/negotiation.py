@@ -40,9 +40,7 @@ def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tupl
     ["1.0", "1.3"]) uses with this controller, and the version byte of the controller's HELLO,
     as the engine's switch finds them (``sdnbench-engine hello``). version None: none fits;
     answered None: no HELLO came back."""
-    engine = paths.engine_binary()
-    if not engine.exists():
-        raise UserError(f"{engine} is not built: run `cargo build --release` (or `make setup`)")
+    engine = paths.built_binary()
     cp = subprocess.run([str(engine), "hello", "--controller", ofhello.host_port(host, port), "--of", ",".join(offered),
                          "--timeout-ms", str(max(1, int(timeout * 1000)))],
                         capture_output=True, text=True, timeout=timeout * 2 + 10)

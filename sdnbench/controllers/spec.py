@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import UserError
+from ..redact import MASK
 from .kinds import KINDS, kind_of, spoken_versions
 from .parsed import DEFAULT_SPEC, OF_VERSIONS, ControllerSpec, version_bitmap, wire_version
 
@@ -24,6 +25,10 @@ def parse_spec(spec: str) -> ControllerSpec:
     text = (spec or "").strip()
     if not text:
         raise UserError(f"empty controller spec; try {DEFAULT_SPEC!r} (see `sdnbench controllers list`)")
+    if f":{MASK}@" in text:
+        # the password was taken out at the door (sdnbench.redact): the program would get the mask
+        raise UserError(f"controller spec {text!r}: no password in a URL here (sdnbench keeps none for a "
+                        "controller's command line); put it in the controller's own configuration")
     name, sep, rest = text.partition(":")
     kind = KINDS.get(name)
     if kind is None or (not sep and ":" in kind.form):

@@ -12,6 +12,7 @@ from typing import Optional
 from ..controllers.negotiation import session_version
 from ..engine.params import check
 from ..errors import UserError
+from ..redact import request
 from ..net.engine_network import to_engine_network
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..northbound import adapter_for, emulated_links
@@ -45,7 +46,7 @@ def answers(url: str, flag: str, within_s: float = ANSWER_WITHIN_S) -> None:
     until = time.monotonic() + within_s
     while True:
         try:
-            urllib.request.urlopen(url, timeout=2).close()
+            urllib.request.urlopen(request(url), timeout=2).close()
             return
         except urllib.error.HTTPError:
             return                                  # it answered, if only with an error status

@@ -22,10 +22,7 @@ from .result_types import EngineResult
 
 
 def binary() -> Path:
-    b = paths.engine_binary()
-    if not b.exists():
-        raise UserError(f"{b} is not built: run `cargo build --release` (or `make setup`)")
-    return b
+    return paths.built_binary()
 
 
 def version() -> str:

@@ -9,6 +9,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..errors import UserError
 from .manifest import Manifest, install_dir, installed_root, write
 from .recipe import Recipe
 from .tree import check_libraries, check_smoke, check_tree, commit_of
@@ -20,7 +21,10 @@ def bin_dir() -> Path:
 
 def install_from(recipe: Recipe, tree: Path, source: str = "") -> Manifest:
     """Check ``tree`` (one line and nothing installed when it is wrong), then install it."""
-    tree = tree.expanduser().resolve()
+    try:
+        tree = tree.expanduser().resolve()
+    except (RuntimeError, OSError) as e:         # RuntimeError: a symlink loop (Python < 3.13)
+        raise UserError(f"install {recipe.name}: --from {tree}: cannot follow it ({e})") from None
     check_tree(recipe, tree)
     check_libraries(recipe, tree)
     check_smoke(recipe, tree)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from ..errors import UserError
 from .installer import bin_dir
 from .manifest import installed
 
@@ -21,7 +22,10 @@ def variables() -> dict:
 
 
 def with_installed_path(path: str) -> str:
-    b = bin_dir()
+    try:
+        b = bin_dir()
+    except UserError:       # no usable state directory: nothing installed; a command needing it says so
+        return path
     if not b.is_dir() or str(b) in path.split(os.pathsep):
         return path
     return f"{path}{os.pathsep}{b}" if path else str(b)

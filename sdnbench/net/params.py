@@ -22,7 +22,9 @@ giving ``protocols`` yourself is refused with a line naming ``of``.
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..controllers.spec import DEFAULT_SPEC, parse_spec
@@ -52,7 +54,7 @@ FLAGS = {
     "tcp.interval": "--interval", "udp.interval": "--interval", "tcp.window": "--window",
     "tcp.parallel": "--parallel", "udp.rate": "--udp-rate", "udp.length": "--udp-length",
     "ditg.protocol": "--ditg-protocol", "ditg.sizes": "--ditg-sizes", "ditg.rate": "--ditg-rate",
-    "ditg.duration_ms": "--ditg-duration", "ditg.meter": "--ditg-meter",
+    "ditg.duration_ms": "--ditg-duration", "ditg.meter": "--ditg-meter", "ditg.log_dir": "--ditg-log",
     "ditg.interval_ms": "ditg.interval_ms", "first_packet.count": "--fp-count",
     "first_packet.interval": "first_packet.interval",
 }
@@ -211,6 +213,24 @@ def _choice(options: tuple) -> Callable:
     return rule
 
 
+def _log_dir(v: Any) -> None:
+    """A directory the packet logs can be copied to after the run: one, or one that can be made
+    there (its nearest existing parent is a writable directory). Checked now, made then."""
+    if v is None:
+        return
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"expected a directory, got {v!r}")
+    up = Path(v)
+    if up.exists() and not up.is_dir():
+        raise ValueError(f"{v} is not a directory")
+    while not up.exists():
+        up = up.parent
+    if not up.is_dir():
+        raise ValueError(f"{v} cannot be made: {up} is not a directory")
+    if not os.access(up, os.W_OK | os.X_OK):
+        raise ValueError(f"{v}: {up} is not writable")
+
+
 def _rate(what: str, optional: bool = False) -> Callable:
     def rule(v: Any) -> None:
         if v is None and optional:
@@ -259,6 +279,9 @@ def _sizes(v: Any, lo: int) -> list:
     for s in items:
         _num(int, lo, MAX_PAYLOAD, " bytes")(s)
         out.append(int(float(s)))
+    twice = next((x for i, x in enumerate(out) if x in out[:i]), None)
+    if twice is not None:
+        raise ValueError(f"size {twice} is listed twice; give each once")
     return out
 
 
@@ -295,7 +318,7 @@ _SECTIONS: dict = {
     "ditg": {"protocol": _choice(("UDP", "TCP", "udp", "tcp")), "sizes": lambda v: _sizes(v, 1),
              "rate": _num(int, 1, 1000000, " packets per second"),
              "duration_ms": _num(int, 100, 86400000, " ms"), "meter": _choice(("rttm", "owdm")),
-             "interval_ms": _num(int, 1, 3600000, " ms"), "log_dir": lambda v: None},
+             "interval_ms": _num(int, 1, 3600000, " ms"), "log_dir": _log_dir},
     "first_packet": {"count": _num(int, 2, 100000), "interval": _num(float, 0.001, 60, " seconds")},
 }
 

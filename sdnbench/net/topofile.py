@@ -111,6 +111,9 @@ def load_mininet(spec: str) -> Topology:
         raise UserError(f"topology file {path}: no such file")
     try:
         env = runpy.run_path(str(path))
+    except SystemExit as e:  # sys.exit() in the file would end sdnbench, whatever its code
+        raise UserError(f"topology file {path}: it called sys.exit({e.code!r}) while loading; "
+                        "a topology file only defines `topos`") from None
     except Exception as e:  # the user's file: report it in one line
         raise UserError(f"topology file {path}: failed to load: {type(e).__name__}: {e}")
     topos = env.get("topos")
@@ -124,7 +127,7 @@ def load_mininet(spec: str) -> Topology:
         raise UserError(f"topology file {path}: no topology {name!r}; it defines {', '.join(topos)}")
     try:
         topo = topos[name](*[_arg(a) for a in args])
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise UserError(f"topology {spec}: {type(e).__name__}: {e}")
     return from_mininet_topo(topo, spec)
 

@@ -9,6 +9,7 @@ import urllib.request
 from typing import Any, Optional, Tuple
 
 from ..errors import UserError
+from ..redact import request
 
 
 class NorthboundError(UserError):
@@ -22,8 +23,8 @@ def snippet(data: Any, limit: int = 120) -> str:
 
 
 def get_json(url: str, timeout: float = 5.0, auth: Optional[Tuple[str, str]] = None) -> Any:
-    req = urllib.request.Request(url, headers={"Accept": "application/json"})
-    if auth:
+    req = request(url, headers={"Accept": "application/json"})
+    if auth and not req.has_header("Authorization"):      # the URL's own credentials win
         token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
         req.add_header("Authorization", f"Basic {token}")
     try:

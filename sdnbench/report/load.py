@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..paths import no_such_file
 from ..result import Result
 from ..store import Store
 from .model import RunData
@@ -40,7 +41,7 @@ def _from_files(p: Path) -> RunData:
         results = [r for f in files for r in Result.read_json_list(f)]
         return RunData(id=str(p), label=p.name, results=results, meta={"source": str(p)})
     if not p.exists():
-        raise UserError(f"{p}: no such file")
+        raise UserError(f"{p}: {no_such_file(p)}")
     return RunData(id=str(p), label=p.stem, results=Result.read_json_list(p), meta={"source": str(p)})
 
 

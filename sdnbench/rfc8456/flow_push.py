@@ -28,6 +28,7 @@ import urllib.request
 from ..controllers.kinds import kind_of, with_role
 from ..controllers.spec import parse_spec
 from ..errors import UserError
+from ..redact import request
 
 PRIORITY = 100
 
@@ -39,7 +40,7 @@ class NorthboundRefused(UserError):
 def _call(method: str, url: str, body=None, timeout: float = 5.0, auth: str = ""):
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json", **({"Authorization": auth} if auth else {})}
-    req = urllib.request.Request(url, data=data, method=method, headers=headers)
+    req = request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
             text = r.read().decode(errors="replace")

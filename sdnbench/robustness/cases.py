@@ -8,6 +8,7 @@ import subprocess
 
 from ..engine.driver import binary
 from ..errors import UserError
+from ..paramcheck import once_each
 
 
 @functools.lru_cache(maxsize=1)
@@ -42,4 +43,4 @@ def select(text: str | None, of_version: str | None = "1.3", known: list | None 
     skipped = [w for w in wanted if of_version == "1.0" and by_name[w].get("of13_only")]
     if skipped:
         raise UserError(f"--cases: {', '.join(skipped)} need OpenFlow 1.3 (--of 1.3)")
-    return wanted
+    return once_each("--cases", wanted)

@@ -38,6 +38,8 @@ def validate_param(name: str, value: Any) -> Optional[str]:
         return f"robustness of_version must be 1.0 or 1.3 (or left out: negotiated), not {value!r}"
     if name == "reps" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
         return f"robustness reps must be a whole number of at least 1, not {value!r}"
+    if name == "hung_ms" and not (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0):
+        return f"robustness hung_ms must be a number of milliseconds above 0, not {value!r}"
     return None
 
 

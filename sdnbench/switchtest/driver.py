@@ -30,10 +30,7 @@ BINARY = "sdnbench-switch"
 
 
 def binary() -> Path:
-    b = paths.engine_binary(BINARY)
-    if not b.exists():
-        raise UserError(f"{b} is not built: run `cargo build --release` (or `make setup`)")
-    return b
+    return paths.built_binary(BINARY)
 
 
 class SwitchbenchInterrupted(Interrupted):
