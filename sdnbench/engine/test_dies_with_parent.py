@@ -86,3 +86,33 @@ def test_a_parent_ended_in_the_load_leaves_no_engine(sig):
                 parent.wait()
             for p in _alive(tree):
                 os.kill(p, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("spec", ["osken:learning", "jvm"])
+def test_sdnbench_killed_mid_run_leaves_neither_its_controller_nor_its_engine(spec):
+    """The whole command, SIGKILLed in the load: the managed controller (os-ken, and the JVM
+    learning switch as a ``cmd:`` controller), the engine and its workers all end with it."""
+    if spec == "jvm":
+        from sdnbench.testing import jvm
+        spec = jvm.spec()
+    cmd = [sys.executable, "-m", "sdnbench", "controller", "bench", "--controller", spec, "--switches", "4",
+           "--workers", "2", "--loops", "600", "--loop-ms", "100", "--warmup", "0", "--reps", "1"]
+    parent = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tree = []
+    try:
+        # the controller, the engine and its 2 workers
+        wait_until(lambda: len(_descendants(parent.pid)) >= 4, 90, "the controller and the engine's workers")
+        time.sleep(1.0)
+        tree = _descendants(parent.pid)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + BOUND_S[signal.SIGKILL]
+        while _alive(tree) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _alive(tree) == [], f"left {_alive(tree)} of {len(tree)}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for p in _alive(tree):
+            os.kill(p, signal.SIGKILL)
