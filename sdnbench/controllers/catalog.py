@@ -57,9 +57,10 @@ EXTERNAL = (
     ("Floodlight", "FLOODLIGHT_DIR",
      "cmd:java -Dnet.floodlightcontroller.core.internal.OFSwitchManager.openFlowPort={port} "
      "-Dnet.floodlightcontroller.restserver.RestApiServer.httpPort={http_port} "
-     "-jar target/floodlight.jar;cwd=${FLOODLIGHT_DIR};of=1.0,1.3;name=floodlight;grace=15"
+     "-jar target/floodlight.jar -cf ${FLOODLIGHT_CONF};cwd=${FLOODLIGHT_DIR};of=1.0,1.3;name=floodlight;grace=15"
      ";http=http://{host}:{http_port}/wm/core/controller/summary/json",
-     "Java 8 build of floodlight.jar; ready when its REST API answers"),
+     "FLOODLIGHT_CONF: a properties file with its listeners on 127.0.0.1 (docs/floodlight.md); "
+     "ready when its REST API answers"),
     ("ONOS", "ONOS_DIR",
      "cmd:${ONOS_DIR}/bin/onos-service server;port=6653;of=1.0,1.3;name=onos;grace=30"
      ";http=http://{host}:8181/onos/ui",
