@@ -63,29 +63,36 @@ def _alive(tree: list) -> list:
     return [p for p, start in tree if start is not None and procreg.start_time(p) == start]
 
 
+def _left_after(argv: list, sig: int, below: int, settle_s: float, start_s: float = 30) -> tuple:
+    """Start ``argv`` in a session of its own; once ``below`` processes run below it and
+    ``settle_s`` has passed, send it ``sig``: (processes still alive after the bound, how many
+    there were). Whatever is left is killed after counting."""
+    parent = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tree = []
+    try:
+        wait_until(lambda: len(_descendants(parent.pid)) >= below, start_s, f"{below} processes below it")
+        time.sleep(settle_s)
+        tree = _descendants(parent.pid)
+        os.kill(parent.pid, sig)
+        parent.wait(timeout=BOUND_S[sig] + 10)
+        deadline = time.monotonic() + BOUND_S[sig]
+        while _alive(tree) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return _alive(tree), len(tree)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for p in _alive(tree):
+            os.kill(p, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
 def test_a_parent_ended_in_the_load_leaves_no_engine(sig):
     with responder() as address:
-        parent = subprocess.Popen([sys.executable, "-c", PARENT, address], start_new_session=True,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        tree = []
-        try:
-            # the engine and its 4 workers, then a moment of load
-            wait_until(lambda: len(_descendants(parent.pid)) >= 5, 30, "the engine's workers")
-            time.sleep(0.5)
-            tree = _descendants(parent.pid)
-            os.kill(parent.pid, sig)
-            parent.wait(timeout=BOUND_S[sig] + 10)
-            deadline = time.monotonic() + BOUND_S[sig]
-            while _alive(tree) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert _alive(tree) == [], f"{sig.name}: left {_alive(tree)} of {len(tree)}"
-        finally:
-            if parent.poll() is None:
-                parent.kill()
-                parent.wait()
-            for p in _alive(tree):
-                os.kill(p, signal.SIGKILL)
+        # the engine and its 4 workers, then a moment of load
+        left, of = _left_after([sys.executable, "-c", PARENT, address], sig, 5, 0.5)
+    assert left == [], f"{sig.name}: left {left} of {of}"
 
 
 @pytest.mark.parametrize("spec", ["osken:learning", "jvm"])
@@ -97,22 +104,6 @@ def test_sdnbench_killed_mid_run_leaves_neither_its_controller_nor_its_engine(sp
         spec = jvm.spec()
     cmd = [sys.executable, "-m", "sdnbench", "controller", "bench", "--controller", spec, "--switches", "4",
            "--workers", "2", "--loops", "600", "--loop-ms", "100", "--warmup", "0", "--reps", "1"]
-    parent = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    tree = []
-    try:
-        # the controller, the engine and its 2 workers
-        wait_until(lambda: len(_descendants(parent.pid)) >= 4, 90, "the controller and the engine's workers")
-        time.sleep(1.0)
-        tree = _descendants(parent.pid)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(timeout=10)
-        deadline = time.monotonic() + BOUND_S[signal.SIGKILL]
-        while _alive(tree) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _alive(tree) == [], f"left {_alive(tree)} of {len(tree)}"
-    finally:
-        if parent.poll() is None:
-            parent.kill()
-            parent.wait()
-        for p in _alive(tree):
-            os.kill(p, signal.SIGKILL)
+    # the controller, the engine and its 2 workers
+    left, of = _left_after(cmd, signal.SIGKILL, 4, 1.0, start_s=90)
+    assert left == [], f"left {left} of {of}"
