@@ -64,7 +64,7 @@ CASES = [
     ("scenario", ["run", "dupctl.yaml"], {}, 1, r"matrix.controller: the same value is listed twice"),
     ("scenario", ["run", "dupsw.yaml"], {}, 1, r"matrix.switches: the same value is listed twice"),
     ("scenario", ["run", "dead.yaml", "--store", "{d}/st-dead"], {}, 1,
-     r"dead.yaml: tcp:127.0.0.1:\d+: no OpenFlow controller answering \(connection to .* refused\)"),
+     r"dead.yaml: tcp:127.0.0.1:\d+: no OpenFlow controller answering \(nothing listens there: connection to .* refused\)"),
     ("scenario", ["run", "hung.yaml", "--dry-run"], {}, 1, r"hung_ms must be a number of milliseconds above 0"),
     # -- JSON of the wrong shape or depth
     ("json", ["conformance", "--report", "obj.json"], {}, 1, r"--report obj.json: JSON, but not the cells .* \(item 0: no controller"),

@@ -91,7 +91,7 @@ def test_a_store_that_fails_keeps_the_measurement_in_a_rescue_file(tmp_path, mon
     _fake_runs(monkeypatch, _ping)
     monkeypatch.setattr(Store, "finish_cell", broken)
     store = tmp_path / "st"
-    assert main(["net", "run", "--topo", "single,2", "--store", str(store)]) == 0
+    assert main(["net", "run", "--topo", "single,2", "--store", str(store)]) == 2    # measured, not stored
     err = capsys.readouterr().err
     assert f"the result is in {store}/rescued-" in err
     [rescued] = store.glob("rescued-*.json")

@@ -3,9 +3,9 @@
 command run against it, and what it said and kept (issue 49). Needs root (mount) and the built
 engine (``controller bench`` runs against the minimal responder).
 
-    sudo python3 scripts/storage_faults.py > docs/storage-faults.md
+    sudo python3 bench/cli/storage_faults.py > docs/storage-faults.md
 
-Paths in the lines are shown as ``/mnt/st`` (the store) and ``FILE`` (a rescue file); pids as N.
+Paths in the lines are shown as ``DISK/st`` (the store) and ``FILE`` (a rescue file); pids as N.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from sdnbench.store import Store  # noqa: E402
@@ -104,7 +104,7 @@ def _line(err: str, d: Path) -> str:
     if "Traceback" in err:
         return "TRACEBACK"
     text = lines[-1] if lines else "-"
-    text = re.sub(r"(?<=[ `])(?!/mnt/)/\S+\.(json|saved)\b", "FILE", text.replace(str(d), "/mnt"))
+    text = re.sub(r"(?<=[ `])(?!DISK/)/\S+\.(json|saved)\b", "FILE", text.replace(str(d), "DISK"))
     return re.sub(r"pid \d+", "pid N", text)
 
 
@@ -166,7 +166,7 @@ def main() -> int:
 HEAD = """# Storage faults
 
 What each command does when its results store, or the disk under an output, fails: each fault
-made for real on a 4 MiB tmpfs (`scripts/storage_faults.py` wrote this table; `sdnbench/store/
+made for real on a 4 MiB tmpfs (`bench/cli/storage_faults.py` wrote this table; `sdnbench/store/
 test_faults.py` checks the same). Exit 1: refused before anything was measured; 2: the run ended
 on the fault, with what it had measured kept. The store (`sdnbench/store/faults.py`) tells the
 faults apart; read commands open the store read-only; a writer keeps 64 KiB aside
