@@ -168,6 +168,17 @@ class Orphan:
         return f"process {self.pid} ({self.name}) left by dead sdnbench pid {self.owner}"
 
 
+def pid_alive(pid: int) -> bool:
+    """Does a process with this pid exist (one of another user's counts)?"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _alive(entry: dict) -> bool:
     return bool(entry.get("pid")) and start_time(entry["pid"]) == entry.get("start")
 

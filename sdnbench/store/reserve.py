@@ -15,6 +15,8 @@ import itertools
 import os
 from pathlib import Path
 
+from ..procreg import pid_alive
+
 SIZE = 64 * 1024        # a status update is one or two WAL frames (4 KiB pages); room for many
 PREFIX = ".reserve-"
 _serial = itertools.count()
@@ -50,16 +52,8 @@ def _remove_stale(directory: Path) -> None:
     """Reserves of processes that are gone (killed before they closed their store)."""
     for p in directory.glob(f"{PREFIX}*"):
         pid = p.name[len(PREFIX):].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not pid_alive(int(pid)):
             with contextlib.suppress(OSError):
                 p.unlink()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

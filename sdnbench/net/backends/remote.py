@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ...errors import UserError
+from ...procreg import pid_alive
 from .inventory import RemoteHost
 
 RUN_ROOT = "/tmp/sdnbench-ssh"
@@ -320,18 +321,10 @@ class RemoteProcess:
 def dead_owner(hostname: str, pid: str) -> bool:
     """A run directory's ``owner`` (``HOSTNAME PID``, ``_ensure_dir``) names a process of this
     machine that no longer lives."""
-    return hostname == socket.gethostname() and pid.isdigit() and not _alive(int(pid))
+    return hostname == socket.gethostname() and pid.isdigit() and not pid_alive(int(pid))
 
 
 def _why(e: BaseException) -> str:
     return (getattr(e, "strerror", None) or str(e)).lower()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
