@@ -63,6 +63,19 @@ def num(v, decimals: Optional[int] = None, sig: int = SIG) -> str:
     return f"{x:,.{decimals}f}"
 
 
+def plus_minus(value: float, half: float) -> str:
+    """``value ± half`` as a measurement is written: the uncertainty to two significant digits,
+    the value to the same decimal place (20.7 ± 0.632 -> "20.70 ± 0.63"; 71,783 ± 5,099 ->
+    "71,800 ± 5,100"). A zero or missing half shows the value alone."""
+    if not half or not math.isfinite(half):
+        return num(value)
+    place = 1 - math.floor(math.log10(abs(half)))          # decimals for 2 significant digits
+    if place >= 0:
+        return f"{num(round(value, place), place)} ± {num(round(half, place), place)}"
+    step = 10 ** -place
+    return f"{num(round(value / step) * step, 0)} ± {num(round(half / step) * step, 0)}"
+
+
 def column(values: Sequence, sig: int = SIG) -> list:
     """A column of numbers with one shared number of decimals (non-numbers via ``show``)."""
     nums = [float(v) for v in values if _is_number(v) and math.isfinite(float(v))]

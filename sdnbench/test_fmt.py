@@ -53,3 +53,11 @@ def test_summary_lines_name_their_mode_and_never_say_plus_minus_zero():
     many = fmt.summary_line("4 switches", "throughput mode", [0.0042, 0.0040, 0.0044], "s")
     assert many == ("4 switches  throughput mode: 4.20 ± 0.20 ms (mean ± σ over 3 runs), "
                     "range 4.00 … 4.40")
+
+
+def test_plus_minus_writes_the_uncertainty_to_two_digits_and_the_value_to_its_place():
+    assert fmt.plus_minus(20.7, 0.632) == "20.70 ± 0.63"
+    assert fmt.plus_minus(71783, 5099) == "71,800 ± 5,100"
+    assert fmt.plus_minus(1.018, 0.0029) == "1.0180 ± 0.0029"
+    assert fmt.plus_minus(469.2, 12.3) == "469 ± 12"
+    assert fmt.plus_minus(5, 0) == "5" and fmt.plus_minus(5.5, None) == "5.50"

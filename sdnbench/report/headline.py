@@ -13,9 +13,12 @@ from statistics import fmean
 from typing import Optional
 
 from .. import fmt
+from ..stats.best import MEDIAN, ONLY, best_scenario
+from ..stats.ratio import ratio_of_means
 from ..stats.significance import auto_test
+from ..stats.summary import summarize
 from .model import Section
-from .observations import cells, layout_for, line_name, sort_key
+from .observations import cells, layout_for, line_name
 from .summary import higher_is_better
 
 ALPHA = 0.05
@@ -57,6 +60,9 @@ def _compared(runs: list, setups: list) -> str:
 
 
 def metric_sentence(metric: str, unit: str, mode: Optional[str], group: list) -> str:
+    """One finding per metric, hyperfine's way: who is better, by how many times ± what, how
+    sure; with one set-up, its mean ± 95% interval; then the best scenario along the varied
+    parameter, chosen by the study's procedure (``stats.best``) and why."""
     lay = layout_for(group)
     keys = lay.lines + [k for k in (lay.row, lay.x) if k]
     by_key = cells(group, keys)
@@ -74,49 +80,72 @@ def metric_sentence(metric: str, unit: str, mode: Optional[str], group: list) ->
             per_x.setdefault(name, {}).setdefault(c.factors.get(lay.x), []).extend(vals)
     what = metric.replace("_", " ") + (f" ({mode} mode)" if mode and mode not in metric else "")
     means = {n: fmean(v) for n, v in pooled.items() if v}
-    factor, u = fmt.scale_factor(list(means.values()), unit)
     order = sorted(means, key=lambda n: means[n], reverse=higher)
+    show = _Shown(list(means.values()), unit)
     best = order[0]
-    shown = dict(zip(order, fmt.column([means[n] / factor for n in order])))
     if len(order) == 1:
-        text = f"{what}: {shown[best]} {u} on average"
+        text = f"{what}: {show.mean_ci(pooled[best])} (mean ± 95% interval, n = {len(pooled[best])})"
     else:
-        second = order[1]
-        text = (f"{what}: {best} is best with {shown[best]} {u}, against {shown[second]} {u} for "
-                f"{second} ({_size(means[best], means[second], higher)}; "
-                f"{_significance(pooled[best], pooled[second])})")
-    scenario = _best_scenario(per_x.get(best), lay.x, higher) if lay.x else None
-    return text + (f"; best scenario: {scenario}" if scenario else "") + "."
+        text = f"{what}: {_versus(best, order[1], pooled, higher, show)}"
+    scenario = _best_scenario(per_x.get(best), lay.x, higher, show) if lay.x else None
+    return text + (f"; {scenario}" if scenario else "") + "."
 
 
-def _size(a: float, b: float, higher: bool) -> str:
-    if b == 0 or a == 0:
-        return "no ratio (a zero mean)"
-    ratio = a / b if higher else b / a
-    word = "higher" if higher else "lower"
-    if ratio >= 2:
-        return f"{ratio:.2f}× {word}"
-    return f"{(ratio - 1):.1%} {word}" if ratio < 1.1 else f"{(ratio - 1):.0%} {word}"
+class _Shown:
+    """Numbers of one metric in one unit (the largest mean decides it), each with its interval."""
+
+    def __init__(self, means: list, unit: str):
+        self.factor, self.unit = fmt.scale_factor(means, unit)
+
+    def mean_ci(self, values: list, with_unit: bool = True) -> str:
+        s = summarize(values)
+        u = f" {self.unit}" if with_unit and self.unit else ""
+        half = (s.ci_high - s.mean) / self.factor if s.ci_high is not None else None
+        return f"{fmt.plus_minus(s.mean / self.factor, half)}{u}"
 
 
-def _significance(a: list, b: list) -> str:
+def _versus(best: str, second: str, pooled: dict, higher: bool, show: _Shown) -> str:
+    a, b = pooled[best], pooled[second]
     t = auto_test(a, b)
     n = f"n = {len(a)} vs {len(b)}"
-    if t.p_value is None:
-        return f"significance not tested: {t.note or 'too few values'}, {n}"
-    verdict = "significant" if t.p_value < ALPHA else "not significant"
-    return f"{verdict}, {t.test} p = {t.p_value:.2g}, {n}"
+    test = (f"{t.test} p = {t.p_value:.2g}, {n}" if t.p_value is not None
+            else f"not tested: {t.note or 'too few values'}, {n}")
+    r = ratio_of_means(a, b) if higher else ratio_of_means(b, a)
+    times = (f"{fmt.plus_minus(r.value, r.half)} times" if r is not None
+             else "no ratio (a zero mean or one value)")
+    word = "higher" if higher else "lower"
+    values = f"{show.mean_ci(a, False)} against {show.mean_ci(b, False)} {show.unit}".rstrip()
+    if t.p_value is not None and t.p_value < ALPHA:
+        return f"{best} is {times} {word} than {second} ({values}, mean ± 95% interval; significant, {test})"
+    ratio = f"ratio {fmt.plus_minus(r.value, r.half)}" if r is not None else "no ratio"
+    return f"no significant difference between {best} and {second} ({values}, mean ± 95% interval; {ratio}; {test})"
 
 
-def _best_scenario(per_x: Optional[dict], x: str, higher: bool) -> Optional[str]:
+def _best_scenario(per_x: Optional[dict], x: str, higher: bool, show: _Shown) -> Optional[str]:
+    """The best configuration by the study's walk over neighbours, with the tests that chose it."""
     if not per_x or len(per_x) < 2:
         return None
-    means = {k: fmean(v) for k, v in per_x.items() if v}
-    best = (max if higher else min)(means, key=lambda k: (means[k], sort_key(k)))
-    label = x.replace("_", " ")
-    if isinstance(best, (int, float)) and x in ("switches", "n_switches", "num_switches"):
-        return fmt.plural(best, "switch")
-    return f"{label} = {fmt.show(best)}"
+    b = best_scenario(per_x, higher)
+    if b is None or b.decided_by == ONLY:
+        return None
+    label = (fmt.plural(b.value, "switch") if isinstance(b.value, (int, float)) and
+             x in ("switches", "n_switches", "num_switches") else f"{x.replace('_', ' ')} = {fmt.show(b.value)}")
+    head = f"best scenario: {label} ({show.mean_ci(per_x[b.value])})"
+    final = [s for s in b.steps if b.value in (s.leader, s.other)]
+    tests = "; ".join(_step_test(s, b.value) for s in final if s.tests)
+    if b.decided_by == MEDIAN:
+        tied = ", ".join(fmt.show(v) for v in b.tied_with)
+        return f"{head}, by its median: no test separates it from {tied}" + (f" ({tests})" if tests else "")
+    return f"{head}, better than its neighbours" + (f" ({tests})" if tests else "")
+
+
+def _step_test(step, chosen) -> str:
+    """The test that decided one neighbour comparison: the two-sided one for a tie, else the
+    last one run (two-sided when it separated them, else the one-sided test that did)."""
+    t = step.tests[0] if step.outcome == "tie" else step.tests[-1]
+    other = step.other if step.leader == chosen else step.leader
+    p = f"p = {t.p_value:.2g}" if t.p_value is not None else f"no p ({t.note or 'too few values'})"
+    return f"{fmt.show(other)}: {t.test} {t.alternative} {p}"
 
 
 def merge_notes(notes: list) -> list:

@@ -151,3 +151,16 @@ def test_best_lower_is_better_moves_to_a_better_neighbour():
     assert (best.value, best.decided_by) == (32, "two-sided")
     assert best_scenario({"a": [1.0]}, True).decided_by == "only candidate"
     assert best_scenario({"a": []}, True) is None
+
+
+# -- ratio of means ------------------------------------------------------------------------
+
+def test_ratio_of_means_by_hand():
+    from sdnbench.stats.ratio import ratio_of_means
+    # a: mean 12, s 2, se 1.1547; b: mean 6, s 1, se 0.57735; relative errors both 0.096225
+    # se_r = 2 · √2 · 0.096225 = 0.27217; ν = (2u)² / (u²/2 + u²/2) = 4; t(0.975, 4) = 2.7764
+    r = ratio_of_means([10, 12, 14], [5, 6, 7])
+    assert r.value == 2.0 and r.dof == pytest.approx(4.0)
+    assert r.half == pytest.approx(2.7764 * 0.27217, rel=1e-4)
+    assert ratio_of_means([1, 2], [3]) is None and ratio_of_means([0, 0], [1, 2]) is None
+    assert ratio_of_means([2, 2], [1, 1]).half == 0.0
