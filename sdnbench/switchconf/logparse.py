@@ -99,6 +99,15 @@ class LogParser:
         self.outcomes.append(o)
         return o
 
+    def where(self) -> str:
+        """Where the tool is now, for a switch that died: the file being run and its test after
+        the last one finished ("in action: 01_... (its test 3; the last finished: ...)")."""
+        if not self._file:
+            return "before the first test"
+        done = [o for o in self.outcomes if o.file == self._file]
+        last = f"; the last finished: {self.outcomes[-1].file} / {self.outcomes[-1].test}" if self.outcomes else ""
+        return f"in {self._file} (its test {len(done) + 1}{last})"
+
     def close(self) -> list:
         """Whatever is still pending (an ERROR that was the log's last line)."""
         return [self._finish()] if self._pending is not None else []
