@@ -104,6 +104,9 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
             cells.append(CellSpec(cell_key(runner.BENCHMARK, p, 0), runner.BENCHMARK, "switch", p, 0))
 
     def ended(r) -> None:
+        if not r.counters:                    # a run that failed before the tool started
+            say(f"{r.params['target']} {r.params['of_version']}: did not run: {r.error}")
+            return
         say(f"{r.params['target']} {r.params['of_version']}: {r.counters['ok']} OK, {r.counters['error']} ERROR "
             f"of {r.counters['tests']} in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
         for n in r.notes:

@@ -59,11 +59,14 @@ class _Bridge:
     def connect(self, address: str) -> None:
         proc.run(["ovs-vsctl", "set-controller", self.name, f"tcp:{address}"], timeout=30, what="ovs-vsctl set-controller")
 
-    def remove(self) -> Optional[str]:
+    def remove(self, wait: bool = True) -> Optional[str]:
+        """Delete the bridge; ``wait=False`` when ovs-vswitchd died (``ovs-vsctl`` would wait for
+        it to apply the change, forever: the database alone is changed)."""
         if not self.made:
             return None
         self.made = False
-        cp = proc.run(["ovs-vsctl", "--if-exists", "del-br", self.name], timeout=30, check=False)
+        cp = proc.run(["ovs-vsctl", *([] if wait else ["--no-wait"]), "--if-exists", "del-br", self.name],
+                      timeout=30, check=False)
         return f"ovs-vsctl del-br {self.name}: {cp.stderr.strip()}" if cp.returncode else None
 
 
@@ -106,7 +109,8 @@ class OvsPair(Built):
                 "links": [list(x) for x in zip(self.wiring.switch_ifs, self.wiring.probe_ifs)]}
 
     def close(self) -> None:
-        errors = [e for e in (self.target.remove(), self.tester.remove()) if e]
+        wait = self.dead() is None
+        errors = [e for e in (self.target.remove(wait), self.tester.remove(wait)) if e]
         try:
             self.wiring.close()
         except RuntimeError as e:
@@ -226,7 +230,7 @@ class CpqdPair(Built):
         try:
             if self.switch is not None:
                 self.switch.stop()
-            err = self.tester.remove()
+            err = self.tester.remove(wait=self.watches[0].dead() is None if self.watches else True)
         finally:
             self.wiring.close()
         if err:

@@ -86,7 +86,8 @@ class OvsTarget(Built):
         errors = []
         if self._bridge_made:
             self._bridge_made = False
-            cp = proc.run(["ovs-vsctl", "--if-exists", "del-br", self.bridge], timeout=30, check=False)
+            wait = [] if self.dead() is None else ["--no-wait"]     # a dead ovs-vswitchd never applies it
+            cp = proc.run(["ovs-vsctl", *wait, "--if-exists", "del-br", self.bridge], timeout=30, check=False)
             if cp.returncode != 0:
                 errors.append(f"ovs-vsctl del-br {self.bridge}: {cp.stderr.strip()}")
         try:

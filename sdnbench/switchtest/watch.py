@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import time
 from pathlib import Path
 from typing import Optional, Protocol
 
@@ -93,6 +94,9 @@ def _runs(pid: int, comm: str) -> bool:
     return name == comm[:15] and state not in ("Z", "X")
 
 
+MONITOR_WAIT_S = 2.0
+
+
 class DaemonWatch:
     """A daemon found by its pidfile (``ovs-vswitchd``), its log read for how it ended."""
 
@@ -103,18 +107,26 @@ class DaemonWatch:
         except (OSError, ValueError, IndexError):
             self.pid = 0
         self._log_start = self.log.stat().st_size if self.log.exists() else 0
+        self._verdict: Optional[str] = None
 
     def dead(self) -> Optional[str]:
-        if self.pid and _runs(self.pid, self.name):
-            return None
-        text = ""
-        if self.log.exists():
-            with open(self.log, "rb") as f:
-                f.seek(min(self._log_start, self.log.stat().st_size))
-                text = f.read().decode("utf-8", "replace")
-        how = monitor_verdict(text, self.pid)
-        return (f"{self.name} (pid {self.pid}) " + (f"died, {how}" if how else "is gone")
-                + f"; its log ({self.log}): {tail(self.log)}")
+        if self._verdict is None and not (self.pid and _runs(self.pid, self.name)):
+            how = None
+            for _ in range(int(MONITOR_WAIT_S / 0.1)):  # the monitor logs a moment after the death
+                how = monitor_verdict(self._log_since_start(), self.pid)
+                if how:
+                    break
+                time.sleep(0.1)
+            self._verdict = (f"{self.name} (pid {self.pid}) " + (f"died, {how}" if how else "is gone")
+                             + f"; its log ({self.log}): {tail(self.log)}")
+        return self._verdict
+
+    def _log_since_start(self) -> str:
+        if not self.log.exists():
+            return ""
+        with open(self.log, "rb") as f:
+            f.seek(min(self._log_start, self.log.stat().st_size))
+            return f.read().decode("utf-8", "replace")
 
 
 def ovs_vswitchd() -> DaemonWatch:
