@@ -108,6 +108,8 @@ def run_bench(args) -> int:
     cells = [CellSpec(cell_key(t, {"target": args.target, "test": t, **common}, 0), t, "switch",
                       {"target": args.target, "test": t, **common}, 0) for t in params["tests"]]
     with parse_target(args.target) as target:
+        if target.processes():
+            say(f"switch under test: {target.processes()}")
         results = run_trials(args, cells, lambda cell: _watched(target, cell, say), quiet=lambda r: True,
                              stops=(UserError, CheckFailed))
     if args.output and not getattr(args, "_rescued", False):

@@ -122,3 +122,32 @@ def test_the_engine_killed_mid_run_ends_it_with_the_signal_and_the_test(tmp_path
                     "not on PATH): `sdnbench install cpqd --from DIR`")
 def test_ofdatapath_segfaulting_mid_run_ends_it_with_the_signal_and_the_test(tmp_path):
     _check("cpqd", tmp_path, [], dict(os.environ))
+
+
+def test_switch_bench_ovs_vswitchd_killed_in_its_second_test(tmp_path):
+    """``switch bench``: killed when the second test starts; exit 2, the line names the test and
+    the signal, the first test's result kept in ``-o``."""
+    prefix, env, stop = _ovs_box(tmp_path)
+    out = tmp_path / "bench.json"
+    try:
+        p = subprocess.Popen(prefix + [sys.executable, "-m", "sdnbench", "switch", "bench", "--target", "ovs", "--test",
+                                       "insertion,barrier", "--flows", "1", "--reps", "20", "-o", str(out)],
+                             stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO,
+                             env=dict(env, PYTHONPATH=str(REPO)))
+        lines, pid, starts = [], None, 0
+        for line in p.stderr:
+            lines.append(line.rstrip("\n"))
+            m = re.search(r"ovs-vswitchd pid (\d+)", line)
+            pid = pid or (int(m.group(1)) if m else None)
+            if "waiting for the switch" in line:
+                starts += 1
+                if starts == 2:
+                    os.kill(pid, signal.SIGKILL)
+        p.stdout.read()
+        assert p.wait(timeout=60) == 2, lines
+        assert any(x.startswith(f"sdnbench: check failed: the switch died during test barrier: ovs-vswitchd (pid {pid}) "
+                                "died, killed (Killed); its log ") for x in lines), lines
+        by = {r["benchmark"]: r for r in json.loads(out.read_text())}
+        assert by["insertion"]["status"] == "ok" and by["barrier"]["status"] == "failed", by
+    finally:
+        stop()

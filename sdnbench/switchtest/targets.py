@@ -53,6 +53,9 @@ class OvsTarget(Built):
     def dead(self) -> Optional[str]:
         return self.watch.dead() if self.watch else None
 
+    def processes(self) -> str:
+        return f"ovs-vswitchd pid {self.watch.pid}, its log {self.watch.log}" if self.watch else ""
+
     def build(self) -> None:
         """The bridge, with the wiring's switch ends as ports 1, 2, ..."""
         self.watch = ovs_vswitchd()
@@ -141,6 +144,9 @@ class CpqdTarget(Built):
     def dead(self) -> Optional[str]:
         return self.switch.dead() if self.switch else None
 
+    def processes(self) -> str:
+        return self.switch.pids() if self.switch else ""
+
     def set_flow_limit(self, n: int) -> None:
         raise UserError("--table-limit is an Open vSwitch setting; the CPqD switch has its own fixed table size")
 
@@ -181,6 +187,9 @@ class RemoteTarget:
 
     def dead(self) -> Optional[str]:
         return None  # not ours to watch
+
+    def processes(self) -> str:
+        return ""
 
     def set_flow_limit(self, n: int) -> None:
         raise UserError("--table-limit needs a switch sdnbench builds (--target ovs); a remote switch keeps its own")
