@@ -44,6 +44,9 @@ def register(s) -> None:
     c.add_argument("--only", metavar="PATTERN",
                    help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
                         "match/*ETH*, group, meter")
+    c.add_argument("--skip", metavar="PATTERN",
+                   help="leave out the patterns these globs or words name (as --only), e.g. a file that "
+                        "crashes a switch: 'action/25_SET_FIELD/10_IP_PROTO*'")
     c.add_argument("--interval", type=int, default=0, metavar="S",
                    help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
     c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
@@ -67,10 +70,10 @@ def run_conformance(args) -> int:
     targets = params.targets(args.target, args.target_dpid)
     versions = params.versions(args.of)
     switch = patterns.switch_dir(patterns.osken_package())
-    selected = {v: patterns.select(patterns.discover(switch, v), args.only) for v in versions}
+    selected = {v: patterns.select(patterns.discover(switch, v), args.only, args.skip) for v in versions}
     empty = [v for v, ps in selected.items() if not ps]
     if empty:
-        raise UserError(f"--only {args.only!r}: no pattern of OpenFlow {', '.join(empty)} matches "
+        raise UserError(f"--only {args.only!r}, --skip {args.skip!r}: no pattern of OpenFlow {', '.join(empty)} matches "
                         "(see --list, e.g. --only action/00_OUTPUT)")
     if args.list:
         print(output.table(["OpenFlow", "pattern", "category", "tests"],
@@ -100,8 +103,15 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
     cells = []
     for t in targets:
         for v in versions:
-            p = {"target": t["spec"], "of_version": v, "interval_s": args.interval, "only": args.only}
+            if v not in params.speaks(t):
+                say(f"{t['spec']} {v}: not run: {params.SPEAKS_WHY[t['kind']]}")
+                continue
+            p = {"target": t["spec"], "of_version": v, "interval_s": args.interval, "only": args.only,
+                 **({"skip": args.skip} if args.skip else {})}
             cells.append(CellSpec(cell_key(runner.BENCHMARK, p, 0), runner.BENCHMARK, "switch", p, 0))
+    if not cells:
+        raise UserError(f"--of {args.of}: no target named speaks it ("
+                        + "; ".join(params.SPEAKS_WHY[t["kind"]] for t in targets if t["kind"] in params.SPEAKS_WHY) + ")")
 
     def ended(r) -> None:
         if not r.counters:                    # a run that failed before the tool started
