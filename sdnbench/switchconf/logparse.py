@@ -30,6 +30,9 @@ _REASON = re.compile(r"^        (?P<reason>\S.*)$")
 _SUMMARY = re.compile(r"^OK\((?P<ok>\d+)\) / ERROR\((?P<error>\d+)\)$")
 _FILE = re.compile(r"^[a-z][a-z0-9_]*: \S")          # "action: 00_OUTPUT", "match: 03_ETH_DST"
 _JOIN = re.compile(r"^dpid=(?P<dpid>[0-9a-f]{16}) : (?P<what>.*)$")
+# the throughput tests' progress dots go to the tool's stdout, its lines to stderr, both into one
+# log: a sender thread still writing dots after the tool's "\r\n" puts them before the next line
+_DOTS = re.compile(r"^[.\r]+(?=\s)")
 TEST_END, REPORT = "---  Test end  ---", "--- Test report ---"
 
 
@@ -60,7 +63,7 @@ class LogParser:
     def feed(self, line: str) -> list:
         """The outcomes completed by ``line`` (0, 1, or 2: a pending ERROR without a reason
         and the OK that follows it)."""
-        line = line.rstrip("\r\n")
+        line = _DOTS.sub("", line.rstrip("\r\n"))
         done = []
         m = _REASON.match(line)
         if self._pending is not None:
