@@ -4,15 +4,18 @@
     sdnbench switch conformance --target ovs,emulated --of 1.0,1.3 -o conf.json   (side by side)
     sdnbench switch conformance --target emulated --only 'action/*,match/03_*' --of 1.3
     sdnbench switch conformance --target remote:6653,eth1,eth2,eth3 --target-dpid 00000000000000aa
+    sdnbench switch conformance --target ovs,cpqd,emulated --of 1.0,1.3   (two references, one subject)
     sdnbench switch conformance --compare ovs.json emulated.json    (two earlier -o files)
     sdnbench switch conformance --list --of 1.0
 
 The tool is os-ken's (``os_ken/tests/switch/tester.py`` and its JSON patterns, as installed by
 ``make setup``); the target switch and a tester switch are joined by three links (target ports
 1, 2, 3 to tester ports 1, 2, 3). Per test OK or ERROR with the tool's reason, a summary by
-category and version, and with two targets a side-by-side table and the tests the first passes
-and the second does not. Exit 0 when every run finished (ERRORs are findings about the switch),
-2 when a run did not finish (the reason is printed), 1 for bad input. docs/switch-conformance.md.
+category and version, and with several targets the last one against the others (its
+references): a table per category and the tests a reference passes and the last does not. Exit
+0 when every run finished (ERRORs are findings about the switch), 2 when a run did not finish
+(the reason is printed: also a switch that died, with its signal and the test it died in), 1 for
+bad input. docs/switch-conformance.md.
 """
 
 from __future__ import annotations
@@ -41,12 +44,17 @@ def register(s) -> None:
     c.add_argument("--only", metavar="PATTERN",
                    help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
                         "match/*ETH*, group, meter")
+    c.add_argument("--skip", metavar="PATTERN",
+                   help="leave out the patterns these globs or words name (as --only), e.g. a file that "
+                        "crashes a switch: 'action/25_SET_FIELD/10_IP_PROTO*'")
     c.add_argument("--interval", type=int, default=0, metavar="S",
                    help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
     c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
     c.add_argument("--target-dpid", metavar="HEX", help="remote: the switch's datapath id")
-    c.add_argument("--compare", action="append", metavar="FILE",
-                   help="no run: the side-by-side table of earlier -o files (give two, or one holding both)")
+    c.add_argument("--compare", action="extend", nargs="+", metavar="FILE",
+                   help="no run: the side-by-side table of earlier -o files: --compare A.json B.json [C.json] "
+                        "(or repeated; one file holding several targets also works); the last target is "
+                        "compared against the others")
     c.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     c.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
     add_store_flag(c)
@@ -62,10 +70,10 @@ def run_conformance(args) -> int:
     targets = params.targets(args.target, args.target_dpid)
     versions = params.versions(args.of)
     switch = patterns.switch_dir(patterns.osken_package())
-    selected = {v: patterns.select(patterns.discover(switch, v), args.only) for v in versions}
+    selected = {v: patterns.select(patterns.discover(switch, v), args.only, args.skip) for v in versions}
     empty = [v for v, ps in selected.items() if not ps]
     if empty:
-        raise UserError(f"--only {args.only!r}: no pattern of OpenFlow {', '.join(empty)} matches "
+        raise UserError(f"--only {args.only!r}, --skip {args.skip!r}: no pattern of OpenFlow {', '.join(empty)} matches "
                         "(see --list, e.g. --only action/00_OUTPUT)")
     if args.list:
         print(output.table(["OpenFlow", "pattern", "category", "tests"],
@@ -95,10 +103,20 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
     cells = []
     for t in targets:
         for v in versions:
-            p = {"target": t["spec"], "of_version": v, "interval_s": args.interval, "only": args.only}
+            if v not in params.speaks(t):
+                say(f"{t['spec']} {v}: not run: {params.SPEAKS_WHY[t['kind']]}")
+                continue
+            p = {"target": t["spec"], "of_version": v, "interval_s": args.interval, "only": args.only,
+                 **({"skip": args.skip} if args.skip else {})}
             cells.append(CellSpec(cell_key(runner.BENCHMARK, p, 0), runner.BENCHMARK, "switch", p, 0))
+    if not cells:
+        raise UserError(f"--of {args.of}: no target named speaks it ("
+                        + "; ".join(params.SPEAKS_WHY[t["kind"]] for t in targets if t["kind"] in params.SPEAKS_WHY) + ")")
 
     def ended(r) -> None:
+        if not r.counters:                    # a run that failed before the tool started
+            say(f"{r.params['target']} {r.params['of_version']}: did not run: {r.error}")
+            return
         say(f"{r.params['target']} {r.params['of_version']}: {r.counters['ok']} OK, {r.counters['error']} ERROR "
             f"of {r.counters['tests']} in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
         for n in r.notes:
@@ -123,12 +141,14 @@ def _print(results: list) -> None:
                 print(f"{r.params['target']} {r.params['of_version']}  ERROR  {f} / {t}: {why}")
     print()
     print(output.table(report.SUMMARY_HEADERS, report.summary_rows(results)))
-    for v, ra, rb in report.pairs_by_version(results):
-        print(f"\nOpenFlow {v}: {ra.params['target']} and {rb.params['target']} side by side")
-        print(output.table(report.side_by_side_headers(ra, rb), report.side_by_side_rows(ra, rb)))
-        regs = report.regressions(ra, rb)
-        if regs:
-            print(f"\n{len(regs)} tests OK on {ra.params['target']} and not on {rb.params['target']} "
-                  f"({', '.join(f'{k}: {n}' for k, n in report.reasons(regs))}):")
-            for f, t, res, why in regs:
-                print(f"  {f} / {t}: {res}" + (f" ({why})" if why else ""))
+    for v, refs, subject in report.groups_by_version(results):
+        s = subject.params["target"]
+        names = ", ".join(r.params["target"] for r in refs)
+        print(f"\nOpenFlow {v}: {s} against " + (f"the union of {names}" if len(refs) > 1 else names))
+        print(output.table(report.union_headers(refs, subject), report.union_rows(refs, subject)))
+        found = report.findings(refs, subject)
+        print(f"\n{len(found)} tests OK on {names if len(refs) == 1 else 'a reference'} and not on {s}"
+              + (f" ({', '.join(f'{k}: {n}' for k, n in report.reasons([(f, t, res, why) for f, t, _, res, why in found]))}):"
+                 if found else ""))
+        for f, t, by, res, why in found:
+            print(f"  {f} / {t}: {res}" + (f" ({why})" if why else "") + (f"  [OK on {by}]" if len(refs) > 1 else ""))

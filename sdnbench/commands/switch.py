@@ -108,7 +108,9 @@ def run_bench(args) -> int:
     cells = [CellSpec(cell_key(t, {"target": args.target, "test": t, **common}, 0), t, "switch",
                       {"target": args.target, "test": t, **common}, 0) for t in params["tests"]]
     with parse_target(args.target) as target:
-        results = run_trials(args, cells, lambda cell: run_test(target, cell.params, say), quiet=lambda r: True,
+        if target.processes():
+            say(f"switch under test: {target.processes()}")
+        results = run_trials(args, cells, lambda cell: _watched(target, cell, say), quiet=lambda r: True,
                              stops=(UserError, CheckFailed))
     if args.output and not getattr(args, "_rescued", False):
         print(f"wrote {args.output}", file=sys.stderr)
@@ -120,6 +122,25 @@ def run_bench(args) -> int:
     for r in failed:
         print(f"sdnbench: {r.benchmark} failed: {r.error}", file=sys.stderr)
     return 2 if failed else 0
+
+
+def _watched(target, cell, say):
+    """One test, then (also when it failed) whether the switch still lives: a switch that died
+    ends the command (``CheckFailed``, exit 2) with how it died, the test it died in keeping what
+    it measured; the tests before it are kept as they ended."""
+    try:
+        result = run_test(target, cell.params, say)
+    except (UserError, CheckFailed) as e:
+        died = target.dead()
+        if died:
+            raise CheckFailed(f"the switch died during test {cell.benchmark}: {died}") from e
+        raise
+    died = target.dead()
+    if died:
+        err = CheckFailed(f"the switch died during test {cell.benchmark}: {died}")
+        err.result = result.finish("failed", str(err))
+        raise err
+    return result
 
 
 HEADERS = ["test", "metric", "labels", "n", "median", "p95", "max", "unit"]

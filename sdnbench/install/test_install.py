@@ -208,7 +208,7 @@ def test_a_binary_that_cannot_start_is_refused_with_its_error(tmp_path, refused)
     line = refused(["install", "cpqd", "--from", str(tree)])
     assert line.startswith("sdnbench: error: install cpqd: udatapath/ofdatapath -V fails: Error initializing "
                            "the NetBee Library; Exception during parsing")
-    assert "customnetpdl.xml where the build expects it" in line
+    assert "the datapath cannot find customnetpdl.xml: see ofsoftswitch13's README (Building)" in line
     (tree / "udatapath" / "ofdatapath").write_text("#!/bin/sh\nexit 3\n")
     assert "udatapath/ofdatapath -V fails: exit 3" in refused(["install", "cpqd", "--from", str(tree)])
 

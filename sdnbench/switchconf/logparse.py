@@ -30,6 +30,9 @@ _REASON = re.compile(r"^        (?P<reason>\S.*)$")
 _SUMMARY = re.compile(r"^OK\((?P<ok>\d+)\) / ERROR\((?P<error>\d+)\)$")
 _FILE = re.compile(r"^[a-z][a-z0-9_]*: \S")          # "action: 00_OUTPUT", "match: 03_ETH_DST"
 _JOIN = re.compile(r"^dpid=(?P<dpid>[0-9a-f]{16}) : (?P<what>.*)$")
+# the throughput tests' progress dots go to the tool's stdout, its lines to stderr, both into one
+# log: a sender thread still writing dots after the tool's "\r\n" puts them before the next line
+_DOTS = re.compile(r"^[.\r]+(?=\s)")
 TEST_END, REPORT = "---  Test end  ---", "--- Test report ---"
 
 
@@ -60,7 +63,7 @@ class LogParser:
     def feed(self, line: str) -> list:
         """The outcomes completed by ``line`` (0, 1, or 2: a pending ERROR without a reason
         and the OK that follows it)."""
-        line = line.rstrip("\r\n")
+        line = _DOTS.sub("", line.rstrip("\r\n"))
         done = []
         m = _REASON.match(line)
         if self._pending is not None:
@@ -98,6 +101,15 @@ class LogParser:
         o, self._pending = self._pending, None
         self.outcomes.append(o)
         return o
+
+    def where(self) -> str:
+        """Where the tool is now, for a switch that died: the file being run and its test after
+        the last one finished ("in action: 01_... (its test 3; the last finished: ...)")."""
+        if not self._file:
+            return "before the first test"
+        done = [o for o in self.outcomes if o.file == self._file]
+        last = f"; the last finished: {self.outcomes[-1].file} / {self.outcomes[-1].test}" if self.outcomes else ""
+        return f"in {self._file} (its test {len(done) + 1}{last})"
 
     def close(self) -> list:
         """Whatever is still pending (an ERROR that was the log's last line)."""

@@ -19,17 +19,16 @@ clean`` removes what a kill -9 left.
 
 from __future__ import annotations
 
-import shutil
 from typing import Optional
 
 from .. import proc
-from ..controllers.ofhello import free_port
 from ..discovery.engine_run import EngineRun
 from ..engine.driver import version as engine_version
 from ..engine.params import check as engine_check, config as engine_config
-from ..errors import UserError
 from ..lifecycle import Built
+from ..switchtest import cpqd
 from ..switchtest.targets import check_interface, ovs_running, ovs_version
+from ..switchtest.watch import ended, first_death, ovs_vswitchd
 from ..switchtest.wiring import Wiring
 
 TARGET_DPID, TESTER_DPID = 1, 2
@@ -60,11 +59,14 @@ class _Bridge:
     def connect(self, address: str) -> None:
         proc.run(["ovs-vsctl", "set-controller", self.name, f"tcp:{address}"], timeout=30, what="ovs-vsctl set-controller")
 
-    def remove(self) -> Optional[str]:
+    def remove(self, wait: bool = True) -> Optional[str]:
+        """Delete the bridge; ``wait=False`` when ovs-vswitchd died (``ovs-vsctl`` would wait for
+        it to apply the change, forever: the database alone is changed)."""
         if not self.made:
             return None
         self.made = False
-        cp = proc.run(["ovs-vsctl", "--if-exists", "del-br", self.name], timeout=30, check=False)
+        cp = proc.run(["ovs-vsctl", *([] if wait else ["--no-wait"]), "--if-exists", "del-br", self.name],
+                      timeout=30, check=False)
         return f"ovs-vsctl del-br {self.name}: {cp.stderr.strip()}" if cp.returncode else None
 
 
@@ -79,6 +81,7 @@ class OvsPair(Built):
         self.target = _Bridge(f"{p}b1", TARGET_DPID, version, self.wiring.switch_ifs)
         self.tester = _Bridge(f"{p}b2", TESTER_DPID, version, self.wiring.probe_ifs)
         self.target_dpid, self.tester_dpid = TARGET_DPID, TESTER_DPID
+        self.watch = None
 
     def __enter__(self) -> "OvsPair":
         ovs_running()
@@ -86,8 +89,15 @@ class OvsPair(Built):
         return super().__enter__()
 
     def build(self) -> None:
+        self.watch = ovs_vswitchd()
         self.target.make()
         self.tester.make()
+
+    def processes(self) -> str:
+        return f"ovs-vswitchd pid {self.watch.pid}, its log {self.watch.log}" if self.watch else ""
+
+    def dead(self) -> Optional[str]:
+        return self.watch.dead() if self.watch else None
 
     def connect(self, address: str) -> None:
         self.target.connect(address)
@@ -99,7 +109,8 @@ class OvsPair(Built):
                 "links": [list(x) for x in zip(self.wiring.switch_ifs, self.wiring.probe_ifs)]}
 
     def close(self) -> None:
-        errors = [e for e in (self.target.remove(), self.tester.remove()) if e]
+        wait = self.dead() is None
+        errors = [e for e in (self.target.remove(wait), self.tester.remove(wait)) if e]
         try:
             self.wiring.close()
         except RuntimeError as e:
@@ -140,6 +151,18 @@ class EmulatedPair:
     def connect(self, address: str) -> None:
         self.run = EngineRun(engine_config(self.params, address))
 
+    def processes(self) -> str:
+        return f"sdnbench-engine pid {self.run.proc.pid}" if self.run else ""
+
+    def dead(self) -> Optional[str]:
+        """The engine (both switches) ended before the run stopped it: how, and its last stderr lines."""
+        if self.run is None or self.run.running():
+            return None
+        err = self.run.proc.stderr.read() if self.run.proc.stderr else ""
+        last = " | ".join((err or "").strip().splitlines()[-3:])
+        return f"sdnbench-engine (pid {self.run.proc.pid}) {ended(self.run.proc.returncode)}" + \
+            (f"; its stderr: {last}" if last else "")
+
     def describe(self) -> dict:
         return {"target": "emulated", "switch": f"sdnbench-engine {engine_version()} (ofswitch, network mode)",
                 "tester": "emulated switch", "network": emulated_network()}
@@ -148,26 +171,21 @@ class EmulatedPair:
         if self.run is None:
             return
         try:
-            if exc[0] is None:
+            if exc[0] is None and self.run.running():     # a dead engine was reported by ``dead``
                 self.doc = self.run.stop()
         finally:
             self.run.__exit__(*exc)
             self.run = None
 
 
-CPQD_BINARIES = ("ofdatapath", "ofprotocol")
-
-
 def check_cpqd() -> None:
     """UserError naming what is missing unless the CPqD user switch is installed here."""
-    missing = [b for b in CPQD_BINARIES if shutil.which(b) is None]
-    if missing:
-        raise UserError(f"--target cpqd: the CPqD user switch is not installed here ({', '.join(missing)} not "
-                        "found); build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13")
+    cpqd.check_installed()
 
 
 class CpqdPair(Built):
-    """The CPqD user switch (``ofdatapath`` + ``ofprotocol``, ofsoftswitch13) as the target."""
+    """The CPqD user switch (``switchtest.cpqd``: ``ofdatapath`` on a Unix socket, ``ofprotocol``)
+    as the target, an OVS bridge as the tester."""
 
     kind = "cpqd"
 
@@ -178,8 +196,8 @@ class CpqdPair(Built):
         self.wiring = Wiring(LINKS, netns=False)
         self.tester = _Bridge(f"{self.wiring.prefix}b2", TESTER_DPID, version, self.wiring.probe_ifs)
         self.target_dpid, self.tester_dpid = TARGET_DPID, TESTER_DPID
-        self.procs = proc.ProcessSet()
-        self._dp_port = free_port()
+        self.switch: Optional[cpqd.Cpqd] = None
+        self.watches: list = []
 
     def __enter__(self) -> "CpqdPair":
         ovs_running()
@@ -187,23 +205,32 @@ class CpqdPair(Built):
         return super().__enter__()
 
     def build(self) -> None:
+        self.watches.append(ovs_vswitchd())
         self.tester.make()
-        self.procs.spawn("ofdatapath", ["ofdatapath", f"--interfaces={','.join(self.wiring.switch_ifs)}",
-                                        f"--datapath-id={dpid_hex(TARGET_DPID)}", f"ptcp:{self._dp_port}",
-                                        "--no-slicing"])
+        self.switch = cpqd.Cpqd()
+        self.watches.append(self.switch)
+        self.switch.start(self.wiring.switch_ifs, TARGET_DPID)
 
     def connect(self, address: str) -> None:
-        self.procs.spawn("ofprotocol", ["ofprotocol", f"tcp:127.0.0.1:{self._dp_port}", f"tcp:{address}",
-                                        "--fail=closed"])
+        self.switch.attach(address)
         self.tester.connect(address)
 
+    def processes(self) -> str:
+        return self.switch.pids() if self.switch else ""
+
+    def dead(self) -> Optional[str]:
+        return first_death(self.watches)
+
     def describe(self) -> dict:
-        return {"target": "cpqd", "switch": "CPqD ofsoftswitch13", "tester": "Open vSwitch bridge (netdev)"}
+        return {"target": "cpqd", "switch": "CPqD ofsoftswitch13", "tester": "Open vSwitch bridge (netdev)",
+                "datapath_id_arg": cpqd.dpid_arg(TARGET_DPID),
+                "logs": str(self.switch.dir) if self.switch else None}
 
     def close(self) -> None:
         try:
-            self.procs.stop_all()
-            err = self.tester.remove()
+            if self.switch is not None:
+                self.switch.stop()
+            err = self.tester.remove(wait=self.watches[0].dead() is None if self.watches else True)
         finally:
             self.wiring.close()
         if err:
@@ -234,6 +261,12 @@ class RemotePair(Built):
 
     def connect(self, address: str) -> None:
         self.tester.connect(address)      # the target was told the tool's address by whoever cabled it
+
+    def processes(self) -> str:
+        return ""
+
+    def dead(self) -> Optional[str]:
+        return None                       # not ours to watch; the tool's timeouts say it stopped answering
 
     def describe(self) -> dict:
         return {"target": f"remote:{self.port},{','.join(self.ifs)}", "switch": f"dpid {dpid_hex(self.target_dpid)}",

@@ -18,6 +18,14 @@ from .pairs import check_cpqd, emulated_params
 from .patterns import VERSIONS
 
 SIMPLE = ("ovs", "emulated", "cpqd")
+# the OpenFlow versions a kind of target speaks, where not all: ofsoftswitch13 is a 1.3 switch
+# (its README: "an OpenFlow 1.3 compatible user-space software switch")
+SPEAKS_WHY = {"cpqd": "the CPqD switch (ofsoftswitch13) speaks OpenFlow 1.3 only"}
+_SPEAKS = {"cpqd": ("1.3",)}
+
+
+def speaks(target: dict) -> tuple:
+    return _SPEAKS.get(target["kind"], tuple(VERSIONS))
 
 
 def targets(values: list, dpid: Optional[str]) -> list:

@@ -80,8 +80,9 @@ def matches(name: str, only: Optional[str]) -> bool:
     return False
 
 
-def select(patterns: list, only: Optional[str]) -> list:
-    return [p for p in patterns if matches(p.name, only)]
+def select(patterns: list, only: Optional[str], skip: Optional[str] = None) -> list:
+    """The patterns ``only`` names (all without it), less those ``skip`` names (same syntax)."""
+    return [p for p in patterns if matches(p.name, only) and not (skip and matches(p.name, skip))]
 
 
 def stage(patterns: list, directory: Path) -> tuple:

@@ -1,6 +1,8 @@
 """What a run found, as tables (pure): per target and version the tests OK and ERROR by
 category, and two targets side by side: per category, and every test the first passes and
-the second does not, with the second's reason.
+the second does not, with the second's reason. With more targets the last is the subject and
+the others its references: what any reference passes is the subject's target, and a test a
+reference passes and the subject fails is a finding (``union_rows``, ``findings``).
 
 A run here is a ``Result`` of ``runner.run`` (or one read back from ``-o`` or the store): its
 ``params`` (target, of_version), ``topology["tests"]`` ([file, test, OK|ERROR, reason]).
@@ -95,3 +97,68 @@ def reasons(regs: list) -> list:
     """[(reason's kind, count)]: the text before the first ':' of each reason, most frequent first."""
     c = Counter((why.split(":", 1)[0] if why else res) for _, _, res, why in regs)
     return c.most_common()
+
+
+def groups_by_version(results: list) -> list:
+    """(version, the references' runs, the subject's run) for every version the subject and at
+    least one reference ran: the last target named is the subject (``--target ovs,cpqd,emulated``:
+    the emulated switch), every earlier one a reference."""
+    targets = list(dict.fromkeys(r.params["target"] for r in results))
+    if len(targets) < 2:
+        return []
+    *refs, subject = targets
+    runs = {(r.params["target"], r.params["of_version"]): r for r in results}
+    out = []
+    for v in dict.fromkeys(r.params["of_version"] for r in results):
+        have = [runs[(t, v)] for t in refs if (t, v) in runs]
+        if have and (subject, v) in runs:
+            out.append((v, have, runs[(subject, v)]))
+    return out
+
+
+def _ok(run) -> set:
+    return {(f, t) for f, t, res, _ in tests(run) if res == OK}
+
+
+def union_headers(refs: list, subject) -> list:
+    s = subject.params["target"]
+    return (["category", "tests"] + [f"OK {r.params['target']}" for r in refs]
+            + ["OK a reference", f"OK {s}", f"reference only (findings on {s})", f"OK {s} only"])
+
+
+def union_rows(refs: list, subject) -> list:
+    """Per category: tests, OK on each reference, OK on any reference (the subject's target), OK
+    on the subject, OK on a reference and not the subject (findings), OK on the subject only."""
+    keys = list(dict.fromkeys(k for run in [*refs, subject] for k in ((f, t) for f, t, _, _ in tests(run))))
+    oks = [_ok(r) for r in refs]
+    union, subj = set().union(*oks), _ok(subject)
+    cats: dict = {}
+    for k in keys:
+        c = cats.setdefault(category(k[0]), [0] * (len(refs) + 5))
+        c[0] += 1
+        for i, ok in enumerate(oks):
+            c[1 + i] += k in ok
+        n = len(refs)
+        c[n + 1] += k in union
+        c[n + 2] += k in subj
+        c[n + 3] += k in union and k not in subj
+        c[n + 4] += k in subj and k not in union
+    return [[c, *n] for c, n in sorted(cats.items())]
+
+
+def findings(refs: list, subject) -> list:
+    """[(file, test, the references that pass it, the subject's result, its reason)] for every
+    test a reference passes and the subject does not (missing from its run: "not run")."""
+    got = {(f, t): (res, why) for f, t, res, why in tests(subject)}
+    passed: dict = {}
+    for r in refs:
+        for k in _ok(r):
+            passed.setdefault(k, []).append(r.params["target"])
+    order = list(dict.fromkeys((f, t) for r in refs for f, t, _, _ in tests(r)))
+    out = []
+    for k in order:
+        if k in passed:
+            res, why = got.get(k, ("not run", ""))
+            if res != OK:
+                out.append((k[0], k[1], ",".join(passed[k]), res, why))
+    return out

@@ -4,7 +4,9 @@ it, the tool's log followed (a progress line per pattern file), and everything s
 tool by its process group, the pair by its ``close``. The run's Result holds every outcome.
 
 A run fails (status ``failed``, exit 2) when the tool did not finish: the switches never joined,
-no outcome came for ``STALL_S``, the tool died, or its own counts differ from the parsed ones.
+no outcome came for ``STALL_S``, the tool died, or its own counts differ from the parsed ones;
+or a switch sdnbench runs died (``pair.dead()``, polled with the log: its program, pid, signal or
+exit status and output, and the test the tool was in; the outcomes before it are kept).
 """
 
 from __future__ import annotations
@@ -134,6 +136,11 @@ def _follow(follow: _Follow, pair, tester, t_connect: float) -> None:
             follow.poll()
             follow.finish()
             break
+        died = pair.dead()
+        if died:
+            follow.poll()
+            follow.finish()
+            raise RunFailed(f"the switch died {parser.where()}: {died}")
         missing = _wait_joined(parser, pair, tester)
         now = time.monotonic()
         if missing and now - t_connect > JOIN_S:
@@ -184,6 +191,8 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
                 if not tester.alive():
                     raise UserError(f"os-ken's switch test tool did not start: {tester.log_tail(5)}")
                 pair.connect(f"{HOST}:{port}")
+                if pair.processes():
+                    progress(f"{label}: {pair.processes()}")
                 _follow(_Follow(log, parser, label, selected, progress), pair, tester, time.monotonic())
             except RunFailed as e:
                 error = str(e)

@@ -70,7 +70,7 @@ def test_the_command_side_by_side_and_sigterm_cleans_up(tmp_path):
                          "--of", "1.0", "--only", "action/00_OUTPUT", "-o", str(out)],
                         capture_output=True, text=True, timeout=300)
     assert cp.returncode == 0, cp.stderr
-    assert "OpenFlow 1.0: ovs and emulated side by side" in cp.stdout
+    assert "OpenFlow 1.0: emulated against ovs" in cp.stdout and "0 tests OK on ovs and not on emulated" in cp.stdout
     runs = json.loads(out.read_text())
     assert [(r["params"]["target"], r["counters"]["tests"]) for r in runs] == [("ovs", 3), ("emulated", 3)]
     assert runs[1]["counters"]["ok"] == 3

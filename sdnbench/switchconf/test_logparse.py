@@ -56,3 +56,26 @@ def test_a_count_the_parser_missed_is_reported():
     p = parse(["action: 00_OUTPUT", "    a   OK", "---  Test end  ---", "OK(2) / ERROR(0)"])
     assert p.check_counts() == "parsed OK 1 / ERROR 0, the tool counted OK 2 / ERROR 0"
     assert parse(["---  Test end  ---"]).check_counts() == "the tool ended without its OK/ERROR counts"
+
+
+def test_where_the_tool_was_when_a_switch_died():
+    lines = _lines("ovs13_output_eth_dst.log")
+    cut = next(i for i, line in enumerate(lines) if line.startswith("match: 03_ETH_DST")) + 3
+    p = LogParser()
+    assert p.where() == "before the first test"
+    for line in lines[:cut]:
+        p.feed(line)
+    p.close()
+    done = [o for o in p.outcomes if o.file == "match: 03_ETH_DST"]
+    assert p.where() == (f"in match: 03_ETH_DST (its test {len(done) + 1}; the last finished: "
+                         f"{p.outcomes[-1].file} / {p.outcomes[-1].test})")
+
+
+def test_progress_dots_before_a_result_line_do_not_hide_it():
+    p = parse(["meter: 01_DROP_01_PKTPS_02_10000\n",
+               "....\r\n",
+               "...    20000pktps(ethernet/ipv6/tcp)-->'in_port=1,actions=meter:10000pktps(drop),output:2'   ERROR\n",
+               "        Received unexpected throughput: {'in_port': 2} 3627.35pktps\n",
+               ".\r    20000pktps(ethernet/arp)-->'x'   OK\n"], files=frozenset({"meter: 01_DROP_01_PKTPS_02_10000"}))
+    assert [(o.result, o.reason) for o in p.outcomes] == [
+        ("ERROR", "Received unexpected throughput: {'in_port': 2} 3627.35pktps"), ("OK", "")]

@@ -33,3 +33,18 @@ def test_a_file_sharing_another_files_description_is_not_run_and_said(tmp_path):
     assert (directory / "action" / "00_OUTPUT.json").resolve() == ps[0].path.resolve()
     assert len(run) == 2 and len(shadowed) == 1
     assert {p.description for p in run} == {"action: 00_OUTPUT", "match: 10_TP_SRC (IPv4/TCP)"}
+
+
+def test_skip_leaves_out_what_it_names():
+    from .patterns import Pattern, select
+    ps = [Pattern.__new__(Pattern) for _ in range(3)]
+    for p, n in zip(ps, ["action/00_OUTPUT", "action/25_SET_FIELD/10_IP_PROTO", "action/25_SET_FIELD/10_IP_PROTO_IPv6"]):
+        object.__setattr__(p, "name", n)
+    assert [p.name for p in select(ps, None, "action/25_SET_FIELD/10_IP_PROTO*")] == ["action/00_OUTPUT"]
+    assert [p.name for p in select(ps, "action", "ip_proto_ipv6")] == ["action/00_OUTPUT", "action/25_SET_FIELD/10_IP_PROTO"]
+
+
+def test_a_target_runs_the_versions_it_speaks():
+    from .params import speaks
+    assert speaks({"kind": "cpqd"}) == ("1.3",)
+    assert set(speaks({"kind": "ovs"})) == {"1.0", "1.3"} == set(speaks({"kind": "emulated"}))

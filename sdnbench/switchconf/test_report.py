@@ -43,3 +43,21 @@ def test_targets_and_versions_are_checked_before_anything_starts():
                 lambda: versions("1.4"), lambda: versions(",")):
         with pytest.raises(UserError):
             bad()
+
+
+def test_the_last_target_against_the_union_of_the_others():
+    from .report import findings, groups_by_version, union_rows
+    C = _run("cpqd", [("action: 00_OUTPUT", "t1", "ERROR", "x"), ("match: 03_ETH_DST", "t3", "OK", ""),
+                      ("meter: 01_DROP", "t4", "OK", "")])
+    D = _run("emulated", [("action: 00_OUTPUT", "t1", "OK", ""), ("action: 11_COPY_TTL_OUT", "t2", "OK", ""),
+                          ("match: 03_ETH_DST", "t3", "ERROR", "timeout"), ("meter: 01_DROP", "t4", "ERROR", "rate")])
+    [(v, refs, subject)] = groups_by_version([A, C, D])
+    assert (v, [r.params["target"] for r in refs], subject.params["target"]) == ("1.3", ["ovs", "cpqd"], "emulated")
+    # category, tests, OK ovs, OK cpqd, OK a reference, OK emulated, findings, emulated only
+    assert union_rows(refs, subject) == [["action", 2, 2, 0, 2, 2, 0, 0], ["match", 1, 0, 1, 1, 0, 1, 0],
+                                         ["meter", 1, 0, 1, 1, 0, 1, 0]]
+    assert findings(refs, subject) == [("match: 03_ETH_DST", "t3", "cpqd", "ERROR", "timeout"),
+                                       ("meter: 01_DROP", "t4", "cpqd", "ERROR", "rate")]
+    # two targets: the first is the reference, as before
+    [(_, [ra], rb)] = groups_by_version([A, B])
+    assert [f[:2] for f in findings([ra], rb)] == [t[:2] for t in regressions(A, B)]

@@ -6,11 +6,11 @@ machine can put under test (the CPqD user switch is optional: a warning with whe
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 from .. import paths
 from ..doctor import FAIL, OK, WARN, Check
+from . import cpqd
 from .driver import BINARY
 
 
@@ -25,11 +25,12 @@ def check_switchbench() -> Check:
 
 
 def check_cpqd() -> Check:
-    missing = [b for b in ("ofdatapath", "ofprotocol") if shutil.which(b) is None]
+    missing = cpqd.missing()
     if missing:
         return Check("switch-cpqd", WARN, f"CPqD user switch not installed ({', '.join(missing)} not found): "
                      "`switch bench --target cpqd` is refused",
-                     "build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13")
+                     "build ofsoftswitch13 (https://github.com/CPqD/ofsoftswitch13, its README), then "
+                     "`sdnbench install cpqd --from DIR`")
     return Check("switch-cpqd", OK, "CPqD user switch (ofdatapath, ofprotocol) installed")
 
 

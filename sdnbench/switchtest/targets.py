@@ -14,15 +14,14 @@ connects by itself, e.g. hardware, with its data ports cabled to local interface
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Optional
-
-from ..controllers.ofhello import free_port
 
 from .. import proc
 from ..errors import UserError
 from ..lifecycle import Built
+from . import cpqd
+from .watch import ovs_vswitchd
 from .wiring import Wiring
 
 
@@ -44,14 +43,22 @@ class OvsTarget(Built):
         self.bridge = f"{self.wiring.prefix}br"
         self.spec = "ovs" if datapath == "netdev" else f"ovs-{datapath}"
         self._bridge_made = False
+        self.watch = None
 
     def __enter__(self) -> "OvsTarget":
         ovs_running()
         self.wiring.__enter__()
         return super().__enter__()
 
+    def dead(self) -> Optional[str]:
+        return self.watch.dead() if self.watch else None
+
+    def processes(self) -> str:
+        return f"ovs-vswitchd pid {self.watch.pid}, its log {self.watch.log}" if self.watch else ""
+
     def build(self) -> None:
         """The bridge, with the wiring's switch ends as ports 1, 2, ..."""
+        self.watch = ovs_vswitchd()
         argv = ["ovs-vsctl", "--may-exist", "add-br", self.bridge, "--", "set", "bridge", self.bridge,
                 f"datapath_type={self.datapath}", "fail-mode=secure",
                 "other-config:disable-in-band=true", "protocols=OpenFlow10,OpenFlow13"]
@@ -82,7 +89,8 @@ class OvsTarget(Built):
         errors = []
         if self._bridge_made:
             self._bridge_made = False
-            cp = proc.run(["ovs-vsctl", "--if-exists", "del-br", self.bridge], timeout=30, check=False)
+            wait = [] if self.dead() is None else ["--no-wait"]     # a dead ovs-vswitchd never applies it
+            cp = proc.run(["ovs-vsctl", *wait, "--if-exists", "del-br", self.bridge], timeout=30, check=False)
             if cp.returncode != 0:
                 errors.append(f"ovs-vsctl del-br {self.bridge}: {cp.stderr.strip()}")
         try:
@@ -107,46 +115,49 @@ def ovs_version() -> str:
 
 
 class CpqdTarget(Built):
-    """The CPqD user switch (ofsoftswitch13): ``ofdatapath`` on veths plus ``ofprotocol``."""
+    """The CPqD user switch (ofsoftswitch13, ``cpqd.Cpqd``): ``ofdatapath`` on veths, its channel
+    on a Unix socket, ``ofprotocol`` to our controller on loopback."""
 
-    BINARIES = ("ofdatapath", "ofprotocol")
+    DPID = 1
 
     def __init__(self) -> None:
-        missing = [b for b in self.BINARIES if shutil.which(b) is None]
-        if missing:
-            raise UserError(f"--target cpqd: the CPqD user switch is not installed here ({', '.join(missing)} "
-                            "not found); build ofsoftswitch13 from https://github.com/CPqD/ofsoftswitch13, "
-                            "or use --target ovs")
+        cpqd.check_installed()
         self.wiring = Wiring(2, netns=True)
         self.spec = "cpqd"
-        self.procs = proc.ProcessSet()
-        self._dp_port = free_port()
+        self.switch: Optional[cpqd.Cpqd] = None
 
     def __enter__(self) -> "CpqdTarget":
         self.wiring.__enter__()
         return super().__enter__()
 
     def build(self) -> None:
-        self.procs.spawn("ofdatapath", ["ofdatapath", f"--interfaces={','.join(self.wiring.switch_ifs)}",
-                                        f"ptcp:{self._dp_port}", "--no-slicing"])
+        self.switch = cpqd.Cpqd()
+        self.switch.start(self.wiring.switch_ifs, self.DPID)
 
     @property
     def probe_specs(self) -> list:
         return self.wiring.probe_specs
 
     def attach(self, address: str) -> None:
-        self.procs.spawn("ofprotocol", ["ofprotocol", f"tcp:127.0.0.1:{self._dp_port}", f"tcp:{address}",
-                                        "--fail=closed"])
+        self.switch.attach(address)
+
+    def dead(self) -> Optional[str]:
+        return self.switch.dead() if self.switch else None
+
+    def processes(self) -> str:
+        return self.switch.pids() if self.switch else ""
 
     def set_flow_limit(self, n: int) -> None:
         raise UserError("--table-limit is an Open vSwitch setting; the CPqD switch has its own fixed table size")
 
     def describe(self) -> dict:
-        return {"target": "cpqd"}
+        return {"target": "cpqd", "datapath_id_arg": cpqd.dpid_arg(self.DPID),
+                "logs": str(self.switch.dir) if self.switch else None}
 
     def close(self) -> None:
         try:
-            self.procs.stop_all()
+            if self.switch is not None:
+                self.switch.stop()
         finally:
             self.wiring.close()
 
@@ -173,6 +184,12 @@ class RemoteTarget:
 
     def attach(self, address: str) -> None:
         pass  # the switch was told our address by whoever cabled it
+
+    def dead(self) -> Optional[str]:
+        return None  # not ours to watch
+
+    def processes(self) -> str:
+        return ""
 
     def set_flow_limit(self, n: int) -> None:
         raise UserError("--table-limit needs a switch sdnbench builds (--target ovs); a remote switch keeps its own")

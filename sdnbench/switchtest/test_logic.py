@@ -35,8 +35,8 @@ def test_binary_args_carry_every_option_once():
 
 
 def test_cpqd_is_refused_clearly_where_it_is_not_installed(monkeypatch):
-    from . import targets
-    monkeypatch.setattr(targets.shutil, "which", lambda _b: None)
+    from . import cpqd
+    monkeypatch.setattr(cpqd.shutil, "which", lambda _b: None)
     with pytest.raises(UserError, match="CPqD user switch is not installed.*ofsoftswitch13"):
         parse_target("cpqd")
 

@@ -50,6 +50,26 @@ fn set_bits(frame: &mut [u8], v4_off: usize, v6_off: usize, shift_v6: bool, mask
     checksum::fix(frame)
 }
 
+/// A DSCP-remark meter band's action (OpenFlow 1.3 §7.3.4.5, "increase the drop precedence"),
+/// as CPqD's ofsoftswitch13 runs it (`udatapath/meter_entry.c`): on an IPv4 or IPv6 frame whose
+/// DSCP has drop precedence low (AFx1, low bits 010) by up to 2 levels, or medium (AFx2, 100) by
+/// 1, the DSCP grows by 2 per level (AF21 = 18 at `prec_level` 1 → AF22 = 20); any other frame is
+/// left as it is. Checksums fixed. Whether the frame changed.
+pub fn remark_dscp(frame: &mut [u8], prec_level: u8) -> bool {
+    let Some((at, v4)) = ip(frame) else { return false };
+    let tc = if v4 { frame[at + 1] } else { (frame[at] & 0x0f) << 4 | frame[at + 1] >> 4 };
+    let dscp = tc >> 2;
+    let ok = match dscp & 0x07 {
+        0b010 => prec_level <= 2,
+        0b100 => prec_level <= 1,
+        _ => false,
+    };
+    if !ok || prec_level == 0 {
+        return false;
+    }
+    set_bits(frame, 1, 0, true, 0xfc, (dscp + 2 * prec_level) << 2)
+}
+
 /// The L4 header of an IP frame: (offset, protocol).
 fn l4(frame: &[u8]) -> Option<(usize, u8)> {
     let (at, v4) = ip(frame)?;

@@ -1,12 +1,16 @@
-//! The meter table (OpenFlow 1.3 §5.7): drop-band meters as Open vSwitch's userspace datapath
-//! runs them (`lib/dpif-netdev.c`), driven by the `now` the engine passes in (no wall clock).
+//! The meter table (OpenFlow 1.3 §5.7): drop bands as Open vSwitch's userspace datapath runs them
+//! (`lib/dpif-netdev.c`) and DSCP-remark bands as CPqD's ofsoftswitch13 does
+//! (`udatapath/meter_entry.c`; `frame_edit::remark_dscp`), driven by the `now` the engine passes
+//! in (no wall clock).
 //!
 //! - Each band is a token bucket that starts full. Its size is the band's burst size, or its
-//!   rate when the burst size is 0 (Open vSwitch then also reports the rate as the burst size
-//!   in meter config replies, and so does this switch). It refills at the band's rate: packets
+//!   rate when the burst size is 0. Meter config replies report the bands as installed, burst
+//!   size 0 included (as CPqD; Open vSwitch reports the rate there, which os-ken's switch test
+//!   tool counts as "Added incorrect meters"). It refills at the band's rate: packets
 //!   per second with OFPMF_PKTPS, else kilobits per second. A packet takes 1 packet or its
-//!   size in bits from every band that has them; when a band has not enough, the packet is
-//!   dropped and counted on the band of highest rate it exceeded.
+//!   size in bits from every band that has them; when a band has not enough, the band of highest
+//!   rate it exceeded counts it and acts: a drop band drops it, a DSCP-remark band passes it
+//!   remarked.
 //! - Units: tokens are kept in billionths (1e-9 packet, or 1e-6 bit), so a nanosecond at rate
 //!   r adds r tokens; a bucket holds burst × 1e9.
 //! - Meter-mod errors as Open vSwitch (`ofproto/ofproto.c` `handle_meter_mod`,
@@ -15,8 +19,8 @@
 //!   OFPM_MAX (except SLOWPATH and CONTROLLER) → INVALID_METER; more than `MAX_BANDS` bands →
 //!   OUT_OF_BANDS; ADD of an existing id → METER_EXISTS; MODIFY of a missing one →
 //!   UNKNOWN_METER; an id at or past `max_meter` → OUT_OF_METERS; flags other than KBPS,
-//!   PKTPS, BURST, STATS → BAD_FLAGS; a band other than drop (DSCP remark included, which the
-//!   userspace datapath does not run) → BAD_BAND; a rate of 0 → BAD_RATE. DELETE of a missing
+//!   PKTPS, BURST, STATS → BAD_FLAGS; a band other than drop or DSCP remark (experimenter) →
+//!   BAD_BAND; a rate of 0 → BAD_RATE. DELETE of a missing
 //!   meter, or of meter 0, is no error; OFPM_ALL deletes every meter.
 
 use ofwire::error_names::meter_mod_failed;
@@ -29,10 +33,24 @@ pub const MAX_BANDS: usize = 8;
 const FLAGS: u16 = MF_KBPS | MF_PKTPS | MF_BURST | MF_STATS;
 const SCALE: u64 = 1_000_000_000;
 
+/// What a meter does with a packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    Pass,
+    Drop,
+    /// Passes with its DSCP drop precedence raised by this many levels (`frame_edit::remark_dscp`).
+    Remark(u8),
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Band {
     pub rate: u32,
+    /// As installed (0 included): what meter config replies report.
     pub burst_size: u32,
+    /// None: a drop band; Some(prec_level): a DSCP-remark band.
+    pub remark: Option<u8>,
+    /// The bucket's size: the burst size, or the rate when it is 0.
+    size: u32,
     tokens: u64,
     pub packets: u64,
     pub bytes: u64,
@@ -104,20 +122,16 @@ impl Meters {
 
     /// A packet of `bytes` goes through meter `id` at `now`: whether it passes. A meter that
     /// does not exist passes everything (a flow naming one is refused when installed).
-    pub fn admit(&mut self, id: u32, now: u64, bytes: usize) -> bool {
+    pub fn admit(&mut self, id: u32, now: u64, bytes: usize) -> Admit {
         match self.map.get_mut(&id) {
             Some(m) => m.admit(now, bytes),
-            None => true,
+            None => Admit::Pass,
         }
     }
 
     pub fn config(&self, id: u32) -> Vec<MeterConfig> {
         self.select(id)
-            .map(|(k, m)| MeterConfig {
-                flags: m.flags,
-                meter_id: *k,
-                bands: m.bands.iter().map(|b| MeterBand::Drop { rate: b.rate, burst_size: b.burst_size }).collect(),
-            })
+            .map(|(k, m)| MeterConfig { flags: m.flags, meter_id: *k, bands: m.bands.iter().map(Band::wire).collect() })
             .collect()
     }
 
@@ -145,7 +159,7 @@ impl Meters {
         }
         MeterFeatures {
             max_meter: self.max_meter,
-            band_types: 1 << MBT_DROP,
+            band_types: 1 << MBT_DROP | 1 << MBT_DSCP_REMARK,
             capabilities: FLAGS as u32,
             max_bands: MAX_BANDS as u8,
             max_color: 0,
@@ -164,17 +178,21 @@ impl Meter {
         }
         let mut bands = Vec::new();
         for b in &mm.bands {
-            let MeterBand::Drop { rate, burst_size } = *b else { return Err(meter_mod_failed::BAD_BAND) };
+            let (rate, burst_size, remark) = match *b {
+                MeterBand::Drop { rate, burst_size } => (rate, burst_size, None),
+                MeterBand::DscpRemark { rate, burst_size, prec_level } => (rate, burst_size, Some(prec_level)),
+                _ => return Err(meter_mod_failed::BAD_BAND),
+            };
             if rate == 0 {
                 return Err(meter_mod_failed::BAD_RATE);
             }
-            let burst_size = if burst_size == 0 { rate } else { burst_size };
-            bands.push(Band { rate, burst_size, tokens: burst_size as u64 * SCALE, ..Default::default() });
+            let size = if burst_size == 0 { rate } else { burst_size };
+            bands.push(Band { rate, burst_size, remark, size, tokens: size as u64 * SCALE, ..Default::default() });
         }
         Ok(Meter { flags: mm.flags, bands, created_ns: now, last_ns: now, ..Default::default() })
     }
 
-    fn admit(&mut self, now: u64, bytes: usize) -> bool {
+    fn admit(&mut self, now: u64, bytes: usize) -> Admit {
         let dt = now.saturating_sub(self.last_ns);
         self.last_ns = self.last_ns.max(now);
         self.packets_in += 1;
@@ -183,7 +201,7 @@ impl Meter {
         // the band of highest rate this packet exceeds: (index, rate)
         let mut hit: Option<(usize, u32)> = None;
         for (i, b) in self.bands.iter_mut().enumerate() {
-            let cap = b.burst_size as u64 * SCALE;
+            let cap = b.size as u64 * SCALE;
             b.tokens = b.tokens.saturating_add(dt.saturating_mul(b.rate as u64)).min(cap);
             if b.tokens >= cost {
                 b.tokens -= cost;
@@ -196,9 +214,19 @@ impl Meter {
                 let b = &mut self.bands[i];
                 b.packets += 1;
                 b.bytes += bytes as u64;
-                false
+                b.remark.map_or(Admit::Drop, Admit::Remark)
             }
-            None => true,
+            None => Admit::Pass,
+        }
+    }
+}
+
+impl Band {
+    fn wire(&self) -> MeterBand {
+        let (rate, burst_size) = (self.rate, self.burst_size);
+        match self.remark {
+            None => MeterBand::Drop { rate, burst_size },
+            Some(prec_level) => MeterBand::DscpRemark { rate, burst_size, prec_level },
         }
     }
 }

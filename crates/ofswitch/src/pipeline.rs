@@ -19,7 +19,7 @@ use crate::flow_table::FlowTable;
 use crate::frame_edit;
 use crate::group::{flow_hash, Groups, MAX_CHAIN};
 use crate::key::Key;
-use crate::meter::Meters;
+use crate::meter::{Admit, Meters};
 use crate::ports::Ports;
 use ofwire::packet_in::reason;
 use ofwire::{Action, Instruction, Oxm, OxmField};
@@ -112,8 +112,12 @@ impl<'a> Run<'a> {
             let ins = &e.instructions;
             for i in ins {
                 if let Instruction::Meter(id) = i {
-                    if !self.meters.admit(*id, self.now, frame.len()) {
-                        return Verdict::Matched;
+                    match self.meters.admit(*id, self.now, frame.len()) {
+                        Admit::Drop => return Verdict::Matched,
+                        Admit::Remark(prec) => {
+                            frame_edit::remark_dscp(frame.to_mut(), prec);
+                        }
+                        Admit::Pass => {}
                     }
                 }
             }

@@ -63,9 +63,10 @@ fn drop_meter_in_packets_per_second_passes_its_rate() {
     assert_eq!((st[0].meter_id, st[0].flow_count, st[0].packet_in_count, st[0].byte_in_count), (1, 1, 2000, 2000 * 64));
     assert_eq!(st[0].bands, vec![(2000 - passed as u64, (2000 - passed as u64) * 64)], "the band counts what it dropped");
     assert_eq!(st[0].duration_sec, 10);
-    // the config reports the burst Open vSwitch reports: the rate
+    // the config reports the band as installed, burst 0 included (as CPqD; os-ken's tool
+    // compares them exactly: Open vSwitch's rate there is its "Added incorrect meters")
     let c = parse_list(&multipart(&mut s, 0, MP_METER_CONFIG, M_ALL.to_be_bytes().to_vec()), MeterConfig::parse).unwrap();
-    assert_eq!(c, vec![MeterConfig { flags: MF_PKTPS, meter_id: 1, bands: vec![drop_band(100, 100)] }]);
+    assert_eq!(c, vec![MeterConfig { flags: MF_PKTPS, meter_id: 1, bands: vec![drop_band(100, 0)] }]);
 }
 
 /// 1,000 kb/s with a 1,000 kb burst, 1,500-byte frames (12,000 bits) at 200/s (2.4 Mb/s) for
@@ -82,11 +83,40 @@ fn drop_meter_in_kilobits_per_second_passes_its_rate() {
     assert_eq!(offer(&mut s, &mut outs, 200, 2, 1500), 400);
 }
 
+/// A DSCP-remark band (os-ken's `02_DSCP_REMARK_01_PKTPS_00_100`: 100 packets/s, prec_level 1)
+/// on IPv4 frames of DSCP 18 (AF21) at 200/s for 10 s: every frame passes; the 100 + 100 × 10
+/// within the rate keep DSCP 18, the 900 beyond it leave with DSCP 20 (AF22), their IPv4
+/// checksum right; the band counts the 900 and the config reads back as installed.
+#[test]
+fn dscp_remark_band_raises_the_drop_precedence_beyond_its_rate() {
+    let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
+    let band = MeterBand::DscpRemark { rate: 100, burst_size: 0, prec_level: 1 };
+    assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_PKTPS, 1, vec![band.clone()])), vec![]);
+    send(&mut s, &mut outs, &metered(1));
+    let mut frame = frames::udp_frame(0, 10, 1, 2, 0, 64);
+    frame[15] = 18 << 2;
+    assert!(ofswitch::checksum::fix(&mut frame));
+    s.tx.clear();
+    for i in 0..2000u64 {
+        s.receive_frame(i * 5 * MS, 1, &frame, &mut outs);
+    }
+    let dscps: Vec<u8> = s.tx.iter().map(|(_, f)| f[15] >> 2).collect();
+    assert_eq!(dscps.len(), 2000);
+    let remarked = dscps.iter().filter(|d| **d == 20).count();
+    assert!((899..=901).contains(&remarked) && dscps.iter().all(|d| *d == 18 || *d == 20), "remarked {remarked}");
+    let out = s.tx.iter().map(|(_, f)| f.clone()).find(|f| f[15] >> 2 == 20).unwrap();
+    let mut fixed = out.clone();
+    ofswitch::checksum::fix(&mut fixed);
+    assert_eq!(out, fixed, "the IPv4 checksum follows the new DSCP");
+    let c = parse_list(&multipart(&mut s, 0, MP_METER_CONFIG, M_ALL.to_be_bytes().to_vec()), MeterConfig::parse).unwrap();
+    assert_eq!(c[0].bands, vec![band]);
+}
+
 #[test]
 fn meter_mod_errors_are_open_vswitchs() {
     let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
     send(&mut s, &mut outs, &meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]));
-    let dscp = MeterBand::DscpRemark { rate: 10, burst_size: 0, prec_level: 1 };
+    let exp = MeterBand::Experimenter { rate: 10, burst_size: 0, experimenter: 0x2320, data: vec![] };
     let cases: Vec<(Vec<u8>, u16, &str)> = vec![
         (meter_mod(MC_ADD, MF_KBPS, 1, vec![drop_band(10, 0)]), meter_mod_failed::METER_EXISTS, "add twice"),
         (meter_mod(MC_MODIFY, MF_KBPS, 9, vec![drop_band(10, 0)]), meter_mod_failed::UNKNOWN_METER, "modify a missing meter"),
@@ -94,7 +124,7 @@ fn meter_mod_errors_are_open_vswitchs() {
         (meter_mod(MC_ADD, MF_KBPS, M_ALL, vec![drop_band(10, 0)]), meter_mod_failed::INVALID_METER, "OFPM_ALL"),
         (meter_mod(MC_ADD, MF_KBPS | MF_PKTPS, 2, vec![drop_band(10, 0)]), meter_mod_failed::BAD_FLAGS, "kbps and pktps"),
         (meter_mod(MC_ADD, 0x10, 2, vec![drop_band(10, 0)]), meter_mod_failed::BAD_FLAGS, "an unknown flag"),
-        (meter_mod(MC_ADD, MF_KBPS, 2, vec![dscp]), meter_mod_failed::BAD_BAND, "DSCP remark: the userspace datapath has none"),
+        (meter_mod(MC_ADD, MF_KBPS, 2, vec![exp]), meter_mod_failed::BAD_BAND, "an experimenter band"),
         (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(0, 0)]), meter_mod_failed::BAD_RATE, "rate 0"),
         (meter_mod(MC_ADD, MF_KBPS, 2, vec![drop_band(10, 0); 9]), meter_mod_failed::OUT_OF_BANDS, "9 bands"),
         (meter_mod(7, MF_KBPS, 2, vec![]), meter_mod_failed::BAD_COMMAND, "command 7"),
@@ -107,7 +137,7 @@ fn meter_mod_errors_are_open_vswitchs() {
     assert_eq!(send(&mut s, &mut outs, &meter_mod(MC_DELETE, 0, M_ALL, vec![])), vec![]);
     assert!(s.meters.map.is_empty());
     let f = MeterFeatures::parse(&multipart(&mut s, 0, MP_METER_FEATURES, vec![])).unwrap();
-    assert_eq!((f.max_meter, f.band_types, f.capabilities, f.max_bands), (1 << 18, 2, 0xf, 8));
+    assert_eq!((f.max_meter, f.band_types, f.capabilities, f.max_bands), (1 << 18, 2 | 4, 0xf, 8));
 }
 
 #[test]

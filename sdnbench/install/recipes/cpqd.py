@@ -18,13 +18,11 @@ RECIPE = Recipe(
     copy=("udatapath/ofdatapath", "secchan/ofprotocol", "utilities/dpctl"),
     on_path=("ofdatapath", "ofprotocol", "dpctl"),
     needs_build=True,
-    build_hint="autotools, boost, libpcap and the NetBee library (netgroup-polito/netbee, built "
-               "with cmake)",
+    build_hint="Getting Started; it needs the NetBee library, netgroup-polito/netbee",
     libs_checked=("ofdatapath", "ofprotocol", "dpctl"),
-    # NetBee reads the packet description customnetpdl.xml at a path fixed by the build
-    # (<prefix>/share/openflow); without it the datapath prints this error and parses nothing
+    # NetBee reads the packet description customnetpdl.xml at a path fixed by the build; without
+    # it the datapath prints this error and parses nothing
     smoke=("ofdatapath", "-V"),
     smoke_error="Error initializing the NetBee Library",
-    smoke_fix="install customnetpdl.xml where the build expects it (upstream's `make install` puts it "
-              "in <prefix>/share/openflow)",
+    smoke_fix="the datapath cannot find customnetpdl.xml: see ofsoftswitch13's README (Building)",
 )
