@@ -16,8 +16,11 @@ figure is the average of cbench's ``RESULT`` line (responses/s, the first loop l
 **Reply mix.** Rates can only agree by accident when the two tools ask the controller for
 different work, so each row also runs each tool once more under a capture of the controller's
 port (``replymix.py``) and compares what the controller sent back, kind by kind, per request:
-message type, length, flow-mod command, buffer use, packet-out actions. A row whose mixes
-differ fails even when its rates agree (``--no-mix`` skips the captures).
+message type, length, flow-mod command, buffer use, packet-out actions, and how many of the
+controller's messages cbench counts per answered request (unbuffered flow-mods included: its
+figure's unit), beside each tool's pacing (a request's median wait for its first reply, the
+median write). A row whose mixes differ fails even when its rates agree (``--no-mix`` skips the
+captures).
 
 Controllers are started with the project's launcher (``sdnbench.controllers.lifecycle.launch``,
 OpenFlow 1.0: cbench speaks nothing else), so any spec works, ``cmd:`` included (POX:
@@ -55,7 +58,9 @@ from bench import Responder  # noqa: E402  (this directory's bench.py)
 import replymix  # noqa: E402
 from sdnbench.controllers.spec import display_name  # noqa: E402
 
-SDNBENCH = [str(REPO / ".venv" / "bin" / "sdnbench"), "controller", "cbench", "--"]
+# this checkout's sdnbench with the interpreter running the script (a worktree has no .venv of its own;
+# run with PYTHONPATH at the checkout so its sdnbench, and so its engine build, is the one measured)
+SDNBENCH = [sys.executable, "-m", "sdnbench", "controller", "cbench", "--"]
 DEFAULT = "osken:learning,ryu:simple_switch,ovs-testcontroller,responder:rate=20000,python:cost_us=100"
 BAND = (0.85, 1.15)
 MAX_SWITCHES = {"ovs-testcontroller": 8}
@@ -232,6 +237,9 @@ def row_line(r: dict) -> str:
         top = sorted(m["per_answered"].items(), key=lambda kv: -kv[1])[:3]
         lost = f", capture lost {m['capture_lost_packets']} packets" if m.get("capture_lost_packets") else ""
         line += f"\n    {tool:8} mix ({m['answered']} answered{lost}): " + "; ".join(f"{v:.2f} {k}" for k, v in top)
+        if m.get("counted_per_answered") is not None:   # cbench's unit, and the queue the tool kept
+            line += (f"\n    {tool:8} counted per answered {m['counted_per_answered']:.2f}, "
+                     f"wait {m['delay_ms_median']} ms, writes {m['write_bytes_median']} B (medians)")
     return line
 
 
