@@ -194,14 +194,27 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
             own[tool].append(mine)
         time.sleep(0.5)
 
+    warm = {"cbench": [], "sdnbench": []}
+
+    def warm_up(tools: tuple, port: int) -> None:
+        """``--warm-runs`` runs of each tool on a new controller process, figures kept apart:
+        the first runs on a JVM are its JIT warm-up and its slow first handshakes, and the
+        alternation would otherwise give them all to cbench, which always goes first."""
+        for _ in range(a.warm_runs):
+            for tool in tools:
+                warm[tool].append(run([*tools[tool], *flags, "-p", str(port)], limit))
+                time.sleep(0.5)
+
     mixes = {}
     if a.fresh:     # a controller process of its own for every run
         for _ in range(a.reps):
             for tool in ("cbench", "sdnbench"):
                 with controller(spec) as (port, served):
+                    warm_up((tool,), port)
                     one(tool, port, served)
     else:
         with controller(spec) as (port, served):
+            warm_up(("cbench", "sdnbench"), port)
             for _ in range(a.reps):
                 for tool in ("cbench", "sdnbench"):
                     one(tool, port, served)
@@ -213,6 +226,7 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
     ratio = means["sdnbench"] / means["cbench"] if means["cbench"] else None
     differ = replymix.mixes_differ(mixes["sdnbench"], mixes["cbench"]) if mixes else None
     return {"controller": spec, "mode": mode, "switches": n, "fresh": a.fresh, "raw": rows, "mean": means,
+            "warm_up_runs": warm if a.warm_runs else None,
             "tool_cores": {k: statistics.mean(v) for k, v in cores.items() if v},
             "ratio": ratio, "own_answers_per_s": {k: v for k, v in own.items() if v} or None,
             "within_band": ratio is not None and BAND[0] <= ratio <= BAND[1],
@@ -257,6 +271,10 @@ def main() -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="start the controller anew for every run (cbench after another run on the same "
                          "known-answer peer reads low at 16 switches; see docs/engine-figures.md)")
+    ap.add_argument("--warm-runs", type=int, default=0,
+                    help="runs of each tool on every new controller process before the measured reps, left "
+                         "out of the ratio (raw figures under warm_up_runs): a JVM controller's first runs "
+                         "are its warm-up (docs/engine-figures.md, Floodlight)")
     ap.add_argument("-o", "--output", help="write the JSON here too")
     a = ap.parse_args()
     if not Path(a.peer).is_file():
