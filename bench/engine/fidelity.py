@@ -196,12 +196,12 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
 
     warm = {"cbench": [], "sdnbench": []}
 
-    def warm_up(tools: tuple, port: int) -> None:
+    def warm_up(which: tuple, port: int) -> None:
         """``--warm-runs`` runs of each tool on a new controller process, figures kept apart:
         the first runs on a JVM are its JIT warm-up and its slow first handshakes, and the
         alternation would otherwise give them all to cbench, which always goes first."""
         for _ in range(a.warm_runs):
-            for tool in tools:
+            for tool in which:
                 warm[tool].append(run([*tools[tool], *flags, "-p", str(port)], limit))
                 time.sleep(0.5)
 
