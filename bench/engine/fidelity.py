@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/engine/fidelity.py --peer /path/to/cbench [--modes latency,throughput]
         [--switches 1,4,16] [--reps 3] [--controllers osken:learning,ryu:simple_switch,...]
-        [--no-mix] [--fresh] [-o fidelity.json]
+        [--no-mix] [--fresh] [--warm-runs N] [-o fidelity.json]
 
 For every controller, mode and switch count, cbench and `sdnbench controller cbench` run with
 the same flags against the same controller process, alternating, ``--reps`` times each. The
