@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/engine/fidelity.py --peer /path/to/cbench [--modes latency,throughput]
         [--switches 1,4,16] [--reps 3] [--controllers osken:learning,ryu:simple_switch,...]
-        [--no-mix] [--fresh] [-o fidelity.json]
+        [--no-mix] [--fresh] [--warm-runs N] [-o fidelity.json]
 
 For every controller, mode and switch count, cbench and `sdnbench controller cbench` run with
 the same flags against the same controller process, alternating, ``--reps`` times each. The
@@ -16,8 +16,11 @@ figure is the average of cbench's ``RESULT`` line (responses/s, the first loop l
 **Reply mix.** Rates can only agree by accident when the two tools ask the controller for
 different work, so each row also runs each tool once more under a capture of the controller's
 port (``replymix.py``) and compares what the controller sent back, kind by kind, per request:
-message type, length, flow-mod command, buffer use, packet-out actions. A row whose mixes
-differ fails even when its rates agree (``--no-mix`` skips the captures).
+message type, length, flow-mod command, buffer use, packet-out actions, and how many of the
+controller's messages cbench counts per answered request (unbuffered flow-mods included: its
+figure's unit), beside each tool's pacing (a request's median wait for its first reply, the
+median write). A row whose mixes differ fails even when its rates agree (``--no-mix`` skips the
+captures).
 
 Controllers are started with the project's launcher (``sdnbench.controllers.lifecycle.launch``,
 OpenFlow 1.0: cbench speaks nothing else), so any spec works, ``cmd:`` included (POX:
@@ -55,7 +58,9 @@ from bench import Responder  # noqa: E402  (this directory's bench.py)
 import replymix  # noqa: E402
 from sdnbench.controllers.spec import display_name  # noqa: E402
 
-SDNBENCH = [str(REPO / ".venv" / "bin" / "sdnbench"), "controller", "cbench", "--"]
+# this checkout's sdnbench with the interpreter running the script (a worktree has no .venv of its own;
+# run with PYTHONPATH at the checkout so its sdnbench, and so its engine build, is the one measured)
+SDNBENCH = [sys.executable, "-m", "sdnbench", "controller", "cbench", "--"]
 DEFAULT = "osken:learning,ryu:simple_switch,ovs-testcontroller,responder:rate=20000,python:cost_us=100"
 BAND = (0.85, 1.15)
 MAX_SWITCHES = {"ovs-testcontroller": 8}
@@ -189,14 +194,27 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
             own[tool].append(mine)
         time.sleep(0.5)
 
+    warm = {"cbench": [], "sdnbench": []}
+
+    def warm_up(which: tuple, port: int) -> None:
+        """``--warm-runs`` runs of each tool on a new controller process, figures kept apart:
+        the first runs on a JVM are its JIT warm-up and its slow first handshakes, and the
+        alternation would otherwise give them all to cbench, which always goes first."""
+        for _ in range(a.warm_runs):
+            for tool in which:
+                warm[tool].append(run([*tools[tool], *flags, "-p", str(port)], limit))
+                time.sleep(0.5)
+
     mixes = {}
     if a.fresh:     # a controller process of its own for every run
         for _ in range(a.reps):
             for tool in ("cbench", "sdnbench"):
                 with controller(spec) as (port, served):
+                    warm_up((tool,), port)
                     one(tool, port, served)
     else:
         with controller(spec) as (port, served):
+            warm_up(("cbench", "sdnbench"), port)
             for _ in range(a.reps):
                 for tool in ("cbench", "sdnbench"):
                     one(tool, port, served)
@@ -208,6 +226,7 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
     ratio = means["sdnbench"] / means["cbench"] if means["cbench"] else None
     differ = replymix.mixes_differ(mixes["sdnbench"], mixes["cbench"]) if mixes else None
     return {"controller": spec, "mode": mode, "switches": n, "fresh": a.fresh, "raw": rows, "mean": means,
+            "warm_up_runs": warm if a.warm_runs else None,
             "tool_cores": {k: statistics.mean(v) for k, v in cores.items() if v},
             "ratio": ratio, "own_answers_per_s": {k: v for k, v in own.items() if v} or None,
             "within_band": ratio is not None and BAND[0] <= ratio <= BAND[1],
@@ -232,6 +251,9 @@ def row_line(r: dict) -> str:
         top = sorted(m["per_answered"].items(), key=lambda kv: -kv[1])[:3]
         lost = f", capture lost {m['capture_lost_packets']} packets" if m.get("capture_lost_packets") else ""
         line += f"\n    {tool:8} mix ({m['answered']} answered{lost}): " + "; ".join(f"{v:.2f} {k}" for k, v in top)
+        if m.get("counted_per_answered") is not None:   # cbench's unit, and the queue the tool kept
+            line += (f"\n    {tool:8} counted per answered {m['counted_per_answered']:.2f}, "
+                     f"wait {m['delay_ms_median']} ms, writes {m['write_bytes_median']} B (medians)")
     return line
 
 
@@ -249,6 +271,10 @@ def main() -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="start the controller anew for every run (cbench after another run on the same "
                          "known-answer peer reads low at 16 switches; see docs/engine-figures.md)")
+    ap.add_argument("--warm-runs", type=int, default=0,
+                    help="runs of each tool on every new controller process before the measured reps, left "
+                         "out of the ratio (raw figures under warm_up_runs): a JVM controller's first runs "
+                         "are its warm-up (docs/engine-figures.md, Floodlight)")
     ap.add_argument("-o", "--output", help="write the JSON here too")
     a = ap.parse_args()
     if not Path(a.peer).is_file():

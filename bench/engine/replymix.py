@@ -91,12 +91,17 @@ def tcp_streams(path: Path) -> dict:
 
 
 def messages(stream: bytes):
-    """Every whole OpenFlow message of a stream, in order (up to the first with a length under 8)."""
-    msgs, _ = of.split(stream)
-    for m in msgs:
-        if of.header(m)[2] < 8:
+    """Every whole OpenFlow message of a stream, in order (up to the first with a length under 8).
+
+    Walks an offset (``of.split`` copies the rest of the buffer per message: quadratic, minutes
+    for the tens of MB a throughput run's capture holds)."""
+    at, end = 0, len(stream)
+    while at + 8 <= end:
+        n = struct.unpack_from("!H", stream, at + 2)[0]
+        if n < 8 or at + n > end:
             return
-        yield m
+        yield stream[at:at + n]
+        at += n
 
 
 def timed_messages(stream: bytes, marks: list):
@@ -144,6 +149,25 @@ def buffer_id(msg: bytes) -> Optional[int]:
     return None if bid == NO_BUFFER else bid
 
 
+def counted_by_cbench(msg: bytes) -> bool:
+    """Whether cbench's fakeswitch.c counts this controller message as a response (its
+    ``RESULT`` figure): a flow-mod ADD or MODIFY_STRICT, or a packet-out whose frame is not LLDP,
+    whatever buffer either names. Floodlight's learning switch answers a known destination with
+    a buffered packet-out and two unbuffered flow-mods: three responses for one request."""
+    name = of.name_of(msg)
+    if name == "FLOW_MOD" and len(msg) >= (72 if msg[0] == of.V10 else 56):
+        return of.flow_mod(msg)["command"] in (0, 2)
+    if name == "PACKET_OUT" and len(msg) >= (16 if msg[0] == of.V10 else 24):
+        data = of.packet_out_fields(msg)["data"]
+        return data[12:14] != b"\x88\xcc"
+    return False
+
+
+def _median(xs: list):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if xs else None
+
+
 def mix(path: Path, port: int) -> dict:
     """The capture's reply mix.
 
@@ -153,15 +177,23 @@ def mix(path: Path, port: int) -> dict:
     requests that got each *set* of reply kinds (e.g. ``FLOW_MOD ADD len=80 buffered +
     PACKET_OUT ...``): what the controller did per request, whatever the rate and however many
     requests were still queued when the capture ended. ``unmatched`` counts the controller's
-    other messages by kind (handshake, echo, replies naming no buffer)."""
+    other messages by kind (handshake, echo, replies naming no buffer).
+
+    And how the tool paced the controller: ``counted_per_answered``, the controller's messages
+    cbench counts (``counted_by_cbench``, buffered or not) over the requests answered;
+    ``delay_ms_median``, a request's wait from its packet-in to its first reply (the queue the
+    tool keeps in front of the controller); ``write_bytes_median``, the size of the tool's TCP
+    segments to the controller (on loopback about one write each)."""
     streams = tcp_streams(path)
     requests, answered, unmatched = 0, Counter(), Counter()
+    counted, delays, writes = 0, [], []
     for (src, sport, dst, dport), (stream, marks) in streams.items():
         if dport != port:
             continue
         # when each buffer id was asked: cbench wraps buffer ids at 100,000, so a reply belongs
         # to the latest packet-in with its id sent before it
         asked = defaultdict(list)
+        writes += [b - a for (a, _), (b, _) in zip(marks, marks[1:] + [(len(stream), None)])]
         for ts, m in timed_messages(stream, marks):
             if of.name_of(m) == "PACKET_IN" and (bid := buffer_id(m)) is not None:
                 asked[bid].append(ts)
@@ -171,14 +203,20 @@ def mix(path: Path, port: int) -> dict:
         for ts, m in timed_messages(back, back_marks):
             bid = buffer_id(m) if of.name_of(m) in ("PACKET_OUT", "FLOW_MOD") else None
             k = bisect.bisect_right(asked[bid], ts) - 1 if bid in asked else -1
+            counted += counted_by_cbench(m)
             if k >= 0:
+                if (bid, k) not in replies:
+                    delays.append(ts - asked[bid][k])
                 replies[(bid, k)].append(kind(m))
             else:
                 unmatched[kind(m)] += 1
         answered.update(" + ".join(sorted(ks)) for ks in replies.values())
     n = sum(answered.values())
+    delay = _median(delays)
     return {"requests": requests, "answered": n, "per_answered": {k: v / n for k, v in answered.items()} if n else {},
-            "unmatched": dict(unmatched)}
+            "unmatched": dict(unmatched), "counted_per_answered": counted / n if n else None,
+            "delay_ms_median": None if delay is None else round(delay * 1000, 3),
+            "write_bytes_median": _median(writes)}
 
 
 def mixes_differ(a: dict, b: dict, tolerance: float = 0.1) -> list:
@@ -187,8 +225,13 @@ def mixes_differ(a: dict, b: dict, tolerance: float = 0.1) -> list:
     if not a["answered"] or not b["answered"]:
         return [f"answered requests: {a['answered']} vs {b['answered']}"]
     pa, pb = a["per_answered"], b["per_answered"]
-    return [f"{k}: {pa.get(k, 0.0):.3f} vs {pb.get(k, 0.0):.3f} of answered requests"
-            for k in sorted(set(pa) | set(pb)) if abs(pa.get(k, 0.0) - pb.get(k, 0.0)) > tolerance]
+    out = [f"{k}: {pa.get(k, 0.0):.3f} vs {pb.get(k, 0.0):.3f} of answered requests"
+           for k in sorted(set(pa) | set(pb)) if abs(pa.get(k, 0.0) - pb.get(k, 0.0)) > tolerance]
+    # what cbench counts per request (unbuffered replies included): its figure's unit
+    ca, cb = a.get("counted_per_answered"), b.get("counted_per_answered")
+    if ca is not None and cb is not None and abs(ca - cb) > tolerance * max(ca, cb):
+        out.append(f"responses cbench counts per answered request: {ca:.2f} vs {cb:.2f}")
+    return out
 
 
 def main() -> int:
@@ -205,7 +248,9 @@ def main() -> int:
     if a.json:
         print(json.dumps(m, indent=1))
         return 0
-    print(f"requests (buffered packet-ins): {m['requests']}, answered: {m['answered']}")
+    print(f"requests (buffered packet-ins): {m['requests']}, answered: {m['answered']}; "
+          f"counted by cbench per answered: {m['counted_per_answered']}, delay median {m['delay_ms_median']} ms, "
+          f"write median {m['write_bytes_median']} bytes")
     for k, share in sorted(m["per_answered"].items(), key=lambda kv: -kv[1]):
         print(f"  {share:7.3f} of answered  {k}")
     for k, v in sorted(m["unmatched"].items(), key=lambda kv: -kv[1]):

@@ -49,3 +49,26 @@ def test_a_capture_of_two_requests_answered_two_ways(tmp_path):
     m = replymix.mix(cap, 6653)
     assert (m["requests"], m["answered"]) == (2, 2)
     assert m["per_answered"] == {"FLOW_MOD ADD len=72 buffered": 0.5, "PACKET_OUT len=24 buffered actions=1": 0.5}
+
+
+def test_floodlight_s_three_responses_per_request_and_the_pacing(tmp_path):
+    # Floodlight's learning switch, destination known: the buffered packet-out and two unbuffered
+    # flow-mod ADDs (forward and reverse) per packet-in; cbench counts all three, the matcher
+    # sees the packet-out only. One request answered 0.25 s after it was written, one left queued.
+    frame = bytes(60)
+    asks = [of.packet_in10(i, 1, frame, buffer_id=i) for i in (1, 2)]
+    po = of.packet_out(of.V10, 9, of.output(of.V10, 2), b"", buffer_id=1)
+    fms = [of.flow_mod10(10 + i, of.match10_all(), 1) for i in (0, 1)]
+    lldp = of.packet_out(of.V10, 12, of.output(of.V10, 2), bytes(12) + b"\x88\xcc" + bytes(46))
+    cap = tmp_path / "f.pcap"
+    up = asks[0] + asks[1]
+    _pcap(cap, [(1.0, 40000, 6653, 100, up[:70]), (1.05, 40000, 6653, 170, up[70:]),
+                (1.25, 6653, 40000, 500, po + fms[0] + fms[1] + lldp)])
+    m = replymix.mix(cap, 6653)
+    assert (m["requests"], m["answered"]) == (2, 1)
+    assert m["counted_per_answered"] == 3.0, "packet-out + 2 flow-mods; the LLDP packet-out is not counted"
+    assert m["delay_ms_median"] == 250.0
+    assert m["write_bytes_median"] == len(up) - 70, "segments of 70 and 86 bytes"
+    flood = {**m, "counted_per_answered": 1.0}
+    assert replymix.mixes_differ(m, flood) == ["responses cbench counts per answered request: 3.00 vs 1.00"]
+    assert replymix.mixes_differ(m, m) == []
