@@ -141,3 +141,24 @@ def preflight(args: argparse.Namespace) -> None:
     if store is not None and not getattr(args, "_store_read_only", False):
         from ..store.store import check_store
         check_store(Path(store))
+
+
+# The switch side of OpenFlow over TLS (docs/tls.md): one definition, on every command that
+# takes --controller; the scenario keys of the same names (tls_ca, ...) say the same.
+TLS_FLAGS = {"tls_ca": "the CA that signed the controller's certificate",
+             "tls_cert": "the switches' certificate",
+             "tls_key": "the switches' private key"}
+
+
+def add_tls_flags(p: argparse.ArgumentParser) -> None:
+    """``--tls-ca/--tls-cert/--tls-key FILE``: the switches' files for a TLS controller spec
+    (``tls:HOST:PORT``, ``osken:learning;tls``); each left out is sdnbench's own (`sdnbench certs`)."""
+    g = p.add_argument_group("OpenFlow over TLS (a tls: or ;tls controller spec; docs/tls.md)")
+    for dest, what in TLS_FLAGS.items():
+        g.add_argument("--" + dest.replace("_", "-"), dest=dest, type=path, metavar="FILE",
+                       help=f"PEM: {what} (default: sdnbench's own, `sdnbench certs`)")
+
+
+def tls_params(args: argparse.Namespace) -> dict:
+    """The TLS flags given, as params keys (``tls_ca``: "FILE"): what a scenario would say."""
+    return {k: str(getattr(args, k)) for k in TLS_FLAGS if getattr(args, k, None) is not None}

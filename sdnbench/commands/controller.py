@@ -24,12 +24,12 @@ from ..paramcheck import once_each
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
-from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
+from ..engine.params import check, engine_defaults, launch_of_version, launch_spec, launch_tls
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
 from . import discovery, provisioning, resilience, robustness
-from ._flags import above_zero, at_least
+from ._flags import above_zero, add_tls_flags, at_least, tls_params
 from ._results import end, run_plan
 
 
@@ -115,6 +115,7 @@ def _common(p, multi_controller: bool = False) -> None:
     else:
         p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
+    add_tls_flags(p)
     p.add_argument("--workers", type=at_least(1), help="engine worker processes (auto)")
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
@@ -135,7 +136,8 @@ def _agree(ctl, args) -> None:
     ``hello``). Without --of nothing is asked: the engine's switches negotiate per session, and a
     run whose sessions find no common version says so itself, naming the --of that fixes it."""
     if args.of_version:
-        session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
+        session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller,
+                        tls=ctl.switch_tls)
 
 
 def _switch_counts(text: str) -> list:
@@ -149,7 +151,7 @@ def _switch_counts(text: str) -> list:
 
 
 def _params(args, **extra) -> dict:
-    p = {"controller": args.controller, "of_version": args.of_version, **extra}
+    p = {"controller": args.controller, "of_version": args.of_version, **tls_params(args), **extra}
     if args.workers is not None:
         p["workers"] = args.workers
     return {k: v for k, v in p.items() if v is not None}
@@ -207,7 +209,8 @@ def run_bench(args) -> int:
             text = output.table(HEADERS, [_row(r)])
             print(text.splitlines()[-1] if len(shown) > 1 else text)
     # faucet:auto: Faucet configured for the largest switch count
-    with launch(launch_spec(resolved[max(counts)]), of_version=launch_of_version(base)) as ctl:
+    top = resolved[max(counts)]
+    with launch(launch_spec(top), of_version=launch_of_version(base), tls=launch_tls(top)) as ctl:
         _agree(ctl, args)
         results = run_plan(args, cells, against(ctl, live=live), on_result=row, reps_in_params=True)
     if not args.json:
@@ -235,7 +238,7 @@ def run_capacity(args) -> int:
         raise UserError("--max must be at least 1")
     given = _params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1)
     p = check(given)
-    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
         [r] = run_plan(args, one_benchmark("capacity", "controller", given), against(ctl))
     c = r.counters
@@ -257,7 +260,7 @@ def run_search(args) -> int:
                                args.max_trials, on_trial=None if args.json else _print_trial)
         searched.append(res)
         return r
-    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
         [r] = run_plan(args, one_benchmark("rate-search", "controller", given), rate_search)
     if not args.json and searched:

@@ -34,8 +34,8 @@ def ryu_module(app: str) -> str:
 def precheck(spec: ControllerSpec) -> None:
     """Ryu 4.34 cannot serve OpenFlow over TLS: its ``ryu/lib/hub.py`` (``StreamServer``) pops the
     SSL context, certificate and key out of the arguments it shares between connections when the
-    first one arrives, so every later handshake fails "no shared cipher" (seen here: 3 of 4
-    sessions). os-ken, its fork, fixed it (the context is taken once, in ``__init__``)."""
+    first one arrives, so every later handshake fails "no shared cipher" (seen here: the first
+    session works, the second and third are refused). os-ken, its fork, fixed it (the context is taken once, in ``__init__``)."""
     if spec.tls:
         raise UserError(f"{spec.text}: Ryu 4.34 cannot serve OpenFlow over TLS (its hub.py loses the "
                         "certificate after the first connection: every later handshake fails 'no shared "
