@@ -11,6 +11,7 @@ vSwitch connect with the switch's.
 
 from __future__ import annotations
 
+from ..errors import UserError
 from ..output import add_json_flag, print_json
 from ..tls import certs
 from ..tls.check import check
@@ -29,6 +30,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    if not 1 <= args.days <= 3650:
+        raise UserError(f"--days {args.days}: give between 1 and 3650 days")
     if args.check:
         cs = certs.layout(args.dir or certs.default_dir())
         check(cs.controller, "controller", host="127.0.0.1", peer_cert=cs.switch.cert)
