@@ -48,6 +48,7 @@ from typing import Any, Optional
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.spec import (DEFAULT_SPEC, OF_VERSIONS, needed_traffic, parse_spec, spoken_versions,
                                 validate_controller_param, version_bitmap)
+from ..controllers.kinds import kind_of
 from ..controllers.tlsfiles import switch_files
 from ..errors import UserError
 from ..kind import Kind
@@ -173,7 +174,7 @@ def launch_spec(p: dict) -> str:
     256 per VLAN would ban learning after that many requests)."""
     spec = p["controller"]
     parsed = parse_spec(spec)
-    if parsed.kind != "faucet" or parsed.app != "auto":
+    if parsed.app != "auto" or kind_of(parsed).resolve is None:        # faucet:auto[;tls]
         return spec
     c = p if "first_dpid" in p and "ports" in p else engine_resolved(config(p, _CHECK_ADDRESS))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
