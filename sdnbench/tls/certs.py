@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -100,7 +101,7 @@ def issue(ca: Issued, cn: str, not_before: dt.datetime, not_after: dt.datetime, 
 def make_set(now: dt.datetime, days: int = DAYS) -> dict:
     """A CA, a controller and a switch certificate valid from ``now`` for ``days`` days."""
     start, end = now - dt.timedelta(minutes=5), now + dt.timedelta(days=days)
-    ca = make_ca(start, end)
+    ca = make_ca(start, end, cn=f"{CA_CN} {secrets.token_hex(3)}")    # each set's CA by its own name
     return {"ca": ca,
             "controller": issue(ca, CONTROLLER_CN, start, end, ips=CONTROLLER_IPS, dns=CONTROLLER_DNS,
                                 server=True),
