@@ -125,6 +125,7 @@ def preflight(args: argparse.Namespace) -> None:
     from ..paths import check_environment
 
     check_environment()
+    _tls_taken(args)
 
     for dest in ("out", "output"):
         value = getattr(args, dest, None)
@@ -157,6 +158,24 @@ def add_tls_flags(p: argparse.ArgumentParser) -> None:
     for dest, what in TLS_FLAGS.items():
         g.add_argument("--" + dest.replace("_", "-"), dest=dest, type=path, metavar="FILE",
                        help=f"PEM: {what} (default: sdnbench's own, `sdnbench certs`)")
+
+
+def _tls_taken(args: argparse.Namespace) -> None:
+    """A command that does not carry TLS to its switches (``_takes_tls`` False) refuses a TLS
+    controller spec in one line, instead of sessions that fail against it."""
+    if getattr(args, "_takes_tls", True):
+        return
+    from ..controllers.spec import parse_spec
+    from ..errors import UserError
+    specs = args.controller if isinstance(args.controller, list) else [args.controller]
+    for spec in (s for s in specs if s):
+        try:
+            tls = parse_spec(spec).tls
+        except UserError:
+            continue                  # the command's own check says what is wrong with it
+        if tls:
+            raise UserError(f"--controller {spec}: this command does not run over TLS yet; controller "
+                            "bench, capacity and search and net run do (docs/tls.md)")
 
 
 def tls_params(args: argparse.Namespace) -> dict:

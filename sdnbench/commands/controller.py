@@ -40,7 +40,7 @@ def register(sub) -> None:
 
     b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions",
                      formatter_class=EngineDefaultsHelp)
-    _common(b)
+    _common(b, tls=True)
     b.add_argument("--mode", default="throughput", choices=["throughput", "latency", "fixed-rate"])
     b.add_argument("--switches", default="1,4,16", help="comma-separated switch counts (1,4,16)")
     _engine_flag(b, "macs", "hosts per switch, cbench's -M")
@@ -56,14 +56,14 @@ def register(sub) -> None:
     b.set_defaults(func=run_bench, **NEGOTIATE)
 
     c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity", formatter_class=EngineDefaultsHelp)
-    _common(c)
+    _common(c, tls=True)
     c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
     _engine_flag(c, "hold_ms", "hold all sessions this long (ms), then count")
     c.set_defaults(func=run_capacity, **NEGOTIATE)
 
     r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search",
                      formatter_class=EngineDefaultsHelp)
-    _common(r)
+    _common(r, tls=True)
     r.add_argument("--switches", type=int, default=4, help="emulated switches (4)")
     _engine_flag(r, "macs", "hosts per switch, cbench's -M")
     r.add_argument("--loops", type=int, default=3, help="measured loops per trial (3: short trials)")
@@ -108,14 +108,18 @@ class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
         return f"{action.help} ({shown})"
 
 
-def _common(p, multi_controller: bool = False) -> None:
+def _common(p, multi_controller: bool = False, tls: bool = False) -> None:
+    """The flags every engine command shares. ``tls``: its runs carry the switch's TLS files
+    to the engine (bench, capacity, search); the others refuse a TLS spec (``_flags.preflight``)."""
     if multi_controller:
         p.add_argument("--controller", action="append", metavar="SPEC",
                        help=f"controller spec, repeat for a column each ({DEFAULT_SPEC})")
     else:
         p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
-    add_tls_flags(p)
+    if tls:
+        add_tls_flags(p)
+    p.set_defaults(_takes_tls=tls)
     p.add_argument("--workers", type=at_least(1), help="engine worker processes (auto)")
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
