@@ -269,8 +269,15 @@ def _controller(v: Any) -> None:
 
 
 def _file(v: Any) -> None:
-    if v is not None and (not isinstance(v, (str, Path)) or not str(v).strip()):
+    """A TLS file the switches use: there and readable (what is in it: ``tls.check`` at launch)."""
+    if v is None:
+        return
+    if not isinstance(v, (str, Path)) or not str(v).strip():
         raise ValueError(f"expected a file name, got {v!r}")
+    try:
+        Path(v).expanduser().read_bytes()
+    except OSError as e:
+        raise ValueError(f"{v}: cannot read it: {e.strerror}") from None
 
 
 def _on_tls(v: Any) -> None:
