@@ -66,14 +66,21 @@ def _when(t: dt.datetime) -> str:
     return t.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def validity(cert: x509.Certificate) -> tuple:
+    """(not before, not after), naive UTC (``cryptography`` 42 renamed them ``*_utc``)."""
+    if hasattr(cert, "not_valid_after_utc"):
+        return cert.not_valid_before_utc.replace(tzinfo=None), cert.not_valid_after_utc.replace(tzinfo=None)
+    return cert.not_valid_before, cert.not_valid_after
+
+
 def check_dates(cert: x509.Certificate, path: Path, what: str, now: Optional[dt.datetime] = None) -> None:
     now = now or dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-    if now > cert.not_valid_after:
-        raise UserError(f"{path}: the {what} expired on {_when(cert.not_valid_after)}; make a new one "
+    start, end = validity(cert)
+    if now > end:
+        raise UserError(f"{path}: the {what} expired on {_when(end)}; make a new one "
                         "(`sdnbench certs --force` for sdnbench's own)")
-    if now < cert.not_valid_before:
-        raise UserError(f"{path}: the {what} is not valid yet (from {_when(cert.not_valid_before)}); "
-                        "check this machine's clock")
+    if now < start:
+        raise UserError(f"{path}: the {what} is not valid yet (from {_when(start)}); check this machine's clock")
 
 
 def signed_by(cert: x509.Certificate, ca: x509.Certificate) -> bool:
