@@ -4,7 +4,8 @@ OpenSSL's own client completes the handshake with the switch's files); an extern
 controller is taken as ``tls:HOST:PORT``; each fail-early check against them: a switch
 certificate of another CA is refused BY THE CONTROLLER (exit 2), a controller certificate
 without the address's name is refused (exit 2), another CA given with --tls-ca is the user's
-(exit 1). Ryu 4.34 is refused before it starts (test_tls_spec)."""
+(exit 1). A ``cmd:`` controller gets the controller's files through ``{tls_key}``... Ryu 4.34
+is refused before it starts (test_tls_spec)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ def _s_client(host: str, port: int, files: TlsFiles) -> str:
     return (cp.stdout + cp.stderr).decode(errors="replace")
 
 
-@pytest.mark.parametrize("spec", ["osken:learning;tls", "ovs-testcontroller;tls", "faucet:auto;tls"])
+CMD_TC = "cmd:ovs-testcontroller -O OpenFlow13 -p {tls_key} -c {tls_cert} -C {tls_ca} pssl:{port}:{host};of=1.3;tls"
+
+
+@pytest.mark.parametrize("spec", ["osken:learning;tls", "ovs-testcontroller;tls", "faucet:auto;tls", CMD_TC])
 def test_managed_controllers_take_tls_only(spec, tmp_path):
     own = certs.ensure()
     with launch(spec, log_dir=tmp_path, topology=parse_topology("single,2")) as ctl:
