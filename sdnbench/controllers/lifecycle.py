@@ -318,6 +318,7 @@ def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float,
     check = kind_of(parsed).precheck      # nothing listens there: waiting for a HELLO cannot help
     if check is not None:
         check(parsed)
+    _other_transport(ctl, wire)
     over = " over TLS" if parsed.tls else ""
     try:
         wait_until(lambda: ctl.probe(wire) is not None, timeout,
@@ -327,6 +328,21 @@ def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float,
     except UserError as e:
         raise not_answering(parsed, str(e)) from None
     return ctl
+
+
+def _other_transport(ctl: Controller, wire: int) -> None:
+    """A controller that does not answer as its spec says but answers the other way (a TLS one
+    named ``tcp:``, a plain one named ``tls:``) is one line naming the spec to use, at once:
+    waiting cannot change how it listens."""
+    if ctl.probe(wire) is not None:
+        return
+    host, port = ctl.host, ctl.port
+    if not ctl.tls and tlsprobe.speaks_tls(host, port):
+        raise not_answering(ctl.spec, f"it answers a TLS handshake, not a plain HELLO: use "
+                                      f"tls:{ofhello.host_port(host, port)}")
+    if ctl.tls and ofhello.probe(host, port, wire) is not None:
+        raise not_answering(ctl.spec, f"it answers a plain OpenFlow HELLO, not TLS: use "
+                                      f"tcp:{ofhello.host_port(host, port)}")
 
 
 KEEP_LOGS = 200

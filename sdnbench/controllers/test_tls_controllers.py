@@ -99,3 +99,17 @@ def test_a_certificate_without_the_address_is_refused(tmp_path):
         assert e.value.exit_code == 2 and "does not name 127.0.0.2" in str(e.value)
     finally:
         t.stop(2.0)
+
+
+def test_the_wrong_transport_is_named_at_once(tmp_path):
+    """A TLS controller named tcp:, and a plain one named tls:, are one line naming the spec to
+    use, without waiting out the HELLO time-out."""
+    import time
+    with launch("ovs-testcontroller;tls", log_dir=tmp_path) as tls_ctl, \
+            launch("ovs-testcontroller", log_dir=tmp_path) as plain:
+        for spec, want in ((f"tcp:127.0.0.1:{tls_ctl.port}", f"use tls:127.0.0.1:{tls_ctl.port}"),
+                           (f"tls:127.0.0.1:{plain.port}", f"use tcp:127.0.0.1:{plain.port}")):
+            with pytest.raises(UserError) as e:
+                with launch(spec):
+                    pass
+            assert want in str(e.value) and e.value.exit_code == 1 and "timed out" not in str(e.value)

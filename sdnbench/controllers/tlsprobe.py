@@ -98,3 +98,22 @@ def _not_verified(e: ssl.SSLCertVerificationError, host: str, files: TlsFiles, w
                        f"({e.verify_message}); connect by a name it has, or give it a certificate for {host}")
     return Unverified(f"{files.ca}: the controller's certificate at {where} does not verify against this CA "
                      f"({e.verify_message}); give the CA that signed it with --tls-ca")
+
+
+def speaks_tls(host: str, port: int, timeout: float = 2.0) -> bool:
+    """Does the peer answer a TLS handshake at all (no certificate checked, none presented)? A
+    TLS controller either completes it or refuses us with an alert; a plain OpenFlow controller
+    answers with bytes that are no TLS record, or closes."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as raw:
+            with ctx.wrap_socket(raw) as s:
+                s.settimeout(timeout)
+                s.recv(1)
+    except ssl.SSLError as e:
+        return "ALERT" in (e.reason or "")
+    except OSError:
+        return False
+    return True
