@@ -104,7 +104,6 @@ def test_a_certificate_without_the_address_is_refused(tmp_path):
 def test_the_wrong_transport_is_named_at_once(tmp_path):
     """A TLS controller named tcp:, and a plain one named tls:, are one line naming the spec to
     use, without waiting out the HELLO time-out."""
-    import time
     with launch("ovs-testcontroller;tls", log_dir=tmp_path) as tls_ctl, \
             launch("ovs-testcontroller", log_dir=tmp_path) as plain:
         for spec, want in ((f"tcp:127.0.0.1:{tls_ctl.port}", f"use tls:127.0.0.1:{tls_ctl.port}"),
