@@ -10,6 +10,7 @@ a new one otherwise.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import ipaddress
 import os
 import secrets
@@ -130,7 +131,11 @@ def ensure(dir: Optional[Path] = None, days: int = DAYS, force: bool = False) ->
         raise UserError(f"--days {days}: give between 1 and 3650 days")
     try:
         cs.dir.mkdir(parents=True, exist_ok=True)
-        _write(cs.dir, make_set(dt.datetime.now(dt.timezone.utc).replace(tzinfo=None), days))
+        with open(cs.dir / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)       # two runs starting at once make one set, not a mix
+            if not force and good_set(cs):
+                return cs
+            _write(cs.dir, make_set(dt.datetime.now(dt.timezone.utc).replace(tzinfo=None), days))
     except OSError as e:
         raise UserError(f"{e.filename or cs.dir}: cannot write the certificates ({e.strerror})") from None
     return CertSet(cs.dir, cs.controller, cs.switch, made=True)

@@ -46,3 +46,19 @@ def test_what_is_made(tmp_path):
     cp = subprocess.run(["openssl", "x509", "-noout", "-text", "-in", str(cs.controller.cert)],
                         capture_output=True, text=True, check=True)
     assert "prime256v1" in cp.stdout and "IP Address:127.0.0.1" in cp.stdout and "DNS:localhost" in cp.stdout
+
+
+def test_runs_starting_at_once_make_one_set(tmp_path):
+    """Four processes asking for the set at once: one makes it, the others reuse it, and it is
+    one set (its leaves signed by its CA), not a mix of several."""
+    import multiprocessing
+
+    from sdnbench.tls.check import good_set
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        made = pool.map(_made, [str(tmp_path)] * 4)
+    assert sorted(made) == [False, False, False, True]
+    assert good_set(certs.layout(tmp_path))
+
+
+def _made(d: str) -> bool:
+    return certs.ensure(d).made
