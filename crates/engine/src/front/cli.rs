@@ -399,7 +399,11 @@ mod tests {
         assert!(args("--tls-ca ca.pem --tls-versions 1.1").unwrap_err().starts_with("--tls-versions: unknown TLS version"));
         // the files are read when the flags are: one line naming the file
         let e = args("--tls-ca /nonexistent/ca.pem").unwrap_err();
-        assert!(e.starts_with("--tls-ca /nonexistent/ca.pem: /nonexistent/ca.pem: cannot read") || e.starts_with("--tls-ca: /nonexistent/ca.pem: cannot read"), "{e}");
+        assert!(
+            e.starts_with("--tls-ca /nonexistent/ca.pem: /nonexistent/ca.pem: cannot read")
+                || e.starts_with("--tls-ca: /nonexistent/ca.pem: cannot read"),
+            "{e}"
+        );
     }
 
     #[test]
