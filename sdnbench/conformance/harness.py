@@ -15,6 +15,7 @@ A cell keeps, per side and category, how many items only that side had and the f
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -59,12 +60,22 @@ def runs(spec: str, version: str, stimulus: str, topo: str) -> tuple:
     return (*recs, secs)
 
 
-def cell(spec: str, version: str, stimulus: str, topo: str = TOPO) -> dict:
+def write_views(path: Path, stimulus: str, vo, vb, ve) -> None:
+    """The three views of a cell whole (``testdata/noise/*.json``'s shape): to classify again,
+    or to keep as test data."""
+    write_json_atomic(path, {"stimulus": stimulus, **{k: {c: sorted(getattr(v, c)) for c in CATEGORIES}
+                                                     for k, v in (("a", vo), ("b", vb), ("engine", ve))}})
+
+
+def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None) -> dict:
     """One comparison: the verdict (``classify``), what differs A vs the engine (capped), the
-    noise floor A vs B, each difference's label counted, seconds."""
+    noise floor A vs B, each difference's label counted, seconds; the views written to ``views``
+    when given."""
     t = time.monotonic()
     o, e, b, secs = runs(spec, version, stimulus, topo)
     vo, ve, vb = normalise.view(o), normalise.view(e), normalise.view(b)
+    if views is not None:
+        write_views(views, stimulus, vo, vb, ve)
     cl = classify.classify(stimulus, vo, vb, ve)
     d = cl.diff
     only_ovs, n_ovs = capped({k: sorted(v) for k, v in d.only_ovs.items()})
@@ -88,8 +99,9 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO) -> dict:
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],
-        say: Callable[[str], None] = print) -> list:
-    """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing)."""
+        say: Callable[[str], None] = print, views: Optional[Path] = None) -> list:
+    """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing); each
+    cell's views into the folder ``views`` when given."""
     cells = []
     for spec in controllers:
         for v in versions:
@@ -98,7 +110,8 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
                 continue
             for s in stims:
                 try:
-                    c = cell(spec, v, s)
+                    name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
+                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}
