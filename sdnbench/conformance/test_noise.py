@@ -96,3 +96,14 @@ def test_every_evidence_names_a_test_that_exists():
     for e in evidence.EVIDENCE:
         path, _, name = e.proof.partition("::")
         assert f"def {name}(" in (Path(__file__).parents[2] / path).read_text(), e.proof
+
+
+def test_views_written_by_the_harness_read_back_as_test_data(tmp_path):
+    from .harness import write_views
+    stim, a, b, e = _load("cookie")
+    write_views(tmp_path / "x.json", stim, a, b, e)
+    got = json.loads((tmp_path / "x.json").read_text())
+    want = json.loads((DATA / "cookie.json").read_text())
+    assert got["stimulus"] == want["stimulus"] == "frames"
+    for k in ("a", "b", "engine"):
+        assert got[k] == {c: sorted(want[k][c]) for c in noise.CATEGORIES}
