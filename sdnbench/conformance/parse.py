@@ -3,9 +3,14 @@ environment's Python, one process for a whole run)."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import subprocess
+import tempfile
+import threading
 from pathlib import Path
+from typing import Optional
 
 from .. import paths
 from ..errors import UserError
@@ -20,16 +25,55 @@ def osken_python() -> Path:
     return p
 
 
+class _Parser:
+    """The one ``--serve`` process (started on first use; closed at exit)."""
+
+    def __init__(self) -> None:
+        self.p: Optional[subprocess.Popen] = None
+        self.err = tempfile.TemporaryFile()
+        self.lock = threading.Lock()
+
+    def _stderr(self) -> str:
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace").strip()[-300:]
+
+    def ask(self, items: list) -> list:
+        with self.lock:
+            if self.p is None or self.p.poll() is not None:
+                self.p = subprocess.Popen([str(osken_python()), str(SCRIPT), "--serve"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=self.err, text=True)
+            try:
+                self.p.stdin.write(json.dumps(items) + "\n")
+                self.p.stdin.flush()
+                line = self.p.stdout.readline()
+            except OSError:
+                line = ""
+            if not line:
+                self.close()
+                raise RuntimeError(f"os-ken parser failed: {self._stderr()}")
+            return json.loads(line)
+
+    def close(self) -> None:
+        p, self.p = self.p, None
+        if p is not None:
+            with contextlib.suppress(OSError):
+                p.stdin.close()
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+_PARSER = _Parser()
+atexit.register(_PARSER.close)
+
+
 def parse_raw(raws: list) -> list:
     """os-ken's dict for each raw message (in order)."""
     if not raws:
         return []
-    items = [[r[0], r.hex()] for r in raws]
-    cp = subprocess.run([str(osken_python()), str(SCRIPT)], input=json.dumps(items), capture_output=True,
-                        text=True, timeout=120)
-    if cp.returncode != 0:
-        raise RuntimeError(f"os-ken parser failed: {cp.stderr.strip()[-300:]}")
-    return json.loads(cp.stdout)
+    return _PARSER.ask([[r[0], r.hex()] for r in raws])
 
 
 def parse_all(msgs: list, flows: dict) -> tuple:
