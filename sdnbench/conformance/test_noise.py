@@ -107,3 +107,14 @@ def test_views_written_by_the_harness_read_back_as_test_data(tmp_path):
     assert got["stimulus"] == want["stimulus"] == "frames"
     for k in ("a", "b", "engine"):
         assert got[k] == {c: sorted(want[k][c]) for c in noise.CATEGORIES}
+
+
+def test_recorded_floodlight_bddp_probes_ovs_raised_in_both_runs_stay_unexplained():
+    """Recorded (``--views``): the BDDP packet-in on s2 and the packet-out to s1, which only OVS A
+    had, are noise; the ones OVS A and B both had and the engine not are a finding."""
+    c = _cell("floodlight-1.0-connect")
+    assert c.floor.counts()["a"] == {"received": 1, "sent": 1, "flows": 0} and not c.floor.fields
+    assert c.counts() == {"noise": 2, "unexplained": 2} and c.verdict == "unexplained"
+    un = c.items(classify.UNEXPLAINED)["only_ovs"]
+    assert un["received"] == ["s1 PACKET_IN reason=0 table=- buffered=False total_len=83 in_port=2 cookie=- frame=bddp"]
+    assert un["sent"] == ["s2 PACKET_OUT buffered=False in_port=0xfffd actions=0000000800020000 frame=bddp"]
