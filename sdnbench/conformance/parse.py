@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import select
 import subprocess
 import tempfile
 import threading
@@ -16,6 +17,9 @@ from .. import paths
 from ..errors import UserError
 
 SCRIPT = Path(__file__).with_name("osken_parse.py")
+# a run's messages (a Java controller's 1.3 connect: thousands, table-features parts of 64 KB)
+# took over 120 s on a loaded machine with a parser process a run
+TIMEOUT_S = 600.0
 
 
 def osken_python() -> Path:
@@ -45,9 +49,14 @@ class _Parser:
             try:
                 self.p.stdin.write(json.dumps(items) + "\n")
                 self.p.stdin.flush()
-                line = self.p.stdout.readline()
+                ready = select.select([self.p.stdout], [], [], TIMEOUT_S)[0]
+                line = self.p.stdout.readline() if ready else None
             except OSError:
                 line = ""
+            if line is None:
+                self.p.kill()
+                self.close()
+                raise RuntimeError(f"os-ken parser: no answer in {TIMEOUT_S:.0f} s for {len(items)} messages")
             if not line:
                 self.close()
                 raise RuntimeError(f"os-ken parser failed: {self._stderr()}")
