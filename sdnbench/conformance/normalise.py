@@ -4,6 +4,7 @@ Per run, three sets (not counts: how often a periodic message repeats depends on
 
 - ``received``: the messages the controller received, each reduced to what a controller acts
   on (a flow-stats reply: one item per entry, their order and split over parts left out;
+  a table-features reply: one item per distinct table, ``tablefeatures.py``;
   packet-in: reason, table, buffered or not, total_len, in_port, cookie and the frame's
   kind; port-status: reason, port, config, state; features: n_tables, n_buffers, capabilities;
   port descriptions: number, config, state);
@@ -35,6 +36,7 @@ import struct
 from dataclasses import dataclass, field
 
 from .. import openflow as of
+from . import tablefeatures
 
 NO_BUFFER = of.NO_BUFFER
 LOCAL = {0xFFFE, 0xFFFFFFFE}
@@ -121,6 +123,8 @@ def received_key(d: dict, raw: bytes):
     name, body = next(iter(d.items()))
     if name in SKIP_TYPES:
         return None
+    if tablefeatures.is_table_features_reply(raw):
+        return tablefeatures.items(raw)
     if name == "OFPPacketIn":
         data = _data(body)
         if len(data) >= 14 and data[12:14] == b"\x86\xdd":

@@ -15,11 +15,13 @@ from typing import Optional
 
 from .. import paths
 from ..errors import UserError
+from . import tablefeatures
 
 SCRIPT = Path(__file__).with_name("osken_parse.py")
 # a run's messages (a Java controller's 1.3 connect: thousands, table-features parts of 64 KB)
 # took over 120 s on a loaded machine with a parser process a run
 TIMEOUT_S = 600.0
+WIRE = {"OFPTableFeaturesStatsReply": {"wire": True}}
 
 
 def osken_python() -> Path:
@@ -86,12 +88,16 @@ def parse_raw(raws: list) -> list:
 
 
 def parse_all(msgs: list, flows: dict) -> tuple:
-    """(messages as (t, conn, to_controller, dict, raw), {dpid: [dict per flow reply part]})."""
+    """(messages as (t, conn, to_controller, dict, raw), {dpid: [dict per flow reply part]}).
+    A 1.3 TABLE_FEATURES reply part is not given to os-ken (``tablefeatures.py`` reads it from
+    the wire): its dict is ``{"OFPTableFeaturesStatsReply": {"wire": True}}``."""
     order = [(None, k) for k in sorted(flows) for _ in flows[k]]
-    raws = [m.raw for m in msgs] + [p for k in sorted(flows) for p in flows[k]]
-    parsed = parse_raw(raws)
-    out = [(m.t, m.conn, m.to_controller, d, m.raw) for m, d in zip(msgs, parsed)]
+    wire = [tablefeatures.is_table_features_reply(m.raw) for m in msgs]
+    raws = [m.raw for m, w in zip(msgs, wire) if not w] + [p for k in sorted(flows) for p in flows[k]]
+    parsed = iter(parse_raw(raws))
+    out = [(m.t, m.conn, m.to_controller, WIRE if w else next(parsed), m.raw) for m, w in zip(msgs, wire)]
+    parsed = list(parsed)
     f: dict = {}
-    for (_, k), d in zip(order, parsed[len(msgs):]):
+    for (_, k), d in zip(order, parsed):
         f.setdefault(k, []).append(d)
     return out, f
