@@ -9,7 +9,8 @@ controller received and sent and the flow tables after settling, normalised and 
   ``echo-silence`` stops and continues;
 - ``capture``: tcpdump on the controller's port, the pcap cut into OpenFlow messages (pure);
 - ``flowdump``: flow tables over OpenFlow (OVS: management socket; engine: a second controller);
-- ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment;
+- ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment (one process for
+  the command); ``tablefeatures``: a 1.3 TABLE_FEATURES reply read from the wire instead;
 - ``sides``: one side's run (launch, capture, network, stimulus, dump); ``normalise``: what
   compares, and the comparison (pure); ``harness``: the matrix (each cell: OVS A, the engine,
   OVS B), each cell kept small; ``report``: each cell's verdict, the table (pure);
