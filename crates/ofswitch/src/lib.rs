@@ -56,6 +56,7 @@ pub mod meter;
 mod mods;
 pub mod mpls;
 mod nicira;
+pub mod ovs_tables;
 pub mod packet_in;
 pub mod pipeline;
 pub mod ports;
