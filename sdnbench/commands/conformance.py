@@ -41,6 +41,8 @@ def register(sub) -> None:
     p.add_argument("--report", action="append", metavar="FILE", help="no run: the table of earlier -o files")
     p.add_argument("--json", action="store_true", help="print the cells as JSON on stdout")
     p.add_argument("-o", "--output", metavar="FILE", help="write the cells as JSON to FILE (after every cell)")
+    p.add_argument("--views", metavar="DIR", help="also write each cell's three normalised views (OVS A, OVS B, "
+                                                  "engine) whole, one JSON file per cell, into DIR")
     p.set_defaults(func=run)
 
 
@@ -77,7 +79,14 @@ def run(args) -> int:
     else:
         controllers, versions, stims = check(args)
         out = Path(args.output) if args.output else None
-        cells = harness.run(controllers, versions, stims, out, say=lambda m: print(m, file=sys.stderr, flush=True))
+        views = Path(args.views) if args.views else None
+        if views:
+            try:
+                views.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise UserError(f"--views {views}: {e.strerror}")
+        cells = harness.run(controllers, versions, stims, out, say=lambda m: print(m, file=sys.stderr, flush=True),
+                            views=views)
         if out:
             print(f"wrote {out}", file=sys.stderr)
     if args.json:

@@ -9,10 +9,15 @@ controller received and sent and the flow tables after settling, normalised and 
   ``echo-silence`` stops and continues;
 - ``capture``: tcpdump on the controller's port, the pcap cut into OpenFlow messages (pure);
 - ``flowdump``: flow tables over OpenFlow (OVS: management socket; engine: a second controller);
-- ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment;
+- ``parse`` / ``osken_parse``: os-ken's parser, run in the os-ken environment (one process for
+  the command); ``tablefeatures``: a 1.3 TABLE_FEATURES reply read from the wire instead;
 - ``sides``: one side's run (launch, capture, network, stimulus, dump); ``normalise``: what
-  compares, and the comparison (pure); ``harness``: the matrix, each cell kept small;
-  ``report``: each cell's verdict, the table (pure);
+  compares, and the comparison (pure); ``harness``: the matrix (each cell: OVS A, the engine,
+  OVS B), each cell kept small; ``report``: each cell's verdict, the table (pure);
+- ``noise``: the noise floor, what OVS A and B differ in (items, fields) (pure); ``evidence``:
+  the documented properties of the test bed that explain a difference, each with its test
+  (``test_environment.py``) (pure); ``classify``: each difference labelled noise, evidence or
+  unexplained, and the cell's verdict (pure);
 - ``tablemiss``: the scripted 1.3 controller of issue 27 (table-miss entries sized by the
   announced table count, then LLDP), a known answer and a controller of the matrix, given as a
   ``cmd:`` spec (``python -m sdnbench.testing.peers.tablemiss --spec``);

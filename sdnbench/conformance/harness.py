@@ -1,6 +1,7 @@
-"""The differential run: controller × version × stimulus, each once on Mininet + Open vSwitch
-and once on the engine's emulated network; the views compared (``normalise.py``), the verdict
-of each cell (``report.py``), and what a cell keeps kept small.
+"""The differential run: controller × version × stimulus, each twice on Mininet + Open vSwitch
+(A and B: the noise floor) and once on the engine's emulated network; the views compared
+(``normalise.py``), each difference labelled noise, explained by evidence or unexplained
+(``classify.py``), the verdict of each cell (``report.py``), and what a cell keeps kept small.
 
 ``sdnbench conformance`` (``commands/conformance.py``) is its command line. Any controller spec
 runs (``osken:``, ``ryu:``, ``faucet:``, ``ovs-testcontroller``, ``cmd:``, ``tcp:``); the
@@ -14,6 +15,8 @@ A cell keeps, per side and category, how many items only that side had and the f
 
 from __future__ import annotations
 
+import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -22,7 +25,7 @@ from ..controllers.spec import display_name, parse_spec, spoken_versions
 from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
-from . import normalise, report, sides
+from . import classify, normalise, report, sides
 
 TOPO = "linear,2"
 KEEP_ITEMS = 20
@@ -41,30 +44,64 @@ def capped(items: dict) -> tuple:
     return kept, {cat: len(items.get(cat, [])) for cat in CATEGORIES}
 
 
-def cell(spec: str, version: str, stimulus: str, topo: str = TOPO) -> dict:
-    """One comparison: identical or not, the verdict, what differs (capped), counts, seconds."""
+def runs(spec: str, version: str, stimulus: str, topo: str) -> tuple:
+    """The three runs of a cell in a fixed order: OVS A, the engine, OVS B (B after the engine,
+    so that the noise floor spans the same stretch of the machine's load as the comparison);
+    (records A, engine, B, {run: seconds})."""
+    secs = {}
+    with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
+        recs = []
+        for name, fn in (("ovs_a", sides.run_ovs), ("engine", sides.run_engine), ("ovs_b", sides.run_ovs)):
+            t = time.monotonic()
+            work = Path(d) / name
+            work.mkdir()
+            recs.append(fn(spec, version, stimulus, topo, work))
+            secs[name] = round(time.monotonic() - t, 1)
+    return (*recs, secs)
+
+
+def write_views(path: Path, stimulus: str, vo, vb, ve) -> None:
+    """The three views of a cell whole (``testdata/noise/*.json``'s shape): to classify again,
+    or to keep as test data."""
+    write_json_atomic(path, {"stimulus": stimulus, **{k: {c: sorted(getattr(v, c)) for c in CATEGORIES}
+                                                     for k, v in (("a", vo), ("b", vb), ("engine", ve))}})
+
+
+def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None) -> dict:
+    """One comparison: the verdict (``classify``), what differs A vs the engine (capped), the
+    noise floor A vs B, each difference's label counted, seconds; the views written to ``views``
+    when given."""
     t = time.monotonic()
-    o, e = sides.run_pair(spec, version, stimulus, topo)
-    vo, ve = normalise.view(o), normalise.view(e)
-    d = normalise.compare(vo, ve)
-    full = {"controller": display_name(spec), "spec": spec, "version": version, "stimulus": stimulus,
-            "identical": d.identical, "only_ovs": {k: sorted(v) for k, v in d.only_ovs.items()},
-            "only_engine": {k: sorted(v) for k, v in d.only_engine.items()}}
-    explained = [] if d.identical else report.explained(full)
-    only_ovs, n_ovs = capped(full["only_ovs"])
-    only_engine, n_engine = capped(full["only_engine"])
-    return {**full, "explained": explained, "only_ovs": only_ovs, "only_engine": only_engine,
+    o, e, b, secs = runs(spec, version, stimulus, topo)
+    vo, ve, vb = normalise.view(o), normalise.view(e), normalise.view(b)
+    if views is not None:
+        write_views(views, stimulus, vo, vb, ve)
+    cl = classify.classify(stimulus, vo, vb, ve)
+    d = cl.diff
+    only_ovs, n_ovs = capped({k: sorted(v) for k, v in d.only_ovs.items()})
+    only_engine, n_engine = capped({k: sorted(v) for k, v in d.only_engine.items()})
+    fl = cl.floor
+    return {"controller": display_name(spec), "spec": spec, "version": version, "stimulus": stimulus,
+            "identical": d.identical, "verdict": cl.verdict, "labels": cl.counts(),
+            "evidence": sorted(set(cl.labels.values()) - {classify.NOISE, classify.UNEXPLAINED}),
+            "only_ovs": only_ovs, "only_engine": only_engine,
             "differing": {"ovs": n_ovs, "engine": n_engine},
-            "noise": [vo.noise, ve.noise], "unnamed": [vo.unnamed, ve.unnamed],
+            "by_label": {lab: {side: capped(items)[0] for side, items in cl.items(lab).items()} for lab in cl.counts()},
+            "by_label_n": {lab: {side: capped(items)[1] for side, items in cl.items(lab).items()} for lab in cl.counts()},
+            "noise_floor": {**fl.counts(), "identical": not any(fl.only_a.values()) and not any(fl.only_b.values()),
+                            "only_a": capped(fl.only_a)[0], "only_b": capped(fl.only_b)[0]},
+            "noise": [vo.noise, ve.noise, vb.noise], "unnamed": [vo.unnamed, ve.unnamed, vb.unnamed],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
-                       "engine": [len(ve.received), len(ve.sent), len(ve.flows)]},
-            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes],
-            "seconds": round(time.monotonic() - t, 1)}
+                       "engine": [len(ve.received), len(ve.sent), len(ve.flows)],
+                       "ovs_b": [len(vb.received), len(vb.sent), len(vb.flows)]},
+            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] + [f"ovs B {n}" for n in b.notes],
+            "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],
-        say: Callable[[str], None] = print) -> list:
-    """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing)."""
+        say: Callable[[str], None] = print, views: Optional[Path] = None) -> list:
+    """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing); each
+    cell's views into the folder ``views`` when given."""
     cells = []
     for spec in controllers:
         for v in versions:
@@ -73,7 +110,8 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
                 continue
             for s in stims:
                 try:
-                    c = cell(spec, v, s)
+                    name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
+                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}

@@ -3,7 +3,9 @@
 Per run, three sets (not counts: how often a periodic message repeats depends on timing):
 
 - ``received``: the messages the controller received, each reduced to what a controller acts
-  on (type; packet-in: reason, table, buffered or not, total_len, in_port, cookie and the frame's
+  on (a flow-stats reply: one item per entry, their order and split over parts left out;
+  a table-features reply: one item per distinct table, ``tablefeatures.py``;
+  packet-in: reason, table, buffered or not, total_len, in_port, cookie and the frame's
   kind; port-status: reason, port, config, state; features: n_tables, n_buffers, capabilities;
   port descriptions: number, config, state);
 - ``sent``: what the controller sent (flow-mods whole but the xid; packet-outs: buffer, in_port,
@@ -34,6 +36,7 @@ import struct
 from dataclasses import dataclass, field
 
 from .. import openflow as of
+from . import tablefeatures
 
 NO_BUFFER = of.NO_BUFFER
 LOCAL = {0xFFFE, 0xFFFFFFFE}
@@ -120,6 +123,8 @@ def received_key(d: dict, raw: bytes):
     name, body = next(iter(d.items()))
     if name in SKIP_TYPES:
         return None
+    if tablefeatures.is_table_features_reply(raw):
+        return tablefeatures.items(raw)
     if name == "OFPPacketIn":
         data = _data(body)
         if len(data) >= 14 and data[12:14] == b"\x86\xdd":
@@ -144,7 +149,19 @@ def received_key(d: dict, raw: bytes):
         return "DESC_REPLY"
     if name == "unparsed":
         return f"unparsed type={raw[1]} {body}"
+    if name == "OFPFlowStatsReply":
+        return flow_stats_entries(body)
     return f"{name} {json.dumps(_strip(body), sort_keys=True)}"
+
+
+def flow_stats_entries(body: dict) -> list:
+    """A flow-stats reply the controller asked for, one item per entry: the spec gives its body as
+    an array of ofp_flow_stats and no order for it (OpenFlow 1.3.5 §7.3.5.2, 1.0.0 §5.3.5; the
+    1.3 header: "The reply body is an array of struct ofp_flow_stats"), and how the entries are
+    split over the parts of a multipart reply is the switch's choice too."""
+    entries = [json.dumps(_strip(next(iter(e.values())) if isinstance(e, dict) and len(e) == 1 else e),
+                          sort_keys=True) for e in body.get("body") or []]
+    return [f"FLOW_STATS_ENTRY {e}" for e in entries] or ["FLOW_STATS_REPLY (empty part)"]
 
 
 def sent_key(d: dict, raw: bytes):
@@ -197,7 +214,8 @@ def view(rec) -> View:
         if key == "noise":
             v.noise += 1
             continue
-        (v.received if to_ctl else v.sent).add(f"s{dpid.get(conn, '?')} {key}")
+        for k in ([key] if isinstance(key, str) else key):
+            (v.received if to_ctl else v.sent).add(f"s{dpid.get(conn, '?')} {k}")
     if t_from:
         v.received |= {f"s{k} SESSIONS={len(c)}" for k, c in sessions.items()}
     for k, parts in rec.flows.items():

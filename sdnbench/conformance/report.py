@@ -1,24 +1,17 @@
-"""The matrix as Markdown (pure): one row per controller × version, one column per stimulus,
-each cell "identical", "explained (#n)" when every item that differs is one docs/conformance.md
-explains, or what differs (counts per category; the first items in a details list)."""
+"""The matrix as Markdown (pure): one row per controller × version, one column per stimulus, each
+cell's verdict (``classify.py``): identical; noise (every difference is one Open vSwitch shows
+against itself, with the counts); explained (by the noise floor and named evidence,
+``evidence.py``); or unexplained (what differs, counted per set). The details list the noise floor
+(what OVS A and B differ in) and each label's first items.
+
+A cell of a file written before the noise floor (no ``verdict``) has no evidence: it differs
+unexplained unless identical."""
 
 from __future__ import annotations
 
-import re
-
 from .stimuli import STIMULI
 
-# Differences docs/conformance.md explains (its table's numbers), each as a test on one item.
-EXPLAINED = (
-    # 7: Mininet's link down is both interfaces administratively down (config PORT_DOWN, and a
-    # transitional config 0 state 0 on the way up); the emulated link fails as a cable would
-    (7, lambda stim, side, cat, x: stim == "link" and cat == "received" and
-        re.search(r"PORT_STATUS reason=2 port,config,state=\(\d+, (1, 1|0, 0|0, 1|0, 4)\)$", x) is not None),
-    # 8: an LLDP probe reaching a switch before that switch's LLDP entry (which switch: timing)
-    (8, lambda stim, side, cat, x: cat == "received" and "PACKET_IN reason=0" in x and x.endswith("frame=lldp")),
-    # 10: Faucet's per-port clean-up deletes go to whichever switch it configures first
-    (10, lambda stim, side, cat, x: cat == "sent" and '"command": 3' in x and '"cookie": 1524372928' in x),
-)
+CATS = ("received", "sent", "flows")
 
 
 def summary(c: dict) -> str:
@@ -29,31 +22,41 @@ def summary(c: dict) -> str:
     n = c.get("differing") or {"ovs": {k: len(v) for k, v in c["only_ovs"].items()},
                                "engine": {k: len(v) for k, v in c["only_engine"].items()}}
     parts = []
-    for cat in ("received", "sent", "flows"):
+    for cat in CATS:
         a, b = n["ovs"].get(cat, 0), n["engine"].get(cat, 0)
         if a or b:
             parts.append(f"{cat} ovs+{a}/engine+{b}")
     return "; ".join(parts)
 
 
-def explained(c: dict) -> list:
-    """The numbers of the explanations that cover every item of a differing cell, or []."""
-    used = set()
-    for side in ("only_ovs", "only_engine"):
-        for cat, items in c[side].items():
-            for x in items:
-                n = next((n for n, ok in EXPLAINED if ok(c["stimulus"], side, cat, x.split(" ", 1)[1])), None)
-                if n is None:
-                    return []
-                used.add(n)
-    return sorted(used)
+def _floor(c: dict) -> str:
+    f = c.get("noise_floor") or {}
+    a, b = sum((f.get("a") or {}).values()), sum((f.get("b") or {}).values())
+    return f"A/B +{a}/+{b}" + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
+
+
+def kind(c: dict) -> str:
+    """identical, noise, explained, unexplained or error."""
+    if "error" in c:
+        return "error"
+    if c.get("identical"):
+        return "identical"
+    return c.get("verdict") or "unexplained"
 
 
 def verdict(c: dict) -> str:
-    if "error" in c or c.get("identical"):
+    k = kind(c)
+    if k in ("error", "identical"):
         return summary(c)
-    why = c["explained"] if "explained" in c else explained(c)
-    return f"explained (#{', #'.join(map(str, why))})" if why else f"**unexplained**: {summary(c)}"
+    labels = c.get("labels") or {}
+    if k == "noise":
+        return f"noise ({labels.get('noise', 0)} items; {_floor(c)})"
+    if k == "explained":
+        parts = [f"{lab} {n}" for lab, n in sorted(labels.items())]
+        return f"explained ({', '.join(parts)})"
+    if "verdict" not in c:
+        return f"**unexplained** (no noise floor): {summary(c)}"
+    return f"**unexplained** ({labels.get('unexplained', 0)} of {sum(labels.values())} items): {summary(c)}"
 
 
 def table(cells: list) -> str:
@@ -69,17 +72,24 @@ def table(cells: list) -> str:
 
 
 def agrees(c: dict) -> bool:
-    """Identical, or differing only as docs/conformance.md explains (the check passes)."""
-    return "error" not in c and (c["identical"] or bool(c["explained"] if "explained" in c else explained(c)))
+    """Identical, noise, or explained by evidence (the check passes)."""
+    return kind(c) in ("identical", "noise", "explained")
 
 
 def totals(cells: list) -> str:
-    n = len(cells)
-    same = sum(1 for c in cells if c.get("identical"))
-    expl = sum(1 for c in cells if agrees(c) and not c.get("identical"))
-    err = sum(1 for c in cells if "error" in c)
-    return (f"{n} cells: {same} identical, {expl} differing only as explained, {n - same - expl - err} unexplained"
-            + (f", {err} not run" if err else ""))
+    n = {k: sum(1 for c in cells if kind(c) == k) for k in ("identical", "noise", "explained", "unexplained", "error")}
+    return (f"{len(cells)} cells: {n['identical']} identical, {n['noise']} noise, {n['explained']} explained by "
+            f"evidence, {n['unexplained']} unexplained" + (f", {n['error']} not run" if n["error"] else ""))
+
+
+def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int) -> None:
+    for side in ("only_ovs", "only_engine"):
+        for cat, items in (by_side.get(side) or {}).items():
+            for x in items[:limit]:
+                out.append(f"  - {what}, {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`")
+            total = totals_.get(side, {}).get(cat, len(items))
+            if total > min(limit, len(items)):
+                out.append(f"  - … {total - min(limit, len(items))} more")
 
 
 def details(cells: list, limit: int = 12) -> str:
@@ -87,14 +97,11 @@ def details(cells: list, limit: int = 12) -> str:
     for c in cells:
         if c.get("identical") or "error" in c:
             continue
-        out.append(f"- **{c['controller']} {c['version']} {c['stimulus']}** ({summary(c)})"
+        out.append(f"- **{c['controller']} {c['version']} {c['stimulus']}** ({summary(c)}; noise floor {_floor(c)})"
                    + (f" (notes: {'; '.join(c['notes'])})" if c.get("notes") else ""))
-        for side in ("only_ovs", "only_engine"):
-            for cat, items in c[side].items():
-                for x in items[:limit]:
-                    out.append(f"  - {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`")
-                total = (c.get("differing") or {}).get(side[5:], {}).get(cat, len(items))
-                if total > min(limit, len(items)):
-                    out.append(f"  - … {total - min(limit, len(items))} more {cat} only on {side[5:]}")
+        if "by_label" not in c:
+            _items(out, "no noise floor", c, {f"only_{k}": v for k, v in (c.get("differing") or {}).items()}, limit)
+            continue
+        for lab, by_side in sorted(c["by_label"].items(), key=lambda kv: kv[0] != "unexplained"):
+            _items(out, lab, by_side, (c.get("by_label_n") or {}).get(lab, {}), limit)
     return "\n".join(out)
-

@@ -42,9 +42,17 @@ pub fn port_mac(dpid: u64, port: u32) -> [u8; 6] {
     [0x02, d[4], d[5], d[6], d[7], port as u8]
 }
 
-const PORT_FEATURES: u32 = 0x0000_0040 | 0x0000_0800; // 1GB_FD | COPPER (same bits in both)
+/// 10GB_FD | COPPER: what Open vSwitch reports as `curr` for a veth (1.0 and 1.3 number
+/// COPPER differently); advertised, supported and peer 0, as OVS reports them.
+fn port_features(v13: bool) -> u32 {
+    0x40 | if v13 { 0x800 } else { 0x80 }
+}
 
-/// Port `port` of switch `dpid` (ofp_phy_port in 1.0, ofp_port in 1.3).
+/// A veth's speed as Open vSwitch reports it at 1.3: 10 Gb/s now (in kb/s), max 0.
+const CURR_SPEED_KBPS: u32 = 10_000_000;
+
+/// Port `port` of switch `dpid` (ofp_phy_port in 1.0, ofp_port in 1.3), as Open vSwitch
+/// describes a Mininet veth (`ovs-ofctl dump-ports-desc`): up, 10GB-FD COPPER, 10 Gb/s.
 pub fn port(version: u8, dpid: u64, port: u32) -> Port {
     let v13 = version != OFP10;
     Port {
@@ -53,12 +61,26 @@ pub fn port(version: u8, dpid: u64, port: u32) -> Port {
         name: cstr(format!("s{dpid}-eth{port}"), 16),
         config: 0,
         state: if v13 { port_state::LIVE } else { 0 },
-        curr: PORT_FEATURES,
-        advertised: PORT_FEATURES,
-        supported: PORT_FEATURES,
+        curr: port_features(v13),
+        advertised: 0,
+        supported: 0,
         peer: 0,
-        curr_speed: if v13 { 1_000_000 } else { 0 },
-        max_speed: if v13 { 1_000_000 } else { 0 },
+        curr_speed: if v13 { CURR_SPEED_KBPS } else { 0 },
+        max_speed: 0,
+    }
+}
+
+/// The LOCAL port (the bridge's own interface), as Open vSwitch lists it first for a Mininet
+/// bridge: named after the bridge, administratively down, no link.
+pub fn local_port(version: u8, dpid: u64) -> Port {
+    let local = if version == OFP10 { 0xfffe } else { 0xffff_fffe };
+    Port {
+        port_no: local,
+        hw_addr: port_mac(dpid, 0),
+        name: cstr(format!("s{dpid}"), 16),
+        config: ofwire::port::port_config::PORT_DOWN,
+        state: port_state::LINK_DOWN,
+        ..port(version, dpid, local)
     }
 }
 
@@ -164,14 +186,15 @@ mod tests {
         let mut want = vec![0, 0, 0, 3, 0, 0, 0, 0, 2, 3, 4, 5, 6, 3, 0, 0];
         want.extend_from_slice(b"s1108152157446-e");
         want[31] = 0; // the name is cut to 15 bytes and NUL-terminated
-        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 0, 0]);
-        want.extend_from_slice(&[0, 0x0f, 0x42, 0x40, 0, 0x0f, 0x42, 0x40]);
+                      // config 0, LIVE, curr 10GB_FD|COPPER, advertised/supported/peer 0 (as Open vSwitch)
+        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 8, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        want.extend_from_slice(&[0, 0x98, 0x96, 0x80, 0, 0, 0, 0]); // 10 Gb/s now, max 0
         assert_eq!(b, want);
         let mut b = vec![0xa5; 48];
         port(OFP10, 1, 2).emit(Version::V10, &mut b);
         let mut want = vec![0, 2, 2, 0, 0, 0, 1, 2];
         want.extend_from_slice(b"s1-eth2\0\0\0\0\0\0\0\0\0");
-        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 8, 0x40, 0, 0, 0, 0]);
+        want.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(b, want);
     }
 }

@@ -183,12 +183,23 @@ impl Switch {
         true
     }
 
-    pub(crate) fn port_status(&mut self, _now: u64, port: u32, outs: &mut [Vec<u8>]) {
+    pub(crate) fn port_status(&mut self, now: u64, port: u32, outs: &mut [Vec<u8>]) {
+        self.port_status_as(now, port, false, outs);
+    }
+
+    /// PORT_STATUS MODIFY for `port`; with `live_cleared`, the port as it was with its LIVE bit
+    /// cleared, and to 1.3 channels only (1.0 has no LIVE bit: the same port again, which Open
+    /// vSwitch does not send).
+    pub(crate) fn port_status_as(&mut self, _now: u64, port: u32, live_cleared: bool, outs: &mut [Vec<u8>]) {
         const MODIFY: u8 = ofwire::port_status::reason::MODIFY;
         for ch in 0..self.channels.len().min(outs.len()) {
-            if self.channels[ch].wants(Async::PortStatus(MODIFY)) {
-                let v = self.channels[ch].version;
-                let ps = PortStatus { reason: MODIFY, port: self.ports.describe(v, self.cfg.dpid, port) };
+            let v = self.channels[ch].version;
+            if self.channels[ch].wants(Async::PortStatus(MODIFY)) && !(live_cleared && v == OFP10) {
+                let mut desc = self.ports.describe(v, self.cfg.dpid, port);
+                if live_cleared {
+                    desc.state &= !ofwire::port::port_state::LIVE;
+                }
+                let ps = PortStatus { reason: MODIFY, port: desc };
                 let xid = self.next_xid();
                 emit::push(&mut outs[ch], v, xid, Body::PortStatus(ps));
                 self.counters.port_status += 1;

@@ -20,7 +20,9 @@
 //! - `receive_frame(now, port, frame, outs) -> Received`: a frame arrives on a port and runs
 //!   the pipeline (`pipeline`); frames to send are appended to `tx: Vec<(port, frame)>`, which
 //!   the engine drains and carries over its links; packet-ins go to `outs`.
-//! - `set_port_state(now, port, up, outs)`: a link goes down/up; PORT_STATUS to the channels.
+//! - `set_port_state(now, port, up, outs)`: a cable cut or mended; PORT_STATUS to the channels.
+//! - `set_link_end(now, port, up, end, outs)`: one end of a link Mininet takes down or up, reported
+//!   as Open vSwitch reports it (`link_change`).
 //! - `poll(now, out)` / `poll_channel(now, ch, out)` / `expire(now, outs)`: keep-alives and flow
 //!   timeouts (FLOW_REMOVED).
 //! - `async_channels(Async::PacketIn(reason))`: which channels get an async message now (role
@@ -52,10 +54,12 @@ pub mod frames;
 mod fxhash;
 pub mod group;
 pub mod key;
+pub mod link_change;
 pub mod meter;
 mod mods;
 pub mod mpls;
 mod nicira;
+pub mod ovs_tables;
 pub mod packet_in;
 pub mod pipeline;
 pub mod ports;
@@ -66,6 +70,7 @@ pub mod switch;
 
 pub use channel::{Async, Channel};
 pub use forward::Received;
+pub use link_change::LinkEnd;
 pub use ofwire::MsgType;
 pub use packet_in::PacketInGen;
 pub use profile::{Dress, Learning, Profile, UnknownProfile};

@@ -30,13 +30,16 @@ pub struct PortState {
     pub link_up: bool,
     /// OFPPC_* bits the controller set (port-mod).
     pub config: u32,
+    /// The interface is administratively down (Mininet's `link down`: `ip link set down`),
+    /// reported as config PORT_DOWN, as Open vSwitch reports a netdev without NETDEV_UP.
+    pub admin_down: bool,
     pub counters: PortCounters,
 }
 
 impl PortState {
     /// Frames pass: the link is up and the controller did not take the port down.
     pub fn is_up(&self) -> bool {
-        self.link_up && self.config & port_config::PORT_DOWN == 0
+        self.link_up && !self.admin_down && self.config & port_config::PORT_DOWN == 0
     }
 }
 
@@ -47,7 +50,11 @@ pub struct Ports {
 
 impl Ports {
     pub fn new(n: u32) -> Ports {
-        Ports { list: (1..=n).map(|no| PortState { no, link_up: true, config: 0, counters: PortCounters::default() }).collect() }
+        Ports {
+            list: (1..=n)
+                .map(|no| PortState { no, link_up: true, config: 0, admin_down: false, counters: PortCounters::default() })
+                .collect(),
+        }
     }
 
     pub fn get(&self, no: u32) -> Option<&PortState> {
@@ -62,12 +69,19 @@ impl Ports {
     pub fn describe(&self, version: u8, dpid: u64, no: u32) -> Port {
         let mut p = emit::port(version, dpid, no);
         if let Some(s) = self.get(no) {
-            p.config = s.config;
+            p.config = s.config | if s.admin_down { port_config::PORT_DOWN } else { 0 };
             if !s.link_up {
                 p.state = port_state::LINK_DOWN;
             }
         }
         p
+    }
+
+    /// Every port as OpenFlow lists them (features reply, port-desc): with `local`, LOCAL
+    /// first, as Open vSwitch lists a bridge's ports; then 1..=n.
+    pub fn describe_all(&self, version: u8, dpid: u64, local: bool) -> Vec<Port> {
+        let first = local.then(|| emit::local_port(version, dpid));
+        first.into_iter().chain(self.list.iter().map(|p| self.describe(version, dpid, p.no))).collect()
     }
 
     /// Count a frame arriving on `no`; false (and counted as dropped) when the port is down

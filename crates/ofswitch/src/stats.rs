@@ -130,9 +130,7 @@ impl Switch {
                 };
                 StatsReplyBody::Port(self.ports.list.iter().filter(|p| want.is_none_or(|w| w == p.no)).map(port_stats).collect())
             }
-            kind::PORT_DESC if version != OFP10 => {
-                StatsReplyBody::PortDesc((1..=self.cfg.ports).map(|p| self.ports.describe(version, dpid, p)).collect())
-            }
+            kind::PORT_DESC if version != OFP10 => StatsReplyBody::PortDesc(self.ports.describe_all(version, dpid, self.cfg.forward)),
             t if version != OFP10 && crate::stats13::handles(t) => {
                 self.on_stats13(now, version, xid, t, msg, out);
                 return Ok(());

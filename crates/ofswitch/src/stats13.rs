@@ -1,24 +1,21 @@
 //! The 1.3 multipart replies of groups, meters and table features (1.0 has none: BAD_STAT).
 //!
-//! Table features describe what the switch really runs, table by table: the instructions
-//! (goto-table only where a later table exists, meter only with meters), the next tables,
-//! the actions and set-fields of `check`, and the match fields `flow_match` reads (masks where
-//! OpenFlow allows them), all 64 bits of metadata matched and written. A request carrying table records
+//! Table features are Open vSwitch's (`ovs_tables`), split into parts as Open vSwitch splits
+//! them. A request carrying table records
 //! (a request to reconfigure the tables) → TABLE_FEATURES_FAILED / EPERM: the tables are fixed.
 //! Replies bigger than one message are split, all but the last flagged REPLY_MORE.
 
-use crate::check::{ACTIONS13, SET_FIELDS};
 use crate::emit;
-use crate::flow_match::FIELDS;
+use crate::ovs_tables::{table_features, OVS_MAX_ENTRIES, OVS_PART_MAX};
 use crate::switch::Switch;
 use ofwire::error_names::{error_type, table_features_failed};
 use ofwire::group_stats::{self as gs, MP_GROUP, MP_GROUP_DESC, MP_GROUP_FEATURES};
 use ofwire::meter_stats::{self as ms, MP_METER, MP_METER_CONFIG, MP_METER_FEATURES};
 use ofwire::stats::kind;
 use ofwire::stats::REPLY_MORE;
-use ofwire::table_features::{prop, Prop, TableFeatures};
+use ofwire::table_features::TableFeatures;
 use ofwire::HEADER_LEN;
-use ofwire::{Action, Body, Instruction, OxmField, StatsReply, StatsReplyBody};
+use ofwire::{Action, Body, Instruction, StatsReply, StatsReplyBody};
 
 /// The soft size of one multipart part.
 const PART: usize = 64_000;
@@ -26,46 +23,6 @@ const PART: usize = 64_000;
 /// Whether `ty` is a multipart type answered here.
 pub fn handles(ty: u16) -> bool {
     matches!(ty, MP_GROUP | MP_GROUP_DESC | MP_GROUP_FEATURES | MP_METER | MP_METER_CONFIG | MP_METER_FEATURES | kind::TABLE_FEATURES)
-}
-
-fn oxm(f: OxmField, mask: bool) -> (u8, u8, bool) {
-    (f.code(), f.value_len().unwrap_or(0) as u8, mask)
-}
-
-/// The table features of table `t` of `n` tables.
-pub fn table_features(t: u8, n: u8, meters: bool, groups: bool, max_entries: u32) -> TableFeatures {
-    let mut ins = vec![2u16, 3, 4, 5];
-    if t + 1 < n {
-        ins.insert(0, 1);
-    }
-    if meters {
-        ins.push(6);
-    }
-    let acts: Vec<u16> = ACTIONS13.iter().copied().filter(|&a| groups || a != 22).collect();
-    let fields: Vec<(u8, u8, bool)> = FIELDS.iter().map(|&(f, _, m)| oxm(f, m)).collect();
-    let wild: Vec<(u8, u8, bool)> = FIELDS.iter().map(|&(f, _, _)| oxm(f, false)).collect();
-    let sets: Vec<(u8, u8, bool)> = SET_FIELDS.iter().map(|&f| oxm(f, false)).collect();
-    let mut props = vec![Prop::ids(prop::INSTRUCTIONS, &ins), Prop::ids(prop::INSTRUCTIONS_MISS, &ins)];
-    props.push(Prop::next_tables(prop::NEXT_TABLES, t.saturating_add(1)..n));
-    props.push(Prop::next_tables(prop::NEXT_TABLES_MISS, t.saturating_add(1)..n));
-    for p in [prop::WRITE_ACTIONS, prop::WRITE_ACTIONS_MISS, prop::APPLY_ACTIONS, prop::APPLY_ACTIONS_MISS] {
-        props.push(Prop::ids(p, &acts));
-    }
-    props.push(Prop::oxms(prop::MATCH, &fields));
-    props.push(Prop::oxms(prop::WILDCARDS, &wild));
-    for p in [prop::WRITE_SETFIELD, prop::WRITE_SETFIELD_MISS, prop::APPLY_SETFIELD, prop::APPLY_SETFIELD_MISS] {
-        props.push(Prop::oxms(p, &sets));
-    }
-    let all = u64::MAX;
-    TableFeatures {
-        table_id: t,
-        name: format!("table{t}"),
-        metadata_match: all,
-        metadata_write: all,
-        max_entries,
-        props,
-        ..Default::default()
-    }
 }
 
 impl Switch {
@@ -95,10 +52,11 @@ impl Switch {
                 return;
             }
             _ => {
-                let max = if self.cfg.max_flows > 0 { self.cfg.max_flows as u32 } else { u32::MAX };
+                let max = if self.cfg.max_flows > 0 { self.cfg.max_flows as u32 } else { OVS_MAX_ENTRIES };
                 let (n, meters, groups) = (self.cfg.n_tables, self.meters.max_meter > 0, self.groups.enabled);
                 let all: Vec<TableFeatures> = (0..n).map(|t| table_features(t, n, meters, groups, max)).collect();
-                chunks(all, TableFeatures::buffer_len, ofwire::table_features::to_bytes)
+                // as Open vSwitch: a part ends when the next record would take the message past 65,535 bytes
+                chunks_of(all, OVS_PART_MAX - HEADER_LEN - 8, TableFeatures::buffer_len, ofwire::table_features::to_bytes)
             }
         };
         let last = parts.len() - 1;
@@ -120,11 +78,16 @@ fn names_group(ins: &[Instruction], g: u32) -> bool {
 /// Records cut into parts of at most `PART` bytes each (at least one part, every record in
 /// one), each part encoded by `enc`.
 fn chunks<T>(records: Vec<T>, len: impl Fn(&T) -> usize, enc: impl Fn(&[T]) -> Vec<u8>) -> Vec<Vec<u8>> {
+    chunks_of(records, PART, len, enc)
+}
+
+/// Records cut into parts of at most `max` bytes each (every record in one part).
+fn chunks_of<T>(records: Vec<T>, max: usize, len: impl Fn(&T) -> usize, enc: impl Fn(&[T]) -> Vec<u8>) -> Vec<Vec<u8>> {
     let mut parts = Vec::new();
     let (mut start, mut size) = (0, 0);
     for (i, r) in records.iter().enumerate() {
         let n = len(r);
-        if i > start && size + n > PART {
+        if i > start && size + n > max {
             parts.push(enc(&records[start..i]));
             (start, size) = (i, 0);
         }

@@ -431,7 +431,8 @@ impl Switch {
 
     fn on_features(&mut self, ch: usize, xid: u32, out: &mut Vec<u8>) -> Event {
         let v = self.channels[ch].version;
-        let ports = if v == OFP10 { (1..=self.cfg.ports).map(|p| self.ports.describe(v, self.cfg.dpid, p)).collect() } else { Vec::new() };
+        // a forwarding switch (the emulated network) lists LOCAL too, as Open vSwitch
+        let ports = if v == OFP10 { self.ports.describe_all(v, self.cfg.dpid, self.cfg.forward) } else { Vec::new() };
         // a forwarding switch keeps no packet buffers (its packet-ins are unbuffered, a packet-out
         // naming a buffer sends nothing): it announces none, as Open vSwitch (2.7 on) does
         let n_buffers = if self.cfg.forward { 0 } else { self.cfg.n_buffers };

@@ -90,8 +90,8 @@ fn nicira_role_request_at_1_0() {
     assert_eq!(send(&mut s, &mut outs, &ff), vec![(1, 5)]);
 }
 
-/// Table features: one record per table, split over parts flagged REPLY_MORE; they say what
-/// the switch runs (no goto from the last table; meter; group; the set-fields it rewrites).
+/// Table features: one record per table, split over parts flagged REPLY_MORE (Open vSwitch's,
+/// `tests/ovs_tables.rs` compares them byte for byte): no goto from the last table; meter; group.
 #[test]
 fn table_features_describe_the_tables() {
     let (mut s, mut outs) = switch(V13, 1, 4, |c| c.n_tables = 254);

@@ -69,6 +69,17 @@ impl Schedule {
     }
 }
 
+/// Which end of `target` the port (switch index `i`, `port`) is, in the order Mininet takes a
+/// link's interfaces down and up (the link's first end, then its second); a port event is the
+/// one interface.
+pub fn end_of(model: &Model, target: Target, i: u32, port: u32) -> ofswitch::LinkEnd {
+    match target {
+        Target::Link(l) if model.links[l as usize].0 == i && model.links[l as usize].1 == port => ofswitch::LinkEnd::First,
+        Target::Link(_) => ofswitch::LinkEnd::Second,
+        Target::Port(..) => ofswitch::LinkEnd::Only,
+    }
+}
+
 /// The switch ports `worker` must set for `target`: (switch index, port).
 pub fn local_ends(model: &Model, target: Target, worker: u32) -> Vec<(u32, u32)> {
     let ends = match target {
@@ -115,6 +126,11 @@ mod tests {
         let m = Model::new(&ring(4), 2); // switches 0,1 in worker 0; 2,3 in worker 1
         assert_eq!(local_ends(&m, Target::Link(0), 0), [(0, 2), (1, 1)]);
         assert!(local_ends(&m, Target::Link(0), 1).is_empty());
+        use ofswitch::LinkEnd::*;
+        assert_eq!(
+            [end_of(&m, Target::Link(0), 0, 2), end_of(&m, Target::Link(0), 1, 1), end_of(&m, Target::Port(1, 1), 1, 1)],
+            [First, Second, Only]
+        );
         assert_eq!(local_ends(&m, Target::Link(1), 0), [(1, 2)]);
         assert_eq!(local_ends(&m, Target::Link(1), 1), [(2, 1)]);
         assert_eq!(local_ends(&m, Target::Port(3, 3), 1), [(3, 3)]);

@@ -28,8 +28,8 @@ use tokio::time::{sleep, Duration};
 #[derive(Default)]
 pub struct Inbox {
     pub frames: RefCell<Vec<Frame>>,
-    /// (port, up) changes from the schedule.
-    pub ports: RefCell<Vec<(u32, bool)>>,
+    /// (port, up, which end of the link) changes from the schedule.
+    pub ports: RefCell<Vec<(u32, bool, ofswitch::LinkEnd)>>,
     pub notify: Notify,
 }
 
@@ -332,7 +332,7 @@ impl Node {
         let ends = local_ends(&self.model, d.target, self.me);
         for &(i, p) in &ends {
             let b = self.inbox(i).expect("owned");
-            b.ports.borrow_mut().push((p, d.up));
+            b.ports.borrow_mut().push((p, d.up, super::events::end_of(&self.model, d.target, i, p)));
             b.notify.notify_one();
         }
         let now = mono_ns();

@@ -63,8 +63,9 @@ impl Session {
         let ports = std::mem::take(&mut *inbox.ports.borrow_mut());
         let frames = std::mem::take(&mut *inbox.frames.borrow_mut());
         chans.with_outs(&mut self.wbuf, |outs| {
-            for (port, up) in ports {
-                sw.set_port_state(now, port, up, outs);
+            for (port, up, end) in ports {
+                // as Mininet's link down/up and Open vSwitch's reports of it (ofswitch::link_change)
+                sw.set_link_end(now, port, up, end, outs);
             }
             for f in &frames {
                 if node.arrive(f) {

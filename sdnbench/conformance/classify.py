@@ -1,0 +1,65 @@
+"""Pure: each item that differs between Open vSwitch (run A) and the engine, labelled ``noise``
+(within the noise floor that OVS run B measures, ``noise.py``), explained by a documented
+property of the test bed (``evidence.py``: its key), or ``unexplained``; and the cell's verdict:
+
+- ``identical``: A and the engine compare equal;
+- ``noise``: every difference is one Open vSwitch shows against itself;
+- ``explained``: every difference is noise or has evidence, at least one has evidence;
+- ``unexplained``: at least one difference is neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import evidence, noise
+from .normalise import compare
+
+NOISE, UNEXPLAINED = "noise", "unexplained"
+
+
+@dataclass
+class Classified:
+    diff: object                                  # normalise.Diff, A vs the engine
+    floor: noise.Floor
+    labels: dict = field(default_factory=dict)    # (side, cat, item) -> NOISE | evidence key | UNEXPLAINED
+
+    def counts(self) -> dict:
+        out: dict = {}
+        for lab in self.labels.values():
+            out[lab] = out.get(lab, 0) + 1
+        return out
+
+    def items(self, label: str) -> dict:
+        """{side: {cat: [items]}} of one label."""
+        out: dict = {s: {c: [] for c in noise.CATEGORIES} for s in ("only_ovs", "only_engine")}
+        for (side, cat, x), lab in sorted(self.labels.items()):
+            if lab == label:
+                out[side][cat].append(x)
+        return out
+
+    @property
+    def verdict(self) -> str:
+        if self.diff.identical:
+            return "identical"
+        labs = set(self.labels.values())
+        if UNEXPLAINED in labs:
+            return UNEXPLAINED
+        return "explained" if labs - {NOISE} else NOISE
+
+
+def classify(stimulus: str, a, b, engine) -> Classified:
+    """OVS run A, OVS run B and the engine (``normalise.View`` each)."""
+    fl = noise.floor(a, b)
+    c = Classified(compare(a, engine), fl)
+    for cat in noise.CATEGORIES:
+        ma, mb, me = (noise.masked(getattr(v, cat), fl) for v in (a, b, engine))
+        for side, items, other in (("only_ovs", c.diff.only_ovs, me), ("only_engine", c.diff.only_engine, ma)):
+            for x in items[cat]:
+                m = noise.mask(x, fl.fields)
+                if noise.is_noise(side, m in mb, m in other):
+                    lab = NOISE
+                else:
+                    lab = evidence.explain(stimulus, side, cat, x, a.received) or UNEXPLAINED
+                c.labels[(side, cat, x)] = lab
+    return c
