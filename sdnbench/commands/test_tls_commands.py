@@ -18,7 +18,6 @@ TLS = "osken:learning;tls"
     ["controller", "provisioning", "--controller", TLS],
     ["controller", "robustness", "--controller", "osken:hub", "--controller", TLS],
     ["controller", "failover", "--controller", TLS],
-    ["conformance", "--controller", TLS],
 ])
 def test_commands_without_tls_refuse_a_tls_spec(refused, argv):
     line = refused(argv)

@@ -20,10 +20,12 @@ from ..engine.params import config
 from ..engine.result_types import engine_result
 from ..net.backend import MininetNetwork
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
+from ..tls import certs
 from . import flowdump, stimuli
 from .capture import Capture, messages
 from .control import Managed
 from .parse import parse_all
+from .tlstap import TlsTap
 
 VERSIONS = {"1.0": flowdump.V10, "1.3": flowdump.V13}
 PROTOCOLS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13"}
@@ -149,6 +151,34 @@ def _capture_notes(cap, gaps: list) -> list:
                     for c, to in gaps]
 
 
+@dataclass(frozen=True)
+class Channel:
+    """Where the switches connect (``host``, ``port``), with which files (None: plain TCP), and
+    the TCP port whose capture holds the OpenFlow messages in plain."""
+    host: str
+    port: int
+    files: object
+    capture_port: int
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+@contextlib.contextmanager
+def channel(ctl):
+    """The controller's channel as the harness reads it. Plain TCP: the controller's own port.
+    TLS: through a TLS tap (``tlstap.py``) that presents sdnbench's controller certificate to the
+    switches and the switches' files to the controller, its middle hop captured in plain; both
+    sides of a cell go through the same kind of tap."""
+    if not ctl.tls:
+        yield Channel(ctl.host, ctl.port, None, ctl.port)
+        return
+    own = certs.ensure()
+    with TlsTap((ctl.host, ctl.port), own.controller, ctl.switch_tls) as tap:
+        yield Channel("127.0.0.1", tap.port, own.switch, tap.plain_port)
+
+
 def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
     topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
     v = VERSIONS[version]
@@ -156,9 +186,9 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
     flows, ofctl = {}, {}
     with Managed(spec, version, topo) as m:
         ctl = m.ctl
-        with Capture(ctl.port, pcap) as cap:
-            net = MininetNetwork(topo, controller=(ctl.host, ctl.port), protocols=PROTOCOLS[version], datapath="user")
-            net.tls = ctl.switch_tls       # ssl: for a TLS spec (the command refuses one: the capture is ciphertext)
+        with channel(ctl) as ch, Capture(ch.capture_port, pcap) as cap:
+            net = MininetNetwork(topo, controller=(ch.host, ch.port), protocols=PROTOCOLS[version], datapath="user")
+            net.tls = ch.files             # ssl: to the tap for a TLS spec
             with _no_ipv6_on_new_interfaces():
                 net.__enter__()
             with contextlib.ExitStack() as stack:
@@ -175,7 +205,7 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
                     ofctl[s.dpid] = subprocess.run(["ovs-ofctl", "-O", PROTOCOLS[version], "dump-flows", net.bridge(s.name)],
                                                    capture_output=True, text=True, timeout=10).stdout
         gaps: list = []
-        msgs = messages(pcap.read_bytes(), ctl.port, gaps)
+        msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
     return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, t_from=t_from,
                   notes=_capture_notes(cap, gaps))
 
@@ -187,13 +217,14 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
     end = stimuli.end_s(stimulus)
     with Managed(spec, version, topo) as m:
         ctl = m.ctl
-        address = ctl.target
-        p = engine_params(topo_spec, f"tcp:{address}", version, end + 5, workers=1)
-        p["network"] = stimuli.engine_network(stimulus, p["network"])
-        p.update(stimuli.engine_params(stimulus))
-        with Capture(ctl.port, pcap) as cap, flowdump.Reader(v) as reader:
+        with channel(ctl) as ch, Capture(ch.capture_port, pcap) as cap, flowdump.Reader(v) as reader, \
+                _reader_channel(ch, reader) as reader_address:
+            address = ch.target if ch.files else ctl.target
+            p = engine_params(topo_spec, f"{'tls' if ch.files else 'tcp'}:{address}", version, end + 5, workers=1)
+            p["network"] = stimuli.engine_network(stimulus, p["network"])
+            p.update(stimuli.engine_params(stimulus))
             cfg = config(p, address)
-            cfg["controllers"] = [address, reader.address]
+            cfg["controllers"] = [address, reader_address]
             with EngineRun(cfg) as run:
                 t0 = time.monotonic()
                 t_from = _controller_stimulus(m, stimulus, t0)
@@ -202,12 +233,24 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
                 flows = reader.dump()
                 doc = run.stop()
         gaps: list = []
-        msgs = messages(pcap.read_bytes(), ctl.port, gaps)
+        msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
     rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps))
     status = engine_result(doc).status
     if status not in ("ok", "interrupted"):
         rec.notes.append(f"engine status {status}")
     return rec
+
+
+@contextlib.contextmanager
+def _reader_channel(ch: Channel, reader):
+    """The flow reader's address for the engine: as it is over TCP; over TLS, behind a tap of its
+    own (the engine's switches speak TLS to every controller they are given; the reader is plain)."""
+    if ch.files is None:
+        yield reader.address
+        return
+    host, port = reader.address.rsplit(":", 1)
+    with TlsTap((host, int(port)), certs.ensure().controller, None) as tap:
+        yield f"127.0.0.1:{tap.port}"
 
 
 def run_pair(spec: str, version: str, stimulus: str, topo_spec: str) -> tuple:

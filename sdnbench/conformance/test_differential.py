@@ -36,3 +36,10 @@ def test_osken_learning_frames_are_handled_the_same_or_as_ovs_differs_from_itsel
     c = cell("osken:learning", "1.3", "frames")
     _check(c, ("identical", "noise"))
     assert min(c["counts"][side][2] for side in ("ovs", "engine", "ovs_b")) >= 2, "flows learned on every run"
+
+
+def test_over_tls_both_sides_go_through_the_tap_and_compare_the_same():
+    """os-ken on TLS (``;tls``): Open vSwitch (``ssl:``) and the engine (rustls) each connect to a
+    TLS tap that ends TLS twice (``tlstap.py``); its plain middle hop is what is captured."""
+    c = cell("osken:learning;tls", "1.3", "connect")
+    _check(c, ("identical", "noise"))

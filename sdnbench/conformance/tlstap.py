@@ -62,13 +62,15 @@ async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
 class TlsTap:
     """``with TlsTap((host, port), controller_files, switch_files) as tap``: switches connect
     with TLS to ``tap.port``; capture ``tap.plain_port``. ``controller_files``/``switch_files``
-    are ``sdnbench.tls.files.TlsFiles`` (ca, cert, key) of each side. ``sessions`` counts the
+    are ``sdnbench.tls.files.TlsFiles`` (ca, cert, key) of each side; ``switch_files`` None: the
+    target speaks plain TCP (the harness's own flow reader). ``sessions`` counts the
     switch connections that completed TLS; ``errors`` keeps one line per failed one."""
 
     def __init__(self, target: tuple, controller_files, switch_files):
         self.target = (str(target[0]), int(target[1]))
         self._front = _front_context(controller_files.ca, controller_files.cert, controller_files.key)
-        self._back = _back_context(switch_files.ca, switch_files.cert, switch_files.key)
+        self._back = (_back_context(switch_files.ca, switch_files.cert, switch_files.key)
+                      if switch_files is not None else None)
         self.port = self.plain_port = 0
         self.sessions = 0
         self.errors: list = []
@@ -128,10 +130,12 @@ class TlsTap:
         await asyncio.gather(_pump(reader, w2), _pump(r2, writer))
 
     async def _to_controller(self, reader, writer) -> None:
-        """The middle hop's far end: a TLS session to the controller, as the switch."""
+        """The middle hop's far end: a TLS session to the controller, as the switch (plain TCP
+        to a target that speaks it)."""
         host, port = self.target
         try:
-            r2, w2 = await asyncio.open_connection(host, port, ssl=self._back, server_hostname=host)
+            r2, w2 = await asyncio.open_connection(host, port, ssl=self._back,
+                                                   server_hostname=host if self._back else None)
         except (OSError, ssl.SSLError) as e:
             self.errors.append(f"TLS to the controller at {host}:{port}: {e}")
             writer.close()
