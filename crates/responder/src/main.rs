@@ -8,7 +8,7 @@
 //! process group; stopping the group stops them all, and a child is killed when its parent dies.
 
 use sdnbench_responder::cli::{self, Responder};
-use sdnbench_responder::{gate, poll};
+use sdnbench_responder::{gate, poll, tls};
 use std::io;
 
 /// Exit codes (docs/cli.md): 0 stopped, 1 the user's input (one line, before listening),
@@ -52,6 +52,16 @@ fn main() {
             std::process::exit(1);
         }
     };
+    let tls = match &o.tls_cert {
+        None => None,
+        Some(cert) => match tls::config(cert, o.tls_key.as_deref().expect("clap requires it"), o.tls_ca.as_deref()) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("sdnbench-responder: {e}");
+                std::process::exit(1);
+            }
+        },
+    };
     raise_nofile();
     let addr = o.listen;
     let mut children = vec![];
@@ -74,13 +84,13 @@ fn main() {
                 Err(e) => eprintln!("sdnbench-responder: cannot start a child: {e}"),
             }
         }
-        run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        poll::serve(lfd, o.version(), knobs(&o), tls.clone()).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     } else {
         let lfd = poll::listen(addr).unwrap_or_else(|e| {
             eprintln!("sdnbench-responder: child cannot listen: {e}");
             std::process::exit(1);
         });
-        run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        poll::serve(lfd, o.version(), knobs(&o), tls.clone()).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     }
 }
 
@@ -101,8 +111,4 @@ fn die_with_parent(cmd: &mut std::process::Command) {
             Ok(())
         });
     }
-}
-
-fn run(lfd: i32, version: u8, knobs: gate::Knobs) -> io::Result<()> {
-    poll::serve(lfd, version, knobs)
 }
