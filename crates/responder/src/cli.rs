@@ -33,13 +33,13 @@ pub struct Responder {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub drop_echo_one_in: Option<u64>,
     /// Speak TLS with this certificate (PEM; with --tls-key; tls.rs)
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    #[arg(long, value_name = "FILE")]
     pub tls_cert: Option<std::path::PathBuf>,
     /// The private key of --tls-cert (PEM)
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    #[arg(long, value_name = "FILE")]
     pub tls_key: Option<std::path::PathBuf>,
     /// Require a client certificate signed by this CA (PEM; with --tls-cert)
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    #[arg(long, value_name = "FILE")]
     pub tls_ca: Option<std::path::PathBuf>,
     /// A process started by the first one (it binds the port itself, and ends with its parent)
     #[arg(long, hide = true)]
@@ -157,8 +157,6 @@ mod tests {
             ("--drop-echo-one-in -1", "--drop-echo-one-in"),
             ("--listen nohost", "--listen"),
             ("--bogus", "--bogus"),
-            ("--tls-cert c.pem", "--tls-key"),
-            ("--tls-ca ca.pem", "--tls-cert"),
         ] {
             let e = responder(bad).err().unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(!e.contains('\n') && e.contains(flag), "{bad}: {e}");

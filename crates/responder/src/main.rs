@@ -2,6 +2,9 @@
 //! against. It answers each packet-in with exactly one flow-mod carrying the packet-in's buffer id,
 //! answers echo requests, and does nothing else.
 //!
+//! With `--tls-cert/--tls-key` (and `--tls-ca`: client certificates required) it speaks
+//! OpenFlow over TLS (`tls.rs`, issue 51).
+//!
 //! One process is one thread with one epoll loop. `--procs N` starts N processes that all listen
 //! on the port with SO_REUSEPORT (the kernel spreads connections over them), because one process
 //! may hold at most its hard file limit (20,000 here) of sessions. Children are in the parent's
@@ -52,16 +55,10 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let tls = match &o.tls_cert {
-        None => None,
-        Some(cert) => match tls::config(cert, o.tls_key.as_deref().expect("clap requires it"), o.tls_ca.as_deref()) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("sdnbench-responder: {e}");
-                std::process::exit(1);
-            }
-        },
-    };
+    let tls = tls::from_flags(o.tls_cert.as_deref(), o.tls_key.as_deref(), o.tls_ca.as_deref()).unwrap_or_else(|e| {
+        eprintln!("sdnbench-responder: {e}");
+        std::process::exit(1);
+    });
     raise_nofile();
     let addr = o.listen;
     let mut children = vec![];

@@ -15,6 +15,23 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+/// The TLS mode of the flags: None without them; Err (one line naming the flag and the file)
+/// when a file cannot be read, is not what it should be, or a flag lacks its companion.
+pub fn from_flags(cert: Option<&Path>, key: Option<&Path>, ca: Option<&Path>) -> Result<Option<Arc<ServerConfig>>, String> {
+    for (flag, p) in [("--tls-cert", cert), ("--tls-key", key), ("--tls-ca", ca)] {
+        if let Some(p) = p {
+            std::fs::File::open(p).map_err(|e| format!("{flag} {}: {e}", p.display()))?;
+        }
+    }
+    match (cert, key) {
+        (None, None) if ca.is_some() => Err("--tls-ca needs --tls-cert and --tls-key (the responder's own identity)".into()),
+        (None, None) => Ok(None),
+        (Some(c), None) => Err(format!("--tls-cert {} needs --tls-key", c.display())),
+        (None, Some(k)) => Err(format!("--tls-key {} needs --tls-cert", k.display())),
+        (Some(c), Some(k)) => config(c, k, ca).map(Some),
+    }
+}
+
 /// The server side's configuration from PEM files: certificate chain, key, and (optional) the CA
 /// that must have signed the client's certificate. Err is one line naming the file.
 pub fn config(cert: &Path, key: &Path, ca: Option<&Path>) -> Result<Arc<ServerConfig>, String> {
@@ -129,4 +146,25 @@ pub fn send(tls: &mut ServerConnection, fd: i32, plain: &mut Vec<u8>) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_without_its_companion_or_file_is_one_line_naming_it() {
+        let here = Path::new("Cargo.toml");
+        assert!(from_flags(None, None, None).unwrap().is_none());
+        for (c, k, a, want) in [
+            (Some(here), None, None, "--tls-cert Cargo.toml needs --tls-key"),
+            (None, Some(here), None, "--tls-key Cargo.toml needs --tls-cert"),
+            (None, None, Some(here), "--tls-ca needs"),
+            (Some(Path::new("/nonexistent")), Some(here), None, "--tls-cert /nonexistent: No such file"),
+            (Some(here), Some(here), None, "--tls-cert Cargo.toml: "),
+        ] {
+            let e = from_flags(c, k, a).err().unwrap();
+            assert!(e.starts_with(want) && !e.contains('\n'), "{e}");
+        }
+    }
 }
