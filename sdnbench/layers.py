@@ -30,7 +30,7 @@ LAYERS: tuple = (
     {"history"},
     {"engine", "net"},
     {"controllers", "northbound"},
-    {"store", "stats"},
+    {"store", "stats", "tls"},
     {"doctor"},
     {"install"},
     {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "layers", "modgraph", "machine",

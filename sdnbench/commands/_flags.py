@@ -125,6 +125,7 @@ def preflight(args: argparse.Namespace) -> None:
     from ..paths import check_environment
 
     check_environment()
+    _tls_taken(args)
 
     for dest in ("out", "output"):
         value = getattr(args, dest, None)
@@ -141,3 +142,42 @@ def preflight(args: argparse.Namespace) -> None:
     if store is not None and not getattr(args, "_store_read_only", False):
         from ..store.store import check_store
         check_store(Path(store))
+
+
+# The switch side of OpenFlow over TLS (docs/tls.md): one definition, on every command that
+# takes --controller; the scenario keys of the same names (tls_ca, ...) say the same.
+TLS_FLAGS = {"tls_ca": "the CA that signed the controller's certificate",
+             "tls_cert": "the switches' certificate",
+             "tls_key": "the switches' private key"}
+
+
+def add_tls_flags(p: argparse.ArgumentParser) -> None:
+    """``--tls-ca/--tls-cert/--tls-key FILE``: the switches' files for a TLS controller spec
+    (``tls:HOST:PORT``, ``osken:learning;tls``); each left out is sdnbench's own (`sdnbench certs`)."""
+    g = p.add_argument_group("OpenFlow over TLS (a tls: or ;tls controller spec; docs/tls.md)")
+    for dest, what in TLS_FLAGS.items():
+        g.add_argument("--" + dest.replace("_", "-"), dest=dest, type=path, metavar="FILE",
+                       help=f"PEM: {what} (default: sdnbench's own, `sdnbench certs`)")
+
+
+def _tls_taken(args: argparse.Namespace) -> None:
+    """A command that does not carry TLS to its switches (``_takes_tls`` False) refuses a TLS
+    controller spec in one line, instead of sessions that fail against it."""
+    if getattr(args, "_takes_tls", True):
+        return
+    from ..controllers.spec import parse_spec
+    from ..errors import UserError
+    specs = args.controller if isinstance(args.controller, list) else [args.controller]
+    for spec in (s for s in specs if s):
+        try:
+            tls = parse_spec(spec).tls
+        except UserError:
+            continue                  # the command's own check says what is wrong with it
+        if tls:
+            raise UserError(f"--controller {spec}: this command does not run over TLS yet; controller "
+                            "bench, capacity and search and net run do (docs/tls.md)")
+
+
+def tls_params(args: argparse.Namespace) -> dict:
+    """The TLS flags given, as params keys (``tls_ca``: "FILE"): what a scenario would say."""
+    return {k: str(getattr(args, k)) for k in TLS_FLAGS if getattr(args, k, None) is not None}

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import output
 from ..controllers.lifecycle import precheck
-from ..controllers.spec import DEFAULT_SPEC
+from ..controllers.spec import DEFAULT_SPEC, parse_spec
 from ..errors import UserError
 from ..paramcheck import once_each
 from ..conformance import harness, report, stimuli
@@ -52,6 +52,10 @@ def check(args) -> tuple:
             precheck(spec)                 # a tcp: address where nothing listens: not 2 × N cells "not run"
         except UserError as e:
             raise UserError(f"--controller: {e}")
+        if parse_spec(spec).tls:
+            raise UserError(f"--controller {spec}: conformance compares the OpenFlow messages tcpdump captures "
+                            "on the controller's port, and over TLS they are ciphertext; compare the plain spec "
+                            "(docs/tls.md)")
     versions = [v.strip() for v in args.of.split(",") if v.strip()]
     bad = [v for v in versions if v not in ("1.0", "1.3")]
     if bad or not versions:

@@ -24,12 +24,12 @@ from ..paramcheck import once_each
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
-from ..engine.params import check, engine_defaults, launch_of_version, launch_spec
+from ..engine.params import check, engine_defaults, launch_of_version, launch_spec, launch_tls
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
 from . import discovery, provisioning, resilience, robustness
-from ._flags import above_zero, at_least
+from ._flags import above_zero, add_tls_flags, at_least, tls_params
 from ._results import end, run_plan
 
 
@@ -40,7 +40,7 @@ def register(sub) -> None:
 
     b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions",
                      formatter_class=EngineDefaultsHelp)
-    _common(b)
+    _common(b, tls=True)
     b.add_argument("--mode", default="throughput", choices=["throughput", "latency", "fixed-rate"])
     b.add_argument("--switches", default="1,4,16", help="comma-separated switch counts (1,4,16)")
     _engine_flag(b, "macs", "hosts per switch, cbench's -M")
@@ -56,14 +56,14 @@ def register(sub) -> None:
     b.set_defaults(func=run_bench, **NEGOTIATE)
 
     c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity", formatter_class=EngineDefaultsHelp)
-    _common(c)
+    _common(c, tls=True)
     c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
     _engine_flag(c, "hold_ms", "hold all sessions this long (ms), then count")
     c.set_defaults(func=run_capacity, **NEGOTIATE)
 
     r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search",
                      formatter_class=EngineDefaultsHelp)
-    _common(r)
+    _common(r, tls=True)
     r.add_argument("--switches", type=int, default=4, help="emulated switches (4)")
     _engine_flag(r, "macs", "hosts per switch, cbench's -M")
     r.add_argument("--loops", type=int, default=3, help="measured loops per trial (3: short trials)")
@@ -108,13 +108,18 @@ class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
         return f"{action.help} ({shown})"
 
 
-def _common(p, multi_controller: bool = False) -> None:
+def _common(p, multi_controller: bool = False, tls: bool = False) -> None:
+    """The flags every engine command shares. ``tls``: its runs carry the switch's TLS files
+    to the engine (bench, capacity, search); the others refuse a TLS spec (``_flags.preflight``)."""
     if multi_controller:
         p.add_argument("--controller", action="append", metavar="SPEC",
                        help=f"controller spec, repeat for a column each ({DEFAULT_SPEC})")
     else:
         p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
     p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
+    if tls:
+        add_tls_flags(p)
+    p.set_defaults(_takes_tls=tls)
     p.add_argument("--workers", type=at_least(1), help="engine worker processes (auto)")
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
@@ -135,7 +140,8 @@ def _agree(ctl, args) -> None:
     ``hello``). Without --of nothing is asked: the engine's switches negotiate per session, and a
     run whose sessions find no common version says so itself, naming the --of that fixes it."""
     if args.of_version:
-        session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller)
+        session_version(ctl.host, ctl.port, args.of_version, ctl.info.get("name") or args.controller,
+                        tls=ctl.switch_tls)
 
 
 def _switch_counts(text: str) -> list:
@@ -149,7 +155,7 @@ def _switch_counts(text: str) -> list:
 
 
 def _params(args, **extra) -> dict:
-    p = {"controller": args.controller, "of_version": args.of_version, **extra}
+    p = {"controller": args.controller, "of_version": args.of_version, **tls_params(args), **extra}
     if args.workers is not None:
         p["workers"] = args.workers
     return {k: v for k, v in p.items() if v is not None}
@@ -207,7 +213,8 @@ def run_bench(args) -> int:
             text = output.table(HEADERS, [_row(r)])
             print(text.splitlines()[-1] if len(shown) > 1 else text)
     # faucet:auto: Faucet configured for the largest switch count
-    with launch(launch_spec(resolved[max(counts)]), of_version=launch_of_version(base)) as ctl:
+    top = resolved[max(counts)]
+    with launch(launch_spec(top), of_version=launch_of_version(base), tls=launch_tls(top)) as ctl:
         _agree(ctl, args)
         results = run_plan(args, cells, against(ctl, live=live), on_result=row, reps_in_params=True)
     if not args.json:
@@ -235,7 +242,7 @@ def run_capacity(args) -> int:
         raise UserError("--max must be at least 1")
     given = _params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1)
     p = check(given)
-    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
         [r] = run_plan(args, one_benchmark("capacity", "controller", given), against(ctl))
     c = r.counters
@@ -257,7 +264,7 @@ def run_search(args) -> int:
                                args.max_trials, on_trial=None if args.json else _print_trial)
         searched.append(res)
         return r
-    with launch(launch_spec(p), of_version=launch_of_version(p)) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
         [r] = run_plan(args, one_benchmark("rate-search", "controller", given), rate_search)
     if not args.json and searched:

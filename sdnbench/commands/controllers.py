@@ -98,6 +98,10 @@ def run_start(args) -> int:
                   f"listening on {ctl.host}:{ctl.port}, pid {ctl.pid}")
             if ctl.api_url:
                 print(f"topology API: {ctl.api_url}/v1/topology")
+            if ctl.tls:
+                sw = ctl.switch_tls
+                print(f"TLS only; a switch connects with ssl:{ctl.target} and a certificate signed by {sw.ca}, "
+                      f"e.g. sdnbench's own: ovs-vsctl set-ssl {sw.key} {sw.cert} {sw.ca}")
             print(f"log: {i['log']}")
             print("Ctrl-C to stop", flush=True)
         ctl.wait()

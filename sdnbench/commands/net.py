@@ -25,6 +25,7 @@ from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_st
 from ..robustness import netns
 from ..store import Store
 from . import netgap
+from ._flags import add_tls_flags, tls_params
 from ._results import run_trials
 
 
@@ -58,9 +59,10 @@ def _register_run(nsub) -> None:
     r.add_argument("--topo", required=True, help="topology spec (see `sdnbench net topo --help`)")
     r.add_argument("--controller", default=DEFAULT_SPEC,
                    help=f"controller spec ({DEFAULT_SPEC}, ryu:APP, faucet:CFG, ovs-testcontroller, "
-                        "tcp:HOST:PORT) or `standalone` (no controller; default: %(default)s)")
+                        "tcp:HOST:PORT, tls:HOST:PORT, ;tls on a managed one) or `standalone` (no controller; default: %(default)s)")
     r.add_argument("--link", help="link profile (fast-ethernet, gigabit, wifi-g) and/or "
                                   "bw=MBIT,loss=PCT,queue=PKTS,delay=MS,jitter=MS")
+    add_tls_flags(r)
     r.add_argument("--of", default=DEFAULT_OF, metavar="VERSIONS",
                    help="OpenFlow versions the switches offer; they negotiate with the controller "
                         "(default: %(default)s)")
@@ -126,6 +128,7 @@ def params_from_args(args) -> dict:
                  "sizes": args.ditg_sizes, "duration_ms": round(args.ditg_duration * 1000), "meter": args.ditg_meter,
                  "log_dir": args.ditg_log},
         "first_packet": {"count": args.fp_count, "interval": 0.1},
+        **tls_params(args),
     }
 
 

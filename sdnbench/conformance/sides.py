@@ -158,6 +158,7 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
         ctl = m.ctl
         with Capture(ctl.port, pcap) as cap:
             net = MininetNetwork(topo, controller=(ctl.host, ctl.port), protocols=PROTOCOLS[version], datapath="user")
+            net.tls = ctl.switch_tls       # ssl: for a TLS spec (the command refuses one: the capture is ciphertext)
             with _no_ipv6_on_new_interfaces():
                 net.__enter__()
             with contextlib.ExitStack() as stack:

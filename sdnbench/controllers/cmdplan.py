@@ -14,10 +14,11 @@ from typing import Optional
 
 from ..errors import UserError
 from ..install import variables as installed_variables
-from .cmdspec import expand, fill
+from .cmdspec import TLS_PLACEHOLDERS, expand, fill
 from .launchplan import HOST, LaunchPlan
 from .ofhello import free_port
 from .parsed import ControllerSpec
+from .tlsfiles import placeholders
 
 
 def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None) -> LaunchPlan:
@@ -25,10 +26,12 @@ def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None) ->
     # ${POX_DIR} and the like: the user's variable, else what `sdnbench install` installed
     environ = dict({**installed_variables(), **os.environ} if environ is None else environ)
     http_port = free_port(HOST)
-    argv = [fill(expand(spec.text, a, environ), HOST, port, http_port) for a in c.argv]
+    _check_tls_placeholders(spec)
+    tls = placeholders(spec)
+    argv = [fill(expand(spec.text, a, environ), HOST, port, http_port, tls) for a in c.argv]
     cwd = _cwd(spec, environ)
     env = dict(environ, PYTHONUNBUFFERED="1")
-    env.update((k, fill(expand(spec.text, v, environ), HOST, port, http_port)) for k, v in c.env)
+    env.update((k, fill(expand(spec.text, v, environ), HOST, port, http_port, tls)) for k, v in c.env)
     argv[0] = _program(spec, argv[0], cwd, env.get("PATH", ""))
     url = fill(expand(spec.text, c.http, environ), HOST, port, http_port) if c.http else None
     plan = LaunchPlan(c.label or Path(c.argv[0]).name, c.version or "unknown", None, argv, env,
@@ -37,6 +40,12 @@ def cmd_plan(spec: ControllerSpec, port: int, environ: Optional[dict] = None) ->
     if url:
         plan.api_port = http_port if str(http_port) in url else None
     return plan
+
+
+def _check_tls_placeholders(spec: ControllerSpec) -> None:
+    used = [p for p in TLS_PLACEHOLDERS if any(p in a for a in spec.command.argv + tuple(v for _, v in spec.command.env))]
+    if used and not spec.tls:
+        raise UserError(f"{spec.text}: {used[0]} is only filled in for a controller on TLS; add ;tls to the spec")
 
 
 def _cwd(spec: ControllerSpec, environ: dict) -> Optional[Path]:

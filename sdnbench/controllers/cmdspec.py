@@ -4,7 +4,8 @@
 
 The command is split like a shell would (``shlex``) but no shell runs it. Placeholders:
 ``{port}`` (required: the OpenFlow port sdnbench picked, on 127.0.0.1), ``{host}`` (127.0.0.1)
-and ``{http_port}`` (a second free port, for a northbound API). ``$VAR`` and ``${VAR}`` are taken
+and ``{http_port}`` (a second free port, for a northbound API); with ``;tls`` (OpenFlow over TLS,
+docs/tls.md) ``{tls_ca}``, ``{tls_cert}`` and ``{tls_key}``, the controller's certificate files. ``$VAR`` and ``${VAR}`` are taken
 from sdnbench's environment when the controller starts; an unset one is a one-line error naming it.
 
 | option          | meaning                                                      | default      |
@@ -19,6 +20,7 @@ from sdnbench's environment when the controller starts; an unset one is a one-li
 |                 | before it is refused; shorten it for a quick failure         |              |
 | ``name=LABEL``  | its name in results (``pox``, ``floodlight``)                | the program  |
 | ``version=V``   | its version in results                                       | unknown      |
+| ``tls``         | it listens for OpenFlow over TLS (no ``=``; docs/tls.md)     | plain TCP    |
 | ``port=N``      | a fixed OpenFlow port, for controllers whose port is set in  | ``{port}``   |
 |                 | their own config (ONOS, OpenDaylight); refused if taken      |              |
 
@@ -66,7 +68,7 @@ class Command:
 
 def parse_command(text: str, body: str) -> Command:
     """Parse what follows ``cmd:``; errors name the spec and what is valid."""
-    command, *opts = _split_options(body)
+    command, *opts = split_options(body)
     try:
         argv = tuple(shlex.split(command))
     except ValueError as e:
@@ -86,7 +88,7 @@ def parse_command(text: str, body: str) -> Command:
     return Command(argv=argv, **kw)
 
 
-def _split_options(body: str) -> list:
+def split_options(body: str) -> list:
     """Split at the ``;`` that are outside quotes (a quoted ``;`` belongs to the command)."""
     parts, current, quote = [], [], None
     for ch in body:
@@ -174,7 +176,14 @@ def expand(text: str, value: str, environ: Optional[dict] = None) -> str:
     return _VAR.sub(sub, value)
 
 
-def fill(value: str, host: str, port: int, http_port: int) -> str:
-    """Put the ports into one argument (only the three known placeholders are touched)."""
-    return (value.replace("{port}", str(port)).replace("{host}", host)
-            .replace("{http_port}", str(http_port)))
+TLS_PLACEHOLDERS = ("{tls_ca}", "{tls_cert}", "{tls_key}")
+
+
+def fill(value: str, host: str, port: int, http_port: int, tls: Optional[dict] = None) -> str:
+    """Put the ports (and with ``tls``, placeholder -> path, the certificate files) into one
+    argument; only the known placeholders are touched."""
+    value = (value.replace("{port}", str(port)).replace("{host}", host)
+             .replace("{http_port}", str(http_port)))
+    for k, v in (tls or {}).items():
+        value = value.replace(k, v)
+    return value

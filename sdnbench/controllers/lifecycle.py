@@ -7,8 +7,9 @@
    since our readiness probe would otherwise talk to somebody else's controller);
 3. start it in its own process group (``sdnbench.proc.spawn``), output to a log file in the
    state directory;
-4. poll until it answers an OpenFlow HELLO (``ofhello.probe``), failing at once, with its log
-   tail, if it exits first;
+4. poll until it answers an OpenFlow HELLO (``ofhello.probe``; inside a TLS session made with
+   the switch's files for a TLS spec, ``tlsprobe``), failing at once, with its log tail, if it
+   exits first, and at once if it refuses the TLS session;
 5. yield a ``Controller``;
 6. on the way out, however the block ended (normally, an exception, Ctrl-C or SIGTERM raised as
    ``Interrupted``), stop the whole process group and remove the scratch directory.
@@ -43,13 +44,15 @@ import psutil
 from .. import paths
 from ..errors import UserError
 from ..proc import Tracked, spawn, wait_until
-from . import ofhello
+from ..tls.files import TlsFiles
+from . import ofhello, tlsprobe
 from .kinds import kind_of
 from .kinds.tcp import not_answering
 from .launchplan import HOST
 from .plan import plan_for
 from .resources import ResourceSampler, sample_resources, saturation_note
 from .spec import ControllerSpec, parse_spec, wire_version
+from .tlsfiles import checked_switch
 
 TAIL_LINES = 12
 
@@ -69,12 +72,13 @@ class Controller:
     """A running controller under test, as the rest of sdnbench sees it."""
 
     def __init__(self, spec: ControllerSpec, host: str, port: int, info: dict,
-                 tracked: Optional[Tracked] = None):
+                 tracked: Optional[Tracked] = None, switch_tls: Optional[TlsFiles] = None):
         self.spec = spec
         self.host = host
         self.port = port
         self.info = info
         self._tracked = tracked
+        self.switch_tls = switch_tls     # the files a switch connects with (TLS specs), checked
         self.death_reported = False      # a ControllerDied was raised (or built) for the caller
 
     @property
@@ -89,6 +93,17 @@ class Controller:
     def target(self) -> str:
         """``HOST:PORT`` as the engine and Open vSwitch take it (an IPv6 host in brackets)."""
         return ofhello.host_port(self.host, self.port)
+
+    @property
+    def tls(self) -> bool:
+        """Does it take OpenFlow over TLS (``tls:``, ``;tls``)? ``target`` stays ``HOST:PORT``."""
+        return self.spec.tls
+
+    def probe(self, wire: int) -> Optional[int]:
+        """The version of its HELLO (over TLS for a TLS controller), or None: not answering."""
+        if self.switch_tls is not None:
+            return tlsprobe.probe(self.host, self.port, wire, self.switch_tls, self.spec.text)
+        return ofhello.probe(self.host, self.port, wire)
 
     @property
     def api_url(self) -> Optional[str]:
@@ -148,19 +163,22 @@ class Controller:
 @contextlib.contextmanager
 def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
            log_dir: Optional[Path] = None, timeout: float = 60.0,
-           topology=None) -> Iterator[Controller]:
+           topology=None, tls: Optional[TlsFiles] = None) -> Iterator[Controller]:
     """Run the controller named by ``spec`` for the duration of the block.
 
     ``topology`` (a parsed ``sdnbench.net.topology.Topology``, or its ``to_dict()``: whatever
     ``faucet_config.switches_of`` reads) is only needed by ``faucet:auto``, whose config is
-    generated for that network; callers parse a spec string (this layer sits below ``net``)."""
+    generated for that network; callers parse a spec string (this layer sits below ``net``).
+    ``tls``: the switches' certificate files for a TLS spec (default: sdnbench's own set,
+    ``tlsfiles``), checked before anything starts and used by the readiness probe."""
     parsed = parse_spec(spec)
     kind = kind_of(parsed)
     if kind.resolve is not None:
         parsed = kind.resolve(parsed, topology)
     wire = wire_version(of_version)
+    switch_tls = checked_switch(parsed, tls, kind.starts)
     if not kind.starts:
-        yield _attach(parsed, wire, of_version, min(timeout, 10.0))
+        yield _attach(parsed, wire, of_version, min(timeout, 10.0), switch_tls)
         return
     if port is None and parsed.command is not None and parsed.command.port:
         port = parsed.command.port                     # cmd:...;port=N (its own config's port)
@@ -184,9 +202,10 @@ def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
         tracked = spawn(parsed.text, plan.argv, log_path=log_path, env=plan.env,
                         cwd=plan.cwd or scratch)
         try:
-            info = plan.info(parsed, of_version, port)
-            ctl = Controller(parsed, HOST, port, dict(info, pid=tracked.pid, log=str(log_path)),
-                             tracked)
+            info = dict(plan.info(parsed, of_version, port), pid=tracked.pid, log=str(log_path))
+            if parsed.tls:
+                info["tls"] = True
+            ctl = Controller(parsed, HOST, port, info, tracked, switch_tls)
             ready_s = plan.ready_s or timeout          # cmd:...;ready=SECS
             _wait_ready(ctl, wire, ready_s)
             if plan.ready_url:
@@ -210,11 +229,12 @@ def _wait_ready(ctl: Controller, wire: int, timeout: float) -> None:
         if not ctl.alive():
             raise ctl.died_error("exited while starting")
         # The listener must be ours: on a shared machine another run could hold the port.
-        return ofhello.probe(ctl.host, ctl.port, wire) is not None and _listens(ctl.pid, ctl.port)
+        return ctl.probe(wire) is not None and _listens(ctl.pid, ctl.port)
 
+    over = " over TLS" if ctl.tls else ""
     try:
-        wait_until(ready, timeout, f"{ctl.spec.text} to answer an OpenFlow HELLO on {ctl.host}:{ctl.port}")
-    except ControllerDied:
+        wait_until(ready, timeout, f"{ctl.spec.text} to answer an OpenFlow HELLO{over} on {ctl.host}:{ctl.port}")
+    except (ControllerDied, tlsprobe.TlsProblem):
         raise
     except UserError as e:
         hint = kind_of(ctl.spec).ready_hint
@@ -286,20 +306,43 @@ def _listener_inodes(port: int) -> set:
     return {f"socket:[{ino}]" for ino in re.findall(r"\bino:(\d+)", cp.stdout)}
 
 
-def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float) -> Controller:
-    """A controller someone else runs: check that it answers HELLO, and describe it."""
+def _attach(parsed: ControllerSpec, wire: int, of_version: str, timeout: float,
+            switch_tls: Optional[TlsFiles] = None) -> Controller:
+    """A controller someone else runs: check that it answers HELLO (inside TLS for ``tls:``),
+    and describe it."""
     info = {"spec": parsed.text, "name": "external", "version": None, "app": None,
             "of_version": of_version, "host": parsed.host, "port": parsed.port, "pid": None}
-    ctl = Controller(parsed, parsed.host, parsed.port, info)
+    if parsed.tls:
+        info["tls"] = True
+    ctl = Controller(parsed, parsed.host, parsed.port, info, switch_tls=switch_tls)
     check = kind_of(parsed).precheck      # nothing listens there: waiting for a HELLO cannot help
     if check is not None:
         check(parsed)
+    _other_transport(ctl, wire)
+    over = " over TLS" if parsed.tls else ""
     try:
-        wait_until(lambda: ofhello.probe(parsed.host, parsed.port, wire) is not None, timeout,
-                   f"an OpenFlow HELLO from {parsed.host}:{parsed.port}")
+        wait_until(lambda: ctl.probe(wire) is not None, timeout,
+                   f"an OpenFlow HELLO{over} from {parsed.host}:{parsed.port}")
+    except tlsprobe.TlsProblem:
+        raise
     except UserError as e:
         raise not_answering(parsed, str(e)) from None
     return ctl
+
+
+def _other_transport(ctl: Controller, wire: int) -> None:
+    """A controller that does not answer as its spec says but answers the other way (a TLS one
+    named ``tcp:``, a plain one named ``tls:``) is one line naming the spec to use, at once:
+    waiting cannot change how it listens."""
+    if ctl.probe(wire) is not None:
+        return
+    host, port = ctl.host, ctl.port
+    if not ctl.tls and tlsprobe.speaks_tls(host, port):
+        raise not_answering(ctl.spec, f"it answers a TLS handshake, not a plain HELLO: use "
+                                      f"tls:{ofhello.host_port(host, port)}")
+    if ctl.tls and ofhello.probe(host, port, wire) is not None:
+        raise not_answering(ctl.spec, f"it answers a plain OpenFlow HELLO, not TLS: use "
+                                      f"tcp:{ofhello.host_port(host, port)}")
 
 
 KEEP_LOGS = 200

@@ -35,14 +35,16 @@ def wire_name(wire: int) -> str:
     return {v: k for k, v in WIRE.items()}.get(wire, f"wire version {wire}")
 
 
-def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tuple:
+def negotiate(host: str, port: int, offered: list, timeout: float = 2.0, tls=None) -> tuple:
     """(version, answered): the version a switch offering ``offered`` (lowest first, e.g.
     ["1.0", "1.3"]) uses with this controller, and the version byte of the controller's HELLO,
     as the engine's switch finds them (``sdnbench-engine hello``). version None: none fits;
-    answered None: no HELLO came back."""
+    answered None: no HELLO came back. ``tls``: the switch's files (``TlsFiles``) for a TLS
+    controller: the engine's ``--tls-*`` flags (TLS-CONTRACT.md section 3)."""
     engine = paths.built_binary()
+    over = [] if tls is None else ["--tls-ca", str(tls.ca), "--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
     cp = subprocess.run([str(engine), "hello", "--controller", ofhello.host_port(host, port), "--of", ",".join(offered),
-                         "--timeout-ms", str(max(1, int(timeout * 1000)))],
+                         "--timeout-ms", str(max(1, int(timeout * 1000))), *over],
                         capture_output=True, text=True, timeout=timeout * 2 + 10)
     if cp.returncode != 0:
         lines = (cp.stderr or cp.stdout).strip().splitlines()
@@ -52,12 +54,13 @@ def negotiate(host: str, port: int, offered: list, timeout: float = 2.0) -> tupl
 
 
 def session_version(host: str, port: int, forced: Optional[str], label: str, need: Optional[str] = None,
-                    hello=negotiate) -> Optional[str]:
+                    hello=negotiate, tls=None) -> Optional[str]:
     """The version the switches will use with the controller at host:port: ``forced`` (checked)
     or the negotiated one. None when no HELLO came back (the run itself then says why; the
     engine offers both versions). ``need``: why only ``forced`` will do (e.g. roles need 1.3),
     said instead of suggesting another ``--of``. ``hello`` is injectable for tests."""
-    got, answered = hello(host, port, [forced] if forced else list(OFFERED))
+    offered = [forced] if forced else list(OFFERED)
+    got, answered = hello(host, port, offered, tls=tls) if tls is not None else hello(host, port, offered)
     if answered is None:
         return forced
     if got is not None and (not forced or got == forced):

@@ -9,6 +9,8 @@ from typing import Optional
 from ..errors import UserError
 from .cmdspec import Command
 
+# The option that puts a managed or cmd: controller on TLS: osken:learning;tls (docs/tls.md)
+TLS_OPTION = "tls"
 # The controller every command runs when none is named: written here once.
 DEFAULT_SPEC = "osken:learning"
 OF_VERSIONS = {"1.0": 0x01, "1.3": 0x04}
@@ -22,6 +24,7 @@ class ControllerSpec:
     host: Optional[str] = None      # tcp: only
     port: Optional[int] = None      # tcp: only
     command: Optional[Command] = None   # cmd: only
+    tls: bool = False               # OpenFlow over TLS: tls:HOST:PORT, or ";tls" on a managed/cmd: spec
 
     @property
     def name(self) -> str:

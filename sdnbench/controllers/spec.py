@@ -9,12 +9,14 @@ that ``parse_spec`` works in unit tests and in ``--help`` paths alike.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 from ..errors import UserError
 from ..redact import MASK
+from .cmdspec import split_options
 from .kinds import KINDS, kind_of, spoken_versions
-from .parsed import DEFAULT_SPEC, OF_VERSIONS, ControllerSpec, version_bitmap, wire_version
+from .parsed import DEFAULT_SPEC, OF_VERSIONS, TLS_OPTION, ControllerSpec, version_bitmap, wire_version
 
 __all__ = ["DEFAULT_SPEC", "OF_VERSIONS", "ControllerSpec", "display_name", "needed_traffic", "parse_spec",
            "sibling", "spoken_versions", "validate_controller_param", "version_bitmap", "wire_version"]
@@ -29,12 +31,25 @@ def parse_spec(spec: str) -> ControllerSpec:
         # the password was taken out at the door (sdnbench.redact): the program would get the mask
         raise UserError(f"controller spec {text!r}: no password in a URL here (sdnbench keeps none for a "
                         "controller's command line); put it in the controller's own configuration")
-    name, sep, rest = text.partition(":")
+    bare, tls = _without_tls(text)
+    name, sep, rest = bare.partition(":")
     kind = KINDS.get(name)
     if kind is None or (not sep and ":" in kind.form):
         raise UserError(f"unknown controller spec {text!r}: expected one of "
                         f"{', '.join(k.form for k in KINDS.values())}")
-    return kind.parse(text, rest if sep else None)
+    if tls and not kind.starts:
+        raise UserError(f"{text!r}: ;{TLS_OPTION} is for a controller sdnbench starts; a TLS controller "
+                        "started elsewhere is tls:HOST:PORT")
+    parsed = kind.parse(bare, rest if sep else None)
+    return dataclasses.replace(parsed, text=text, tls=True) if tls else parsed
+
+
+def _without_tls(text: str) -> tuple:
+    """(the spec without its ``;tls`` options, whether it had one): the one place ``;tls`` is read,
+    for every kind (``osken:learning;tls``, ``cmd:... {port};of=1.3;tls``)."""
+    parts = split_options(text)
+    kept = [parts[0]] + [p for p in parts[1:] if p.strip() != TLS_OPTION]
+    return ";".join(kept), len(kept) < len(parts)
 
 
 def validate_controller_param(name: str, value) -> Optional[str]:

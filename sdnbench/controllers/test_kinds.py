@@ -15,6 +15,7 @@ from sdnbench.rfc8456.flow_push import FLOW_APIS
 PACKAGE = Path(__file__).resolve().parent.parent
 EXAMPLES = {"osken": "osken:learning", "ryu": "ryu:simple_switch_13", "faucet": "faucet:/x.yaml",
             "ovs-testcontroller": "ovs-testcontroller", "tcp": "tcp:127.0.0.1:6653",
+            "tls": "tls:127.0.0.1:6653",
             "cmd": "cmd:prog --port={port};of=1.0;http=http://{host}:{http_port}/"}
 # Where a kind's name is still tested outside the table, and why that is not a kind decision.
 KNOWN = {
@@ -44,7 +45,7 @@ def test_the_apis_and_roles_a_record_names_exist():
 
 
 def test_what_the_records_decide():
-    assert [k for k, v in KINDS.items() if not v.starts] == ["tcp"]
+    assert [k for k, v in KINDS.items() if not v.starts] == ["tcp", "tls"]
     assert needed_traffic("faucet:auto") == "faucet" and needed_traffic("osken:learning") is None
     assert needed_traffic("not a spec") is None
     assert spoken_versions(parse_spec(EXAMPLES["cmd"])) == ("1.0",)

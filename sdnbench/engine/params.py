@@ -15,6 +15,10 @@ Keys handled here (not engine config fields):
   absent, the engine offers what a ``cmd:`` spec's ``of=`` declares (``of=1.0``: a plain 1.0
   HELLO, as a 1.0 switch says it), else both (HELLO version bitmap) and uses what the controller
   picks;
+- ``tls_ca``, ``tls_cert``, ``tls_key``: the switches' certificate files for a TLS controller
+  spec (``tls:HOST:PORT``, ``osken:learning;tls``; docs/tls.md), each left out being sdnbench's
+  own (``sdnbench certs``); ``check`` turns them into the engine's ``tls`` field
+  (``{"ca", "cert", "key"}``, TLS-CONTRACT.md section 3), and a TLS spec gets it always;
 - ``links``: "linear" or "none", a named layout the engine expands (``--links``; "linear" numbers
   ports as ``linear,N`` in ``net/topology.py``: 1:2-2:2, 2:3-3:2, ...);
 - ``name``, ``rep``, ``repetition``: campaign bookkeeping.
@@ -38,17 +42,22 @@ import copy
 import functools
 import json
 import subprocess
+from pathlib import Path
 from typing import Any, Optional
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.spec import (DEFAULT_SPEC, OF_VERSIONS, needed_traffic, parse_spec, spoken_versions,
                                 validate_controller_param, version_bitmap)
+from ..controllers.kinds import kind_of
+from ..controllers.tlsfiles import switch_files
 from ..errors import UserError
 from ..kind import Kind
+from ..tls.files import TlsFiles
 from .driver import binary
 
 LINKS = ("none", "linear")
 DRIVER_KEYS = {"controller", "of_version", "links"}
+TLS_KEYS = ("tls_ca", "tls_cert", "tls_key")      # the switch's files as given, -> the engine's ``tls``
 BOOKKEEPING = {"name", "rep", "repetition"}
 # Fields of the resolved config that belong to one run, not to what is measured: the launched
 # controller's address and PID, the agents' peers. Never recorded in the params.
@@ -80,6 +89,7 @@ def check(params: dict) -> dict:
         raise UserError(f"links must be linear or none, not {p['links']!r}")
     if p["mode"] == "fixed-rate" and "rate" not in p:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
+    _tls(p)
     resolved, errors = _engine_answer(config(p, _CHECK_ADDRESS))
     if errors:
         raise UserError("; ".join(_named(e) for e in errors))
@@ -87,6 +97,28 @@ def check(params: dict) -> dict:
     # checking the resolved params again is the same answer: remembered, not asked again
     _ANSWERS.setdefault(_key(config(out, _CHECK_ADDRESS)), (resolved, []))
     return out
+
+
+def _tls(p: dict) -> None:
+    """``tls_ca``/``tls_cert``/``tls_key`` -> the engine's ``tls`` field, for a TLS spec only."""
+    given = {k[4:]: p.pop(k) for k in TLS_KEYS if p.get(k) is not None}
+    for k in TLS_KEYS:
+        p.pop(k, None)
+    tls = parse_spec(str(p["controller"])).tls
+    if given and not tls:
+        k = next(iter(given))
+        raise UserError(f"--tls-{k} (tls_{k}): the controller {p['controller']} is not on TLS; "
+                        "add ;tls to a managed spec, or use tls:HOST:PORT")
+    if tls and (given or not p.get("tls")):
+        p["tls"] = switch_files(**given).as_engine()
+    elif not tls:
+        p.pop("tls", None)
+
+
+def launch_tls(p: dict) -> Optional[TlsFiles]:
+    """The switches' files of checked params ``p`` (its ``tls``), for ``controllers.launch``."""
+    t = p.get("tls")
+    return TlsFiles(*(Path(t[k]) for k in ("ca", "cert", "key"))) if t else None
 
 
 def with_resolved(p: dict, resolved: dict) -> dict:
@@ -141,11 +173,13 @@ def launch_spec(p: dict) -> str:
     (each ``faucet`` request is a new host: Faucet's default limits of 255 hosts per port and
     256 per VLAN would ban learning after that many requests)."""
     spec = p["controller"]
-    if spec != "faucet:auto":
+    parsed = parse_spec(spec)
+    if parsed.app != "auto" or kind_of(parsed).resolve is None:        # faucet:auto[;tls]
         return spec
     c = p if "first_dpid" in p and "ports" in p else engine_resolved(config(p, _CHECK_ADDRESS))
     first, n, ports = int(c["first_dpid"]), int(c["switches"]), int(c["ports"])
-    return f"faucet:{faucet_config_for(list(range(first, first + n + 1)), ports=range(1, ports + 1), max_hosts=0)}"
+    made = faucet_config_for(list(range(first, first + n + 1)), ports=range(1, ports + 1), max_hosts=0)
+    return f"faucet:{made}" + (";tls" if parsed.tls else "")
 
 
 def engine_args(p: dict) -> list:

@@ -18,7 +18,8 @@ from . import driver
 from .convert import to_result
 from .result_check import as_json
 from .result_types import EngineResult
-from .params import check, config, engine_args, engine_defaults, launch_of_version, launch_spec, with_resolved
+from .params import (check, config, engine_args, engine_defaults, launch_of_version, launch_spec, launch_tls,
+                     with_resolved)
 
 
 def measure(p: dict, ctl, live: bool = False) -> Result:
@@ -58,7 +59,7 @@ def _result(p: dict, doc: dict) -> Result:
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
     """The campaign kind's runner: a controller launched for this one measurement."""
     p = check(params)
-    with launch(launch_spec(p), of_version=launch_of_version(p), port=port) as ctl:
+    with launch(launch_spec(p), of_version=launch_of_version(p), port=port, tls=launch_tls(p)) as ctl:
         return measure(p, ctl, live=live)
 
 

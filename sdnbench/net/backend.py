@@ -39,7 +39,8 @@ from .. import doctor, proc, procreg
 from ..errors import UserError
 from ..install import with_installed_path
 from ..lifecycle import Built, left_behind
-from . import mininet_common, stale
+from ..tls.files import TlsFiles
+from . import mininet_common, ovs_ssl, stale
 from .links import LinkParams
 from .topology import Topology
 
@@ -78,6 +79,8 @@ class MininetNetwork(Built):
         self.switch_type = switch
         self.connect_timeout = connect_timeout
         self.loss_backend = loss_backend
+        self.tls: Optional[TlsFiles] = None    # the switches connect with ssl: and these files
+        self._ssl = contextlib.ExitStack()      # Open vSwitch's SSL record, put back on close
         self.prefix: Optional[str] = None
         self.workdir: Optional[Path] = None    # scratch files of this run, removed with it
         self.notes: list = []
@@ -189,7 +192,10 @@ class MininetNetwork(Built):
             ml = net.addLink(self._real[link.a], self._real[link.b])
             self._record_link(link, ml)
         if not standalone:
-            net.controllers.append(mininet_common.RemoteController(*self.controller))
+            net.controllers.append(mininet_common.RemoteController(*self.controller,
+                                                                   protocol="ssl" if self.tls else "tcp"))
+            if self.tls:
+                self._ssl.enter_context(ovs_ssl.use(self.tls))
         net.build()
         net.start()
         self._configure_hosts()
@@ -212,7 +218,7 @@ class MininetNetwork(Built):
         """Stop everything of this run; every step runs even if an earlier one fails. Errors of
         the orderly steps only matter if the final sweep could not remove what they left."""
         errors = []
-        for step in (self.procs.stop_all, self._stop_mininet, self._delete_nft, self._sweep):
+        for step in (self.procs.stop_all, self._stop_mininet, self._delete_nft, self._sweep, self._unset_ssl):
             try:
                 step()
             except Exception as e:  # keep tearing down; judged by what is left at the end
@@ -227,6 +233,9 @@ class MininetNetwork(Built):
         if left:
             left_behind(f"network clean-up left {left} ({'; '.join(errors) or 'no error reported'}); "
                         "run `sdnbench net clean`", RuntimeError)
+
+    def _unset_ssl(self) -> None:
+        self._ssl.close()
 
     def _stop_mininet(self) -> None:
         net, self._net = self._net, None

@@ -50,13 +50,12 @@ class RemoteController:
     """What Mininet's OVSSwitch.start needs of a controller the switches only point at, without
     a shell or a telnet probe."""
 
-    protocol = "tcp"
-
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, protocol: str = "tcp") -> None:
         self.name = "c0"
         self.host, self.port = host, port
+        self.protocol = protocol          # "ssl": Open vSwitch's TLS (its files: ``ovs_ssl``)
 
-    def IP(self) -> str:  # noqa: N802 (Mininet's name; it writes "tcp:%s:%d" % (IP(), port))
+    def IP(self) -> str:  # noqa: N802 (Mininet's name; it writes "%s:%s:%d" % (protocol, IP(), port))
         return f"[{self.host}]" if ":" in self.host else self.host
 
     def start(self) -> None:

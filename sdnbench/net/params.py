@@ -57,7 +57,10 @@ FLAGS = {
     "ditg.duration_ms": "--ditg-duration", "ditg.meter": "--ditg-meter", "ditg.log_dir": "--ditg-log",
     "ditg.interval_ms": "ditg.interval_ms", "first_packet.count": "--fp-count",
     "first_packet.interval": "first_packet.interval",
+    "tls_ca": "--tls-ca", "tls_cert": "--tls-cert", "tls_key": "--tls-key",
 }
+# the switches' files for a TLS controller spec (docs/tls.md); each left out: sdnbench's own
+TLS_KEYS = ("tls_ca", "tls_cert", "tls_key")
 
 SECTION_DEFAULTS = {
     "ping": {"sizes": None, "count": 10, "interval": 0.2},
@@ -70,7 +73,7 @@ SECTION_DEFAULTS = {
 TOP_DEFAULTS = {"controller": DEFAULT_SPEC, "link": None, "of": DEFAULT_OF, "datapath": "auto",
                 "switch": "ovs", "pairs": "first-last", "reps": 1, "measurements": ["ping"]}
 # backend: where the network is (mininet | ssh:INVENTORY), checked by sdnbench.net.backends
-KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + ("backend", "protocols", "log_dir")
+KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + TLS_KEYS + ("backend", "protocols", "log_dir")
 
 
 class NetParamsError(UserError):
@@ -116,6 +119,10 @@ def check(params: dict, flags: bool = False, legacy: bool = False) -> dict:
     p = _fill(params, problems)
     for name in ("topo", "controller", "link", "of", "datapath", "switch", "reps", "measurements"):
         _run(problems, name, _TOP[name], p.get(name))
+    for name in TLS_KEYS:
+        _run(problems, name, _TOP[name], p.get(name))
+    if any(p.get(k) for k in TLS_KEYS) and not any(f == "controller" for f, _ in problems):
+        _run(problems, "controller", _on_tls, p.get("controller"))
     for section, rules in _SECTIONS.items():
         for key, rule in rules.items():
             _run(problems, f"{section}.{key}", rule, p[section].get(key))
@@ -261,6 +268,24 @@ def _controller(v: Any) -> None:
     parse_spec(v)
 
 
+def _file(v: Any) -> None:
+    """A TLS file the switches use: there and readable (what is in it: ``tls.check`` at launch)."""
+    if v is None:
+        return
+    if not isinstance(v, (str, Path)) or not str(v).strip():
+        raise ValueError(f"expected a file name, got {v!r}")
+    try:
+        Path(v).expanduser().read_bytes()
+    except OSError as e:
+        raise ValueError(f"{v}: cannot read it: {e.strerror}") from None
+
+
+def _on_tls(v: Any) -> None:
+    if v in STANDALONE or not parse_spec(v).tls:
+        raise ValueError(f"{v} is not on TLS, but TLS files are given; add ;tls to a managed spec, "
+                         "or use tls:HOST:PORT")
+
+
 def _measurements(v: Any) -> list:
     ms = [m.strip() for m in v.split(",")] if isinstance(v, str) else v
     if not isinstance(ms, list) or not [m for m in ms if m]:
@@ -303,7 +328,7 @@ def _pairs(topo: str, link: Any, v: Any) -> None:
 _TOP: dict = {
     "topo": _topo, "controller": _controller, "link": _link, "of": parse_of,
     "datapath": _choice(DATAPATHS), "switch": _choice(SWITCHES), "reps": _num(int, 1, 1000),
-    "measurements": _measurements,
+    "measurements": _measurements, "tls_ca": _file, "tls_cert": _file, "tls_key": _file,
 }
 _SECTIONS: dict = {
     "ping": {"sizes": _ping_sizes, "count": _num(int, 1, 100000),

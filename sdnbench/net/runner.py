@@ -34,6 +34,7 @@ from typing import Callable, Optional
 from .. import doctor
 from ..controllers import launch
 from ..controllers.negotiation import mismatch, negotiate
+from ..controllers.tlsfiles import switch_files
 from ..errors import Interrupted, UserError
 from ..result import Result, Series
 from . import ditg, first_packet, iperf, ping
@@ -43,7 +44,7 @@ from .links import PROFILE_NOTES, parse_link
 from .pairs import select_pairs
 from .topology import parse_topology  # noqa: F401 (imported from here by others)
 
-from .params import MEASUREMENTS, STANDALONE, NetParamsError, check as check_params  # noqa: F401
+from .params import MEASUREMENTS, STANDALONE, TLS_KEYS, NetParamsError, check as check_params  # noqa: F401
 
 
 def normalize(params: dict) -> dict:
@@ -63,13 +64,20 @@ def _tool_versions(measurements: list) -> dict:
 
 
 @contextlib.contextmanager
-def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int] = None):
+def _controller(spec: str, of: str, log_dir: Optional[Path], port: Optional[int] = None, tls=None):
     if spec in STANDALONE:
         yield None
         return
     # the controller app for the highest version offered; the switches negotiate down to it
-    with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir, port=port) as ctl:
+    with launch(spec, of_version=of.split(",")[-1], log_dir=log_dir, port=port, tls=tls) as ctl:
         yield ctl
+
+
+def _switch_tls(p: dict):
+    """The switches' TLS files the params name (``tls_ca``...; each left out: sdnbench's own),
+    or None when none is named (a TLS spec then gets sdnbench's own set at launch)."""
+    given = {k[4:]: p[k] for k in TLS_KEYS if p.get(k)}
+    return switch_files(**given) if given else None
 
 
 def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> Result:
@@ -112,7 +120,10 @@ class NetRun:
         backend.preflight(self.topo, p)
         with self._stack as stack:
             self.ctl = stack.enter_context(_controller(p["controller"], p["of"], p.get("log_dir"),
-                                                       backend.controller_port()))
+                                                       backend.controller_port(), _switch_tls(p)))
+            if self.ctl and self.ctl.tls and backend.name != "mininet":
+                raise UserError(f"{p['controller']}: the {backend.name} backend's switches do not connect "
+                                "over TLS yet; use the Mininet backend, or a plain TCP controller")
             self.sampler = (stack.enter_context(self.ctl.sample_resources(0.5)) if self.ctl and self.ctl.pid
                             else None)
             self._stack = stack.pop_all()
@@ -189,9 +200,10 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
     the switches negotiate) for the next."""
     seen = {} if seen is None else seen
     address = (ctl.host, ctl.port) if ctl else None
+    tls = ctl.switch_tls if ctl else None
     tag = f"rep {rep + 1}/{p['reps']}"
     progress(f"{tag}: starting {topo.summary()}")
-    with _network(topo, address, p, backend) as net:
+    with _network(topo, address, p, backend, tls) as net:
         result.topology = net.describe()
         result.versions["ovs"] = net.info.get("ovs_version")
         if net.info.get("loss_backend") == "nftables":
@@ -202,7 +214,7 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
                 result.notes.append(note)
         if address:
             if "of" not in seen:
-                seen["of"] = negotiated_version(address, p["of"])
+                seen["of"] = negotiated_version(address, p["of"], tls)
             if seen["of"]:
                 result.params["of_negotiated"] = seen["of"]
         if ctl and topo.has_loop():
@@ -216,16 +228,18 @@ def _one_rep(p: dict, topo, pairs: list, ctl, rep: int, result: Result,
 
 
 @contextlib.contextmanager
-def _network(topo, address, p: dict, backend=None):
+def _network(topo, address, p: dict, backend=None, tls=None):
     """The Mininet network of one repetition; when its switches do not connect, the line names
-    the cause a probe HELLO finds (a controller that speaks none of the offered versions)."""
+    the cause a probe HELLO finds (a controller that speaks none of the offered versions).
+    ``tls``: the switches connect with ``ssl:`` and these files (``ovs_ssl``)."""
     net = (backend.network(topo, address, p) if backend else
            MininetNetwork(topo, controller=address, protocols=p["protocols"],
                           datapath=p["datapath"], switch=p["switch"]))
+    net.tls = tls
     try:
         net.__enter__()
     except UserError as e:
-        cause = version_mismatch(address, p["of"]) if address and "to connect" in str(e) else None
+        cause = version_mismatch(address, p["of"], tls) if address and "to connect" in str(e) else None
         raise UserError(f"{e}: {cause}" if cause else str(e)) from None
     try:
         yield net
@@ -235,16 +249,21 @@ def _network(topo, address, p: dict, backend=None):
     net.__exit__(None, None, None)
 
 
-def negotiated_version(address: tuple, of: str) -> Optional[str]:
+def negotiated_version(address: tuple, of: str, tls=None) -> Optional[str]:
     """The version the switches use with this controller, found as they find it
-    (``controllers.negotiation.negotiate``). None if nothing answers or none fits."""
+    (``controllers.negotiation.negotiate``, over TLS with ``tls``). None if nothing answers or none fits."""
+    if tls is not None:
+        try:
+            return negotiate(address[0], address[1], of.split(","), tls=tls)[0]
+        except UserError:            # an engine without TLS (TLS-CONTRACT.md section 3): not recorded
+            return None
     return negotiate(address[0], address[1], of.split(","))[0]
 
 
-def version_mismatch(address: tuple, of: str) -> Optional[str]:
+def version_mismatch(address: tuple, of: str, tls=None) -> Optional[str]:
     """Say HELLO to the controller with the highest offered version; name the mismatch if its
     answer is a version the switches were not allowed to use (``controllers.negotiation``)."""
-    return mismatch(address[0], address[1], of)
+    return None if tls is not None else mismatch(address[0], address[1], of)
 
 
 def _measure(m: str, p: dict, net, pairs: list, rep: int, result: Result, step) -> None:

@@ -114,9 +114,28 @@ def _trials(results: list) -> str:
                      for b, ns in per_bench.items()) + " per condition"
 
 
+def encryption(r) -> str:
+    """Whether one result's OpenFlow sessions were encrypted, from what the run used: the
+    engine's own account when it gave one (its ``transport``, TLS-CONTRACT.md section 3, kept in
+    the params beside ``of_negotiated``: what the engine actually ran), else the launch's (a TLS
+    controller spec, ``controller.tls``: it listens for nothing else, so every session was TLS;
+    the version and cipher suite are then not known here). Nothing of TLS recorded: plain TCP,
+    all sdnbench spoke before TLS."""
+    t = (r.params or {}).get("transport")
+    if isinstance(t, dict) and t.get("protocol"):
+        if t["protocol"] != "tls":
+            return "no (plain TCP)"
+        said = ", ".join(str(x) for x in (t.get("tls_version"), t.get("cipher_suite")) if x)
+        n = t.get("sessions_tls")
+        return "yes: TLS" + (f" ({said})" if said else "") + (f", {n} TLS sessions" if n is not None else "")
+    if (r.controller or {}).get("tls") or (r.params or {}).get("tls"):
+        return "yes: TLS (the controller took nothing else; version and cipher suite not recorded)"
+    return "no (plain TCP)"
+
+
 def _encrypted(results: list) -> str:
-    v = _first(results, lambda r: r.params.get("tls"))
-    return "yes (TLS)" if v else "no (plain TCP on 127.0.0.1)"
+    seen = list(dict.fromkeys(encryption(r) for r in results))
+    return "; ".join(seen) or NOT_RECORDED
 
 
 def _settings(results: list) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Optional
 
-from ..report.fields import fmt_time
+from ..report.fields import NOT_RECORDED, encryption, fmt_time
 from ..report.headline import merge_notes
 from ..fmt import num as fmt_number
 from ..report.model import Report, Section, Table
@@ -118,8 +118,8 @@ def fields_table(slug: str, c) -> Table:
          "standalone (§3.1): one controller on 127.0.0.1, the forwarding plane emulated by sdnbench-engine"],
         ["controller and version", f"{ctl.get('name') or c.spec} {ctl.get('version') or ''}".strip()
          + f" (app run: {c.spec})"],
-        ["southbound interface", f"OpenFlow {ctl.get('of_version') or (r.params.get('of_version') if r else '?')}, "
-         "plain TCP (not encrypted)"],
+        ["southbound interface", f"OpenFlow {ctl.get('of_version') or (r.params.get('of_version') if r else '?')}"],
+        ["connection encrypted", encryption(r) if r else NOT_RECORDED],
         ["northbound interface", _northbound(slug, rfc, c.spec)],
         ["topology", _topology(topo, r)],
         ["network device type", "emulated (sdnbench-engine switches)"],

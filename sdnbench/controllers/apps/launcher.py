@@ -23,13 +23,14 @@ from os_ken.lib import hub
 hub.patch(thread=True)
 
 import native_hub  # noqa: E402  (beside this file)
+import tls_log  # noqa: E402  (beside this file)
 
 EVENT_REPAIRED = native_hub.repair(hub)
 
 from os_ken import cfg, log  # noqa: E402
 from os_ken.base.app_manager import AppManager  # noqa: E402
 from os_ken.ofproto import ofproto_protocol, ofproto_v1_0, ofproto_v1_3  # noqa: E402
-import os_ken.controller.controller  # noqa: E402,F401  (registers the --ofp-* options)
+import os_ken.controller.controller  # noqa: E402  (registers the --ofp-* options)
 import os_ken.topology.switches  # noqa: E402,F401  (registers --observe-links before parsing)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,11 +104,15 @@ def main(argv):
     app_mgr = AppManager.get_instance()
     app_mgr.load_apps(app_modules(CONF.app))
     restrict_versions(app_mgr, CONF.sdnbench_of_version)
+    tls = CONF.ctl_privkey is not None and CONF.ctl_cert is not None
+    if tls:                      # before the apps start os-ken's OpenFlow server
+        tls_log.install(os_ken.controller.controller)
     contexts = app_mgr.create_contexts()
     services = list(app_mgr.instantiate_apps(**contexts))
-    logger.info("sdnbench launcher: apps %s on %s:%s (hub %s%s)", ",".join(CONF.app),
-                CONF.ofp_listen_host, CONF.ofp_tcp_listen_port, hub.HUB_TYPE,
-                ", timed Event.wait repaired" if EVENT_REPAIRED else "")
+    logger.info("sdnbench launcher: apps %s on %s:%s%s (hub %s%s)", ",".join(CONF.app), CONF.ofp_listen_host,
+                CONF.ofp_ssl_listen_port if tls else CONF.ofp_tcp_listen_port,
+                " over TLS, switch certificates required" if tls and CONF.ca_certs else " over TLS" if tls else "",
+                hub.HUB_TYPE, ", timed Event.wait repaired" if EVENT_REPAIRED else "")
     # SIGTERM (how sdnbench stops us) ends the wait below like Ctrl-C does.
     signal.signal(signal.SIGTERM, _stop)
     code = 0

@@ -14,18 +14,21 @@ a new kind is a module of this package and one line here (docs/extending.md).
 | ``faucet:auto``      | ``faucet``           | Faucet with a config generated for the network     |
 | ``ovs-testcontroller``| ``ovs-testcontroller``| Open vSwitch's test controller (learning switch) |
 | ``tcp:HOST:PORT``    | ``tcp``              | a controller started elsewhere; nothing is run     |
+| ``tls:HOST:PORT``    | ``tls``              | the same, over TLS (docs/tls.md)                   |
 | ``cmd:COMMAND;opts`` | ``cmd``              | any controller, by its command line (``cmdspec``)  |
+Every kind that sdnbench starts also runs over TLS with ``;tls`` after its spec
+(``osken:learning;tls``): its plan passes the controller's certificate files (``tlsfiles``).
 """
 
 from __future__ import annotations
 
 from ..parsed import ControllerSpec
-from . import cmd, faucet, osken, ovs_testcontroller, ryu, tcp
+from . import cmd, faucet, osken, ovs_testcontroller, ryu, tcp, tls
 from .base import ControllerKind
 
 # In the order the error line and `controllers list` show them.
 KINDS: dict = {k.name: k for k in (
-    osken.KIND, ryu.KIND, faucet.KIND, ovs_testcontroller.KIND, tcp.KIND, cmd.KIND,
+    osken.KIND, ryu.KIND, faucet.KIND, ovs_testcontroller.KIND, tcp.KIND, tls.KIND, cmd.KIND,
 )}
 
 

@@ -14,6 +14,7 @@ from ..faucet_config import faucet_config_for
 from ..launchplan import HOST, LaunchPlan, base_env
 from ..ofhello import free_port
 from ..parsed import ControllerSpec
+from ..tlsfiles import osken_listen
 from .base import ControllerKind, installed_row
 
 VERSIONS = ("1.3",)
@@ -35,7 +36,7 @@ def resolve(parsed: ControllerSpec, topology) -> ControllerSpec:
                         "was given; use faucet:PATH.yaml to run Faucet on its own")
     if isinstance(topology, str):       # a bug of the caller's: the spec is parsed above this layer
         raise TypeError(f"launch(topology={topology!r}): pass the parsed Topology (net.topology.parse_topology)")
-    return dataclasses.replace(parsed, app=str(faucet_config_for(topology)))
+    return dataclasses.replace(parsed, app=str(faucet_config_for(topology)))  # text and tls kept
 
 
 def plan(spec: ControllerSpec, port: int, of_version: str, scratch: Path) -> LaunchPlan:
@@ -45,7 +46,7 @@ def plan(spec: ControllerSpec, port: int, of_version: str, scratch: Path) -> Lau
         raise UserError(f"{spec.text}: no such config file {config}")
     empty = scratch / "os_ken.conf"
     argv = [str(envs.bin_path("faucet", "osken-manager")), "--config-file", str(empty),
-            "--ofp-listen-host", HOST, "--ofp-tcp-listen-port", str(port), "faucet.faucet"]
+            "--ofp-listen-host", HOST, *osken_listen(spec, port), "faucet.faucet"]
     env = base_env(envs.venv_dir("faucet") / "bin")
     prometheus = free_port(HOST)
     env.update(faucet_env(config, scratch, prometheus))

@@ -11,6 +11,7 @@ from ..catalog import OSKEN_APPS
 from ..launchplan import HOST, LaunchPlan, base_env
 from ..ofhello import free_port
 from ..parsed import ControllerSpec
+from ..tlsfiles import osken_listen
 from .base import ControllerKind, installed_row
 
 APPS_DIR = Path(__file__).resolve().parent.parent / "apps"
@@ -28,7 +29,7 @@ def plan(spec: ControllerSpec, port: int, of_version: str, scratch: Path) -> Lau
     manifest = envs.require("osken")
     app = OSKEN_APPS[spec.app]
     argv = [str(envs.bin_path("osken")), str(LAUNCHER), "--ofp-listen-host", HOST,
-            "--ofp-tcp-listen-port", str(port), "--sdnbench-of-version", of_version]
+            *osken_listen(spec, port), "--sdnbench-of-version", of_version]
     api_port = None
     if {"topology", "flowpush"} & set(app.module_list()):
         api_port = free_port(HOST)

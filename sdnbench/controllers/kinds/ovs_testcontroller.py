@@ -13,6 +13,7 @@ from typing import Optional
 from ...errors import UserError
 from ..launchplan import HOST, LaunchPlan, base_env
 from ..parsed import ControllerSpec
+from ..tlsfiles import controller_files
 from .base import ControllerKind
 
 NAME = "ovs-testcontroller"
@@ -31,8 +32,12 @@ def plan(spec: ControllerSpec, port: int, of_version: str, scratch: Path) -> Lau
     if not exe:
         raise UserError(f"ovs-testcontroller not found (fix: {INSTALL})")
     proto = {"1.0": "OpenFlow10", "1.3": "OpenFlow13"}[of_version]
-    argv = [exe, "-O", proto, f"--unixctl={scratch / 'ovs-testcontroller.ctl'}",
-            "-vconsole:info", f"ptcp:{port}:{HOST}"]
+    argv = [exe, "-O", proto, f"--unixctl={scratch / 'ovs-testcontroller.ctl'}", "-vconsole:info"]
+    if spec.tls:
+        f = controller_files()
+        argv += ["-p", str(f.key), "-c", str(f.cert), "-C", str(f.ca), f"pssl:{port}:{HOST}"]
+    else:
+        argv.append(f"ptcp:{port}:{HOST}")
     return LaunchPlan(NAME, ovs_testcontroller_version() or "unknown", "learning switch", argv, base_env())
 
 

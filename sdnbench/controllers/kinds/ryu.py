@@ -12,6 +12,7 @@ from ..catalog import RYU_APPS
 from ..launchplan import HOST, LaunchPlan, base_env
 from ..ofhello import free_port
 from ..parsed import ControllerSpec
+from ..tlsfiles import osken_listen
 from .base import ControllerKind, installed_row
 
 _RYU_APP = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -30,12 +31,24 @@ def ryu_module(app: str) -> str:
     return app if "." in app else f"ryu.app.{app}"
 
 
+def precheck(spec: ControllerSpec) -> None:
+    """Ryu 4.34 cannot serve OpenFlow over TLS: its ``ryu/lib/hub.py`` (``StreamServer``) pops the
+    SSL context, certificate and key out of the arguments it shares between connections when the
+    first one arrives, so every later handshake fails "no shared cipher" (seen here: the first
+    session works, the second and third are refused). os-ken, its fork, fixed it (the context is taken once, in ``__init__``)."""
+    if spec.tls:
+        raise UserError(f"{spec.text}: Ryu 4.34 cannot serve OpenFlow over TLS (its hub.py loses the "
+                        "certificate after the first connection: every later handshake fails 'no shared "
+                        "cipher'); use os-ken, its fork, e.g. osken:learning;tls (docs/tls.md)")
+
+
 def plan(spec: ControllerSpec, port: int, of_version: str, scratch: Path) -> LaunchPlan:
+    precheck(spec)
     manifest = envs.require("ryu")
     empty = scratch / "ryu.conf"
     wsapi = free_port(HOST)
     argv = [str(envs.bin_path("ryu", "ryu-manager")), "--config-file", str(empty),
-            "--ofp-listen-host", HOST, "--ofp-tcp-listen-port", str(port),
+            "--ofp-listen-host", HOST, *osken_listen(spec, port),
             "--wsapi-host", HOST, "--wsapi-port", str(wsapi), ryu_module(spec.app)]
     if spec.app == "rest_topology":
         # its REST view is only filled when ryu.topology.switches sends and reads LLDP
@@ -54,7 +67,7 @@ def inventory() -> list:
 
 
 KIND = ControllerKind(
-    "ryu", "ryu:APP", parse, plan, versions=versions, inventory=inventory,
+    "ryu", "ryu:APP", parse, plan, versions=versions, inventory=inventory, precheck=precheck,
     topology_api={"rest_topology": "ryu"},
     flow_api={"*": "ryu"},     # any app: flows go to its wsapi (refused there unless ofctl_rest is loaded)
     roles={"topology": "rest_topology", "proactive": "ofctl_rest"},
