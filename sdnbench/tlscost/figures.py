@@ -82,7 +82,9 @@ def negotiated(results: list) -> list:
     engine reported it (``params["transport"]``, what it ran), by ``tls_cost_transport``."""
     seen: dict = {}
     for r in results:
-        t = r.params.get("transport") if isinstance(r.params.get("transport"), dict) else {}
+        t = r.params.get("transport")
+        if not isinstance(t, dict):
+            continue                       # a failed run, or an engine that does not say
         pair = (t.get("protocol"), t.get("tls_version"), t.get("cipher_suite"))
         if pair not in seen.setdefault(r.params.get("tls_cost_transport"), []):
             seen[r.params.get("tls_cost_transport")].append(pair)
