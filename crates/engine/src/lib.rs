@@ -32,3 +32,4 @@ pub(crate) mod network;
 pub(crate) mod result;
 pub mod robust;
 pub(crate) mod switch;
+pub mod tls;

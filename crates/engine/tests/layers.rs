@@ -12,8 +12,21 @@ use srctree::{ident, module_path, rust_files, src, without_comment_lines, ROOTS}
 use std::path::Path;
 
 /// Top first. A module may use the ones after it, never those before it.
-const LAYERS: &[&str] =
-    &["front", "distributed", "export", "coordinator", "robust", "switch", "network", "hist", "config", "exit", "children", "result"];
+const LAYERS: &[&str] = &[
+    "front",
+    "distributed",
+    "export",
+    "coordinator",
+    "robust",
+    "switch",
+    "network",
+    "tls",
+    "hist",
+    "config",
+    "exit",
+    "children",
+    "result",
+];
 
 /// Layers that name no other module of the crate (only std and other crates). `result` is the
 /// public document, whose JSON Schema is generated from its types: were it to name a type of

@@ -4,6 +4,7 @@
 pub(crate) mod limits;
 pub(crate) mod network;
 pub(crate) mod robust;
+pub(crate) mod tls;
 
 use crate::result::run::FailMode;
 use ofwire::Versions;
@@ -186,6 +187,8 @@ pub struct Config {
     /// Set by the coordinator for agents in network mode: each agent's HOST:PORT for the frames
     /// of links that cross agents (`network/transport.rs`, TCP). Empty: the local Unix mesh.
     pub net_peers: Vec<String>,
+    /// OpenFlow over TLS to the controller (`config/tls.rs`); null: plain TCP.
+    pub tls: Option<tls::Tls>,
 }
 
 fn on_off<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
@@ -289,6 +292,7 @@ impl Default for Config {
             agents: Vec::new(),
             max_skew_ms: 50.0,
             net_peers: Vec::new(),
+            tls: None,
         }
     }
 }

@@ -20,6 +20,21 @@ pub struct SwitchReport {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hello_fallback: bool,
     pub handshake_ms: Option<f64>,
+    /// The first session that came up: its TCP connect (µs), its TLS handshake (µs; TLS runs
+    /// only) and its OpenFlow handshake (HELLO sent until the switch was up, µs), each timed
+    /// alone. Written only when the session came up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_connect_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_handshake_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openflow_handshake_us: Option<f64>,
+    /// TLS runs: the version and the cipher suite that session agreed ("TLSv1_3",
+    /// "TLS13_AES_128_GCM_SHA256"). Written only over TLS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_cipher_suite: Option<String>,
     pub sent: u64,
     pub answered: u64,
     pub lost: u64,

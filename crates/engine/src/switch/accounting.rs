@@ -49,6 +49,12 @@ pub struct SwitchStats {
     /// 1.0 alone from then on (`hello_fallback.rs`).
     pub hello_fallback: bool,
     pub handshake_ns: Option<u64>,
+    /// The first session that came up: its connection's opening (TCP connect, TLS handshake:
+    /// `tls::conn::Opening`) and its OpenFlow handshake (HELLO sent to up), ns.
+    pub opening: Option<crate::tls::conn::Opening>,
+    pub of_handshake_ns: Option<u64>,
+    /// That session over TLS: the version and cipher suite agreed.
+    pub tls: Option<crate::tls::conn::Negotiated>,
     pub sent: u64,
     pub answered: u64,
     pub lost: u64,
@@ -115,6 +121,9 @@ impl SwitchStats {
             version: 0,
             hello_fallback: false,
             handshake_ns: None,
+            opening: None,
+            of_handshake_ns: None,
+            tls: None,
             sent: 0,
             answered: 0,
             lost: 0,

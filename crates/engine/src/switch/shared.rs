@@ -58,6 +58,8 @@ pub struct Shared {
     pub stagger: Option<crate::switch::stagger::Stagger>,
     /// The switches touched since the last loop boundary, and the running totals (`tally.rs`).
     pub tally: crate::switch::tally::Tally,
+    /// TLS runs: the worker's TLS client (or why it could not be made; `Config::tls`).
+    pub tls: Option<crate::tls::Tls>,
 }
 
 impl Shared {
@@ -88,6 +90,7 @@ impl Shared {
             echo_hist: RefCell::new(Hist::with_sigfig(3)),
             stagger: (cfg.mode == crate::config::Mode::FixedRate).then(|| crate::switch::stagger::Stagger::new(n_local)),
             tally: Default::default(),
+            tls: cfg.tls.as_ref().map(|t| crate::tls::Client::new(t, cfg.controller())),
             cfg,
         }
     }
@@ -241,6 +244,11 @@ pub fn switch_report(s: &SwitchStats, worker: u32, loops: u32) -> SwitchReport {
         },
         hello_fallback: s.hello_fallback,
         handshake_ms: s.handshake_ns.map(|n| n as f64 / 1e6),
+        tcp_connect_us: s.opening.map(|o| o.tcp_connect_ns as f64 / 1e3),
+        tls_handshake_us: s.tls.as_ref().and(s.opening).map(|o| o.tls_handshake_ns as f64 / 1e3),
+        openflow_handshake_us: s.of_handshake_ns.map(|n| n as f64 / 1e3),
+        tls_version: s.tls.as_ref().map(|t| t.version.clone()),
+        tls_cipher_suite: s.tls.as_ref().map(|t| t.cipher_suite.clone()),
         sent: s.sent,
         answered: s.answered,
         lost: s.lost,

@@ -6,8 +6,8 @@ use crate::config::{Config, Slice};
 use crate::result::Capacity;
 use crate::switch::accounting::{SessionState, SwitchStats};
 use crate::switch::protocol::{Cmd, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::switch::session::{socket::connect, Session};
-use crate::switch::shared::{source_for, switch_report, Shared};
+use crate::switch::session::{socket::open, Session};
+use crate::switch::shared::{switch_report, Shared};
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::rc::Rc;
@@ -38,7 +38,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         stats.push(st.clone());
         let t = Instant::now();
         let sh2 = sh.clone();
-        let stream = connect(addr, source_for(&sh.cfg, index)).await;
+        let stream = open(&sh, addr, index, sh.cfg.connect_timeout_ms * 1_000_000).await;
         tokio::task::spawn_local(Session::new(sh2, st.clone(), index, pos as u32).run(stream, addr));
         let outcome = timeout(per_session, async {
             loop {

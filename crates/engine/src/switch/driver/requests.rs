@@ -5,8 +5,8 @@
 use crate::config::{Config, Slice};
 use crate::switch::accounting::SwitchStats;
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
-use crate::switch::session::{socket::connect, Session};
-use crate::switch::shared::{source_for, switch_report, Shared};
+use crate::switch::session::{socket::open, Session};
+use crate::switch::shared::{switch_report, Shared};
 use crate::switch::tally::Counted;
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -105,7 +105,7 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
         tokio::task::spawn_local(async move {
             // the slot is given back by the session once its OpenFlow handshake is done
             permits.acquire().await.expect("semaphore open").forget();
-            let stream = connect(addr, source_for(&sh2.cfg, index)).await;
+            let stream = open(&sh2, addr, index, sh2.cfg.connect_timeout_ms * 1_000_000).await;
             Session::new(sh2, st, index, pos as u32).holding(permits).run(stream, addr).await;
         });
     }

@@ -9,6 +9,7 @@ impl Session {
     /// opens the channels to its other controllers.
     pub(super) async fn start(&mut self, started: u64) {
         self.peer_version = None;
+        self.opened_at = started;
         // a HELLO retry (`hello_fallback.rs`) is the same switch's first session still
         let first_try = self.established == 0 && !self.stats.borrow().hello_fallback;
         if let (Some((n, _)), true) = (&self.net, first_try) {
@@ -45,6 +46,7 @@ impl Session {
             return;
         }
         st.handshake_ns = Some(now);
+        (st.opening, st.of_handshake_ns, st.tls) = (Some(self.opening), Some(now - self.opened_at), self.negotiated.clone());
         if let Some(slots) = self.slot.take() {
             slots.add_permits(1); // `holding`
         }

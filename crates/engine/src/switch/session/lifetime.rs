@@ -2,20 +2,20 @@
 //! at once with a plain 1.0 HELLO (`hello_fallback.rs`), or, while the config reconnects, wait
 //! out the backoff with no session (`wait_down`) and connect again (`switch/reconnect.rs`).
 
-use super::socket::connect;
+use super::socket::open;
 use super::stats_mut;
 use super::{End, Phase, Session};
 use crate::switch::hello_fallback;
 use crate::switch::reconnect::Backoff;
+use crate::tls::Conn;
 use std::io;
 use std::net::SocketAddr;
-use tokio::net::TcpStream;
 use tokio::time::sleep_until;
 
 impl Session {
     /// Run to the end; the outcome is recorded in the switch's stats. A session that was up and
     /// is lost is tried again after the backoff while the config reconnects (`reconnect.rs`).
-    pub async fn run(mut self, stream: io::Result<TcpStream>, addr: SocketAddr) {
+    pub async fn run(mut self, stream: io::Result<Conn>, addr: SocketAddr) {
         let mut backoff = Backoff::new(self.sh.cfg.reconnect_backoff_ms, self.sh.cfg.max_backoff_ms);
         let mut stream = stream;
         let mut attempt = false;
@@ -24,8 +24,7 @@ impl Session {
             let result = self.serve_stream(stream, &mut backoff).await;
             if let Err(end) = &result {
                 if self.fall_back(end, !attempt) {
-                    let src = crate::switch::shared::source_for(&self.sh.cfg, self.index);
-                    stream = connect(addr, src).await;
+                    stream = open(&self.sh, addr, self.index, self.handshake_timeout_ns).await;
                     continue;
                 }
             }
@@ -44,14 +43,15 @@ impl Session {
     }
 
     /// One connection (or the failure to open it), served to its end.
-    async fn serve_stream(&mut self, stream: io::Result<TcpStream>, backoff: &mut Backoff) -> Result<(), End> {
+    async fn serve_stream(&mut self, stream: io::Result<Conn>, backoff: &mut Backoff) -> Result<(), End> {
         match stream {
             Ok(s) => {
                 backoff.opened(self.sh.now_ns());
+                (self.opening, self.negotiated) = (s.opening, s.negotiated());
                 if self.sh.cfg.cbench_compat {
                     // cbench leaves Nagle's algorithm on (its "nodelay" option sets
                     // TCP_NODELAY to 0)
-                    let _ = s.set_nodelay(false);
+                    let _ = s.tcp().set_nodelay(false);
                 }
                 self.serve(&s).await
             }
@@ -101,14 +101,13 @@ impl Session {
     }
 
     /// Connect again after the backoff. None: the run ended first.
-    async fn reconnect(&mut self, addr: SocketAddr, backoff: &Backoff) -> Option<io::Result<TcpStream>> {
+    async fn reconnect(&mut self, addr: SocketAddr, backoff: &Backoff) -> Option<io::Result<Conn>> {
         stats_mut(&self.sh, &self.stats, self.pos).reconnect.attempts += 1;
         self.clear_buffers(); // the old connection's unread and unwritten bytes
-        let src = crate::switch::shared::source_for(&self.sh.cfg, self.index);
         self.handshake_timeout_ns = backoff.handshake_timeout_ns();
         let mut phase_rx = self.sh.phase_rx.clone();
         tokio::select! {
-            r = connect(addr, src) => Some(r),
+            r = open(&self.sh, addr, self.index, self.handshake_timeout_ns) => Some(r),
             _ = async { while !self.sh.stopped() && phase_rx.changed().await.is_ok() {} } => {
                 stats_mut(&self.sh, &self.stats, self.pos).reconnect.failures += 1;
                 None

@@ -5,14 +5,14 @@
 use super::stats_mut;
 use super::{End, Session};
 use crate::switch::workload::Workload;
+use crate::tls::Conn;
 use ofswitch::frame_len;
 use std::io;
-use tokio::net::TcpStream;
 
 impl Session {
     /// A turn of the measured phase (`paused` and `pause_edge` from `loop_pause`). Returns when
     /// the next request, echo, pause edge or the phase's end is due.
-    pub(super) fn load_turn(&mut self, s: &TcpStream, now: u64, paused: bool, pause_edge: u64, first: bool) -> Result<u64, End> {
+    pub(super) fn load_turn(&mut self, s: &Conn, now: u64, paused: bool, pause_edge: u64, first: bool) -> Result<u64, End> {
         self.pacer.anchor(self.sh.go_ns());
         let measuring = self.sh.measuring(now);
         stats_mut(&self.sh, &self.stats, self.pos).measuring = measuring;
@@ -35,7 +35,7 @@ impl Session {
     /// after a pause (the next loop's, or the drain's after the last), what arrived meanwhile is
     /// read and thrown away (`read_discarding`) and the probe counter reset, as cbench's
     /// `fakeswitch_get_count` does after every loop.
-    pub(super) fn loop_pause(&mut self, s: &TcpStream, now: u64) -> Result<(bool, u64), End> {
+    pub(super) fn loop_pause(&mut self, s: &Conn, now: u64) -> Result<(bool, u64), End> {
         let c = &self.sh.cfg;
         if c.loop_gap_ms == 0 {
             return Ok((false, u64::MAX));
@@ -58,14 +58,14 @@ impl Session {
 
     /// Read until the socket is empty and throw every whole message away; an answer among them
     /// takes its request off the books as discarded (`SwitchStats::on_discarded_reply`).
-    fn read_discarding(&mut self, s: &TcpStream) -> Result<(), End> {
+    fn read_discarding(&mut self, s: &Conn) -> Result<(), End> {
         let scratch_rc = self.sh.scratch.clone();
         let mut scratch = scratch_rc.borrow_mut();
         let wire = ofwire::Version::layout(self.sw.version);
         loop {
             let keep = self.partial.len();
             scratch[..keep].copy_from_slice(&self.partial);
-            let n = match s.try_read(&mut scratch[keep..]) {
+            let n = match s.read(&mut scratch[keep..]).map(|r| r.0) {
                 Ok(0) => return Err(End::new("closed", "the controller closed the connection")),
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
@@ -93,7 +93,7 @@ impl Session {
     /// unwritten they are built in the worker's shared buffer and written at once, and only what
     /// the socket does not take is kept here: one buffer for all the worker's switches stays in
     /// cache, where a window's worth per switch (84 KB each at 1,024 requests) did not.
-    fn send_requests(&mut self, s: &TcpStream, now: u64) -> Result<(), End> {
+    fn send_requests(&mut self, s: &Conn, now: u64) -> Result<(), End> {
         let room = crate::switch::pacer::socket_room(self.sh.cfg.fill_socket, self.wbuf.len() - self.wpos, self.gen.frame_len() + 24);
         let shared = self.wpos == self.wbuf.len();
         let wscratch = self.sh.wscratch.clone();
@@ -119,7 +119,7 @@ impl Session {
         }
         let mut at = 0;
         while at < scratch.len() {
-            match s.try_write(&scratch[at..]) {
+            match s.write(&scratch[at..]) {
                 Ok(k) => at += k,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) => return Err(End::io(e)),

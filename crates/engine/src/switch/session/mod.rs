@@ -24,7 +24,7 @@
 //! | `load.rs`      | the measured phase: requests as the pacer allows, keep-alive, loop pauses  |
 //! | `drain.rs`     | after the run: wait (briefly) for the answers still in flight             |
 //! | `answers.rs`   | every message read: the flow-mod fast path, then the switch's events       |
-//! | `socket.rs`    | connect, read, write                                                      |
+//! | `socket.rs`    | connect (TCP, then TLS: `crate::tls`), read, write                        |
 //! | `network.rs`   | linked switches' LLDP and the emulated network's frames                   |
 
 mod answers;
@@ -59,6 +59,9 @@ impl End {
         End { kind, reason: reason.into() }
     }
     fn io(e: io::Error) -> End {
+        if let Some(t) = e.get_ref().and_then(|i| i.downcast_ref::<crate::tls::TlsFailure>()) {
+            return End::new("tls", t.to_string());
+        }
         match e.kind() {
             io::ErrorKind::ConnectionReset => End::new("reset", "connection reset by the controller"),
             io::ErrorKind::BrokenPipe => End::new("closed", "the controller closed the connection"),
@@ -134,6 +137,10 @@ pub struct Session {
     /// The version byte of the first message the controller sent on this connection
     /// (`hello_fallback.rs`).
     peer_version: Option<u8>,
+    /// This connection: how it opened (TCP, TLS) and what TLS agreed; when its HELLO left.
+    opening: crate::tls::conn::Opening,
+    negotiated: Option<crate::tls::conn::Negotiated>,
+    opened_at: u64,
 }
 
 impl Session {
@@ -162,6 +169,9 @@ impl Session {
             drained_loops: 0,
             handshake_timeout_ns: c.connect_timeout_ms * 1_000_000,
             peer_version: None,
+            opening: Default::default(),
+            negotiated: None,
+            opened_at: 0,
             sw: Switch::new(sc),
             out: Outstanding::new(1),
             pacer,

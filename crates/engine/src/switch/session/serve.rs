@@ -5,13 +5,13 @@
 
 use super::stats_mut;
 use super::{End, Phase, Session};
+use crate::tls::Conn;
 use tokio::io::Interest;
-use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio::time::sleep_until;
 
 impl Session {
-    pub(super) async fn serve(&mut self, s: &TcpStream) -> Result<(), End> {
+    pub(super) async fn serve(&mut self, s: &Conn) -> Result<(), End> {
         let started = self.sh.now_ns();
         let first = self.established == 0;
         self.start(started).await;
@@ -81,21 +81,15 @@ impl Session {
     /// Sleep until the socket is readable (or writable, with bytes left to write), `deadline`,
     /// a phase change, this session's group of a staggered go, or a frame from a neighbour, the
     /// network or another controller; read what came.
-    async fn sleep(
-        &mut self,
-        s: &TcpStream,
-        deadline: u64,
-        phase: Phase,
-        paused: bool,
-        phase_rx: &mut watch::Receiver<u8>,
-    ) -> Result<(), End> {
-        let interest = if self.wpos == self.wbuf.len() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
+    async fn sleep(&mut self, s: &Conn, deadline: u64, phase: Phase, paused: bool, phase_rx: &mut watch::Receiver<u8>) -> Result<(), End> {
+        let interest =
+            if self.wpos == self.wbuf.len() && !s.wants_write() { Interest::READABLE } else { Interest::READABLE | Interest::WRITABLE };
         let until = self.sh.instant_of(deadline);
         // a staggered go wakes this session with its group, not with the others (`stagger.rs`)
         let staggered = self.sh.stagger.as_ref().filter(|_| phase == Phase::Wait);
         tokio::select! {
             _ = async { staggered.unwrap().wait(self.pos).await }, if staggered.is_some() => {}
-            r = s.ready(interest), if !paused => {
+            r = s.tcp().ready(interest), if !paused => {
                 let ready = r.map_err(End::io)?;
                 if ready.is_readable() || ready.is_read_closed() {
                     self.read_all(s)?;
