@@ -91,13 +91,13 @@ BIN = REPO / "target" / "release"
 
 
 def tls_files() -> tuple:
-    """(the responder's flags, the engine's flags, the C client's (ca, cert, key)) over TLS, from
-    `sdnbench certs`' set (one CA signs the controller's certificate and the switch's)."""
+    """(the responder's flags, the engine's `tls` config field, the C client's (ca, cert, key))
+    over TLS, from `sdnbench certs`' set (one CA signs the controller's certificate and the switch's)."""
     from sdnbench.tls.certs import ensure
     cs = ensure()
     c, w = cs.controller, cs.switch
     return (("--tls-cert", str(c.cert), "--tls-key", str(c.key), "--tls-ca", str(c.ca)),
-            ("--tls-ca", str(w.ca), "--tls-cert", str(w.cert), "--tls-key", str(w.key)),
+            {"ca": str(w.ca), "cert": str(w.cert), "key": str(w.key)},
             (str(w.ca), str(w.cert), str(w.key)))
 
 
@@ -382,11 +382,10 @@ def scale(a) -> dict:
     memory per session on each side and in the kernel, the kernel's TCP counters."""
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
     base_sk, base_slab = kernel_probe.sockstat(), kernel_probe.slab_kib()
-    r_tls, e_tls, c_tls = tls_files() if a.tls else ((), (), ())
+    r_tls, e_tls, c_tls = tls_files() if a.tls else ((), {}, ())
     out = {"samples": [], "cpu": {}, "ctxt": {}}
     extra = ("--echo-interval-ms", str(idle_probe_ms(a))) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
-    extra += (*e_tls, "--tls-versions", a.tls_versions) if a.tls else ()
     with contextlib.ExitStack() as stack:
         ns = stack.enter_context(ScaleNetns(a.switches)) if a.netns else None
         prefix = tuple(ns.prefix) if ns else ()
@@ -399,7 +398,10 @@ def scale(a) -> dict:
         hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net,
                            (*c_tls, a.tls_versions) if a.tls else ()) if a.c_client else None
         base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
-        argv = [*prefix, str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
+        if a.tls:   # the engine's config field (flags override the rest of a --config)
+            (Path(d) / "tls.json").write_text(json.dumps({"tls": {**e_tls, "versions": a.tls_versions.split(",")}}))
+        argv = [*prefix, str(BIN / "sdnbench-engine"), *(["--config", str(Path(d) / "tls.json")] if a.tls else []),
+                "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
                 "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
                 "--json", str(Path(d) / "r.json"), "--quiet"]
