@@ -9,7 +9,11 @@ Series (raw samples first):
 - ``latency`` (us): every answered request's latency in the measured loops, expanded from the
   engine's HDR buckets (bucket value, 1% resolution or better); above ``MAX_LATENCY_SAMPLES`` the
   distribution is resampled at evenly spaced quantiles and a note says so;
-- capacity mode: ``sessions`` (switches) = sessions held, ``session_setup_time`` (ms) per session.
+- capacity mode: ``sessions`` (switches) = sessions held, ``session_setup_time`` (ms) per session;
+- ``tcp_connect_time``, ``tls_handshake_time`` (TLS runs), ``openflow_handshake_time`` (us): per
+  switch whose first session came up, each step of its opening timed alone.
+
+Params: ``transport`` (``tcp``/``tls``) and over TLS ``tls_version``, ``tls_cipher_suite``.
 
 Counters: the engine's totals, handshake, efficiency and latency percentiles.
 Resources: the engine's own processes as ``engine_cpu_percent`` / ``engine_rss_bytes`` (label
@@ -66,6 +70,7 @@ def to_result(doc: Union[dict, EngineResult], params: dict) -> Result:
     if cap:
         r.add("sessions", "switches", [cap.held])
         r.add("session_setup_time", "ms", cap.session_ms)
+    _transport(r, res)
     r.counters.update(_counters(res))
     t = res.resources.t_s
     for proc in res.resources.processes:
@@ -103,6 +108,28 @@ def _request_series(r: Result, res: EngineResult) -> None:
         r.add("latency", "us", values)
     if resampled:
         r.notes.append(f"latency: {res.latency.count} samples resampled to {len(values)} quantiles")
+
+
+_STEPS = (("tcp_connect", "tcp_connect_us"), ("tls_handshake", "tls_handshake_us"),
+          ("openflow_handshake", "openflow_handshake_us"))
+
+
+def _transport(r: Result, res: EngineResult) -> None:
+    """TCP or TLS (RFC 8456 §4.8), what TLS agreed, and each step of the sessions' opening: the
+    raw per-switch samples as series, their percentiles as counters."""
+    tr = res.transport
+    r.params["transport"] = tr.protocol
+    if tr.protocol == "tls":
+        r.params["tls_version"] = tr.tls_version
+        r.params["tls_cipher_suite"] = tr.cipher_suite
+        r.counters["sessions_tls"] = tr.sessions_tls
+    for name, field in _STEPS:
+        values = [v for v in (getattr(s, field) for s in res.switches) if v is not None]
+        if values:
+            r.add(f"{name}_time", "us", values)
+        pct = getattr(res.handshake, field)
+        if pct is not None:
+            r.counters.update({f"{name}_{k}_us": getattr(pct, k) for k in ("p50", "p90", "p99", "max")})
 
 
 def _counters(res: EngineResult) -> dict:

@@ -38,6 +38,7 @@ pub fn build(o: Outcome) -> EngineResult {
         })
         .collect();
     let totals = totals(&o, &sw, disconnects.len() as u64);
+    let transport = transport(&o, &sw);
     let net_reports: Vec<_> = o.reports.iter().filter_map(|r| r.network.as_ref()).collect();
     let links = o.cfg.network.as_ref().map_or(0, |n| n.links.len());
     let network = network::build(&net_reports, links);
@@ -70,6 +71,7 @@ pub fn build(o: Outcome) -> EngineResult {
         started_unix: o.started_unix,
         finished_unix: o.finished_unix,
         handshake,
+        transport,
         loops,
         throughput,
         totals,
@@ -103,6 +105,36 @@ fn handshake(o: &Outcome) -> Handshake {
         rate_per_s: if hs > 0.0 { up as f64 / hs } else { 0.0 },
         failures: failures.into_iter().map(|(reason, count)| Failure { reason, count }).collect(),
         hello_fallbacks: crate::coordinator::figures::hello_fallbacks(o),
+        tcp_connect_us: percentiles(o, |s| s.tcp_connect_us),
+        tls_handshake_us: percentiles(o, |s| s.tls_handshake_us),
+        openflow_handshake_us: percentiles(o, |s| s.openflow_handshake_us),
+    }
+}
+
+/// One per-switch figure over the switches that have it (nearest rank); None: no sample.
+fn percentiles(o: &Outcome, f: impl Fn(&SwitchReport) -> Option<f64>) -> Option<crate::result::Percentiles> {
+    let mut v: Vec<f64> = o.reports.iter().flat_map(|r| &r.switches).filter_map(f).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let rank = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    Some(crate::result::Percentiles { count: v.len() as u64, p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: v[v.len() - 1] })
+}
+
+/// TCP or TLS; over TLS the version and cipher suite most sessions agreed.
+fn transport(o: &Outcome, sw: &[&SwitchReport]) -> Transport {
+    let tls: Vec<&SwitchReport> = sw.iter().copied().filter(|s| s.tls_version.is_some()).collect();
+    let most = |f: &dyn Fn(&SwitchReport) -> Option<String>| {
+        let mut n: BTreeMap<String, u32> = BTreeMap::new();
+        tls.iter().filter_map(|s| f(s)).for_each(|k| *n.entry(k).or_insert(0) += 1);
+        n.into_iter().max_by_key(|(_, c)| *c).map(|(k, _)| k)
+    };
+    Transport {
+        protocol: if o.cfg.tls.is_some() { "tls" } else { "tcp" }.into(),
+        tls_version: most(&|s| s.tls_version.clone()),
+        cipher_suite: most(&|s| s.tls_cipher_suite.clone()),
+        sessions_tls: tls.len() as u32,
     }
 }
 

@@ -145,6 +145,21 @@ struct Flags {
     /// Sample this process's CPU and memory
     #[arg(long, value_parser = whole::<u32>, value_name = "PID")]
     controller_pid: Option<u32>,
+    /// OpenFlow over TLS: the CA (PEM) that signed the controller's certificate; TLS is on with it
+    #[arg(long, value_name = "FILE")]
+    tls_ca: Option<String>,
+    /// TLS: the switches' certificate (PEM), with --tls-key [default: none]
+    #[arg(long, value_name = "FILE")]
+    tls_cert: Option<String>,
+    /// TLS: the private key (PEM) of --tls-cert
+    #[arg(long, value_name = "FILE")]
+    tls_key: Option<String>,
+    /// TLS: the name the controller's certificate must carry [default: the controller's host]
+    #[arg(long, value_name = "NAME")]
+    tls_server_name: Option<String>,
+    /// TLS: the versions offered: 1.2, 1.3 or 1.2,1.3 [default: 1.2,1.3]
+    #[arg(long, value_name = "VERSIONS")]
+    tls_versions: Option<String>,
     /// The emulated network (JSON: switches, links, hosts, events; sets --switches)
     #[arg(long, value_name = "FILE")]
     network: Option<String>,
@@ -292,6 +307,7 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
     (c.keep_flows, c.strict) = (c.keep_flows || f.keep_flows, c.strict || f.strict);
     c.workers = f.workers.or(c.workers);
     c.controller_pid = f.controller_pid.or(c.controller_pid);
+    tls(c, f)?;
     if let Some(v) = &f.source_addrs {
         c.source_addrs = nonempty("--source-addrs", v)?;
     }
@@ -303,6 +319,38 @@ fn apply(c: &mut Config, f: &Flags, m: &ArgMatches) -> Result<(), String> {
     }
     if let Some(l) = &f.links {
         c.links = crate::config::links_for(l, c.switches, c.first_dpid, c.ports)?;
+    }
+    Ok(())
+}
+
+/// The TLS flags onto `c.tls` (--tls-ca turns TLS on; the others change a TLS config).
+fn tls(c: &mut Config, f: &Flags) -> Result<(), String> {
+    if let Some(ca) = &f.tls_ca {
+        c.tls.get_or_insert_with(|| crate::config::tls::Tls::new(ca)).ca = ca.clone();
+    }
+    let others = [
+        ("--tls-cert", &f.tls_cert),
+        ("--tls-key", &f.tls_key),
+        ("--tls-server-name", &f.tls_server_name),
+        ("--tls-versions", &f.tls_versions),
+    ];
+    let Some(t) = c.tls.as_mut() else {
+        return match others.iter().find(|(_, v)| v.is_some()) {
+            Some((flag, _)) => Err(format!("{flag}: TLS is off; give --tls-ca FILE (the CA of the controller's certificate)")),
+            None => Ok(()),
+        };
+    };
+    if f.tls_cert.is_some() {
+        t.cert = f.tls_cert.clone();
+    }
+    if f.tls_key.is_some() {
+        t.key = f.tls_key.clone();
+    }
+    if f.tls_server_name.is_some() {
+        t.server_name = f.tls_server_name.clone();
+    }
+    if let Some(v) = &f.tls_versions {
+        t.versions = crate::config::tls::versions(v).map_err(|e| format!("--tls-versions: {e}"))?;
     }
     Ok(())
 }
@@ -329,6 +377,24 @@ mod tests {
 
     fn args(s: &str) -> Result<Args, String> {
         parse(s.split_whitespace().map(String::from).collect())
+    }
+
+    #[test]
+    fn tls_flags_fill_the_tls_field() {
+        let flags = |s: &str| Flags::try_parse_from(std::iter::once("e").chain(s.split_whitespace())).unwrap();
+        let mut c = Config::default();
+        tls(&mut c, &flags("--tls-ca ca.pem --tls-cert c.pem --tls-key k.pem --tls-versions 1.2")).unwrap();
+        let t = c.tls.unwrap();
+        assert_eq!(
+            (t.ca.as_str(), t.cert.as_deref(), t.key.as_deref(), t.versions),
+            ("ca.pem", Some("c.pem"), Some("k.pem"), vec!["1.2".to_string()])
+        );
+        assert!(args("--switches 2").unwrap().cfg.tls.is_none(), "TCP unless asked");
+        assert!(args("--tls-cert c.pem").unwrap_err().starts_with("--tls-cert: TLS is off"));
+        assert!(args("--tls-ca ca.pem --tls-versions 1.1").unwrap_err().starts_with("--tls-versions: unknown TLS version"));
+        // the files are read when the flags are: one line naming the file
+        let e = args("--tls-ca /nonexistent/ca.pem").unwrap_err();
+        assert!(e.contains("tls.ca: /nonexistent/ca.pem: cannot read"), "{e}");
     }
 
     #[test]

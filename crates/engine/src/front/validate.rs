@@ -86,6 +86,12 @@ pub fn check(c: &Config) -> Vec<String> {
             e.push(format!("source_addrs: {a:?} is not an IP address"));
         }
     }
+    if let Some(t) = &c.tls {
+        // the files are read now: a missing, unreadable or non-PEM one is this run's mistake
+        if let Err(err) = crate::tls::Client::new(t, c.controller()) {
+            e.push(err);
+        }
+    }
     if c.controllers.is_empty() {
         e.push("controllers: no controller address given".into());
     }

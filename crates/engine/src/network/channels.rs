@@ -9,16 +9,17 @@
 //! messages (packet-ins of frames, PORT_STATUS) go to the channels the core chooses, through
 //! `with_outs`.
 
+use crate::tls::Conn;
 use ofswitch::{frame_len, Switch};
 use std::cell::{Cell, RefCell};
 use std::io;
 use std::net::SocketAddr;
 use std::rc::Rc;
-use tokio::net::TcpStream;
+use std::time::Duration;
 use tokio::sync::Notify;
 
 struct Extra {
-    stream: Rc<TcpStream>,
+    stream: Rc<Conn>,
     rx: Rc<RefCell<Vec<u8>>>,
     closed: Rc<Cell<bool>>,
     out: Vec<u8>,
@@ -37,12 +38,12 @@ pub struct Channels {
 }
 
 impl Channels {
-    /// Connect to `addrs` (the controllers after the first) and start their reader tasks.
-    pub async fn connect(addrs: &[SocketAddr]) -> io::Result<Channels> {
+    /// Connect to `addrs` (the controllers after the first, each over TLS with its client
+    /// when the run is over TLS, the handshake within `limit`) and start their reader tasks.
+    pub async fn connect(addrs: &[(SocketAddr, Option<crate::tls::Tls>)], limit: Duration) -> io::Result<Channels> {
         let mut c = Channels::default();
-        for a in addrs {
-            let s = TcpStream::connect(a).await?;
-            s.set_nodelay(true)?;
+        for (a, tls) in addrs {
+            let s = crate::tls::connect(*a, None, tls.as_ref(), limit).await?;
             let e = Extra { stream: Rc::new(s), rx: Rc::default(), closed: Rc::default(), out: Vec::new(), pos: 0 };
             tokio::task::spawn_local(read_loop(e.stream.clone(), e.rx.clone(), e.closed.clone(), c.notify.clone()));
             c.extra.push(e);
@@ -140,11 +141,14 @@ impl Channels {
     pub fn flush(&mut self) {
         for e in &mut self.extra {
             while e.pos < e.out.len() && !e.closed.get() {
-                match e.stream.try_write(&e.out[e.pos..]) {
+                match e.stream.write(&e.out[e.pos..]) {
                     Ok(n) => e.pos += n,
                     Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
                     Err(_) => e.closed.set(true),
                 }
+            }
+            if !e.closed.get() && e.stream.flush_tls().is_err() {
+                e.closed.set(true);
             }
             if e.pos >= e.out.len() || e.closed.get() {
                 e.out.clear();
@@ -154,15 +158,15 @@ impl Channels {
     }
 }
 
-async fn read_loop(s: Rc<TcpStream>, rx: Rc<RefCell<Vec<u8>>>, closed: Rc<Cell<bool>>, notify: Rc<Notify>) {
+async fn read_loop(s: Rc<Conn>, rx: Rc<RefCell<Vec<u8>>>, closed: Rc<Cell<bool>>, notify: Rc<Notify>) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        if s.readable().await.is_err() {
+        if s.tcp().readable().await.is_err() {
             break;
         }
-        match s.try_read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
+        match s.read(&mut buf) {
+            Ok((0, _)) => break,
+            Ok((n, _)) => {
                 rx.borrow_mut().extend_from_slice(&buf[..n]);
                 notify.notify_one();
             }

@@ -32,7 +32,7 @@ pub use load::Load;
 pub use network::Network;
 pub use resources::{ProcSeries, Resources};
 pub use robustness::Observation;
-pub use run::{Efficiency, Engine, Handshake, Latency, Learning, Loops, Reconnect, Throughput};
+pub use run::{Efficiency, Engine, Handshake, Latency, Learning, Loops, Percentiles, Reconnect, Throughput, Transport};
 pub use switches::SwitchReport;
 pub use totals::{Disconnect, Totals};
 
@@ -58,6 +58,9 @@ pub struct EngineResult<P> {
     pub started_unix: f64,
     pub finished_unix: f64,
     pub handshake: Handshake,
+    /// TCP or TLS, and what TLS agreed (`params.tls`).
+    #[serde(default)]
+    pub transport: Transport,
     pub loops: Loops,
     pub throughput: Throughput,
     pub totals: Totals,

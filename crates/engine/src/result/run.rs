@@ -39,6 +39,48 @@ pub struct Handshake {
     /// Written only when not 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub hello_fallbacks: u32,
+    /// The opening of each switch's first session that came up, step by step (µs; raw samples
+    /// in `switches[]`): the TCP connect, the TLS handshake (TLS runs; null on TCP) and the
+    /// OpenFlow handshake (HELLO sent until the switch was up), each timed alone. Null when no
+    /// session came up.
+    #[serde(default)]
+    pub tcp_connect_us: Option<Percentiles>,
+    #[serde(default)]
+    pub tls_handshake_us: Option<Percentiles>,
+    #[serde(default)]
+    pub openflow_handshake_us: Option<Percentiles>,
+}
+
+/// A figure's samples summarized (nearest rank; µs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Percentiles {
+    pub count: u64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// How the switches reached the controller (RFC 8456 §4.8: "whether the connection is
+/// encrypted").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Transport {
+    /// `tcp` or `tls` (`params.tls` set).
+    #[schemars(extend("enum" = ["tcp", "tls"]))]
+    pub protocol: String,
+    /// The TLS version the sessions agreed, as rustls names it (`TLSv1_2`, `TLSv1_3`); the most
+    /// common one if they differ; null on TCP or when no TLS session came up.
+    pub tls_version: Option<String>,
+    /// The cipher suite, as rustls names it (`TLS13_AES_128_GCM_SHA256`), as `tls_version`.
+    pub cipher_suite: Option<String>,
+    /// Switches whose first session came up over TLS (== `handshake.sessions_up` in a TLS run).
+    pub sessions_tls: u32,
+}
+
+impl Default for Transport {
+    fn default() -> Transport {
+        Transport { protocol: "tcp".into(), tls_version: None, cipher_suite: None, sessions_tls: 0 }
+    }
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub struct Client {
     pub config: Arc<ClientConfig>,
     pub name: ServerName<'static>,
+    /// The name was given (`server_name`), not taken from the controller's address.
+    pub fixed_name: bool,
 }
 
 impl Client {
@@ -44,7 +46,18 @@ impl Client {
         };
         let name =
             ServerName::try_from(host.clone()).map_err(|_| format!("tls.server_name: {host:?} is neither a DNS name nor an IP address"))?;
-        Ok(Client { config: Arc::new(config), name })
+        Ok(Client { config: Arc::new(config), name, fixed_name: t.server_name.is_some() })
+    }
+
+    /// The same client for another controller (HOST:PORT; a network run's others): its host is
+    /// the name to check, unless a name was given.
+    pub fn for_controller(&self, controller: &str) -> Result<Client, String> {
+        if self.fixed_name {
+            return Ok(self.clone());
+        }
+        let host = host_of(controller).to_string();
+        let name = ServerName::try_from(host.clone()).map_err(|_| format!("{host:?} is neither a DNS name nor an IP address"))?;
+        Ok(Client { name, ..self.clone() })
     }
 }
 

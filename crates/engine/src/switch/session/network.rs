@@ -39,8 +39,10 @@ impl Session {
         if self.net.is_none() || addrs.len() < 2 {
             return;
         }
-        let resolved: Vec<std::net::SocketAddr> = addrs[1..].iter().filter_map(|a| crate::config::limits::resolve(a).ok()).collect();
-        match crate::network::channels::Channels::connect(&resolved).await {
+        let tls = |a: &str| self.sh.tls.as_ref().map(|t| t.as_ref().map_err(Clone::clone).and_then(|c| c.for_controller(a)));
+        let resolved: Vec<_> = addrs[1..].iter().filter_map(|a| crate::config::limits::resolve(a).ok().map(|s| (s, tls(a)))).collect();
+        let limit = std::time::Duration::from_millis(self.sh.cfg.connect_timeout_ms);
+        match crate::network::channels::Channels::connect(&resolved, limit).await {
             Ok(mut c) => {
                 c.start(&mut self.sw, now);
                 c.flush();
