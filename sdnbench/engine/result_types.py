@@ -35,7 +35,7 @@ from .result_check import (
 
 SCHEMA = 'sdnbench.engine/1'
 
-__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Totals', 'TransportDelay']
+__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'Percentiles', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Tls', 'Totals', 'Transport', 'TransportDelay']
 
 
 FailMode = Literal['secure', 'standalone']
@@ -504,6 +504,8 @@ class Config:
     timeout_floor_ms: int
     #: A request unanswered for this long is lost (with `adaptive_timeout`: at most this long).
     timeout_ms: int
+    #: OpenFlow over TLS to the controller (`config/tls.rs`); null: plain TCP.
+    tls: Optional[Tls]
     #: Traffic profile of the measured packet-ins: cbench | unique-pairs | new-flows.
     traffic: str
     #: Hello bitmap of the OpenFlow versions offered (bit 1 = 1.0, bit 4 = 1.3).
@@ -518,7 +520,7 @@ class Config:
     @classmethod
     def from_json(cls, value: Any, path: str = "") -> Config:
         o = obj(value, path)
-        no_extra(o, path, frozenset(['adaptive_timeout', 'agents', 'buffered', 'busy_poll', 'cbench_compat', 'coalesce_pct', 'connect_parallel', 'connect_timeout_ms', 'controller_pid', 'controllers', 'echo_every_ms', 'echo_interval_ms', 'fail_mode', 'fill_socket', 'first_dpid', 'frame_size', 'hold_ms', 'invalid_every', 'keep_flows', 'learn', 'learn_after_ms', 'learn_deadline_ms', 'learn_quiet_ms', 'links', 'loop_gap_ms', 'loop_ms', 'loops', 'macs', 'max_backoff_ms', 'max_skew_ms', 'mode', 'net_peers', 'network', 'per_switch_histograms', 'ports', 'rate', 'reconnect', 'reconnect_backoff_ms', 'robustness', 'settle_ms', 'source_addrs', 'strict', 'switches', 'timeout_floor_ms', 'timeout_ms', 'traffic', 'versions', 'warmup', 'window', 'workers']))
+        no_extra(o, path, frozenset(['adaptive_timeout', 'agents', 'buffered', 'busy_poll', 'cbench_compat', 'coalesce_pct', 'connect_parallel', 'connect_timeout_ms', 'controller_pid', 'controllers', 'echo_every_ms', 'echo_interval_ms', 'fail_mode', 'fill_socket', 'first_dpid', 'frame_size', 'hold_ms', 'invalid_every', 'keep_flows', 'learn', 'learn_after_ms', 'learn_deadline_ms', 'learn_quiet_ms', 'links', 'loop_gap_ms', 'loop_ms', 'loops', 'macs', 'max_backoff_ms', 'max_skew_ms', 'mode', 'net_peers', 'network', 'per_switch_histograms', 'ports', 'rate', 'reconnect', 'reconnect_backoff_ms', 'robustness', 'settle_ms', 'source_addrs', 'strict', 'switches', 'timeout_floor_ms', 'timeout_ms', 'tls', 'traffic', 'versions', 'warmup', 'window', 'workers']))
         return cls(
             adaptive_timeout=req(o, path, 'adaptive_timeout', want_bool),
             agents=req(o, path, 'agents', list_of(want_str)),
@@ -565,6 +567,7 @@ class Config:
             switches=req(o, path, 'switches', want_uint),
             timeout_floor_ms=req(o, path, 'timeout_floor_ms', want_uint),
             timeout_ms=req(o, path, 'timeout_ms', want_uint),
+            tls=req(o, path, 'tls', nullable(Tls.from_json)),
             traffic=req(o, path, 'traffic', want_str),
             versions=req(o, path, 'versions', want_uint),
             warmup=req(o, path, 'warmup', want_uint),
@@ -823,10 +826,17 @@ class Handshake:
     #: retried offering OpenFlow 1.0 alone (a plain 1.0 HELLO; `switches[].hello_fallback`). Written
     #: only when not 0.
     hello_fallbacks: Optional[int] = field(metadata={"omit_none": True})
+    openflow_handshake_us: Optional[Percentiles]
     rate_per_s: float
     sessions_attempted: int
     sessions_failed: int
     sessions_up: int
+    #: The opening of each switch's first session that came up, step by step (µs; raw samples in
+    #: `switches[]`): the TCP connect, the TLS handshake (TLS runs; null on TCP) and the OpenFlow
+    #: handshake (HELLO sent until the switch was up), each timed alone. Null when no session came
+    #: up.
+    tcp_connect_us: Optional[Percentiles]
+    tls_handshake_us: Optional[Percentiles]
 
     @classmethod
     def from_json(cls, value: Any, path: str = "") -> Handshake:
@@ -835,10 +845,13 @@ class Handshake:
             duration_s=req(o, path, 'duration_s', want_number),
             failures=req(o, path, 'failures', list_of(Failure.from_json)),
             hello_fallbacks=opt(o, path, 'hello_fallbacks', want_uint),
+            openflow_handshake_us=req(o, path, 'openflow_handshake_us', nullable(Percentiles.from_json)),
             rate_per_s=req(o, path, 'rate_per_s', want_number),
             sessions_attempted=req(o, path, 'sessions_attempted', want_uint),
             sessions_failed=req(o, path, 'sessions_failed', want_uint),
             sessions_up=req(o, path, 'sessions_up', want_uint),
+            tcp_connect_us=req(o, path, 'tcp_connect_us', nullable(Percentiles.from_json)),
+            tls_handshake_us=req(o, path, 'tls_handshake_us', nullable(Percentiles.from_json)),
         )
 
     def to_json(self) -> dict:
@@ -1359,6 +1372,30 @@ class PairReport:
 
 
 @dataclass(frozen=True)
+class Percentiles:
+    """A figure's samples summarized (nearest rank; µs)."""
+    count: int
+    max: float
+    p50: float
+    p90: float
+    p99: float
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "") -> Percentiles:
+        o = obj(value, path)
+        return cls(
+            count=req(o, path, 'count', want_uint),
+            max=req(o, path, 'max', want_number),
+            p50=req(o, path, 'p50', want_number),
+            p90=req(o, path, 'p90', want_number),
+            p99=req(o, path, 'p99', want_number),
+        )
+
+    def to_json(self) -> dict:
+        return as_json(self)
+
+
+@dataclass(frozen=True)
 class ProcSeries:
     """One process's samples, one per entry of `t_s`."""
     cpu_percent: list[float]
@@ -1610,11 +1647,21 @@ class SwitchReport:
     lost: int
     #: Negotiated OpenFlow version ("1.0", "1.3"), or null if the handshake never finished.
     of_version: Optional[str]
+    openflow_handshake_us: Optional[float] = field(metadata={"omit_none": True})
     #: Reconnection (`reconnect.rs`, `accounting.rs`).
     reconnect: ReconnectCounts
     replies_by_type: dict[str, int]
     sent: int
     sent_per_loop: list[int]
+    #: The first session that came up: its TCP connect (µs), its TLS handshake (µs; TLS runs only)
+    #: and its OpenFlow handshake (HELLO sent until the switch was up, µs), each timed alone.
+    #: Written only when the session came up.
+    tcp_connect_us: Optional[float] = field(metadata={"omit_none": True})
+    tls_cipher_suite: Optional[str] = field(metadata={"omit_none": True})
+    tls_handshake_us: Optional[float] = field(metadata={"omit_none": True})
+    #: TLS runs: the version and the cipher suite that session agreed ("TLSv1_3",
+    #: "TLS13_AES_128_GCM_SHA256"). Written only over TLS.
+    tls_version: Optional[str] = field(metadata={"omit_none": True})
     unmatched: int
     worker: int
 
@@ -1645,10 +1692,15 @@ class SwitchReport:
             lldp_packet_outs=req(o, path, 'lldp_packet_outs', want_uint),
             lost=req(o, path, 'lost', want_uint),
             of_version=req(o, path, 'of_version', nullable(want_str)),
+            openflow_handshake_us=opt(o, path, 'openflow_handshake_us', nullable(want_number)),
             reconnect=req(o, path, 'reconnect', ReconnectCounts.from_json),
             replies_by_type=req(o, path, 'replies_by_type', map_of(want_uint)),
             sent=req(o, path, 'sent', want_uint),
             sent_per_loop=req(o, path, 'sent_per_loop', list_of(want_uint)),
+            tcp_connect_us=opt(o, path, 'tcp_connect_us', nullable(want_number)),
+            tls_cipher_suite=opt(o, path, 'tls_cipher_suite', nullable(want_str)),
+            tls_handshake_us=opt(o, path, 'tls_handshake_us', nullable(want_number)),
+            tls_version=opt(o, path, 'tls_version', nullable(want_str)),
             unmatched=req(o, path, 'unmatched', want_uint),
             worker=req(o, path, 'worker', want_uint),
         )
@@ -1708,6 +1760,37 @@ class Throughput:
             per_loop=req(o, path, 'per_loop', list_of(want_number)),
             stdev=req(o, path, 'stdev', want_number),
             unit=req(o, path, 'unit', want_str),
+        )
+
+    def to_json(self) -> dict:
+        return as_json(self)
+
+
+@dataclass(frozen=True)
+class Tls:
+    """OpenFlow over TLS to the controller (issue 51): every switch's connection, in every mode."""
+    #: PEM file of the CA(s) that signed the controller's certificate.
+    ca: str
+    #: PEM certificate (chain) the switches present; with `key`, or neither (no client certificate).
+    cert: Optional[str]
+    #: PEM private key of `cert` (PKCS#8, PKCS#1 or SEC1).
+    key: Optional[str]
+    #: The name the controller's certificate must carry; null: the controller's host (an IP address
+    #: is checked against the certificate's IP addresses).
+    server_name: Optional[str]
+    #: The TLS versions offered: "1.2", "1.3" (default both; `["1.2"]` forces TLS 1.2).
+    versions: list[str]
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "") -> Tls:
+        o = obj(value, path)
+        no_extra(o, path, frozenset(['ca', 'cert', 'key', 'server_name', 'versions']))
+        return cls(
+            ca=req(o, path, 'ca', want_str),
+            cert=req(o, path, 'cert', nullable(want_str)),
+            key=req(o, path, 'key', nullable(want_str)),
+            server_name=req(o, path, 'server_name', nullable(want_str)),
+            versions=req(o, path, 'versions', list_of(want_str)),
         )
 
     def to_json(self) -> dict:
@@ -1780,6 +1863,33 @@ class Totals:
 
 
 @dataclass(frozen=True)
+class Transport:
+    """How the switches reached the controller (RFC 8456 §4.8: "whether the connection is encrypted")."""
+    #: The cipher suite, as rustls names it (`TLS13_AES_128_GCM_SHA256`), as `tls_version`.
+    cipher_suite: Optional[str]
+    #: `tcp` or `tls` (`params.tls` set).
+    protocol: Literal['tcp', 'tls']
+    #: Switches whose first session came up over TLS (== `handshake.sessions_up` in a TLS run).
+    sessions_tls: int
+    #: The TLS version the sessions agreed, as rustls names it (`TLSv1_2`, `TLSv1_3`); the most
+    #: common one if they differ; null on TCP or when no TLS session came up.
+    tls_version: Optional[str]
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "") -> Transport:
+        o = obj(value, path)
+        return cls(
+            cipher_suite=req(o, path, 'cipher_suite', nullable(want_str)),
+            protocol=req(o, path, 'protocol', one_of('tcp', 'tls')),
+            sessions_tls=req(o, path, 'sessions_tls', want_uint),
+            tls_version=req(o, path, 'tls_version', nullable(want_str)),
+        )
+
+    def to_json(self) -> dict:
+        return as_json(self)
+
+
+@dataclass(frozen=True)
 class TransportDelay:
     """How long frames took between switches, within a worker and across workers."""
     cross_worker: Brief
@@ -1842,6 +1952,8 @@ class EngineResult:
     switches: list[SwitchReport]
     throughput: Throughput
     totals: Totals
+    #: TCP or TLS, and what TLS agreed (`params.tls`).
+    transport: Transport
     #: What a reader must see (the engine busy, failed handshakes, lost sessions, ...).
     warnings: list[str]
 
@@ -1874,6 +1986,7 @@ class EngineResult:
             switches=req(o, path, 'switches', list_of(SwitchReport.from_json)),
             throughput=req(o, path, 'throughput', Throughput.from_json),
             totals=req(o, path, 'totals', Totals.from_json),
+            transport=req(o, path, 'transport', Transport.from_json),
             warnings=req(o, path, 'warnings', list_of(want_str)),
         )
 

@@ -40,6 +40,10 @@ impl Client {
             (Some(_), None) => return Err("tls.key: missing (tls.cert is given; both or neither)".into()),
             (None, Some(_)) => return Err("tls.cert: missing (tls.key is given; both or neither)".into()),
         };
+        // no resumption: every switch is a device of its own, with a full handshake each time
+        // (as Open vSwitch's OpenSSL client); an OVS controller also refused our resumptions
+        let mut config = config;
+        config.resumption = rustls::client::Resumption::disabled();
         let host = match &t.server_name {
             Some(n) => n.clone(),
             None => host_of(controller).to_string(),

@@ -243,6 +243,17 @@ impl Conn {
     }
 }
 
+/// A TLS connection ends with its close_notify (best effort: what the socket takes now), as
+/// a TLS peer expects; a dropped TCP connection just closes.
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let Some(t) = &self.tls {
+            t.borrow_mut().send_close_notify();
+            let _ = self.flush_tls();
+        }
+    }
+}
+
 /// One read; returns (bytes, drained). A read that did not fill the buffer drained the socket,
 /// so its readiness is cleared right away (by reporting WouldBlock to `try_io`) instead of by a
 /// second read that would only return EAGAIN: one syscall less per wake. Safe with edge-triggered
