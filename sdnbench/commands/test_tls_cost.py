@@ -8,13 +8,15 @@ import sys
 from pathlib import Path
 
 from sdnbench.cli import main
+from sdnbench.tls.certs import ensure
 
 PEER = Path(__file__).resolve().parents[1] / "tlscost" / "slow_tls_peer.py"
 DELAY_MS = 40
 
 
 def test_a_known_handshake_delay_is_the_tls_set_up_rate_it_reads(tmp_path, capsys):
-    spec = f"cmd:{sys.executable} {PEER} {{port}} {DELAY_MS} {{tls_ca}} {{tls_cert}} {{tls_key}};of=1.3;name=slowtls"
+    c = ensure().controller                    # the set the command gives its switches by default
+    spec = f"cmd:{sys.executable} {PEER} {{port}} {DELAY_MS} {c.ca} {c.cert} {c.key};of=1.3;name=slowtls"
     out = tmp_path / "r.json"
     rc = main(["controller", "tls-cost", "--controller", spec, "--modes", "capacity", "--max", "10",
                "--reps", "2", "--hold-ms", "200", "-o", str(out)])

@@ -132,7 +132,7 @@ def run_tls_cost(args) -> int:
             shown = "  ".join(f"{k} {_num(v)}" for k, v in f.items())
             print(f"{r.params['tls_cost_mode']:<10} {r.params['tls_cost_transport']}  rep {r.params.get('rep', 0) + 1}: "
                   f"{shown or r.status}", file=sys.stderr)
-    results = run_plan(args, cells, measure_one, on_result=row)
+    results = run_plan(args, cells, measure_one, on_result=row, reps_in_params=True)
     if not args.json:
         print(output.table(["mode", "figure", "TCP", "TLS", "TLS / TCP", "pairs"],
                            [[m, f, _num(a), _num(b), "-" if q is None else f"{q:.2f}", n]

@@ -1,13 +1,13 @@
 """A scripted OpenFlow controller whose TLS handshake takes a known time (the known answer of
-``controller tls-cost``): one thread accepts and, over TLS, sleeps ``--delay-ms`` before each
-handshake, so N sessions cannot be set up faster than N x delay; over TCP nothing waits. Each
+``controller tls-cost``): one thread accepts and, when the client's first byte is a TLS record
+(0x16, not an OpenFlow version), sleeps DELAY_MS before the handshake, so N sessions cannot be set up faster than N x delay; over TCP nothing waits. Each
 session then gets HELLO and FEATURES_REQUEST, its echo requests are answered, its packet-ins
 are answered with a flow-mod naming their buffer id (as the responder does).
 
-    python3 slow_tls_peer.py PORT DELAY_MS CA CERT KEY      (CERT "{tls_cert}": plain TCP)
+    python3 slow_tls_peer.py PORT DELAY_MS CA CERT KEY
 
-``cmd:`` fills {tls_ca}/{tls_cert}/{tls_key} only for a ``;tls`` spec; left as they are, the
-peer speaks TCP: one command line serves the spec and its TLS twin.
+It speaks TCP or TLS as the client does, so one command line serves a spec and its ``;tls`` twin
+(``cmd:`` fills {tls_ca}/... only on TLS: the files are named as paths).
 """
 
 from __future__ import annotations
@@ -53,17 +53,19 @@ def _serve(s) -> None:
 def main() -> None:
     port, delay = int(sys.argv[1]), float(sys.argv[2]) / 1000
     ca, cert, key = sys.argv[3:6]
-    ctx = None
-    if not cert.startswith("{"):
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.load_cert_chain(cert, key)
-        ctx.load_verify_locations(ca)
-        ctx.verify_mode = ssl.CERT_REQUIRED
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    ctx.load_verify_locations(ca)
+    ctx.verify_mode = ssl.CERT_REQUIRED
     ls = socket.create_server(("127.0.0.1", port), backlog=1024)
     while True:
         c, _ = ls.accept()
         c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if ctx is not None:
+        try:
+            first = c.recv(1, socket.MSG_PEEK)
+        except OSError:
+            first = b""
+        if first == b"\x16":                                    # a TLS handshake record
             time.sleep(delay)
             try:
                 c = ctx.wrap_socket(c, server_side=True)
