@@ -77,15 +77,16 @@ def table(results: list) -> list:
     return rows
 
 
-def negotiated(results: list) -> list:
+def negotiated(results: list) -> dict:
     """The distinct (protocol, TLS version, cipher suite) each transport's runs negotiated, as the
-    engine reported it (``params["transport"]``, what it ran), by ``tls_cost_transport``."""
+    engine reported it (params ``transport``, ``tls_version``, ``tls_cipher_suite``: what it ran),
+    by ``tls_cost_transport``."""
     seen: dict = {}
     for r in results:
-        t = r.params.get("transport")
-        if not isinstance(t, dict):
+        p = r.params
+        if r.status != "ok" or not p.get("transport"):
             continue                       # a failed run, or an engine that does not say
-        pair = (t.get("protocol"), t.get("tls_version"), t.get("cipher_suite"))
-        if pair not in seen.setdefault(r.params.get("tls_cost_transport"), []):
-            seen[r.params.get("tls_cost_transport")].append(pair)
+        pair = (p.get("transport"), p.get("tls_version"), p.get("tls_cipher_suite"))
+        if pair not in seen.setdefault(p.get("tls_cost_transport"), []):
+            seen[p.get("tls_cost_transport")].append(pair)
     return seen

@@ -29,7 +29,7 @@ def test_abba_each_mode_back_to_back_the_order_alternating():
 def _r(mode, transport, counters, thr=None, transport_doc=None, status="ok"):
     r = Result("controller", f"tls-cost-{mode}", params={"tls_cost_mode": mode, "tls_cost_transport": transport})
     if transport_doc:
-        r.params["transport"] = transport_doc
+        r.params.update(transport_doc)
     r.counters.update(counters)
     if thr:
         r.add("throughput", "flows/s", thr)
@@ -44,7 +44,7 @@ def test_the_table_is_means_and_tls_over_tcp():
           _r("capacity", "tls", {"capacity_held": 100, "capacity_establish_s": 2.0, "tlscost_engine_cpu_s": 0.04,
                                  "tlscost_controller_cpu_s": 0.20, "tlscost_controller_rss_delta_bytes": 3_000_000,
                                  "tlscost_engine_rss_peak_bytes": 2_000_000},
-             transport_doc={"protocol": "tls", "tls_version": "TLSv1_3", "cipher_suite": "TLS13_AES_256_GCM_SHA384"}),
+             transport_doc={"transport": "tls", "tls_version": "TLSv1_3", "tls_cipher_suite": "TLS13_AES_256_GCM_SHA384"}),
           _r("throughput", "tcp", {"requests_answered": 1000, "tlscost_engine_cpu_s": 0.1, "tlscost_controller_cpu_s": 1.0},
              thr=[900, 1100]),
           _r("throughput", "tls", {"requests_answered": 500, "tlscost_engine_cpu_s": 0.1, "tlscost_controller_cpu_s": 1.0},
