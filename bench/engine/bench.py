@@ -7,7 +7,8 @@
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
     .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
-    .venv/bin/python bench/engine/bench.py scale      [--switches 100000]
+    .venv/bin/python bench/engine/bench.py scale      [--switches 100000] [--c-client] [--tls]
+    .venv/bin/python bench/engine/bench.py tls        [--sizes 1000,10000,100000]
     .venv/bin/python bench/engine/bench.py all        [--peer ...]
 
 - efficiency: answered requests per second of engine CPU against the minimal responder
@@ -47,6 +48,14 @@
   --load-loops >= 3 the C client then carries the same load (--rate, --echo-every-ms, as many
   seconds as loops) over its sessions, and both sides' cores and CPU per round trip are read over
   the middle of it (cclient.py): the floor for the engine's load at scale.
+  --tls (issue 51): the sessions over TLS. The responder speaks TLS (rustls, its controller
+  certificate, client certificates required), the engine presents the switch certificate
+  (`--tls-versions`, both offered by default), and with --c-client hsclient.c does the same on
+  OpenSSL first: the floor of a TLS session, and the engine's rate and CPU per session as ratios
+  of it (handshakes only over TLS: no load phase). The certificates are `sdnbench certs`' set.
+- tls: `scale --c-client` over TCP and over TLS at each of --sizes, in one run, the order of the
+  two alternating from size to size (ABBA): per size, each side's set-up rate, CPU per session
+  of both sides and memory per session, TCP and TLS, and TLS's cost as ratios.
 
 Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
 """
@@ -79,6 +88,17 @@ from sdnbench.controllers.ofhello import free_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / "target" / "release"
+
+
+def tls_files() -> tuple:
+    """(the responder's flags, the engine's `tls` config field, the C client's (ca, cert, key))
+    over TLS, from `sdnbench certs`' set (one CA signs the controller's certificate and the switch's)."""
+    from sdnbench.tls.certs import ensure
+    cs = ensure()
+    c, w = cs.controller, cs.switch
+    return (("--tls-cert", str(c.cert), "--tls-key", str(c.key), "--tls-ca", str(c.ca)),
+            {"ca": str(w.ca), "cert": str(w.cert), "key": str(w.key)},
+            (str(w.ca), str(w.cert), str(w.key)))
 
 
 class Responder:
@@ -362,21 +382,26 @@ def scale(a) -> dict:
     memory per session on each side and in the kernel, the kernel's TCP counters."""
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
     base_sk, base_slab = kernel_probe.sockstat(), kernel_probe.slab_kib()
+    r_tls, e_tls, c_tls = tls_files() if a.tls else ((), {}, ())
     out = {"samples": [], "cpu": {}, "ctxt": {}}
     extra = ("--echo-interval-ms", str(idle_probe_ms(a))) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
     with contextlib.ExitStack() as stack:
         ns = stack.enter_context(ScaleNetns(a.switches)) if a.netns else None
         prefix = tuple(ns.prefix) if ns else ()
-        r = stack.enter_context(Responder("1.3", procs=procs, prefix=prefix))
+        r = stack.enter_context(Responder("1.3", procs=procs, extra=r_tls, prefix=prefix))
         d = stack.enter_context(tempfile.TemporaryDirectory())
         net = f"/proc/{r.p.pid}/net" if ns else "/proc/net"
         base_ctr = kernel_probe.tcp_counters(net)
         time.sleep(0.5)
-        load = (a.rate, a.load_loops, a.echo_every_ms) if a.load_loops >= 3 else ()
-        hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net) if a.c_client else None
+        load = (a.rate, a.load_loops, a.echo_every_ms) if a.load_loops >= 3 and not a.tls else ()
+        hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net,
+                           (*c_tls, a.tls_versions) if a.tls else ()) if a.c_client else None
         base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
-        argv = [*prefix, str(BIN / "sdnbench-engine"), "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
+        if a.tls:   # the engine's config field (flags override the rest of a --config)
+            (Path(d) / "tls.json").write_text(json.dumps({"tls": {**e_tls, "versions": a.tls_versions.split(",")}}))
+        argv = [*prefix, str(BIN / "sdnbench-engine"), *(["--config", str(Path(d) / "tls.json")] if a.tls else []),
+                "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
                 "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
                 "--json", str(Path(d) / "r.json"), "--quiet"]
@@ -429,7 +454,53 @@ def scale(a) -> dict:
             "idle_probe_round_trips": sum(len(s["echo_rtt_us"]) for s in doc["switches"]),
             "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
+            "transport": doc.get("transport"), "handshake_percentiles_us": _hs_percentiles(h),
+            "engine_over_c_client": _over_c(h, hs, a.switches, hs_c),
             "warnings": doc["warnings"]}
+
+
+def _hs_percentiles(h: dict) -> dict:
+    """The engine's handshake timing split (TCP connect, TLS, OpenFlow), as its result gives it."""
+    return {k: v for k, v in h.items() if "_us" in k or "tls" in k}
+
+
+def _over_c(h: dict, hs, n: int, c: dict | None) -> dict | None:
+    """The engine's set-up rate and CPU per session (both sides) as ratios of the C client's."""
+    if not c or not c.get("rate_per_s") or not hs:
+        return None
+    return {"rate": h["rate_per_s"] / c["rate_per_s"],
+            "cpu_per_session_both_sides": (1e6 * hs[0] / n) / c["cpu_us_per_handshake_both_sides"]}
+
+
+def tls_cost(a) -> dict:
+    """`scale --c-client` over TCP and TLS at each size, ABBA; TLS's cost as ratios (issue 51)."""
+    sizes = [int(x) for x in a.sizes.split(",")]
+    rows = {}
+    for i, n in enumerate(sizes):
+        for tls in ((False, True) if i % 2 == 0 else (True, False)):
+            a2 = argparse.Namespace(**{**vars(a), "switches": n, "tls": tls, "c_client": True, "load_loops": 2})
+            rows[(n, "tls" if tls else "tcp")] = scale(a2)
+    return {"figure": "TLS's cost at scale: TLS over TCP, same run", "machine": kernel_probe.cpu_model(),
+            "order": "ABBA by size (tcp first at the 1st, 3rd ... size)",
+            "sizes": {n: _tls_row(rows[(n, "tcp")], rows[(n, "tls")]) for n in sizes}}
+
+
+def _side(r: dict) -> dict:
+    c = r["c_client"] or {}
+    return {"engine_rate_per_s": r["handshake_rate_per_s"], "c_client_rate_per_s": c.get("rate_per_s"),
+            "engine_cpu_us_per_session_both_sides": r["cpu_us_per_handshake_both_sides"],
+            "c_client_cpu_us_per_session_both_sides": c.get("cpu_us_per_handshake_both_sides"),
+            "engine_bytes_per_session": r["engine_bytes_per_session"],
+            "responder_bytes_per_session": r["responder_bytes_per_session"],
+            "kernel_tcp_mem_bytes_per_session": r["kernel_tcp_mem_bytes_per_session"],
+            "sessions_up": r["sessions_up"], "c_client_sessions_up": c.get("sessions_up"),
+            "transport": r.get("transport"), "c_client_negotiated": [c.get("tls_version"), c.get("cipher_suite")]}
+
+
+def _tls_row(tcp: dict, tls: dict) -> dict:
+    a, b = _side(tcp), _side(tls)
+    ratio = {k: b[k] / a[k] for k in a if isinstance(a[k], (int, float)) and isinstance(b.get(k), (int, float)) and a[k]}
+    return {"tcp": a, "tls": b, "tls_over_tcp": ratio, "raw": {"tcp": tcp, "tls": tls}}
 
 
 def _mean(v):
@@ -450,7 +521,7 @@ def main() -> int:
     # group is stopped and a scale run's namespace deleted by their context managers
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "instructions", "lowrate", "latency", "scale", "all"])
+    ap.add_argument("what", choices=["efficiency", "instructions", "lowrate", "latency", "scale", "tls", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
     ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
@@ -472,6 +543,9 @@ def main() -> int:
     ap.add_argument("--echo-every-ms", type=int, default=0, help="scale: a periodic keep-alive echo from every switch under load (0 = off)")
     ap.add_argument("--timeout-ms", type=int, default=2000, help="scale: the engine's loss timeout (requests and echoes)")
     ap.add_argument("--c-client", action="store_true", help="scale: first the same N sessions (and load) from hsclient.c (the kernel's floor)")
+    ap.add_argument("--tls", action="store_true", help="scale: the sessions over TLS (the responder, the engine and the C client)")
+    ap.add_argument("--tls-versions", default="1.2,1.3", help="scale --tls: TLS versions offered (1.2, 1.3 or 1.2,1.3)")
+    ap.add_argument("--sizes", default="1000,10000,100000", help="tls: the switch counts (1000,10000,100000)")
     ap.add_argument("--no-netns", dest="netns", action="store_false",
                     help="scale: run in this namespace (default: a namespace of its own whose TCP hash table fits the sessions, scale_netns.py)")
     ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
@@ -491,7 +565,7 @@ def main() -> int:
         if a2.switches is None:
             a2.switches = 100_000 if w == "scale" else 16
         out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "lowrate": lowrate,
-                  "latency": latency, "scale": scale}[w](a2)
+                  "latency": latency, "scale": scale, "tls": tls_cost}[w](a2)
         print(json.dumps({w: out[w]}, indent=1))
     return 0
 

@@ -1,7 +1,8 @@
 """The minimal C client (hsclient.c) beside the engine: the kernel's floor for bringing N
 OpenFlow sessions up and, with a load, for carrying packet-ins and echoes over them (issue 42).
 
-Built with the machine's C compiler at run time, never committed as a binary. Its handshake
+Built with the machine's C compiler at run time (linked with OpenSSL: `--tls`, issue 51, the
+floor of a TLS session), never committed as a binary. Its handshake
 figures are its own (each process's CPU once its sessions are up); under load, both sides' cores
 are read from /proc over the middle of the load (1 s after the go to 1 s before its end), as
 `bench.py scale` reads the engine's, so the two stand side by side.
@@ -31,7 +32,9 @@ def _build(d: str) -> Path:
     if not cc:
         raise SystemExit("--c-client: no C compiler (cc) on PATH")
     exe = Path(d) / "hsclient"
-    subprocess.run([cc, "-O2", "-o", str(exe), str(Path(__file__).with_name("hsclient.c")), "-lm"], check=True)
+    src = str(Path(__file__).with_name("hsclient.c"))
+    if subprocess.run([cc, "-O2", "-o", str(exe), src, "-lm", "-lssl", "-lcrypto"], capture_output=True).returncode:
+        raise SystemExit("--c-client: hsclient.c does not build (OpenSSL's headers: apt-get install libssl-dev)")
     return exe
 
 
@@ -48,16 +51,17 @@ def _load_window(p: subprocess.Popen, responder_pid: int, go: float, seconds: fl
 
 
 def run(port: int, n: int, procs: int, responder_pid: int, load: tuple = (), prefix: tuple = (),
-        net: str = "/proc/net") -> dict:
+        net: str = "/proc/net", tls: tuple = ()) -> dict:
     """N sessions from the C client against the responder on `port`, then, with
     load = (rate, seconds, echo_every_ms), that load; the client's sessions are closed (and the
     responder has seen them close) before this returns. `prefix` runs the client in the
-    responder's namespace (`ip netns exec NAME`), `net` is that namespace's /proc/PID/net."""
+    responder's namespace (`ip netns exec NAME`), `net` is that namespace's /proc/PID/net.
+    `tls` = (ca, cert, key, versions): the sessions over TLS (handshakes only, no load)."""
     with tempfile.TemporaryDirectory() as d:
         exe = _build(d)
         base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
         r_before = _cpu(responder_pid)
-        argv = [*prefix, str(exe), "127.0.0.1", str(port), str(n), str(procs), str(PARALLEL), SOURCE_PREFIX, *map(str, load)]
+        argv = [*prefix, str(exe), *(["--tls", *map(str, tls)] if tls else []), "127.0.0.1", str(port), str(n), str(procs), str(PARALLEL), SOURCE_PREFIX, *map(str, load)]
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         window, r_hs, out = {}, None, None
         for line in p.stdout:

@@ -7,7 +7,14 @@
  * else: no per-session state beyond the fd, one epoll per process, no allocation per session.
  * The sessions stay open until all of this process's are up, then the process exits.
  *
- *   hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]
+ *   hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]
+ *
+ * With --tls (issue 51), the least a switch can do over TLS, on OpenSSL: once connected, a TLS
+ * client handshake (VERSIONS: 1.2, 1.3 or 1.2,1.3 offered), the controller's certificate checked
+ * against CA and its address (HOST), this switch's CERT and KEY presented; then the same HELLO
+ * and FEATURES_REPLY, encrypted. No session resumption (each session a full handshake), buffers
+ * released when idle (SSL_MODE_RELEASE_BUFFERS). The JSON line adds the protocol version and
+ * cipher suite the first session negotiated. Handshakes only: no load phase over TLS.
  *
  * With RATE, a load phase follows once every process's sessions are up (the kernel's floor for
  * the engine's fixed-rate load at scale): for SECONDS, RATE packet-ins/s over all sessions
@@ -30,6 +37,9 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +59,11 @@
 #define MAXFD (1 << 20)
 #define NB 512 /* latency buckets: 16 per power of two of microseconds */
 
-static unsigned char state[MAXFD]; /* 0 free, 1 connecting, 2 hello sent, 3 up */
+static unsigned char state[MAXFD]; /* 0 free, 1 connecting, 4 TLS handshake, 2 hello sent, 3 up */
+static SSL_CTX *ctx;                /* NULL: plain TCP */
+static SSL *ssl[MAXFD];
+static const char *peer_host;
+static char negotiated[160];       /* the first TLS session's VERSION/CIPHER_SUITE */
 
 static double now_s(void) {
     struct timespec t;
@@ -76,10 +90,23 @@ static int open_one(int ep, struct sockaddr_in *dst, const char *prefix, int pro
 }
 
 /* Read what is there; answer a FEATURES_REQUEST. Returns 1 when the session came up, -1 dead. */
+static ssize_t get(int fd, unsigned char *buf, size_t len) {
+    if (!ssl[fd]) return read(fd, buf, len);
+    int n = SSL_read(ssl[fd], buf, (int)len);
+    if (n > 0) return n;
+    int e = SSL_get_error(ssl[fd], n);
+    errno = e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE ? EAGAIN : EPIPE;
+    return e == SSL_ERROR_ZERO_RETURN ? 0 : -1;
+}
+
+static ssize_t put(int fd, const unsigned char *buf, size_t len) {
+    return ssl[fd] ? SSL_write(ssl[fd], buf, (int)len) : write(fd, buf, len);
+}
+
 static int on_read(int fd) {
     unsigned char buf[4096];
     for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
+        ssize_t n = get(fd, buf, sizeof buf);
         if (n == 0) return -1;
         if (n < 0) return errno == EAGAIN ? 0 : -1;
         /* messages are small and whole here; walk them by their header's length */
@@ -92,12 +119,58 @@ static int on_read(int fd) {
                 r[14] = (unsigned char)(fd >> 8);
                 r[13] = (unsigned char)(fd >> 16);
                 r[20] = 1; /* n_tables */
-                if (write(fd, r, 32) != 32) return -1;
+                if (put(fd, r, 32) != 32) return -1;
                 return 1;
             }
             at += len < 8 ? 8 : len;
         }
     }
+}
+
+static const unsigned char hello[8] = {4, 0, 0, 8, 0, 0, 0, 1};
+
+static void watch(int ep, int fd, unsigned events) {
+    struct epoll_event ev = {.events = events, .data.fd = fd};
+    epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
+}
+
+/* The TLS handshake's next step; once done, HELLO (state 2). Returns -1 when it failed. */
+static int tls_step(int ep, int fd) {
+    int r = SSL_do_handshake(ssl[fd]);
+    if (r == 1) {
+        if (!negotiated[0])
+            snprintf(negotiated, sizeof negotiated, "%s/%s", SSL_get_version(ssl[fd]),
+                     SSL_CIPHER_get_name(SSL_get_current_cipher(ssl[fd])));
+        if (put(fd, hello, 8) != 8) return -1;
+        state[fd] = 2;
+        watch(ep, fd, EPOLLIN);
+        return 0;
+    }
+    int e = SSL_get_error(ssl[fd], r);
+    if (e == SSL_ERROR_WANT_READ) watch(ep, fd, EPOLLIN);
+    else if (e == SSL_ERROR_WANT_WRITE) watch(ep, fd, EPOLLOUT);
+    else return -1;
+    return 0;
+}
+
+/* Connected: over TLS the handshake starts (state 4), else HELLO (state 2). */
+static int connected(int ep, int fd) {
+    if (!ctx) {
+        if (write(fd, hello, 8) != 8) return -1;
+        state[fd] = 2;
+        watch(ep, fd, EPOLLIN);
+        return 0;
+    }
+    ssl[fd] = SSL_new(ctx);
+    if (!ssl[fd] || !SSL_set_fd(ssl[fd], fd) || !X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl[fd]), peer_host)) return -1;
+    SSL_set_connect_state(ssl[fd]);
+    state[fd] = 4;
+    return tls_step(ep, fd);
+}
+
+static void forget(int fd) {
+    if (ssl[fd]) SSL_free(ssl[fd]);
+    ssl[fd] = NULL;
 }
 
 /* Bring up n sessions; their fds are left in ups (up of them). Returns sessions failed. */
@@ -108,7 +181,6 @@ static int handshakes(const char *host, int port, int n, int par, const char *pr
     int ep = epoll_create1(EPOLL_CLOEXEC);
     struct epoll_event evs[1024];
     int opened = 0, up = 0, failed = 0, busy = 0;
-    static const unsigned char hello[8] = {4, 0, 0, 8, 0, 0, 0, 1};
     *t0 = now_s();
     while (up + failed < n) {
         while (busy < par && opened < n) {
@@ -122,12 +194,9 @@ static int handshakes(const char *host, int port, int n, int par, const char *pr
                 int err = 0;
                 socklen_t l = sizeof err;
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &l);
-                if (err || write(fd, hello, 8) != 8) r = -1;
-                else {
-                    state[fd] = 2;
-                    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
-                    epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev);
-                }
+                r = err ? -1 : connected(ep, fd);
+            } else if (state[fd] == 4) {
+                r = tls_step(ep, fd);
             }
             if (r == 0 && state[fd] == 2 && (evs[i].events & EPOLLIN)) r = on_read(fd);
             if (r == 1) {
@@ -136,6 +205,7 @@ static int handshakes(const char *host, int port, int n, int par, const char *pr
                 ups[up++] = fd, busy--;
             } else if (r < 0) {
                 epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
+                forget(fd);
                 close(fd);
                 state[fd] = 0;
                 failed++, busy--;
@@ -244,9 +314,9 @@ static int run(const char *host, int port, int n, int par, const char *prefix, i
     int up;
     double t0, t1;
     int failed = handshakes(host, port, n, par, prefix, proc, ups, &up, &t0, &t1);
-    char line[200];
-    int m = snprintf(line, sizeof line, "%d %d %.6f %.6f %.6f %.6f\n", up, failed, t0, t1, cpu_of(RUSAGE_SELF, 1),
-                     cpu_of(RUSAGE_SELF, 0));
+    char line[400];
+    int m = snprintf(line, sizeof line, "%d %d %.6f %.6f %.6f %.6f %s\n", up, failed, t0, t1, cpu_of(RUSAGE_SELF, 1),
+                     cpu_of(RUSAGE_SELF, 0), negotiated[0] ? negotiated : "-");
     if (write(out, line, m) != m) return 1;
     if (rate <= 0) return 0;
     double go;
@@ -293,11 +363,41 @@ static void print_load(FILE *in, int procs, double rate, double secs, double ech
            percentile(h, timed, 0.999), cu, cs);
 }
 
+/* The client side of --tls: CA checks the controller, CERT and KEY are this switch's; VERSIONS
+ * 1.2, 1.3 or 1.2,1.3. NULL (with the reason on stderr) when a file or a version is wrong. */
+static SSL_CTX *tls_context(const char *ca, const char *cert, const char *key, const char *versions) {
+    SSL_CTX *c = SSL_CTX_new(TLS_client_method());
+    int lo = strstr(versions, "1.2") ? TLS1_2_VERSION : TLS1_3_VERSION;
+    int hi = strstr(versions, "1.3") ? TLS1_3_VERSION : TLS1_2_VERSION;
+    if (!strstr(versions, "1.2") && !strstr(versions, "1.3")) { fprintf(stderr, "hsclient: --tls VERSIONS: 1.2, 1.3 or 1.2,1.3\n"); return NULL; }
+    if (!c || !SSL_CTX_set_min_proto_version(c, lo) || !SSL_CTX_set_max_proto_version(c, hi)) return NULL;
+    if (SSL_CTX_load_verify_locations(c, ca, NULL) != 1) { fprintf(stderr, "hsclient: --tls CA %s: not a PEM CA\n", ca); return NULL; }
+    if (SSL_CTX_use_certificate_chain_file(c, cert) != 1) { fprintf(stderr, "hsclient: --tls CERT %s: not a PEM certificate\n", cert); return NULL; }
+    if (SSL_CTX_use_PrivateKey_file(c, key, SSL_FILETYPE_PEM) != 1 || SSL_CTX_check_private_key(c) != 1) {
+        fprintf(stderr, "hsclient: --tls KEY %s: not the key of %s\n", key, cert);
+        return NULL;
+    }
+    SSL_CTX_set_verify(c, SSL_VERIFY_PEER, NULL);
+    SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_options(c, SSL_OP_NO_TICKET);
+    SSL_CTX_set_mode(c, SSL_MODE_RELEASE_BUFFERS);
+    return c;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--tls")) {
+        if (argc < 6 || !(ctx = tls_context(argv[2], argv[3], argv[4], argv[5]))) {
+            if (argc < 6) fprintf(stderr, "hsclient: --tls CA CERT KEY VERSIONS\n");
+            return 1;
+        }
+        argv += 5, argc -= 5;
+    }
     if (argc != 7 && argc != 10) {
-        fprintf(stderr, "usage: hsclient HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]\n");
+        fprintf(stderr, "usage: hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]\n");
         return 1;
     }
+    if (ctx && argc == 10) { fprintf(stderr, "hsclient: no load phase over --tls (handshakes only)\n"); return 1; }
+    peer_host = argv[1];
     int n = atoi(argv[3]), procs = atoi(argv[4]), par = atoi(argv[5]);
     double rate = argc == 10 ? atof(argv[7]) : 0, secs = argc == 10 ? atof(argv[8]) : 0;
     double echo_ms = argc == 10 ? atof(argv[9]) : 0;
@@ -320,7 +420,9 @@ int main(int argc, char **argv) {
     FILE *in = fdopen(fds[0], "r");
     int up = 0, failed = 0, u, f;
     double first = 1e18, last = 0, a, b, cu, cs, hs_user = 0, hs_sys = 0;
-    for (int p = 0; p < procs && fscanf(in, "%d %d %lf %lf %lf %lf", &u, &f, &a, &b, &cu, &cs) == 6; p++) {
+    char neg[160], tls_neg[160] = "";
+    for (int p = 0; p < procs && fscanf(in, "%d %d %lf %lf %lf %lf %159s", &u, &f, &a, &b, &cu, &cs, neg) == 7; p++) {
+        if (!tls_neg[0] && strcmp(neg, "-")) strcpy(tls_neg, neg);
         up += u, failed += f, hs_user += cu, hs_sys += cs;
         if (a < first) first = a;
         if (b > last) last = b;
@@ -335,6 +437,11 @@ int main(int argc, char **argv) {
     printf("{\"sessions_up\": %d, \"failed\": %d, \"seconds\": %.3f, \"rate_per_s\": %.1f, \"cpu_user_s\": %.3f, "
            "\"cpu_system_s\": %.3f", up, failed, secs_hs, secs_hs > 0 ? up / secs_hs : 0.0, hs_user, hs_sys);
     if (rate > 0) print_load(in, procs, rate, secs, echo_ms);
+    if (ctx) {
+        char *cut = strchr(tls_neg, '/');
+        if (cut) *cut++ = 0;
+        printf(", \"tls_version\": \"%s\", \"cipher_suite\": \"%s\"", cut ? tls_neg : "", cut ? cut : "");
+    }
     printf("}\n");
     while (wait(NULL) > 0) {}
     return failed ? 2 : 0;

@@ -4,7 +4,7 @@ set -euo pipefail
 . "$SDNBENCH_REPO/scripts/apt.sh"
 pkgs=(openvswitch-switch openvswitch-testcontroller mininet iperf3 d-itg tcpdump ethtool
       iputils-ping nftables iproute2 procps python3-venv python3-dev build-essential pkg-config
-      chromium fonts-dejavu-core openjdk-17-jdk-headless maven)
+      libssl-dev chromium fonts-dejavu-core openjdk-17-jdk-headless maven)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,6 +2,7 @@
 
     sdnbench controller bench --controller osken:learning --mode throughput --switches 1,4,16
     sdnbench controller capacity --controller tcp:127.0.0.1:6653
+    sdnbench controller tls-cost --controller osken:learning      (TCP and TLS in one run, ratios)
     sdnbench controller search --controller ovs-testcontroller --of 1.0 --switches 4
     sdnbench controller cbench -c 127.0.0.1 -p 6653 -s 16 -l 10 -t      (cbench's flags and RESULT line)
 """
@@ -28,7 +29,7 @@ from ..engine.params import check, engine_defaults, launch_of_version, launch_sp
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
-from . import discovery, provisioning, resilience, robustness
+from . import discovery, provisioning, resilience, robustness, tls_cost
 from ._flags import above_zero, add_tls_flags, at_least, tls_params
 from ._results import end, run_plan
 
@@ -84,6 +85,7 @@ def register(sub) -> None:
     discovery.add_to(s, _common)
     provisioning.add_to(s, _common)
     resilience.add_to(s, _common)
+    tls_cost.add_to(s, _common)
 
 
 # A flag named for an engine config field whose default is the engine's (``Config::default()``,

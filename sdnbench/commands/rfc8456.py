@@ -9,6 +9,7 @@ test's §4.8 fields and its trial table with average and variance (§4.7).
     sdnbench rfc8456 --controller osken:learning -o rfc.md                 # default: 5 trials, < 1 h
     sdnbench rfc8456 --controller osken:learning --full -o rfc.json        # the RFC's 10 trials
     sdnbench rfc8456 --controller 'cmd:python3 pox.py openflow.of_01 --port={port} forwarding.l2_learning;cwd=${POX_DIR};of=1.0;name=pox' --quick
+    sdnbench rfc8456 --controller osken:learning --quick --tls -o rfc.md   # its switches on TLS (docs/tls.md)
     sdnbench rfc8456 --controller tcp:127.0.0.1:6653 --api floodlight --api-url http://127.0.0.1:8080 -o rfc.md
     sdnbench rfc8456 --resume latest -o rfc.html     # finish an interrupted evaluation
     sdnbench rfc8456 --report 12 -o rfc.html         # only write the report of run 12
@@ -56,6 +57,10 @@ def register(sub) -> None:
                         "e.g. a tcp: one: the discovery tests read its view through it; for "
                         f"{', '.join(FLOW_APIS)} the proactive tests push their flows through it too")
     p.add_argument("--api-url", metavar="URL", help="that API's base URL on 127.0.0.0/8 (with --api)")
+    p.add_argument("--tls", action="store_true",
+                   help="the controllers over TLS (each spec with ;tls, sdnbench's certificates): the tests on "
+                        "emulated switches run over TLS, the others are listed as not applicable; the report's "
+                        "encryption field says what the sessions negotiated")
     p.add_argument("--list", action="store_true", help="print the plan (what runs, what cannot apply) and exit")
     p.add_argument("--resume", metavar="RUN", help="continue an interrupted evaluation (an id or `latest`)")
     p.add_argument("--report", metavar="RUN", help="measure nothing: write the report of a stored evaluation")
@@ -86,7 +91,7 @@ def run(args) -> int:
         if bad:
             raise UserError(f"--only: unknown test {bad[0]!r}; known: {', '.join(BY_SLUG)}")
         once_each("--only", only)
-    controllers = _controllers(args.controller)
+    controllers = _controllers(args.controller, args.tls)
     api = _api(args.api, args.api_url)
     if args.list:
         return _list(controllers, args.profile, only, api)
@@ -108,10 +113,13 @@ def _api(name, url):
     return [name, url]
 
 
-def _controllers(specs: list) -> list:
+def _controllers(specs: list, tls: bool = False) -> list:
     specs = specs or [DEFAULT_SPEC]
     for s in specs:
         parse_spec(s)
+    if tls:
+        from ..tlscost.plan import tls_twin
+        specs = [s if parse_spec(s).tls else tls_twin(s) for s in specs]
     if len(set(specs)) != len(specs):
         raise UserError("--controller: the same controller is given twice")
     return specs

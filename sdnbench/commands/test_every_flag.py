@@ -45,7 +45,7 @@ ZERO_OR_HUGE = ("0", "99999999999999999999", "inf")   # may be valid: accepted, 
 # searched nothing); and these must not refuse it.
 ZERO_MEANS = {
     ("controller", "bench", "--warmup"), ("controller", "exceptions", "--warmup"),
-    ("controller", "capacity", "--hold-ms"),
+    ("controller", "capacity", "--hold-ms"), ("controller", "tls-cost", "--hold-ms"),
     *((("controller", c, f) for c in ("provisioning", "table-capacity")
        for f in ("--rate", "--announce-ms", "--table-size"))),
     ("switch", "bench", "--probe-pps"), ("switch", "conformance", "--interval"),

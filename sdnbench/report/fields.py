@@ -122,6 +122,10 @@ def encryption(r) -> str:
     the version and cipher suite are then not known here). Nothing of TLS recorded: plain TCP,
     all sdnbench spoke before TLS."""
     t = (r.params or {}).get("transport")
+    if isinstance(t, str):      # as engine/convert.py writes it: transport, tls_version, tls_cipher_suite
+        p = r.params
+        t = {"protocol": t, "tls_version": p.get("tls_version"), "cipher_suite": p.get("tls_cipher_suite"),
+             "sessions_tls": p.get("sessions_tls", (r.counters or {}).get("sessions_tls"))}
     if isinstance(t, dict) and t.get("protocol"):
         if t["protocol"] != "tls":
             return "no (plain TCP)"

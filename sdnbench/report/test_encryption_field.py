@@ -30,3 +30,11 @@ def test_without_the_engines_account():
 def test_a_run_of_both_says_both():
     rs = [_r({"transport": TLS13}), _r({"transport": {"protocol": "tcp"}}), _r({"transport": TLS13})]
     assert _encrypted(rs) == "yes: TLS (TLSv1_3, TLS13_AES_128_GCM_SHA256), 16 TLS sessions; no (plain TCP)"
+
+
+def test_the_params_as_engine_convert_writes_them():
+    flat = {"transport": "tls", "tls_version": "TLSv1_2", "tls_cipher_suite": "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"}
+    r = _r(flat)
+    r.counters["sessions_tls"] = 4
+    assert encryption(r) == "yes: TLS (TLSv1_2, TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384), 4 TLS sessions"
+    assert encryption(_r({"transport": "tcp"})) == "no (plain TCP)"

@@ -27,7 +27,7 @@ def _cells(name: str, quick: bool) -> list:
     return plan(scenario_mod.load(SCENARIOS / f"{name}.yaml", quick=quick), 0)
 
 
-@pytest.mark.parametrize("name", sorted(STUDIES) + ["demo"])
+@pytest.mark.parametrize("name", sorted(STUDIES) + ["demo", "tls-cost"])
 def test_scenario_parses_and_quick_is_smaller(name):
     full, quick = _cells(name, False), _cells(name, True)
     assert 0 < len(quick) <= len(full)

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from ..controllers.spec import display_name
+from ..controllers.spec import display_name, parse_spec
 from . import discovery_size, exception_handling, failover_trial, reprovisioning_trial
 from . import figures as fig
-from .roles import for_role, of_version, traffic
+from .roles import RoleSpec, for_role, of_version, traffic
 
 PROFILES = ("quick", "default", "full")
 TRIALS = {"quick": 3, "default": 5, "full": 10}
@@ -202,6 +202,12 @@ def label(spec: str) -> str:
     return display_name(spec)
 
 
+# The campaign kinds whose trials carry TLS to their switches (the engine's: ``engine.runner``);
+# over TLS (``rfc8456 --tls``, a ``;tls`` spec) the other tests are listed with this reason.
+TLS_KINDS = ("controller",)
+NOT_OVER_TLS = "not over TLS: its trial ({kind}) does not run over TLS yet (docs/tls.md, which commands do)"
+
+
 def plan(controllers: list, only: Optional[list] = None, api: Optional[list] = None) -> list:
     """Every (test, controller), with the app it runs or why it cannot apply; ``api``:
     [adapter, base URL] for controllers without a known topology app (``roles.for_role``)."""
@@ -211,6 +217,8 @@ def plan(controllers: list, only: Optional[list] = None, api: Optional[list] = N
             continue
         for c in controllers:
             r = for_role(c, t.role, api)
+            if r.spec is not None and parse_spec(c).tls and t.kind not in TLS_KINDS:
+                r = RoleSpec(r.role, None, NOT_OVER_TLS.format(kind=t.kind))
             out.append(Planned(t, c, r.spec, r.reason))
     return out
 

@@ -32,6 +32,15 @@ pub struct Responder {
     /// Drop every K-th echo request unanswered (gate.rs)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub drop_echo_one_in: Option<u64>,
+    /// Speak TLS with this certificate (PEM; with --tls-key; tls.rs)
+    #[arg(long, value_name = "FILE")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM)
+    #[arg(long, value_name = "FILE")]
+    pub tls_key: Option<std::path::PathBuf>,
+    /// Require a client certificate signed by this CA (PEM; with --tls-cert)
+    #[arg(long, value_name = "FILE")]
+    pub tls_ca: Option<std::path::PathBuf>,
     /// A process started by the first one (it binds the port itself, and ends with its parent)
     #[arg(long, hide = true)]
     pub child: bool,
@@ -55,6 +64,10 @@ impl Responder {
         opt("--delay-us", self.delay_us.map(|d| d.to_string()));
         opt("--drop-one-in", self.drop_one_in.map(|k| k.to_string()));
         opt("--drop-echo-one-in", self.drop_echo_one_in.map(|k| k.to_string()));
+        let path = |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        opt("--tls-cert", path(&self.tls_cert));
+        opt("--tls-key", path(&self.tls_key));
+        opt("--tls-ca", path(&self.tls_ca));
         a
     }
 }
@@ -124,7 +137,7 @@ mod tests {
         let d = responder("").unwrap();
         assert_eq!((d.listen, d.procs, d.version(), d.child), ("127.0.0.1:6653".parse().unwrap(), 1, 4, false));
         assert_eq!((d.rate, d.delay_us, d.drop_one_in, d.drop_echo_one_in), (None, None, None, None));
-        let p = responder("--listen 127.0.0.2:7000 --procs 3 --of 1.0 --rate 2.5 --delay-us 0 --drop-echo-one-in 10").unwrap();
+        let p = responder("--listen 127.0.0.2:7000 --procs 3 --of 1.0 --rate 2.5 --delay-us 0 --drop-echo-one-in 10 --tls-cert c.pem --tls-key k.pem --tls-ca ca.pem").unwrap();
         let c = parse::<Responder>("sdnbench-responder", p.child_args()).unwrap();
         assert!(c.child);
         assert_eq!(Responder { child: false, procs: 3, ..c }, p, "a child runs as its parent, one process");

@@ -41,6 +41,8 @@ pub struct Conn {
     pub version: u8,
     pub rbuf: Vec<u8>,
     pub wbuf: Vec<u8>,
+    /// The TLS session (`tls.rs`) when the responder runs over TLS: `wbuf` is then plaintext.
+    pub tls: Option<rustls::ServerConnection>,
 }
 
 pub struct Templates {
@@ -62,7 +64,7 @@ impl Templates {
 
 impl Conn {
     pub fn new(fd: i32, version: u8) -> Conn {
-        let mut c = Conn { fd, version, rbuf: Vec::new(), wbuf: Vec::new() };
+        let mut c = Conn { fd, version, rbuf: Vec::new(), wbuf: Vec::new(), tls: None };
         c.hello();
         c
     }

@@ -2,13 +2,16 @@
 //! against. It answers each packet-in with exactly one flow-mod carrying the packet-in's buffer id,
 //! answers echo requests, and does nothing else.
 //!
+//! With `--tls-cert/--tls-key` (and `--tls-ca`: client certificates required) it speaks
+//! OpenFlow over TLS (`tls.rs`, issue 51).
+//!
 //! One process is one thread with one epoll loop. `--procs N` starts N processes that all listen
 //! on the port with SO_REUSEPORT (the kernel spreads connections over them), because one process
 //! may hold at most its hard file limit (20,000 here) of sessions. Children are in the parent's
 //! process group; stopping the group stops them all, and a child is killed when its parent dies.
 
 use sdnbench_responder::cli::{self, Responder};
-use sdnbench_responder::{gate, poll};
+use sdnbench_responder::{gate, poll, tls};
 use std::io;
 
 /// Exit codes (docs/cli.md): 0 stopped, 1 the user's input (one line, before listening),
@@ -52,6 +55,10 @@ fn main() {
             std::process::exit(1);
         }
     };
+    let tls = tls::from_flags(o.tls_cert.as_deref(), o.tls_key.as_deref(), o.tls_ca.as_deref()).unwrap_or_else(|e| {
+        eprintln!("sdnbench-responder: {e}");
+        std::process::exit(1);
+    });
     raise_nofile();
     let addr = o.listen;
     let mut children = vec![];
@@ -74,13 +81,13 @@ fn main() {
                 Err(e) => eprintln!("sdnbench-responder: cannot start a child: {e}"),
             }
         }
-        run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        poll::serve(lfd, o.version(), knobs(&o), tls.clone()).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     } else {
         let lfd = poll::listen(addr).unwrap_or_else(|e| {
             eprintln!("sdnbench-responder: child cannot listen: {e}");
             std::process::exit(1);
         });
-        run(lfd, o.version(), knobs(&o)).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
+        poll::serve(lfd, o.version(), knobs(&o), tls.clone()).unwrap_or_else(|e| eprintln!("sdnbench-responder: {e}"));
     }
 }
 
@@ -101,8 +108,4 @@ fn die_with_parent(cmd: &mut std::process::Command) {
             Ok(())
         });
     }
-}
-
-fn run(lfd: i32, version: u8, knobs: gate::Knobs) -> io::Result<()> {
-    poll::serve(lfd, version, knobs)
 }

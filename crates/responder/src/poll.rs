@@ -2,9 +2,12 @@
 
 use crate::conn::{Conn, Templates};
 use crate::gate::{now_ns, Due, Gate, Knobs};
+use crate::tls::{self, Got};
+use rustls::{ServerConfig, ServerConnection};
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 fn check(r: i32) -> io::Result<i32> {
     if r < 0 {
@@ -50,8 +53,11 @@ fn close(ep: i32, conns: &mut HashMap<i32, Conn>, fd: i32) {
     conns.remove(&fd);
 }
 
-/// Write what can be written; false when the connection is dead.
+/// Write what can be written (over TLS: encrypted, `tls::send`); false when the connection is dead.
 fn flush(c: &mut Conn) -> bool {
+    if let Some(t) = c.tls.as_mut() {
+        return tls::send(t, c.fd, &mut c.wbuf);
+    }
     while !c.wbuf.is_empty() {
         let n = unsafe { libc::write(c.fd, c.wbuf.as_ptr() as *const _, c.wbuf.len()) };
         if n < 0 {
@@ -100,14 +106,12 @@ fn drain(c: &mut Conn, buf: &mut [u8], t: &Templates, gate: &mut Gate) -> (bool,
         }
         let keep = c.rbuf.len();
         buf[..keep].copy_from_slice(&c.rbuf);
-        let r = unsafe { libc::read(c.fd, buf[keep..].as_mut_ptr() as *mut _, buf.len() - keep) };
-        if r == 0 {
-            return (true, false);
-        }
-        if r < 0 {
-            return (io::Error::last_os_error().kind() != io::ErrorKind::WouldBlock, false);
-        }
-        let total = keep + r as usize;
+        let r = match read(c, &mut buf[keep..]) {
+            Got::Data(n) => n,
+            Got::WouldBlock => return (false, false),
+            Got::Eof | Got::Dead => return (true, false),
+        };
+        let total = keep + r;
         match c.process(&buf[..total], t, gate) {
             Ok(used) => {
                 c.rbuf.clear();
@@ -121,7 +125,30 @@ fn drain(c: &mut Conn, buf: &mut [u8], t: &Templates, gate: &mut Gate) -> (bool,
     }
 }
 
-pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
+/// Bytes of the OpenFlow stream: from the socket, or decrypted (`tls::read`).
+fn read(c: &mut Conn, buf: &mut [u8]) -> Got {
+    if let Some(t) = c.tls.as_mut() {
+        return tls::read(t, c.fd, buf);
+    }
+    let r = unsafe { libc::read(c.fd, buf.as_mut_ptr() as *mut _, buf.len()) };
+    match r {
+        0 => Got::Eof,
+        r if r > 0 => Got::Data(r as usize),
+        _ if io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock => Got::WouldBlock,
+        _ => Got::Dead,
+    }
+}
+
+/// A new connection's state: over TLS, a server session of `tls`.
+fn accepted(fd: i32, version: u8, tls: &Option<Arc<ServerConfig>>) -> Option<Conn> {
+    let mut conn = Conn::new(fd, version);
+    if let Some(cfg) = tls {
+        conn.tls = Some(ServerConnection::new(cfg.clone()).ok()?);
+    }
+    Some(conn)
+}
+
+pub fn serve(lfd: i32, version: u8, knobs: Knobs, tls: Option<Arc<ServerConfig>>) -> io::Result<()> {
     let ep = unsafe { check(libc::epoll_create1(libc::EPOLL_CLOEXEC))? };
     add(ep, lfd, libc::EPOLLIN as u32)?;
     let mut gate = Gate::new(knobs);
@@ -160,7 +187,10 @@ pub fn serve(lfd: i32, version: u8, knobs: Knobs) -> io::Result<()> {
                     unsafe {
                         libc::setsockopt(c, libc::IPPROTO_TCP, libc::TCP_NODELAY, &one as *const _ as *const _, 4);
                     }
-                    let mut conn = Conn::new(c, version);
+                    let Some(mut conn) = accepted(c, version, &tls) else {
+                        unsafe { libc::close(c) };
+                        continue;
+                    };
                     // The switch's HELLO is usually in already (it sends it once connected, and
                     // accept comes later): answer it now, HELLO and FEATURES_REQUEST in one
                     // write, one segment and one wake-up fewer than waiting for epoll (issue 32).
