@@ -44,15 +44,22 @@ def probe(host: str, port: int, version: int, timeout: float = 1.0) -> Optional[
     try:
         with socket.create_connection((host, port), timeout=timeout) as s:
             s.settimeout(timeout)
-            s.sendall(hello(version))
-            data = b""
-            while len(data) < HEADER.size:
-                chunk = s.recv(HEADER.size - len(data))
-                if not chunk:
-                    return None
-                data += chunk
+            return hello_answer(s, version)
     except OSError:
         return None
+
+
+def hello_answer(s, version: int) -> Optional[int]:
+    """Send a HELLO of ``version`` on the connected socket ``s`` (plain or TLS) and read the
+    controller's: its version, or None when the answer is short or not a HELLO. Socket errors
+    are the caller's."""
+    s.sendall(hello(version))
+    data = b""
+    while len(data) < HEADER.size:
+        chunk = s.recv(HEADER.size - len(data))
+        if not chunk:
+            return None
+        data += chunk
     head = parse_header(data)
     if head is None or head[1] != OFPT_HELLO:
         return None

@@ -14,7 +14,7 @@ import socket
 import ssl
 from typing import Optional
 
-from .ofhello import HEADER, OFPT_HELLO, hello, parse_header
+from .ofhello import hello_answer
 from ..errors import UserError
 from ..tls.files import TlsFiles
 
@@ -64,13 +64,7 @@ def probe(host: str, port: int, version: int, files: TlsFiles, where: str,
     ``where`` names the controller in error lines."""
     try:
         with session(host, port, files, timeout) as s:
-            s.sendall(hello(version))
-            data = b""
-            while len(data) < HEADER.size:
-                chunk = s.recv(HEADER.size - len(data))
-                if not chunk:
-                    return None
-                data += chunk
+            return hello_answer(s, version)
     except ssl.SSLCertVerificationError as e:
         raise _not_verified(e, host, files, where) from None
     except ssl.SSLError as e:
@@ -80,10 +74,6 @@ def probe(host: str, port: int, version: int, files: TlsFiles, where: str,
         return None
     except OSError:
         return None
-    head = parse_header(data)
-    if head is None or head[1] != OFPT_HELLO:
-        return None
-    return head[0]
 
 
 def _alert(reason: str) -> str:
