@@ -14,6 +14,7 @@
 //! | `robust`       | the robustness attacker (RFC 8456 §5.3), an extra switch on its own thread |
 //! | `switch`       | one worker's emulated switches: sessions, pacing, workloads, its protocol  |
 //! | `network`      | the emulated network between switches                                    |
+//! | `tls`          | OpenFlow over TLS: the switches' rustls client and the connection sessions use |
 //! | `hist`         | latency histograms                                                       |
 //! | `config`       | what one run does (`Config`), and the machine's limits                     |
 //! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |

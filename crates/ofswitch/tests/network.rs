@@ -131,7 +131,8 @@ fn port_down_sends_port_status_and_port_desc_shows_it() {
     s.on_message(0, &req, &mut outs[0]).unwrap();
     let Body::StatsReply(r) = &decode(&outs[0])[0].body else { panic!() };
     let ofwire::StatsReplyBody::PortDesc(ports) = &r.body else { panic!() };
-    assert_eq!(ports.iter().map(|p| p.state & 1).collect::<Vec<_>>(), vec![0, 1]);
+    // LOCAL first, down, as Open vSwitch lists it (ports.rs), then ports 1 and 2
+    assert_eq!(ports.iter().map(|p| (p.port_no, p.state & 1)).collect::<Vec<_>>(), vec![(0xffff_fffe, 1), (1, 0), (2, 1)]);
     outs[0].clear();
     s.set_port_state(7, 2, true, &mut outs);
     let Body::PortStatus(ps) = &decode(&outs[0])[0].body else { panic!() };

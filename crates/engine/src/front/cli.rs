@@ -341,7 +341,10 @@ fn tls(c: &mut Config, f: &Flags) -> Result<(), String> {
     ];
     let Some(t) = c.tls.as_mut() else {
         return match others.iter().find(|(_, v)| v.is_some()) {
-            Some((flag, _)) => Err(format!("{flag}: TLS is off; give --tls-ca FILE (the CA of the controller's certificate)")),
+            Some((flag, v)) => Err(format!(
+                "{flag} {}: TLS is off; give --tls-ca FILE (the CA of the controller's certificate)",
+                v.as_deref().unwrap_or_default()
+            )),
             None => Ok(()),
         };
     };
@@ -395,7 +398,7 @@ mod tests {
             ("ca.pem", Some("c.pem"), Some("k.pem"), vec!["1.2".to_string()])
         );
         assert!(args("--switches 2").unwrap().cfg.tls.is_none(), "TCP unless asked");
-        assert!(args("--tls-cert c.pem").unwrap_err().starts_with("--tls-cert: TLS is off"));
+        assert!(args("--tls-cert c.pem").unwrap_err().starts_with("--tls-cert c.pem: TLS is off"));
         assert!(args("--tls-ca ca.pem --tls-versions 1.1").unwrap_err().starts_with("--tls-versions: unknown TLS version"));
         // the files are read when the flags are: one line naming the file
         let e = args("--tls-ca /nonexistent/ca.pem").unwrap_err();

@@ -11,7 +11,7 @@
 //! holds encrypted but not yet written are `wants_write`: the session then also wakes on
 //! writability, and every `flush` pushes them first.
 
-use super::Client;
+use super::client::Client;
 use std::cell::RefCell;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};

@@ -1,7 +1,7 @@
 //! Opening a connection to a controller: TCP (from a source address when given), then, over
 //! TLS, the handshake. Each step is timed alone (`Conn::opening`).
 
-use super::Conn;
+use super::conn::Conn;
 use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -15,13 +15,13 @@ pub async fn connect(addr: SocketAddr, source: Option<SocketAddr>, tls: Option<&
     let tcp_ns = t0.elapsed().as_nanos() as u64;
     match tls {
         None => Ok(Conn::plain(s, tcp_ns)),
-        Some(Err(e)) => Err(io::Error::new(io::ErrorKind::InvalidInput, super::TlsFailure(e.clone()))),
+        Some(Err(e)) => Err(io::Error::new(io::ErrorKind::InvalidInput, super::conn::TlsFailure(e.clone()))),
         Some(Ok(client)) => Conn::tls(s, tcp_ns, client, limit).await,
     }
 }
 
 /// The TLS client of a worker, or why it could not be built (every session then ends with it).
-pub type Tls = Result<super::Client, String>;
+pub type Tls = Result<super::client::Client, String>;
 
 async fn connect_tcp(addr: SocketAddr, source: Option<SocketAddr>) -> io::Result<TcpStream> {
     let sock = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
