@@ -25,7 +25,7 @@ LAYERS: tuple = (
     {"commands"},
     {"campaign"},
     {"rfc8456", "conformance", "switchconf"},
-    {"discovery", "robustness", "switchtest"},
+    {"discovery", "robustness", "switchtest", "tlscost"},
     {"compare", "report"},
     {"history"},
     {"engine", "net"},
