@@ -268,16 +268,19 @@ def _controller(v: Any) -> None:
     parse_spec(v)
 
 
-def _file(v: Any) -> None:
-    """A TLS file the switches use: there and readable (what is in it: ``tls.check`` at launch)."""
-    if v is None:
-        return
-    if not isinstance(v, (str, Path)) or not str(v).strip():
-        raise ValueError(f"expected a file name, got {v!r}")
-    try:
-        Path(v).expanduser().read_bytes()
-    except OSError as e:
-        raise ValueError(f"{v}: cannot read it: {e.strerror}") from None
+def _file(what: str) -> Callable[[Any], None]:
+    """A TLS file the switches use (``what`` it is): there and readable (what is in it:
+    ``tls.check`` at launch)."""
+    def check(v: Any) -> None:
+        if v is None:
+            return
+        if not isinstance(v, (str, Path)) or not str(v).strip():
+            raise ValueError(f"expected a file name, got {v!r}")
+        try:
+            Path(v).expanduser().read_bytes()
+        except OSError as e:
+            raise ValueError(f"{v}: cannot read the {what}: {e.strerror}") from None
+    return check
 
 
 def _on_tls(v: Any) -> None:
@@ -328,7 +331,8 @@ def _pairs(topo: str, link: Any, v: Any) -> None:
 _TOP: dict = {
     "topo": _topo, "controller": _controller, "link": _link, "of": parse_of,
     "datapath": _choice(DATAPATHS), "switch": _choice(SWITCHES), "reps": _num(int, 1, 1000),
-    "measurements": _measurements, "tls_ca": _file, "tls_cert": _file, "tls_key": _file,
+    "measurements": _measurements, "tls_ca": _file("CA certificate that signed the controller's"),
+    "tls_cert": _file("switch's certificate"), "tls_key": _file("switch's private key"),
 }
 _SECTIONS: dict = {
     "ping": {"sizes": _ping_sizes, "count": _num(int, 1, 100000),

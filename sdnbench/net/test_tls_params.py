@@ -14,7 +14,7 @@ def test_tls_keys(tmp_path):
     with pytest.raises(NetParamsError) as e:
         check({"topo": "linear,2", "controller": "osken:learning;tls", "tls_key": str(tmp_path / "no.pem")},
               flags=True)
-    assert "--tls-key: " in str(e.value) and "cannot read it: No such file or directory" in str(e.value)
+    assert "--tls-key: " in str(e.value) and "cannot read the switch's private key: No such file or directory" in str(e.value)
     with pytest.raises(NetParamsError) as e:
         check({"topo": "linear,2", "controller": "osken:learning", "tls_ca": str(ca)})
     assert "controller: osken:learning is not on TLS, but TLS files are given" in str(e.value)

@@ -129,7 +129,8 @@ def test_conformance_connect_and_frames_identical_on_ovs_and_the_engine(tmp_path
     assert set(cells) == {(v, s) for v in ("1.0", "1.3") for s in ("connect", "frames")}
     for key, c in cells.items():
         assert c["identical"], (key, c["only_ovs"], c["only_engine"], c["notes"])
-        assert c["counts"]["ovs"] == c["counts"]["engine"] and c["noise"] == [0, 0], (key, c["counts"])
+        assert c["counts"]["ovs"] == c["counts"]["engine"] == c["counts"]["ovs_b"], (key, c["counts"])
+        assert c["noise"] == [0, 0, 0], (key, c["noise"])           # OVS A, the engine, OVS B
     assert cells[("1.3", "connect")]["counts"]["ovs"][2] == 2       # a table-miss entry per switch
     assert cells[("1.0", "connect")]["counts"]["ovs"][2] == 0       # none at 1.0
     for v, table_miss in (("1.0", 0), ("1.3", 2)):                  # and the learned flows
