@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from dataclasses import replace
 
 from .. import output
 from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
 from ..errors import UserError
-from ..paramcheck import once_each
+from ..paramcheck import add_flags, once_each
 from ..robustness import cases as case_list
 from ..robustness import exceptions, exceptions_trial
 from ..robustness import netns, stable
-from ..robustness.runner import SYN_CASES, SYN_RATE, CaseRun
+from ..robustness.params import Robustness, from_args
+from ..robustness.runner import SYN_CASES, CaseRun
 from ..robustness.table import verdict_table
-from ..robustness.verdicts import DROP, HUNG_MS
 from ..store import CellSpec
 from ._results import run_trials, save
-from ._flags import above_zero
 
 
 def add_to(s, common) -> None:
@@ -35,12 +35,7 @@ def add_to(s, common) -> None:
     common(r, multi_controller=True)
     r.add_argument("--cases", help="comma-separated case names (all that apply to --of)")
     r.add_argument("--list", action="store_true", help="list the cases (name, family, source) and exit")
-    r.add_argument("--rate", type=float, help="background offered requests/s (1000; Faucet: 200)")
-    r.add_argument("--switches", type=int, default=4, help="background switches (4)")
-    r.add_argument("--drop", type=float, default=DROP, help=f"rate drop that counts as degraded ({DROP})")
-    r.add_argument("--hung-ms", type=above_zero, default=HUNG_MS, help=f"silence that counts as hung ({HUNG_MS} ms)")
-    r.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE}; needs root)")
-    r.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
+    add_flags(r, Robustness, only=("rate", "switches", "drop", "hung_ms", "syn_rate", "reps"))
     r.set_defaults(func=run_robustness, of_version=None)  # without --of: negotiated, as controller bench
 
     e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
@@ -61,12 +56,10 @@ def add_to(s, common) -> None:
                      description="The denial-of-service cases of the robustness suite (" + ", ".join(DOS_CASES) +
                      "): the legitimate switches' answered rate before, during and after each attack.")
     common(d, multi_controller=True)
-    d.add_argument("--rate", type=float, help="legitimate offered requests/s (1000; Faucet: 200)")
-    d.add_argument("--switches", type=int, default=4, help="legitimate switches (4)")
-    d.add_argument("--syn-rate", type=int, default=SYN_RATE, help=f"syn-flood: SYNs/s ({SYN_RATE})")
+    add_flags(d, Robustness, only=("rate", "switches", "syn_rate"))
     d.add_argument("--cases", help="comma-separated attacks, some of " + ", ".join(DOS_CASES) + " (all)")
     d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
-    d.add_argument("--reps", type=int, default=3, help="repetitions, each against a fresh launch (3)")
+    add_flags(d, Robustness, only=("reps",))
     d.set_defaults(func=run_dos, of_version=None)  # without --of: negotiated, as controller bench
 
 
@@ -78,24 +71,18 @@ def run_robustness(args) -> int:
         else:
             print(output.table(["case", "family", "OpenFlow", "source"], rows, align="llll"))
         return 0
-    if not 0 < args.drop < 1:
-        raise UserError("--drop must be between 0 and 1 (a fraction of the rate before the case)")
-    _check_reps(args)
-    chosen = case_list.select(args.cases, args.of_version)
+    p = from_args(args, ("of_version", "rate", "switches", "drop", "hung_ms", "syn_rate", "reps", "workers"))
+    chosen = case_list.select(args.cases, p.of_version)
     if not args.cases and SYN_CASES[0] in chosen and netns.cannot_run():
         chosen = [c for c in chosen if c not in SYN_CASES]     # "all" here: every case this machine can run
         print(f"note: {netns.cannot_run()}: left out", file=sys.stderr)
     specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
-    bg = {"rate": args.rate, "switches": args.switches}
-    if args.workers is not None:
-        bg["workers"] = args.workers
 
     def said(name, r, v) -> None:
         if not args.json:
             print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
                   file=sys.stderr)
-    results, seen = _cases(args, specs, chosen, dict(background=bg, drop=args.drop, hung_ms=args.hung_ms,
-                                                      syn_rate=args.syn_rate), said)
+    results, seen = _cases(args, p, specs, chosen, said)
     table = {name: stable.by_case([v for n, v in seen if n == name]) for name in _names(specs)}
     for r, (name, _) in zip(results, seen):   # every repetition's result carries the case's stable verdict
         r.counters["robustness_stable"] = table[name][r.counters["robustness"]["case"]].to_dict()
@@ -117,23 +104,25 @@ def _names(specs: list) -> list:
     return names
 
 
-def _cases(args, specs: list, cases: list, kw: dict, said) -> tuple:
+def _cases(args, p: Robustness, specs: list, cases: list, said) -> tuple:
     """Every case of every controller (repetitions in order, a fresh launch each), each case and
     repetition a cell of one plan on the campaigns' executor (``_results.run_trials``): kept as
     it ends (``-o`` rewritten, ``--store`` committed); Ctrl-C/SIGTERM keeps what finished, as
     ``controller bench``. ``said(name, result, verdict)`` after each. Returns the results and
-    [(name, Verdict)] in the same order."""
+    [(name, Verdict)] in the same order. A cell's params are the ``robustness`` kind's (what
+    ``sdnbench run`` would take to measure it again) but ``reps``: a cell is one repetition."""
     current: dict = {}
     seen: list = []
-    fixed = {"of_version": args.of_version, **kw["background"], **{k: v for k, v in kw.items() if k != "background"}}
+    kw = dict(background=p.background, drop=p.drop, hung_ms=p.hung_ms, syn_rate=p.syn_rate)
 
     def plan():
         for spec, name in zip(specs, _names(specs)):
-            with CaseRun(spec, cases, of_version=args.of_version, reps=args.reps, **kw) as run:
+            with CaseRun(spec, cases, of_version=p.of_version, reps=p.reps, **kw) as run:
                 current.update(run=run, name=name)
                 for rep, case in run.plan():
-                    p = {k: v for k, v in {"controller": spec, "case": case, **fixed}.items() if v is not None}
-                    yield CellSpec(cell_key("robustness", p, rep), "robustness", "robustness", p, rep)
+                    cp = {k: v for k, v in vars(replace(p, controller=spec, case=case)).items()
+                          if v is not None and k != "reps"}
+                    yield CellSpec(cell_key("robustness", cp, rep), "robustness", "robustness", cp, rep)
 
     def one(cell):
         r, v = current["run"].one(cell.repetition, cell.params["case"])
@@ -149,16 +138,6 @@ def _cases(args, specs: list, cases: list, kw: dict, said) -> tuple:
     with contextlib.closing(plan()) as cells:
         results = run_trials(args, cells, one, on_result=told, quiet=lambda r: True, kind="robustness")
     return results, seen
-
-
-def _check_reps(args) -> None:
-    if args.reps < 1:
-        raise UserError("--reps must be at least 1")
-    # counts the engine reads as unsigned: refused here by flag, not by the engine's JSON parser
-    for flag, value in (("--syn-rate", getattr(args, "syn_rate", None)), ("--workers", getattr(args, "workers", None)),
-                        ("--switches", getattr(args, "switches", None))):
-        if value is not None and not 1 <= value < 1 << 32:
-            raise UserError(f"{flag}: want a whole number, 1 or more, got {value}")
 
 
 DOS_CASES = ("connection-flood", "no-hello", "handshake-never-finished", "packet-in-flood", "syn-flood")
@@ -184,9 +163,8 @@ def dos_row(name: str, r, v) -> list:
 
 
 def run_dos(args) -> int:
-    _check_reps(args)
+    p = from_args(args, ("of_version", "rate", "switches", "syn_rate", "reps", "workers"))
     specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
-    bg = {"rate": args.rate, "switches": args.switches}
     cases = _dos_cases(args)
     rows, queues, verdicts = [], [], {}
 
@@ -197,7 +175,7 @@ def run_dos(args) -> int:
         if lq is not None:
             queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
                           + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
-    results, _ = _cases(args, specs, cases, dict(background=bg, syn_rate=args.syn_rate), said)
+    results, _ = _cases(args, p, specs, cases, said)
     if args.json:
         output.print_json([r.to_dict() for r in results])
         return _dos_exit(verdicts)

@@ -65,7 +65,7 @@ CASES = [
     ("scenario", ["run", "dupsw.yaml"], {}, 1, r"matrix.switches: the same value is listed twice"),
     ("scenario", ["run", "dead.yaml", "--store", "{d}/st-dead"], {}, 1,
      r"dead.yaml: tcp:127.0.0.1:\d+: no OpenFlow controller answering \(nothing listens there: connection to .* refused\)"),
-    ("scenario", ["run", "hung.yaml", "--dry-run"], {}, 1, r"hung_ms must be a number of milliseconds above 0"),
+    ("scenario", ["run", "hung.yaml", "--dry-run"], {}, 1, r"params.hung_ms: must be a number of milliseconds above 0"),
     # -- JSON of the wrong shape or depth
     ("json", ["conformance", "--report", "obj.json"], {}, 1, r"--report obj.json: JSON, but not the cells .* \(item 0: no controller"),
     ("json", ["conformance", "--report", "list.json"], {}, 1, r"not the cells `sdnbench conformance -o` writes"),
@@ -82,7 +82,7 @@ CASES = [
     ("symlink", ["run", "loop.yaml"], {}, 1, r"loop.yaml: a symbolic link that leads nowhere"),
     ("symlink", ["conformance", "--report", "loop.json"], {}, 1, r"cannot read it \(Too many levels of symbolic links\)"),
     # -- values the type admits but the method does not
-    ("value", ["controller", "robustness", "--hung-ms", "0"], {}, 1, r"--hung-ms: want a number above 0, got '0'"),
+    ("value", ["controller", "robustness", "--hung-ms", "0"], {}, 1, r"--hung-ms: must be a number of milliseconds above 0, got 0.0"),
     ("value", ["controller", "search", "--max-trials", "0"], {}, 1, r"--max-trials: want a whole number, 2 or more"),
     ("value", ["controller", "search", "--max-trials", "1"], {}, 1, r"--max-trials: want a whole number, 2 or more"),
     ("value", ["controller", "search", "--confirm", "0"], {}, 1, r"--confirm: want a number above 0"),

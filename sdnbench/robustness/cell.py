@@ -4,54 +4,26 @@ bench``; ``of_version`` forces one) and the case repeated ``reps`` times (3), ea
 against a fresh launch of the controller (so a crash is isolated by construction); the cell's
 verdict is the stable one over the repetitions (``stable.combine``). Parameters:
 ``controller``, ``case`` (a name of ``sdnbench-engine robust-cases``), and optionally
-``of_version`` (1.0 or 1.3; default negotiated), ``reps`` (3), ``rate`` and ``switches`` (the
-background load), ``drop``, ``hung_ms``, ``syn_rate`` (syn-flood)."""
+``of_version`` (1.0 or 1.3; default negotiated), ``reps`` (3), ``rate``, ``switches`` and
+``workers`` (the background load), ``drop``, ``hung_ms``, ``syn_rate`` (syn-flood): the table
+of ``params.py``, which the commands build from too."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
-from ..controllers.spec import DEFAULT_SPEC, validate_controller_param
 from ..errors import UserError
 from ..kind import Kind
 from ..result import Result
 from . import runner, stable
-from .cases import select
-from .verdicts import DROP, HUNG_MS
-
-PARAMS = {"controller", "case", "of_version", "reps", "rate", "switches", "drop", "hung_ms", "syn_rate", "name", "rep",
-          "repetition"}
-REPS = 3   # as ``sdnbench controller robustness --reps``
-
-
-def validate_param(name: str, value: Any) -> Optional[str]:
-    if name not in PARAMS:
-        return f"unknown robustness parameter {name!r}; known: {', '.join(sorted(PARAMS - {'name', 'rep', 'repetition'}))}"
-    if name == "case":
-        try:
-            select(str(value), None)
-        except UserError as e:
-            return str(e).replace("--cases: ", "")
-    if name == "controller":
-        return validate_controller_param(name, value)
-    if name == "of_version" and str(value) not in ("1.0", "1.3"):
-        return f"robustness of_version must be 1.0 or 1.3 (or left out: negotiated), not {value!r}"
-    if name == "reps" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
-        return f"robustness reps must be a whole number of at least 1, not {value!r}"
-    if name == "hung_ms" and not (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0):
-        return f"robustness hung_ms must be a number of milliseconds above 0, not {value!r}"
-    return None
+from .params import build, check_cell, validate_param
 
 
 def run_case(params: dict) -> Result:
-    if "case" not in params:
+    """One cell: its case ``reps`` times, each against a fresh launch (``params.Robustness``)."""
+    p = build(params, cli=False)
+    if p.case is None:
         raise UserError("a robustness cell needs a case")
-    of = params.get("of_version")
-    bg = {k: params[k] for k in ("rate", "switches") if k in params}
-    pairs = runner.run_cases(params.get("controller", DEFAULT_SPEC), [params["case"]],
-                             of_version=str(of) if of is not None else None, background=bg,
-                             drop=float(params.get("drop", DROP)), hung_ms=float(params.get("hung_ms", HUNG_MS)),
-                             syn_rate=int(params.get("syn_rate", runner.SYN_RATE)), reps=int(params.get("reps", REPS)))
+    pairs = runner.run_cases(p.controller, [p.case], of_version=p.of_version, background=p.background,
+                             drop=p.drop, hung_ms=p.hung_ms, syn_rate=p.syn_rate, reps=p.reps)
     return cell_result(pairs)
 
 
@@ -77,4 +49,4 @@ def cell_result(pairs: list) -> Result:
 
 KIND = Kind("robustness", "sdnbench.robustness.cell", "run_case", ("engine",),
             "robustness case (issue 16, RFC 8456 §5.3): a verdict for one malformed message or attack",
-            validate_param)
+            validate_param, check_cell)
