@@ -23,14 +23,21 @@ import sys
 from .. import output
 from ..campaign.plan import cell_key
 from ..errors import CheckFailed, UserError
-from ..paramcheck import once_each
+from ..paramcheck import add_flags, once_each
 from ..store import CellSpec
 from ..store.cli import add_store_flag
-from ..switchtest import runner, wiring
+from ..switchtest import wiring
 from ..switchtest.cell import run_test
+from ..switchtest.params import PARAMS, TESTS, SwitchBench, build
 from ..switchtest.targets import parse_target
 from ._results import run_trials
 from ._switchconf import register as register_conformance
+
+
+# the flags written from the table (``add_flags``): those with help text but the target
+FLAGGED = ("reps", "duration", "max_flows", "batch", "table_limit", "probe_pps", "frame_size",
+           "accept_timeout", "timeout")
+default = PARAMS.default
 
 
 def register(sub) -> None:
@@ -39,24 +46,15 @@ def register(sub) -> None:
     s = p.add_subparsers(dest="switch_cmd", metavar="COMMAND", required=True)
     b = s.add_parser("bench", help="flow insertion, barriers, packet-in/out, capacity, stats, first packet, "
                                    "pipeline depth", description=__doc__)
-    b.add_argument("--target", default="ovs", help="ovs | ovs-netdev | ovs-system | cpqd | remote:PORT,IF1,IF2")
+    add_flags(b, SwitchBench, only=("target",))
     b.add_argument("--test", default="insertion",
-                   help=f"comma-separated tests: {','.join(runner.TESTS)} (insertion)")
+                   help=f"comma-separated tests: {','.join(TESTS)} (insertion)")
     b.add_argument("--flows", default="1,100", help="flow counts for insertion/barrier (1,100); "
                                                     "stats uses the largest, pipeline the first")
     b.add_argument("--barrier", action="store_true", help="insertion also with a barrier after every flow-mod")
     b.add_argument("--tables", default="4", help="pipeline depths: N for 1..N, or A..B (4)")
-    b.add_argument("--reps", type=int, default=100, help="samples per latency figure (100)")
-    b.add_argument("--duration", type=float, default=2.0, help="seconds per throughput phase (2)")
-    b.add_argument("--max-flows", type=int, default=100_000, help="capacity: stop here (100000)")
-    b.add_argument("--batch", type=int, default=1000, help="capacity: flows per barrier (1000)")
-    b.add_argument("--table-limit", type=int, help="OVS: make table 0 refuse flows beyond N")
-    b.add_argument("--probe-pps", type=int, default=20_000, help="insertion probe rate (20000; 0 = flat out)")
-    b.add_argument("--frame-size", type=int, default=60, help="bytes per probe frame, 60..1514 (60)")
-    b.add_argument("--of", default="1.3", choices=["1.0", "1.3"])
-    b.add_argument("--accept-timeout", type=float, default=30.0, help="seconds to wait for the switch (30)")
-    b.add_argument("--timeout", type=float, default=10.0,
-                   help="longest wait for a reply, or for every flow to forward (10)")
+    add_flags(b, SwitchBench, skip=("target",))
+    b.add_argument("--of", default=default("of"), choices=["1.0", "1.3"])
     b.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
     add_store_flag(b)
@@ -89,12 +87,13 @@ def _ints(flag: str, text: str) -> list:
         raise UserError(f"{flag}: want comma-separated integers, got {text!r}")
 
 
-def params_from_args(args) -> dict:
-    return {"tests": once_each("--test", [t.strip() for t in args.test.split(",") if t.strip()]),
-            "flows": once_each("--flows", _ints("--flows", args.flows)), "barrier": args.barrier, "tables": args.tables,
-            "reps": args.reps, "duration": args.duration, "max_flows": args.max_flows, "batch": args.batch,
-            "table_limit": args.table_limit, "probe_pps": args.probe_pps, "of": args.of,
-            "accept_timeout": args.accept_timeout, "timeout": args.timeout, "frame_size": args.frame_size}
+def params_from_args(args) -> SwitchBench:
+    """The typed parameters of the flags, checked (one line naming every bad flag)."""
+    return build({"target": args.target,
+                  "tests": once_each("--test", [t.strip() for t in args.test.split(",") if t.strip()]),
+                  "flows": once_each("--flows", _ints("--flows", args.flows)), "barrier": args.barrier,
+                  "tables": args.tables, "of": args.of,
+                  **{k: getattr(args, k) for k in FLAGGED}})
 
 
 def run_bench(args) -> int:
@@ -102,11 +101,11 @@ def run_bench(args) -> int:
     campaign's cell, all against one target built once: kept as it ends (``-o`` rewritten,
     ``--store`` committed); Ctrl-C/SIGTERM keeps the tests finished, as ``controller bench``. A
     switch that fails the session (never connected) ends the command, exit 2."""
-    params = runner.check(params_from_args(args))
+    params = params_from_args(args)
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
-    common = {k: v for k, v in params.items() if k != "tests"}
-    cells = [CellSpec(cell_key(t, {"target": args.target, "test": t, **common}, 0), t, "switch",
-                      {"target": args.target, "test": t, **common}, 0) for t in params["tests"]]
+    common = {k: list(v) if isinstance(v, tuple) else v for k, v in vars(params).items() if k != "tests"}
+    cells = [CellSpec(cell_key(t, {**common, "test": t}, 0), t, "switch", {**common, "test": t}, 0)
+             for t in params.tests]
     with parse_target(args.target) as target:
         if target.processes():
             say(f"switch under test: {target.processes()}")

@@ -15,6 +15,7 @@ from ..proc import signals_as_exceptions
 from ..store import Store
 from ..testing.sigterm_run import reaped, signalled
 from . import invariants, runner
+from .params import TESTS
 from .targets import OvsTarget
 from .wiring import run_prefix
 
@@ -32,7 +33,7 @@ def leftovers(prefix: str) -> list:
 
 
 def test_every_test_against_ovs_userspace(tmp_path):
-    tests = list(runner.TESTS)
+    tests = list(TESTS)
     with signals_as_exceptions():
         rs = runner.run("ovs", {**QUICK, "tests": tests, "barrier": True, "table_limit": 150,
                                 "max_flows": 400, "batch": 50})

@@ -8,23 +8,43 @@ from ..result import Result
 from ..testing import openflow as of
 from . import convert, invariants, runner
 from sdnbench.testing.peers.scripted_switch import parse_flow_mod
+from .params import build, cell, check_cell, table_range
 from .targets import RemoteTarget, parse_target
 
 
-def test_check_fills_defaults_and_refuses_bad_input():
-    p = runner.check({"tests": ["stats"], "flows": [1, 100]})
-    assert p["tables"] == 4 and p["of"] == "1.3"
-    assert runner.check({"tables": "2..4"})["tables"] == "2..4" and runner.check({"tables": "1..3"})["tables"] == 3
-    assert runner.table_range("7") == (1, 7)
+def test_build_fills_defaults_and_refuses_bad_input():
+    p = build({"tests": ["stats"], "flows": [1, 100]})
+    assert p.tables == 4 and p.of == "1.3" and p.tests == ("stats",) and p.flows == (1, 100)
+    assert build({"tables": "2..4"}).tables == "2..4" and build({"tables": "1..3"}).tables == 3
+    assert table_range("7") == (1, 7) and build({"tables": "2..5"}).depth == (2, 5)
     for bad in ({"tests": ["warp"]}, {"tests": []}, {"flows": [0]}, {"of": "2.0"},
                 {"tests": ["pipeline"], "of": "1.0", "tables": 2}, {"table_limit": 0}, {"reps": 0},
-                {"tables": "3..2"}, {"tables": 0}, {"tables": "x"}, {"frame_size": 59}, {"frame_size": 1515}):
+                {"tables": "3..2"}, {"tables": 0}, {"tables": "x"}, {"frame_size": 59}, {"frame_size": 1515},
+                {"duration": 0}, {"probe_pps": -1}, {"timeout": "soon"}):
         with pytest.raises(UserError):
-            runner.check(bad)
+            build(bad)
+
+
+def test_every_problem_is_named_in_one_line_by_flag_and_by_key():
+    with pytest.raises(UserError) as e:
+        build({"batch": 0, "frame_size": 10})
+    assert str(e.value) == "--batch: want a whole number, 1 or more, got 0; --frame-size: want 60 to 1514 bytes, got 10"
+    with pytest.raises(UserError) as e:
+        build({"batch": 0}, cli=False)
+    assert str(e.value) == "batch: want a whole number, 1 or more, got 0"
+
+
+def test_a_cell_runs_one_test_and_is_checked_as_the_command_is():
+    assert cell({"test": "stats", "flows": 10}).tests == ("stats",)
+    assert check_cell({"test": "pipeline", "of": "1.0", "tables": 2}) == [
+        ("tests", "pipeline with --tables > 1 needs --of 1.3 (OpenFlow 1.0 has one table)")]
+    assert check_cell({"flows": 3})[0][0] == "test" and check_cell({"test": "stats"}) == []
+    with pytest.raises(UserError, match="a switch cell needs `test:`"):
+        cell({"flows": 3})
 
 
 def test_binary_args_carry_every_option_once():
-    p = runner.check({"tests": ["insertion", "barrier"], "flows": [1, 10], "barrier": True})
+    p = build({"tests": ["insertion", "barrier"], "flows": [1, 10], "barrier": True})
     args = runner.binary_args(p, ["n1:p1", "n2:p2"], 7000)
     assert args[:2] == ["--listen", "127.0.0.1:7000"]
     assert args[args.index("--test") + 1] == "insertion,barrier"
@@ -121,6 +141,6 @@ def test_the_scenarios_switch_cells_validate():
     from pathlib import Path
     from ..campaign.scenario import load
     root = Path(__file__).resolve().parents[2] / "scenarios"
-    for name, cell in (("ovs-cpqd.yaml", "sut-ovs"), ("zodiac-pipeline.yaml", "sut-pipeline")):
+    for name, bench in (("ovs-cpqd.yaml", "sut-ovs"), ("zodiac-pipeline.yaml", "sut-pipeline")):
         sc = load(root / name)
-        assert any(b.name == cell and b.kind == "switch" for b in sc.benchmarks)
+        assert any(b.name == bench and b.kind == "switch" for b in sc.benchmarks)

@@ -1,4 +1,4 @@
-"""Bad ``switch bench`` input: refused by ``runner.check`` through the real command line, one
+"""Bad ``switch bench`` input: refused by ``params.build`` through the real command line, one
 line naming the flag, before a switch, bridge or ``sdnbench-switch`` starts (issue 29)."""
 
 import pytest
@@ -19,5 +19,5 @@ def test_a_bad_switch_bench_flag_is_one_line_naming_it(refused, argv, words):
 
 def test_a_campaign_cell_uses_the_same_check():
     from .cell import validate_param
-    assert validate_param("batch", 0).startswith("--batch: want a whole number")
+    assert validate_param("batch", 0) == "want a whole number, 1 or more, got 0"
     assert validate_param("batch", 10) is None
