@@ -25,7 +25,7 @@ import warnings
 
 from sdnbench import doctor
 from sdnbench.net import stale
-from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.backends.mininet_network import MininetNetwork
 from sdnbench.net.topology import parse_topology
 from sdnbench.proc import signals_as_exceptions
 

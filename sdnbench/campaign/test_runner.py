@@ -145,6 +145,14 @@ def test_missing_runner_module_is_a_user_error():
         Kind("x", "sdnbench.nonexistent.runner", "run").load()
 
 
+def test_every_kind_s_runner_loads():
+    """A kind names its runner by module and function (imported when a campaign uses it): a
+    module moved or a function renamed is found here, not in the first campaign that runs it."""
+    from sdnbench.campaign.kinds import KINDS
+    for kind in KINDS.values():
+        assert callable(kind.load()), kind.name
+
+
 def test_progress_plain_lines_and_eta():
     t = [0.0]
     out = io.StringIO()

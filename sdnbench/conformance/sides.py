@@ -18,7 +18,7 @@ from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
 from ..engine.params import config
 from ..engine.result_types import engine_result
-from ..net.backend import MininetNetwork
+from ..net.backends.mininet_network import MininetNetwork
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..tls import certs
 from . import flowdump, stimuli

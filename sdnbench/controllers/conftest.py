@@ -1,11 +1,11 @@
 """Helpers for the controller integration tests: a small real Mininet/OVS network driven by
-``sdnbench.net.backend.MininetNetwork`` (userspace datapath here, unique name prefix per run,
+``sdnbench.net.backends.mininet_network.MininetNetwork`` (userspace datapath here, unique name prefix per run,
 always torn down), plus ping and flow-table readers."""
 
 import re
 import subprocess
 
-from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.backends.mininet_network import MininetNetwork
 from sdnbench.net.topology import parse_topology
 
 PROTOCOLS = {"1.0": "OpenFlow10", "1.3": "OpenFlow13"}

@@ -38,7 +38,7 @@ from ..controllers.tlsfiles import switch_files
 from ..errors import Interrupted, UserError
 from ..result import Result, Series
 from . import ditg, first_packet, iperf, ping
-from .backend import MininetNetwork
+from .backends.mininet_network import MininetNetwork
 from .backends.base import open_backend
 from .links import PROFILE_NOTES, parse_link
 from .pairs import select_pairs

@@ -12,7 +12,7 @@ import pytest
 
 from sdnbench import proc
 from sdnbench.net import iperf, stale
-from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.backends.mininet_network import MininetNetwork
 from sdnbench.net.runner import run_net
 from sdnbench.net.topology import parse_topology
 from sdnbench.proc import signals_as_exceptions
@@ -104,7 +104,7 @@ def test_exception_inside_the_block_stops_background_servers():
 
 HOLD = """
 import sys, time
-from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.backends.mininet_network import MininetNetwork
 from sdnbench.net.topology import parse_topology
 with MininetNetwork(parse_topology("linear,2"), controller=None) as net:
     server = net.spawn_in("h2", "iperf3", ["iperf3", "-s"])

@@ -15,7 +15,7 @@ import pytest
 from sdnbench import doctor
 from sdnbench.errors import UserError
 from sdnbench.net import ditg, iperf, stale
-from sdnbench.net.backend import MininetNetwork
+from sdnbench.net.backends.mininet_network import MininetNetwork
 from sdnbench.net.links import parse_link
 from sdnbench.net.runner import run_net
 from sdnbench.net.topology import parse_topology

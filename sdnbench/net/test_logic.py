@@ -5,7 +5,8 @@ import os
 import pytest
 
 from sdnbench.errors import UserError
-from sdnbench.net import backend, first_packet, mininet_common, stale, summary
+from sdnbench.net import first_packet, mininet_common, stale, summary
+from sdnbench.net.backends import mininet_network as backend
 from sdnbench.net.links import LinkParams
 from sdnbench.net.pcap import Echo
 from sdnbench.net.topology import Host, parse_topology

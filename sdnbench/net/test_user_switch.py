@@ -3,7 +3,7 @@
 
 import socket
 
-from sdnbench.net.backend import _tcp_sessions_to
+from sdnbench.net.backends.mininet_network import _tcp_sessions_to
 
 
 def test_tcp_sessions_to_counts_established_clients_of_one_address():

@@ -1,6 +1,6 @@
 """Network topologies as pure data: switches, hosts and links with their link parameters.
 
-A ``Topology`` only describes; ``sdnbench.net.backend`` turns it into processes. The logical names
+A ``Topology`` only describes; ``sdnbench.net.backends.mininet_network`` turns it into processes. The logical names
 (``h1``, ``s1``, ...) are what results and users see; the backend maps them to short, run-unique
 interface names of its own.
 

@@ -86,6 +86,6 @@ DEFAULTS, CLI_ONLY = PARAMS.defaults, PARAMS.cli_only
 build = PARAMS.build
 problems, check, validate_param, check_cell = PARAMS.problems, PARAMS.check, PARAMS.validate_param, PARAMS.check_cell
 
-KIND = Kind("provisioning", "sdnbench.rfc8456.cell", "run_provisioning", ("engine",),
+KIND = Kind("provisioning", "sdnbench.rfc8456.provisioning_cell", "run_provisioning", ("engine",),
             "RFC 8456 reactive path provisioning time and rate (§5.1.4/§5.1.6) or forwarding-table "
             "capacity (§5.2.3) on the emulated network", validate_param, check_cell)

@@ -1,11 +1,11 @@
 """The Mininet backend as a ``base`` backend: the topology comes from the ``topo`` parameter
-and every repetition gets a freshly built ``backend.MininetNetwork`` (which stays where it is)."""
+and every repetition gets a freshly built ``mininet_network.MininetNetwork``."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..backend import MininetNetwork
+from .mininet_network import MininetNetwork
 from ..topology import Topology, parse_topology
 
 

@@ -35,14 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .. import doctor, proc, procreg
-from ..errors import UserError
-from ..install import with_installed_path
-from ..lifecycle import Built, left_behind
-from ..tls.files import TlsFiles
-from . import mininet_common, ovs_ssl, stale
-from .links import LinkParams
-from .topology import Topology
+from ... import doctor, proc, procreg
+from ...errors import UserError
+from ...install import with_installed_path
+from ...lifecycle import Built, left_behind
+from ...tls.files import TlsFiles
+from .. import mininet_common, ovs_ssl, stale
+from ..links import LinkParams
+from ..topology import Topology
 
 
 @dataclass
