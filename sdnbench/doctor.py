@@ -208,7 +208,7 @@ for _name in _TOOLS:
     CHECKS[_name] = (lambda n: lambda: check_tool(n))(_name)
 
 # Modules that add checks of their own: each exposes ``doctor_checks() -> dict[name, fn]``.
-EXTRA_CHECK_MODULES = ("sdnbench.controllers.doctor", "sdnbench.switchtest.doctor")
+EXTRA_CHECK_MODULES = ("sdnbench.controllers.doctor", "sdnbench.switchbench.doctor")
 
 
 def all_checks() -> dict:

@@ -25,7 +25,7 @@ LAYERS: tuple = (
     {"commands"},
     {"campaign"},
     {"rfc8456", "conformance", "switchconf"},
-    {"discovery", "robustness", "switchtest", "tlscost"},
+    {"discovery", "robustness", "switchbench", "tlscost"},
     {"compare", "report"},
     {"history"},
     {"engine", "net"},

@@ -19,7 +19,7 @@ from ..kind import Kind
 from ..net import params as net_params
 from ..rfc8456 import provisioning_params, resilience_params, suite_cell
 from ..robustness import cell as robustness_cell
-from ..switchtest import cell as switch_cell
+from ..switchbench import cell as switch_cell
 
 __all__ = ["KINDS", "Kind", "get", "requirements"]
 

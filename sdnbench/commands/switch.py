@@ -26,10 +26,10 @@ from ..errors import CheckFailed, UserError
 from ..paramcheck import add_flags, once_each
 from ..store import CellSpec
 from ..store.cli import add_store_flag
-from ..switchtest import wiring
-from ..switchtest.cell import run_test
-from ..switchtest.params import PARAMS, TESTS, SwitchBench, build
-from ..switchtest.targets import parse_target
+from ..switchbench import wiring
+from ..switchbench.cell import run_test
+from ..switchbench.params import PARAMS, TESTS, SwitchBench, build
+from ..switchbench.targets import parse_target
 from ._results import run_trials
 from ._switchconf import register as register_conformance
 

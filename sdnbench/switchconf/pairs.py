@@ -5,7 +5,7 @@ tool's ``target_recv_port``) to tester port 1 (``tester_send_port``), 2 to 2 and
 A pair is a context manager (``lifecycle.Built``): entering builds what does not need the tool,
 ``connect(address)`` points both switches at the tool once it listens, leaving removes
 everything the pair made (also after Ctrl-C or SIGTERM, which ``proc`` turns into
-``Interrupted``). Names carry the run's prefix (``switchtest.wiring``), so ``sdnbench switch
+``Interrupted``). Names carry the run's prefix (``switchbench.wiring``), so ``sdnbench switch
 clean`` removes what a kill -9 left.
 
 - ``OvsPair``: two Open vSwitch bridges (``datapath_type=netdev``) on three veth pairs;
@@ -26,10 +26,10 @@ from ..discovery.engine_run import EngineRun
 from ..engine.driver import version as engine_version
 from ..engine.params import check as engine_check, config as engine_config
 from ..lifecycle import Built
-from ..switchtest import cpqd
-from ..switchtest.targets import check_interface, ovs_running, ovs_version
-from ..switchtest.watch import ended, first_death, ovs_vswitchd
-from ..switchtest.wiring import Wiring
+from ..switchbench import cpqd
+from ..switchbench.targets import check_interface, ovs_running, ovs_version
+from ..switchbench.watch import ended, first_death, ovs_vswitchd
+from ..switchbench.wiring import Wiring
 
 TARGET_DPID, TESTER_DPID = 1, 2
 LINKS = 3
@@ -184,7 +184,7 @@ def check_cpqd() -> None:
 
 
 class CpqdPair(Built):
-    """The CPqD user switch (``switchtest.cpqd``: ``ofdatapath`` on a Unix socket, ``ofprotocol``)
+    """The CPqD user switch (``switchbench.cpqd``: ``ofdatapath`` on a Unix socket, ``ofprotocol``)
     as the target, an OVS bridge as the tester."""
 
     kind = "cpqd"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import UserError
-from ..switchtest.targets import check_interface
+from ..switchbench.targets import check_interface
 from .pairs import check_cpqd, emulated_params
 from .patterns import VERSIONS
 

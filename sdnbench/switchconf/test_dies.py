@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from ..switchtest import cpqd
-from ..switchtest.wiring import run_prefix
+from ..switchbench import cpqd
+from ..switchbench.wiring import run_prefix
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,7 @@ import pytest
 from .. import proc
 from ..controllers.ofhello import free_port
 from ..proc import signals_as_exceptions
-from ..switchtest.wiring import Wiring, run_prefix
+from ..switchbench.wiring import Wiring, run_prefix
 from ..testing.sigterm_run import reaped, signalled
 from . import patterns, runner
 

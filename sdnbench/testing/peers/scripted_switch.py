@@ -30,7 +30,7 @@ import time
 from typing import Callable, Optional
 
 from sdnbench.testing import openflow as of
-from sdnbench.switchtest.wiring import Wiring
+from sdnbench.switchbench.wiring import Wiring
 
 V13 = of.V13
 CONTROLLER = of.CONTROLLER[V13]

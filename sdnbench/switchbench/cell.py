@@ -60,6 +60,6 @@ def run_test(target, params: dict, progress=None) -> Result:
     return merge(test, dict(params), parts)
 
 
-KIND = Kind("switch", "sdnbench.switchtest.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
+KIND = Kind("switch", "sdnbench.switchbench.cell", "run_switch", ("root", "netns", "ovs", "switchbench"),
             "switch under test: sdnbench as controller and traffic (insertion, barrier, packet-in/out, ...)",
             validate_param, check_cell)
