@@ -21,7 +21,8 @@ Campaign side (``sdnbench.campaign.runner``): ``create_run`` → ``add_cells`` (
 one transaction) → for each cell ``mark_running`` then ``finish_cell(cell_id, result)`` (the
 result, its samples and the cell status in one transaction) → ``set_run_status(run, "done")``.
 
-Single CLI commands: ``sdnbench.store.cli.add_store_flag(parser)`` and ``save_if_asked(args, result)``.
+Measuring commands: ``sdnbench.store.cli.add_store_flag(parser)``; they store as campaigns do, a
+cell at a time through the executor (``commands/_results.run_plan``), into a run of kind ``single``.
 
 Layout: ``schema`` (tables and migrations; version in ``PRAGMA user_version``), ``codec``
 (compact lossless sample encoding), ``store`` (the ``Store`` class), ``export`` (CSV/JSON/Parquet),

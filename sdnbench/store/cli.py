@@ -1,27 +1,18 @@
-"""``--store DIR`` for single CLI commands whose loop is their own (``controller robustness``,
-``discovery``, ...); ``controller bench``, ``search`` and ``capacity`` store through the
-campaigns' executor instead (``campaign/store_sink.py``), each cell as it ends.
+"""``--store DIR`` of a measuring command, and what happens to a result the store cannot take.
 
-    from sdnbench.store.cli import add_store_flag, save_if_asked
-    add_store_flag(parser)                     # in register(); adds --store DIR (default: none)
-    ...
-    save_if_asked(args, result)                # after the measurement; prints "saved as run N"
-
-The result becomes a run of kind ``single`` in the same store campaigns use, so ``sdnbench
-results``, ``compare`` and the reports see it like any other run.
+Every measuring command stores through the campaigns' executor (``commands/_results.run_plan``
+and ``campaign/store_sink.py``), each cell as it ends, into a run of kind ``single`` in the same
+store campaigns use, so ``sdnbench results``, ``compare`` and the reports see it like any other
+run. Here: the flag (``add_store_flag``), and the rescue file of a result the store could not
+take after all (``rescue``, ``rescued``).
 """
 
 from __future__ import annotations
 
-import sqlite3
-import sys
 from typing import Optional
 
 from ..output import add_store_flag as add
-from ..errors import UserError
 from ..result import Result
-from .faults import StoreFault
-from .store import Store
 
 
 def add_store_flag(parser, default_off: bool = True) -> None:
@@ -51,33 +42,3 @@ def rescued(where: Optional[str]) -> str:
     if where is None:
         return "the result could not be written anywhere either"
     return f"the result is in {where} (`sdnbench report {where}` reads it)"
-
-
-def save_if_asked(args, result: Result, name: Optional[str] = None) -> Optional[int]:
-    """Save ``result`` if ``--store`` was given; returns the run id (or None).
-
-    The results of one command go into one run: the first call creates it, later calls with the
-    same ``args`` add cells to it, so ``controller dos --reps 3`` is stored as 3 repetitions of
-    each case (a ``rep`` parameter becomes the cell's repetition). A store that cannot take it
-    ends the command (``StoreFault``, exit 2) with the result in a rescue file the line names."""
-    directory = getattr(args, "store", None)
-    if directory is None:
-        return None
-    run_id = getattr(args, "_saved_run", None)
-    try:
-        with Store(directory) as store:
-            result_id = store.save_result(result, run=run_id, name=name)
-            run_id = store.conn.execute("SELECT run_id FROM results WHERE id=?", (result_id,)).fetchone()[0]
-            if result.status != "ok":
-                store.set_run_status(run_id, "failed")
-    except (UserError, sqlite3.Error, OSError) as e:
-        where = rescue(directory, result)
-        if not isinstance(e, UserError):
-            raise                  # not a storage fault: a bug, with its traceback (the result is kept)
-        raise StoreFault(getattr(e, "kind", ""), f"{e}; {rescued(where)}", exit_code=2) from e
-    if getattr(args, "_saved_run", None) is None:
-        print(f"saved as run {run_id} in {directory} (see `sdnbench results show {run_id} --store {directory}`)",
-              file=sys.stderr)
-    args._saved_run = run_id
-    return run_id
-

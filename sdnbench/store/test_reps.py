@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 from sdnbench.cli import main
 from sdnbench.result import Result
-from sdnbench.store import Store
-from sdnbench.store.cli import save_if_asked
+from sdnbench.commands._results import run_plan
+from sdnbench.store import CellSpec, Store
 
 
 def _show(store, capsys) -> list:
@@ -30,18 +30,34 @@ def test_net_run_reps_become_repetitions(tmp_path, capsys):
     assert stats[0]["summary"]["mean"] == 2.5
 
 
-def test_controller_bench_reps_become_repetitions_of_one_run(tmp_path, capsys):
-    # controller bench --switches 1,4 --reps 2 saves result by result, each with params rep
-    args = SimpleNamespace(store=tmp_path)
-    for n in (1, 4):
-        for rep in range(2):
-            r = Result("controller", "throughput", {"switches": n, "rep": rep})
-            r.add("throughput", "flows/s", [100.0 * n + rep])
-            save_if_asked(args, r.finish())
+def test_a_command_s_reps_become_repetitions_of_one_run(tmp_path, capsys):
+    # controller bench --switches 1,4 --reps 2: a cell per switch count and repetition, on the
+    # one path every measuring command stores by (run_plan: the executor and its store sink)
+    args = SimpleNamespace(store=tmp_path, out=None, json=False)
+    cells = [CellSpec(f"t{n}.{rep}", "throughput", "controller", {"switches": n}, rep) for n in (1, 4) for rep in (0, 1)]
+
+    def measure(p: dict) -> Result:
+        r = Result("controller", "throughput", dict(p))
+        r.add("throughput", "flows/s", [100.0 * p["switches"] + len(seen)])
+        seen.append(r)
+        return r.finish()
+    seen: list = []
+    results = run_plan(args, cells, measure)
+    assert len(results) == 4 and "saved as run 1" in capsys.readouterr().err
     with Store(tmp_path) as st:
-        assert len(st.runs()) == 1
+        [run] = st.runs()
+        assert (run.kind, run.status) == ("single", "done")
+        assert [c.repetition for c in st.cells(run.id)] == [0, 1, 0, 1]
     stats = _show(tmp_path, capsys)
     assert [(s["params"], s["repetitions"]) for s in stats] == [({"switches": 1}, 2), ({"switches": 4}, 2)]
+
+
+def test_without_store_nothing_is_stored(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    args = SimpleNamespace(store=None, out=None, json=False)
+    cell = CellSpec("k", "throughput", "controller", {"switches": 1}, 0)
+    run_plan(args, [cell], lambda p: Result("controller", "throughput", dict(p)).finish())
+    assert list(tmp_path.iterdir()) == [] and "saved as run" not in capsys.readouterr().err
 
 
 def test_campaign_repetitions_are_cells(tmp_path, capsys):

@@ -148,22 +148,6 @@ def test_parquet_without_pandas_is_a_user_error(tmp_path):
             assert (tmp_path / "x.parquet").stat().st_size > 0
 
 
-def test_cli_helper_saves_only_when_asked(tmp_path, capsys):
-    import argparse
-
-    from sdnbench.store.cli import add_store_flag, save_if_asked
-    p = argparse.ArgumentParser()
-    add_store_flag(p)
-    assert save_if_asked(p.parse_args([]), _result()) is None
-    args = p.parse_args(["--store", str(tmp_path)])
-    # the results of one command go into one run (its repetitions/conditions as cells)
-    assert save_if_asked(args, _result()) == 1 and save_if_asked(args, _result()) == 1
-    assert "saved as run 1" in capsys.readouterr().err
-    with Store(tmp_path) as st:
-        assert [r.kind for r in st.runs()] == ["single"]
-        assert len(st.cells(1)) == 2
-
-
 def test_save_result_is_all_or_nothing(tmp_path):
     with Store(tmp_path) as st:
         bad = _result()
@@ -175,29 +159,6 @@ def test_save_result_is_all_or_nothing(tmp_path):
         assert not st.conn.in_transaction
         st.save_result(_result())
         assert len(st.runs()) == 1
-
-
-def test_a_result_the_store_cannot_take_goes_to_a_rescue_file_that_report_reads(tmp_path):
-    """Issue 40: nothing measured is lost. The store is made unusable after the command's checks
-    (a file put where its database goes), so saving fails: the command ends (exit 2) with one
-    line naming the fault and the rescue file, which holds the result."""
-    import argparse
-    from sdnbench.result import Result
-    from sdnbench.store.cli import save_if_asked
-    from sdnbench.store.faults import StoreFault
-    store = tmp_path / "store"
-    store.mkdir()
-    (store / "results.sqlite").write_bytes(b"garbage" * 100)
-    r = Result(kind="controller", benchmark="throughput", params={"switches": 4})
-    r.counters["answered"] = 7
-    with pytest.raises(StoreFault) as e:
-        save_if_asked(argparse.Namespace(store=store), r)
-    line = str(e.value)
-    assert e.value.exit_code == 2 and "\n" not in line
-    assert line.startswith(f"the results store {store}/results.sqlite is not an SQLite database"), line
-    where = line.split("the result is in ")[1].split(" ")[0]
-    [back] = Result.read_json_list(where)
-    assert back.counters["answered"] == 7 and back.params == {"switches": 4}
 
 
 def test_a_writer_holds_a_reserve_and_removes_one_a_killed_process_left(tmp_path):
