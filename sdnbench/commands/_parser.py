@@ -1,5 +1,7 @@
 """The command line's parser: every module in ``sdnbench.commands`` that defines
-``register(subparsers)`` becomes a subcommand (``cli.main`` runs it; ``completion`` reads it)."""
+``register(subparsers)`` becomes a subcommand (``cli.main`` runs it; ``completion`` reads it),
+and every module that declares ``GROUP = "NAME"`` adds its own under that command, by
+``add_to(subparsers, common)`` (``controller``'s suites: ``members("controller")``)."""
 
 from __future__ import annotations
 
@@ -44,15 +46,24 @@ def _old_json_file(message: str) -> str:
     return ""
 
 
+def _modules() -> list:
+    """The command modules, by name (``_private`` helpers and tests left out)."""
+    return [importlib.import_module(f"{commands.__name__}.{info.name}")
+            for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name)
+            if not info.name.startswith(("_", "test_"))]
+
+
+def members(group: str) -> list:
+    """The command modules that add subcommands to ``group`` (their ``GROUP``), by name."""
+    return [m for m in _modules() if getattr(m, "GROUP", None) == group]
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="sdnbench",
                     description="Benchmark SDN controllers, OpenFlow switches and networks.")
     parser.add_argument("--version", action="version", version=f"sdnbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name.startswith("test_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    for module in _modules():
         if hasattr(module, "register"):
             module.register(sub)
     return harden(parser)

@@ -29,7 +29,7 @@ from ..engine.params import check, engine_defaults, launch_of_version, launch_sp
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
-from . import discovery, provisioning, resilience, robustness, tls_cost
+from ._parser import members
 from ._flags import above_zero, add_tls_flags, at_least, tls_params
 from ._results import end, run_plan
 
@@ -81,11 +81,8 @@ def register(sub) -> None:
                    "(put them after --)")
     k.set_defaults(func=run_cbench)
 
-    robustness.add_to(s, _common)
-    discovery.add_to(s, _common)
-    provisioning.add_to(s, _common)
-    resilience.add_to(s, _common)
-    tls_cost.add_to(s, _common)
+    for suite in members("controller"):     # each suite's module adds its own (GROUP = "controller")
+        suite.add_to(s, _common)
 
 
 # A flag named for an engine config field whose default is the engine's (``Config::default()``,

@@ -24,6 +24,9 @@ from ._results import save as save_results
 D = params.PARAMS.default       # each default once, in the suite's table
 
 
+GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
+
+
 def add_to(s, common) -> None:
     d = s.add_parser("discovery", help="RFC 8456 §5.1.1 topology discovery time (§5.2.2 size with --size-search)",
                      description=__doc__)

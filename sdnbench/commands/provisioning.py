@@ -20,6 +20,9 @@ from ..rfc8456.provisioning_trial import trial
 from ._results import end, run_trials
 
 
+GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
+
+
 def add_to(s, common) -> None:
     p = s.add_parser("provisioning", help="RFC 8456 §5.1.4/§5.1.6 reactive path provisioning time and rate",
                      description=__doc__)

@@ -18,6 +18,9 @@ from . import failover
 from ._resilience import build, finish, ms, test_flags, trials
 
 
+GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
+
+
 def add_to(s, common) -> None:
     p = s.add_parser("reprovisioning", help="RFC 8456 §5.4.2 network re-provisioning time (a link fails)",
                      description=__doc__)

@@ -29,6 +29,9 @@ from ..store import CellSpec
 from ._results import run_trials, save
 
 
+GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
+
+
 def add_to(s, common) -> None:
     r = s.add_parser("robustness", help="issue 16 / RFC 8456 §5.3: malformed messages and attacks, a verdict per case",
                      description=__doc__)

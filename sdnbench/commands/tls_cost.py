@@ -37,6 +37,9 @@ from ._results import end, run_plan
 OURS = ("tls_cost_mode", "tls_cost_transport")
 
 
+GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
+
+
 def add_to(s, common) -> None:
     t = s.add_parser("tls-cost", help="what TLS costs a controller: each mode over TCP and TLS, ABBA, ratios",
                      description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
