@@ -147,6 +147,17 @@ class _Pipe:
                     return self.events.pop(i)
             self.events.extend(self._read(deadline, method))
 
+    def settle(self, quiet: float = 0.3, most: float = 3.0) -> None:
+        """Keep what comes after the load event (a blocked image's console error, a late failed
+        load), until nothing came for ``quiet`` seconds (``most`` at most): on a busy machine it
+        may come after the probe, and a check must not depend on that race."""
+        end = time.monotonic() + most
+        while time.monotonic() < end:
+            try:
+                self.events.extend(self._read(min(end, time.monotonic() + quiet), "events"))
+            except UserError:        # quiet that long; a chromium that exited says so at the next call
+                return
+
     def _read(self, deadline: float, what: str) -> list:
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([self.r], [], [], left)[0]:
@@ -244,6 +255,7 @@ def _load_and_probe(pipe: _Pipe, url: str, check: PageCheck, screenshot: Optiona
     if nav.get("errorText"):
         raise UserError(f"chromium could not open {url}: {nav['errorText']}")
     _wait_loaded(pipe, session, url, timeout)
+    pipe.settle()
     probe = pipe.call("Runtime.evaluate", {"expression": _PROBE_JS, "returnByValue": True},
                       session=session)["result"]["value"]
     check.title, check.header_chars = probe["title"], probe["header"]
@@ -286,6 +298,8 @@ def _screenshot(pipe: _Pipe, session: str, path: Path) -> None:
 
 
 def _collect(events: list, check: PageCheck) -> None:
+    urls = {e["params"].get("requestId"): e["params"].get("request", {}).get("url", "")[:200]
+            for e in events if e.get("method") == "Network.requestWillBeSent"}
     for e in events:
         m, p = e.get("method"), e.get("params", {})
         if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
@@ -299,4 +313,5 @@ def _collect(events: list, check: PageCheck) -> None:
         elif m == "Network.requestWillBeSent":
             check.requests.append(p.get("request", {}).get("url", "")[:200])
         elif m == "Network.loadingFailed":
-            check.console_errors.append(f"load failed: {p.get('errorText')}")
+            check.console_errors.append(f"load failed: {p.get('errorText')}"
+                                        + (f" ({urls[p['requestId']]})" if urls.get(p.get("requestId")) else ""))
