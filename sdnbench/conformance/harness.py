@@ -1,5 +1,5 @@
 """The differential run: controller × version × stimulus, each twice on Mininet + Open vSwitch
-(A and B: the noise floor) and once on the engine's emulated network; the views compared
+(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked) and once on the engine's emulated network; the views compared
 (``normalise.py``), each difference labelled noise, explained by evidence or unexplained
 (``classify.py``), the verdict of each cell (``report.py``), and what a cell keeps kept small.
 
@@ -97,7 +97,6 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
     views written to ``views`` when given."""
     t = time.monotonic()
     o, e, others, secs = runs(spec, version, stimulus, topo, noise_runs)
-    b, more = others[0], others[1:]
     vo, ve = normalise.view(o), normalise.view(e)
     vb, *vmore = [normalise.view(r) for r in others]
     if views is not None:
