@@ -11,10 +11,18 @@ from .report import agrees, verdict
 DATA = Path(__file__).parent / "testdata" / "noise"
 
 
+def _view(d: dict) -> View:
+    return View(**{c: set(d[c]) for c in noise.CATEGORIES})
+
+
 def _load(name: str) -> tuple:
     d = json.loads((DATA / f"{name}.json").read_text())
-    views = [View(**{c: set(d[k][c]) for c in noise.CATEGORIES}) for k in ("a", "b", "engine")]
-    return d["stimulus"], *views
+    return d["stimulus"], *(_view(d[k]) for k in ("a", "b", "engine"))
+
+
+def _more(name: str) -> tuple:
+    """The OVS runs C … of a view file written with ``--noise-runs`` over 2."""
+    return tuple(_view(m) for m in json.loads((DATA / f"{name}.json").read_text())["more"])
 
 
 def _cell(name: str) -> classify.Classified:
@@ -179,3 +187,20 @@ def test_views_of_more_runs_write_and_read_back(tmp_path):
     assert [m["received"] for m in got["more"]] == [sorted(b.received), sorted(a.received)]
     write_views(tmp_path / "y.json", stim, a, b, e)
     assert "more" not in json.loads((tmp_path / "y.json").read_text()), "two runs: the shape of before"
+
+
+def test_recorded_floodlight_bddp_probes_both_first_runs_showed_are_noise_once_a_third_run_lacks_them():
+    """Recorded (``--views``, ``--noise-runs 3``, Floodlight 1.3 link, 2026-11-28; the items all four
+    views shared taken out, which changes no label): OVS A and B raised Floodlight's BDDP probe on
+    both switches and got its packet-outs, the engine and OVS C did not. Two runs call that a
+    finding; the third shows Open vSwitch does not always do it: noise."""
+    stim, a, b, e = _load("floodlight-1.3-link-3runs")
+    more = _more("floodlight-1.3-link-3runs")
+    two = classify.classify(stim, a, b, e)
+    assert two.verdict == "unexplained"
+    assert two.items(classify.UNEXPLAINED)["only_ovs"]["sent"] == [
+        "s1 PACKET_OUT buffered=False in_port=0xfffffffd actions=00000010000000020000000000000000 frame=bddp",
+        "s2 PACKET_OUT buffered=False in_port=0xfffffffd actions=00000010000000020000000000000000 frame=bddp"]
+    three = classify.classify(stim, a, b, e, more)
+    assert three.verdict == "noise" and three.counts() == {"noise": 5}, three.labels
+    assert [p["received"] + p["sent"] for p in three.floor.counts()["per_run"]] == [5, 4, 2]
