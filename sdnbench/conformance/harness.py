@@ -92,21 +92,30 @@ def _floor(fl, names: list) -> dict:
 
 def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None,
          noise_runs: int = NOISE_RUNS) -> dict:
-    """One comparison: the verdict (``classify``), what differs A vs the engine (capped), the
-    noise floor over the ``noise_runs`` OVS runs, each difference's label counted, seconds; the
-    views written to ``views`` when given."""
+    """One comparison: the runs (``noise_runs`` on OVS), the views written to ``views`` when
+    given, and the cell's record (``record``)."""
     t = time.monotonic()
     o, e, others, secs = runs(spec, version, stimulus, topo, noise_runs)
     vo, ve = normalise.view(o), normalise.view(e)
     vb, *vmore = [normalise.view(r) for r in others]
     if views is not None:
         write_views(views, stimulus, vo, vb, ve, tuple(vmore))
+    notes = [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] \
+        + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
+    return {**record(spec, version, stimulus, vo, ve, [vb, *vmore]), "notes": notes,
+            "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
+
+
+def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict:
+    """Pure: a cell's record from its views (OVS A, the engine, OVS B, C …): the verdict
+    (``classify``), what differs A vs the engine (capped), the noise floor over every OVS run,
+    each difference's label counted."""
+    vb, *vmore = others
     cl = classify.classify(stimulus, vo, vb, ve, tuple(vmore))
     d = cl.diff
     only_ovs, n_ovs = capped({k: sorted(v) for k, v in d.only_ovs.items()})
     only_engine, n_engine = capped({k: sorted(v) for k, v in d.only_engine.items()})
-    extra = [k for k in run_keys(noise_runs) if k not in ("ovs_a", "engine", "ovs_b")]
-    ovs_names = [noise.run_name(i) for i in range(noise_runs)]
+    keys = [k for k in run_keys(1 + len(others)) if k not in ("ovs_a", "engine")]
     return {"controller": display_name(spec), "spec": spec, "version": version, "stimulus": stimulus,
             "identical": d.identical, "verdict": cl.verdict, "labels": cl.counts(),
             "evidence": sorted(set(cl.labels.values()) - {classify.NOISE, classify.UNEXPLAINED}),
@@ -114,15 +123,11 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
             "differing": {"ovs": n_ovs, "engine": n_engine},
             "by_label": {lab: {side: capped(items)[0] for side, items in cl.items(lab).items()} for lab in cl.counts()},
             "by_label_n": {lab: {side: capped(items)[1] for side, items in cl.items(lab).items()} for lab in cl.counts()},
-            "noise_floor": _floor(cl.floor, ovs_names),
-            "noise": [v.noise for v in (vo, ve, vb, *vmore)], "unnamed": [v.unnamed for v in (vo, ve, vb, *vmore)],
+            "noise_floor": _floor(cl.floor, [noise.run_name(i) for i in range(1 + len(others))]),
+            "noise": [v.noise for v in (vo, ve, *others)], "unnamed": [v.unnamed for v in (vo, ve, *others)],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
                        "engine": [len(ve.received), len(ve.sent), len(ve.flows)],
-                       **{k: [len(v.received), len(v.sent), len(v.flows)]
-                          for k, v in zip(["ovs_b", *extra], (vb, *vmore))}},
-            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes]
-                     + [f"ovs {ovs_names[i]} {n}" for i, r in enumerate(others, 1) for n in r.notes],
-            "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
+                       **{k: [len(v.received), len(v.sent), len(v.flows)] for k, v in zip(keys, others)}}}
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],

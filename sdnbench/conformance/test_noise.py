@@ -204,3 +204,24 @@ def test_recorded_floodlight_bddp_probes_both_first_runs_showed_are_noise_once_a
     three = classify.classify(stim, a, b, e, more)
     assert three.verdict == "noise" and three.counts() == {"noise": 5}, three.labels
     assert [p["received"] + p["sent"] for p in three.floor.counts()["per_run"]] == [5, 4, 2]
+
+
+def test_a_cell_of_three_runs_keeps_the_two_run_keys_and_reads_back_through_report(tmp_path, capsys):
+    """The record of N = 2 has the keys readers knew (``noise_floor`` a, b, fields, identical,
+    only_a, only_b; ``counts`` ovs, engine, ovs_b); N = 3 adds to them, and ``--report`` reads it."""
+    from ..cli import main
+    from .harness import record
+    stim, a, b, e = _load("cookie")
+    two = record("osken:learning", "1.3", stim, a, e, [b])
+    assert set(two["noise_floor"]) == {"a", "b", "fields", "identical", "only_a", "only_b"}
+    assert set(two["counts"]) == {"ovs", "engine", "ovs_b"} and len(two["noise"]) == 3
+    stim, a, b, e = _load("floodlight-1.3-link-3runs")
+    three = record("floodlight", "1.3", stim, a, e, [b, *_more("floodlight-1.3-link-3runs")])
+    fl = three["noise_floor"]
+    assert set(fl) - set(two["noise_floor"]) == {"runs", "run_names", "per_run", "only_more"}
+    assert fl["runs"] == 3 and fl["per_run"][:2] == [fl["a"], fl["b"]] and set(three["counts"]) == {"ovs", "engine", "ovs_b", "ovs_c"}
+    f = tmp_path / "cells.json"
+    f.write_text(json.dumps([two, three]))
+    assert main(["conformance", "--report", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "noise (5 items; A/B/C +5/+4/+2)" in out and "noise (6 items; A/B +3/+3" in out, out
