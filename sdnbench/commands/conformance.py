@@ -5,13 +5,15 @@
     sdnbench conformance --controller 'cmd:java -jar ctl.jar --port {port};name=myctl;of=1.0,1.3' -o cells.json
     sdnbench conformance --report cells.json          (the table and details of an earlier -o file)
 
-Each cell (controller × OpenFlow version × stimulus) runs the controller fresh once on Mininet +
-Open vSwitch (userspace datapath) and once on the engine's emulated network (topology linear,2),
-captures what it received and sent, reads the flow tables, and compares them normalised
-(docs/conformance.md). A cell is identical, differs only as docs/conformance.md explains, or
-differs unexplained. Stimuli: connect, frames, link, hosts, restart, echo-silence.
+Each cell (controller × OpenFlow version × stimulus) runs the controller fresh on Mininet + Open
+vSwitch (userspace datapath) N times (--noise-runs, 2 by default: A, then the engine, then B, C …)
+and once on the engine's emulated network (topology linear,2), captures what it received and
+sent, reads the flow tables, and compares OVS A with the engine, normalised (docs/conformance.md).
+What the OVS runs differ in is the noise floor. A cell is identical, differs only as noise or as
+docs/conformance.md's evidence explains, or differs unexplained. Each OVS run past the second
+costs a whole run's time per cell. Stimuli: connect, frames, link, hosts, restart, echo-silence.
 
-Exit: 0 every cell identical or explained; 2 a cell differs unexplained or could not run (a
+Exit: 0 every cell identical, noise or explained; 2 a cell differs unexplained or could not run (a
 measured result that failed the check; the last line says how many); 1 bad input.
 """
 
@@ -41,8 +43,12 @@ def register(sub) -> None:
     p.add_argument("--report", action="append", metavar="FILE", help="no run: the table of earlier -o files")
     p.add_argument("--json", action="store_true", help="print the cells as JSON on stdout")
     p.add_argument("-o", "--output", metavar="FILE", help="write the cells as JSON to FILE (after every cell)")
-    p.add_argument("--views", metavar="DIR", help="also write each cell's three normalised views (OVS A, OVS B, "
-                                                  "engine) whole, one JSON file per cell, into DIR")
+    p.add_argument("--noise-runs", type=int, default=harness.NOISE_RUNS, metavar="N",
+                   help="Open vSwitch runs a cell, N >= 2 (2: A and B): the noise floor is what they differ in; "
+                        "each run past 2 adds a whole OVS run's time to every cell (about 15 s; a Java "
+                        "controller's start more) (2)")
+    p.add_argument("--views", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
+                                                  "engine, OVS C …) whole, one JSON file per cell, into DIR")
     p.set_defaults(func=run)
 
 
@@ -64,6 +70,8 @@ def check(args) -> tuple:
         raise UserError(f"--stimuli: unknown stimulus {(bad or [''])[0]!r}; use {', '.join(stimuli.STIMULI)}")
     for flag, items in (("--controller", controllers), ("--of", versions), ("--stimuli", stims)):
         once_each(flag, items)
+    if args.noise_runs < 2:
+        raise UserError(f"--noise-runs: want 2 or more Open vSwitch runs a cell (A and B at least), got {args.noise_runs}")
     if args.output and Path(args.output).suffix != ".json":
         raise UserError(f"-o {args.output}: the cells are written as JSON; name a file ending in .json")
     return controllers, versions, stims
@@ -82,7 +90,7 @@ def run(args) -> int:
             except OSError as e:
                 raise UserError(f"--views {views}: {e.strerror}")
         cells = harness.run(controllers, versions, stims, out, say=lambda m: print(m, file=sys.stderr, flush=True),
-                            views=views)
+                            views=views, noise_runs=args.noise_runs)
         if out:
             print(f"wrote {out}", file=sys.stderr)
     if args.json:

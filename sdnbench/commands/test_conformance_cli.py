@@ -13,7 +13,7 @@ from .conformance import check
 
 
 def _args(**kw):
-    d = {"controller": None, "of": "1.0,1.3", "stimuli": "connect", "output": None}
+    d = {"controller": None, "of": "1.0,1.3", "stimuli": "connect", "output": None, "noise_runs": 2}
     d.update(kw)
     return argparse.Namespace(**d)
 
@@ -27,10 +27,22 @@ def test_a_repeated_controller_keeps_the_commas_of_its_own_spec():
 
 
 @pytest.mark.parametrize("kw,line", [({"of": "1.4"}, "--of"), ({"stimuli": "nope"}, "--stimuli"),
-                                     ({"controller": ["nosuch:x"]}, "--controller"), ({"output": "x.txt"}, "-o")])
+                                     ({"controller": ["nosuch:x"]}, "--controller"), ({"output": "x.txt"}, "-o"),
+                                     ({"noise_runs": 1}, "--noise-runs"), ({"noise_runs": 0}, "--noise-runs")])
 def test_bad_input_is_one_line_naming_the_flag(kw, line):
     with pytest.raises(UserError, match=f"^{line}"):
         check(_args(**kw))
+
+
+def test_noise_runs_default_to_a_and_b_and_say_their_cost_in_help(capsys):
+    from ..cli import main
+    assert check(_args(noise_runs=3))[2] == ["connect"], "three runs are good input"
+    with pytest.raises(SystemExit):
+        main(["conformance", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--noise-runs N" in out and "adds a whole OVS run's time to every cell" in out and "(2)" in out
+    assert harness.run_keys(2) == ["ovs_a", "engine", "ovs_b"]
+    assert harness.run_keys(4) == ["ovs_a", "engine", "ovs_b", "ovs_c", "ovs_d"]
 
 
 def test_the_command_imports_no_test_peer():

@@ -1,5 +1,5 @@
 """Pure: each item that differs between Open vSwitch (run A) and the engine, labelled ``noise``
-(within the noise floor that OVS run B measures, ``noise.py``), explained by a documented
+(within the noise floor that OVS runs B, C … measure against A, ``noise.py``), explained by a documented
 property of the test bed (``evidence.py``: its key), or ``unexplained``; and the cell's verdict:
 
 - ``identical``: A and the engine compare equal;
@@ -48,16 +48,17 @@ class Classified:
         return "explained" if labs - {NOISE} else NOISE
 
 
-def classify(stimulus: str, a, b, engine) -> Classified:
-    """OVS run A, OVS run B and the engine (``normalise.View`` each)."""
-    fl = noise.floor(a, b)
+def classify(stimulus: str, a, b, engine, more: tuple = ()) -> Classified:
+    """OVS run A, OVS run B, the engine, and any further OVS runs C … (``normalise.View`` each)."""
+    fl = noise.floor(a, b, *more)
     c = Classified(compare(a, engine), fl)
     for cat in noise.CATEGORIES:
-        ma, mb, me = (noise.masked(getattr(v, cat), fl) for v in (a, b, engine))
+        ma, me = (noise.masked(getattr(v, cat), fl) for v in (a, engine))
+        mothers = [noise.masked(getattr(v, cat), fl) for v in (b, *more)]
         for side, items, other in (("only_ovs", c.diff.only_ovs, me), ("only_engine", c.diff.only_engine, ma)):
             for x in items[cat]:
                 m = noise.mask(x, fl.fields)
-                if noise.is_noise(side, m in mb, m in other):
+                if noise.is_noise(side, [m in mo for mo in mothers], m in other):
                     lab = NOISE
                 else:
                     lab = evidence.explain(stimulus, side, cat, x, a.received) or UNEXPLAINED

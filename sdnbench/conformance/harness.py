@@ -1,5 +1,5 @@
 """The differential run: controller × version × stimulus, each twice on Mininet + Open vSwitch
-(A and B: the noise floor) and once on the engine's emulated network; the views compared
+(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked) and once on the engine's emulated network; the views compared
 (``normalise.py``), each difference labelled noise, explained by evidence or unexplained
 (``classify.py``), the verdict of each cell (``report.py``), and what a cell keeps kept small.
 
@@ -25,12 +25,13 @@ from ..controllers.spec import display_name, parse_spec, spoken_versions
 from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
-from . import classify, normalise, report, sides
+from . import classify, noise, normalise, report, sides
 
 TOPO = "linear,2"
 KEEP_ITEMS = 20
 ITEM_CHARS = 400
 CATEGORIES = ("received", "sent", "flows")
+NOISE_RUNS = 2                 # Open vSwitch runs a cell (A and B); each further one costs a run's time
 
 
 def speaks(spec: str, version: str) -> bool:
@@ -44,43 +45,77 @@ def capped(items: dict) -> tuple:
     return kept, {cat: len(items.get(cat, [])) for cat in CATEGORIES}
 
 
-def runs(spec: str, version: str, stimulus: str, topo: str) -> tuple:
-    """The three runs of a cell in a fixed order: OVS A, the engine, OVS B (B after the engine,
-    so that the noise floor spans the same stretch of the machine's load as the comparison);
-    (records A, engine, B, {run: seconds})."""
+def run_keys(noise_runs: int) -> list:
+    """The runs of a cell in their fixed order: ``ovs_a``, ``engine``, ``ovs_b``, then ``ovs_c`` …
+    up to ``noise_runs`` Open vSwitch runs."""
+    return ["ovs_a", "engine"] + [f"ovs_{noise.run_name(i).lower()}" for i in range(1, noise_runs)]
+
+
+def runs(spec: str, version: str, stimulus: str, topo: str, noise_runs: int = NOISE_RUNS) -> tuple:
+    """The runs of a cell in a fixed order: OVS A, the engine, OVS B, then OVS C … (B and the
+    others after the engine, so that the noise floor spans the same stretch of the machine's load
+    as the comparison); (records A, engine, [B, C …], {run: seconds})."""
     secs = {}
     with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
         recs = []
-        for name, fn in (("ovs_a", sides.run_ovs), ("engine", sides.run_engine), ("ovs_b", sides.run_ovs)):
+        for name in run_keys(noise_runs):
+            fn = sides.run_engine if name == "engine" else sides.run_ovs
             t = time.monotonic()
             work = Path(d) / name
             work.mkdir()
             recs.append(fn(spec, version, stimulus, topo, work))
             secs[name] = round(time.monotonic() - t, 1)
-    return (*recs, secs)
+    return recs[0], recs[1], recs[2:], secs
 
 
-def write_views(path: Path, stimulus: str, vo, vb, ve) -> None:
-    """The three views of a cell whole (``testdata/noise/*.json``'s shape): to classify again,
-    or to keep as test data."""
-    write_json_atomic(path, {"stimulus": stimulus, **{k: {c: sorted(getattr(v, c)) for c in CATEGORIES}
-                                                     for k, v in (("a", vo), ("b", vb), ("engine", ve))}})
+def write_views(path: Path, stimulus: str, vo, vb, ve, more: tuple = ()) -> None:
+    """The views of a cell whole (``testdata/noise/*.json``'s shape: ``a``, ``b``, ``engine``, and
+    ``more``, the OVS runs C … when there were more than two): to classify again, or to keep as
+    test data."""
+    def sets(v):
+        return {c: sorted(getattr(v, c)) for c in CATEGORIES}
+    data = {"stimulus": stimulus, **{k: sets(v) for k, v in (("a", vo), ("b", vb), ("engine", ve))}}
+    if more:
+        data["more"] = [sets(v) for v in more]
+    write_json_atomic(path, data)
 
 
-def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None) -> dict:
-    """One comparison: the verdict (``classify``), what differs A vs the engine (capped), the
-    noise floor A vs B, each difference's label counted, seconds; the views written to ``views``
-    when given."""
+def _floor(fl, names: list) -> dict:
+    """The cell's ``noise_floor``: counts (``noise.Floor.counts``), whether the runs agree, and
+    what only A and only B had (capped); with more runs, each further run's items too (``only_more``)."""
+    out = {**fl.counts(), "identical": not any(any(o.values()) for o in fl.only),
+           "only_a": capped(fl.only_a)[0], "only_b": capped(fl.only_b)[0]}
+    if len(fl.only) > 2:
+        out.update(run_names=names, only_more=[capped(o)[0] for o in fl.only[2:]])
+    return out
+
+
+def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None,
+         noise_runs: int = NOISE_RUNS) -> dict:
+    """One comparison: the runs (``noise_runs`` on OVS), the views written to ``views`` when
+    given, and the cell's record (``record``)."""
     t = time.monotonic()
-    o, e, b, secs = runs(spec, version, stimulus, topo)
-    vo, ve, vb = normalise.view(o), normalise.view(e), normalise.view(b)
+    o, e, others, secs = runs(spec, version, stimulus, topo, noise_runs)
+    vo, ve = normalise.view(o), normalise.view(e)
+    vb, *vmore = [normalise.view(r) for r in others]
     if views is not None:
-        write_views(views, stimulus, vo, vb, ve)
-    cl = classify.classify(stimulus, vo, vb, ve)
+        write_views(views, stimulus, vo, vb, ve, tuple(vmore))
+    notes = [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] \
+        + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
+    return {**record(spec, version, stimulus, vo, ve, [vb, *vmore]), "notes": notes,
+            "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
+
+
+def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict:
+    """Pure: a cell's record from its views (OVS A, the engine, OVS B, C …): the verdict
+    (``classify``), what differs A vs the engine (capped), the noise floor over every OVS run,
+    each difference's label counted."""
+    vb, *vmore = others
+    cl = classify.classify(stimulus, vo, vb, ve, tuple(vmore))
     d = cl.diff
     only_ovs, n_ovs = capped({k: sorted(v) for k, v in d.only_ovs.items()})
     only_engine, n_engine = capped({k: sorted(v) for k, v in d.only_engine.items()})
-    fl = cl.floor
+    keys = [k for k in run_keys(1 + len(others)) if k not in ("ovs_a", "engine")]
     return {"controller": display_name(spec), "spec": spec, "version": version, "stimulus": stimulus,
             "identical": d.identical, "verdict": cl.verdict, "labels": cl.counts(),
             "evidence": sorted(set(cl.labels.values()) - {classify.NOISE, classify.UNEXPLAINED}),
@@ -88,20 +123,17 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
             "differing": {"ovs": n_ovs, "engine": n_engine},
             "by_label": {lab: {side: capped(items)[0] for side, items in cl.items(lab).items()} for lab in cl.counts()},
             "by_label_n": {lab: {side: capped(items)[1] for side, items in cl.items(lab).items()} for lab in cl.counts()},
-            "noise_floor": {**fl.counts(), "identical": not any(fl.only_a.values()) and not any(fl.only_b.values()),
-                            "only_a": capped(fl.only_a)[0], "only_b": capped(fl.only_b)[0]},
-            "noise": [vo.noise, ve.noise, vb.noise], "unnamed": [vo.unnamed, ve.unnamed, vb.unnamed],
+            "noise_floor": _floor(cl.floor, [noise.run_name(i) for i in range(1 + len(others))]),
+            "noise": [v.noise for v in (vo, ve, *others)], "unnamed": [v.unnamed for v in (vo, ve, *others)],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
                        "engine": [len(ve.received), len(ve.sent), len(ve.flows)],
-                       "ovs_b": [len(vb.received), len(vb.sent), len(vb.flows)]},
-            "notes": [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] + [f"ovs B {n}" for n in b.notes],
-            "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
+                       **{k: [len(v.received), len(v.sent), len(v.flows)] for k, v in zip(keys, others)}}}
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],
-        say: Callable[[str], None] = print, views: Optional[Path] = None) -> list:
+        say: Callable[[str], None] = print, views: Optional[Path] = None, noise_runs: int = NOISE_RUNS) -> list:
     """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing); each
-    cell's views into the folder ``views`` when given."""
+    cell's views into the folder ``views`` when given; ``noise_runs`` OVS runs a cell."""
     cells = []
     for spec in controllers:
         for v in versions:
@@ -111,7 +143,7 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
             for s in stims:
                 try:
                     name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
-                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None)
+                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}

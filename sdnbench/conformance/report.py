@@ -30,9 +30,12 @@ def summary(c: dict) -> str:
 
 
 def _floor(c: dict) -> str:
+    """``A/B +a/+b`` (what each OVS run had that another lacked), ``A/B/C +a/+b/+c`` for three runs."""
     f = c.get("noise_floor") or {}
-    a, b = sum((f.get("a") or {}).values()), sum((f.get("b") or {}).values())
-    return f"A/B +{a}/+{b}" + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
+    per = f.get("per_run") or [f.get("a") or {}, f.get("b") or {}]
+    names = f.get("run_names") or [chr(ord("A") + i) for i in range(len(per))]
+    head = "/".join(names) + " " + "/".join(f"+{sum(p.values())}" for p in per)
+    return head + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
 
 
 def kind(c: dict) -> str:
