@@ -24,7 +24,7 @@ LAYERS: tuple = (
     {"cli", "__main__"},
     {"commands"},
     {"campaign"},
-    {"rfc8456", "conformance", "switchconf"},
+    {"rfc8456", "differential", "switchtesttool"},
     {"discovery", "robustness", "switchbench", "tlscost"},
     {"compare", "report"},
     {"history"},

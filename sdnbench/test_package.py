@@ -78,7 +78,7 @@ def test_the_wheel_carries_every_product_module_and_data_file(wheel):
     wheel, none inside them is, and no product module imports the tests' helpers."""
     shipped = _files(wheel)
     tree = {f for f in _files(TREE) if not _is_test_path(f) and not f.endswith(".pyc")}
-    assert TREE_ONLY == () and "sdnbench/conformance/harness.py" in shipped
+    assert TREE_ONLY == () and "sdnbench/differential/harness.py" in shipped
     assert "sdnbench/testing/peers/tablemiss.py" not in shipped and "sdnbench/testing/synthetic.py" not in shipped
     assert sorted(tree - shipped) == []
     assert not [m for m, target, _ in layers.imports(wheel / "sdnbench")

@@ -27,7 +27,7 @@ from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC
 from ..errors import UserError
 from ..paramcheck import once_each
-from ..conformance import harness, report, stimuli
+from ..differential import harness, report, stimuli
 
 
 def register(sub) -> None:

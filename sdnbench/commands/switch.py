@@ -31,7 +31,7 @@ from ..switchbench.cell import run_test
 from ..switchbench.params import PARAMS, TESTS, SwitchBench, build
 from ..switchbench.targets import parse_target
 from ._results import run_trials
-from ._switchconf import register as register_conformance
+from ._switchtesttool import register as register_conformance
 
 
 # the flags written from the table (``add_flags``): those with help text but the target

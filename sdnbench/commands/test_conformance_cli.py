@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ..conformance import harness, report
+from ..differential import harness, report
 from ..errors import UserError
 from .conformance import check
 

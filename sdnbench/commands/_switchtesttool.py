@@ -30,7 +30,7 @@ from ..errors import UserError
 from ..result import Result
 from ..store import CellSpec
 from ..store.cli import add_store_flag
-from ..switchconf import params, patterns, report, runner
+from ..switchtesttool import params, patterns, report, runner
 from ._results import run_trials
 
 

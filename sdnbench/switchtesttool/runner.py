@@ -173,7 +173,7 @@ def run(target: dict, version: str, selected: list, progress: Callable[[str], No
     t0 = time.monotonic()
     error: Optional[str] = None
     stopped: Optional[Interrupted] = None
-    with tempfile.TemporaryDirectory(prefix="sdnbench-switchconf-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="sdnbench-switchtesttool-") as scratch:
         directory, selected, shadowed = stage(selected, Path(scratch) / "patterns")
         parser = LogParser(frozenset(p.description for p in selected))
         for p in shadowed:

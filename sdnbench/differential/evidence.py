@@ -58,7 +58,7 @@ def _admin_down(stimulus: str, side: str, cat: str, item: str, ovs_received) -> 
 EVIDENCE = (
     Evidence("admin-down", "Mininet's link down is both veth ends administratively down; the emulated "
              "link fails as a cable (config 0, LINK_DOWN)",
-             "sdnbench/conformance/test_environment.py::test_the_harness_link_down_is_administrative_on_ovs",
+             "sdnbench/differential/test_environment.py::test_the_harness_link_down_is_administrative_on_ovs",
              _admin_down),
 )
 

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from sdnbench import openflow as of
-from sdnbench.conformance.capture import Capture, messages
-from sdnbench.conformance.tlstap import TlsTap
+from sdnbench.differential.capture import Capture, messages
+from sdnbench.differential.tlstap import TlsTap
 from sdnbench.tls import certs
 
 HELLO_13 = of.hello(of.V13, xid=7)
