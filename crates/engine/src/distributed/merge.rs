@@ -280,6 +280,13 @@ fn loop_load(l: &LoadLoops, j: usize) -> LoopLoad {
         echo_lost: at(&l.echo_lost),
         hist_b64: String::new(),
         echo_hist_b64: String::new(),
+        trace: crate::switch::trace::LoopTrace {
+            turns: at(&l.trace.turns),
+            timer_turns: at(&l.trace.timer_turns),
+            timer_lag_max_us: at(&l.trace.timer_lag_max_us),
+            write_blocked: at(&l.trace.write_blocked),
+            read_capped: at(&l.trace.read_capped),
+        },
     }
 }
 
