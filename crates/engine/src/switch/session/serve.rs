@@ -72,6 +72,9 @@ impl Session {
             let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
             if lost > 0 {
                 stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
+                // the slots they held are free: the pacer (which ran before this) sends into
+                // them on the next turn, at once
+                deadline = now;
             }
             // the next loss timer: when the oldest request left times out, not a tick every
             // timeout / 4 (a turn each that found nothing due, while a queue stood: issue 50)
