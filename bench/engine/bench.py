@@ -374,7 +374,8 @@ def load_summary(doc: dict) -> dict:
             "echo_sent", "echo_answered", "echo_lost")
     return {"offered_per_s": ld["offered_per_s"], "offered": ld["offered"], "sent": ld["sent"],
             "sender_kept_up": ld["sender_kept_up"], "per_loop": {c: ld["loops"][c] for c in cols},
-            "keepalive": ld["keepalive"], "after_loops": ld.get("after_loops")}   # absent from a --bin-dir build before it
+            "keepalive": ld["keepalive"], "after_loops": ld.get("after_loops"),  # absent from a --bin-dir build before it
+            "trace": ld["loops"].get("trace")}  # where a backlog sat, per loop (issue 50; absent before it)
 
 
 def scale(a) -> dict:

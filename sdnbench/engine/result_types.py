@@ -35,7 +35,7 @@ from .result_check import (
 
 SCHEMA = 'sdnbench.engine/1'
 
-__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'Percentiles', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Tls', 'Totals', 'Transport', 'TransportDelay']
+__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'Percentiles', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Tls', 'Totals', 'TraceLoops', 'Transport', 'TransportDelay']
 
 
 FailMode = Literal['secure', 'standalone']
@@ -1133,6 +1133,9 @@ class LoadLoops:
     p99_9_us: list[float]
     p99_us: list[float]
     sent: list[int]
+    #: Where a backlog sat, per loop (`src/switch/trace.rs`; absent in results written before it:
+    #: empty columns).
+    trace: TraceLoops
 
     @classmethod
     def from_json(cls, value: Any, path: str = "") -> LoadLoops:
@@ -1152,6 +1155,7 @@ class LoadLoops:
             p99_9_us=req(o, path, 'p99_9_us', list_of(want_number)),
             p99_us=req(o, path, 'p99_us', list_of(want_number)),
             sent=req(o, path, 'sent', list_of(want_uint)),
+            trace=req(o, path, 'trace', TraceLoops.from_json),
         )
 
     def to_json(self) -> dict:
@@ -1856,6 +1860,33 @@ class Totals:
             switches_down_at_stop=req(o, path, 'switches_down_at_stop', want_uint),
             switches_reconnecting_at_stop=req(o, path, 'switches_reconnecting_at_stop', want_uint),
             unmatched_replies=req(o, path, 'unmatched_replies', want_uint),
+        )
+
+    def to_json(self) -> dict:
+        return as_json(self)
+
+
+@dataclass(frozen=True)
+class TraceLoops:
+    """Per loop, over all workers: the sessions' turns (wake-ups), those a timer woke, how late the
+    latest timer turn ran after its deadline (µs: the worker's queue of sessions due), the writes a
+    full socket left unfinished (the send queue) and the turns that read their bound of reads with
+    more waiting (the socket's queue of answers)."""
+    read_capped: list[int]
+    timer_lag_max_us: list[int]
+    timer_turns: list[int]
+    turns: list[int]
+    write_blocked: list[int]
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "") -> TraceLoops:
+        o = obj(value, path)
+        return cls(
+            read_capped=req(o, path, 'read_capped', list_of(want_uint)),
+            timer_lag_max_us=req(o, path, 'timer_lag_max_us', list_of(want_uint)),
+            timer_turns=req(o, path, 'timer_turns', list_of(want_uint)),
+            turns=req(o, path, 'turns', list_of(want_uint)),
+            write_blocked=req(o, path, 'write_blocked', list_of(want_uint)),
         )
 
     def to_json(self) -> dict:

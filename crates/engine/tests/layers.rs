@@ -48,7 +48,7 @@ const INSIDE: &[(&str, &[&[&str]])] = &[(
         &["shared"],
         &["protocol", "tally"],
         &["accounting", "cbench_switch", "coalesce", "exceptions", "hello_fallback", "learning", "load", "pacer", "reconnect", "stagger"],
-        &["columns", "keepalive", "outstanding"],
+        &["columns", "keepalive", "outstanding", "trace"],
         // what a run's switches send: read by the session and the drivers, it reads only the config
         &["workload"],
     ],

@@ -36,6 +36,12 @@ pub fn section(o: &Outcome) -> Option<Load> {
         ls.echo_sent.push(a.echo_sent);
         ls.echo_answered.push(a.echo_answered);
         ls.echo_lost.push(a.echo_lost);
+        let (t, c) = (&a.trace, &mut ls.trace);
+        c.turns.push(t.turns);
+        c.timer_turns.push(t.timer_turns);
+        c.timer_lag_max_us.push(t.timer_lag_max_us);
+        c.write_blocked.push(t.write_blocked);
+        c.read_capped.push(t.read_capped);
         if l.k > o.cfg.warmup {
             (offered, sent, not_sent) = (offered + a.offered, sent + l.sent, not_sent + a.not_sent_disconnected);
         }

@@ -280,6 +280,13 @@ fn loop_load(l: &LoadLoops, j: usize) -> LoopLoad {
         echo_lost: at(&l.echo_lost),
         hist_b64: String::new(),
         echo_hist_b64: String::new(),
+        trace: crate::switch::trace::LoopTrace {
+            turns: at(&l.trace.turns),
+            timer_turns: at(&l.trace.timer_turns),
+            timer_lag_max_us: at(&l.trace.timer_lag_max_us),
+            write_blocked: at(&l.trace.write_blocked),
+            read_capped: at(&l.trace.read_capped),
+        },
     }
 }
 
@@ -396,7 +403,7 @@ mod tests {
         let loops = LoadLoops {
             k: vec![1, 2],
             offered,
-            sent,
+            sent: sent.clone(),
             answered,
             late,
             lost,
@@ -408,6 +415,12 @@ mod tests {
             echo_sent,
             echo_answered,
             echo_lost,
+            // turns as many as sent; the timer lag 10 µs × (switch + 1) in the first loop
+            trace: crate::result::load::TraceLoops {
+                turns: sent,
+                timer_lag_max_us: vec![10 * (u64::from(switch) + 1), 5],
+                ..Default::default()
+            },
         };
         d.load = Some(crate::result::load::Load { offered_per_s: 60.0, loops, ..Default::default() });
         d
@@ -430,6 +443,8 @@ mod tests {
         // plus the loop's late answers (0, then 1)
         assert_eq!((c.late.clone(), c.lost.clone(), c.backlog.clone()), (vec![0, 1], vec![1, 3], vec![0, 1]));
         assert_eq!((c.echo_sent.clone(), c.echo_answered.clone(), c.echo_lost.clone()), (vec![5, 5], vec![5, 4], vec![0, 1]));
+        // the trace: turns add, the timer lag is the largest part's
+        assert_eq!((c.trace.turns.clone(), c.trace.timer_lag_max_us.clone()), (vec![30, 29], vec![20, 5]));
         assert_eq!((l.offered, l.sent, l.offered_per_s, l.sender_kept_up), (60, 59, 60.0, true));
         assert_eq!((c.p50_us.clone(), c.p99_9_us.clone()), (vec![0.0, 0.0], vec![0.0, 0.0]), "percentiles do not add");
         assert!(

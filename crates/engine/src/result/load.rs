@@ -71,6 +71,23 @@ pub struct LoadLoops {
     pub echo_sent: Vec<u64>,
     pub echo_answered: Vec<u64>,
     pub echo_lost: Vec<u64>,
+    /// Where a backlog sat, per loop (`src/switch/trace.rs`; absent in results written before
+    /// it: empty columns).
+    #[serde(default)]
+    pub trace: TraceLoops,
+}
+
+/// Per loop, over all workers: the sessions' turns (wake-ups), those a timer woke, how late the
+/// latest timer turn ran after its deadline (µs: the worker's queue of sessions due), the writes
+/// a full socket left unfinished (the send queue) and the turns that read their bound of reads
+/// with more waiting (the socket's queue of answers).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TraceLoops {
+    pub turns: Vec<u64>,
+    pub timer_turns: Vec<u64>,
+    pub timer_lag_max_us: Vec<u64>,
+    pub write_blocked: Vec<u64>,
+    pub read_capped: Vec<u64>,
 }
 
 /// The periodic keep-alive (`params.echo_every_ms`): totals from the switches' counters;

@@ -27,6 +27,9 @@ pub struct LoopLoad {
     /// The round trips of the echoes answered in this loop (HDR V2, base64; empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub echo_hist_b64: String,
+    /// Where a backlog sat in this loop (`trace.rs`).
+    #[serde(default)]
+    pub trace: crate::switch::trace::LoopTrace,
 }
 
 impl LoopLoad {
@@ -41,6 +44,7 @@ impl LoopLoad {
         self.echo_lost += o.echo_lost;
         self.hist_b64 = add_hist(&self.hist_b64, &o.hist_b64);
         self.echo_hist_b64 = add_hist(&self.echo_hist_b64, &o.echo_hist_b64);
+        self.trace.add(&o.trace);
     }
 
     /// The loop's request latency (an empty histogram when none was recorded or it is unreadable).

@@ -25,5 +25,6 @@ pub(crate) mod session;
 pub(crate) mod shared;
 pub(crate) mod stagger;
 pub(crate) mod tally;
+pub(crate) mod trace;
 pub(crate) mod worker;
 pub(crate) mod workload;

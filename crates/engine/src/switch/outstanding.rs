@@ -307,6 +307,25 @@ impl Outstanding {
         timed_out
     }
 
+    /// The (scheduled) send time of the oldest request still pending, neither answered nor timed
+    /// out: its loss timeout is the session's next loss timer, the only one it needs (a session
+    /// woken more often finds nothing due; at a standing queue of L those empty turns were
+    /// L / (timeout / 4) per request). Resolved requests before it are passed over once each.
+    pub fn oldest_pending(&mut self) -> Option<u64> {
+        if self.pending == 0 {
+            return None;
+        }
+        let mut i = self.index(self.expire_seq);
+        while let Some(&mut v) = self.slots.get_mut(i) {
+            if v & TIMED_OUT == 0 {
+                self.expire_seq = self.base.wrapping_add(i as u32);
+                return Some(v & TIME);
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// Everything still pending (end of run or disconnect): returns how many.
     pub fn abandon(&mut self) -> u32 {
         let n = self.pending;
@@ -323,6 +342,48 @@ impl Outstanding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The oldest pending request by a walk over every slot (what `oldest_pending` must find).
+    fn oldest_by_walk(o: &mut Outstanding) -> Option<u64> {
+        o.slots.iter_mut().map(|v| *v).find(|v| v & TIMED_OUT == 0).map(|v| v & TIME)
+    }
+
+    #[test]
+    fn the_loss_timer_is_the_oldest_pending_request() {
+        let mut o = Outstanding::new(7);
+        assert_eq!(o.oldest_pending(), None);
+        let s = o.push_n(100, 3); // 100 100 100
+        o.push(200);
+        assert_eq!(o.oldest_pending(), Some(100));
+        o.answer(s, 150);
+        o.answer(s + 2, 150); // overtakes s + 1: still pending, still the oldest
+        assert_eq!(o.oldest_pending(), Some(100));
+        assert_eq!(o.expire(150, 0), 1);
+        assert_eq!(o.oldest_pending(), Some(200));
+        o.answer(s + 3, 250);
+        assert_eq!((o.oldest_pending(), o.pending()), (None, 0));
+        // random answers, drops and expiries: always the walk's answer
+        let (mut o, mut rng, mut t) = (Outstanding::new(u32::MAX - 300), 0x9e37_79b9_u64, 1_000u64);
+        for _ in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            t += rng % 5;
+            match rng % 4 {
+                0 | 1 => {
+                    o.push(t);
+                }
+                2 => {
+                    let seq = o.next_seq().wrapping_sub(1 + (rng >> 8) as u32 % 40);
+                    o.answer(seq, t);
+                }
+                _ => {
+                    o.expire(t.saturating_sub(60), t.saturating_sub(400));
+                }
+            }
+            assert_eq!(o.oldest_pending(), oldest_by_walk(&mut o));
+        }
+    }
 
     #[test]
     fn push_n_is_n_pushes() {

@@ -58,6 +58,8 @@ pub struct Shared {
     pub stagger: Option<crate::switch::stagger::Stagger>,
     /// The switches touched since the last loop boundary, and the running totals (`tally.rs`).
     pub tally: crate::switch::tally::Tally,
+    /// Where a backlog sits, this loop (`trace.rs`): turns, timer lag, blocked writes, capped reads.
+    pub trace: crate::switch::trace::Trace,
     /// TLS runs: the worker's TLS client (or why it could not be made; `Config::tls`).
     pub tls: Option<crate::tls::Tls>,
 }
@@ -90,6 +92,7 @@ impl Shared {
             echo_hist: RefCell::new(Hist::with_sigfig(3)),
             stagger: (cfg.mode == crate::config::Mode::FixedRate).then(|| crate::switch::stagger::Stagger::new(n_local)),
             tally: Default::default(),
+            trace: Default::default(),
             tls: cfg.tls.as_ref().map(|t| crate::tls::Client::new(t, cfg.controller())),
             cfg,
         }
@@ -204,6 +207,7 @@ impl Shared {
     /// except in a staggered run, where `release_staggered` wakes them group by group.
     pub fn go(&self, settle_ms: u64) {
         self.go_ns.set(self.now_ns() + settle_ms * 1_000_000);
+        self.trace.take(); // the first loop's trace starts here, not with the handshakes
         if self.stagger.is_none() {
             let _ = self.phase_tx.send(1);
         }

@@ -233,5 +233,6 @@ fn loop_load(sh: &Shared, t: u64, c: &Counted, prev: &Counted, prev_offered: &mu
         echo_lost: c.echo_lost - prev.echo_lost,
         hist_b64: crate::switch::load::take(&mut sh.loop_hist.borrow_mut()),
         echo_hist_b64: crate::switch::load::take(&mut sh.echo_hist.borrow_mut()),
+        trace: sh.trace.take(),
     }
 }

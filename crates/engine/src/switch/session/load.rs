@@ -121,7 +121,10 @@ impl Session {
         while at < scratch.len() {
             match s.write(&scratch[at..]) {
                 Ok(k) => at += k,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.sh.trace.write_blocked();
+                    break;
+                }
                 Err(e) => return Err(End::io(e)),
             }
         }

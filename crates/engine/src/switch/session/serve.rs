@@ -18,6 +18,7 @@ impl Session {
         let mut phase_rx = self.sh.phase_rx.clone();
         let handshake_deadline = started + self.handshake_timeout_ns;
         loop {
+            self.sh.trace.turn();
             self.compact();
             let now = self.sh.now_ns();
             let phase = self.phase(now);
@@ -69,8 +70,17 @@ impl Session {
             // KEEP_LATE timed-out requests, whichever is less
             let horizon = (10 * self.sh.timeout_ns()).max(10_000_000_000);
             let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
-            stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
-            deadline = deadline.min(now + timeout / 4 + 1);
+            if lost > 0 {
+                stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
+                // the slots they held are free: the pacer (which ran before this) sends into
+                // them on the next turn, at once
+                deadline = now;
+            }
+            // the next loss timer: when the oldest request left times out, not a tick every
+            // timeout / 4 (a turn each that found nothing due, while a queue stood: issue 50)
+            if let Some(t) = self.out.oldest_pending() {
+                deadline = deadline.min(t + timeout + 1);
+            }
         }
         match self.sw.poll(now, &mut self.wbuf) {
             Ok(next) => Ok(deadline.min(next)),
@@ -95,7 +105,7 @@ impl Session {
                     self.read_all(s)?;
                 }
             }
-            _ = sleep_until(until) => {}
+            _ = sleep_until(until) => self.sh.trace.timer_turn(self.sh.now_ns().saturating_sub(deadline)),
             _ = phase_rx.changed() => {}
             _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
             _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}

@@ -22,7 +22,10 @@ impl Session {
         while self.wpos < self.wbuf.len() {
             match s.write(&self.wbuf[self.wpos..]) {
                 Ok(n) => self.wpos += n,
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.sh.trace.write_blocked();
+                    break;
+                }
                 Err(e) => return Err(End::io(e)),
             }
         }
@@ -73,6 +76,7 @@ impl Session {
                 return Ok(());
             }
         }
+        self.sh.trace.read_capped();
         Ok(())
     }
 }
