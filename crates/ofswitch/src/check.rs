@@ -3,7 +3,7 @@
 //!
 //! - Actions run (`frame_edit`, `mpls`, `pipeline`): output (and 1.0 enqueue, as an output),
 //!   the 1.0 set/strip actions, push/pop VLAN, push/pop MPLS, set/decrement MPLS TTL, copy TTL
-//!   out/in, pop PBB, set/decrement IP TTL, group, and set-field of the fields
+//!   out/in, push/pop PBB, set/decrement IP TTL, group, and set-field of the fields
 //!   in [`SET_FIELDS`]. Any other action → BAD_ACTION / BAD_TYPE (a vendor or experimenter
 //!   action → BAD_VENDOR / BAD_EXPERIMENTER); a set-field of another field → BAD_ACTION /
 //!   BAD_SET_TYPE; a group that does not exist → BAD_ACTION / BAD_OUT_GROUP (as Open vSwitch).
@@ -49,14 +49,17 @@ pub const SET_FIELDS: &[OxmField] = &[
     OxmField::Ipv6NdTll,
     OxmField::MplsLabel,
     OxmField::MplsTc,
+    OxmField::MplsBos,
+    OxmField::EthType,
+    OxmField::PbbIsid,
     // not in the frame: the pipeline keeps it for the tables that follow
     OxmField::TunnelId,
 ];
 
 /// The OFPAT_* (1.3) action types the switch runs, as a bitmap (group features) and a list
 /// (table features): output 0, copy TTL out/in 11/12, set/dec MPLS TTL 15/16, push/pop VLAN
-/// 17/18, push/pop MPLS 19/20, group 22, set/dec NW TTL 23/24, set-field 25, pop PBB 27.
-pub const ACTIONS13: &[u16] = &[0, 11, 12, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 27];
+/// 17/18, push/pop MPLS 19/20, group 22, set/dec NW TTL 23/24, set-field 25, push/pop PBB 26/27.
+pub const ACTIONS13: &[u16] = &[0, 11, 12, 15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27];
 
 pub fn actions13_bitmap() -> u32 {
     ACTIONS13.iter().fold(0, |m, a| m | 1 << a)
@@ -72,9 +75,7 @@ pub fn actions(list: &[Action], groups: &Groups) -> Result<(), (u16, u16)> {
             }
             Action::SetField(Oxm::Other { .. }) => return Err((error_type::BAD_ACTION, bad_action::BAD_SET_TYPE)),
             Action::Experimenter { .. } => return Err((error_type::BAD_ACTION, bad_action::BAD_EXPERIMENTER)),
-            Action::SetQueue(_) | Action::PushPbb(_) | Action::Unknown { .. } => {
-                return Err((error_type::BAD_ACTION, bad_action::BAD_TYPE))
-            }
+            Action::SetQueue(_) | Action::Unknown { .. } => return Err((error_type::BAD_ACTION, bad_action::BAD_TYPE)),
             _ => {}
         }
     }

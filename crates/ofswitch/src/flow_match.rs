@@ -276,6 +276,7 @@ impl FlowMatch {
         push(OxmField::MplsLabel, at::MPLS_LABEL, 4);
         push(OxmField::MplsTc, at::MPLS_TC, 1);
         push(OxmField::MplsBos, at::MPLS_BOS, 1);
+        push(OxmField::PbbIsid, at::PBB_ISID, 3);
         if ty == ETHERTYPE_ARP {
             push(OxmField::ArpOp, at::ARP_OP, 2);
             push(OxmField::ArpSpa, at::IP_SRC, 4);
@@ -289,6 +290,7 @@ impl FlowMatch {
             push(OxmField::Ipv6Src, at::IPV6_SRC, 16);
             push(OxmField::Ipv6Dst, at::IPV6_DST, 16);
             push(OxmField::Ipv6Flabel, at::IPV6_FLABEL, 4);
+            push(OxmField::Ipv6Exthdr, at::IPV6_EXTHDR, 2);
         }
         let (s, d) = match proto {
             6 => (OxmField::TcpSrc, OxmField::TcpDst),
@@ -353,6 +355,8 @@ pub const FIELDS: &[(OxmField, usize, bool)] = &[
     (OxmField::MplsTc, at::MPLS_TC, false),
     (OxmField::MplsBos, at::MPLS_BOS, false),
     (OxmField::TunnelId, at::TUNNEL_ID, true),
+    (OxmField::PbbIsid, at::PBB_ISID, true),
+    (OxmField::Ipv6Exthdr, at::IPV6_EXTHDR, true),
 ];
 
 /// Where an OXM basic field lives in the key.
@@ -424,8 +428,8 @@ mod tests {
         // a port without its ip_proto prerequisite is dropped
         let loose = OxmMatch::new(vec![Oxm::basic(OxmField::TcpDst, &[0, 80])]);
         assert_eq!(FlowMatch::from_oxm(&loose).unwrap(), FlowMatch::all());
-        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::PbbIsid, &[0; 3])]);
-        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(37)));
+        let bad = OxmMatch::new(vec![Oxm::basic(OxmField::InPhyPort, &[0; 4])]);
+        assert_eq!(FlowMatch::from_oxm(&bad), Err(Unsupported(1)));
     }
 
     #[test]

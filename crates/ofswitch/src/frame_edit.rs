@@ -186,6 +186,9 @@ fn set_field(frame: &mut Vec<u8>, o: &Oxm) -> bool {
         OxmField::Ipv6NdTll => set_nd(frame, Some((ND_ADVERT, 2)), v),
         OxmField::MplsLabel => mpls::set_lse(frame, Some(u32::from_be_bytes([v[0], v[1], v[2], v[3]])), None),
         OxmField::MplsTc => mpls::set_lse(frame, None, Some(v[0])),
+        OxmField::MplsBos => mpls::set_bos(frame, v[0]),
+        OxmField::PbbIsid => mpls::set_isid(frame, [v[0], v[1], v[2]]),
+        OxmField::EthType => set_eth_type(frame, u16v()),
         _ => false,
     }
 }
@@ -193,6 +196,13 @@ fn set_field(frame: &mut Vec<u8>, o: &Oxm) -> bool {
 /// A neighbour solicitation's or advertisement's target address (`opt` None), or the
 /// link-layer address in its option `opt.1` when the message is of type `opt.0`; the ICMPv6
 /// checksum fixed.
+/// The ethertype after the Ethernet header and its VLAN tags (the one `eth_type` matches).
+fn set_eth_type(frame: &mut [u8], ty: u16) -> bool {
+    let Some((at, _)) = checksum::l3(frame) else { return false };
+    frame[at - 2..at].copy_from_slice(&ty.to_be_bytes());
+    true
+}
+
 fn set_nd(frame: &mut [u8], opt: Option<(u8, u8)>, v: &[u8]) -> bool {
     let Some((at, 58)) = l4(frame) else { return false };
     let typ = frame.get(at).copied();
@@ -270,6 +280,7 @@ pub fn rewrites(a: &Action) -> bool {
             | Action::CopyTtlOut
             | Action::CopyTtlIn
             | Action::PopPbb
+            | Action::PushPbb(_)
     )
 }
 
@@ -304,6 +315,7 @@ pub fn apply(frame: &mut Vec<u8>, a: &Action) -> bool {
         Action::CopyTtlOut => mpls::copy_ttl(frame, true),
         Action::CopyTtlIn => mpls::copy_ttl(frame, false),
         Action::PopPbb => mpls::pop_pbb(frame),
+        Action::PushPbb(t) => mpls::push_pbb(frame, *t),
         _ => false,
     }
 }

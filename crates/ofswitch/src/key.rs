@@ -19,7 +19,7 @@
 //! `metadata` and `tunnel_id` are not in the frame: the pipeline writes them (write-metadata,
 //! set-field of the tunnel id) for the tables that follow.
 
-use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC};
+use crate::checksum::{ETHERTYPE_IPV6, ETHERTYPE_MPLS, ETHERTYPE_MPLS_MC, ETHERTYPE_PBB, ETHERTYPE_QINQ};
 use ofwire::frame::{ETHERTYPE_ARP, ETHERTYPE_IPV4, ETHERTYPE_VLAN};
 
 /// Byte offsets of the fields inside a [`Key`].
@@ -49,9 +49,11 @@ pub mod at {
     pub const MPLS_LABEL: usize = 112; // 4 (20 bits)
     pub const MPLS_BOS: usize = 116; // 1
     pub const TUNNEL_ID: usize = 117; // 8
+    pub const PBB_ISID: usize = 125; // 3 (the I-TAG's 24-bit I-SID)
+    pub const IPV6_EXTHDR: usize = 128; // 2 (`ipv6_exthdr` flags)
 }
 
-pub const KEY_LEN: usize = 125;
+pub const KEY_LEN: usize = 130;
 pub const VID_PRESENT: u16 = 0x1000;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -131,7 +133,7 @@ impl Key {
         k.set(at::ETH_SRC, &frame[6..12]);
         let mut ty = u16::from_be_bytes([frame[12], frame[13]]);
         let mut l3 = 14;
-        if ty == ETHERTYPE_VLAN && frame.len() >= 18 {
+        if (ty == ETHERTYPE_VLAN || ty == ETHERTYPE_QINQ) && frame.len() >= 18 {
             let tci = u16::from_be_bytes([frame[14], frame[15]]);
             k.set(at::VLAN_VID, &((tci & 0x0fff) | VID_PRESENT).to_be_bytes());
             k.0[at::VLAN_PCP] = (tci >> 13) as u8;
@@ -149,6 +151,7 @@ impl Key {
                 k.0[at::MPLS_TC] = ((lse >> 9) & 7) as u8;
                 k.0[at::MPLS_BOS] = ((lse >> 8) & 1) as u8;
             }
+            ETHERTYPE_PBB if l3b.len() >= 4 => k.set(at::PBB_ISID, &l3b[1..4]),
             ETHERTYPE_ARP if l3b.len() >= 28 => {
                 let op = u16::from_be_bytes([l3b[6], l3b[7]]);
                 k.set(at::ARP_OP, &op.to_be_bytes());
@@ -203,6 +206,7 @@ fn ipv6(k: &mut Key, ip: &[u8]) {
     k.0[at::IP_PROTO] = next;
     k.set(at::IPV6_SRC, &ip[8..24]);
     k.set(at::IPV6_DST, &ip[24..40]);
+    k.set(at::IPV6_EXTHDR, &crate::ipv6_exthdr::flags(next, &ip[40..]).to_be_bytes());
     let l4 = &ip[40..];
     match next {
         6 | 17 | 132 if l4.len() >= 4 => {
@@ -245,6 +249,20 @@ fn nd_options(k: &mut Key, typ: u8, mut opts: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// os-ken's match/37_PBB_ISID frame (ethernet/svlan/itag(sid=100)/ethernet/arp) and
+    /// match/39_IPV6_EXTHDR's (ipv6 with hop-by-hop and AH, TCP): eth_type past the S-tag,
+    /// the I-SID, the exthdr flags os-ken's flows expect (68 = HOP | AUTH).
+    #[test]
+    fn pbb_isid_and_ipv6_exthdr() {
+        let pbb = unhex("22222222222212111111111188a8000a88e70000006422222222222212111111111108060001080006040001ffffffffffff00000000ffffffffffff00000000000000000000000000000000000000000000");
+        let k = Key::of_frame(1, &pbb);
+        assert_eq!((k.u16_at(at::ETH_TYPE), k.u16_at(at::VLAN_VID)), (0x88e7, VID_PRESENT | 10));
+        assert_eq!(k.get::<3>(at::PBB_ISID), [0, 0, 100]);
+        let v6 = unhex("22222222222212111111111186dd600000640030004000100000000000000000000000000010002000000000000000000000000000203300010400000000060200000000000000000000000000002b6708ae0000000000000000600000006b72000000000000");
+        assert_eq!(Key::of_frame(1, &v6).u16_at(at::IPV6_EXTHDR), 68);
+        assert_eq!(Key::of_frame(1, &crate::frames::udp_frame(0, 10, 3, 4, 0, 64)).u16_at(at::IPV6_EXTHDR), 0);
+    }
 
     #[test]
     fn udp_fields() {

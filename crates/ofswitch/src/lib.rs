@@ -53,6 +53,7 @@ pub mod frame_edit;
 pub mod frames;
 mod fxhash;
 pub mod group;
+pub mod ipv6_exthdr;
 pub mod key;
 pub mod link_change;
 pub mod meter;

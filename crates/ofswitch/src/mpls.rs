@@ -96,6 +96,43 @@ pub fn copy_ttl(frame: &mut [u8], out: bool) -> bool {
     true
 }
 
+/// Set the outermost entry's bottom-of-stack bit.
+pub fn set_bos(frame: &mut [u8], bos: u8) -> bool {
+    let Some(at) = mpls(frame) else { return false };
+    frame[at + 2] = (frame[at + 2] & !1) | (bos & 1);
+    true
+}
+
+/// The I-TAG after the Ethernet header and its VLAN tags, when the ethertype there is PBB's.
+fn itag(frame: &[u8]) -> Option<usize> {
+    let (at, ty) = checksum::l3(frame)?;
+    (ty == ETHERTYPE_PBB && frame.len() >= at + 4).then_some(at)
+}
+
+/// Set the I-TAG's 24-bit I-SID.
+pub fn set_isid(frame: &mut [u8], isid: [u8; 3]) -> bool {
+    let Some(at) = itag(frame) else { return false };
+    frame[at + 1..at + 4].copy_from_slice(&isid);
+    true
+}
+
+/// Push a backbone header in front of the frame (OF1.3 §7.2.4 push PBB, as CPqD's
+/// `dp_actions.c` does it): the new outer destination and source are the frame's own, the
+/// ethertype the action's (0x88e7), then an I-TAG — a copy of the frame's own I-TAG when it
+/// already is PBB, else all zero (PCP, DEI, UCA 0, I-SID 0) — then the whole customer frame.
+pub fn push_pbb(frame: &mut Vec<u8>, ethertype: u16) -> bool {
+    if frame.len() < 14 {
+        return false;
+    }
+    let tag = itag(frame).map_or([0; 4], |at| [frame[at], frame[at + 1], frame[at + 2], frame[at + 3]]);
+    let mut head = Vec::with_capacity(18);
+    head.extend_from_slice(&frame[0..12]);
+    head.extend_from_slice(&ethertype.to_be_bytes());
+    head.extend_from_slice(&tag);
+    frame.splice(0..0, head);
+    true
+}
+
 pub fn pop_pbb(frame: &mut Vec<u8>) -> bool {
     if frame.len() < 18 + 14 || frame[12..14] != ETHERTYPE_PBB.to_be_bytes() {
         return false;
@@ -107,14 +144,15 @@ pub fn pop_pbb(frame: &mut Vec<u8>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::frame_edit::apply;
-    use ofwire::Action;
+    use ofwire::{Action, Oxm, OxmField};
 
     fn unhex(s: &str) -> Vec<u8> {
         (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
     }
 
     /// os-ken's switch test patterns (of13/action: POP_MPLS, DEC/SET_MPLS_TTL, COPY_TTL_OUT/IN,
-    /// POP_PBB, PUSH_MPLS), frames as os-ken builds them: byte for byte.
+    /// POP_PBB, PUSH_MPLS, PUSH_PBB and its (multiple), SET_FIELD of MPLS_BOS, ETH_TYPE,
+    /// PBB_ISID), frames as os-ken builds them: byte for byte.
     #[test]
     fn osken_mpls_and_pbb_patterns_byte_for_byte() {
         let cases: Vec<(Action, &str, &str)> = vec![
@@ -142,6 +180,16 @@ mod tests {
             (Action::PushMpls(0x8847), "22222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "2222222222221211111111118847000001404520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
         // ethernet/arp-->'eth_type=0x0806,actions=push_mpls:0x8847,output:2'
             (Action::PushMpls(0x8847), "22222222222212111111111108060001080006040001121111111111c0a80a0a222222222222c0a81414000000000000000000000000000000000000", "2222222222221211111111118847000001000001080006040001121111111111c0a80a0a222222222222c0a81414000000000000000000000000000000000000"),
+        // ethernet/ipv4/tcp-->'eth_type=0x0800,actions=push_pbb:0x88e7,output:2'
+            (Action::PushPbb(0x88e7), "22222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "22222222222212111111111188e70000000022222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+        // (multiple) the second push_pbb:0x88e7 of 'push_pbb:0x88e7,push_pbb:0x88e7': on the PBB frame the first made
+            (Action::PushPbb(0x88e7), "22222222222212111111111188e70000000022222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "22222222222212111111111188e70000000022222222222212111111111188e70000000022222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+        // ethernet/mpls(bsb=1)/ipv4/tcp-->'mpls_bos=1,actions=set_field:0->mpls_bos,output:2'
+            (Action::SetField(Oxm::basic(OxmField::MplsBos, &[0])), "2222222222221211111111118847000647404520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "2222222222221211111111118847000646404520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+        // ethernet(ethertype=0x0800)/ipv4/tcp-->'eth_type=0x0800,actions=set_field:0x8848->eth_type,output:2'
+            (Action::SetField(Oxm::eth_type(0x8848)), "22222222222212111111111108004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "22222222222212111111111188484520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
+        // ethernet/svlan/itag(sid=100)/ethernet/svlan/vlan/ipv4/tcp-->'pbb_itag=100,actions=set_field:203->pbb_itag,output:2'
+            (Action::SetField(Oxm::basic(OxmField::PbbIsid, &[0, 0, 203])), "22222222222212111111111188a8000a88e70000006422222222222212111111111188a8000a8100606408004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "22222222222212111111111188a8000a88e7000000cb22222222222212111111111188a8000a8100606408004520004b000000004006db1ec0a80a0ac0a814142b6708ae000000000000000060000000cb4c0000000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
         ];
         for (i, (a, input, want)) in cases.into_iter().enumerate() {
             let mut f = unhex(input);

@@ -136,12 +136,11 @@ fn what_the_switch_does_not_run_is_refused() {
     let cases: Vec<(Vec<Instruction>, (u16, u16), &str)> = vec![
         (vec![Instruction::GotoTable(0)], (3, 2), "goto an earlier table: BAD_TABLE_ID"),
         (vec![Instruction::GotoTable(9)], (3, 2), "goto a table beyond n_tables"),
-        (vec![Instruction::ApplyActions(vec![Action::PushPbb(0x88e7)])], (2, 0), "push PBB: BAD_TYPE"),
         (vec![Instruction::ApplyActions(vec![Action::SetQueue(1)])], (2, 0), "set-queue"),
         (
-            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::PbbIsid, &[0, 0, 1]))])],
+            vec![Instruction::WriteActions(vec![Action::SetField(Oxm::basic(OxmField::InPhyPort, &[0, 0, 0, 1]))])],
             (2, 13),
-            "set-field PBB I-SID: BAD_SET_TYPE",
+            "set-field of in_phy_port: BAD_SET_TYPE",
         ),
         (vec![Instruction::ApplyActions(vec![Action::Group(3)])], (2, 9), "a group that does not exist: BAD_OUT_GROUP"),
         (vec![Instruction::Meter(3)], (12, 3), "a meter that does not exist: UNKNOWN_METER"),

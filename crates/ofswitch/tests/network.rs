@@ -195,7 +195,7 @@ fn timeouts_send_flow_removed_when_asked() {
 #[test]
 fn unsupported_match_field_is_refused_not_fatal() {
     let (mut s, mut outs) = switch(V13, 1, 2, |_| {});
-    let m = OxmMatch::new(vec![Oxm::basic(OxmField::PbbIsid, &[0; 3])]);
+    let m = OxmMatch::new(vec![Oxm::basic(OxmField::InPhyPort, &[0; 4])]);
     let r = s.on_message(0, &flow_mod(V13, add13(0, 1, m, vec![])), &mut outs[0]);
     assert!(matches!(r, Ok(ofswitch::Event::Refused { ty: 4, code: 6, .. })), "{r:?}");
     assert!(s.flows.is_empty());
