@@ -420,8 +420,12 @@ def scale(a) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
+        rj = (Path(d) / "r.json").stat()
         doc = json.loads((Path(d) / "r.json").read_text())
         ctr = kernel_probe.tcp_counters(net)
+        # the result file: its size, and from the run's end (`finished_unix`) to the file's
+        # last write: building and writing the result (wall clock)
+        out["result"] = {"bytes": rj.st_size, "end_to_written_s": rj.st_mtime - doc["finished_unix"]}
     sm = out["samples"] or [{"up": 0, "tcp_mem_pages": 0, "slab_kib": base_slab, "engine_rss": 0, "responder_rss": 0, "load1": 0}]
     h = doc["handshake"]
     up = max(h["sessions_up"], 1)
@@ -443,6 +447,7 @@ def scale(a) -> dict:
             "handshake_window_cores_used": hs[0] / hs[1] if hs and hs[1] else None,
             "handshake_window_other_cores": (busy[0] - hs[0]) / hs[1] if hs and busy and hs[1] else None,
             "context_switches_per_handshake_both_sides": ctxt[0] / a.switches if ctxt else None,
+            "result_file_bytes": out["result"]["bytes"], "result_end_to_written_s": out["result"]["end_to_written_s"],
             "wall_s": wall, "load1_peak": peak("load1"), "load1_at_start": sm[0]["load1"],
             "engine_rss_peak_mib": peak("engine_rss") / 2**20, "engine_bytes_per_session": peak("engine_rss") / up,
             "responder_rss_peak_mib": peak("responder_rss") / 2**20,

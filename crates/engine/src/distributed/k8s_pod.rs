@@ -89,10 +89,10 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
             return 1;
         }
     };
-    let j = crate::export::build(o);
+    let mut j = crate::export::build(o);
     crate::exit::line(crate::export::line(&j));
     if let Some(p) = json_path {
-        if let Err(e) = crate::export::write(p, &j) {
+        if let Err(e) = crate::export::write(p, &mut j) {
             eprintln!("sdnbench-engine k8s-agent: cannot write {}: {e}", p.display());
             return 1;
         }

@@ -53,7 +53,7 @@ pub fn main(flags: Flags) -> i32 {
         let docs = flags.files.iter().map(|f| Ok((f.clone(), read(f)?))).collect::<Result<Vec<_>, String>>()?;
         merge(&docs)
     };
-    let doc = match run() {
+    let mut doc = match run() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("sdnbench-engine {e}");
@@ -62,7 +62,7 @@ pub fn main(flags: Flags) -> i32 {
     };
     match &flags.json {
         Some(p) => {
-            if let Err(e) = crate::export::write(p, &doc) {
+            if let Err(e) = crate::export::write(p, &mut doc) {
                 eprintln!("sdnbench-engine merge: --json {}: cannot write ({e})", p.display());
                 return 1;
             }

@@ -7,6 +7,7 @@
 
 mod document;
 mod network;
+mod stream;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -18,6 +19,7 @@ use crate::result::run::{Coalescing, Failure};
 use crate::result::totals::{LateLatency, ReconnectTotals};
 use crate::result::*;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
 
 /// The result of a run. It takes the `Outcome`: the switches' reports, the config and the
@@ -313,8 +315,13 @@ pub fn line(r: &EngineResult) -> String {
 }
 
 /// Write atomically: a crash leaves the old file or the new one, never half of one.
-pub fn write(path: &Path, r: &EngineResult) -> std::io::Result<()> {
+/// The text is streamed to the file (`stream.rs`): the result is not held a second time as a
+/// `Value` or as text. `r` is borrowed mutably only to take its switches aside for a moment.
+pub fn write(path: &Path, r: &mut EngineResult) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&tmp, serde_json::to_vec_pretty(&to_value(r)).expect("json values serialize"))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+    stream::write_pretty(&mut w, r)?;
+    w.flush()?;
+    drop(w);
     std::fs::rename(&tmp, path)
 }

@@ -77,3 +77,24 @@ fn the_schema_requires_what_is_always_written_and_names_the_version() {
     assert_eq!(s["properties"]["schema"]["const"], SCHEMA);
     assert_eq!(s["$defs"]["Config"]["additionalProperties"], false, "params refuses unknown fields, as Config does");
 }
+
+#[test]
+fn the_streamed_text_is_the_text_of_the_value() {
+    // every golden (switches with every optional field, results without switches), and one
+    // with no switches at all: `write` gives the text `to_vec_pretty(&to_value(r))` gave
+    let mut rs: Vec<EngineResult> = goldens().iter().map(|(_, t)| serde_json::from_str(t).unwrap()).collect();
+    let mut empty = rs[0].clone();
+    empty.switches.clear();
+    rs.push(empty);
+    assert!(rs.iter().any(|r| r.switches.len() > 1));
+    let dir = std::env::temp_dir().join(format!("sdnbench-stream-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, mut r) in rs.into_iter().enumerate() {
+        let want = serde_json::to_vec_pretty(&to_value(&r)).unwrap();
+        let path = dir.join(format!("{i}.json"));
+        write(&path, &mut r).unwrap();
+        assert!(std::fs::read(&path).unwrap() == want, "result {i}: not the same text");
+        assert!(serde_json::to_vec_pretty(&to_value(&r)).unwrap() == want, "result {i}: its switches were put back");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -43,12 +43,12 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     };
     coordinator::fault::at("end");
-    let j = crate::export::build(o);
+    let mut j = crate::export::build(o);
     if let Some(path) = &a.json {
-        if let Err(e) = crate::export::write(path, &j) {
+        if let Err(e) = crate::export::write(path, &mut j) {
             // checked before the run, and still refused: the measurement goes to a rescue file
             let rescue = std::env::temp_dir().join(format!("sdnbench-engine-rescue-{}.json", std::process::id()));
-            let kept = match crate::export::write(&rescue, &j) {
+            let kept = match crate::export::write(&rescue, &mut j) {
                 Ok(()) => format!("; the result is in {}", rescue.display()),
                 Err(_) => String::new(),
             };
