@@ -19,7 +19,7 @@ OF_VERSIONS = {"1.0": 0x01, "1.3": 0x04}
 @dataclass(frozen=True)
 class ControllerSpec:
     text: str                       # the spec as the user wrote it
-    kind: str                       # a name of kinds.KINDS
+    kind: str                       # a name of kinds.CONTROLLER_KINDS
     app: Optional[str] = None       # osken/ryu app, or the faucet config path
     host: Optional[str] = None      # tcp: only
     port: Optional[int] = None      # tcp: only
