@@ -4,7 +4,7 @@ The wheel is built from the product folders as they are: tests stay beside the c
 and a file's place says whether it ships. Left out: every ``test_*.py`` and ``conftest.py``
 (here), ``testdata/`` and ``sdnbench/testing/`` with the tests' peers, labs and fixtures
 (pyproject's ``packages.find``). No product module imports ``sdnbench.testing``
-(``sdnbench/layers.py`` puts it above every other layer), so nothing shipped misses it.
+(``sdnbench/testing/layers.py`` puts it above every other layer), so nothing shipped misses it.
 ``sdnbench/test_package.py`` builds the wheel and checks its contents. An editable install and
 runs from the tree still import all of it: they read the source directory.
 """

@@ -42,6 +42,6 @@ def refused(monkeypatch, capsys):
 def synthetic_kind(monkeypatch):
     """The test-only ``synthetic`` benchmark kind, registered for every test in this process (never
     among the real kinds: ``sdnbench.testing.synthetic``)."""
-    from sdnbench.campaign.kinds import KINDS
+    from sdnbench.campaign.kinds import CAMPAIGN_KINDS
     from sdnbench.testing.synthetic import kind
-    monkeypatch.setitem(KINDS, "synthetic", kind())
+    monkeypatch.setitem(CAMPAIGN_KINDS, "synthetic", kind())

@@ -2,15 +2,15 @@ from pathlib import Path
 
 import pytest
 
-from sdnbench import layers
+from sdnbench.testing import layers
 
-ROOT = Path(layers.__file__).parent
+ROOT = Path(layers.__file__).parent.parent
 
 
 def test_no_import_goes_up_a_layer_except_the_known_ones():
     found = set(layers.back_edges(ROOT))
     new = sorted(found - set(layers.KNOWN_BACK_EDGES))
-    assert not new, f"imports of a higher layer (see sdnbench/layers.py): {new}"
+    assert not new, f"imports of a higher layer (see sdnbench/testing/layers.py): {new}"
 
 
 def test_the_known_back_edges_are_all_still_there():

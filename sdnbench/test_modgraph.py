@@ -3,9 +3,9 @@ imported), one level down from ``test_layers``' packages."""
 
 from pathlib import Path
 
-from sdnbench import modgraph
+from sdnbench.testing import modgraph
 
-ROOT = Path(modgraph.__file__).parent
+ROOT = Path(modgraph.__file__).parent.parent
 
 
 def test_no_module_imports_itself_through_others():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sdnbench import layers
+from sdnbench.testing import layers
 
 try:
     import tomllib

@@ -3,7 +3,7 @@ beside its parameters, and this module only collects them. Runners are imported 
 campaign uses them, so a part missing from this install is a one-line ``UserError`` naming the
 kind, not an ImportError.
 
-To plug in a suite, declare its ``KIND`` and add it to ``KINDS`` below; nothing else in the
+To plug in a suite, declare its ``KIND`` and add it to ``CAMPAIGN_KINDS`` below; nothing else in the
 campaign changes. The test-only ``synthetic`` kind is registered by the tests, never here.
 """
 
@@ -21,9 +21,9 @@ from ..rfc8456 import provisioning_params, resilience_params, suite_cell
 from ..robustness import cell as robustness_cell
 from ..switchbench import cell as switch_cell
 
-__all__ = ["KINDS", "Kind", "get", "requirements"]
+__all__ = ["CAMPAIGN_KINDS", "Kind", "get", "requirements"]
 
-KINDS: dict = {k.name: k for k in (
+CAMPAIGN_KINDS: dict = {k.name: k for k in (
     engine_params.KIND, net_params.KIND, switch_cell.KIND, robustness_cell.KIND, discovery_params.KIND,
     provisioning_params.KIND, resilience_params.KIND, suite_cell.KIND,
 )}
@@ -31,9 +31,9 @@ KINDS: dict = {k.name: k for k in (
 
 def get(name: str) -> Kind:
     try:
-        return KINDS[name]
+        return CAMPAIGN_KINDS[name]
     except KeyError:
-        raise UserError(f"unknown benchmark kind {name!r}; known: {', '.join(sorted(KINDS))}")
+        raise UserError(f"unknown benchmark kind {name!r}; known: {', '.join(sorted(CAMPAIGN_KINDS))}")
 
 
 def requirements(scenario) -> list:

@@ -34,7 +34,7 @@ from .. import yamlload
 from ..errors import UserError
 from ..redact import keep
 from . import quick as quick_mod
-from .kinds import KINDS
+from .kinds import CAMPAIGN_KINDS
 from .paths import resolve_data
 
 ORDERS = ("random", "sequential")
@@ -93,7 +93,7 @@ def parse(text: str, source: str = "<scenario>", kinds: Optional[dict] = None,
     if Path(source).is_file():       # file paths in it are relative to the scenario file
         data = resolve_data(data, Path(source).resolve().parent)
     v = _Validator(source, lines)
-    sc = v.scenario(data, KINDS if kinds is None else kinds)
+    sc = v.scenario(data, CAMPAIGN_KINDS if kinds is None else kinds)
     if v.errors:      # every parameter problem at once, each with its file:line
         raise ScenarioError("\n".join(dict.fromkeys(v.errors)))
     sc.source, sc.text = source, text

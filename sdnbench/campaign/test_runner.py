@@ -148,8 +148,8 @@ def test_missing_runner_module_is_a_user_error():
 def test_every_kind_s_runner_loads():
     """A kind names its runner by module and function (imported when a campaign uses it): a
     module moved or a function renamed is found here, not in the first campaign that runs it."""
-    from sdnbench.campaign.kinds import KINDS
-    for kind in KINDS.values():
+    from sdnbench.campaign.kinds import CAMPAIGN_KINDS
+    for kind in CAMPAIGN_KINDS.values():
         assert callable(kind.load()), kind.name
 
 

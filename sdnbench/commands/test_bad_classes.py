@@ -127,12 +127,12 @@ def fixtures(tmp_path_factory):
 @pytest.fixture(scope="module")
 def stored_run(fixtures):
     """Run 1 in ``{d}/st``: the synthetic kind, ``value`` 1 and 2, one metric (throughput)."""
-    from sdnbench.campaign.kinds import KINDS
+    from sdnbench.campaign.kinds import CAMPAIGN_KINDS
     from sdnbench.cli import main
     from sdnbench.testing.synthetic import kind
     (fixtures / "run.yaml").write_text(RUN)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(KINDS, "synthetic", kind())
+        mp.setitem(CAMPAIGN_KINDS, "synthetic", kind())
         assert main(["run", str(fixtures / "run.yaml"), "--store", str(fixtures / "st")]) == 0
 
 

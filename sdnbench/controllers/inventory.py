@@ -12,12 +12,12 @@ import os
 
 from ..install import by_variable, variables as installed_variables
 from .catalog import EXTERNAL
-from .kinds import KINDS
+from .kinds import CONTROLLER_KINDS
 
 
 def inventory() -> list:
     """Rows: dicts with spec, controller, status, version, of_versions, summary, how."""
-    rows = [row for kind in KINDS.values() for row in kind.inventory()]
+    rows = [row for kind in CONTROLLER_KINDS.values() for row in kind.inventory()]
     installed = installed_variables()      # what `sdnbench install` put in place
     for name, var, spec, note in EXTERNAL:
         status = "external" if not var else "your copy" if os.environ.get(var) else \

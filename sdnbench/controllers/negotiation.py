@@ -25,10 +25,11 @@ from typing import Optional
 from .. import paths
 from . import ofhello
 from ..errors import UserError
+from .parsed import WIRE_VERSIONS
 
 OFFERED = ("1.0", "1.3")           # what the engine's switches speak, lowest first
 # OpenFlow wire version bytes (OpenFlow 1.3.5 §7.1; 1.4, 1.5 for controllers that offer them).
-WIRE = {"1.0": 1, "1.3": 4, "1.4": 5, "1.5": 6}
+WIRE = WIRE_VERSIONS
 
 
 def wire_name(wire: int) -> str:

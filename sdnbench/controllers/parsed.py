@@ -13,13 +13,16 @@ from .cmdspec import Command
 TLS_OPTION = "tls"
 # The controller every command runs when none is named: written here once.
 DEFAULT_SPEC = "osken:learning"
-OF_VERSIONS = {"1.0": 0x01, "1.3": 0x04}
+# OpenFlow version name -> the version byte on the wire: the one map (negotiation.py reads it too).
+WIRE_VERSIONS = {"1.0": 0x01, "1.3": 0x04, "1.4": 0x05, "1.5": 0x06}
+# the versions a controller spec may name (``of_version``)
+OF_VERSIONS = {v: WIRE_VERSIONS[v] for v in ("1.0", "1.3")}
 
 
 @dataclass(frozen=True)
 class ControllerSpec:
     text: str                       # the spec as the user wrote it
-    kind: str                       # a name of kinds.KINDS
+    kind: str                       # a name of kinds.CONTROLLER_KINDS
     app: Optional[str] = None       # osken/ryu app, or the faucet config path
     host: Optional[str] = None      # tcp: only
     port: Optional[int] = None      # tcp: only

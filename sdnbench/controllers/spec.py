@@ -1,6 +1,6 @@
 """Controller spec strings: the one way every command names a controller under test.
 
-Each kind is one record of ``kinds.KINDS`` (the table of spec forms is there); this module
+Each kind is one record of ``kinds.CONTROLLER_KINDS`` (the table of spec forms is there); this module
 splits the string at the first ':' and hands the rest to the record. Parsing is pure: it checks
 the shape of the string and the names it can check without touching the machine (app names,
 OpenFlow versions). Whether a controller is installed is the launcher's business (``envs``), so
@@ -15,7 +15,7 @@ from typing import Optional
 from ..errors import UserError
 from ..redact import MASK
 from .cmdspec import split_options
-from .kinds import KINDS, kind_of, spoken_versions
+from .kinds import CONTROLLER_KINDS, kind_of, spoken_versions
 from .parsed import DEFAULT_SPEC, OF_VERSIONS, TLS_OPTION, ControllerSpec, version_bitmap, wire_version
 
 __all__ = ["DEFAULT_SPEC", "OF_VERSIONS", "ControllerSpec", "display_name", "needed_traffic", "parse_spec",
@@ -33,10 +33,10 @@ def parse_spec(spec: str) -> ControllerSpec:
                         "controller's command line); put it in the controller's own configuration")
     bare, tls = _without_tls(text)
     name, sep, rest = bare.partition(":")
-    kind = KINDS.get(name)
+    kind = CONTROLLER_KINDS.get(name)
     if kind is None or (not sep and ":" in kind.form):
         raise UserError(f"unknown controller spec {text!r}: expected one of "
-                        f"{', '.join(k.form for k in KINDS.values())}")
+                        f"{', '.join(k.form for k in CONTROLLER_KINDS.values())}")
     if tls and not kind.starts:
         raise UserError(f"{text!r}: ;{TLS_OPTION} is for a controller sdnbench starts; a TLS controller "
                         "started elsewhere is tls:HOST:PORT")

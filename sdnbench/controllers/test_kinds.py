@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sdnbench.controllers.kinds import KINDS, kind_of, spoken_versions, with_role
+from sdnbench.controllers.kinds import CONTROLLER_KINDS, kind_of, spoken_versions, with_role
 from sdnbench.controllers.spec import needed_traffic, parse_spec, sibling
 from sdnbench.errors import UserError
 from sdnbench.northbound.adapter import ADAPTERS
@@ -27,14 +27,14 @@ KNOWN = {
 
 
 def test_every_kind_is_its_key_and_parses_its_example():
-    assert set(EXAMPLES) == set(KINDS)
-    for name, kind in KINDS.items():
+    assert set(EXAMPLES) == set(CONTROLLER_KINDS)
+    for name, kind in CONTROLLER_KINDS.items():
         assert kind.name == name and kind.form.startswith(name)
         assert kind_of(parse_spec(EXAMPLES[name])) is kind
 
 
 def test_the_apis_and_roles_a_record_names_exist():
-    for kind in KINDS.values():
+    for kind in CONTROLLER_KINDS.values():
         assert set(kind.topology_api.values()) <= set(ADAPTERS), kind.name
         assert set(kind.flow_api.values()) <= set(FLOW_APIS), kind.name
         for role, app in kind.roles.items():
@@ -45,18 +45,18 @@ def test_the_apis_and_roles_a_record_names_exist():
 
 
 def test_what_the_records_decide():
-    assert [k for k, v in KINDS.items() if not v.starts] == ["tcp", "tls"]
+    assert [k for k, v in CONTROLLER_KINDS.items() if not v.starts] == ["tcp", "tls"]
     assert needed_traffic("faucet:auto") == "faucet" and needed_traffic("osken:learning") is None
     assert needed_traffic("not a spec") is None
     assert spoken_versions(parse_spec(EXAMPLES["cmd"])) == ("1.0",)
-    osken = KINDS["osken"]
+    osken = CONTROLLER_KINDS["osken"]
     assert osken.serves_api(parse_spec("osken:topology"), None)
     assert osken.serves_api(parse_spec("osken:topology"), "osken")
     assert not osken.serves_api(parse_spec("osken:topology"), "ryu")
     assert not osken.serves_api(parse_spec("osken:learning"), "osken")
-    assert KINDS["cmd"].serves_api(parse_spec(EXAMPLES["cmd"]), "onos")
-    assert KINDS["ryu"].own_flow_api(parse_spec("ryu:anything")) == "ryu"
-    assert KINDS["osken"].own_flow_api(parse_spec("osken:learning")) is None
+    assert CONTROLLER_KINDS["cmd"].serves_api(parse_spec(EXAMPLES["cmd"]), "onos")
+    assert CONTROLLER_KINDS["ryu"].own_flow_api(parse_spec("ryu:anything")) == "ryu"
+    assert CONTROLLER_KINDS["osken"].own_flow_api(parse_spec("osken:learning")) is None
 
 
 def test_a_kind_that_takes_no_argument_refuses_one():
@@ -71,12 +71,12 @@ def _kind_tests(path: Path) -> list:
         if isinstance(n, ast.Compare):
             sides = [n.left, *n.comparators]
             if any(isinstance(s, ast.Attribute) and s.attr == "kind" for s in sides):
-                found += [f"{s.value}:" for s in sides if isinstance(s, ast.Constant) and s.value in KINDS]
+                found += [f"{s.value}:" for s in sides if isinstance(s, ast.Constant) and s.value in CONTROLLER_KINDS]
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "startswith":
             for a in n.args:
                 for c in ([a] if isinstance(a, ast.Constant) else getattr(a, "elts", [])):
                     v = getattr(c, "value", None)
-                    if isinstance(v, str) and v.endswith(":") and v[:-1] in KINDS:
+                    if isinstance(v, str) and v.endswith(":") and v[:-1] in CONTROLLER_KINDS:
                         found.append(v)
     return found
 

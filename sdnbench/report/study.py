@@ -38,7 +38,7 @@ from ..stats import best_scenario, higher_is_better
 from ..fmt import num as fmt_number
 from .model import Section, Table
 
-KINDS = ("value", "best", "order", "trend", "not-here")
+STUDY_KINDS = ("value", "best", "order", "trend", "not-here")
 STATS = {"mean": statistics.fmean, "median": statistics.median, "max": max, "min": min}
 # per_flow_us: cbench's latency mode reports responses/s; the controller study prints it as
 # µs per flow, 10^6 / (responses/s) (Ryu: 47,631 flows/s <-> 21.0 µs/flow, its Table 4)
@@ -65,8 +65,8 @@ def load(path: Path) -> dict:
     if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
         raise UserError(f"{path}: a study file needs `seed`, `study` and a list of `rows`")
     for i, row in enumerate(doc["rows"]):
-        if not isinstance(row, dict) or row.get("kind") not in KINDS:
-            raise UserError(f"{path}: rows[{i}]: kind must be one of {', '.join(KINDS)}")
+        if not isinstance(row, dict) or row.get("kind") not in STUDY_KINDS:
+            raise UserError(f"{path}: rows[{i}]: kind must be one of {', '.join(STUDY_KINDS)}")
         for key in ("figure", "source"):
             if not row.get(key):
                 raise UserError(f"{path}: rows[{i}]: missing `{key}`")

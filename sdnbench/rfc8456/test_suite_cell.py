@@ -3,7 +3,7 @@ that lost every session is counted (§5.3.1)."""
 
 import pytest
 
-from sdnbench.campaign.kinds import KINDS
+from sdnbench.campaign.kinds import CAMPAIGN_KINDS
 from sdnbench.testing.peers.scripted_controller import ScriptedController
 from sdnbench.errors import UserError
 from sdnbench.rfc8456.discovery_size import size_params as _size_params
@@ -23,7 +23,7 @@ def test_parameters_are_checked_one_by_one():
     assert "positive number of seconds" in validate_param("poll_s", -1)
     assert "unknown rfc8456 parameter 'flows'" in validate_param("flows", 3)
     assert "unknown controller spec" in validate_param("controller", "nox:switch")
-    assert KINDS["rfc8456"].validate is not None
+    assert CAMPAIGN_KINDS["rfc8456"].validate is not None
 
 
 def test_a_cell_without_a_known_test_is_one_line():
@@ -44,7 +44,7 @@ def test_a_size_cell_is_judged_as_the_size_search_judges_it():
     assert key == "max_switches" and "starting size 8" in why
     [(key, why)] = check_cell({"test": "discovery-size", "controller": "osken:learning"})
     assert key == "api" and "no northbound API" in why
-    assert KINDS["rfc8456"].check_cell({"test": "discovery-size", "max_switches": 4}), "run --dry-run uses it"
+    assert CAMPAIGN_KINDS["rfc8456"].check_cell({"test": "discovery-size", "max_switches": 4}), "run --dry-run uses it"
 
 
 def test_a_bad_size_cell_is_refused_before_anything_starts():

@@ -58,5 +58,5 @@ def kind():
 
 
 def register() -> None:
-    from sdnbench.campaign.kinds import KINDS
-    KINDS["synthetic"] = kind()
+    from sdnbench.campaign.kinds import CAMPAIGN_KINDS
+    CAMPAIGN_KINDS["synthetic"] = kind()

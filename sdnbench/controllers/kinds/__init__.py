@@ -1,4 +1,4 @@
-"""Controller kinds: one record each (``base.ControllerKind``), one line each in ``KINDS``.
+"""Controller kinds: one record each (``base.ControllerKind``), one line each in ``CONTROLLER_KINDS``.
 
 A spec ``NAME:ARGUMENT`` names its kind by ``NAME``; the record says how the rest is parsed, how
 the controller is started (or that it is not: ``tcp:``), the OpenFlow versions it speaks, its
@@ -27,13 +27,13 @@ from . import cmd, faucet, osken, ovs_testcontroller, ryu, tcp, tls
 from .base import ControllerKind
 
 # In the order the error line and `controllers list` show them.
-KINDS: dict = {k.name: k for k in (
+CONTROLLER_KINDS: dict = {k.name: k for k in (
     osken.KIND, ryu.KIND, faucet.KIND, ovs_testcontroller.KIND, tcp.KIND, tls.KIND, cmd.KIND,
 )}
 
 
 def kind_of(spec: ControllerSpec) -> ControllerKind:
-    return KINDS[spec.kind]
+    return CONTROLLER_KINDS[spec.kind]
 
 
 def spoken_versions(spec: ControllerSpec) -> tuple:
@@ -43,7 +43,7 @@ def spoken_versions(spec: ControllerSpec) -> tuple:
 
 def with_role(role: str) -> list:
     """The specs of the apps that play RFC 8456 ``role`` (``osken:topology``, ...), for messages."""
-    return [f"{k.name}:{k.roles[role]}" for k in KINDS.values() if role in k.roles]
+    return [f"{k.name}:{k.roles[role]}" for k in CONTROLLER_KINDS.values() if role in k.roles]
 
 
-__all__ = ["KINDS", "ControllerKind", "kind_of", "spoken_versions", "with_role"]
+__all__ = ["CONTROLLER_KINDS", "ControllerKind", "kind_of", "spoken_versions", "with_role"]

@@ -1,6 +1,6 @@
 """One controller kind as a record: everything sdnbench decides by the part of a spec before ':'.
 
-A kind's module (``osken.py``, ``ryu.py``, ...) builds its ``ControllerKind``; ``KINDS`` in
+A kind's module (``osken.py``, ``ryu.py``, ...) builds its ``ControllerKind``; ``CONTROLLER_KINDS`` in
 ``__init__`` lists them. Nothing elsewhere asks ``spec.kind == ...``: it asks the record.
 """
 

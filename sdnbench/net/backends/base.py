@@ -7,7 +7,7 @@ hosts) and ``cluster.ClusterNetwork`` implement it, on what they share: the life
 ``close()``), the SSH sessions of the remote ones (``remote.connect_all``, ``close_sessions``) and
 the Mininet parts of the two Mininet ones (``net/mininet_common.py``). A backend is chosen by a spec string (``--backend`` of ``net run``, ``backend:`` in a
 scenario's params): ``mininet`` (the default) or ``ssh:INVENTORY`` or ``cluster:SERVERS``
-(Mininet's cluster edition over several servers, ``cluster.py``), one line each in ``KINDS``.
+(Mininet's cluster edition over several servers, ``cluster.py``), one line each in ``NET_BACKENDS``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Kind:
 
 
 # A new backend is a module of this package and one line here.
-KINDS: dict = {
+NET_BACKENDS: dict = {
     "mininet": Kind(MininetBackend),
     "ssh": Kind(SSHBackend, "INVENTORY", "an inventory file"),
     "cluster": Kind(ClusterBackend, "SERVERS", "a servers file"),
@@ -59,7 +59,7 @@ KINDS: dict = {
 
 @dataclass(frozen=True)
 class BackendSpec:
-    kind: str                          # a name of KINDS
+    kind: str                          # a name of NET_BACKENDS
     inventory: Optional[str] = None    # the argument: the inventory (ssh) or servers file (cluster)
 
     def __str__(self) -> str:
@@ -69,12 +69,12 @@ class BackendSpec:
 def parse_backend(spec: Optional[str]) -> BackendSpec:
     text = (spec or "mininet").strip()
     name, colon, arg = text.partition(":")
-    k = KINDS.get(name)
+    k = NET_BACKENDS.get(name)
     if k is not None and k.argument is None and not colon:
         return BackendSpec(name)
     if k is not None and k.argument is not None and arg.strip():
         return BackendSpec(name, arg.strip())
-    forms = " or ".join(f"{n}:{k.argument} ({k.what})" if k.argument else n for n, k in KINDS.items())
+    forms = " or ".join(f"{n}:{k.argument} ({k.what})" if k.argument else n for n, k in NET_BACKENDS.items())
     raise UserError(f"backend {text!r}: use {forms}")
 
 
@@ -90,5 +90,5 @@ def check_spec(value) -> Optional[str]:
 def open_backend(spec: Optional[str]):
     """The backend object for ``spec``."""
     b = parse_backend(spec)
-    k = KINDS[b.kind]
+    k = NET_BACKENDS[b.kind]
     return k.build(b.inventory) if k.argument else k.build()

@@ -72,7 +72,7 @@ def test_missing_file_and_bad_backend_spec(tmp_path):
 
 def test_a_backend_is_one_line_of_kinds(monkeypatch):
     from . import base
-    monkeypatch.setitem(base.KINDS, "docker", base.Kind(lambda arg: ("docker", arg), "HOSTS", "a hosts file"))
+    monkeypatch.setitem(base.NET_BACKENDS, "docker", base.Kind(lambda arg: ("docker", arg), "HOSTS", "a hosts file"))
     assert base.open_backend("docker:h.yaml") == ("docker", "h.yaml")
     assert base.check_spec("mininet") is None and "docker:HOSTS (a hosts file)" in base.check_spec("docker:")
     assert "use mininet or" in base.check_spec("mininet:x")
