@@ -1,4 +1,4 @@
-//! Known answers for the differences the conformance harness (`sdnbench/conformance`, docs/
+//! Known answers for the differences the conformance harness (`sdnbench/differential`, docs/
 //! conformance.md) found between the emulated switch and Open vSwitch, one test each.
 
 mod common;

@@ -6,7 +6,7 @@
 //! sorted keys) one at a time as the text is written to a buffered file. The text is the same,
 //! byte for byte (tested in `tests.rs`).
 
-use super::EngineResult;
+use super::document::EngineResult;
 use crate::result::switches::SwitchReport;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};

@@ -153,8 +153,8 @@ mod tests {
     #[test]
     fn the_engines_stream_frame_is_the_shared_vector() {
         // The bytes the Mininet side of the conformance harness sends for the same frame
-        // (sdnbench/conformance/stimuli.py `stream_frame(1, 2, 3, 7)`, whose test reads this file too).
-        let hex = include_str!("../../../../sdnbench/conformance/testdata/stream_frame.hex").trim();
+        // (sdnbench/differential/stimuli.py `stream_frame(1, 2, 3, 7)`, whose test reads this file too).
+        let hex = include_str!("../../../../sdnbench/differential/testdata/stream_frame.hex").trim();
         let want: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
         let mut spec = ring(3);
         for (i, h) in spec.hosts.iter_mut().enumerate() {
