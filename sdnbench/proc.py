@@ -14,9 +14,11 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,17 +37,45 @@ def _raise_interrupted(signum, _frame):
     raise Interrupted(signum)
 
 
+# A signal that landed in a finalizer (a ``__del__``, a weakref callback such as logging's): Python
+# drops the exception there ("Exception ignored in ..."), so it is kept here and raised again by
+# ``raise_if_swallowed`` at the next check: the run still ends as interrupted, never as complete.
+_swallowed: list = []
+
+
+def _keep_swallowed(unraisable, previous) -> None:
+    if isinstance(unraisable.exc_value, Interrupted):
+        _swallowed.append(unraisable.exc_value.signum)
+    else:
+        previous(unraisable)
+
+
+def raise_if_swallowed() -> None:
+    """Raise ``Interrupted`` for a signal whose exception a finalizer swallowed (see above)."""
+    if _swallowed:
+        signum = _swallowed[0]
+        _swallowed.clear()
+        raise Interrupted(signum)
+
+
 @contextlib.contextmanager
 def signals_as_exceptions() -> Iterator[None]:
-    """Within the block, SIGINT/SIGTERM/SIGHUP raise ``Interrupted`` in the main thread."""
+    """Within the block, SIGINT/SIGTERM/SIGHUP raise ``Interrupted`` in the main thread; one
+    that a finalizer swallowed is raised at the next ``raise_if_swallowed`` or, at the latest,
+    when the block ends."""
     previous = {s: signal.getsignal(s) for s in _HANDLED}
+    hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_keep_swallowed, previous=hook)
     for s in _HANDLED:
         signal.signal(s, _raise_interrupted)
     try:
         yield
+        raise_if_swallowed()
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        sys.unraisablehook = hook
+        _swallowed.clear()
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float, what: str,
@@ -57,6 +87,7 @@ def wait_until(predicate: Callable[[], bool], timeout: float, what: str,
     deadline = time.monotonic() + timeout
     delay = first
     while True:
+        raise_if_swallowed()
         if predicate():
             return
         now = time.monotonic()

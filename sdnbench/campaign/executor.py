@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..errors import Interrupted
+from ..proc import raise_if_swallowed
 from ..result import Result
 from .measure import measure
 
@@ -50,6 +51,7 @@ def execute_cells(cells: list, runners: dict, sinks: list, contain_bugs: bool = 
     completed = False
     try:
         for cell in cells:
+            raise_if_swallowed()           # a signal a finalizer swallowed ends the plan here
             current = cell
             for s in sinks:
                 s.begin(cell)

@@ -5,6 +5,7 @@ the real engine goes through it in ``commands/test_one_orchestration.py``."""
 
 import pytest
 
+from sdnbench import proc
 from sdnbench.campaign import runner
 from sdnbench.campaign.executor import Sink, execute_cells
 from sdnbench.campaign.plan import one_benchmark
@@ -77,6 +78,22 @@ def test_a_cell_cut_short_before_it_measured_anything_is_failed_not_left_running
     assert run.status == "interrupted"
     assert [(c.status, c.error) for c in cells] == [("ok", None),
                                                     ("failed", "interrupted before it measured anything")]
+
+
+def test_a_signal_a_finalizer_swallowed_during_a_cell_ends_the_plan_after_it(tmp_path):
+    """The cell measured in full is kept as ok; nothing planned after it runs; the run reads
+    interrupted (``proc.raise_if_swallowed``, fed as the unraisable hook feeds it)."""
+    fn = scripted()
+
+    def swallowed_during_the_second(params):
+        if len(fn.calls) == 1:
+            proc._swallowed.append(15)
+        return fn(params)
+    with pytest.raises(Interrupted):
+        single(tmp_path, swallowed_during_the_second)
+    run, cells, _ = stored(tmp_path)
+    assert run.status == "interrupted" and len(fn.calls) == 2
+    assert [c.status for c in cells] == ["ok", "ok"]
 
 
 def test_a_failed_cell_is_recorded_and_the_plan_goes_on(tmp_path):
