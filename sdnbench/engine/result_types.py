@@ -1342,6 +1342,9 @@ class PairReport:
     gaps_dropped: int
     last_rx_ns: int
     last_seq: Optional[int]
+    #: How late the pair's latest frame left after its due time (ns): the sender's own timing error,
+    #: so any figure read from arrival times may stray this far from the schedule.
+    max_late_ns: int
     #: The largest jump in sequence numbers (frames missing) and in time between arrivals (ns).
     max_seq_gap: int
     max_time_gap_ns: int
@@ -1363,6 +1366,7 @@ class PairReport:
             gaps_dropped=req(o, path, 'gaps_dropped', want_uint),
             last_rx_ns=req(o, path, 'last_rx_ns', want_uint),
             last_seq=req(o, path, 'last_seq', nullable(want_uint)),
+            max_late_ns=req(o, path, 'max_late_ns', want_uint),
             max_seq_gap=req(o, path, 'max_seq_gap', want_uint),
             max_time_gap_ns=req(o, path, 'max_time_gap_ns', want_uint),
             received=req(o, path, 'received', want_uint),

@@ -114,7 +114,8 @@ def summarize(doc: dict, net: dict) -> dict:
         ev = (p.events or [None])[0]
         row = {"pair": streams.pair_name(net, p), "sent": p.sent, "received": p.received,
                "missing": streams.missing(p), "reordered": p.reordered, "before_failure": False,
-               "reprovisioning_ms": None, "rfc_ms": None, "lost": None}
+               "reprovisioning_ms": None, "rfc_ms": None, "lost": None,
+               "sender_late_ms": p.max_late_ns / 1e6}     # the timing error of the figures above
         if ev is not None:
             row["before_failure"] = ev.before_seq is not None
             if ev.after_ns and ev.before_seq is not None:

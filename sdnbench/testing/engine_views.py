@@ -38,7 +38,7 @@ def loops(**fields) -> Loops:
 def pair_report(**fields) -> PairReport:
     """One stream pair's raw record (``network.stream.pairs[i]``)."""
     o = {"dst": 1, "events": [], "first_rx_ns": 0, "first_sent_ns": 0, "first_seq": None, "gaps": [],
-         "gaps_dropped": 0, "last_rx_ns": 0, "last_seq": None, "max_seq_gap": 0, "max_time_gap_ns": 0,
+         "gaps_dropped": 0, "last_rx_ns": 0, "last_seq": None, "max_late_ns": 0, "max_seq_gap": 0, "max_time_gap_ns": 0,
          "received": 0, "reordered": 0, "sent": 0, "src": 0}
     o.update(fields)
     return PairReport.from_json(o, "network.stream.pairs[0]")

@@ -75,12 +75,13 @@ impl Streams {
         }
     }
 
-    /// Pair `i` sends its next frame at `now`: its sequence number.
-    pub fn send(&mut self, i: usize, now: u64) -> u32 {
+    /// Pair `i` sends its next frame, due at `due`, at `now`: its sequence number.
+    pub fn send(&mut self, i: usize, now: u64, due: u64) -> u32 {
         let p = &mut self.r.pairs[i];
         if p.sent == 0 {
             p.first_sent_ns = now.max(1);
         }
+        p.max_late_ns = p.max_late_ns.max(now.saturating_sub(due));
         p.sent += 1;
         (p.sent - 1) as u32
     }
@@ -178,7 +179,7 @@ mod tests {
         let m = Model::new(&ring(3), 1);
         let mut s = Streams::new(spec());
         for seq in 0..10 {
-            s.send(0, seq as u64 * 1_000_000);
+            s.send(0, seq as u64 * 1_000_000, seq as u64 * 1_000_000);
         }
         let at = |seq: u32| (seq as u64 + 1) * 1_000_000;
         for seq in [0, 1, 2] {
@@ -212,11 +213,21 @@ mod tests {
     fn a_long_silence_is_a_gap_with_nothing_missing() {
         let m = Model::new(&ring(3), 1);
         let mut s = Streams::new(spec());
-        s.send(0, 0);
-        s.send(0, 1);
+        s.send(0, 0, 0);
+        s.send(0, 1, 1);
         s.delivered(1_000_000, 2, &stream_frame(&m, 0, 2, 0, 0));
         s.delivered(50_000_000, 2, &stream_frame(&m, 0, 2, 0, 1));
         assert_eq!(s.r.pairs[0].gaps[0].after_seq, 1);
         s.r.check().unwrap();
+    }
+
+    #[test]
+    fn a_frame_sent_after_its_due_time_is_the_pairs_lateness() {
+        let mut s = Streams::new(spec());
+        s.send(0, 0, 0);
+        s.send(0, 5_000_000, 1_000_000);
+        s.send(0, 2_000_000, 2_000_000);
+        assert_eq!(s.r.pairs[0].max_late_ns, 4_000_000, "the latest, not the last");
+        assert_eq!(s.r.pairs[1].max_late_ns, 0, "per pair");
     }
 }

@@ -116,7 +116,7 @@ pub async fn streams(node: Rc<Node>) {
                 continue;
             }
             let t = mono_ns().saturating_sub(go);
-            let seq = node.stream.borrow_mut().as_mut().expect("stream state").send(i, t);
+            let seq = node.stream.borrow_mut().as_mut().expect("stream state").send(i, t, due);
             let (index, port) = node.hosts.borrow_mut().inject(&node.model, t, s, d);
             let data = stream_frame(&node.model, s, d, i as u32, seq);
             node.deliver(Frame { to: index, port, link: FROM_HOST, dir: 0, sent_ns: mono_ns(), data });

@@ -46,6 +46,10 @@ pub struct PairReport {
     pub max_seq_gap: u64,
     pub max_time_gap_ns: u64,
     pub events: Vec<AroundEvent>,
+    /// How late the pair's latest frame left after its due time (ns): the sender's own timing
+    /// error, so any figure read from arrival times may stray this far from the schedule.
+    #[serde(default)]
+    pub max_late_ns: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
