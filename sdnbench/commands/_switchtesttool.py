@@ -31,7 +31,7 @@ from ..result import Result
 from ..store import CellSpec
 from ..store.cli import add_store_flag
 from ..switchtesttool import params, patterns, report, runner
-from ._results import run_trials
+from ._results import MEASURED, run_trials
 
 
 def register(s) -> None:
@@ -56,9 +56,9 @@ def register(s) -> None:
                         "(or repeated; one file holding several targets also works); the last target is "
                         "compared against the others")
     c.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
-    c.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
+    c.add_argument("-o", "--output", metavar="FILE", help=f"write the results to FILE: {MEASURED.help()}")
     add_store_flag(c)
-    c.set_defaults(func=run_conformance)
+    c.set_defaults(func=run_conformance, _output=MEASURED)
 
 
 def run_conformance(args) -> int:

@@ -31,7 +31,7 @@ from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
 from ._parser import members
 from ._flags import above_zero, add_tls_flags, at_least, tls_params
-from ._results import end, run_plan
+from ._results import MEASURED, end, run_plan
 
 
 def register(sub) -> None:
@@ -123,10 +123,10 @@ def _common(p, multi_controller: bool = False, tls: bool = False) -> None:
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
     p.add_argument("-o", "--output", dest="out", type=Path, metavar="FILE",
-                   help="write the results (JSON list) to FILE")
+                   help=f"write the results (a list) to FILE: {MEASURED.help()}")
     output.add_renamed_flags(p, "--out", "--protocols")
     add_store_flag(p)
-    p.set_defaults(_output_formats=("json",))
+    p.set_defaults(_output=MEASURED)
 
 
 # Without --of the engine offers OpenFlow 1.0 and 1.3 and uses what the controller picks (a

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from ..output import (add_json_flag, add_output_flags, add_store_flag, check_writable, output_format, print_json,
-                      table)
+from ..formats import add_flags
+from ..output import add_json_flag, add_store_flag, check_writable, print_json, table
 from ..store import Store
-from ..store.export import FORMATS, export
+from ..store.export import SAMPLES, export
 
 # Statistics (scipy) are imported inside the actions that need them, not at CLI start-up.
 PER = ("raw", "rep")
@@ -45,7 +45,7 @@ def register(sub) -> None:
 
     ep = rs.add_parser("export", help="every raw sample of a run as CSV, JSON or Parquet")
     ep.add_argument("run", metavar="RUN", help="run id or `latest`")
-    add_output_flags(ep, FORMATS, "the samples (default: CSV on stdout)")
+    add_flags(ep, SAMPLES, default="without -o: CSV on stdout")
     add_json_flag(ep)
     add_store_flag(ep, read_only=True)
     ep.set_defaults(func=cmd_export)
@@ -155,7 +155,7 @@ def _varying_keys(param_dicts: list) -> list:
 def cmd_export(args) -> int:
     if args.json and (args.output or args.format not in (None, "json")):
         raise UserError("--json prints JSON on stdout; to write a file use -o FILE")
-    fmt = "json" if args.json else (output_format(args.output, args.format, FORMATS) if args.output
+    fmt = "json" if args.json else (SAMPLES.format_for(args.output, args.format) if args.output
                                     else args.format or "csv")
     if args.output:
         check_writable(args.output)
