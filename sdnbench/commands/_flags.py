@@ -181,3 +181,10 @@ def _tls_taken(args: argparse.Namespace) -> None:
 def tls_params(args: argparse.Namespace) -> dict:
     """The TLS flags given, as params keys (``tls_ca``: "FILE"): what a scenario would say."""
     return {k: str(getattr(args, k)) for k in TLS_FLAGS if getattr(args, k, None) is not None}
+
+
+def spec_forms() -> str:
+    """The controller spec forms, one per kind in ``CONTROLLER_KINDS``'s order: what help texts
+    list (a new kind shows up in them with no edit here)."""
+    from ..controllers.kinds import CONTROLLER_KINDS
+    return ", ".join(k.form for k in CONTROLLER_KINDS.values())

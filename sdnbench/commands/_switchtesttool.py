@@ -40,7 +40,7 @@ def register(s) -> None:
     c.add_argument("--target", action="append", metavar="SPEC",
                    help="ovs | emulated | cpqd | remote:PORT,IF1,IF2,IF3; repeat, or ovs,emulated (ovs)")
     c.add_argument("--targets", action="append", dest="target", help=argparse.SUPPRESS)
-    c.add_argument("--of", default="1.3", help="OpenFlow versions of the patterns: 1.0, 1.3 or 1.0,1.3 (1.3)")
+    c.add_argument("--of", default="1.3", help="OpenFlow versions of the patterns: 1.0, 1.3 or 1.0,1.3 (%(default)s)")
     c.add_argument("--only", metavar="PATTERN",
                    help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
                         "match/*ETH*, group, meter")

@@ -25,7 +25,7 @@ from ..output import add_json_flag, add_renamed_flags, add_store_flag, check_wri
 from ..robustness import netns
 from ..store import Store
 from . import netgap
-from ._flags import add_tls_flags, tls_params
+from ._flags import add_tls_flags, spec_forms, tls_params
 from ._results import MEASURED, run_trials
 
 
@@ -58,8 +58,8 @@ def _register_run(nsub) -> None:
                                     "measurements over the chosen host pairs, keep every raw sample.")
     r.add_argument("--topo", required=True, help="topology spec (see `sdnbench net topo --help`)")
     r.add_argument("--controller", default=DEFAULT_SPEC,
-                   help=f"controller spec ({DEFAULT_SPEC}, ryu:APP, faucet:CFG, ovs-testcontroller, "
-                        "tcp:HOST:PORT, tls:HOST:PORT, ;tls on a managed one) or `standalone` (no controller; default: %(default)s)")
+                   help=f"controller spec ({spec_forms()}, ;tls on a managed one) or `standalone` "
+                        "(no controller; default: %(default)s)")
     r.add_argument("--link", help="link profile (fast-ethernet, gigabit, wifi-g) and/or "
                                   "bw=MBIT,loss=PCT,queue=PKTS,delay=MS,jitter=MS")
     add_tls_flags(r)
