@@ -1,4 +1,4 @@
-"""``sdnbench report RUN [RUN...]``: tables and plots of stored runs, as md, html, csv or json.
+"""``sdnbench report RUN [RUN...]``: tables and plots of stored runs, in any format of --format.
 
 RUN is a run id in the results store (or ``latest``), a Result JSON file, or a directory of
 them. Several runs go into one report and are compared (gap tables and bars for two).
@@ -14,7 +14,7 @@ from ..report.export import REPORT
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="write a report (md, html, csv, json) of stored runs",
+    p = sub.add_parser("report", help=f"write a report ({', '.join(REPORT.formats)}) of stored runs",
                        description=__doc__)
     p.add_argument("runs", nargs="+", metavar="RUN",
                    help="run id in the store, `latest`, or a Result JSON file/directory")

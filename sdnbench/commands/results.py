@@ -3,7 +3,7 @@
 - ``list``: the runs, with cells ok/failed/left;
 - ``show RUN``: a run's provenance (scenario, seed, machine, versions) and per-configuration
   statistics (n, mean ± stdev, 95% CI, median, min..max) computed from the raw samples;
-- ``export RUN --format csv|json|parquet``: every raw sample;
+- ``export RUN [-o FILE] [--format F]``: every raw sample (the formats: ``store.export.SAMPLES``);
 - ``best RUN --vary PARAM``: each configuration's best value of PARAM (e.g. each controller's best
   switch count), chosen as in the controller study, with the p-values that chose it.
 """
@@ -43,7 +43,7 @@ def register(sub) -> None:
     add_json_flag(sp)
     sp.set_defaults(func=cmd_show)
 
-    ep = rs.add_parser("export", help="every raw sample of a run as CSV, JSON or Parquet")
+    ep = rs.add_parser("export", help=f"every raw sample of a run ({', '.join(SAMPLES.formats)})")
     ep.add_argument("run", metavar="RUN", help="run id or `latest`")
     add_flags(ep, SAMPLES, default="without -o: CSV on stdout")
     add_json_flag(ep)
