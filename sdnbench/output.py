@@ -59,21 +59,13 @@ def add_json_flag(parser) -> None:
 
 # --- the one CLI convention (shared flag helpers) ------------------------------------------------
 # --json            JSON on stdout (never a file)
-# -o/--output FILE  a file; its format from the extension unless --format names one
+# -o/--output FILE  a file; its format from the extension unless --format names one (formats.py)
 # --of VERSIONS     OpenFlow versions (1.0, 1.3, ...), in every half
 # --store DIR       the results store (one definition: add_store_flag)
 # Old spellings stay as hidden flags that refuse with a line naming the new one.
 
 FILE_MODE = 0o644
 RENAMED = {"--out": "-o/--output FILE", "--protocols": "--of (e.g. --of 1.0,1.3)"}
-
-
-def add_output_flags(parser, formats: Sequence[str], what: str = "the result") -> None:
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help=f"write {what} to FILE; format from its extension "
-                             f"({', '.join(formats)}) unless --format")
-    parser.add_argument("--format", choices=list(formats),
-                        help="file format for -o (default: from the extension)")
 
 
 def add_store_flag(parser, help: str = "", read_only: bool = False) -> None:
@@ -102,18 +94,6 @@ def _renamed_error(flag: str):
 class _Renamed(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         raise _renamed_error(option_string)
-
-
-def output_format(path: str, given: Optional[str], formats: Sequence[str], format_flag: bool = True) -> str:
-    """The format of an output file: ``--format`` if given, else the file's extension."""
-    if given:
-        return given
-    ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    ext = {"htm": "html", "markdown": "md", "pq": "parquet"}.get(ext, ext)
-    if ext in formats:
-        return ext
-    raise UserError(f"-o {path}: cannot tell the format from the extension; name a file ending in "
-                    f"{', '.join('.' + f for f in formats)}" + (" or give --format" if format_flag else ""))
 
 
 def check_writable(path: str) -> None:

@@ -121,7 +121,7 @@ def text_file(flag: str, what: str, p: Path) -> None:
 def preflight(args: argparse.Namespace) -> None:
     """The places a command writes, checked before it starts (``UserError`` naming the flag),
     after the environment variables the user set (``paths.check_environment``)."""
-    from ..output import check_writable, output_format
+    from ..output import check_writable
     from ..paths import check_environment
 
     check_environment()
@@ -130,9 +130,9 @@ def preflight(args: argparse.Namespace) -> None:
     for dest in ("out", "output"):
         value = getattr(args, dest, None)
         if value not in (None, "-"):
-            formats = getattr(args, "_output_formats", None)
-            if formats:
-                output_format(str(value), getattr(args, "format", None), formats, hasattr(args, "format"))
+            out = getattr(args, "_output", None)       # a formats.Output: the suffix must name one of its formats
+            if out:
+                out.format_for(str(value), getattr(args, "format", None), hasattr(args, "format"))
             check_writable(str(value))
     for dest, (flag, what) in INPUTS.items():
         value = getattr(args, dest, None)
@@ -181,3 +181,10 @@ def _tls_taken(args: argparse.Namespace) -> None:
 def tls_params(args: argparse.Namespace) -> dict:
     """The TLS flags given, as params keys (``tls_ca``: "FILE"): what a scenario would say."""
     return {k: str(getattr(args, k)) for k in TLS_FLAGS if getattr(args, k, None) is not None}
+
+
+def spec_forms() -> str:
+    """The controller spec forms, one per kind in ``CONTROLLER_KINDS``'s order: what help texts
+    list (a new kind shows up in them with no edit here)."""
+    from ..controllers.kinds import CONTROLLER_KINDS
+    return ", ".join(k.form for k in CONTROLLER_KINDS.values())

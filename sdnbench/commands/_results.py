@@ -35,6 +35,7 @@ from ..campaign.executor import Sink, execute_cells
 from ..campaign.measure import failed
 from ..campaign.store_sink import StoreSink
 from ..errors import UserError
+from ..formats import Output
 from ..result import Result
 from ..store.store import Store
 
@@ -159,6 +160,10 @@ def save(args, results: list, document: Optional[Callable] = None) -> None:
         if where != str(out) and not getattr(args, "_rescued", False):
             print(f"sdnbench: could not write {out}; the results are in {where}", file=sys.stderr)
             args._rescued = True
+
+
+# what a measuring command's -o holds, and its writer (rewritten after every result)
+MEASURED = Output("the results", {"json": save})
 
 
 def out_path(args):

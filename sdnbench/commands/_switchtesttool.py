@@ -31,7 +31,7 @@ from ..result import Result
 from ..store import CellSpec
 from ..store.cli import add_store_flag
 from ..switchtesttool import params, patterns, report, runner
-from ._results import run_trials
+from ._results import MEASURED, run_trials
 
 
 def register(s) -> None:
@@ -40,7 +40,7 @@ def register(s) -> None:
     c.add_argument("--target", action="append", metavar="SPEC",
                    help="ovs | emulated | cpqd | remote:PORT,IF1,IF2,IF3; repeat, or ovs,emulated (ovs)")
     c.add_argument("--targets", action="append", dest="target", help=argparse.SUPPRESS)
-    c.add_argument("--of", default="1.3", help="OpenFlow versions of the patterns: 1.0, 1.3 or 1.0,1.3 (1.3)")
+    c.add_argument("--of", default="1.3", help="OpenFlow versions of the patterns: 1.0, 1.3 or 1.0,1.3 (%(default)s)")
     c.add_argument("--only", metavar="PATTERN",
                    help="comma-separated globs (or words) over pattern names such as action/00_OUTPUT, "
                         "match/*ETH*, group, meter")
@@ -56,9 +56,9 @@ def register(s) -> None:
                         "(or repeated; one file holding several targets also works); the last target is "
                         "compared against the others")
     c.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
-    c.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
+    c.add_argument("-o", "--output", metavar="FILE", help=f"write the results to FILE: {MEASURED.help()}")
     add_store_flag(c)
-    c.set_defaults(func=run_conformance)
+    c.set_defaults(func=run_conformance, _output=MEASURED)
 
 
 def run_conformance(args) -> int:

@@ -13,10 +13,9 @@ from __future__ import annotations
 import sys
 
 from ..errors import CheckFailed, UserError
-from ..output import add_output_flags, add_store_flag, check_writable, output_format, write_or_beside
-
-FORMATS = ("txt", "md", "csv", "json")
-_FMT = {"txt": "table", "md": "markdown", "csv": "csv", "json": "json"}
+from ..compare import COMPARISON
+from ..formats import add_flags
+from ..output import add_store_flag, check_writable, write_or_beside
 
 
 def register(sub) -> None:
@@ -28,7 +27,7 @@ def register(sub) -> None:
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", dest="fmt", action="store_const", const="json", help="JSON on stdout")
     fmt.add_argument("--csv", dest="fmt", action="store_const", const="csv", help="CSV on stdout")
-    fmt.add_argument("--markdown", dest="fmt", action="store_const", const="markdown",
+    fmt.add_argument("--markdown", dest="fmt", action="store_const", const="md",
                      help="a Markdown table on stdout")
     p.add_argument("--transpose", action="store_true",
                    help="configurations as columns, means/gap as rows (the campus study's Table 3)")
@@ -50,8 +49,8 @@ def register(sub) -> None:
                         "or a cell failed in B")
     p.add_argument("--fail-on-any", action="store_true",
                    help="with --fail-on: count every change beyond PCT, significant or not")
-    add_output_flags(p, FORMATS, "the comparison")
-    p.set_defaults(func=run, fmt="table")
+    add_flags(p, COMPARISON)
+    p.set_defaults(func=run, fmt="txt")
 
 
 def run(args) -> int:
@@ -59,10 +58,9 @@ def run(args) -> int:
         raise UserError("--fail-on-any goes with --fail-on METRIC:PCT")
     # scipy is imported here, not at start-up: every sdnbench command would pay for it otherwise.
     from ..compare.core import compare, gate, parse_threshold, unmatched
-    from ..compare.render import render
     from ..compare.samples import load_source
     thresholds = [parse_threshold(t) for t in args.fail_on]
-    fmt = _FMT[output_format(args.output, args.format, FORMATS)] if args.output else args.fmt
+    fmt = COMPARISON.format_for(args.output, args.format) if args.output else args.fmt
     if args.output:
         check_writable(args.output)
     side_a = load_source(args.a, args.store, args.ignore, args.resources)
@@ -87,14 +85,14 @@ def run(args) -> int:
     # Gate messages and the table both name sides by the labels the reader sees.
     for r in rows:
         r.errors = {names[(side_a.name, side_b.name).index(k)]: v for k, v in r.errors.items()}
-    text = render(rows, fmt, names, (side_a.name, side_b.name), args.transpose,
+    text = COMPARISON.writer(fmt)(rows, fmt, names, (side_a.name, side_b.name), args.transpose,
                   "paired" if args.paired else args.per, only)
     if args.output:
         where = write_or_beside(args.output, text.encode())
         print(f"wrote {where}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    if only and (args.output or fmt != "table"):
+    if only and (args.output or fmt != "txt"):
         print(f"note: {len(only)} cell(s) on one side only, not compared (listed in the output)",
               file=sys.stderr)
     if thresholds:

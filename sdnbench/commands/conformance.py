@@ -26,8 +26,14 @@ from .. import output
 from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC
 from ..errors import UserError
+from ..formats import Output
 from ..paramcheck import once_each
+from ..result import write_json_atomic
 from ..differential import harness, report, stimuli
+
+
+# -o: the cells, rewritten by harness.run after every cell with this writer
+CELLS = Output("the cells", {"json": write_json_atomic})
 
 
 def register(sub) -> None:
@@ -42,14 +48,14 @@ def register(sub) -> None:
                    help=f"comma-separated, of {', '.join(stimuli.STIMULI)} (connect,frames,link)")
     p.add_argument("--report", action="append", metavar="FILE", help="no run: the table of earlier -o files")
     p.add_argument("--json", action="store_true", help="print the cells as JSON on stdout")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the cells as JSON to FILE (after every cell)")
+    p.add_argument("-o", "--output", metavar="FILE", help=f"write the cells to FILE (after every cell): {CELLS.help()}")
     p.add_argument("--noise-runs", type=int, default=harness.NOISE_RUNS, metavar="N",
                    help="Open vSwitch runs a cell, N >= 2 (2: A and B): the noise floor is what they differ in; "
                         "each run past 2 adds a whole OVS run's time to every cell (about 15 s; a Java "
                         "controller's start more) (2)")
     p.add_argument("--views", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
                                                   "engine, OVS C …) whole, one JSON file per cell, into DIR")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, _output=CELLS)
 
 
 def check(args) -> tuple:
@@ -72,8 +78,8 @@ def check(args) -> tuple:
         once_each(flag, items)
     if args.noise_runs < 2:
         raise UserError(f"--noise-runs: want 2 or more Open vSwitch runs a cell (A and B at least), got {args.noise_runs}")
-    if args.output and Path(args.output).suffix != ".json":
-        raise UserError(f"-o {args.output}: the cells are written as JSON; name a file ending in .json")
+    if args.output:
+        CELLS.format_for(args.output, format_flag=False)
     return controllers, versions, stims
 
 

@@ -14,24 +14,30 @@ import os
 import statistics
 import sys
 from pathlib import Path
+from typing import Optional
 
 from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
-from ..controllers.spec import DEFAULT_SPEC
+from ..controllers.spec import DEFAULT_SPEC, OF_VERSIONS
 from ..campaign.plan import one_benchmark
 from ..errors import UserError
 from ..paramcheck import once_each
 from ..result import Result
 from ..store.cli import add_store_flag
 from ..engine import driver
-from ..engine.params import check, engine_defaults, launch_of_version, launch_spec, launch_tls
+from ..engine.params import (DEFAULT_MODE, MODES, check, engine_defaults, launch_of_version, launch_spec,
+                             launch_tls)
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
 from ._parser import members
 from ._flags import above_zero, add_tls_flags, at_least, tls_params
-from ._results import end, run_plan
+from ._results import MEASURED, end, run_plan
+
+
+# engine modes that are a command of their own, not a `bench --mode`
+OWN_COMMAND = {"capacity": "`controller capacity`", "network": "the topology and provisioning tests"}
 
 
 def register(sub) -> None:
@@ -42,7 +48,9 @@ def register(sub) -> None:
     b = s.add_parser("bench", help="throughput / latency / fixed-rate over switch counts and repetitions",
                      formatter_class=EngineDefaultsHelp)
     _common(b, tls=True)
-    b.add_argument("--mode", default="throughput", choices=["throughput", "latency", "fixed-rate"])
+    b.add_argument("--mode", default=DEFAULT_MODE, choices=[m for m in MODES if m not in OWN_COMMAND],
+                   help=f"the engine's mode (default {DEFAULT_MODE}); its others are run elsewhere: "
+                        + ", ".join(f"{m} by {c}" for m, c in OWN_COMMAND.items()))
     b.add_argument("--switches", default="1,4,16", help="comma-separated switch counts (1,4,16)")
     _engine_flag(b, "macs", "hosts per switch, cbench's -M")
     _engine_flag(b, "loops", "measured loops (intervals), after the warm-up")
@@ -54,13 +62,13 @@ def register(sub) -> None:
     b.add_argument("--rate", type=float, help="offered requests/s over all switches (fixed-rate)")
     b.add_argument("--strict", action="store_true", help="a lost session fails the run")
     b.add_argument("--traffic", help="packet-in traffic profile: cbench, unique-pairs, new-flows, faucet (unique-pairs; faucet: packet-ins as Faucet's pipeline raises them, docs/engine-workloads)")
-    b.set_defaults(func=run_bench, **NEGOTIATE)
+    b.set_defaults(func=run_bench)
 
     c = s.add_parser("capacity", help="RFC 8456 §5.2.1 control-session capacity", formatter_class=EngineDefaultsHelp)
     _common(c, tls=True)
     c.add_argument("--max", type=int, default=1000, help="stop after this many sessions (1000)")
     _engine_flag(c, "hold_ms", "hold all sessions this long (ms), then count")
-    c.set_defaults(func=run_capacity, **NEGOTIATE)
+    c.set_defaults(func=run_capacity)
 
     r = s.add_parser("search", help="RFC 8456 §5.1.3 maximum and loss-free rate search",
                      formatter_class=EngineDefaultsHelp)
@@ -73,7 +81,7 @@ def register(sub) -> None:
     r.add_argument("--confirm", type=above_zero, default=5.0, metavar="P", help="trials must agree within ±P%% (5)")
     r.add_argument("--max-trials", type=at_least(2), default=20,
                    help="trial budget (20; 2 or more: a maximum is two trials that agree)")
-    r.set_defaults(func=run_search, **NEGOTIATE)
+    r.set_defaults(func=run_search)
 
     k = s.add_parser("cbench", help="cbench-compatible: same flags, same RESULT line",
                      description="Runs `sdnbench-engine cbench` with these arguments (cbench's flags).")
@@ -107,15 +115,20 @@ class EngineDefaultsHelp(argparse.RawDescriptionHelpFormatter):
         return f"{action.help} ({shown})"
 
 
-def _common(p, multi_controller: bool = False, tls: bool = False) -> None:
+def _common(p, multi_controller: bool = False, tls: bool = False, of_version: Optional[str] = None) -> None:
     """The flags every engine command shares. ``tls``: its runs carry the switch's TLS files
-    to the engine (bench, capacity, search); the others refuse a TLS spec (``_flags.preflight``)."""
+    to the engine (bench, capacity, search); the others refuse a TLS spec (``_flags.preflight``).
+    ``of_version``: the command's default ``--of`` (None: negotiated)."""
     if multi_controller:
         p.add_argument("--controller", action="append", metavar="SPEC",
                        help=f"controller spec, repeat for a column each ({DEFAULT_SPEC})")
     else:
         p.add_argument("--controller", default=DEFAULT_SPEC, help=f"controller spec ({DEFAULT_SPEC})")
-    p.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"])
+    # Without --of the engine offers every version it speaks and uses what the controller picks
+    # (a launched controller is configured for its launch default); --of forces one on both sides.
+    p.add_argument("--of", dest="of_version", choices=list(OF_VERSIONS), default=of_version,
+                   help="force this OpenFlow version on the engine and the launched controller "
+                        f"(default: {of_version or 'negotiated'})")
     if tls:
         add_tls_flags(p)
     p.set_defaults(_takes_tls=tls)
@@ -123,15 +136,10 @@ def _common(p, multi_controller: bool = False, tls: bool = False) -> None:
     output.add_json_flag(p)
     # the CLI convention (sdnbench.output): -o/--output FILE; dest stays `out` for the callers
     p.add_argument("-o", "--output", dest="out", type=Path, metavar="FILE",
-                   help="write the results (JSON list) to FILE")
+                   help=f"write the results (a list) to FILE: {MEASURED.help()}")
     output.add_renamed_flags(p, "--out", "--protocols")
     add_store_flag(p)
-    p.set_defaults(_output_formats=("json",))
-
-
-# Without --of the engine offers OpenFlow 1.0 and 1.3 and uses what the controller picks (a
-# launched controller is configured for 1.3); --of 1.0|1.3 forces one on both sides.
-NEGOTIATE = {"of_version": None}
+    p.set_defaults(_output=MEASURED)
 
 
 def _agree(ctl, args) -> None:

@@ -1,12 +1,12 @@
 """``sdnbench controllers list|install|start``: the controllers under test.
 
   sdnbench controllers list [--json]              what runs here, versions, how to get the rest
-  sdnbench controllers install osken|ryu|faucet|all [--force]
-  sdnbench controllers start SPEC [--port P] [--of 1.3] [--topo T]   foreground until Ctrl-C
+  sdnbench controllers install NAME|all [--force]
+  sdnbench controllers start SPEC [--port P] [--of VERSION] [--topo T]   foreground until Ctrl-C
 
-SPEC is osken:APP, ryu:APP, faucet:CONFIG.yaml, faucet:auto (with --topo), ovs-testcontroller,
-tcp:HOST:PORT, or cmd:COMMAND with {port} (any controller by its command line; options after
-';': cwd=, env=K=V, of=1.0,1.3, http=URL, stop=INT, grace=S, name=, version=, port=N).
+faucet:auto (with --topo) is Faucet configured for the network; cmd:COMMAND has {port} (any
+controller by its command line; options after ';': cwd=, env=K=V, of=1.0,1.3, http=URL, stop=INT,
+grace=S, name=, version=, port=N).
 """
 
 from __future__ import annotations
@@ -16,17 +16,18 @@ import argparse
 from ..controllers import DEFAULT_SPEC, envs, launch
 from ..controllers.inventory import inventory
 from ..controllers.kinds import kind_of
-from ..controllers.spec import parse_spec
+from ..controllers.lifecycle import LAUNCH_OF_VERSION
+from ..controllers.spec import OF_VERSIONS, parse_spec
 from .. import fmt
 from ..errors import UserError
 from ..net.topology import parse_topology
 from ..output import add_json_flag, print_json
-from ._flags import above_zero
+from ._flags import above_zero, spec_forms
 
 
 def register(sub) -> None:
     p = sub.add_parser("controllers", help="list, install and start controllers under test",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=f"{__doc__}\nNAME is {', '.join(envs.RECIPES)}.\nSPEC is {spec_forms()}.\n", formatter_class=argparse.RawDescriptionHelpFormatter)
     csub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     p.set_defaults(func=lambda args: _usage(p))
 
@@ -42,8 +43,8 @@ def register(sub) -> None:
     sp = csub.add_parser("start", help="run a controller in the foreground until Ctrl-C")
     sp.add_argument("spec", nargs="?", default=DEFAULT_SPEC, help=f"controller spec (default {DEFAULT_SPEC})")
     sp.add_argument("--port", type=int, help="OpenFlow port on 127.0.0.1 (default: a free one)")
-    sp.add_argument("--of", dest="of_version", default="1.3", choices=["1.0", "1.3"],
-                    help="OpenFlow version (default 1.3)")
+    sp.add_argument("--of", dest="of_version", default=LAUNCH_OF_VERSION, choices=list(OF_VERSIONS),
+                    help="OpenFlow version (default %(default)s)")
     sp.add_argument("--topo", help="the network's topology (e.g. linear,3), for faucet:auto's config")
     sp.add_argument("--timeout", type=above_zero, default=60.0, help="seconds to wait until it is ready")
     add_json_flag(sp)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from ..campaign import kinds, runner, scenario as scenario_mod
 from ..campaign.plan import Overrides
+from ..formats import FORMATS
+from ..report.export import REPORT
 from ..errors import UserError
 from ..output import add_store_flag
 from ..paths import REPO
@@ -23,14 +25,18 @@ from ..store import Store
 DEMO_SCENARIO = REPO / "scenarios" / "demo.yaml"
 
 
+DEMO = REPORT.only("html", what="the demo report")
+
+
 def register(sub) -> None:
     p = sub.add_parser("demo", help="run the quick demo scenario and write its HTML report",
                        description=__doc__)
     add_store_flag(p)
     p.add_argument("-o", "--output", type=Path, metavar="PATH",
-                   help="the HTML report (default: STORE/reports/demo-RUN.html)")
+                   help=f"the report: {DEMO.help()}, and Markdown beside it "
+                        "(default: STORE/reports/demo-RUN.html)")
     p.add_argument("--scenario", type=Path, default=DEMO_SCENARIO, help=argparse.SUPPRESS)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, _output=DEMO)
 
 
 def run(args) -> int:
@@ -53,7 +59,7 @@ def run(args) -> int:
     report = build(runs, title=f"sdnbench demo (run {run_id})")
     html = Path(args.output or store_dir / "reports" / f"demo-{run_id}.html").resolve()
     write(report, html, "html")
-    md = write(report, Path(html).with_suffix(".md"), "md")[0]
+    md = write(report, Path(html).with_suffix(FORMATS["md"].suffixes[0]), "md")[0]
     print(f"demo: {outcome.ok} ok, {outcome.failed} failed of {outcome.total} cells")
     print(f"Markdown report: {md}")
     print(f"HTML report: {html}")

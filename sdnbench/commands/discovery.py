@@ -48,7 +48,7 @@ def add_to(s, common) -> None:
 
 def _flags(p, common, poll_s: float) -> None:
     common(p)
-    p.set_defaults(controller=D("controller"), of_version=None)
+    p.set_defaults(controller=D("controller"))
     p.add_argument("--topo", default=D("topo"), help="topology spec or file (%(default)s)")
     p.add_argument("--verify", default=D("verify"), choices=["northbound", "southbound"],
                    help="northbound: poll the controller's view; southbound: every link carried probes both ways")

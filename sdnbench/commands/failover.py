@@ -15,7 +15,7 @@ from ._resilience import build, finish, ms, test_flags, trials
 def add_to(s, common) -> None:
     p = s.add_parser("failover", help="RFC 8456 §5.4.1 controller failover time (the master is killed)",
                      description=__doc__)
-    common(p)
+    common(p, of_version=params.DEFAULTS["failover"]["of_version"])     # roles need 1.3: not negotiated
     test_flags(p, params.Failover)
     p.set_defaults(func=run_failover, controller=params.DEFAULTS["failover"]["controller"])
 

@@ -12,9 +12,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import CheckFailed, UserError
+from ..errors import CheckFailed
+from ..formats import Output
 from ..output import add_store_flag
 from ..store.store import Store
+
+
+# matplotlib draws each; named, so that the help loads no matplotlib
+PLOT = Output("the history plot", {f: "sdnbench.report.history_render:plot" for f in ("png", "svg", "pdf")})
 
 
 def register(sub) -> None:
@@ -24,25 +29,23 @@ def register(sub) -> None:
                    help="a scenario name or file, or a run id (`latest`) whose scenario to follow")
     p.add_argument("--metric", "-m", required=True, help="the metric, e.g. throughput")
     add_store_flag(p, read_only=True)
-    p.add_argument("-o", "--output", metavar="FILE.png", help="also draw the history to FILE (png, svg, pdf)")
+    p.add_argument("-o", "--output", metavar="FILE.png", help=f"also draw the history to FILE: {PLOT.help()}")
     p.add_argument("--json", action="store_true", help="print the history as JSON on stdout")
     p.add_argument("--fail-on-regression", action="store_true",
                    help="exit 2 if a condition's latest step is a regression")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, _output=PLOT)
 
 
 def run(args) -> int:
     from ..history.alerts import alerts
     from ..history.collect import load_history
-    from ..report.history_render import as_json, plot, text
+    from ..report.history_render import as_json, text
 
     with Store(args.store, read_only=True) as store:
         h = load_history(store, args.ref, args.metric)
     found = alerts(h)
     if args.output:
-        if Path(args.output).suffix.lower() not in (".png", ".svg", ".pdf"):
-            raise UserError(f"-o {args.output}: a plot is written as .png, .svg or .pdf")
-        path = plot(h, found, Path(args.output))
+        path = PLOT.writer(PLOT.format_for(args.output, format_flag=False))(h, found, Path(args.output))
     print(json.dumps(as_json(h, found), indent=2) if args.json else text(h, found))
     if args.output and not args.json:
         print(f"wrote {path}")

@@ -20,13 +20,13 @@ from ..net.links import parse_link
 from ..net.params import DEFAULT_OF, check
 from ..net.topology import parse_topology
 from ..campaign.plan import one_benchmark
-from ..output import (add_json_flag, add_output_flags, add_renamed_flags, add_store_flag,
-                      check_writable, output_format, print_json, table)
+from ..formats import add_flags
+from ..output import add_json_flag, add_renamed_flags, add_store_flag, check_writable, print_json, table
 from ..robustness import netns
 from ..store import Store
 from . import netgap
-from ._flags import add_tls_flags, tls_params
-from ._results import run_trials
+from ._flags import add_tls_flags, spec_forms, tls_params
+from ._results import MEASURED, run_trials
 
 
 def register(sub) -> None:
@@ -58,8 +58,8 @@ def _register_run(nsub) -> None:
                                     "measurements over the chosen host pairs, keep every raw sample.")
     r.add_argument("--topo", required=True, help="topology spec (see `sdnbench net topo --help`)")
     r.add_argument("--controller", default=DEFAULT_SPEC,
-                   help=f"controller spec ({DEFAULT_SPEC}, ryu:APP, faucet:CFG, ovs-testcontroller, "
-                        "tcp:HOST:PORT, tls:HOST:PORT, ;tls on a managed one) or `standalone` (no controller; default: %(default)s)")
+                   help=f"controller spec ({spec_forms()}, ;tls on a managed one) or `standalone` "
+                        "(no controller; default: %(default)s)")
     r.add_argument("--link", help="link profile (fast-ethernet, gigabit, wifi-g) and/or "
                                   "bw=MBIT,loss=PCT,queue=PKTS,delay=MS,jitter=MS")
     add_tls_flags(r)
@@ -105,7 +105,7 @@ def _register_run(nsub) -> None:
                    help="per-switch service time of a flow's first packet vs the next ones")
     g.add_argument("--fp-count", type=int, default=20, help="packets per pair")
     add_json_flag(r)
-    add_output_flags(r, ("json",))
+    add_flags(r, MEASURED)
     add_store_flag(r, help="also save the result into the results store in DIR")
     add_renamed_flags(r, "--protocols", "--out")
     r.set_defaults(func=_run)
@@ -187,7 +187,7 @@ def _run(args) -> int:
     if args.backend != "mininet":
         params["backend"] = args.backend
     if args.output:
-        output_format(args.output, args.format, ("json",))
+        MEASURED.format_for(args.output, args.format)
         check_writable(args.output)
     if args.store:
         _open_store(args.store)

@@ -8,9 +8,14 @@ import sys
 from pathlib import Path
 
 from ..campaign import scenario as scenario_mod
-from ..errors import UserError
+from ..formats import Output
 from ..output import add_json_flag, print_json, write_measured
 from ..store import Store
+
+
+# -o: the table as Markdown, or everything (rows and both sides' results) as JSON
+GAP = Output("the table (md) or everything (json)",
+             {"md": lambda doc, text: text, "json": lambda doc, text: json.dumps(doc, indent=2, default=str) + "\n"})
 
 
 def add_to(nsub) -> None:
@@ -22,9 +27,9 @@ def add_to(nsub) -> None:
                    help="the real hosts and switch (see sdnbench/net/backends/inventory.py)")
     g.add_argument("--quick", action="store_true", help="use the scenario's quick: block")
     g.add_argument("--store", metavar="DIR", help="also save every result into the store in DIR")
-    g.add_argument("-o", "--output", metavar="FILE", help="write the table (.md) or everything (.json)")
+    g.add_argument("-o", "--output", metavar="FILE", help=f"write {GAP.what} to FILE: {GAP.help()}")
     add_json_flag(g)
-    g.set_defaults(func=run)
+    g.set_defaults(func=run, _output=GAP)
 
 
 def run(args) -> int:
@@ -35,8 +40,7 @@ def run(args) -> int:
     sc = scenario_mod.load(args.scenario, quick=args.quick)
     net_benchmarks(sc)
     SSHBackend(args.inventory)                      # the inventory is checked before anything runs
-    if args.output and not args.output.endswith((".md", ".json")):
-        raise UserError(f"{args.output}: use a .md (table) or .json (results and rows) file")
+    fmt = GAP.format_for(args.output, format_flag=False) if args.output else None
     stored = []
 
     def keep(side, bench, result) -> None:
@@ -51,7 +55,7 @@ def run(args) -> int:
     doc = {"scenario": sc.name, "inventory": args.inventory, "rows": [r.to_dict() for r in rows],
            "emulated": [r.to_dict() for r in res["emulated"]], "real": [r.to_dict() for r in res["real"]]}
     if args.output:
-        data = json.dumps(doc, indent=2, default=str) + "\n" if args.output.endswith(".json") else text
+        data = GAP.writer(fmt)(doc, text)
         print(f"wrote {write_measured(args.output, data.encode())}", file=sys.stderr)
     if args.json:
         print_json({k: v for k, v in doc.items() if k in ("scenario", "inventory", "rows")})

@@ -23,25 +23,32 @@ from ._results import end, run_trials
 GROUP = "controller"      # a `sdnbench controller` subcommand (commands/_parser.members)
 
 
+def _mode(family: str) -> dict:
+    """``--mode`` of ``family`` (``provisioning``, ``table-capacity``): the modes of its tests in
+    the table (``params.TESTS``, ``FAMILY-MODE``), the table's default."""
+    modes = [t.removeprefix(family + "-") for t in params.TESTS.values() if t.startswith(family + "-")]
+    default = params.PARAMS.defaults["test"]
+    assert default in modes, (family, modes)
+    return {"default": default, "choices": modes}
+
+
 def add_to(s, common) -> None:
     p = s.add_parser("provisioning", help="RFC 8456 §5.1.4/§5.1.6 reactive path provisioning time and rate",
                      description=__doc__)
     common(p)
-    p.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
-                   help="reactive: the controller provisions on flow misses; proactive: paths requested "
+    p.add_argument("--mode", **_mode("provisioning"), help="reactive: the controller provisions on flow misses; proactive: paths requested "
                         "through its northbound API (ryu:ofctl_rest), misses dropped")
     _api_flags(p)
     _trial_flags(p)
-    p.set_defaults(func=run_provisioning, of_version=None)
+    p.set_defaults(func=run_provisioning)
     t = s.add_parser("table-capacity", help="RFC 8456 §5.2.3 forwarding-table capacity (reactive, proactive)",
                      description=__doc__)
     common(t)
-    t.add_argument("--mode", default="reactive", choices=["reactive", "proactive"],
-                   help="reactive: new flows until entries stop growing; proactive: push flows through the "
+    t.add_argument("--mode", **_mode("table-capacity"), help="reactive: new flows until entries stop growing; proactive: push flows through the "
                         "northbound API until it refuses or the table is full")
     _api_flags(t)
     _trial_flags(t, flows=2000)
-    t.set_defaults(func=run_table_capacity, of_version=None, concurrency=8)
+    t.set_defaults(func=run_table_capacity, concurrency=8)
 
 
 API = ("api", "api_url")          # listed first, after --mode

@@ -1,4 +1,4 @@
-"""``sdnbench report RUN [RUN...]``: tables and plots of stored runs, as md, html, csv or json.
+"""``sdnbench report RUN [RUN...]``: tables and plots of stored runs, in any format of --format.
 
 RUN is a run id in the results store (or ``latest``), a Result JSON file, or a directory of
 them. Several runs go into one report and are compared (gap tables and bars for two).
@@ -9,17 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import CheckFailed, UserError
+from ..formats import FORMATS, add_flags, stdout_formats
+from ..report.export import REPORT
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report", help="write a report (md, html, csv, json) of stored runs",
+    p = sub.add_parser("report", help=f"write a report ({', '.join(REPORT.formats)}) of stored runs",
                        description=__doc__)
     p.add_argument("runs", nargs="+", metavar="RUN",
                    help="run id in the store, `latest`, or a Result JSON file/directory")
-    p.add_argument("--format", "-f", choices=["md", "html", "csv", "json"],
-                   help="output format (default: from the -o file name, else md)")
-    p.add_argument("-o", "--output", metavar="PATH",
-                   help="file to write (default: print Markdown/CSV/JSON to stdout)")
+    add_flags(p, REPORT, short=True, metavar="PATH",
+              default="without -o it is printed (" + ", ".join(stdout_formats(REPORT)) + ")",
+              format_help="output format (default: from the -o file name, else md)")
     p.add_argument("--store", metavar="DIR", help="results store directory (default: ./sdnbench-results)")
     p.set_defaults(_store_read_only=True)      # reports only read: a read-only store is read
     p.add_argument("--title", help="report title")
@@ -32,15 +33,15 @@ def register(sub) -> None:
 def run(args) -> int:
     # Imported here: matplotlib and scipy cost a second, which every other command would pay.
     from ..report.builder import build
-    from ..report.export import format_for, write
+    from ..report.export import write
     from ..report.load import load_runs
 
     runs = load_runs(args.runs, Path(args.store) if args.store else None)
     if args.output:
-        fmt = format_for(Path(args.output), args.format)
+        fmt = REPORT.format_for(args.output, args.format)
         from ..report.history import history_section     # earlier runs of the same scenario
-        report = build(runs, title=args.title, with_plots=fmt in ("md", "html"),
-                       history=history_section(runs, args.store, fmt in ("md", "html")))
+        report = build(runs, title=args.title, with_plots=FORMATS[fmt].figures,
+                       history=history_section(runs, args.store, FORMATS[fmt].figures))
         paths = write(report, Path(args.output), fmt)
         print(f"wrote {paths[0]}" + (f" (+{len(paths) - 1} figure files)" if len(paths) > 1 else ""))
         if args.check:
@@ -49,11 +50,10 @@ def run(args) -> int:
     fmt = args.format or "md"
     if args.check:
         raise UserError("--check needs an HTML file: pass -o PATH.html")
-    if fmt == "html":
-        raise UserError("an HTML report needs a file: pass -o PATH.html")
+    if not FORMATS[fmt].stdout:
+        raise UserError(f"an {fmt.upper()} report needs a file: pass -o PATH{FORMATS[fmt].suffixes[0]}")
     report = build(runs, title=args.title, with_plots=False)
-    from ..report import export_csv, export_json, export_md
-    print({"md": export_md, "csv": export_csv, "json": export_json}[fmt].render(report), end="")
+    print(REPORT.writer(fmt).render(report), end="")
     return 0
 
 

@@ -26,7 +26,7 @@ def add_to(s, common) -> None:
                      description=__doc__)
     common(p)
     test_flags(p, params.Reprovisioning)
-    p.set_defaults(func=run_reprovisioning, controller=params.DEFAULTS["reprovisioning"]["controller"], of_version=None)  # negotiated
+    p.set_defaults(func=run_reprovisioning, controller=params.DEFAULTS["reprovisioning"]["controller"])
     failover.add_to(s, common)
 
 

@@ -3,7 +3,7 @@
 - ``list``: the runs, with cells ok/failed/left;
 - ``show RUN``: a run's provenance (scenario, seed, machine, versions) and per-configuration
   statistics (n, mean ± stdev, 95% CI, median, min..max) computed from the raw samples;
-- ``export RUN --format csv|json|parquet``: every raw sample;
+- ``export RUN [-o FILE] [--format F]``: every raw sample (the formats: ``store.export.SAMPLES``);
 - ``best RUN --vary PARAM``: each configuration's best value of PARAM (e.g. each controller's best
   switch count), chosen as in the controller study, with the p-values that chose it.
 """
@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from ..output import (add_json_flag, add_output_flags, add_store_flag, check_writable, output_format, print_json,
-                      table)
+from ..formats import add_flags
+from ..output import add_json_flag, add_store_flag, check_writable, print_json, table
 from ..store import Store
-from ..store.export import FORMATS, export
+from ..store.export import SAMPLES, export
 
 # Statistics (scipy) are imported inside the actions that need them, not at CLI start-up.
 PER = ("raw", "rep")
@@ -43,9 +43,9 @@ def register(sub) -> None:
     add_json_flag(sp)
     sp.set_defaults(func=cmd_show)
 
-    ep = rs.add_parser("export", help="every raw sample of a run as CSV, JSON or Parquet")
+    ep = rs.add_parser("export", help=f"every raw sample of a run ({', '.join(SAMPLES.formats)})")
     ep.add_argument("run", metavar="RUN", help="run id or `latest`")
-    add_output_flags(ep, FORMATS, "the samples (default: CSV on stdout)")
+    add_flags(ep, SAMPLES, default="without -o: CSV on stdout")
     add_json_flag(ep)
     add_store_flag(ep, read_only=True)
     ep.set_defaults(func=cmd_export)
@@ -155,7 +155,7 @@ def _varying_keys(param_dicts: list) -> list:
 def cmd_export(args) -> int:
     if args.json and (args.output or args.format not in (None, "json")):
         raise UserError("--json prints JSON on stdout; to write a file use -o FILE")
-    fmt = "json" if args.json else (output_format(args.output, args.format, FORMATS) if args.output
+    fmt = "json" if args.json else (SAMPLES.format_for(args.output, args.format) if args.output
                                     else args.format or "csv")
     if args.output:
         check_writable(args.output)

@@ -34,6 +34,7 @@ from ..errors import CheckFailed, UserError
 from ..northbound import adapter_for
 from ..paramcheck import once_each
 from ..northbound.adapter import ADAPTERS
+from ..report.export import EVALUATION
 from ..rfc8456.flow_push import FLOW_APIS
 from ..output import add_store_flag
 from ..store import Store
@@ -64,11 +65,11 @@ def register(sub) -> None:
     p.add_argument("--list", action="store_true", help="print the plan (what runs, what cannot apply) and exit")
     p.add_argument("--resume", metavar="RUN", help="continue an interrupted evaluation (an id or `latest`)")
     p.add_argument("--report", metavar="RUN", help="measure nothing: write the report of a stored evaluation")
-    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="the report: .html, .md or .json")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help=f"write the report to FILE: {EVALUATION.help()}")
     p.add_argument("--check", action="store_true",
                    help="render the HTML report in headless Chromium and keep a screenshot beside it")
     add_store_flag(p)
-    p.set_defaults(func=run, profile="default")
+    p.set_defaults(func=run, profile="default", _output=EVALUATION)
 
 
 def run(args) -> int:
@@ -126,10 +127,7 @@ def _controllers(specs: list, tls: bool = False) -> list:
 
 
 def _format(path: Path) -> str:
-    fmt = {".html": "html", ".htm": "html", ".md": "md", ".json": "json"}.get(path.suffix.lower())
-    if fmt is None:
-        raise UserError(f"-o {path}: the report is .html, .md or .json")
-    return fmt
+    return EVALUATION.format_for(path, format_flag=False)
 
 
 def _list(controllers: list, profile: str, only, api) -> int:

@@ -39,12 +39,13 @@ def add_to(s, common) -> None:
     r.add_argument("--cases", help="comma-separated case names (all that apply to --of)")
     r.add_argument("--list", action="store_true", help="list the cases (name, family, source) and exit")
     add_flags(r, Robustness, only=("rate", "switches", "drop", "hung_ms", "syn_rate", "reps"))
-    r.set_defaults(func=run_robustness, of_version=None)  # without --of: negotiated, as controller bench
+    r.set_defaults(func=run_robustness)
 
     e = s.add_parser("exceptions", help="RFC 8456 §5.3.1: load runs clean, with 1%% and 2%% invalid packet-ins",
                      description=exceptions.__doc__)
     common(e)
-    e.add_argument("--mode", default=exceptions_trial.DEFAULTS["mode"], choices=["throughput", "fixed-rate"])
+    e.add_argument("--mode", default=exceptions_trial.DEFAULTS["mode"], choices=list(exceptions_trial.MODES),
+                   help="the engine's mode (default %(default)s)")
     e.add_argument("--rate", type=float, help="offered requests/s (fixed-rate)")
     for flag in ("switches", "loops", "loop_ms", "warmup"):
         d = exceptions_trial.DEFAULTS[flag]
@@ -53,7 +54,7 @@ def add_to(s, common) -> None:
     e.add_argument("--reconnect", choices=["on", "off"], default="on",
                    help="switches re-establish a lost session with Open vSwitch's backoff (on)")
     e.add_argument("--max-backoff-ms", type=int, help="reconnect: the longest wait (OVS max_backoff, 8000)")
-    e.set_defaults(func=run_exceptions, of_version=None)  # without --of: negotiated once per launch
+    e.set_defaults(func=run_exceptions)  # without --of: negotiated once per launch
 
     d = s.add_parser("dos", help="RFC 8456 §5.3.2: service to legitimate switches under connection, packet-in and SYN floods",
                      description="The denial-of-service cases of the robustness suite (" + ", ".join(DOS_CASES) +
@@ -63,7 +64,7 @@ def add_to(s, common) -> None:
     d.add_argument("--cases", help="comma-separated attacks, some of " + ", ".join(DOS_CASES) + " (all)")
     d.add_argument("--no-syn", action="store_true", help="leave the SYN flood out (it needs root: a network namespace)")
     add_flags(d, Robustness, only=("reps",))
-    d.set_defaults(func=run_dos, of_version=None)  # without --of: negotiated, as controller bench
+    d.set_defaults(func=run_dos)
 
 
 def run_robustness(args) -> int:

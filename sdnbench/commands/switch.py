@@ -30,7 +30,7 @@ from ..switchbench import wiring
 from ..switchbench.cell import run_test
 from ..switchbench.params import PARAMS, TESTS, SwitchBench, build
 from ..switchbench.targets import parse_target
-from ._results import run_trials
+from ._results import MEASURED, run_trials
 from ._switchtesttool import register as register_conformance
 
 
@@ -56,9 +56,9 @@ def register(sub) -> None:
     add_flags(b, SwitchBench, skip=("target",))
     b.add_argument("--of", default=default("of"), choices=["1.0", "1.3"])
     b.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
-    b.add_argument("-o", "--output", metavar="FILE", help="write the results as JSON to FILE")
+    b.add_argument("-o", "--output", metavar="FILE", help=f"write the results to FILE: {MEASURED.help()}")
     add_store_flag(b)
-    b.set_defaults(func=run_bench, _output_formats=("json",))
+    b.set_defaults(func=run_bench, _output=MEASURED)
     c = s.add_parser("clean", help="remove namespaces, veths and bridges left by switch runs that were killed")
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=run_clean)

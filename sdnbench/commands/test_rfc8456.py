@@ -14,7 +14,8 @@ from sdnbench.paths import REPO
 
 @pytest.mark.parametrize("argv,msg", [
     (["--only", "warp-speed"], "--only: unknown test 'warp-speed'"),
-    (["-o", "report.pdf"], "the report is .html, .md or .json"),
+    (["-o", "report.pdf"], "-o report.pdf: cannot tell the format from the extension; name a file ending in "
+                           ".html, .md, .json"),
     (["--controller", "nox:switch"], "unknown controller spec 'nox:switch'"),
     (["--controller", "osken:learning", "--controller", "osken:learning"], "given twice"),
     (["--check", "-o", "r.md"], "--check renders the HTML report"),

@@ -51,7 +51,7 @@ def add_to(s, common) -> None:
     t.add_argument("--loops", type=at_least(1), default=5, help="measured loops of throughput and latency (5)")
     t.add_argument("--loop-ms", type=at_least(100), default=1000, help="length of a loop, ms (1000)")
     t.add_argument("--reps", type=at_least(1), default=2, help="repetitions, each TCP and TLS (2: ABBA)")
-    t.set_defaults(func=run_tls_cost, of_version=None)
+    t.set_defaults(func=run_tls_cost)
 
 
 def _params(args, mode: str, transport: str, spec: str) -> dict:

@@ -115,12 +115,12 @@ def render(rows: list, fmt: str, names: tuple, sources: tuple, transpose: bool =
                           indent=1, default=str) + "\n"
     if fmt == "csv":
         return _csv(rows, only, label)
-    tail = _unmatched_lines(only, label, fmt == "markdown")
+    tail = _unmatched_lines(only, label, fmt == "md")
     if not rows:
         return "nothing in common to compare\n" + tail
     headers, cells, fixed = (_transposed if transpose else _headers_and_cells)(rows, names)
     cap = caption(rows, names, sources, fixed)
-    if fmt == "markdown":
+    if fmt == "md":
         body = _markdown(headers, cells)
         return (f"{cap}\n\n" if cap else "") + body + "\n" + tail
     return ((f"{cap}\n" if cap else "") + table(headers, cells) + "\n" + legend(per) + "\n"

@@ -160,8 +160,12 @@ class Controller:
         return f"<Controller {self.spec.text} at {self.host}:{self.port} pid={self.pid}>"
 
 
+# the OpenFlow version a launched controller is configured for when none is asked
+LAUNCH_OF_VERSION = "1.3"
+
+
 @contextlib.contextmanager
-def launch(spec: str, *, port: Optional[int] = None, of_version: str = "1.3",
+def launch(spec: str, *, port: Optional[int] = None, of_version: str = LAUNCH_OF_VERSION,
            log_dir: Optional[Path] = None, timeout: float = 60.0,
            topology=None, tls: Optional[TlsFiles] = None) -> Iterator[Controller]:
     """Run the controller named by ``spec`` for the duration of the block.

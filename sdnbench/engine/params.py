@@ -43,7 +43,7 @@ import functools
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, get_args
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.spec import (DEFAULT_SPEC, OF_VERSIONS, needed_traffic, parse_spec, spoken_versions,
@@ -54,6 +54,7 @@ from ..errors import UserError
 from ..kind import Kind
 from ..tls.files import TlsFiles
 from .driver import binary
+from .result_types import Mode
 
 LINKS = ("none", "linear")
 DRIVER_KEYS = {"controller", "of_version", "links"}
@@ -63,6 +64,10 @@ BOOKKEEPING = {"name", "rep", "repetition"}
 # controller's address and PID, the agents' peers. Never recorded in the params.
 PER_RUN = {"controllers", "controller_pid", "net_peers"}
 DEFAULT_CONTROLLER = DEFAULT_SPEC
+# The engine's modes (its Config's `mode`, through the types generated from its schema) and the
+# one a config without `mode` runs (`Config::default()`; test_params checks it against the engine).
+MODES = get_args(Mode)
+DEFAULT_MODE = "throughput"
 # The address used while checking (the real one is known once the controller runs).
 _CHECK_ADDRESS = "127.0.0.1:6653"
 
@@ -73,7 +78,7 @@ def check(params: dict) -> dict:
     The engine validates its own fields; only the driver's keys are checked here."""
     p = dict(params)
     p.setdefault("controller", DEFAULT_CONTROLLER)
-    p.setdefault("mode", "throughput")
+    p.setdefault("mode", DEFAULT_MODE)
     needed = needed_traffic(p["controller"])
     if needed and not p.get("traffic"):
         p["traffic"] = needed

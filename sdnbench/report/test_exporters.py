@@ -11,7 +11,7 @@ from sdnbench.errors import UserError
 from sdnbench.report import export_csv, export_html, export_json
 from sdnbench.report.builder import build
 from sdnbench.report.conftest import campus_run, controller_run
-from sdnbench.report.export import format_for, write
+from sdnbench.report.export import REPORT, write
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,7 @@ def test_text_from_results_is_escaped_in_html():
 
 
 def test_format_comes_from_the_flag_or_the_file_name():
-    assert format_for("x.html", None) == "html" and format_for("x.out", "csv") == "csv"
+    assert REPORT.format_for("x.html", None) == "html" and REPORT.format_for("x.out", "csv") == "csv"
+    assert REPORT.format_for("X.HTM") == "html" and REPORT.format_for("x.markdown") == "md"
     with pytest.raises(UserError, match="--format"):
-        format_for("x.txt", None)
+        REPORT.format_for("x.txt", None)

@@ -15,12 +15,13 @@ from ..controllers import launch
 from ..controllers.negotiation import session_version
 from ..controllers.spec import DEFAULT_SPEC
 from ..engine.driver import EngineInterrupted
-from ..engine.params import check, launch_of_version, launch_spec
+from ..engine.params import DEFAULT_MODE, check, launch_of_version, launch_spec
 from ..engine.runner import measure
 from ..errors import UserError
 from . import exceptions
 
-DEFAULTS = {"controller": DEFAULT_SPEC, "mode": "throughput", "switches": 4, "loops": 5, "loop_ms": 1000,
+MODES = ("throughput", "fixed-rate")       # the engine's modes that load the controller with a share of invalid packet-ins
+DEFAULTS = {"controller": DEFAULT_SPEC, "mode": DEFAULT_MODE, "switches": 4, "loops": 5, "loop_ms": 1000,
             "warmup": 1}
 
 

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import UserError
+from ..formats import Output
 from ..output import write_file
 from ..result import write_json_atomic
 from .store import Store
-
-FORMATS = ("csv", "json", "parquet")
 
 CSV_FIELDS = ["run", "cell", "benchmark", "kind", "repetition", "params", "status", "role",
               "metric", "unit", "labels", "index", "t", "value"]
@@ -42,39 +41,48 @@ def sample_rows(store: Store, run_id: int):
 
 def export(store: Store, run_id: int, fmt: str, out: Optional[Path]) -> Optional[str]:
     """Write the export to ``out``; with no ``out``, return it as text (CSV/JSON only)."""
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(sample_rows(store, run_id))
-        return _emit(buf.getvalue(), out)
-    if fmt == "json":
-        run = store.run(run_id)
-        data = {"run": {k: v for k, v in vars(run).items()},
-                "cells": [{"cell": vars(c), "result": r.to_dict()} for c, r in store.results(run_id)]}
-        if out is not None:
-            write_json_atomic(out, data)
-            return None
-        return json.dumps(data, indent=1, default=str) + "\n"
-    if fmt == "parquet":
-        try:
-            import pandas  # noqa: F401  (pyarrow or fastparquet is pandas' engine)
-        except ImportError:
-            raise UserError("Parquet export needs pandas and pyarrow (pip install pandas pyarrow); "
-                            "use --format csv or json")
-        if out is None:
-            raise UserError("Parquet is binary: give an output file with -o FILE")
-        import pandas as pd
-        try:
-            rows = [{k: (None if v == "" and k in ("index", "t", "value") else v) for k, v in r.items()}
-                    for r in sample_rows(store, run_id)]     # typed columns: "" is no number
-            buf = io.BytesIO()
-            pd.DataFrame(rows, columns=CSV_FIELDS).to_parquet(buf)
-        except ImportError as e:
-            raise UserError(f"Parquet export needs pyarrow: {e}")
-        write_file(out, buf.getvalue())
+    return SAMPLES.writer(SAMPLES.format_for(out or "", fmt))(store, run_id, out)
+
+
+def _csv(store: Store, run_id: int, out: Optional[Path]) -> Optional[str]:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(sample_rows(store, run_id))
+    return _emit(buf.getvalue(), out)
+
+
+def _json(store: Store, run_id: int, out: Optional[Path]) -> Optional[str]:
+    run = store.run(run_id)
+    data = {"run": {k: v for k, v in vars(run).items()},
+            "cells": [{"cell": vars(c), "result": r.to_dict()} for c, r in store.results(run_id)]}
+    if out is not None:
+        write_json_atomic(out, data)
         return None
-    raise UserError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return json.dumps(data, indent=1, default=str) + "\n"
+
+
+def _parquet(store: Store, run_id: int, out: Optional[Path]) -> Optional[str]:
+    try:
+        import pandas  # noqa: F401  (pyarrow or fastparquet is pandas' engine)
+    except ImportError:
+        raise UserError("Parquet export needs pandas and pyarrow (pip install pandas pyarrow); "
+                        "use --format csv or json")
+    if out is None:
+        raise UserError("Parquet is binary: give an output file with -o FILE")
+    import pandas as pd
+    try:
+        rows = [{k: (None if v == "" and k in ("index", "t", "value") else v) for k, v in r.items()}
+                for r in sample_rows(store, run_id)]     # typed columns: "" is no number
+        buf = io.BytesIO()
+        pd.DataFrame(rows, columns=CSV_FIELDS).to_parquet(buf)
+    except ImportError as e:
+        raise UserError(f"Parquet export needs pyarrow: {e}")
+    write_file(out, buf.getvalue())
+    return None
+
+
+SAMPLES = Output("the samples", {"csv": _csv, "json": _json, "parquet": _parquet})
 
 
 def _emit(text: str, out: Optional[Path]) -> Optional[str]:

@@ -33,7 +33,7 @@ LAYERS: tuple = (
     {"store", "stats", "tls"},
     {"doctor"},
     {"install"},
-    {"result", "output", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "machine",
+    {"result", "output", "formats", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "machine",
      "openflow", "scale_limits", "lifecycle", "yamlload", "jsonload", "redact", "kind"},
 )
 
