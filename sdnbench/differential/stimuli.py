@@ -33,6 +33,7 @@ from __future__ import annotations
 import struct
 
 SETTLE_S = 4.0
+LEAD_S = 0.5                # the harness ready this long before the stimulus (a frame sender's start)
 END_S = 8.0
 FRAMES = 5
 FRAME_GAP_S = 0.1
