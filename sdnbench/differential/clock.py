@@ -26,7 +26,7 @@ CONTROLLER_STIMULI = ("restart", "echo-silence")
 # how far apart the two sides' stimuli may come after their handshakes (seconds): the frame
 # senders and the engine keep their schedules to the millisecond; Open vSwitch raises a frame
 # 4-5 ms after it arrived, the emulated switch within 1 ms; a signal is sent by the same code on
-# both sides. The old clocks were 1-4.6 s apart.
+# both sides. The old clocks were 0.4-4.6 s apart (docs/conformance.md).
 TOLERANCE_S = 0.25
 
 
