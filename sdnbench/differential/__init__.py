@@ -5,6 +5,8 @@ controller received and sent and the flow tables after settling, normalised and 
 
 - ``stimuli``: the shared timeline (connect, frames, link, hosts, restart, echo-silence), the
   engine's stream and announcement frames, and its keep-alive set as Mininet sets OVS's;
+- ``clock``: where the timeline starts on both sides (the last switch's FEATURES_REPLY, as
+  captured) and when the stimulus reached the controller, read from the capture (pure);
 - ``control``: the side's controller, which ``restart`` kills and relaunches on its port and
   ``echo-silence`` stops and continues;
 - ``capture``: tcpdump on the controller's port, the pcap cut into OpenFlow messages (pure);

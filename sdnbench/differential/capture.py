@@ -58,6 +58,10 @@ class Capture:
             time.sleep(0.2)            # the last segments out of the buffer (-U writes per packet)
             self._t.stop(grace=3.0)
 
+    def so_far(self) -> list:
+        """The messages captured so far (tcpdump writes each packet as it comes, ``-U``)."""
+        return messages(self.path.read_bytes() if self.path.exists() else b"", self.port)
+
     def dropped(self) -> int:
         """Packets the kernel dropped before tcpdump read them (its own count at exit)."""
         import re
@@ -82,6 +86,8 @@ def _packets(data: bytes):
     i = 24
     while i + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack(e + "IIII", data[i:i + 16])
+        if i + 16 + incl > len(data):
+            return                  # a record tcpdump is still writing (a capture read while it runs)
         yield sec + frac / (1e9 if nano else 1e6), data[i + 16:i + 16 + incl]
         i += 16 + incl
 

@@ -25,7 +25,7 @@ from ..controllers.spec import display_name, parse_spec, spoken_versions
 from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
-from . import classify, noise, normalise, report, sides
+from . import classify, clock, noise, normalise, report, sides
 
 TOPO = "linear,2"
 KEEP_ITEMS = 20
@@ -102,7 +102,12 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
         write_views(views, stimulus, vo, vb, ve, tuple(vmore))
     notes = [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] \
         + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
+    recs = dict(zip(run_keys(1 + len(others)), [o, e, *others]))
+    after = clock.intervals(recs)
+    notes += [n for n in [clock.disagreement(after)] if n]
     return {**record(spec, version, stimulus, vo, ve, [vb, *vmore]), "notes": notes,
+            "stimulus_after_handshake_s": after,
+            "ready_after_handshake_s": {k: r.ready_s for k, r in recs.items()},
             "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
 
 

@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 from ..discovery.engine_run import EngineRun
 from ..discovery.setup import engine_params
@@ -21,7 +22,7 @@ from ..engine.result_types import engine_result
 from ..net.backends.mininet_network import MininetNetwork
 from ..net.topology import ENGINE_MAX_LINKS, parse_topology
 from ..tls import certs
-from . import flowdump, stimuli
+from . import clock, flowdump, stimuli
 from .capture import Capture, messages
 from .control import Managed
 from .parse import parse_all
@@ -40,6 +41,56 @@ class Record:
     ofctl: dict = field(default_factory=dict)   # OVS: dpid -> ovs-ofctl dump-flows text
     t_end: float = 0.0             # wall clock of the flow dump: later messages are teardown
     t_from: float = 0.0            # wall clock where the compared window starts (0: the start)
+    t_handshake: float = 0.0       # capture time of the last switch's handshake: the timeline's 0
+    t_stimulus: Optional[float] = None   # when the stimulus began (``clock.py``; None: none seen)
+    ready_s: float = 0.0           # the harness ready for the stimulus, seconds after the handshake
+
+
+HANDSHAKE_TIMEOUT_S = 30.0
+
+
+def _handshake(cap, n: int, what: str, alive=lambda: True, timeout: float = HANDSHAKE_TIMEOUT_S) -> float:
+    """The capture time (wall clock) of the last of ``n`` switches' handshake
+    (``clock.handshake_at``), read from the capture as it grows."""
+    deadline = time.monotonic() + timeout
+    while True:
+        t = clock.handshake_at(cap.so_far(), n)
+        if t is not None:
+            return t
+        if not alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: no FEATURES_REPLY of all {n} switches captured within "
+                               f"{timeout:.0f} s" + ("" if alive() else " (it exited)"))
+        time.sleep(0.02)
+
+
+class _Network(MininetNetwork):
+    """Mininet + Open vSwitch whose switches count as connected when the capture holds every
+    switch's FEATURES_REPLY (``t_handshake``), not when Open vSwitch's database says so: OVS
+    writes a controller's ``is_connected`` there up to 5 s after the handshake (measured here:
+    wait_connected returned 5.0 s after it), which was the clocks' old asymmetry."""
+
+    def __init__(self, topology, cap: Capture, **kw):
+        super().__init__(topology, **kw)
+        self.cap, self.t_handshake = cap, 0.0
+
+    def wait_connected(self, timeout: float) -> None:
+        self.t_handshake = _handshake(self.cap, len(self.topology.switches), "Open vSwitch", timeout=timeout)
+
+
+def _monotonic(t_wall: float) -> float:
+    """A capture time (wall clock) on the monotonic clock the timeline and the senders use."""
+    return t_wall - time.time() + time.monotonic()
+
+
+def _ready(t0: float, stimulus: str, what: str) -> float:
+    """Seconds from the handshake to now, when the harness is ready; a stimulus (the flow dump,
+    for ``connect``) already due is one line (the cell is not run), never a shifted timeline."""
+    ready = time.monotonic() - t0
+    due = stimuli.end_s(stimulus) if stimulus == "connect" else stimuli.SETTLE_S - stimuli.LEAD_S
+    if ready > due:
+        raise RuntimeError(f"{what} was ready {ready:.1f} s after the switches' handshake, too late for the "
+                           f"timeline (due at {due:g} s; docs/conformance.md, \"The stimulus clock\")")
+    return round(ready, 3)
 
 
 def _sleep_until(t0: float, at: float) -> None:
@@ -100,15 +151,24 @@ def _ovs_stimulus(net, topo, stimulus: str, t0: float) -> None:
                 _sleep_until(t0, stimuli.SETTLE_S + stimuli.LINK_DOWN_S)
 
 
-def _controller_stimulus(m: Managed, stimulus: str, t0: float) -> float:
-    """``restart`` and ``echo-silence``, the same on both sides: the wall clock where the
-    compared window starts (0.0 for the other stimuli, which leave the controller alone)."""
-    if stimulus not in ("restart", "echo-silence"):
-        return 0.0
+def _controller_stimulus(m: Managed, stimulus: str, t0: float) -> tuple:
+    """``restart`` and ``echo-silence``, the same on both sides: (the wall clock where the
+    compared window starts, the wall clock of the signal); (0.0, None) for the other stimuli,
+    which leave the controller alone."""
+    if stimulus not in clock.CONTROLLER_STIMULI:
+        return 0.0, None
     _sleep_until(t0, stimuli.SETTLE_S)
+    t_signal = time.time()
     if stimulus == "restart":
-        return m.restart(stimuli.RESTART_PAUSE_S)
-    return m.silence(stimuli.SILENCE_S)
+        return m.restart(stimuli.RESTART_PAUSE_S), t_signal
+    return m.silence(stimuli.SILENCE_S), t_signal
+
+
+def _stimulus_at(msgs: list, stimulus: str, t_handshake: float, t_end: float,
+                 t_signal: Optional[float]) -> Optional[float]:
+    if stimulus in clock.CONTROLLER_STIMULI:
+        return t_signal
+    return clock.stimulus_at(msgs, stimulus, t_handshake, t_end)
 
 
 def _ovs_keepalive(net, topo) -> None:
@@ -187,17 +247,19 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
     with Managed(spec, version, topo) as m:
         ctl = m.ctl
         with channel(ctl) as ch, Capture(ch.capture_port, pcap) as cap:
-            net = MininetNetwork(topo, controller=(ch.host, ch.port), protocols=PROTOCOLS[version], datapath="user")
+            net = _Network(topo, cap, controller=(ch.host, ch.port), protocols=PROTOCOLS[version], datapath="user")
             net.tls = ch.files             # ssl: to the tap for a TLS spec
             with _no_ipv6_on_new_interfaces():
                 net.__enter__()
             with contextlib.ExitStack() as stack:
                 stack.push(net.__exit__)
-                t0 = time.monotonic()
+                t_hs = net.t_handshake
+                t0 = _monotonic(t_hs)
                 _ovs_keepalive(net, topo)
                 _quiet_hosts(net, topo)
+                ready = _ready(t0, stimulus, "Open vSwitch's network")
                 _ovs_stimulus(net, topo, stimulus, t0)
-                t_from = _controller_stimulus(m, stimulus, t0)
+                t_from, t_signal = _controller_stimulus(m, stimulus, t0)
                 _sleep_until(t0, stimuli.end_s(stimulus))
                 t_end = time.time()
                 for s in topo.switches:
@@ -207,7 +269,8 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
     return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, t_from=t_from,
-                  notes=_capture_notes(cap, gaps))
+                  notes=_capture_notes(cap, gaps), t_handshake=t_hs, ready_s=ready,
+                  t_stimulus=_stimulus_at(msgs, stimulus, t_hs, t_end, t_signal))
 
 
 def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
@@ -226,15 +289,19 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
             cfg = config(p, address)
             cfg["controllers"] = [address, reader_address]
             with EngineRun(cfg) as run:
-                t0 = time.monotonic()
-                t_from = _controller_stimulus(m, stimulus, t0)
-                _sleep_until(t0, end + 0.5)      # the engine connects within ~0.5 s
+                # its own timeline starts when all its switches are up (``settle_ms`` 0)
+                t_hs = _handshake(cap, len(topo.switches), "the engine", run.running)
+                t0 = _monotonic(t_hs)
+                ready = _ready(t0, stimulus, "the engine")
+                t_from, t_signal = _controller_stimulus(m, stimulus, t0)
+                _sleep_until(t0, end)
                 t_end = time.time()
                 flows = reader.dump()
                 doc = run.stop()
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
-    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps))
+    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps),
+                 t_handshake=t_hs, ready_s=ready, t_stimulus=_stimulus_at(msgs, stimulus, t_hs, t_end, t_signal))
     status = engine_result(doc).status
     if status not in ("ok", "interrupted"):
         rec.notes.append(f"engine status {status}")

@@ -1,7 +1,6 @@
 """The stimuli, each once for Open vSwitch (Mininet) and once for the emulated network, on the
-same timeline (seconds after every switch is connected; on Open vSwitch, in fact, after
-``MininetNetwork`` is up, which is 1–4.6 s after the switches connected: docs/conformance.md,
-"A harness asymmetry"):
+same timeline: seconds after the last switch's handshake, the capture time of its FEATURES_REPLY
+on both sides (``clock.py``; docs/conformance.md, "The stimulus clock"):
 
 - ``connect``: nothing more than the handshake, the controller's first flows and its own
   probes (LLDP for topology apps) for ``SETTLE_S``;
@@ -33,6 +32,7 @@ from __future__ import annotations
 import struct
 
 SETTLE_S = 4.0
+LEAD_S = 0.5                # the harness ready this long before the stimulus (a frame sender's start)
 END_S = 8.0
 FRAMES = 5
 FRAME_GAP_S = 0.1

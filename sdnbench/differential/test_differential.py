@@ -5,7 +5,8 @@ each with a fresh controller, tcpdump on its port, the flow tables read over Ope
 - the scripted table-miss + LLDP controller of issue 27 at 1.3 (``tablemiss``): the same
   handshake, table-miss entries in tables 0-3, LLDP packet-ins (NO_MATCH, table 0) and tables;
 - os-ken's learning switch at 1.3 with frames between the hosts: the same packet-ins,
-  packet-outs, flow-mods and learned flows.
+  packet-outs, flow-mods and learned flows; and the first frame's packet-in ``SETTLE_S`` after
+  the last switch's handshake on every run (the stimulus clock, ``clock.py``).
 
 Each cell runs Open vSwitch twice (A, then the engine, then B: the noise floor; the os-ken cell
 three times, ``--noise-runs 3``) and must
@@ -14,6 +15,7 @@ out, and why, is in the module docs of ``normalise``; a difference prints what d
 
 import json
 
+from . import clock, stimuli
 from .harness import cell
 from sdnbench.testing.peers.tablemiss import spec as tablemiss
 
@@ -25,6 +27,19 @@ def _check(c: dict, verdicts=("identical",), more: tuple = ()) -> None:
     for side in ("ovs", "engine", "ovs_b", *more):              # something was compared, every run
         assert c["counts"][side][0] > 3 and c["counts"][side][1] > 3, c["counts"]
     assert set(c["run_seconds"]) == {"ovs_a", "engine", "ovs_b", *more}
+    # every run's timeline starts at its last switch's handshake, read from its capture
+    ready = c["ready_after_handshake_s"]
+    assert set(ready) == set(c["run_seconds"]) and all(0 <= r <= stimuli.SETTLE_S - stimuli.LEAD_S
+                                                       for r in ready.values()), ready
+
+
+def _same_clock(c: dict) -> None:
+    """The stimulus came as long after the handshake on every run, Open vSwitch's and the
+    engine's: ``SETTLE_S``, within ``clock.TOLERANCE_S`` (the old clocks: 0.4-4.6 s apart)."""
+    after = c["stimulus_after_handshake_s"]
+    assert set(after) == set(c["run_seconds"]) and None not in after.values(), after
+    assert all(abs(v - stimuli.SETTLE_S) <= clock.TOLERANCE_S for v in after.values()), after
+    assert not any(n.startswith("clock:") for n in c["notes"]), c["notes"]
 
 
 def test_tablemiss_controller_sees_the_same_network_on_ovs_and_the_engine():
@@ -37,6 +52,7 @@ def test_osken_learning_frames_are_handled_the_same_or_as_ovs_differs_from_itsel
     """With a third Open vSwitch run (``--noise-runs 3``): its counts and floor are in the cell."""
     c = cell("osken:learning", "1.3", "frames", noise_runs=3)
     _check(c, ("identical", "noise"), more=("ovs_c",))
+    _same_clock(c)
     assert min(c["counts"][side][2] for side in ("ovs", "engine", "ovs_b", "ovs_c")) >= 2, "flows learned on every run"
     fl = c["noise_floor"]
     assert fl["runs"] == 3 and fl["run_names"] == ["A", "B", "C"] and len(fl["per_run"]) == 3
