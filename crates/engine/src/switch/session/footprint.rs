@@ -16,13 +16,14 @@ impl Session {
     pub(crate) fn future_sizes(&mut self) -> Vec<(&'static str, usize)> {
         let addr = "127.0.0.1:1".parse().unwrap();
         let mut backoff = Backoff::new(1000, 8000);
-        let mut v = Vec::new();
-        v.push(("open (connect)", size(open(&self.sh, addr, 0, 0))));
-        v.push(("start (handshake)", size(self.start(0))));
-        v.push(("wait_down", size(self.wait_down(0))));
-        v.push(("reconnect", size(self.reconnect(addr, &backoff))));
-        v.push(("serve_stream (serve)", size(self.serve_stream(Err(std::io::ErrorKind::Other.into()), &mut backoff))));
-        v.push(("run", size(self.run(Err(std::io::ErrorKind::Other.into()), addr))));
+        let v = vec![
+            ("open (connect)", size(open(&self.sh, addr, 0, 0))),
+            ("start (handshake)", size(self.start(0))),
+            ("wait_down", size(self.wait_down(0))),
+            ("reconnect", size(self.reconnect(addr, &backoff))),
+            ("serve_stream (serve)", size(self.serve_stream(Err(std::io::ErrorKind::Other.into()), &mut backoff))),
+            ("run", size(self.run(Err(std::io::ErrorKind::Other.into()), addr))),
+        ];
         v
     }
 }
