@@ -40,8 +40,9 @@ const LEAVES: &[&str] = &["result"];
 const INSIDE: &[(&str, &[&[&str]])] = &[(
     "switch",
     &[
-        // a worker runs a driver; a driver starts the sessions of its workload
-        &["worker"],
+        // a worker runs a driver; a driver starts the sessions of its workload; `footprint`
+        // (tests only) measures a held session's parts from above, as a worker makes them
+        &["worker", "footprint"],
         &["driver"],
         // the per-switch hot path, phase by phase (`switch/session/`)
         &["session"],

@@ -93,7 +93,7 @@ pub struct SwitchStats {
     pub tally_mark: u32,
     pub tally_seen: Counted,
     /// Latency of answered requests, recorded only while `measuring`.
-    pub hist: Option<Hist>,
+    pub hist: Option<Box<Hist>>,
     pub measuring: bool,
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
@@ -148,7 +148,7 @@ impl SwitchStats {
             sent_at: LoopColumn::default(),
             tally_mark: 0,
             tally_seen: Counted::default(),
-            hist: if hist { Some(Hist::new()) } else { None },
+            hist: if hist { Some(Box::new(Hist::new())) } else { None },
             measuring: false,
             sample_every: 1,
             echo_rtt_ns: Vec::new(),

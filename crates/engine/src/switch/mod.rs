@@ -13,6 +13,8 @@ pub(crate) mod coalesce;
 pub(crate) mod columns;
 pub(crate) mod driver;
 pub(crate) mod exceptions;
+#[cfg(test)]
+pub(crate) mod footprint;
 pub(crate) mod hello_fallback;
 pub(crate) mod keepalive;
 pub(crate) mod learning;

@@ -39,7 +39,8 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         let t = Instant::now();
         let sh2 = sh.clone();
         let stream = open(&sh, addr, index, sh.cfg.connect_timeout_ms * 1_000_000).await;
-        tokio::task::spawn_local(Session::new(sh2, st.clone(), index, pos as u32).run(stream, addr));
+        let mut session = Session::new(sh2, st.clone(), index, pos as u32);
+        tokio::task::spawn_local(async move { session.run(stream, addr).await });
         let outcome = timeout(per_session, async {
             loop {
                 {

@@ -101,15 +101,28 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
         s.loop_lat_ns = sh.cfg.robustness.is_some().then(Vec::new);
         let st = Rc::new(RefCell::new(s));
         stats.push(st.clone());
-        let (sh2, permits) = (sh.clone(), permits.clone());
-        tokio::task::spawn_local(async move {
-            // the slot is given back by the session once its OpenFlow handshake is done
-            permits.acquire().await.expect("semaphore open").forget();
-            let stream = open(&sh2, addr, index, sh2.cfg.connect_timeout_ms * 1_000_000).await;
-            Session::new(sh2, st, index, pos as u32).holding(permits).run(stream, addr).await;
-        });
+        tokio::task::spawn_local(session_task(sh.clone(), st, index, pos as u32, permits.clone(), addr));
     }
     stats
+}
+
+/// One switch's task: a connect slot, the connection, the session to its end. Its future is
+/// what the worker holds per switch (`footprint.rs` prints its size).
+async fn session_task(sh: Rc<Shared>, st: Rc<RefCell<SwitchStats>>, index: u32, pos: u32, permits: Rc<Semaphore>, addr: SocketAddr) {
+    // the slot is given back by the session once its OpenFlow handshake is done
+    permits.acquire().await.expect("semaphore open").forget();
+    // boxed: the connect's state is freed once it is done, not held for the session's life
+    let stream = Box::pin(open(&sh, addr, index, sh.cfg.connect_timeout_ms * 1_000_000)).await;
+    let mut session = Session::new(sh, st, index, pos).holding(permits);
+    session.run(stream, addr).await;
+}
+
+/// The size of a switch's task future (`footprint.rs`).
+#[cfg(test)]
+pub fn task_size() -> usize {
+    let sh = Rc::new(Shared::new(Config::default(), 1));
+    let st = Rc::new(RefCell::new(SwitchStats::new(0, 1, false)));
+    std::mem::size_of_val(&session_task(sh, st, 0, 0, Rc::new(Semaphore::new(1)), "127.0.0.1:1".parse().unwrap()))
 }
 
 fn ready(sh: &Shared, stats: &Stats, worker: u32, t_connect: Instant) -> Ready {

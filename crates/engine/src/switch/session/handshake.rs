@@ -22,7 +22,7 @@ impl Session {
             // cbench's HELLO is xid 1
         }
         if first_try {
-            self.connect_channels(started).await;
+            Box::pin(self.connect_channels(started)).await; // network runs: its state only while it runs
         }
     }
 

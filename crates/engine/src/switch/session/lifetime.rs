@@ -15,7 +15,11 @@ use tokio::time::sleep_until;
 impl Session {
     /// Run to the end; the outcome is recorded in the switch's stats. A session that was up and
     /// is lost is tried again after the backoff while the config reconnects (`reconnect.rs`).
-    pub async fn run(mut self, stream: io::Result<Conn>, addr: SocketAddr) {
+    /// The cold awaits (a new connection, the backoff) are boxed: a held session's task keeps
+    /// only the serving loop's state (`switch/footprint.rs`, issue 50).
+    /// By reference: a session moved into an async fn is held twice in its future (the argument
+    /// and the local it becomes), 1.2 KB per switch; its task owns it once (`switch/footprint.rs`).
+    pub async fn run(&mut self, stream: io::Result<Conn>, addr: SocketAddr) {
         let mut backoff = Backoff::new(self.sh.cfg.reconnect_backoff_ms, self.sh.cfg.max_backoff_ms);
         let mut stream = stream;
         let mut attempt = false;
@@ -24,17 +28,17 @@ impl Session {
             let result = self.serve_stream(stream, &mut backoff).await;
             if let Err(end) = &result {
                 if self.fall_back(end, !attempt) {
-                    stream = open(&self.sh, addr, self.index, self.handshake_timeout_ns).await;
+                    stream = Box::pin(open(&self.sh, addr, self.index, self.handshake_timeout_ns)).await;
                     continue;
                 }
             }
             let came_up = self.established > before;
             let Some(now) = self.closed(result, came_up, attempt, &mut backoff) else { break };
-            if !self.wait_down(now + backoff.next_wait(now)).await {
+            if !Box::pin(self.wait_down(now + backoff.next_wait(now))).await {
                 break;
             }
             attempt = true;
-            match self.reconnect(addr, &backoff).await {
+            match Box::pin(self.reconnect(addr, &backoff)).await {
                 Some(s) => stream = s,
                 None => break,
             }
@@ -43,7 +47,7 @@ impl Session {
     }
 
     /// One connection (or the failure to open it), served to its end.
-    async fn serve_stream(&mut self, stream: io::Result<Conn>, backoff: &mut Backoff) -> Result<(), End> {
+    pub(super) async fn serve_stream(&mut self, stream: io::Result<Conn>, backoff: &mut Backoff) -> Result<(), End> {
         match stream {
             Ok(s) => {
                 backoff.opened(self.sh.now_ns());
@@ -101,7 +105,7 @@ impl Session {
     }
 
     /// Connect again after the backoff. None: the run ended first.
-    async fn reconnect(&mut self, addr: SocketAddr, backoff: &Backoff) -> Option<io::Result<Conn>> {
+    pub(super) async fn reconnect(&mut self, addr: SocketAddr, backoff: &Backoff) -> Option<io::Result<Conn>> {
         stats_mut(&self.sh, &self.stats, self.pos).reconnect.attempts += 1;
         self.clear_buffers(); // the old connection's unread and unwritten bytes
         self.handshake_timeout_ns = backoff.handshake_timeout_ns();
@@ -154,7 +158,7 @@ impl Session {
     /// No session: wait until `until` (the backoff), the switch keeping its flow table (network
     /// runs: frames still cross it; misses are dropped, no packet-in is sent) and the requests
     /// due meanwhile counted as not sent. False: the run ended first.
-    async fn wait_down(&mut self, until: u64) -> bool {
+    pub(super) async fn wait_down(&mut self, until: u64) -> bool {
         let mut phase_rx = self.sh.phase_rx.clone();
         loop {
             let now = self.sh.now_ns();

@@ -29,6 +29,8 @@
 
 mod answers;
 mod drain;
+#[cfg(test)]
+mod footprint;
 mod handshake;
 mod learning;
 mod lifetime;
@@ -111,7 +113,8 @@ pub struct Session {
     /// The emulated network, when the config has one: this worker's node and our inbox in it.
     net: Option<(Rc<crate::network::node::Node>, Rc<crate::network::node::Inbox>)>,
     /// Network runs: the controllers after the first (channels 1..; `network/channels.rs`).
-    chans: crate::network::channels::Channels,
+    /// Made on first use: network runs only (`network.rs`).
+    chans: Option<Box<crate::network::channels::Channels>>,
     workload: Workload,
     sample_every: u32,
     /// Count replies as cbench counts them (`cbench_switch::counts_as_response`): only for the cbench
@@ -176,7 +179,7 @@ impl Session {
             out: Outstanding::new(1),
             pacer,
             partial: Vec::new(),
-            wbuf: Vec::with_capacity(256),
+            wbuf: Vec::new(), // grows to what the connection writes at once (issue 50: idle sessions)
             wpos: 0,
             index,
             pos: pos_in_worker,
@@ -185,7 +188,7 @@ impl Session {
             learned: false,
             inbox,
             net,
-            chans: Default::default(),
+            chans: None,
             slot: None,
             stats,
             sh,

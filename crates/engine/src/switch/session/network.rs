@@ -46,9 +46,9 @@ impl Session {
             Ok(mut c) => {
                 c.start(&mut self.sw, now);
                 c.flush();
-                self.chans = c;
+                self.chans = Some(Box::new(c));
             }
-            Err(_) => self.chans.errors += 1,
+            Err(_) => self.chans.get_or_insert_with(Default::default).errors += 1,
         }
     }
 
@@ -56,7 +56,7 @@ impl Session {
     /// the switch, and hand what it transmitted (packet-outs, forwarding) to the network.
     pub(super) fn network(&mut self, now: u64) {
         let Some((node, inbox)) = self.net.as_ref() else { return };
-        let (sw, chans) = (&mut self.sw, &mut self.chans);
+        let (sw, chans) = (&mut self.sw, self.chans.get_or_insert_with(Default::default));
         if !chans.is_empty() {
             chans.turn(sw, now, &mut self.wbuf);
         }

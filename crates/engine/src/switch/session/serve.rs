@@ -109,7 +109,7 @@ impl Session {
             _ = phase_rx.changed() => {}
             _ = async { self.inbox.as_ref().unwrap().notify.notified().await }, if self.inbox.is_some() => {}
             _ = async { self.net.as_ref().unwrap().1.notify.notified().await }, if self.net.is_some() => {}
-            _ = self.chans.notify.notified(), if !self.chans.is_empty() => {}
+            _ = async { self.chans.as_ref().unwrap().notify.notified().await }, if self.chans.as_ref().is_some_and(|c| !c.is_empty()) => {}
         }
         Ok(())
     }
