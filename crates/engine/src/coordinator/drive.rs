@@ -63,7 +63,7 @@ pub(crate) struct Run {
     /// The switches of all handles together.
     pub switches: u32,
     /// Requested: tell every worker (or agent) to stop, and end the run "interrupted".
-    pub stop: crate::coordinator::Stop,
+    pub stop: crate::coordinator::signals::Stop,
 }
 
 /// Start the workers (or agents) together, gather them, judge.

@@ -11,7 +11,7 @@ use std::time::Duration;
 const ENV: &str = "SDNBENCH_TEST_FAULT";
 
 /// The fault injected at `point`, if the environment names it.
-pub fn at(point: &str, stop: &crate::coordinator::Stop) {
+pub fn at(point: &str, stop: &crate::coordinator::signals::Stop) {
     let Ok(v) = std::env::var(ENV) else { return };
     match v.split_once(':') {
         Some((p, "panic")) if p == point => panic!("{ENV}: injected at {point}"),
