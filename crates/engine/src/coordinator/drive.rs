@@ -62,6 +62,8 @@ pub(crate) struct Run {
     pub ids: Vec<u32>,
     /// The switches of all handles together.
     pub switches: u32,
+    /// Requested: tell every worker (or agent) to stop, and end the run "interrupted".
+    pub stop: crate::coordinator::signals::Stop,
 }
 
 /// Start the workers (or agents) together, gather them, judge.
@@ -72,8 +74,8 @@ pub(crate) fn drive(
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
 ) -> Outcome {
-    crate::coordinator::fault::at("started");
-    let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches } = run;
+    crate::coordinator::fault::at("started", &run.stop);
+    let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches, stop } = run;
     let mut out = Outcome {
         cfg: cfg.clone(),
         plan,
@@ -97,7 +99,7 @@ pub(crate) fn drive(
         go.went();
         on_ready(r)
     };
-    let went = gather::collect(&mut handles, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop);
+    let went = gather::collect(&mut handles, &stop, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop);
     go.abandon();
     out.robustness = attacker.and_then(|a| a.join().ok());
     for h in handles {

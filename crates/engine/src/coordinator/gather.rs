@@ -8,7 +8,7 @@ use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
 use crate::coordinator::remote::{Go, Remote};
 use crate::coordinator::resources::Sampler;
-use crate::coordinator::signals::interrupted;
+use crate::coordinator::signals::Stop;
 use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -44,9 +44,13 @@ struct Gather {
     pending: std::collections::BTreeMap<u32, (LoopTotal, Vec<u32>)>,
 }
 
-/// Gather the workers' events until every one is done (or lost). Returns whether the go was given.
+/// Gather the workers' events until every one is done (or lost), or `stop` is requested (then
+/// every worker is told to stop, and their partial reports still gathered). Returns whether the
+/// go was given.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collect(
     handles: &mut [Handle],
+    stop: &Stop,
     ids: &[u32],
     rx: &mpsc::Receiver<(u32, WorkerEvent)>,
     out: &mut Outcome,
@@ -67,7 +71,7 @@ pub(crate) fn collect(
     };
     let mut done = 0;
     while done < n {
-        if interrupted() && !g.stop_sent {
+        if stop.requested() && !g.stop_sent {
             out.status = "interrupted";
             stop_all(handles, &mut g.stop_sent);
         }

@@ -8,18 +8,19 @@ use crate::coordinator::clock::unix_now;
 use crate::coordinator::drive::{drive, prepare, Run};
 use crate::coordinator::handle::{spawn_worker, Handle};
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::signals::Stop;
 use crate::switch::protocol::Ready;
 use std::sync::mpsc;
 
 /// Run `cfg` on this machine with the workers its plan gives (`config/limits.rs`); a single
-/// worker runs on a thread of this process.
-pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+/// worker runs on a thread of this process; `stop` ends it early ("interrupted").
+pub fn run(cfg: Config, stop: Stop, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
     let started_unix = unix_now();
     let nofile = limits::raise_nofile();
     let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
     let cfg = prepare(cfg, &plan, nofile, true)?;
     let parts = slices(cfg.switches, plan.workers);
-    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
+    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop }, &parts, on_ready, on_loop)
 }
 
 /// An agent's part of a run (`agent.rs`): the switches `slice` (global indexes) on this machine,
@@ -29,6 +30,7 @@ pub fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn Fn
 pub fn run_part(
     mut cfg: Config,
     slice: Slice,
+    stop: Stop,
     source: &dyn Fn(&Config, u32) -> Vec<String>,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
@@ -48,7 +50,7 @@ pub fn run_part(
     } else {
         slices(n, plan.workers).into_iter().map(|s| Slice { worker: s.worker, lo: s.lo + slice.lo, hi: s.hi + slice.lo }).collect()
     };
-    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0 }, &parts, on_ready, on_loop)
+    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop }, &parts, on_ready, on_loop)
 }
 
 /// Spawn one worker per slice of `parts` and drive the run (`run`'s worker ids and switch count
@@ -66,7 +68,7 @@ fn start_workers(
             Ok(h) => {
                 handles.push(h);
                 if i == 0 {
-                    crate::coordinator::fault::at("spawn");
+                    crate::coordinator::fault::at("spawn", &run.stop);
                 }
             }
             Err(e) => {

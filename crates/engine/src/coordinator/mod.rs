@@ -14,7 +14,7 @@
 //! - the run loop: `drive.rs` (prepare, start, end, judge) and `gather.rs` (the events), talking
 //!   through `handle.rs` to each worker or agent, and through `remote.rs` to the agents' state;
 //! - what a run leaves: `outcome.rs`, judged by `status.rs`; `figures.rs` derives the figures,
-//!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` is Ctrl-C;
+//!   `resources.rs` samples CPU and memory, `clock.rs` agrees clocks; `signals.rs` the `Stop` handle (and Ctrl-C, SIGTERM);
 //!   `load.rs` the load section of fixed-rate and keep-alive runs; `fault.rs` a fault a test
 //!   injects at a named point.
 
@@ -35,5 +35,4 @@ pub(crate) mod status;
 pub(crate) use drive::judge;
 pub use local::{run, run_part};
 pub use outcome::{LoopTotal, Outcome};
-pub(crate) use signals::interrupted;
-pub use signals::{install_signal_handlers, request_stop};
+pub use signals::{install_signal_handlers, Stop};

@@ -53,7 +53,7 @@ fn clock_ns(me: u32) -> u64 {
 pub fn main() -> i32 {
     // the coordinator decides when to stop (it sends "stop", or its end of the stream closes);
     // SIGTERM stops the run as its stop does, so nothing outlives it (`children.rs`)
-    crate::coordinator::install_signal_handlers();
+    let stop = crate::coordinator::install_signal_handlers();
     unsafe {
         libc::signal(libc::SIGINT, libc::SIG_IGN);
     }
@@ -69,7 +69,8 @@ pub fn main() -> i32 {
         }
     };
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || read_commands(tx));
+    let stop2 = stop.clone();
+    std::thread::spawn(move || read_commands(tx, &stop2));
     let cfg = match join_mesh(cfg, slice.worker, &rx) {
         Ok(c) => c,
         Err(e) => {
@@ -87,7 +88,7 @@ pub fn main() -> i32 {
         }
     };
     let mut on_loop = |l: &LoopTotal| emit(&WorkerEvent::Interval(crate::distributed::agent_merge::interval(slice.worker, l)));
-    match run_part(cfg, slice, &source_addrs, &mut on_ready, &mut on_loop) {
+    match run_part(cfg, slice, stop, &source_addrs, &mut on_ready, &mut on_loop) {
         Ok(o) => match crate::distributed::agent_merge::report(slice.worker, &o) {
             Ok(r) => emit(&WorkerEvent::Done(Box::new(r))),
             Err(e) => emit(&WorkerEvent::Fatal(e)),
@@ -100,17 +101,17 @@ pub fn main() -> i32 {
     0
 }
 
-/// The coordinator's commands; "stop" (or the end of the stream) stops the run at once.
-fn read_commands(tx: mpsc::Sender<Cmd>) {
+/// The coordinator's commands; "stop" (or the end of the stream) stops the run (`stop`) at once.
+fn read_commands(tx: mpsc::Sender<Cmd>, stop: &crate::coordinator::Stop) {
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let Ok(c) = serde_json::from_str::<Cmd>(&line) else { continue };
         if matches!(c, Cmd::Stop) {
-            crate::coordinator::request_stop();
+            stop.request();
         }
         let _ = tx.send(c);
     }
-    crate::coordinator::request_stop();
+    stop.request();
     let _ = tx.send(Cmd::Stop);
 }
 

@@ -20,7 +20,12 @@ use std::net::SocketAddr;
 use std::sync::{mpsc, Arc};
 
 /// Run `cfg` over its agents (the run loop is the coordinator's, `coordinator/drive.rs`).
-pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+pub(crate) fn run(
+    cfg: Config,
+    stop: crate::coordinator::Stop,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Result<Outcome, String> {
     let started_unix = unix_now();
     if crate::distributed::k8s::pods(&cfg).is_some() {
         return Err("agents: k8s writes a Kubernetes Job (sdnbench-engine --agents k8s ... prints it); it runs nothing here".into());
@@ -59,7 +64,7 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
         }
     }
     if !pod_slots.is_empty() {
-        let missing = listeners.accept(n, crate::distributed::pod_link::wait(), &mut |slot, d| {
+        let missing = listeners.accept(n, crate::distributed::pod_link::wait(), &stop, &mut |slot, d| {
             let label = format!("agent {}", slots[slot as usize].name);
             started(slot as usize, Spawned::socket(d.stream, d.reader, slot, &label, tx.clone()));
         });
@@ -72,7 +77,7 @@ pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut
     let ids = (0..n).collect();
     let switches = cfg.switches;
     let remote = Some(Box::new(Agents(agents)) as Box<dyn crate::coordinator::remote::Remote>);
-    Ok(drive(Run { cfg, plan, nofile, started_unix, remote, ids, switches }, handles, rx, on_ready, on_loop))
+    Ok(drive(Run { cfg, plan, nofile, started_unix, remote, ids, switches, stop }, handles, rx, on_ready, on_loop))
 }
 
 /// One agent slot: its name, how it is started, and for a pod the address it dials.

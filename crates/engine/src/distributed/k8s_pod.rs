@@ -12,6 +12,7 @@
 //!   merges them afterwards).
 
 use crate::config::{slices, Config};
+use crate::coordinator::Stop;
 use crate::distributed::k8s::{COUNT_ENV, INDEX_ENV};
 use crate::export::EngineResult;
 use std::net::SocketAddr;
@@ -81,8 +82,8 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
     if count > 1 {
         cfg.agents.push(format!("pods:{}@{bind}", count - 1));
     }
-    crate::coordinator::install_signal_handlers();
-    let o = match crate::distributed::run(cfg, &mut |_| {}, &mut |_| {}) {
+    let stop = crate::coordinator::install_signal_handlers();
+    let o = match crate::distributed::run(cfg, stop, &mut |_| {}, &mut |_| {}) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: {e}");
@@ -110,7 +111,8 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
 /// Any other pod: dial the coordinator, then be an agent on that connection.
 fn dial(target: &str, index: u32, count: u32) -> i32 {
     let hello = crate::distributed::pod_link::Hello { pod: index, pods: count };
-    let stream = match crate::distributed::pod_link::dial(target, &hello, crate::distributed::pod_link::wait()) {
+    // no handlers yet (the agent installs them): a signal ends this pod as by default
+    let stream = match crate::distributed::pod_link::dial(target, &hello, crate::distributed::pod_link::wait(), &Stop::new()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: pod {index}: {e}");
@@ -134,7 +136,8 @@ fn dial(target: &str, index: u32, count: u32) -> i32 {
 fn alone(cfg: Config, index: u32, count: u32) -> i32 {
     let slice = slices(cfg.switches, count)[index as usize];
     let slice = crate::config::Slice { worker: index, ..slice };
-    match crate::coordinator::run_part(cfg, slice, &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
+    // no handlers: a signal ends this pod as by default, nothing stops the run otherwise
+    match crate::coordinator::run_part(cfg, slice, Stop::new(), &crate::distributed::agent::source_addrs, &mut |_| {}, &mut |_| {}) {
         Ok(o) => {
             let j = EngineResult { agent_index: Some(index), ..crate::export::build(o) };
             crate::exit::line(crate::export::line(&j));

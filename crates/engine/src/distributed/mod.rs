@@ -25,12 +25,17 @@ use crate::config::Config;
 use crate::coordinator::{LoopTotal, Outcome};
 use crate::switch::protocol::Ready;
 
-/// Run `cfg` to the end (or to Ctrl-C), over its agents when it names any. `on_loop` sees each
+/// Run `cfg` to the end (or until `stop`: Ctrl-C), over its agents when it names any. `on_loop` sees each
 /// loop's totals as they complete (the live display); `on_ready` the handshake results.
-pub(crate) fn run(cfg: Config, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+pub(crate) fn run(
+    cfg: Config,
+    stop: crate::coordinator::Stop,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+) -> Result<Outcome, String> {
     if cfg.agents.is_empty() {
-        crate::coordinator::run(cfg, on_ready, on_loop)
+        crate::coordinator::run(cfg, stop, on_ready, on_loop)
     } else {
-        agent_link::run(cfg, on_ready, on_loop)
+        agent_link::run(cfg, stop, on_ready, on_loop)
     }
 }

@@ -11,6 +11,7 @@
 //! `SDNBENCH_RESOLVE=NAME=IP[,NAME=IP]` maps names to addresses first (curl's `--resolve`), so a
 //! test can point the Service's name at loopback without touching /etc/hosts.
 
+use crate::coordinator::Stop;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -60,15 +61,15 @@ impl Listeners {
         Ok(Listeners { socks })
     }
 
-    /// Accept until every slot has its pod, the wait is over, or the run is interrupted; each pod
+    /// Accept until every slot has its pod, the wait is over, or `stop` is requested; each pod
     /// goes to `on_pod` as it comes (its agent can start at once). Returns the slots left without
     /// a pod, each with one line saying so. `pods`: the agent count a pod must name (a pod of
     /// another run is refused).
-    pub fn accept(self, pods: u32, wait: Duration, on_pod: &mut dyn FnMut(u32, Dialled)) -> Vec<(u32, String)> {
+    pub fn accept(self, pods: u32, wait: Duration, stop: &Stop, on_pod: &mut dyn FnMut(u32, Dialled)) -> Vec<(u32, String)> {
         let deadline = Instant::now() + wait;
         let mut taken = std::collections::BTreeSet::new();
         let want: usize = self.socks.iter().map(|s| s.2.len()).sum();
-        while taken.len() < want && Instant::now() < deadline && !crate::coordinator::interrupted() {
+        while taken.len() < want && Instant::now() < deadline && !stop.requested() {
             let mut idle = true;
             for (l, addr, slots) in &self.socks {
                 let Ok((stream, peer)) = l.accept() else { continue };
@@ -133,13 +134,13 @@ pub fn resolve(target: &str, overrides: Option<&str>) -> Result<Vec<SocketAddr>,
     (host, port).to_socket_addrs().map(|a| a.collect()).map_err(|e| format!("cannot resolve {host}: {e}"))
 }
 
-/// Connect to the coordinator (retrying until `wait`: its pod may start after this one, its DNS
+/// Connect to the coordinator (retrying until `wait`, or until `stop`: its pod may start after this one, its DNS
 /// name appear late) and say hello. Errors are one line.
-pub fn dial(target: &str, hello: &Hello, wait: Duration) -> Result<TcpStream, String> {
+pub fn dial(target: &str, hello: &Hello, wait: Duration, stop: &Stop) -> Result<TcpStream, String> {
     let deadline = Instant::now() + wait;
     let overrides = std::env::var(RESOLVE_ENV).ok();
     let mut last = String::new();
-    while Instant::now() < deadline && !crate::coordinator::interrupted() {
+    while Instant::now() < deadline && !stop.requested() {
         match resolve(target, overrides.as_deref()).and_then(|addrs| connect_any(&addrs)) {
             Ok(mut s) => {
                 s.set_nodelay(true).map_err(|e| e.to_string())?;
@@ -185,23 +186,42 @@ mod tests {
         let l = Listeners::bind(&[(1, addr), (2, addr)]).unwrap();
         let t = std::thread::spawn(move || {
             let mut got = vec![];
-            let missing = l.accept(3, Duration::from_secs(5), &mut |slot, _| got.push(slot));
+            let missing = l.accept(3, Duration::from_secs(5), &Stop::new(), &mut |slot, _| got.push(slot));
             (got, missing)
         });
         let w = Duration::from_secs(5);
-        let _wrong_run = dial(&addr.to_string(), &Hello { pod: 1, pods: 4 }, w).unwrap();
-        let _not_a_slot = dial(&addr.to_string(), &Hello { pod: 0, pods: 3 }, w).unwrap();
-        let _two = dial(&addr.to_string(), &Hello { pod: 2, pods: 3 }, w).unwrap();
-        let _one = dial(&addr.to_string(), &Hello { pod: 1, pods: 3 }, w).unwrap();
+        let _wrong_run = dial(&addr.to_string(), &Hello { pod: 1, pods: 4 }, w, &Stop::new()).unwrap();
+        let _not_a_slot = dial(&addr.to_string(), &Hello { pod: 0, pods: 3 }, w, &Stop::new()).unwrap();
+        let _two = dial(&addr.to_string(), &Hello { pod: 2, pods: 3 }, w, &Stop::new()).unwrap();
+        let _one = dial(&addr.to_string(), &Hello { pod: 1, pods: 3 }, w, &Stop::new()).unwrap();
         let (got, missing) = t.join().unwrap();
         assert_eq!(got, vec![2, 1], "in the order they came, each in the slot of its index");
         assert!(missing.is_empty());
     }
 
     #[test]
+    fn a_requested_stop_ends_the_waits_and_leaves_other_runs_waiting() {
+        let stop = Stop::new();
+        stop.request();
+        let t0 = Instant::now();
+        let l = Listeners::bind(&[(1, "127.0.0.1:0".parse().unwrap())]).unwrap();
+        assert_eq!(l.accept(2, Duration::from_secs(60), &stop, &mut |_, _| panic!("nobody dialled")).len(), 1);
+        let probe = TcpListener::bind("127.0.0.1:0").unwrap();
+        let nobody = probe.local_addr().unwrap().to_string();
+        drop(probe);
+        assert!(dial(&nobody, &Hello { pod: 1, pods: 2 }, Duration::from_secs(60), &stop).is_err());
+        assert!(t0.elapsed() < Duration::from_secs(30), "the stop ended both waits, not the 60 s wait");
+        // another run's handle is not stopped: its wait runs to its end
+        let other = Listeners::bind(&[(1, "127.0.0.1:0".parse().unwrap())]).unwrap();
+        let t1 = Instant::now();
+        other.accept(2, Duration::from_millis(200), &Stop::new(), &mut |_, _| panic!("nobody dialled"));
+        assert!(t1.elapsed() >= Duration::from_millis(200), "a fresh handle waited its whole wait");
+    }
+
+    #[test]
     fn a_pod_that_never_comes_is_named_in_one_line() {
         let l = Listeners::bind(&[(1, "127.0.0.1:0".parse().unwrap())]).unwrap();
-        let missing = l.accept(2, Duration::from_millis(100), &mut |_, _| panic!("nobody dialled"));
+        let missing = l.accept(2, Duration::from_millis(100), &Stop::new(), &mut |_, _| panic!("nobody dialled"));
         assert_eq!(missing.len(), 1);
         assert!(missing[0].1.starts_with("agent pod:1 did not connect to 127.0.0.1:0 within 0 s"), "{:?}", missing);
     }

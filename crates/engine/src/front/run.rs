@@ -27,14 +27,14 @@ pub fn bench(args: Vec<String>) -> i32 {
     if let Err(e) = crate::front::preflight::check(&a.cfg, a.json.as_deref()) {
         return usage_error(&e);
     }
-    coordinator::install_signal_handlers();
+    let stop = coordinator::install_signal_handlers();
     let c = &a.cfg;
     let live = crate::front::output::Live::new(a.quiet, c.warmup + c.loops, c.warmup, c.loop_ms, c.switches);
     let on_loop = &mut |l: &LoopTotal| {
-        coordinator::fault::at("loop");
+        coordinator::fault::at("loop", &stop);
         live.on_loop(l)
     };
-    let outcome = crate::distributed::run(a.cfg.clone(), &mut |r| live.ready(r), on_loop);
+    let outcome = crate::distributed::run(a.cfg.clone(), stop.clone(), &mut |r| live.ready(r), on_loop);
     let o = match outcome {
         Ok(o) => o,
         Err(e) => {
@@ -42,7 +42,7 @@ pub fn bench(args: Vec<String>) -> i32 {
             return 1;
         }
     };
-    coordinator::fault::at("end");
+    coordinator::fault::at("end", &stop);
     let mut j = crate::export::build(o);
     if let Some(path) = &a.json {
         if let Err(e) = crate::export::write(path, &mut j) {
@@ -86,7 +86,7 @@ pub fn cbench(args: Vec<String>) -> i32 {
     if let Err(e) = crate::front::preflight::check(&a.cfg, None) {
         return usage_error(&format!("cbench: {}", e.replacen("--controller ", "-c/-p ", 1)));
     }
-    coordinator::install_signal_handlers();
+    let stop = coordinator::install_signal_handlers();
     exit::line(crate::front::cbench::banner(&a.cfg, a.cooldown));
     let switches = a.cfg.switches;
     let mut on_loop = |l: &LoopTotal| {
@@ -95,7 +95,7 @@ pub fn cbench(args: Vec<String>) -> i32 {
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
         exit::line(crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
-    let o = match crate::distributed::run(a.cfg.clone(), &mut |_| {}, &mut on_loop) {
+    let o = match crate::distributed::run(a.cfg.clone(), stop, &mut |_| {}, &mut on_loop) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine: {e}");

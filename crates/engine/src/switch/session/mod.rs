@@ -38,6 +38,8 @@ mod load;
 mod network;
 mod serve;
 pub(crate) mod socket;
+#[cfg(test)]
+mod tests;
 
 use crate::config::Config;
 use crate::switch::accounting::SwitchStats;
