@@ -23,6 +23,7 @@ from os_ken.lib import hub
 hub.patch(thread=True)
 
 import native_hub  # noqa: E402  (beside this file)
+import false_eof  # noqa: E402  (beside this file)
 import tls_log  # noqa: E402  (beside this file)
 
 EVENT_REPAIRED = native_hub.repair(hub)
@@ -107,12 +108,15 @@ def main(argv):
     tls = CONF.ctl_privkey is not None and CONF.ctl_cert is not None
     if tls:                      # before the apps start os-ken's OpenFlow server
         tls_log.install(os_ken.controller.controller)
+        if hub.HUB_TYPE == "native":
+            false_eof.install()
     contexts = app_mgr.create_contexts()
     services = list(app_mgr.instantiate_apps(**contexts))
-    logger.info("sdnbench launcher: apps %s on %s:%s%s (hub %s%s)", ",".join(CONF.app), CONF.ofp_listen_host,
+    logger.info("sdnbench launcher: apps %s on %s:%s%s (hub %s%s%s)", ",".join(CONF.app), CONF.ofp_listen_host,
                 CONF.ofp_ssl_listen_port if tls else CONF.ofp_tcp_listen_port,
                 " over TLS, switch certificates required" if tls and CONF.ca_certs else " over TLS" if tls else "",
-                hub.HUB_TYPE, ", timed Event.wait repaired" if EVENT_REPAIRED else "")
+                hub.HUB_TYPE, ", timed Event.wait repaired" if EVENT_REPAIRED else "",
+                ", false TLS EOFs read again" if tls and hub.HUB_TYPE == "native" else "")
     # SIGTERM (how sdnbench stops us) ends the wait below like Ctrl-C does.
     signal.signal(signal.SIGTERM, _stop)
     code = 0
@@ -126,6 +130,8 @@ def main(argv):
         logger.exception("sdnbench launcher: failed")
         code = 1
     finally:
+        if false_eof.TrueEofSSLSocket.false_eofs:
+            logger.info("sdnbench launcher: %d false TLS end(s) of session read again", false_eof.TrueEofSSLSocket.false_eofs)
         _close_and_exit(app_mgr, logger, code)
 
 
