@@ -35,6 +35,10 @@ def _floor(c: dict) -> str:
     per = f.get("per_run") or [f.get("a") or {}, f.get("b") or {}]
     names = f.get("run_names") or [chr(ord("A") + i) for i in range(len(per))]
     head = "/".join(names) + " " + "/".join(f"+{sum(p.values())}" for p in per)
+    x = c.get("noise_extra") or {}
+    if x.get("taken"):
+        head += (f", {x['taken']} further run{'s' if x['taken'] > 1 else ''} of {x['limit']} "
+                 f"(unexplained {'→'.join(map(str, x['unexplained']))})")
     return head + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
 
 
