@@ -149,6 +149,13 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
             "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
 
 
+def _seen(cl, n: int) -> list:
+    """Each differing item (the first ``KEEP_ITEMS``, cut at ``ITEM_CHARS``) with its label and in
+    how many of the ``n`` OVS runs it was (noisy fields left out): [label, side, category, item,
+    runs with it, n]; how sure Open vSwitch itself is of an item the engine differs in."""
+    return [[cl.labels[k], *k[:2], k[2][:ITEM_CHARS], cl.seen[k], n] for k in sorted(cl.labels)[:KEEP_ITEMS]]
+
+
 def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict:
     """Pure: a cell's record from its views (OVS A, the engine, OVS B, C …): the verdict
     (``classify``), what differs A vs the engine (capped), the noise floor over every OVS run,
@@ -166,6 +173,7 @@ def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict
             "differing": {"ovs": n_ovs, "engine": n_engine},
             "by_label": {lab: {side: capped(items)[0] for side, items in cl.items(lab).items()} for lab in cl.counts()},
             "by_label_n": {lab: {side: capped(items)[1] for side, items in cl.items(lab).items()} for lab in cl.counts()},
+            "seen_in_ovs_runs": _seen(cl, 1 + len(others)),
             "noise_floor": _floor(cl.floor, [noise.run_name(i) for i in range(1 + len(others))]),
             "noise": [v.noise for v in (vo, ve, *others)], "unnamed": [v.unnamed for v in (vo, ve, *others)],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],

@@ -31,6 +31,9 @@ def test_a_race_that_a_further_ovs_run_shows_is_noise_after_that_run_and_the_cel
     assert rec["verdict"] == "noise" and x == {"limit": 4, "taken": 1, "unexplained": [5, 0]}
     assert len(others) == 2, "it stops at the first run that settles the cell"
     assert rec["noise_floor"]["run_names"] == ["A", "B", "C"]
+    seen = {(side, x): (lab, k, n) for lab, side, _cat, x, k, n in rec["seen_in_ovs_runs"]}
+    assert len(seen) == 5 and all(lab == "noise" and n == 3 for lab, _k, n in seen.values())
+    assert all(0 < k < 3 if side == "only_ovs" else k == 1 for (side, _x), (_l, k, _n) in seen.items()), seen
 
 
 def test_a_different_action_stays_unexplained_however_many_runs_agree_with_a():
@@ -60,6 +63,7 @@ def test_a_flow_mod_the_engine_lacks_stays_unexplained_beside_a_settled_race():
     rec, x = harness.sample_until_settled(judge, lambda: others.append(runs[0]), 1)
     assert rec["verdict"] == "unexplained" and x["taken"] == 1 and x["unexplained"] == [6, 1]
     assert rec["by_label"]["unexplained"]["only_ovs"]["sent"] == [flowmod]
+    assert ["unexplained", "only_ovs", "sent", flowmod, 3, 3] in rec["seen_in_ovs_runs"], "every OVS run sent it"
 
 
 def test_no_further_run_when_the_cell_is_settled_or_the_limit_is_zero():
