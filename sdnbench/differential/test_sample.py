@@ -4,7 +4,7 @@ and never a substance difference that every Open vSwitch run agrees on."""
 
 import json
 
-from . import harness
+from . import harness, report
 from .test_noise import DATA, _view
 
 
@@ -64,6 +64,10 @@ def test_a_flow_mod_the_engine_lacks_stays_unexplained_beside_a_settled_race():
     assert rec["verdict"] == "unexplained" and x["taken"] == 1 and x["unexplained"] == [6, 1]
     assert rec["by_label"]["unexplained"]["only_ovs"]["sent"] == [flowmod]
     assert ["unexplained", "only_ovs", "sent", flowmod, 3, 3] in rec["seen_in_ovs_runs"], "every OVS run sent it"
+    rec.update(noise_extra=x, identical=False)
+    d = report.details([rec])
+    assert f"unexplained, only on ovs sent: `{flowmod}` (in 3 of 3 OVS runs)" in d
+    assert "1 further run of 1 (unexplained 6→1)" in d
 
 
 def test_no_further_run_when_the_cell_is_settled_or_the_limit_is_zero():
