@@ -1,5 +1,6 @@
 """The differential run: controller × version × stimulus, each twice on Mininet + Open vSwitch
-(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked) and once on the engine's emulated network; the views compared
+(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked; up to ``noise_extra`` more while
+the cell is unexplained, ``sample_until_settled``) and once on the engine's emulated network; the views compared
 (``normalise.py``), each difference labelled noise, explained by evidence or unexplained
 (``classify.py``), the verdict of each cell (``report.py``), and what a cell keeps kept small.
 
