@@ -11,7 +11,8 @@ and once on the engine's emulated network (topology linear,2), captures what it 
 sent, reads the flow tables, and compares OVS A with the engine, normalised (docs/conformance.md).
 What the OVS runs differ in is the noise floor. A cell is identical, differs only as noise or as
 docs/conformance.md's evidence explains, or differs unexplained. Each OVS run past the second
-costs a whole run's time per cell. Stimuli: connect, frames, link, hosts, restart, echo-silence.
+costs a whole run's time per cell; --noise-extra N takes up to N more, one at a time, only while
+a cell is unexplained. Stimuli: connect, frames, link, hosts, restart, echo-silence.
 
 Exit: 0 every cell identical, noise or explained; 2 a cell differs unexplained or could not run (a
 measured result that failed the check; the last line says how many); 1 bad input.
@@ -53,6 +54,10 @@ def register(sub) -> None:
                    help="Open vSwitch runs a cell, N >= 2 (2: A and B): the noise floor is what they differ in; "
                         "each run past 2 adds a whole OVS run's time to every cell (about 15 s; a Java "
                         "controller's start more) (2)")
+    p.add_argument("--noise-extra", type=int, default=harness.NOISE_EXTRA, metavar="N",
+                   help="when a cell is unexplained, up to N further Open vSwitch runs, one at a time, until "
+                        "it is not (the noise floor measured where needed; the cell says how many it took) "
+                        f"({harness.NOISE_EXTRA})")
     p.add_argument("--views", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
                                                   "engine, OVS C …) whole, one JSON file per cell, into DIR")
     p.set_defaults(func=run, _output=CELLS)
@@ -78,6 +83,8 @@ def check(args) -> tuple:
         once_each(flag, items)
     if args.noise_runs < 2:
         raise UserError(f"--noise-runs: want 2 or more Open vSwitch runs a cell (A and B at least), got {args.noise_runs}")
+    if args.noise_extra < 0:
+        raise UserError(f"--noise-extra: want 0 or more further Open vSwitch runs, got {args.noise_extra}")
     if args.output:
         CELLS.format_for(args.output, format_flag=False)
     return controllers, versions, stims
@@ -96,7 +103,7 @@ def run(args) -> int:
             except OSError as e:
                 raise UserError(f"--views {views}: {e.strerror}")
         cells = harness.run(controllers, versions, stims, out, say=lambda m: print(m, file=sys.stderr, flush=True),
-                            views=views, noise_runs=args.noise_runs)
+                            views=views, noise_runs=args.noise_runs, noise_extra=args.noise_extra)
         if out:
             print(f"wrote {out}", file=sys.stderr)
     if args.json:

@@ -13,7 +13,8 @@ from .conformance import check
 
 
 def _args(**kw):
-    d = {"controller": None, "of": "1.0,1.3", "stimuli": "connect", "output": None, "noise_runs": 2}
+    d = {"controller": None, "of": "1.0,1.3", "stimuli": "connect", "output": None, "noise_runs": 2,
+         "noise_extra": 0}
     d.update(kw)
     return argparse.Namespace(**d)
 
@@ -28,7 +29,8 @@ def test_a_repeated_controller_keeps_the_commas_of_its_own_spec():
 
 @pytest.mark.parametrize("kw,line", [({"of": "1.4"}, "--of"), ({"stimuli": "nope"}, "--stimuli"),
                                      ({"controller": ["nosuch:x"]}, "--controller"), ({"output": "x.txt"}, "-o"),
-                                     ({"noise_runs": 1}, "--noise-runs"), ({"noise_runs": 0}, "--noise-runs")])
+                                     ({"noise_runs": 1}, "--noise-runs"), ({"noise_runs": 0}, "--noise-runs"),
+                                     ({"noise_extra": -1}, "--noise-extra")])
 def test_bad_input_is_one_line_naming_the_flag(kw, line):
     with pytest.raises(UserError, match=f"^{line}"):
         check(_args(**kw))

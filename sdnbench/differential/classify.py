@@ -23,6 +23,7 @@ class Classified:
     diff: object                                  # normalise.Diff, A vs the engine
     floor: noise.Floor
     labels: dict = field(default_factory=dict)    # (side, cat, item) -> NOISE | evidence key | UNEXPLAINED
+    seen: dict = field(default_factory=dict)      # (side, cat, item) -> how many OVS runs (A too) have it, noisy fields left out
 
     def counts(self) -> dict:
         out: dict = {}
@@ -58,6 +59,7 @@ def classify(stimulus: str, a, b, engine, more: tuple = ()) -> Classified:
         for side, items, other in (("only_ovs", c.diff.only_ovs, me), ("only_engine", c.diff.only_engine, ma)):
             for x in items[cat]:
                 m = noise.mask(x, fl.fields)
+                c.seen[(side, cat, x)] = sum(m in mo for mo in [ma, *mothers])
                 if noise.is_noise(side, [m in mo for mo in mothers], m in other):
                     lab = NOISE
                 else:

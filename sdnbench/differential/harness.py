@@ -1,5 +1,6 @@
 """The differential run: controller × version × stimulus, each twice on Mininet + Open vSwitch
-(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked) and once on the engine's emulated network; the views compared
+(A and B: the noise floor; ``noise_runs`` times, C … after B, when asked; up to ``noise_extra`` more while
+the cell is unexplained, ``sample_until_settled``) and once on the engine's emulated network; the views compared
 (``normalise.py``), each difference labelled noise, explained by evidence or unexplained
 (``classify.py``), the verdict of each cell (``report.py``), and what a cell keeps kept small.
 
@@ -32,6 +33,7 @@ KEEP_ITEMS = 20
 ITEM_CHARS = 400
 CATEGORIES = ("received", "sent", "flows")
 NOISE_RUNS = 2                 # Open vSwitch runs a cell (A and B); each further one costs a run's time
+NOISE_EXTRA = 0                # further OVS runs a cell may take, one by one, while it is unexplained
 
 
 def speaks(spec: str, version: str) -> bool:
@@ -51,21 +53,43 @@ def run_keys(noise_runs: int) -> list:
     return ["ovs_a", "engine"] + [f"ovs_{noise.run_name(i).lower()}" for i in range(1, noise_runs)]
 
 
+def _run_one(name: str, spec: str, version: str, stimulus: str, topo: str, d: str, secs: dict):
+    """One run of a cell (``name`` from ``run_keys``) in its own folder under ``d``; its seconds into
+    ``secs``."""
+    fn = sides.run_engine if name == "engine" else sides.run_ovs
+    t = time.monotonic()
+    work = Path(d) / name
+    work.mkdir()
+    rec = fn(spec, version, stimulus, topo, work)
+    secs[name] = round(time.monotonic() - t, 1)
+    return rec
+
+
 def runs(spec: str, version: str, stimulus: str, topo: str, noise_runs: int = NOISE_RUNS) -> tuple:
     """The runs of a cell in a fixed order: OVS A, the engine, OVS B, then OVS C … (B and the
     others after the engine, so that the noise floor spans the same stretch of the machine's load
     as the comparison); (records A, engine, [B, C …], {run: seconds})."""
-    secs = {}
+    secs: dict = {}
     with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
-        recs = []
-        for name in run_keys(noise_runs):
-            fn = sides.run_engine if name == "engine" else sides.run_ovs
-            t = time.monotonic()
-            work = Path(d) / name
-            work.mkdir()
-            recs.append(fn(spec, version, stimulus, topo, work))
-            secs[name] = round(time.monotonic() - t, 1)
+        recs = [_run_one(name, spec, version, stimulus, topo, d, secs) for name in run_keys(noise_runs)]
     return recs[0], recs[1], recs[2:], secs
+
+
+def sample_until_settled(judge: Callable, more: Callable, limit: int) -> tuple:
+    """Pure (given its two callables): the noise floor measured where needed. ``judge()`` is the
+    cell's record from the runs so far; while it is ``unexplained`` and fewer than ``limit``
+    further OVS runs were taken, ``more()`` takes one more (sequentially) and the cell is judged
+    again. (the last record, {``limit``, ``taken``, ``unexplained``: the unexplained item count
+    after the first judgement and after each further run}). A further run can only turn an
+    unexplained item into noise when that run disagrees with another OVS run about it: an item
+    every OVS run shows and the engine lacks stays unexplained however many runs are taken."""
+    rec = judge()
+    steps = [(rec.get("labels") or {}).get(classify.UNEXPLAINED, 0)]
+    while rec.get("verdict") == classify.UNEXPLAINED and len(steps) - 1 < limit:
+        more()
+        rec = judge()
+        steps.append((rec.get("labels") or {}).get(classify.UNEXPLAINED, 0))
+    return rec, {"limit": limit, "taken": len(steps) - 1, "unexplained": steps}
 
 
 def write_views(path: Path, stimulus: str, vo, vb, ve, more: tuple = ()) -> None:
@@ -91,24 +115,46 @@ def _floor(fl, names: list) -> dict:
 
 
 def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None,
-         noise_runs: int = NOISE_RUNS) -> dict:
-    """One comparison: the runs (``noise_runs`` on OVS), the views written to ``views`` when
-    given, and the cell's record (``record``)."""
+         noise_runs: int = NOISE_RUNS, noise_extra: int = NOISE_EXTRA) -> dict:
+    """One comparison: the runs (``noise_runs`` on OVS, then up to ``noise_extra`` more while the
+    cell is unexplained: ``sample_until_settled``), the views written to ``views`` when given, and
+    the cell's record (``record``)."""
     t = time.monotonic()
-    o, e, others, secs = runs(spec, version, stimulus, topo, noise_runs)
-    vo, ve = normalise.view(o), normalise.view(e)
-    vb, *vmore = [normalise.view(r) for r in others]
+    secs: dict = {}
+    with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
+        recs = {name: _run_one(name, spec, version, stimulus, topo, d, secs) for name in run_keys(noise_runs)}
+        vs = {k: normalise.view(r) for k, r in recs.items()}
+
+        def judge() -> dict:
+            return record(spec, version, stimulus, vs["ovs_a"], vs["engine"],
+                          [v for k, v in vs.items() if k not in ("ovs_a", "engine")])
+
+        def more() -> None:
+            name = run_keys(len(recs))[-1]          # the next OVS run: len(recs) OVS runs after it
+            recs[name] = _run_one(name, spec, version, stimulus, topo, d, secs)
+            vs[name] = normalise.view(recs[name])
+
+        rec, extra = sample_until_settled(judge, more, noise_extra)
+    o, e = recs["ovs_a"], recs["engine"]
+    others = [r for k, r in recs.items() if k not in ("ovs_a", "engine")]
+    vo, ve, (vb, *vmore) = vs["ovs_a"], vs["engine"], [v for k, v in vs.items() if k not in ("ovs_a", "engine")]
     if views is not None:
         write_views(views, stimulus, vo, vb, ve, tuple(vmore))
     notes = [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] \
         + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
-    recs = dict(zip(run_keys(1 + len(others)), [o, e, *others]))
     after = clock.intervals(recs)
     notes += [n for n in [clock.disagreement(after)] if n]
-    return {**record(spec, version, stimulus, vo, ve, [vb, *vmore]), "notes": notes,
+    return {**rec, "notes": notes, "noise_extra": extra,
             "stimulus_after_handshake_s": after,
             "ready_after_handshake_s": {k: r.ready_s for k, r in recs.items()},
             "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
+
+
+def _seen(cl, n: int) -> list:
+    """Each differing item (the first ``KEEP_ITEMS``, cut at ``ITEM_CHARS``) with its label and in
+    how many of the ``n`` OVS runs it was (noisy fields left out): [label, side, category, item,
+    runs with it, n]; how sure Open vSwitch itself is of an item the engine differs in."""
+    return [[cl.labels[k], *k[:2], k[2][:ITEM_CHARS], cl.seen[k], n] for k in sorted(cl.labels)[:KEEP_ITEMS]]
 
 
 def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict:
@@ -128,6 +174,7 @@ def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict
             "differing": {"ovs": n_ovs, "engine": n_engine},
             "by_label": {lab: {side: capped(items)[0] for side, items in cl.items(lab).items()} for lab in cl.counts()},
             "by_label_n": {lab: {side: capped(items)[1] for side, items in cl.items(lab).items()} for lab in cl.counts()},
+            "seen_in_ovs_runs": _seen(cl, 1 + len(others)),
             "noise_floor": _floor(cl.floor, [noise.run_name(i) for i in range(1 + len(others))]),
             "noise": [v.noise for v in (vo, ve, *others)], "unnamed": [v.unnamed for v in (vo, ve, *others)],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
@@ -136,7 +183,8 @@ def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],
-        say: Callable[[str], None] = print, views: Optional[Path] = None, noise_runs: int = NOISE_RUNS) -> list:
+        say: Callable[[str], None] = print, views: Optional[Path] = None, noise_runs: int = NOISE_RUNS,
+        noise_extra: int = NOISE_EXTRA) -> list:
     """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing); each
     cell's views into the folder ``views`` when given; ``noise_runs`` OVS runs a cell."""
     cells = []
@@ -148,7 +196,7 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
             for s in stims:
                 try:
                     name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
-                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs)
+                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs, noise_extra=noise_extra)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}

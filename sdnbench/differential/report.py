@@ -35,6 +35,10 @@ def _floor(c: dict) -> str:
     per = f.get("per_run") or [f.get("a") or {}, f.get("b") or {}]
     names = f.get("run_names") or [chr(ord("A") + i) for i in range(len(per))]
     head = "/".join(names) + " " + "/".join(f"+{sum(p.values())}" for p in per)
+    x = c.get("noise_extra") or {}
+    if x.get("taken"):
+        head += (f", {x['taken']} further run{'s' if x['taken'] > 1 else ''} of {x['limit']} "
+                 f"(unexplained {'→'.join(map(str, x['unexplained']))})")
     return head + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
 
 
@@ -85,11 +89,13 @@ def totals(cells: list) -> str:
             f"evidence, {n['unexplained']} unexplained" + (f", {n['error']} not run" if n["error"] else ""))
 
 
-def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int) -> None:
+def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int, seen: dict = None) -> None:
     for side in ("only_ovs", "only_engine"):
         for cat, items in (by_side.get(side) or {}).items():
             for x in items[:limit]:
-                out.append(f"  - {what}, {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`")
+                k = (seen or {}).get((what, side, cat, x))
+                runs = f" (in {k[0]} of {k[1]} OVS runs)" if k else ""
+                out.append(f"  - {what}, {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`{runs}")
             total = totals_.get(side, {}).get(cat, len(items))
             if total > min(limit, len(items)):
                 out.append(f"  - … {total - min(limit, len(items))} more")
@@ -105,6 +111,7 @@ def details(cells: list, limit: int = 12) -> str:
         if "by_label" not in c:
             _items(out, "no noise floor", c, {f"only_{k}": v for k, v in (c.get("differing") or {}).items()}, limit)
             continue
+        seen = {tuple(s[:4]): s[4:] for s in c.get("seen_in_ovs_runs") or []}
         for lab, by_side in sorted(c["by_label"].items(), key=lambda kv: kv[0] != "unexplained"):
-            _items(out, lab, by_side, (c.get("by_label_n") or {}).get(lab, {}), limit)
+            _items(out, lab, by_side, (c.get("by_label_n") or {}).get(lab, {}), limit, seen)
     return "\n".join(out)
