@@ -5,6 +5,7 @@
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
     .venv/bin/python bench/engine/bench.py instructions [--peer /path/to/cbench] [--loops 2]
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
+    .venv/bin/python bench/engine/bench.py counts --baseline-engine OLD [--counts-switches 10000] [--rate 10000]
     .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000] [--c-client] [--tls]
@@ -24,6 +25,10 @@
 - instructions: user-space instructions per answered request, engine against cbench (and
   --baseline-engine), the efficiency workload under valgrind's cachegrind (see instructions.py:
   kernel work is not counted; this VM's CPU counters, hence cycles, cannot be read).
+- counts: the kernel's software counters per answered request (swcounts.py: context switches,
+  system calls, epoll_waits, CPU), the engine against --baseline-engine (required), A B B A over
+  --reps, on the efficiency workload and on a fixed-rate one (--counts-switches at --rate): the
+  wake-ups per unit of work, in counts that do not depend on this VM's missing CPU counters.
 - lowrate: engine CPU per answered request (us) against the responder throttled to
   --answer-rate answers/s (`--rate`, G1b: <= 5 us), beside the same engine's CPU per answered
   request against the unthrottled responder in the same run (the ratio says what idling costs);
@@ -81,6 +86,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cclient  # noqa: E402  (this directory's cclient.py)
 import instructions  # noqa: E402  (this directory's instructions.py)
+import swcounts  # noqa: E402  (this directory's swcounts.py)
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
 from scale_netns import ScaleNetns  # noqa: E402
@@ -235,6 +241,38 @@ def instruction_counts(a) -> dict:
                 out, _, _ = timed(instructions.wrap(_cbench_argv(a, r.port), Path(d)))
                 rows["cbench"] = instructions.row(instructions.total_ir(Path(d)), cbench_total(out, a.loop_ms))
     return instructions.summarize(rows)
+
+
+def _counted_row(argv: list, binary: str) -> dict:
+    """One engine run under `perf stat` (swcounts.py): its counts per answered request."""
+    with tempfile.TemporaryDirectory() as d:
+        csv_path = str(Path(d) / "stat.csv")
+        doc, _, _ = engine(argv, binary, lambda av: swcounts.wrap(av, csv_path))
+        return swcounts.row(swcounts.parse(Path(csv_path).read_text()), doc["totals"]["requests_answered"])
+
+
+def counts(a) -> dict:
+    """Context switches, system calls, epoll_waits and CPU per answered request (the kernel's
+    software counters, swcounts.py): the engine against --baseline-engine, A B B A, on the
+    efficiency workload (throughput) and on a fixed-rate one (--counts-switches at --rate, 5 loops)."""
+    if not a.baseline_engine:
+        raise SystemExit("counts: --baseline-engine is required (the engine to count against)")
+    if not shutil.which("perf"):
+        raise SystemExit("counts: perf is not installed (apt-get install linux-perf)")
+    fixed = ["--of", "1.0", "--mode", "fixed-rate", "--rate", f"{a.rate:g}", "--switches", str(a.counts_switches),
+             "--loops", "5", "--loop-ms", "1000", "--warmup", "1", "--echo-interval-ms", "60000"]
+    out = {}
+    with Responder("1.0", procs=max(1, -(-a.counts_switches // 19_000))) as r:
+        for workload, args in (("efficiency", _throughput_args(a, r.port)),
+                               ("fixed_rate", ["--controller", f"127.0.0.1:{r.port}", *fixed])):
+            rows = {}
+            for rep in range(a.reps):
+                pair = [("engine", str(BIN / "sdnbench-engine")), ("engine-baseline", a.baseline_engine)]
+                for name, binary in (pair if rep % 2 == 0 else pair[::-1]):
+                    rows.setdefault(name, []).append(_counted_row(args, binary))
+            out[workload] = {"runs": rows, "per_answered": swcounts.ratios(rows)}
+    out["loadavg_at_end"] = os.getloadavg()
+    return out
 
 
 def lowrate(a) -> dict:
@@ -527,7 +565,7 @@ def main() -> int:
     # group is stopped and a scale run's namespace deleted by their context managers
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "instructions", "lowrate", "latency", "scale", "tls", "all"])
+    ap.add_argument("what", choices=["efficiency", "instructions", "counts", "lowrate", "latency", "scale", "tls", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
     ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
@@ -538,6 +576,7 @@ def main() -> int:
     ap.add_argument("--frame-size", type=int, default=64,
                     help="engine packet-in frame bytes for efficiency (64: cbench's 82-byte packet-in carries a 64-byte frame)")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--counts-switches", type=int, default=10_000, help="counts: switches of the fixed-rate workload (at --rate)")
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--rate", type=float, default=20000)
     ap.add_argument("--responder-procs", type=int, default=None, help="scale: responder processes (N/19,000)")
@@ -570,7 +609,7 @@ def main() -> int:
         a2 = argparse.Namespace(**vars(a))
         if a2.switches is None:
             a2.switches = 100_000 if w == "scale" else 16
-        out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "lowrate": lowrate,
+        out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "counts": counts, "lowrate": lowrate,
                   "latency": latency, "scale": scale, "tls": tls_cost}[w](a2)
         print(json.dumps({w: out[w]}, indent=1))
     return 0
