@@ -17,6 +17,7 @@ from .. import output
 from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
+from ..engine.stored import EngineCounters
 from ..errors import UserError
 from ..paramcheck import add_flags, once_each
 from ..robustness import cases as case_list
@@ -246,9 +247,10 @@ def _said(args, r) -> None:
     if not args.json and r.params.get("variant"):
         rate = exceptions.per_loop(r)
         mean = sum(rate) / len(rate) if rate else 0.0
+        c = EngineCounters.of(r)
         print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
-              f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
-              f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
+              f"{c.invalid_packet_ins_sent or 0:,}  sessions lost "
+              f"{c.sessions_lost or 0:,}, re-established {c.reconnects or 0:,}",
               file=sys.stderr)
 
 
@@ -257,4 +259,4 @@ def _measured(r) -> bool:
     engine says partial, or failed when every switch was down at the stop): that is the figure."""
     if r.status == "ok":
         return True
-    return r.params.get("variant") != "clean" and (r.status == "partial" or r.counters.get("sessions_lost", 0) > 0)
+    return r.params.get("variant") != "clean" and (r.status == "partial" or (EngineCounters.of(r).sessions_lost or 0) > 0)
