@@ -172,6 +172,7 @@ def test_osken_flowpush_provisions_linear_2_proactively_and_refuses_an_unknown_s
     assert cp.returncode == 0, cp.stderr
     c = json.loads(cp.stdout)[0]["counters"]
     assert c["provisioned"] == 5 and c["before_request"] == 0 and c["entries_on_path_min"] == 5
+    assert ProvisioningCounters.problems(c) == []
     from ..controllers import launch
     from .flow_push import NorthboundRefused, adapter_for
     with launch("osken:flowpush", of_version="1.3") as ctl:
