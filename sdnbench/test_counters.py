@@ -59,3 +59,13 @@ def test_net_results_stored_by_main_read_back_into_their_view(tmp_path):
     assert (first.pairs, first.ping_sent, first.ping_lost, first.tcp_retransmits) == (1, 15, 0, 8289)
     assert (udp.udp_datagrams, udp.udp_lost, udp.ping_sent) == (73169, 3185, None)
     assert (ping.ping_sent, ping.ping_lost, ping.ditg_packets) == (27, 0, None)
+
+
+def test_a_view_is_read_only_and_a_prefix_family_is_one_map():
+    c = EngineCounters.from_counters({"errors": 2, "errors_1.5": 2, "replies_hello": 1, "requests_sent": 3})
+    assert (c.errors, c.errors_by_code, c.replies_by_type) == (2, {"1.5": 2}, {"hello": 1})
+    with pytest.raises(AttributeError):
+        c.requests_sent = 4        # frozen: a view never writes back to the stored result
+    assert EngineCounters.undeclared({"errors_1.5": 2, "errors": 2, "sessions_up": 1, "latency_p50": 3}) == ["latency_p50"]
+    assert EngineCounters.problems({"errors_1.5": "two", "engine_coalescing": {"pct": 0.0}}) == [
+        "errors_1.5: str, declared int"]
