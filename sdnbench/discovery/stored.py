@@ -30,3 +30,7 @@ class DiscoverySizeCounters(DiscoveryCounters):
     largest_size: Optional[int] = counter("switches", "the largest size discovered in time (None: none)")
     first_failure_size: Optional[int] = counter("switches", "the first size that failed (None: none did)")
     size_tried: Optional[list] = counter("", "[size, discovered in time] of every size tried, in order")
+    # the RFC 8456 suite's §5.2.2 cell (``rfc8456/discovery_size.py``) adds
+    largest_switches: Optional[int] = counter("switches", "switches of the largest size discovered in time")
+    largest_links: Optional[int] = counter("links", "its links")
+    stopped: Optional[str] = counter("", "why the search stopped short of a failure (None: it found one)")

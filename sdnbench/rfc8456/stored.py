@@ -85,3 +85,16 @@ class FailoverCounters(View):
     invariant: Optional[str] = counter("", "the stream record's invariant")
     network_invariant: Optional[str] = counter("", "the emulated network's invariant")
     verdict: Optional[str] = counter("", "what the trial shows, in a few words")
+
+
+@dataclass(frozen=True)
+class ExceptionsTrialCounters(View):
+    """§5.3.1 exception handling as one suite trial (``exception_handling.trial``)."""
+
+    exceptions_summary: Optional[list] = counter("", "one row per variant (robustness.exceptions.summarize)")
+    answered_per_s: Optional[dict] = counter("requests/s", "mean answered/s per variant (stored as "
+                                             "answered_per_s_<variant>)", prefix="answered_per_s_", item=float)
+    drop: Optional[dict] = counter("ratio", "the drop against clean per invalid variant (stored as drop_<variant>)",
+                                   prefix="drop_", item=float)
+    invalid_sent: Optional[int] = counter("messages", "invalid packet-ins sent, all variants")
+    sessions_lost: Optional[int] = counter("sessions", "sessions lost, all variants")
