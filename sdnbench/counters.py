@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any, Optional
+from typing import Any, Optional, TypeVar
 
+V = TypeVar("V", bound="View")
 _TYPES = {int: (int,), float: (int, float), str: (str,), bool: (bool,), dict: (dict,), list: (list,)}
 
 
@@ -38,12 +39,12 @@ class View:
     """Base of each kind's counters view (subclass with ``@dataclass(frozen=True)``)."""
 
     @classmethod
-    def of(cls, result: Any):
+    def of(cls: type[V], result: Any) -> V:
         """The view of a stored ``Result`` (its ``counters``)."""
         return cls.from_counters(result.counters or {})
 
     @classmethod
-    def from_counters(cls, counters: dict):
+    def from_counters(cls: type[V], counters: dict) -> V:
         names = {f.name for f in dataclasses.fields(cls) if not f.metadata.get("prefix")}
         values: dict = {}
         for f in dataclasses.fields(cls):
