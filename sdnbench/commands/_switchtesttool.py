@@ -31,6 +31,7 @@ from ..result import Result
 from ..store import CellSpec
 from ..store.cli import add_store_flag
 from ..switchtesttool import params, patterns, report, runner
+from ..switchtesttool.stored import SwitchTestCounters
 from ._results import MEASURED, run_trials
 
 
@@ -117,8 +118,9 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
         if not r.counters:                    # a run that failed before the tool started
             say(f"{r.params['target']} {r.params['of_version']}: did not run: {r.error}")
             return
-        say(f"{r.params['target']} {r.params['of_version']}: {r.counters['ok']} OK, {r.counters['error']} ERROR "
-            f"of {r.counters['tests']} in {r.counters['seconds']:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
+        c = SwitchTestCounters.of(r)
+        say(f"{r.params['target']} {r.params['of_version']}: {c.ok} OK, {c.error} ERROR "
+            f"of {c.tests} in {c.seconds:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
         for n in r.notes:
             say(f"  note: {n}")
 

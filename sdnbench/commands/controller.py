@@ -31,6 +31,7 @@ from ..engine.params import (DEFAULT_MODE, MODES, check, engine_defaults, launch
 from ..engine.runner import against
 from ..engine.rate_search import run_search as run_search_on
 from ..engine.search import parse_step
+from ..engine.stored import EngineCounters
 from ._parser import members
 from ._flags import above_zero, add_tls_flags, at_least, tls_params
 from ._results import MEASURED, end, run_plan
@@ -171,16 +172,16 @@ def _params(args, **extra) -> dict:
 def _row(r: Result) -> list:
     thr = r.find("throughput")
     v = thr[0].values if thr else []
-    c = r.counters
+    c = EngineCounters.of(r)
     mean = statistics.fmean(v) if v else None
     sd = statistics.stdev(v) if len(v) > 1 else 0.0
     cpu = [s for s in r.resources if s.metric == "cpu_percent"]
     ctl_cpu = statistics.fmean(cpu[0].values) if cpu and cpu[0].values else None
     return [r.params.get("switches"), r.params.get("rep"),
             f"{mean:,.0f} ± {sd:,.0f}" if mean is not None else "-",
-            c.get("requests_answered"), c.get("requests_lost"),
-            f"{c.get('extra_per_answered', 0):.2f}", f"{c.get('latency_p50_us', 0):.1f}",
-            f"{c.get('latency_p99_us', 0):.1f}", None if ctl_cpu is None else f"{ctl_cpu:.0f}",
+            c.requests_answered, c.requests_lost,
+            f"{c.extra_per_answered or 0:.2f}", f"{c.latency_p50_us or 0:.1f}",
+            f"{c.latency_p99_us or 0:.1f}", None if ctl_cpu is None else f"{ctl_cpu:.0f}",
             r.status]
 
 
@@ -252,11 +253,11 @@ def run_capacity(args) -> int:
     with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
         [r] = run_plan(args, one_benchmark("capacity", "controller", given), against(ctl))
-    c = r.counters
+    c = EngineCounters.of(r)
     if not args.json:
-        print(f"sessions held: {c.get('capacity_held')} (established {c.get('capacity_established')}, "
-              f"attempted {c.get('capacity_attempted')}) in {c.get('capacity_establish_s', 0):.2f} s; "
-              f"stopped by: {c.get('capacity_first_failure') or 'the requested maximum'}")
+        print(f"sessions held: {c.capacity_held} (established {c.capacity_established}, "
+              f"attempted {c.capacity_attempted}) in {c.capacity_establish_s or 0:.2f} s; "
+              f"stopped by: {c.capacity_first_failure or 'the requested maximum'}")
     return end(args, [r])
 
 

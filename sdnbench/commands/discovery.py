@@ -17,6 +17,7 @@ from .. import output
 from ..campaign.plan import one_benchmark
 from ..discovery import change, launched, params, record
 from ..discovery.size import with_size
+from ..discovery.stored import DiscoveryCounters
 from ..errors import Interrupted, UserError
 from ._results import end, run_trials
 from ._results import save as save_results
@@ -104,11 +105,12 @@ def _trials(args, p: params.Discovery):
 
 
 def _table(r) -> None:
+    c = DiscoveryCounters.of(r)
     rows = [[t["rep"] if "rep" in t else "-", t["state"], t.get("verification"),
              "-" if t.get("discovery_s") is None else f"{t['discovery_s']:.3f}",
              "-" if t["southbound"].get("rfc_dt_s") is None else f"{t['southbound']['rfc_dt_s']:.3f}",
-             f"{t.get('seen', 0)}/{t.get('want', 0)}"] for t in r.counters["trials"]]
-    m, v = r.counters["discovery_mean_s"], r.counters["discovery_variance_s2"]
+             f"{t.get('seen', 0)}/{t.get('want', 0)}"] for t in c.trials]
+    m, v = c.discovery_mean_s, c.discovery_variance_s2
     rows.append(["average", "", "", "-" if m is None else f"{m:.3f}", "", ""])
     rows.append(["variance", "", "", "-" if v is None else f"{v:.4f}", "", ""])
     print(output.table(["trial", "state", "verified", "discovery s", "RFC DT s", "link dirs"], rows))

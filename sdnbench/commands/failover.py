@@ -9,6 +9,7 @@ from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
 from ..rfc8456.provisioning import stats
+from ..rfc8456.stored import FailoverCounters
 from ._resilience import build, finish, ms, test_flags, trials
 
 
@@ -23,10 +24,10 @@ def add_to(s, common) -> None:
 def _print(results: list) -> None:
     rows = []
     for r in results:
-        c = r.counters
-        lost = "/".join("-" if p["lost"] is None else str(p["lost"]) for p in c["pairs"])
-        rows.append([r.params["rep"], ms(c["role_change_first_ms"]), ms(c["role_change_ms"]), ms(c["new_flow_ms"]),
-                     ms(c["rfc_failover_ms"]), lost, f"{c['flows_provisioned']}/{c['flows']}", c["verdict"]])
+        c = FailoverCounters.of(r)
+        lost = "/".join("-" if p["lost"] is None else str(p["lost"]) for p in c.pairs)
+        rows.append([r.params["rep"], ms(c.role_change_first_ms), ms(c.role_change_ms), ms(c.new_flow_ms),
+                     ms(c.rfc_failover_ms), lost, f"{c.flows_provisioned}/{c.flows}", c.verdict])
     head = ["trial", "B master first ms", "all ms", "new flow ms", "T2-T1 ms", "lost fwd/rev", "flows", "verdict"]
     print(output.table(head, rows, align="rrrrrrrl"))
     for name, metric in (("time until every switch sees B as master", "role_change_time"),

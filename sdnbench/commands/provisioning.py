@@ -17,6 +17,7 @@ from ..paramcheck import add_flags
 from ..rfc8456 import provisioning as prov
 from ..rfc8456 import provisioning_params as params
 from ..rfc8456.provisioning_trial import trial
+from ..rfc8456.stored import ProvisioningCounters
 from ._results import end, run_trials
 
 
@@ -84,13 +85,13 @@ def _trials(args, benchmark: str) -> list:
 def _print(results: list, capacity: bool) -> None:
     rows = []
     for r in results:
-        c = r.counters
+        c = ProvisioningCounters.of(r)
         t = r.find("provisioning_time")[0].values if r.find("provisioning_time") else []
         mean = sum(t) / len(t) if t else None
         rate = r.find("provisioning_rate")[0].values[0] if r.find("provisioning_rate") else None
-        rows.append([r.params["rep"], r.topology["k"], f"{c['provisioned']}/{c['flows']}", _f(mean), _f(max(t, default=None)),
-                     _f(rate), f"{c['entries_on_path_min']}..{c['entries_on_path_max']}", c["table_full"],
-                     f"{c['table_capacity']} ({c['table_limit']})" if capacity else c["verdict"]])
+        rows.append([r.params["rep"], r.topology["k"], f"{c.provisioned}/{c.flows}", _f(mean), _f(max(t, default=None)),
+                     _f(rate), f"{c.entries_on_path_min}..{c.entries_on_path_max}", c.table_full,
+                     f"{c.table_capacity} ({c.table_limit})" if capacity else c.verdict])
     head = ["trial", "K", "provisioned", "mean ms", "max ms", "paths/s", "entries on path", "TABLE_FULL",
             "capacity (limit)" if capacity else "verdict"]
     print(output.table(head, rows, align="rrrrrrrrl"))

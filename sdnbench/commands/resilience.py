@@ -14,6 +14,7 @@ from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.reprovisioning_trial import reprovisioning_trial
 from ..rfc8456.provisioning import stats
+from ..rfc8456.stored import ReprovisioningCounters
 from . import failover
 from ._resilience import build, finish, ms, test_flags, trials
 
@@ -33,9 +34,10 @@ def add_to(s, common) -> None:
 def _print(results: list) -> None:
     rows = []
     for r in results:
-        for p in r.counters["pairs"]:
+        c = ReprovisioningCounters.of(r)
+        for p in c.pairs:
             rows.append([r.params["rep"], p["pair"], f"{p['received']}/{p['sent']}", ms(p["reprovisioning_ms"]),
-                         ms(p["rfc_ms"]), "-" if p["lost"] is None else p["lost"], r.counters["verdict"]])
+                         ms(p["rfc_ms"]), "-" if p["lost"] is None else p["lost"], c.verdict])
     head = ["trial", "pair", "received", "reprov ms", "T2-T1 ms", "lost", "verdict"]
     print(output.table(head, rows, align="rlrrrrl"))
     vals = [s.values[0] for r in results for s in r.find("rfc_reprovisioning_time")]

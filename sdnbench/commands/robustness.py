@@ -17,6 +17,8 @@ from .. import output
 from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
 from ..engine.result_types import Observation
+from ..engine.stored import EngineCounters
+from ..robustness.stored import RobustnessCounters
 from ..errors import UserError
 from ..paramcheck import add_flags, once_each
 from ..robustness import cases as case_list
@@ -89,7 +91,7 @@ def run_robustness(args) -> int:
     results, seen = _cases(args, p, specs, chosen, said)
     table = {name: stable.by_case([v for n, v in seen if n == name]) for name in _names(specs)}
     for r, (name, _) in zip(results, seen):   # every repetition's result carries the case's stable verdict
-        r.counters["robustness_stable"] = table[name][r.counters["robustness"]["case"]].to_dict()
+        r.counters["robustness_stable"] = table[name][RobustnessCounters.of(r).robustness["case"]].to_dict()
     save(args, results)
     if args.json:
         output.print_json([r.to_dict() for r in results])
@@ -151,7 +153,7 @@ def dos_row(name: str, r, v) -> list:
     """One line of the dos table: the attack's size, the legitimate switches' answered rate and
     latency p99 before / during / after, for one repetition."""
     ph = v.phases
-    seen = r.counters["robustness"].get("observation")     # the engine's, as its Result keeps it
+    seen = RobustnessCounters.of(r).robustness.get("observation")     # the engine's, as its Result keeps it
     obs = Observation.from_json(seen, "robustness") if seen else None
     idle = obs.idle if obs else None
     size = (f"{idle.opened:,} conns" + (f" ({idle.stopped_by})" if idle.limit > 1 else "") if idle else
@@ -175,7 +177,7 @@ def run_dos(args) -> int:
     def said(name, r, v) -> None:
         rows.append(dos_row(name, r, v))
         verdicts.setdefault(name, []).append(v)
-        lq = r.counters["robustness"].get("listen_queue")
+        lq = RobustnessCounters.of(r).robustness.get("listen_queue")
         if lq is not None:
             queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
                           + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
@@ -246,9 +248,10 @@ def _said(args, r) -> None:
     if not args.json and r.params.get("variant"):
         rate = exceptions.per_loop(r)
         mean = sum(rate) / len(rate) if rate else 0.0
+        c = EngineCounters.of(r)
         print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
-              f"{r.counters.get('invalid_packet_ins_sent', 0):,}  sessions lost "
-              f"{r.counters.get('sessions_lost', 0):,}, re-established {r.counters.get('reconnects', 0):,}",
+              f"{c.invalid_packet_ins_sent or 0:,}  sessions lost "
+              f"{c.sessions_lost or 0:,}, re-established {c.reconnects or 0:,}",
               file=sys.stderr)
 
 
@@ -257,4 +260,4 @@ def _measured(r) -> bool:
     engine says partial, or failed when every switch was down at the stop): that is the figure."""
     if r.status == "ok":
         return True
-    return r.params.get("variant") != "clean" and (r.status == "partial" or r.counters.get("sessions_lost", 0) > 0)
+    return r.params.get("variant") != "clean" and (r.status == "partial" or (EngineCounters.of(r).sessions_lost or 0) > 0)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sdnbench.cli import main
 from sdnbench.tls.certs import ensure
+from sdnbench.tlscost.stored import TlsCostCounters
 
 PEER = Path(__file__).resolve().parents[1] / "tlscost" / "slow_tls_peer.py"
 DELAY_MS = 40
@@ -28,6 +29,7 @@ def test_a_known_handshake_delay_is_the_tls_set_up_rate_it_reads(tmp_path, capsy
     for r in doc:
         c = r["counters"]
         assert c["capacity_held"] == 10 and c["tlscost_controller_cpu_s"] is not None
+        assert TlsCostCounters.problems(c) == []
         rate.setdefault(r["params"]["tls_cost_transport"], []).append(c["capacity_held"] / c["capacity_establish_s"])
     ceiling = 1000 / DELAY_MS                    # 10 handshakes one after the other, 40 ms each: <= 25/s
     assert all(x <= ceiling * 1.02 for x in rate["tls"]), rate

@@ -1,4 +1,5 @@
 from .record import describe, mean_var, rfc_fields, to_result
+from .stored import DiscoveryCounters
 
 
 def _t(state, d=None, **kw):
@@ -11,7 +12,9 @@ def test_mean_and_variance_over_successful_trials_only():
     f = rfc_fields({"name": "os-ken", "version": "4.2.2", "app": "topology"}, "ring,2", 2, 2, "northbound", "osken", None)
     r = to_result("topology-discovery", {}, trials, {}, f)
     assert r.status == "ok" and r.find("discovery_time")[0].values == [1.0, 3.0]
-    assert (r.counters["discovery_mean_s"], r.counters["discovery_variance_s2"]) == (2.0, 2.0)
+    c = DiscoveryCounters.of(r)
+    assert (c.discovery_mean_s, c.discovery_variance_s2, c.trials_complete, c.trials_total) == (2.0, 2.0, 2, 3)
+    assert DiscoveryCounters.problems(r.counters) == []
     assert r.notes == ["incomplete: 3 of 4 link directions (northbound); missing 1:2-2:1"]
     assert f["controller"] == "os-ken 4.2.2" and f["northbound"] == "osken" and f["nodes"] == 2
 

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 from ..result import Result
 from .runner import measure
 from .search import SearchResult, Trial, search, trial_from
+from .stored import EngineCounters
 
 
 def trial_params(p: dict, rate: Optional[float]) -> dict:
@@ -31,7 +32,7 @@ def run_search(p: dict, ctl, step: str, confirm: float, max_trials: int,
         r = measure(trial_params(p, rate), ctl)
         engine.append(r.versions.get("sdnbench-engine", "unknown"))
         thr, sent = r.find("throughput"), r.find("sent_rate")
-        t = trial_from(rate, r.counters, sent[0].values if sent else [], thr[0].values if thr else [])
+        t = trial_from(rate, EngineCounters.of(r), sent[0].values if sent else [], thr[0].values if thr else [])
         if on_trial:
             on_trial(t)
         return t

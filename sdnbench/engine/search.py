@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import UserError
+from .stored import EngineCounters
 
 
 SEND_SHORTFALL = 0.01      # the engine may send at most 1% less than offered
@@ -55,12 +56,10 @@ class Trial:
         return not self.unstable
 
 
-def trial_from(rate: Optional[float], counters: dict, sent_per_s: list, answered_per_s: list) -> Trial:
+def trial_from(rate: Optional[float], c: EngineCounters, sent_per_s: list, answered_per_s: list) -> Trial:
     """One trial's row from the engine's counters and its measured loops' sent/s and answered/s."""
-    sent_total = counters.get("requests_sent", 0)
-    answered = counters.get("requests_answered", 0)
-    late, lost = counters.get("late_replies", 0), counters.get("requests_lost", 0)
-    in_flight = counters.get("requests_in_flight_at_stop", 0)
+    sent_total, answered = c.requests_sent or 0, c.requests_answered or 0
+    late, lost, in_flight = c.late_replies or 0, c.requests_lost or 0, c.requests_in_flight_at_stop or 0
     sent = sum(sent_per_s) / len(sent_per_s) if sent_per_s else 0.0
     apr = sum(answered_per_s) / len(answered_per_s) if answered_per_s else 0.0
     why = []

@@ -4,6 +4,7 @@ as the resolved ones with only the mode and rate changed."""
 
 from sdnbench.engine.rate_search import search_result, trial_params
 from sdnbench.engine.search import SearchResult, Trial
+from sdnbench.engine.stored import RateSearchCounters
 
 
 def test_the_search_is_one_result_of_its_trials():
@@ -18,6 +19,7 @@ def test_the_search_is_one_result_of_its_trials():
     assert r.find("search_lost")[0].values == [0, 9, 0]
     assert (r.counters["max_rate"], r.counters["loss_free_rate"], r.counters["trials"]) == (900, 800, 3)
     assert r.counters["markers"] == ["max", "", "loss-free"] and r.versions["sdnbench-engine"] == "0.1.0"
+    assert RateSearchCounters.problems(r.counters) == [] and RateSearchCounters.of(r).loss_free_rate == 800
     r = search_result(SearchResult(trials=trials[:1], stopped="trial budget (1) used up"), {}, {}, "x")
     assert r.notes == ["trial budget (1) used up"] and r.counters["max_rate"] is None
 

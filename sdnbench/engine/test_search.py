@@ -6,6 +6,9 @@ import pytest
 
 from sdnbench.errors import UserError
 from sdnbench.engine.search import Trial, agree, parse_step, search, trial_from
+from sdnbench.engine.stored import EngineCounters
+
+C = EngineCounters.from_counters
 
 
 def fake_controller(capacity: float, noise=()):
@@ -44,20 +47,20 @@ def test_steps_down_until_the_controller_keeps_up():
 
 def test_a_trial_is_stable_only_when_it_kept_up_and_lost_nothing():
     ok = dict(requests_sent=30_000, requests_answered=30_000)
-    t = trial_from(10_000, ok, [10_000, 10_000], [10_000, 9_990])
+    t = trial_from(10_000, C(ok), [10_000, 10_000], [10_000, 9_990])
     assert t.stable and t.loss == 0 and t.sent == 10_000
     # the case: everything answered in the end (the drain), but 10,243/s during a
     # trial that sent 10,900/s: the controller's queue grew
-    t = trial_from(10_900, dict(requests_sent=32_700, requests_answered=32_700), [10_900] * 3, [10_243] * 3)
+    t = trial_from(10_900, C(dict(requests_sent=32_700, requests_answered=32_700)), [10_900] * 3, [10_243] * 3)
     assert t.loss == 0 and not t.stable and "fell behind" in t.unstable
     # the engine could not send the offered rate
-    t = trial_from(50_000, ok, [40_000, 40_000], [40_000, 40_000])
+    t = trial_from(50_000, C(ok), [40_000, 40_000], [40_000, 40_000])
     assert "sent 40,000/s of 50,000/s" in t.unstable
     # late answers and requests in flight at the stop are unsuccessful, though not "lost"
     for k in ("late_replies", "requests_in_flight_at_stop", "requests_lost"):
-        t = trial_from(10_000, dict(ok, **{k: 3}), [10_000], [10_000])
+        t = trial_from(10_000, C(dict(ok, **{k: 3})), [10_000], [10_000])
         assert not t.stable and "3" in t.unstable, k
-    assert "closed loop" in trial_from(None, ok, [10_000], [10_000]).unstable
+    assert "closed loop" in trial_from(None, C(ok), [10_000], [10_000]).unstable
 
 
 def test_max_needs_two_agreeing_trials():

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from .. import fmt
+from ..engine.stored import EngineCounters
 from .model import RunData, Table
 from .observations import REP_KEYS
 
@@ -125,7 +126,7 @@ def encryption(r) -> str:
     if isinstance(t, str):      # as engine/convert.py writes it: transport, tls_version, tls_cipher_suite
         p = r.params
         t = {"protocol": t, "tls_version": p.get("tls_version"), "cipher_suite": p.get("tls_cipher_suite"),
-             "sessions_tls": p.get("sessions_tls", (r.counters or {}).get("sessions_tls"))}
+             "sessions_tls": p.get("sessions_tls", EngineCounters.of(r).sessions_tls)}
     if isinstance(t, dict) and t.get("protocol"):
         if t["protocol"] != "tls":
             return "no (plain TCP)"

@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..report.fields import NOT_RECORDED, encryption, fmt_time
 from ..report.headline import merge_notes
+from ..discovery.stored import DiscoveryCounters
 from ..fmt import num as fmt_number
 from ..report.model import Report, Section, Table
 from .evaluation import column, compare, title
@@ -110,7 +111,7 @@ def test_section(slug: str, mine: list) -> Section:
 def fields_table(slug: str, c) -> Table:
     r = next((t.result for t in c.trials if t.result.status == "ok"), c.trials[0].result if c.trials else None)
     ctl = (r.controller or {}) if r else {}
-    rfc = (r.counters.get("rfc8456") or {}) if r else {}
+    rfc = (DiscoveryCounters.of(r).rfc8456 or {}) if r else {}
     topo = (r.topology or {}) if r else {}
     ok = sum(1 for t in c.trials if t.result.status == "ok")
     rows = [

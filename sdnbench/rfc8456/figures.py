@@ -26,6 +26,11 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Callable, Optional
 
+from ..discovery.stored import DiscoverySizeCounters
+from ..engine.stored import EngineCounters
+from ..robustness.stored import RobustnessCounters
+from .stored import (ExceptionsTrialCounters, FailoverCounters, ProvisioningCounters, ReprovisioningCounters)
+
 
 @dataclass(frozen=True)
 class Figure:
@@ -60,24 +65,24 @@ def _ms(get: Callable) -> Callable:
     return in_ms
 
 
-def _counter(key: str) -> Callable:
-    return lambda r: r.counters[key]
+def _exc_rate(variant: str) -> Callable:
+    return lambda r: ExceptionsTrialCounters.of(r).answered_per_s[variant]
 
 
 def _exc_change(variant: str) -> Callable:
     def get(r):
-        d = r.counters.get(f"drop_{variant}")
+        d = (ExceptionsTrialCounters.of(r).drop or {}).get(variant)
         return None if d is None else -100.0 * d
     return get
 
 
 def _dos_change(r):
-    ph = r.counters["robustness"]["phases"]
+    ph = RobustnessCounters.of(r).robustness["phases"]
     return 100.0 * (ph["during"] / ph["before"] - 1)
 
 
 def _dos_p99(r):
-    return r.counters["robustness"]["phases"]["lat_p99_during"] / 1000.0
+    return RobustnessCounters.of(r).robustness["phases"]["lat_p99_during"] / 1000.0
 
 
 TIME_RATE = (Figure("provisioning time", "ms", False, _series_mean("provisioning_time")),
@@ -92,7 +97,7 @@ CHANGE = (Figure("link-down detection", "s", False, _series_mean("change_detect_
 SESSIONS = (Figure("sessions held", "sessions", True, _series_mean("sessions")),)
 SIZE = (Figure("largest discovered", "switches", True, _series_mean("largest-size")),)
 ENTRIES = (Figure("entries", "entries", True, _series_mean("table_capacity")),)
-EXCEPTIONS = (Figure("rate clean", "responses/s", True, _counter("answered_per_s_clean")),
+EXCEPTIONS = (Figure("rate clean", "responses/s", True, _exc_rate("clean")),
               Figure("rate with 1% invalid", "% vs clean", True, _exc_change("1%")),
               Figure("rate with 2% invalid", "% vs clean", True, _exc_change("2%")))
 FAILOVER = (Figure("failover time", "ms", False, _series_mean("failover_time")),
@@ -101,50 +106,65 @@ REPROVISIONING = (Figure("re-provisioning time", "ms", False, _series_mean("rfc_
 
 
 # -- what a trial hit: the test's own limit (its figure is then a lower bound) -----------------------
-def sessions_at_limit(c: dict) -> bool:
+def sessions_at_limit(r) -> bool:
     """Every session offered was held (§5.2.1)."""
-    return c.get("capacity_first_failure") is None and c.get("capacity_held") == c.get("capacity_attempted")
+    c = EngineCounters.of(r)
+    return c.capacity_first_failure is None and c.capacity_held == c.capacity_attempted
 
 
-def size_at_limit(c: dict) -> bool:
+def size_at_limit(r) -> bool:
     """The size search stopped at its maximum (§5.2.2)."""
-    return bool(c.get("stopped"))
+    return bool(DiscoverySizeCounters.of(r).stopped)
 
 
-# -- a trial's own words beside its figures: a verdict, the sizes it reached, its losses -------------
-def no_detail(c: dict) -> str:
+# -- a trial's own words beside its figures (each takes the trial's Result): a verdict, the sizes
+# it reached, its losses ---------------------------------------------------------------------------
+def no_detail(r) -> str:
     return ""
 
 
-def dos_detail(c: dict) -> str:
-    rb = c.get("robustness", {})
+def dos_detail(r) -> str:
+    rb = RobustnessCounters.of(r).robustness or {}
     return f"{rb.get('verdict', '')}: {rb.get('evidence', '')}".strip(": ")
 
 
-def exceptions_detail(c: dict) -> str:
-    return f"{c.get('invalid_sent', 0):,} invalid sent, {c.get('sessions_lost', 0)} sessions lost"
+def exceptions_detail(r) -> str:
+    c = ExceptionsTrialCounters.of(r)
+    return f"{c.invalid_sent or 0:,} invalid sent, {c.sessions_lost or 0} sessions lost"
 
 
-def size_detail(c: dict) -> str:
-    return (f"tried {', '.join(f'{n}{chr(10003) if ok else chr(10007)}' for n, ok in c.get('size_tried', []))}"
-            + (f"; {c['stopped']}" if c.get("stopped") else ""))
+def size_detail(r) -> str:
+    c = DiscoverySizeCounters.of(r)
+    return (f"tried {', '.join(f'{n}{chr(10003) if ok else chr(10007)}' for n, ok in c.size_tried or [])}"
+            + (f"; {c.stopped}" if c.stopped else ""))
 
 
-def provisioning_detail(c: dict) -> str:
-    return f"{c.get('provisioned')}/{c.get('flows')} provisioned, {c.get('verdict', c.get('invariant', ''))}"
+def provisioning_detail(r) -> str:
+    c = ProvisioningCounters.of(r)
+    return f"{c.provisioned}/{c.flows} provisioned, {_or(c.verdict, _or(c.invariant, ''))}"
 
 
-def stream_detail(c: dict) -> str:
-    lost = c.get("lost", (c.get("lost_forward", 0) or 0) + (c.get("lost_reverse", 0) or 0))
-    return f"{c.get('verdict', '')}, {lost} frames lost"
+def stream_detail(r) -> str:
+    """Failover counts its lost frames; re-provisioning, per direction."""
+    lost = FailoverCounters.of(r).lost
+    if lost is None:
+        rp = ReprovisioningCounters.of(r)
+        lost = (rp.lost_forward or 0) + (rp.lost_reverse or 0)
+    return f"{_or(FailoverCounters.of(r).verdict, '')}, {lost} frames lost"
 
 
-def sessions_detail(c: dict) -> str:
-    return f"{c.get('capacity_established')} of {c.get('capacity_attempted')} established"
+def _or(v, absent):
+    return absent if v is None else v
 
 
-def async_detail(c: dict) -> str:
-    sent, got = c.get("requests_sent"), c.get("requests_answered")
+def sessions_detail(r) -> str:
+    c = EngineCounters.of(r)
+    return f"{c.capacity_established} of {c.capacity_attempted} established"
+
+
+def async_detail(r) -> str:
+    c = EngineCounters.of(r)
+    sent, got = c.requests_sent, c.requests_answered
     if not (isinstance(sent, int) and isinstance(got, int) and sent):
         return ""
     return f"Nrx {got:,} of Ntx {sent:,} ({100 * (1 - got / sent):.2f}% unsuccessful)"

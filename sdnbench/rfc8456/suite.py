@@ -75,11 +75,11 @@ class Test:
         """A trial's words beside its figures: why it failed, or its verdict, sizes and losses."""
         if r is None:
             return ""
-        return f"failed: {r.error}" if r.status != "ok" else self.detail_of(r.counters)
+        return f"failed: {r.error}" if r.status != "ok" else self.detail_of(r)
 
     def at_limit(self, r) -> bool:
         """The trial reached the test's own limit, not the controller's: its figure is a lower bound."""
-        return r is not None and r.status == "ok" and self.limit_of is not None and self.limit_of(r.counters)
+        return r is not None and r.status == "ok" and self.limit_of is not None and self.limit_of(r)
 
 
 TESTS = (

@@ -20,6 +20,7 @@ from ..controllers import launch
 from ..controllers.ofhello import free_port
 from ..errors import UserError
 from . import failover as fo
+from .stored import FailoverCounters
 
 SCRIPTED = (f"cmd:{sys.executable} -m sdnbench.testing.peers.takeover_controller --port {{port}} --role {{role}} "
             "--peer {peer} --delay-ms %d;of=1.3;name=scripted-takeover")
@@ -73,6 +74,7 @@ def test_osken_takeover_standby_becomes_master_and_provisions_new_flows():
     [r] = json.loads(cp.stdout)
     c = r["counters"]
     assert c["verdict"] == "taken over" and c["switches_with_b_master"] == 3
+    assert FailoverCounters.problems(c) == []
     # B is SLAVE until it takes over (no packet-ins, its flow-mods refused): a flow started after
     # the kill is provisioned only once B was master somewhere, and it was delivered while the
     # engine still ran (to --after-ms past the kill, then a flow timeout, then 0.5 s)

@@ -21,6 +21,7 @@ from ..net.engine_network import network_for
 from . import provisioning as prov
 from sdnbench.testing.peers.path_controller import PathController
 from .paths import farthest_pairs, path_switches
+from .stored import ProvisioningCounters
 
 
 def _trial(ctl, topo: str, flows: int, timeout_ms: int = 300, table_size: int = 0, concurrency: int = 1) -> dict:
@@ -108,6 +109,7 @@ def test_osken_learning_provisions_linear_2_reactively():
     [r] = json.loads(cp.stdout)
     c = r["counters"]
     assert c["provisioned"] == 10 and c["verdict"] == "all provisioned"
+    assert ProvisioningCounters.problems(c) == []
     assert c["entries_on_path_min"] >= 10, "osken:learning installs (in_port, src, dst) on both switches"
     [t] = [s for s in r["series"] if s["metric"] == "provisioning_time"]
     assert len(t["values"]) == 10 and all(v > 0 for v in t["values"])
@@ -170,6 +172,7 @@ def test_osken_flowpush_provisions_linear_2_proactively_and_refuses_an_unknown_s
     assert cp.returncode == 0, cp.stderr
     c = json.loads(cp.stdout)[0]["counters"]
     assert c["provisioned"] == 5 and c["before_request"] == 0 and c["entries_on_path_min"] == 5
+    assert ProvisioningCounters.problems(c) == []
     from ..controllers import launch
     from .flow_push import NorthboundRefused, adapter_for
     with launch("osken:flowpush", of_version="1.3") as ctl:

@@ -19,6 +19,7 @@ from ..errors import UserError
 from ..net.engine_network import network_for
 from . import reprovisioning as rp
 from . import streams
+from .stored import ReprovisioningCounters
 from sdnbench.testing.engine_fixtures import engine_longest_wait_ms
 from sdnbench.testing.engine_views import pair_report
 from sdnbench.testing.peers.reroute_controller import RerouteController
@@ -127,6 +128,7 @@ def test_osken_reroute_moves_the_streams_off_a_failed_link():
     [r] = json.loads(cp.stdout)
     c = r["counters"]
     assert c["verdict"] == "re-provisioned" and c["invariant"] == "ok"
+    assert ReprovisioningCounters.problems(c) == []
     [t] = [s for s in r["series"] if s["metric"] == "reprovisioning_time"]
     assert len(t["values"]) == 2 and all(0 < v < 500 for v in t["values"])
     assert all(p["received"] > 0.9 * p["sent"] for p in c["pairs"]), "the streams flowed before and after"

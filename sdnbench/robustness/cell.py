@@ -15,6 +15,7 @@ from ..kind import Kind
 from ..result import Result
 from . import runner, stable
 from .params import build, check_cell, validate_param
+from .stored import RobustnessCounters
 
 
 def run_case(params: dict) -> Result:
@@ -36,7 +37,7 @@ def cell_result(pairs: list) -> Result:
         raise ValueError("cell_result needs at least one repetition")
     s = stable.combine([v for _, v in pairs])
     r = pairs[-1][0]
-    r.counters["robustness_reps"] = [dict(x.counters.get("robustness", {}), rep=x.params.get("rep", i),
+    r.counters["robustness_reps"] = [dict(RobustnessCounters.of(x).robustness or {}, rep=x.params.get("rep", i),
                                           of_version=x.params.get("of_version"), status=x.status)
                                      for i, (x, _) in enumerate(pairs)]
     r.counters["robustness_stable"] = s.to_dict()

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from statistics import fmean, stdev
 
+from ..engine.stored import EngineCounters
+
 # Invalid share -> invalid_every K (one invalid after every K requests: 1/(K+1) of packet-ins)
 VARIANTS = {"clean": 0, "1%": 99, "2%": 49}
 
@@ -40,14 +42,17 @@ def summarize(runs: dict) -> list:
     for name, rs in runs.items():
         v = [x for r in rs for x in per_loop(r)]
         mean = fmean(v) if v else None
+        cs = [EngineCounters.of(r) for r in rs]
         row = {"variant": name, "invalid_every": VARIANTS[name], "runs": len(rs), "loops": len(v),
                "answered_per_s": mean, "stdev": stdev(v) if len(v) > 1 else 0.0,
-               "p50_us": _mean_counter(rs, "latency_p50_us"), "p99_us": _mean_counter(rs, "latency_p99_us"),
-               "invalid_sent": _sum(rs, "invalid_packet_ins_sent"),
-               "sessions_lost": sum(r.counters.get("sessions_lost", r.counters.get("disconnects", 0)) or 0 for r in rs),
-               "reconnects": _sum(rs, "reconnects"),
-               "disconnected_s": _sum(rs, "disconnected_ms") / 1000,
-               "not_sent": _sum(rs, "requests_not_sent_disconnected"),
+               "p50_us": _mean_latency([(c, c.latency_p50_us) for c in cs]),
+               "p99_us": _mean_latency([(c, c.latency_p99_us) for c in cs]),
+               "invalid_sent": _sum(c.invalid_packet_ins_sent for c in cs),
+               # a result stored before the engine counted sessions_lost has disconnects
+               "sessions_lost": _sum(c.disconnects if c.sessions_lost is None else c.sessions_lost for c in cs),
+               "reconnects": _sum(c.reconnects for c in cs),
+               "disconnected_s": _sum(c.disconnected_ms for c in cs) / 1000,
+               "not_sent": _sum(c.requests_not_sent_disconnected for c in cs),
                "change": None, "drop": None, "p_value": None}
         if name != "clean" and base and mean is not None:
             row["change"] = mean / base - 1
@@ -70,12 +75,14 @@ def table_rows(rows: list) -> tuple:
     return head, body, "lrrrrrrrrrr"
 
 
-def _sum(rs: list, key: str):
-    return sum(r.counters.get(key, 0) or 0 for r in rs)
+def _sum(values) -> float:
+    """The sum of counters, an absent one (None) as 0."""
+    return sum(v or 0 for v in values)
 
 
-def _mean_counter(rs: list, key: str):
-    """Mean over the runs that measured a latency (a run with no answered request has none)."""
-    v = [r.counters[key] for r in rs if r.counters.get(key) is not None
-         and r.counters.get("engine_measured_answered", 1) > 0]
+def _mean_latency(pairs: list):
+    """Mean over the runs that measured a latency (a run with no answered request has none):
+    ``pairs`` is [(counters, its latency)]."""
+    v = [x for c, x in pairs if x is not None
+         and (1 if c.engine_measured_answered is None else c.engine_measured_answered) > 0]
     return fmean(v) if v else None

@@ -10,6 +10,7 @@ import pytest
 
 from sdnbench.result import Result
 from sdnbench.robustness import cell
+from sdnbench.robustness.stored import RobustnessCounters
 from sdnbench.robustness.verdicts import Verdict
 
 SCRIPTED = Path(__file__).resolve().parent / "testdata" / "scripted_view_of13.py"
@@ -42,7 +43,9 @@ def test_cell_result_folds_the_repetitions():
              (_result(2, "rejected"), Verdict("bad-version", "rejected", "c"))]
     r = cell.cell_result(pairs)
     assert r is pairs[-1][0]
-    assert r.counters["robustness_verdict"] == "unstable"
+    c = RobustnessCounters.of(r)
+    assert RobustnessCounters.problems(r.counters) == []
+    assert c.robustness_verdict == "unstable"
     assert r.counters["robustness_stable"]["per_rep"] == ["rejected", "hung", "rejected"]
     assert [x["verdict"] for x in r.counters["robustness_reps"]] == ["rejected", "hung", "rejected"]
     assert r.status == "failed" and r.error == "engine run failed"

@@ -13,6 +13,7 @@ import pytest
 
 from ..proc import signals_as_exceptions
 from . import invariants, runner
+from .stored import SwitchBenchCounters
 from sdnbench.testing.peers.scripted_switch import ScriptedTarget
 
 pytestmark = pytest.mark.integration
@@ -37,6 +38,7 @@ def run(tests, options=None, **delays):
     for r in rs:
         assert r.status == "ok", r.error
         assert invariants.violations(r) == []
+        assert SwitchBenchCounters.problems(r.counters) == [], r.benchmark
     return rs
 
 

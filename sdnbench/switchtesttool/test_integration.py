@@ -16,6 +16,7 @@ from ..proc import signals_as_exceptions
 from ..switchbench.wiring import Wiring, run_prefix
 from ..testing.sigterm_run import reaped, signalled
 from . import patterns, runner
+from .stored import SwitchTestCounters
 
 pytestmark = pytest.mark.integration
 
@@ -53,6 +54,7 @@ def test_a_few_patterns_pass_on_both_switches_and_every_outcome_is_read(kind):
     r = runner.run({"spec": kind, "kind": kind}, "1.3", selected, lines.append)
     assert r.status == "ok", r.error
     assert r.counters["tests"] == r.counters["selected"] == 12, r.topology["tests"]
+    assert SwitchTestCounters.problems(r.counters) == []
     assert {t[0] for t in r.topology["tests"]} == {"action: 00_OUTPUT", "match: 00_IN_PORT"}
     # the emulated switch is deterministic: all pass. OVS too when the machine is quiet, but its
     # userspace datapath on a loaded 2-core machine can miss the tool's 3 s wait for a packet-in

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import statistics
 
+from .stored import TlsCostCounters
+
 FIGURES = {
     "throughput": ["answered_per_s", "engine_cpu_us_per_answered", "controller_cpu_us_per_answered"],
     "latency": ["p50_us", "p99_us", "engine_cpu_us_per_answered", "controller_cpu_us_per_answered"],
@@ -31,24 +33,23 @@ def _per(x, n):
 
 def one(r) -> dict:
     """The figures of one result (a ``Result``), by its mode."""
-    c, mode = r.counters, r.params.get("tls_cost_mode")
-    eng, ctl = c.get("tlscost_engine_cpu_s"), c.get("tlscost_controller_cpu_s")
+    c, mode = TlsCostCounters.of(r), r.params.get("tls_cost_mode")
+    eng, ctl = c.tlscost_engine_cpu_s, c.tlscost_controller_cpu_s
     if mode == "capacity":
-        held = c.get("capacity_held") or 0
-        secs = c.get("capacity_establish_s")
+        held = c.capacity_held or 0
+        secs = c.capacity_establish_s
+        rss, peak = c.tlscost_controller_rss_delta_bytes, c.tlscost_engine_rss_peak_bytes
         return {"sessions_held": held, "setup_per_s": held / secs if held and secs else None,
                 "engine_cpu_us_per_session": _per(eng, held), "controller_cpu_us_per_session": _per(ctl, held),
-                "controller_bytes_per_session": (c["tlscost_controller_rss_delta_bytes"] / held
-                                                 if held and c.get("tlscost_controller_rss_delta_bytes") is not None else None),
-                "engine_bytes_per_session": (c["tlscost_engine_rss_peak_bytes"] / held
-                                             if held and c.get("tlscost_engine_rss_peak_bytes") else None)}
-    ans = c.get("requests_answered") or 0
+                "controller_bytes_per_session": rss / held if held and rss is not None else None,
+                "engine_bytes_per_session": peak / held if held and peak else None}
+    ans = c.requests_answered or 0
     out = {"engine_cpu_us_per_answered": _per(eng, ans), "controller_cpu_us_per_answered": _per(ctl, ans)}
     if mode == "throughput":
         v = [x for s in r.find("throughput") for x in s.values]
         out["answered_per_s"] = statistics.fmean(v) if v else None
     else:
-        out.update({"p50_us": c.get("latency_p50_us"), "p99_us": c.get("latency_p99_us")})
+        out.update({"p50_us": c.latency_p50_us, "p99_us": c.latency_p99_us})
     return out
 
 
