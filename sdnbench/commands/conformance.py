@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import output
 from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC
@@ -83,7 +84,7 @@ def check(args) -> tuple:
     return controllers, versions, stims
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.report:
         cells = harness.load(args.report)
     else:

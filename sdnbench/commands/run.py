@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..campaign import runner, scenario as scenario_mod
 from ..campaign.plan import Overrides, label, plan
 from ..errors import UserError
@@ -37,7 +38,7 @@ def add_store_flag(p) -> None:
     output_add_store_flag(p)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.resume is not None:
         return _resume(args)
     if args.scenario is None:
