@@ -89,7 +89,7 @@ def run(args, outputs: Outputs) -> int:
         cells = harness.load(args.report)
     else:
         controllers, versions, stims = check(args)
-        out = Path(args.output) if args.output else None
+        out = Path(outputs.path) if outputs.path else None
         views = Path(args.views) if args.views else None
         if views:
             try:
@@ -100,7 +100,7 @@ def run(args, outputs: Outputs) -> int:
                             views=views, noise_runs=args.noise_runs)
         if out:
             print(f"wrote {out}", file=sys.stderr)
-    if args.json:
+    if outputs.json:
         output.print_json(cells)
     else:
         print(report.table(cells))

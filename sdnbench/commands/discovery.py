@@ -73,7 +73,7 @@ def run_discovery(args, outputs: Outputs) -> int:
     if p.size_search:
         return end(outputs, [_plan(outputs, p, "topology-discovery-size", lambda: _size_search(outputs, p))])
     r = _plan(outputs, p, "topology-discovery", lambda: _trials(outputs, p))
-    if not args.json:
+    if not outputs.json:
         _table(r)
     return end(outputs, [r])
 
@@ -139,7 +139,7 @@ def _size_search(outputs: Outputs, p: params.Discovery):
 def run_change(args, outputs: Outputs) -> int:
     p = build(args, "topology-change")
     r = _plan(outputs, p, "topology-change", lambda: launched.change_trial(p))
-    if not args.json:
+    if not outputs.json:
         print(change.describe(r.counters))
     return end(outputs, [r])
 

@@ -226,7 +226,7 @@ def run_exceptions(args, outputs: Outputs) -> int:
         cells = [CellSpec(cell_key("exceptions", dict(asked, variant=v), rep), "exceptions", "controller",
                           dict(asked, variant=v), rep) for rep, v in trial.plan()]
         results = run_trials(outputs, cells, lambda c: trial.one(c.repetition, c.params["variant"]),
-                             on_result=lambda r: _said(args, r), quiet=lambda r: True)
+                             on_result=lambda r: _said(outputs, r), quiet=lambda r: True)
     runs: dict = {}
     for r in results:
         runs.setdefault(r.params["variant"], []).append(r)
@@ -243,8 +243,8 @@ def run_exceptions(args, outputs: Outputs) -> int:
     return 0 if all(_measured(r) for r in results) else 2
 
 
-def _said(args, r) -> None:
-    if not args.json and r.params.get("variant"):
+def _said(outputs: Outputs, r) -> None:
+    if not outputs.json and r.params.get("variant"):
         rate = exceptions.per_loop(r)
         mean = sum(rate) / len(rate) if rate else 0.0
         print(f"rep {r.params['rep']} {r.params['variant']:<5} {mean:>12,.0f} answered/s  invalid sent "
