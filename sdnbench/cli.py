@@ -1,8 +1,8 @@
 """The ``sdnbench`` command line: one subcommand per module in ``sdnbench.commands``.
 
 Every module in ``sdnbench/commands/`` that defines ``register(subparsers)`` becomes a
-subcommand; ``register`` adds its parser and sets ``func`` (called with the parsed args; it
-returns an exit code or None).
+subcommand; ``register`` adds its parser and sets ``func`` (called with the parsed args and the
+``outputs.Outputs`` built from them once, here; it returns an exit code or None).
 
 Exit codes: 0 ok; 1 user error (one line on stderr, no traceback); 2 a measured check failed;
 >2 an internal error (with its traceback; an engine document that breaks its schema: one line naming
@@ -21,6 +21,7 @@ from .commands._parser import _ARGV, build_parser
 from .errors import CheckFailed, EngineDocumentError, Interrupted, UserError
 from .commands._flags import preflight
 from .install import with_installed_path
+from .outputs import Outputs
 from .proc import signals_as_exceptions
 from .redact import keep, redact
 from .procreg import mark_owner
@@ -53,11 +54,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                 parser.print_help()
                 return 1
             preflight(args)
-            code = int(args.func(args) or 0)
+            outputs = Outputs.of(args)    # where the results go, built once, passed to the command
+            code = int(args.func(args, outputs) or 0)
             sys.stdout.flush()            # a full disk or a closed pipe shows here, not at exit
-            if getattr(args, "_rescued", False):
-                code = max(code, 2)       # -o not written as asked: its results are in the rescue file named
-            return code
+            return outputs.exit_code(code)  # -o not written as asked: 2, its results in the rescue file named
     except UserError as e:
         print(f"sdnbench: error: {redact(str(e))}", file=sys.stderr)
         return e.exit_code

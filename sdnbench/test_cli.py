@@ -56,7 +56,7 @@ def test_every_subcommand_has_help(capsys):
 def test_internal_error_keeps_traceback(monkeypatch, capsys):
     from sdnbench.commands import doctor as doctor_cmd
 
-    def boom(args):
+    def boom(args, outputs):
         raise RuntimeError("a bug")
     monkeypatch.setattr(doctor_cmd, "run", boom)
     assert main(["doctor"]) == EXIT_INTERNAL

@@ -13,7 +13,7 @@ from .. import doctor
 from ..controllers.kinds import kind_of
 from ..controllers.spec import parse_spec
 from ..discovery import params as discovery_params
-from ..engine import params as engine_params
+from ..engine import controller_params
 from ..errors import UserError
 from ..kind import Kind
 from ..net import params as net_params
@@ -24,7 +24,7 @@ from ..switchbench import cell as switch_cell
 __all__ = ["CAMPAIGN_KINDS", "Kind", "get", "requirements"]
 
 CAMPAIGN_KINDS: dict = {k.name: k for k in (
-    engine_params.KIND, net_params.KIND, switch_cell.KIND, robustness_cell.KIND, discovery_params.KIND,
+    controller_params.KIND, net_params.KIND, switch_cell.KIND, robustness_cell.KIND, discovery_params.KIND,
     provisioning_params.KIND, resilience_params.KIND, suite_cell.KIND,
 )}
 

@@ -102,8 +102,8 @@ def test_load_reads_the_file(tmp_path):
 def test_engine_parameters_are_checked_by_the_engine_part():
     with pytest.raises(ScenarioError) as e:
         parse(GOOD.replace("loops: 3", "lops: 3"), "s.yaml")
-    # one line, at the key's line; the wording is the engine part's
+    # one line, at the key's line; the wording is the controller kind's (its keys: the engine's Config)
     assert str(e.value).startswith("s.yaml:10: benchmarks[0].params.lops: ") and "\n" not in str(e.value)
-    assert "lops" in str(e.value).split(": ", 2)[2]
+    assert "did you mean loops?" in str(e.value).split(": ", 2)[2]
     with pytest.raises(ScenarioError, match=r"^s.yaml:10: benchmarks\[0\].params.mode: "):
         parse(GOOD.replace("mode: throughput", "mode: fast"), "s.yaml")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from ..campaign.plan import one_benchmark
+from ..outputs import Outputs
 from ..paramcheck import add_flags
 from ..rfc8456 import resilience_params as params
 from ._results import end, run_trials
@@ -28,18 +29,18 @@ def build(args, test: str):
     return params.build(test, {k: v for k, v in vars(args).items() if k in keys})
 
 
-def trials(args, test: str, p, one) -> list:
+def trials(outputs: Outputs, test: str, p, one) -> list:
     """``one(p, rep)`` for each of ``p.reps`` trials, as a one-benchmark plan on the campaigns'
     executor (``_results.run_trials``): the cells a ``resilience`` campaign of these parameters
     would plan, each Result in ``-o`` and ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
     cells = one_benchmark(test, "resilience", params.cell(test, p), repetitions=p.reps)
-    return run_trials(args, cells, lambda cell: one(p, cell.repetition), reps_in_params=True)
+    return run_trials(outputs, cells, lambda cell: one(p, cell.repetition), reps_in_params=True)
 
 
-def finish(args, results: list, printer) -> int:
-    if not args.json:
+def finish(outputs: Outputs, results: list, printer) -> int:
+    if not outputs.json:
         printer(results)               # a failed trial's reason was said as it ended
-    return end(args, results)
+    return end(outputs, results)
 
 
 def ms(x) -> str:

@@ -17,6 +17,10 @@ is kept, the run marked ``interrupted``, the part of the cell cut short kept as 
 the command's own: ``-o`` rewritten after every cell, its printed rows, and a bug propagating
 (exit 3) instead of becoming a failed cell.
 
+Where the results go is the ``outputs.Outputs`` value ``cli.main`` built from the arguments
+(``-o`` and its format, ``--store``, ``--json``); the command passes it here, and a ``-o``
+rescued elsewhere is recorded on it (``Outputs.rescue``), not on the arguments.
+
 Nothing measured is lost (issue 40): ``-o`` holds every result so far; a file that cannot be
 written after all goes to a rescue file beside it (its path printed), as does a result the store
 cannot take."""
@@ -36,11 +40,12 @@ from ..campaign.measure import failed
 from ..campaign.store_sink import StoreSink
 from ..errors import UserError
 from ..formats import Output
+from ..outputs import Outputs
 from ..result import Result
 from ..store.store import Store
 
 
-def run_plan(args, cells: list, runner: Callable, on_result: Optional[Callable] = None,
+def run_plan(outputs: Outputs, cells: list, runner: Callable, on_result: Optional[Callable] = None,
              reps_in_params: bool = False, sinks: tuple = (), quiet: Optional[Callable] = None,
              document: Optional[Callable] = None, kind: Optional[str] = None) -> list:
     """The Results of ``cells`` (``CellSpec``, all of one kind) measured by ``runner(params)``;
@@ -50,17 +55,17 @@ def run_plan(args, cells: list, runner: Callable, on_result: Optional[Callable] 
     does not report on stderr; ``document(results)``: what ``-o`` holds (the list of results).
     ``cells`` may be any iterable (a plan that ends early: ``controller robustness``) when
     ``kind`` names their kind."""
-    files = _File(args, reps_in_params, on_result, quiet, document)
+    files = _File(outputs, reps_in_params, on_result, quiet, document)
     with contextlib.ExitStack() as stack:
         every: list = [*sinks, files]       # the store last: one that fails ends the run after -o has the cell
-        if getattr(args, "store", None) is not None:
-            every.append(StoreSink(stack.enter_context(Store(args.store)), resumable=False))
+        if outputs.store is not None:
+            every.append(StoreSink(stack.enter_context(Store(outputs.store)), resumable=False))
         with contextlib.suppress(_Stopped):
             execute_cells(cells, {kind or cells[0].kind: runner}, every, contain_bugs=False)
     return files.results
 
 
-def run_trials(args, cells: list, one: Callable[[object], Result], on_result: Optional[Callable] = None,
+def run_trials(outputs: Outputs, cells: list, one: Callable[[object], Result], on_result: Optional[Callable] = None,
                reps_in_params: bool = False, failure_ends: bool = False, quiet: Optional[Callable] = None,
                document: Optional[Callable] = None, stops: tuple = (UserError,), kind: Optional[str] = None) -> list:
     """``run_plan`` for a suite whose command built its typed parameters already: each cell is
@@ -84,7 +89,7 @@ def run_trials(args, cells: list, one: Callable[[object], Result], on_result: Op
             stop.result = getattr(e, "result", None) or failed(stop.cell.kind, stop.cell.benchmark,
                                                                 stop.cell.params, time.time(), str(e))
             return stop.result
-    results = run_plan(args, cells, runner, on_result, reps_in_params, sinks=(stop,),
+    results = run_plan(outputs, cells, runner, on_result, reps_in_params, sinks=(stop,),
                        quiet=lambda r: stop.said(r) or bool(quiet and quiet(r)), document=document, kind=kind)
     if stop.error is not None:
         raise stop.error
@@ -129,15 +134,15 @@ class _File(Sink):
     """``-o`` rewritten after every cell (and with the partial cell on Ctrl-C), a failed cell's
     reason on stderr, the command's row."""
 
-    def __init__(self, args, reps_in_params: bool, on_result: Optional[Callable], quiet: Optional[Callable] = None,
-                 document: Optional[Callable] = None):
-        self.args, self.reps, self.on_result, self.quiet = args, reps_in_params, on_result, quiet
+    def __init__(self, outputs: Outputs, reps_in_params: bool, on_result: Optional[Callable],
+                 quiet: Optional[Callable] = None, document: Optional[Callable] = None):
+        self.outputs, self.reps, self.on_result, self.quiet = outputs, reps_in_params, on_result, quiet
         self.document = document
         self.results: list = []
 
     def commit(self, cell, result: Result) -> None:
         self.results.append(labelled(cell, result) if self.reps else result)
-        save(self.args, self.results, document=self.document)
+        save(self.outputs, self.results, document=self.document)
         if result.status != "ok" and not (self.quiet and self.quiet(result)):
             print(f"sdnbench: {cell.benchmark}" + (f" #{cell.repetition + 1}" if self.reps else "")
                   + f" {result.status}: {result.error}", file=sys.stderr)
@@ -146,34 +151,29 @@ class _File(Sink):
 
     def interrupted(self, cell, partial: Optional[Result]) -> None:
         if cell is not None and partial is not None:
-            save(self.args, self.results + [labelled(cell, partial) if self.reps else partial],
+            save(self.outputs, self.results + [labelled(cell, partial) if self.reps else partial],
                  document=self.document)
 
 
-def save(args, results: list, document: Optional[Callable] = None) -> None:
-    """``-o`` rewritten with ``results`` (or ``document(results)``)."""
-    out = out_path(args)
+def save(outputs: Outputs, results: list, document: Optional[Callable] = None) -> None:
+    """``-o`` rewritten with ``results`` (or ``document(results)``). A file that cannot be written
+    goes beside it (``output.write_or_beside``): recorded on ``outputs.rescue``, said once."""
+    out = outputs.path
     if out:
         doc = document(results) if document else [r.to_dict() for r in results]
         data = (json.dumps(doc, indent=2) + "\n").encode()
         where = output.write_or_beside(out, data)
-        if where != str(out) and not getattr(args, "_rescued", False):
+        if where != str(out) and outputs.rescue.record(where):
             print(f"sdnbench: could not write {out}; the results are in {where}", file=sys.stderr)
-            args._rescued = True
 
 
 # what a measuring command's -o holds, and its writer (rewritten after every result)
 MEASURED = Output("the results", {"json": save})
 
 
-def out_path(args):
-    """The ``-o`` file (``args.out``, or ``args.output`` where a command names it so), or None."""
-    return getattr(args, "out", None) or getattr(args, "output", None)
-
-
-def end(args, results: list) -> int:
+def end(outputs: Outputs, results: list) -> int:
     """``--json`` printed; the exit code: 0 when every result is ok, else 2 (the system under test
     failed)."""
-    if args.json:
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
     return 0 if all(r.status == "ok" for r in results) else 2

@@ -24,6 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import cell_key
 from ..errors import UserError
@@ -62,7 +63,7 @@ def register(s) -> None:
     c.set_defaults(func=run_conformance, _output=MEASURED)
 
 
-def run_conformance(args) -> int:
+def run_conformance(args, outputs: Outputs) -> int:
     if args.compare:
         _print([r for f in args.compare for r in _read(Path(f))])
         return 0
@@ -81,10 +82,10 @@ def run_conformance(args) -> int:
                            [[v, p.name, p.category, p.tests] for v, ps in selected.items() for p in ps]))
         return 0
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
-    results = _runs(args, targets, versions, selected, say)
-    if args.output and not getattr(args, "_rescued", False):
-        print(f"wrote {args.output}", file=sys.stderr)
-    if args.json:
+    results = _runs(args, outputs, targets, versions, selected, say)
+    if outputs.path and not outputs.rescued:
+        print(f"wrote {outputs.path}", file=sys.stderr)
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
     else:
         _print(results)
@@ -95,7 +96,7 @@ def run_conformance(args) -> int:
     return 2 if failed else 0
 
 
-def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
+def _runs(args, outputs: Outputs, targets: list, versions: list, selected: dict, say) -> list:
     """Each run (a target and a version) a cell on the campaigns' executor
     (``_results.run_trials``): kept as it ends (``-o`` rewritten, ``--store`` committed), and on
     Ctrl-C/SIGTERM the runs finished are kept, the one cut short with its outcomes so far, as
@@ -124,7 +125,7 @@ def _runs(args, targets: list, versions: list, selected: dict, say) -> list:
         for n in r.notes:
             say(f"  note: {n}")
 
-    return run_trials(args, cells, lambda c: runner.run(by_spec[c.params["target"]], c.params["of_version"],
+    return run_trials(outputs, cells, lambda c: runner.run(by_spec[c.params["target"]], c.params["of_version"],
                                                           selected[c.params["of_version"]], say, args.interval),
                       on_result=ended, quiet=lambda r: True)
 

@@ -11,6 +11,7 @@ vSwitch connect with the switch's.
 
 from __future__ import annotations
 
+from ..outputs import Outputs
 from ..errors import UserError
 from ..output import add_json_flag, print_json
 from ..tls import certs
@@ -29,7 +30,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if not 1 <= args.days <= 3650:
         raise UserError(f"--days {args.days}: give between 1 and 3650 days")
     if args.check:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 
+from ..outputs import Outputs
 from ..errors import CheckFailed, UserError
 from ..compare import COMPARISON
 from ..formats import add_flags
@@ -53,7 +54,7 @@ def register(sub) -> None:
     p.set_defaults(func=run, fmt="txt")
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.fail_on_any and not args.fail_on:
         raise UserError("--fail-on-any goes with --fail-on METRIC:PCT")
     # scipy is imported here, not at start-up: every sdnbench command would pay for it otherwise.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..outputs import Outputs
 from ._parser import build_parser
 
 
@@ -57,7 +58,7 @@ complete -F _sdnbench sdnbench
 """
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     script = bash_script(build_parser())
     if args.shell == "zsh":
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script

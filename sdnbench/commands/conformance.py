@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import output
 from ..controllers.lifecycle import precheck
 from ..controllers.spec import DEFAULT_SPEC
@@ -90,12 +91,12 @@ def check(args) -> tuple:
     return controllers, versions, stims
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.report:
         cells = harness.load(args.report)
     else:
         controllers, versions, stims = check(args)
-        out = Path(args.output) if args.output else None
+        out = Path(outputs.path) if outputs.path else None
         views = Path(args.views) if args.views else None
         if views:
             try:
@@ -106,7 +107,7 @@ def run(args) -> int:
                             views=views, noise_runs=args.noise_runs, noise_extra=args.noise_extra)
         if out:
             print(f"wrote {out}", file=sys.stderr)
-    if args.json:
+    if outputs.json:
         output.print_json(cells)
     else:
         print(report.table(cells))

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from ..outputs import Outputs
 from .. import fmt, output
 from ..controllers import launch
 from ..controllers.negotiation import session_version
@@ -202,7 +203,7 @@ def search_params(args) -> dict:
     return _params(args, macs=args.macs, loops=args.loops, loop_ms=args.loop_ms, switches=args.switches)
 
 
-def run_bench(args) -> int:
+def run_bench(args, outputs: Outputs) -> int:
     counts = _switch_counts(args.switches)
     if args.reps < 1:
         raise UserError("--reps must be at least 1")
@@ -212,22 +213,22 @@ def run_bench(args) -> int:
     # runner's check of a cell's params is the answer remembered, no second engine call)
     resolved = {n: check(dict(base, switches=n)) for n in counts}
     cells = one_benchmark(base["mode"], "controller", base, {"switches": counts}, args.reps)
-    live = sys.stderr.isatty() and not args.json
+    live = sys.stderr.isatty() and not outputs.json
     shown: list = []
 
     def row(r: Result) -> None:
         shown.append(r)
-        if not args.json:
+        if not outputs.json:
             text = output.table(HEADERS, [_row(r)])
             print(text.splitlines()[-1] if len(shown) > 1 else text)
     # faucet:auto: Faucet configured for the largest switch count
     top = resolved[max(counts)]
     with launch(launch_spec(top), of_version=launch_of_version(base), tls=launch_tls(top)) as ctl:
         _agree(ctl, args)
-        results = run_plan(args, cells, against(ctl, live=live), on_result=row, reps_in_params=True)
-    if not args.json:
+        results = run_plan(outputs, cells, against(ctl, live=live), on_result=row, reps_in_params=True)
+    if not outputs.json:
         _summary(results)
-    return end(args, results)
+    return end(outputs, results)
 
 
 def _summary(results: list) -> None:
@@ -245,23 +246,23 @@ def _summary(results: list) -> None:
             print(f"note: {note}", file=sys.stderr)
 
 
-def run_capacity(args) -> int:
+def run_capacity(args, outputs: Outputs) -> int:
     if args.max < 1:
         raise UserError("--max must be at least 1")
     given = _params(args, mode="capacity", switches=args.max, hold_ms=args.hold_ms, loops=1)
     p = check(given)
     with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
-        [r] = run_plan(args, one_benchmark("capacity", "controller", given), against(ctl))
+        [r] = run_plan(outputs, one_benchmark("capacity", "controller", given), against(ctl))
     c = EngineCounters.of(r)
-    if not args.json:
+    if not outputs.json:
         print(f"sessions held: {c.capacity_held} (established {c.capacity_established}, "
               f"attempted {c.capacity_attempted}) in {c.capacity_establish_s or 0:.2f} s; "
               f"stopped by: {c.capacity_first_failure or 'the requested maximum'}")
-    return end(args, [r])
+    return end(outputs, [r])
 
 
-def run_search(args) -> int:
+def run_search(args, outputs: Outputs) -> int:
     parse_step(args.step, 1.0)                # a bad --step is refused before anything starts
     given = search_params(args)
     p = check(dict(given, mode="throughput"))
@@ -269,15 +270,15 @@ def run_search(args) -> int:
 
     def rate_search(params: dict) -> Result:
         r, res = run_search_on(check(dict(params, mode="throughput")), ctl, args.step, args.confirm,
-                               args.max_trials, on_trial=None if args.json else _print_trial)
+                               args.max_trials, on_trial=None if outputs.json else _print_trial)
         searched.append(res)
         return r
     with launch(launch_spec(p), of_version=launch_of_version(p), tls=launch_tls(p)) as ctl:
         _agree(ctl, args)
-        [r] = run_plan(args, one_benchmark("rate-search", "controller", given), rate_search)
-    if not args.json and searched:
+        [r] = run_plan(outputs, one_benchmark("rate-search", "controller", given), rate_search)
+    if not outputs.json and searched:
         _print_search(searched[0])
-    return end(args, [r])
+    return end(outputs, [r])
 
 
 def _print_search(res) -> None:
@@ -294,7 +295,7 @@ def _print_trial(t) -> None:
           f"loss {t.loss:.4%}" + (f"  not stable: {t.unstable}" if t.unstable else "  stable"))
 
 
-def run_cbench(args) -> int:
+def run_cbench(args, outputs: Outputs) -> int:
     argv = [str(driver.binary()), "cbench", *args.args]
     sys.stdout.flush()
     os.execv(argv[0], argv)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..outputs import Outputs
 from ..controllers import DEFAULT_SPEC, envs, launch
 from ..controllers.inventory import inventory
 from ..controllers.kinds import kind_of
@@ -29,7 +30,7 @@ def register(sub) -> None:
     p = sub.add_parser("controllers", help="list, install and start controllers under test",
                        description=f"{__doc__}\nNAME is {', '.join(envs.RECIPES)}.\nSPEC is {spec_forms()}.\n", formatter_class=argparse.RawDescriptionHelpFormatter)
     csub = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
-    p.set_defaults(func=lambda args: _usage(p))
+    p.set_defaults(func=lambda args, outputs: _usage(p))
 
     lp = csub.add_parser("list", help="controllers available here, versions, and how to get the rest")
     add_json_flag(lp)
@@ -56,7 +57,7 @@ def _usage(parser) -> int:
     return 1
 
 
-def run_list(args) -> int:
+def run_list(args, outputs: Outputs) -> int:
     rows = inventory()
     if args.json:
         print_json(rows)
@@ -76,14 +77,14 @@ def run_list(args) -> int:
     return 0
 
 
-def run_install(args) -> int:
+def run_install(args, outputs: Outputs) -> int:
     names = list(envs.RECIPES) if args.name == "all" else [args.name]
     for name in names:
         envs.install(name, force=args.force)
     return 0
 
 
-def run_start(args) -> int:
+def run_start(args, outputs: Outputs) -> int:
     if args.port is not None and not 0 < args.port < 65536:
         raise UserError(f"--port {args.port}: not a TCP port")
     if not kind_of(parse_spec(args.spec)).starts:

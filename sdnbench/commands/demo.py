@@ -13,6 +13,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..campaign import kinds, runner, scenario as scenario_mod
 from ..campaign.plan import Overrides
 from ..formats import FORMATS
@@ -39,7 +40,7 @@ def register(sub) -> None:
     p.set_defaults(func=run, _output=DEMO)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     from ..report.builder import build
     from ..report.export import write
     from ..report.load import load_runs

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import one_benchmark
 from ..discovery import change, launched, params, record
@@ -68,33 +69,33 @@ def build(args, test: str) -> params.Discovery:
     return params.build({**{k: v for k, v in vars(args).items() if k in keys}, "test": test})
 
 
-def run_discovery(args) -> int:
+def run_discovery(args, outputs: Outputs) -> int:
     p = build(args, "discovery")
     if p.size_search:
-        return end(args, [_plan(args, p, "topology-discovery-size", lambda: _size_search(args, p))])
-    r = _plan(args, p, "topology-discovery", lambda: _trials(args, p))
-    if not args.json:
+        return end(outputs, [_plan(outputs, p, "topology-discovery-size", lambda: _size_search(outputs, p))])
+    r = _plan(outputs, p, "topology-discovery", lambda: _trials(outputs, p))
+    if not outputs.json:
         _table(r)
-    return end(args, [r])
+    return end(outputs, [r])
 
 
-def _plan(args, p: params.Discovery, benchmark: str, measure):
+def _plan(outputs: Outputs, p: params.Discovery, benchmark: str, measure):
     """The command's one Result (every trial in it) as a one-benchmark plan of one cell on the
     campaigns' executor (``_results.run_trials``): the same store sink and Ctrl-C/SIGTERM
     handling as a campaign; ``-o`` is rewritten after every trial (``_save``) and the cell."""
-    [r] = run_trials(args, one_benchmark(benchmark, "discovery", params.PARAMS.cell(p)), lambda cell: measure())
+    [r] = run_trials(outputs, one_benchmark(benchmark, "discovery", params.PARAMS.cell(p)), lambda cell: measure())
     return r
 
 
-def _trials(args, p: params.Discovery):
+def _trials(outputs: Outputs, p: params.Discovery):
     trials, info, adapter = [], {}, None
     try:
         for rep in range(p.reps):
-            t, info, adapter = launched.trial(p, p.topo, quiet=args.json)
+            t, info, adapter = launched.trial(p, p.topo, quiet=outputs.json)
             t["rep"] = rep
             trials.append(t)
-            _save(args, launched.result(p, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
-            if not args.json:
+            _save(outputs, launched.result(p, "topology-discovery", trials, info, adapter))  # a later failure loses nothing
+            if not outputs.json:
                 print(f"trial {rep + 1}/{p.reps}: {record.describe(t)}", file=sys.stderr)
     except (Interrupted, UserError) as e:
         if trials:      # the trials that ended: kept as the part measured before the signal or error
@@ -118,15 +119,15 @@ def _table(r) -> None:
         print(f"note: {n}", file=sys.stderr)
 
 
-def _size_search(args, p: params.Discovery):
+def _size_search(outputs: Outputs, p: params.Discovery):
     def progress(seen: list, info: dict, adapter) -> None:
-        _save(args, launched.result(p, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
-        if not args.json:
+        _save(outputs, launched.result(p, "topology-discovery-size", seen, info, adapter, {"size_search": True}))
+        if not outputs.json:
             print(f"size {seen[-1]['topo']}: {record.describe(seen[-1])}", file=sys.stderr)
 
     res, seen, info, adapter = launched.size_search(p, p.max_switches, progress)
     r = launched.size_result(p, res, seen, info, adapter)
-    if not args.json:
+    if not outputs.json:
         # a southbound-only trial of a northbound search shows its verification: it did not count
         print(output.table(["topology", "state", "verified by", "discovery s"],
                            [[t["topo"], t["state"], t.get("verification") or "-",
@@ -137,13 +138,13 @@ def _size_search(args, p: params.Discovery):
     return r
 
 
-def run_change(args) -> int:
+def run_change(args, outputs: Outputs) -> int:
     p = build(args, "topology-change")
-    r = _plan(args, p, "topology-change", lambda: launched.change_trial(p))
-    if not args.json:
+    r = _plan(outputs, p, "topology-change", lambda: launched.change_trial(p))
+    if not outputs.json:
         print(change.describe(r.counters))
-    return end(args, [r])
+    return end(outputs, [r])
 
 
-def _save(args, r) -> None:
-    save_results(args, [r])
+def _save(outputs: Outputs, r) -> None:
+    save_results(outputs, [r])

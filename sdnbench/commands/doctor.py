@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..outputs import Outputs
 from .. import doctor
 from ..output import add_json_flag, print_json
 
@@ -19,7 +20,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     inventory = getattr(args, "inventory", None)
     results = doctor.run_checks(args.checks or None) if args.checks or not inventory else []
     if inventory:

@@ -5,6 +5,7 @@ master, until new flows are provisioned again, and what the streams lost
 
 from __future__ import annotations
 
+from ..outputs import Outputs
 from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.failover_trial import trial
@@ -40,5 +41,5 @@ def _print(results: list) -> None:
                   f"trials {st['trials']}")
 
 
-def run_failover(args) -> int:
-    return finish(args, trials(args, "failover", build(args, "failover"), trial), _print)
+def run_failover(args, outputs: Outputs) -> int:
+    return finish(outputs, trials(outputs, "failover", build(args, "failover"), trial), _print)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..errors import CheckFailed
 from ..formats import Output
 from ..output import add_store_flag
@@ -36,7 +37,7 @@ def register(sub) -> None:
     p.set_defaults(func=run, _output=PLOT)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     from ..history.alerts import alerts
     from ..history.collect import load_history
     from ..report.history_render import as_json, text

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import install
 from ..errors import UserError
 from ..output import add_json_flag, print_json, table
@@ -31,7 +32,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.list:
         if args.name or args.source:
             raise UserError("install --list takes no NAME or --from")

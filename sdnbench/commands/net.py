@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import procreg
 from ..controllers.spec import DEFAULT_SPEC
 from ..errors import UserError
@@ -44,7 +45,7 @@ def register(sub) -> None:
     c.add_argument("--dry-run", action="store_true", help="only list what would be removed")
     c.set_defaults(func=_clean)
     netgap.add_to(nsub)    # emulated-vs-real gap tables
-    p.set_defaults(func=lambda args: _help(p))
+    p.set_defaults(func=lambda args, outputs: _help(p))
 
 
 def _help(p) -> int:
@@ -171,7 +172,7 @@ class Progress:
                 sys.stderr.flush()
 
 
-def _run(args) -> int:
+def _run(args, outputs: Outputs) -> int:
     """The repetitions as a one-benchmark plan on the campaigns' executor (``_results.run_trials``):
     each repetition kept as it ends (``-o`` rewritten with the run so far, ``--store`` committed
     as one cell of the run); Ctrl-C/SIGTERM keeps what finished, as ``controller bench``."""
@@ -186,25 +187,25 @@ def _run(args) -> int:
             raise UserError(f"--ditg-log {args.ditg_log}: cannot make it ({e.strerror})") from None
     if args.backend != "mininet":
         params["backend"] = args.backend
-    if args.output:
-        MEASURED.format_for(args.output, args.format)
-        check_writable(args.output)
-    if args.store:
-        _open_store(args.store)
+    if outputs.path:
+        MEASURED.format_for(outputs.path, outputs.format)
+        check_writable(outputs.path)
+    if outputs.store:
+        _open_store(outputs.store)
     progress = Progress()
     try:
         with NetRun(params, progress) as run:
             condition = {k: v for k, v in run.p.items() if k != "reps"}
             cells = one_benchmark("+".join(run.p["measurements"]), "net", condition, repetitions=run.p["reps"])
-            reps = run_trials(args, cells, lambda cell: run.rep(cell.repetition), failure_ends=True,
+            reps = run_trials(outputs, cells, lambda cell: run.rep(cell.repetition), failure_ends=True,
                               quiet=lambda r: True, document=lambda rs: merge(rs, run.p).to_dict())
     finally:
         progress.done()
     result = merge(reps, run.p)
-    if args.output and not getattr(args, "_rescued", False):
-        print(f"wrote {args.output}", file=sys.stderr)
-    out = sys.stderr if args.json else sys.stdout
-    if args.json:
+    if outputs.path and not outputs.rescued:
+        print(f"wrote {outputs.path}", file=sys.stderr)
+    out = sys.stderr if outputs.json else sys.stdout
+    if outputs.json:
         print_json(result.to_dict())
     print(f"{result.topology.get('spec') if result.topology else params['topo']} with "
           f"{(result.controller or {}).get('spec')}: {result.benchmark}, {len(reps)} of {run.p['reps']} rep(s)",
@@ -214,7 +215,7 @@ def _run(args) -> int:
         print(table(summary.HEADERS, rows), file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
-    return _verdict(result, bool(args.output or args.store))
+    return _verdict(result, bool(outputs.path or outputs.store))
 
 
 def _verdict(result, saved: bool) -> int:
@@ -236,11 +237,11 @@ def _open_store(directory) -> None:
         pass
 
 
-def _topo(args) -> int:
+def _topo(args, outputs: Outputs) -> int:
     topo = parse_topology(args.spec)
     if args.link:
         topo = topo.with_link_params(parse_link(args.link))
-    if args.json:
+    if outputs.json:
         print_json(topo.to_dict())
         return 0
     print(topo.summary() + (" (has loops)" if topo.has_loop() else ""))
@@ -251,7 +252,7 @@ def _topo(args) -> int:
     return 0
 
 
-def _clean(args) -> int:
+def _clean(args, outputs: Outputs) -> int:
     from ..net import stale
 
     orphans, dead = procreg.orphans()

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..campaign import scenario as scenario_mod
 from ..formats import Output
 from ..output import add_json_flag, print_json, write_measured
@@ -32,7 +33,7 @@ def add_to(nsub) -> None:
     g.set_defaults(func=run, _output=GAP)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     from ..net.backends.both import net_benchmarks, run_both
     from ..net.backends.gap import gap_rows, markdown
     from ..net.backends.ssh_backend import SSHBackend

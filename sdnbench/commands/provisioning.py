@@ -11,6 +11,7 @@ invariant; what was measured is kept (printed, -o, --store)."""
 
 from __future__ import annotations
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import one_benchmark
 from ..paramcheck import add_flags
@@ -73,13 +74,13 @@ def build(args, benchmark: str) -> params.Provisioning:
     return params.build({**{k: v for k, v in vars(args).items() if k in keys}, "test": test})
 
 
-def _trials(args, benchmark: str) -> list:
+def _trials(args, outputs: Outputs, benchmark: str) -> list:
     """The trials as a one-benchmark plan on the campaigns' executor (``_results.run_trials``):
     the cells a ``provisioning`` campaign of these parameters would plan, each trial's Result
     in ``-o`` as it ends, each cell in ``--store`` as it ends, Ctrl-C/SIGTERM as a campaign's."""
     p = build(args, benchmark)
     cells = one_benchmark(p.benchmark, "provisioning", params.PARAMS.cell(p), repetitions=p.reps)
-    return run_trials(args, cells, lambda cell: trial(p, cell.repetition), reps_in_params=True)
+    return run_trials(outputs, cells, lambda cell: trial(p, cell.repetition), reps_in_params=True)
 
 
 def _print(results: list, capacity: bool) -> None:
@@ -107,16 +108,16 @@ def _f(x) -> str:
     return "-" if x is None else f"{x:.3f}" if x < 100 else f"{x:.0f}"
 
 
-def _finish(args, results: list, capacity: bool) -> int:
-    if not args.json:
+def _finish(outputs: Outputs, results: list, capacity: bool) -> int:
+    if not outputs.json:
         _print(results, capacity)      # a failed trial's reason was said as it ended
-    return end(args, results)
+    return end(outputs, results)
 
 
-def run_provisioning(args) -> int:
-    return _finish(args, _trials(args, f"provisioning-{args.mode}"), capacity=False)
+def run_provisioning(args, outputs: Outputs) -> int:
+    return _finish(outputs, _trials(args, outputs, f"provisioning-{args.mode}"), capacity=False)
 
 
-def run_table_capacity(args) -> int:
-    return _finish(args, _trials(args, f"table-capacity-{args.mode}"), capacity=True)
+def run_table_capacity(args, outputs: Outputs) -> int:
+    return _finish(outputs, _trials(args, outputs, f"table-capacity-{args.mode}"), capacity=True)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..errors import CheckFailed, UserError
 from ..formats import FORMATS, add_flags, stdout_formats
 from ..report.export import REPORT
@@ -30,7 +31,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     # Imported here: matplotlib and scipy cost a second, which every other command would pay.
     from ..report.builder import build
     from ..report.export import write

@@ -10,6 +10,7 @@ what was measured is kept (printed, -o, --store)."""
 
 from __future__ import annotations
 
+from ..outputs import Outputs
 from .. import output
 from ..rfc8456 import resilience_params as params
 from ..rfc8456.reprovisioning_trial import reprovisioning_trial
@@ -47,5 +48,5 @@ def _print(results: list) -> None:
               f"variance {st['variance']:.4g}, trials {st['trials']}")
 
 
-def run_reprovisioning(args) -> int:
-    return finish(args, trials(args, "reprovisioning", build(args, "reprovisioning"), reprovisioning_trial), _print)
+def run_reprovisioning(args, outputs: Outputs) -> int:
+    return finish(outputs, trials(outputs, "reprovisioning", build(args, "reprovisioning"), reprovisioning_trial), _print)

@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..errors import UserError
 from ..formats import add_flags
 from ..output import add_json_flag, add_store_flag, check_writable, print_json, table
@@ -61,14 +62,14 @@ def register(sub) -> None:
     add_store_flag(bp, read_only=True)
     add_json_flag(bp)
     bp.set_defaults(func=cmd_best)
-    p.set_defaults(func=lambda args: (p.print_help(), 1)[1])
+    p.set_defaults(func=lambda args, outputs: (p.print_help(), 1)[1])
 
 
 def _when(t) -> str:
     return dt.datetime.fromtimestamp(t, dt.timezone.utc).strftime("%Y-%m-%d %H:%M") if t else "-"
 
 
-def cmd_list(args) -> int:
+def cmd_list(args, outputs: Outputs) -> int:
     with Store(args.store, read_only=True) as store:
         runs = store.runs()
     if args.json:
@@ -84,7 +85,7 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_show(args) -> int:
+def cmd_show(args, outputs: Outputs) -> int:
     from ..compare.core import fmt_num, sort_key
     from ..compare.samples import build_side, store_pairs
     from ..stats import summarize
@@ -152,7 +153,7 @@ def _varying_keys(param_dicts: list) -> list:
     return [k for k in keys if len({json.dumps(p.get(k), default=str) for p in param_dicts}) > 1]
 
 
-def cmd_export(args) -> int:
+def cmd_export(args, outputs: Outputs) -> int:
     if args.json and (args.output or args.format not in (None, "json")):
         raise UserError("--json prints JSON on stdout; to write a file use -o FILE")
     fmt = "json" if args.json else (SAMPLES.format_for(args.output, args.format) if args.output
@@ -169,7 +170,7 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_best(args) -> int:
+def cmd_best(args, outputs: Outputs) -> int:
     from ..compare.core import fmt_num, sort_key
     from ..compare.samples import build_side, store_pairs
     from ..stats import best_scenario, higher_is_better

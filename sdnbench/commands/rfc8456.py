@@ -26,6 +26,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign import runner, scenario as scenario_mod
 from ..controllers.lifecycle import precheck
@@ -72,7 +73,7 @@ def register(sub) -> None:
     p.set_defaults(func=run, profile="default", _output=EVALUATION)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     from ..rfc8456.suite import BY_SLUG, TESTS
     if args.output is not None:
         _format(args.output)

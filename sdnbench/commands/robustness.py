@@ -13,6 +13,7 @@ import contextlib
 import sys
 from dataclasses import replace
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import cell_key
 from ..controllers.spec import DEFAULT_SPEC, display_name
@@ -69,10 +70,10 @@ def add_to(s, common) -> None:
     d.set_defaults(func=run_dos)
 
 
-def run_robustness(args) -> int:
+def run_robustness(args, outputs: Outputs) -> int:
     if args.list:
         rows = [[c["name"], c["family"], "1.3" if c["of13_only"] else "1.0, 1.3", c["source"]] for c in case_list.catalogue()]
-        if args.json:
+        if outputs.json:
             output.print_json(list(case_list.catalogue()))
         else:
             print(output.table(["case", "family", "OpenFlow", "source"], rows, align="llll"))
@@ -85,15 +86,15 @@ def run_robustness(args) -> int:
     specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
 
     def said(name, r, v) -> None:
-        if not args.json:
+        if not outputs.json:
             print(f"{name:<20} rep {r.params.get('rep', 0) + 1} {v.case:<26} {v.verdict:<9} {v.evidence}",
                   file=sys.stderr)
-    results, seen = _cases(args, p, specs, chosen, said)
+    results, seen = _cases(outputs, p, specs, chosen, said)
     table = {name: stable.by_case([v for n, v in seen if n == name]) for name in _names(specs)}
     for r, (name, _) in zip(results, seen):   # every repetition's result carries the case's stable verdict
         r.counters["robustness_stable"] = table[name][RobustnessCounters.of(r).robustness["case"]].to_dict()
-    save(args, results)
-    if args.json:
+    save(outputs, results)
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
     else:
         print(verdict_table(table, chosen))
@@ -110,7 +111,7 @@ def _names(specs: list) -> list:
     return names
 
 
-def _cases(args, p: Robustness, specs: list, cases: list, said) -> tuple:
+def _cases(outputs: Outputs, p: Robustness, specs: list, cases: list, said) -> tuple:
     """Every case of every controller (repetitions in order, a fresh launch each), each case and
     repetition a cell of one plan on the campaigns' executor (``_results.run_trials``): kept as
     it ends (``-o`` rewritten, ``--store`` committed); Ctrl-C/SIGTERM keeps what finished, as
@@ -142,7 +143,7 @@ def _cases(args, p: Robustness, specs: list, cases: list, said) -> tuple:
             said(seen[-1][0], r, seen[-1][1])
 
     with contextlib.closing(plan()) as cells:
-        results = run_trials(args, cells, one, on_result=told, quiet=lambda r: True, kind="robustness")
+        results = run_trials(outputs, cells, one, on_result=told, quiet=lambda r: True, kind="robustness")
     return results, seen
 
 
@@ -168,7 +169,7 @@ def dos_row(name: str, r, v) -> list:
             v.verdict + (" (restarted)" if v.restarted else "")]
 
 
-def run_dos(args) -> int:
+def run_dos(args, outputs: Outputs) -> int:
     p = from_args(args, ("of_version", "rate", "switches", "syn_rate", "reps", "workers"))
     specs = once_each("--controller", args.controller or [DEFAULT_SPEC])
     cases = _dos_cases(args)
@@ -181,8 +182,8 @@ def run_dos(args) -> int:
         if lq is not None:
             queues.append(f"{name} syn-flood rep {r.params.get('rep', 0) + 1}: listen queue (root namespace, TcpExt) "
                           + (", ".join(f"{k} +{n:,}" for k, n in lq.items()) or "no counters"))
-    results, _ = _cases(args, p, specs, cases, said)
-    if args.json:
+    results, _ = _cases(outputs, p, specs, cases, said)
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
         return _dos_exit(verdicts)
     print(output.table(["controller", "attack (southbound port)", "rep", "size", "before/s", "during/s", "Δ during",
@@ -214,7 +215,7 @@ def _dos_exit(verdicts: dict) -> int:
     return 2 if any(v.verdict in ("crashed", "hung") for vs in verdicts.values() for v in vs) else 0
 
 
-def run_exceptions(args) -> int:
+def run_exceptions(args, outputs: Outputs) -> int:
     """Each run (a repetition of a variant) a cell on the campaigns' executor
     (``_results.run_trials``) against the one launch: kept as it ends (``-o`` rewritten,
     ``--store`` committed); Ctrl-C/SIGTERM keeps what finished, as ``controller bench``."""
@@ -226,16 +227,16 @@ def run_exceptions(args) -> int:
     with exceptions_trial.Trial(base, args.reps) as trial:
         cells = [CellSpec(cell_key("exceptions", dict(asked, variant=v), rep), "exceptions", "controller",
                           dict(asked, variant=v), rep) for rep, v in trial.plan()]
-        results = run_trials(args, cells, lambda c: trial.one(c.repetition, c.params["variant"]),
-                             on_result=lambda r: _said(args, r), quiet=lambda r: True)
+        results = run_trials(outputs, cells, lambda c: trial.one(c.repetition, c.params["variant"]),
+                             on_result=lambda r: _said(outputs, r), quiet=lambda r: True)
     runs: dict = {}
     for r in results:
         runs.setdefault(r.params["variant"], []).append(r)
     rows = exceptions.summarize(runs)
     for r in results:
         r.counters["exceptions_summary"] = rows
-    save(args, results)
-    if args.json:
+    save(outputs, results)
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
     else:
         head, body, align = exceptions.table_rows(rows)
@@ -244,8 +245,8 @@ def run_exceptions(args) -> int:
     return 0 if all(_measured(r) for r in results) else 2
 
 
-def _said(args, r) -> None:
-    if not args.json and r.params.get("variant"):
+def _said(outputs: Outputs, r) -> None:
+    if not outputs.json and r.params.get("variant"):
         rate = exceptions.per_loop(r)
         mean = sum(rate) / len(rate) if rate else 0.0
         c = EngineCounters.of(r)

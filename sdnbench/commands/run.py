@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..outputs import Outputs
 from ..campaign import runner, scenario as scenario_mod
 from ..campaign.plan import Overrides, label, plan
 from ..errors import UserError
@@ -37,30 +38,30 @@ def add_store_flag(p) -> None:
     output_add_store_flag(p)
 
 
-def run(args) -> int:
+def run(args, outputs: Outputs) -> int:
     if args.resume is not None:
-        return _resume(args)
+        return _resume(args, outputs)
     if args.scenario is None:
         raise UserError("give a scenario file (or --resume RUN); see `sdnbench run --help`")
     sc = scenario_mod.load(args.scenario, quick=args.quick)
     overrides = _overrides(args, sc)
     if args.dry_run:
-        return _dry_run(sc, overrides, args.json)
+        return _dry_run(sc, overrides, outputs.json)
     runners = runner.load_runners(sc)
     versions = runner.check_components(sc)
-    with Store(args.store) as store:
+    with Store(outputs.store) as store:
         run_id = runner.start(store, sc, overrides, versions)
         info = store.run(run_id)
         print(f"run {run_id}: {sc.name}, {sum(info.counts.values())} cells, seed {info.seed}, "
               f"store {store.dir}", file=sys.stderr)
         outcome = runner.execute(store, run_id, sc, runners, overrides=overrides)
-    return _report(outcome, store.dir, args.json)
+    return _report(outcome, store.dir, outputs.json)
 
 
-def _resume(args) -> int:
+def _resume(args, outputs: Outputs) -> int:
     if args.quick or args.repetitions is not None:
         raise UserError("--resume keeps the schedule the run started with; drop --quick/--repetitions")
-    with Store(args.store, create=False) as store:
+    with Store(outputs.store, create=False) as store:
         info = store.run(args.resume)
         if info.kind != "campaign" or not info.scenario_text:
             raise UserError(f"run {info.id} is a single {info.name} result, not a campaign; nothing to resume")
@@ -85,7 +86,7 @@ def _resume(args) -> int:
         print(f"run {info.id}: resuming {sc.name}, {left} of {sum(info.counts.values())} cells left",
               file=sys.stderr)
         outcome = runner.execute(store, info.id, sc, runners, overrides=overrides)
-    return _report(outcome, store.dir, args.json)
+    return _report(outcome, store.dir, outputs.json)
 
 
 def _overrides(args, sc) -> Overrides:

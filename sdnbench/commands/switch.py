@@ -20,6 +20,7 @@ from __future__ import annotations
 import statistics
 import sys
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import cell_key
 from ..errors import CheckFailed, UserError
@@ -65,7 +66,7 @@ def register(sub) -> None:
     register_conformance(s)
 
 
-def run_clean(args) -> int:
+def run_clean(args, outputs: Outputs) -> int:
     items = wiring.stale()
     for kind, name in items:
         print(f"{'would remove' if args.dry_run else 'removing'} {kind} {name}")
@@ -96,7 +97,7 @@ def params_from_args(args) -> SwitchBench:
                   **{k: getattr(args, k) for k in FLAGGED}})
 
 
-def run_bench(args) -> int:
+def run_bench(args, outputs: Outputs) -> int:
     """Each test a cell on the campaigns' executor (``_results.run_trials``), as a ``switch``
     campaign's cell, all against one target built once: kept as it ends (``-o`` rewritten,
     ``--store`` committed); Ctrl-C/SIGTERM keeps the tests finished, as ``controller bench``. A
@@ -109,11 +110,11 @@ def run_bench(args) -> int:
     with parse_target(args.target) as target:
         if target.processes():
             say(f"switch under test: {target.processes()}")
-        results = run_trials(args, cells, lambda cell: _watched(target, cell, say), quiet=lambda r: True,
+        results = run_trials(outputs, cells, lambda cell: _watched(target, cell, say), quiet=lambda r: True,
                              stops=(UserError, CheckFailed))
-    if args.output and not getattr(args, "_rescued", False):
-        print(f"wrote {args.output}", file=sys.stderr)
-    if args.json:
+    if outputs.path and not outputs.rescued:
+        print(f"wrote {outputs.path}", file=sys.stderr)
+    if outputs.json:
         output.print_json([r.to_dict() for r in results])
     else:
         _print(results)

@@ -23,6 +23,7 @@ import resource
 import sys
 import threading
 
+from ..outputs import Outputs
 from .. import output
 from ..campaign.plan import one_benchmark
 from ..controllers import launch
@@ -123,26 +124,26 @@ def measure_one(params: dict) -> Result:
     return r
 
 
-def run_tls_cost(args) -> int:
+def run_tls_cost(args, outputs: Outputs) -> int:
     specs = {"tcp": args.controller, "tls": plan.tls_twin(args.controller)}
     cells = _cells(args, specs)
     for c in cells:                              # bad input fails here, before anything starts
         check({k: v for k, v in c.params.items() if k not in OURS})
 
     def row(r: Result) -> None:
-        if not args.json:
+        if not outputs.json:
             f = figures.one(r) if r.status == "ok" else {}
             shown = "  ".join(f"{k} {_num(v)}" for k, v in f.items())
             print(f"{r.params['tls_cost_mode']:<10} {r.params['tls_cost_transport']}  rep {r.params.get('rep', 0) + 1}: "
                   f"{shown or r.status}", file=sys.stderr)
-    results = run_plan(args, cells, measure_one, on_result=row, reps_in_params=True)
-    if not args.json:
+    results = run_plan(outputs, cells, measure_one, on_result=row, reps_in_params=True)
+    if not outputs.json:
         print(output.table(["mode", "figure", "TCP", "TLS", "TLS / TCP", "pairs"],
                            [[m, f, _num(a), _num(b), "-" if q is None else f"{q:.2f}", n]
                             for m, f, a, b, q, n in figures.table(results)]))
         for t, pairs in figures.negotiated(results).items():
             print(f"{t}: negotiated " + "; ".join(" ".join(str(x) for x in pr if x) or "not reported" for pr in pairs))
-    return end(args, results)
+    return end(outputs, results)
 
 
 def _num(v) -> str:

@@ -47,11 +47,10 @@ from typing import Any, Optional, get_args
 
 from ..controllers.faucet_config import faucet_config_for
 from ..controllers.spec import (DEFAULT_SPEC, OF_VERSIONS, needed_traffic, parse_spec, spoken_versions,
-                                validate_controller_param, version_bitmap)
+                                version_bitmap)
 from ..controllers.kinds import kind_of
 from ..controllers.tlsfiles import switch_files
 from ..errors import UserError
-from ..kind import Kind
 from ..tls.files import TlsFiles
 from .driver import binary
 from .result_types import Mode
@@ -85,13 +84,13 @@ def check(params: dict) -> dict:
     if p.get("traffic") is None:
         p.pop("traffic", None)
     if "of_version" in p and p["of_version"] is not None:
-        if str(p["of_version"]) not in OF_VERSIONS:
-            raise UserError(f"of_version must be 1.0 or 1.3, not {p['of_version']!r}")
+        if of_version_problem(p["of_version"]):
+            raise UserError(f"of_version {of_version_problem(p['of_version'])}")
         p["of_version"] = str(p["of_version"])
     else:
         p.pop("of_version", None)
-    if p.get("links", "none") not in LINKS:
-        raise UserError(f"links must be linear or none, not {p['links']!r}")
+    if links_problem(p.get("links", "none")):
+        raise UserError(f"links {links_problem(p['links'])}")
     if p["mode"] == "fixed-rate" and "rate" not in p:
         raise UserError("mode fixed-rate needs a rate (requests/s over all switches)")
     _tls(p)
@@ -102,6 +101,15 @@ def check(params: dict) -> dict:
     # checking the resolved params again is the same answer: remembered, not asked again
     _ANSWERS.setdefault(_key(config(out, _CHECK_ADDRESS)), (resolved, []))
     return out
+
+
+def of_version_problem(v: Any) -> Optional[str]:
+    """A forced ``of_version``: 1.0 or 1.3 (text or a number), or None (not forced)."""
+    return None if v is None or str(v) in OF_VERSIONS else f"must be 1.0 or 1.3, not {v!r}"
+
+
+def links_problem(v: Any) -> Optional[str]:
+    return None if v in LINKS else f"must be {' or '.join(reversed(LINKS))}, not {v!r}"
 
 
 def _tls(p: dict) -> None:
@@ -238,20 +246,3 @@ def engine_defaults() -> dict:
     """The engine's ``Config::default()`` (an empty config, read by the engine): what a key left
     out of the params becomes. UserError when the engine is not built."""
     return engine_resolved({})
-
-
-def validate_param(name: str, value: Any) -> Optional[str]:
-    """One cell key: the controller spec, then the engine's own parameter check."""
-    msg = validate_controller_param(name, value)
-    if msg or name == "controller":
-        return msg
-    try:
-        check({name: value})
-    except UserError as e:
-        return str(e)
-    return None
-
-
-KIND = Kind("controller", "sdnbench.engine.runner", "run_engine", ("engine",),
-            "controller benchmark with the Rust load engine (throughput, latency, capacity, ...)",
-            validate_param)

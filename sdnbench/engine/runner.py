@@ -18,6 +18,7 @@ from . import driver
 from .convert import to_result
 from .result_check import as_json
 from .result_types import EngineResult
+from .controller_params import build
 from .params import (check, config, engine_args, engine_defaults, launch_of_version, launch_spec, launch_tls,
                      with_resolved)
 
@@ -57,8 +58,9 @@ def _result(p: dict, doc: dict) -> Result:
 
 
 def run_engine(params: dict, live: bool = False, port: Optional[int] = None) -> Result:
-    """The campaign kind's runner: a controller launched for this one measurement."""
-    p = check(params)
+    """The campaign kind's runner: a controller launched for this one measurement, with the
+    cell's typed parameters (``controller_params.build``: every key known, the engine's check)."""
+    p = build(params).params
     with launch(launch_spec(p), of_version=launch_of_version(p), port=port, tls=launch_tls(p)) as ctl:
         return measure(p, ctl, live=live)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from ..controllers.spec import DEFAULT_SPEC, parse_spec
@@ -61,20 +62,6 @@ FLAGS = {
 }
 # the switches' files for a TLS controller spec (docs/tls.md); each left out: sdnbench's own
 TLS_KEYS = ("tls_ca", "tls_cert", "tls_key")
-
-SECTION_DEFAULTS = {
-    "ping": {"sizes": None, "count": 10, "interval": 0.2},
-    "tcp": {"duration": 5, "interval": 1, "window": None, "parallel": 1, "reverse": False},
-    "udp": {"duration": 5, "interval": 1, "rate": "50M", "length": 1470, "reverse": False},
-    "ditg": {"protocol": "UDP", "sizes": [512], "rate": 100, "duration_ms": 5000, "meter": "rttm",
-             "interval_ms": 1000, "log_dir": None},
-    "first_packet": {"count": 20, "interval": 0.1},
-}
-TOP_DEFAULTS = {"controller": DEFAULT_SPEC, "link": None, "of": DEFAULT_OF, "datapath": "auto",
-                "switch": "ovs", "pairs": "first-last", "reps": 1, "measurements": ["ping"]}
-# backend: where the network is (mininet | ssh:INVENTORY), checked by sdnbench.net.backends
-KNOWN = ("topo",) + tuple(TOP_DEFAULTS) + tuple(SECTION_DEFAULTS) + TLS_KEYS + ("backend", "protocols", "log_dir")
-
 
 class NetParamsError(UserError):
     """Every problem found in one set of net parameters: ``problems`` is ``[(field, message)]``."""
@@ -171,7 +158,8 @@ def _fill(params: dict, problems: list) -> dict:
         if not isinstance(given, dict):
             problems.append((section, f"expected a mapping of {', '.join(defaults)}"))
             given = {}
-        p[section] = {**defaults, **{k: v for k, v in given.items() if v is not None or k == "window"}}
+        problems += [(f"{section}.{k}", f"unknown field; known: {', '.join(defaults)}") for k in given if k not in defaults]
+        p[section] = {**defaults, **{k: v for k, v in given.items() if (v is not None or k == "window") and k in defaults}}
     return p
 
 
@@ -328,28 +316,112 @@ def _pairs(topo: str, link: Any, v: Any) -> None:
     select_pairs(parse_topology(topo), v)
 
 
-_TOP: dict = {
-    "topo": _topo, "controller": _controller, "link": _link, "of": parse_of,
-    "datapath": _choice(DATAPATHS), "switch": _choice(SWITCHES), "reps": _num(int, 1, 1000),
-    "measurements": _measurements, "tls_ca": _file("CA certificate that signed the controller's"),
-    "tls_cert": _file("switch's certificate"), "tls_key": _file("switch's private key"),
-}
-_SECTIONS: dict = {
-    "ping": {"sizes": _ping_sizes, "count": _num(int, 1, 100000),
-             "interval": _num(float, 0.001, 60, " seconds")},
-    "tcp": {"duration": _num(float, 1, 86400, " seconds"),
-            "interval": _num(float, 0.1, 60, " seconds"),
-            "window": _rate("a window size", optional=True), "parallel": _num(int, 1, 128),
-            "reverse": _choice((True, False))},
-    "udp": {"duration": _num(float, 1, 86400, " seconds"),
-            "interval": _num(float, 0.1, 60, " seconds"), "rate": _rate("a bit rate"),
-            "length": _num(int, 16, MAX_PAYLOAD, " bytes"), "reverse": _choice((True, False))},
-    "ditg": {"protocol": _choice(("UDP", "TCP", "udp", "tcp")), "sizes": lambda v: _sizes(v, 1),
-             "rate": _num(int, 1, 1000000, " packets per second"),
-             "duration_ms": _num(int, 100, 86400000, " ms"), "meter": _choice(("rttm", "owdm")),
-             "interval_ms": _num(int, 1, 3600000, " ms"), "log_dir": _log_dir},
-    "first_packet": {"count": _num(int, 2, 100000), "interval": _num(float, 0.001, 60, " seconds")},
-}
+def _f(default: Any, rule: Optional[Callable] = None, filled: bool = False) -> Any:
+    """One field of the model: its default, its rule (raises ``ValueError``/``UserError`` on a bad
+    value), and whether ``check`` fills it in when a cell leaves it out (``filled``)."""
+    meta = {"rule": rule, "filled": filled}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Ping:
+    sizes: Optional[list] = _f(None, _ping_sizes)
+    count: int = _f(10, _num(int, 1, 100000))
+    interval: float = _f(0.2, _num(float, 0.001, 60, " seconds"))
+
+
+@dataclass(frozen=True)
+class Tcp:
+    duration: float = _f(5, _num(float, 1, 86400, " seconds"))
+    interval: float = _f(1, _num(float, 0.1, 60, " seconds"))
+    window: Optional[str] = _f(None, _rate("a window size", optional=True))
+    parallel: int = _f(1, _num(int, 1, 128))
+    reverse: bool = _f(False, _choice((True, False)))
+
+
+@dataclass(frozen=True)
+class Udp:
+    duration: float = _f(5, _num(float, 1, 86400, " seconds"))
+    interval: float = _f(1, _num(float, 0.1, 60, " seconds"))
+    rate: str = _f("50M", _rate("a bit rate"))
+    length: int = _f(1470, _num(int, 16, MAX_PAYLOAD, " bytes"))
+    reverse: bool = _f(False, _choice((True, False)))
+
+
+@dataclass(frozen=True)
+class Ditg:
+    protocol: str = _f("UDP", _choice(("UDP", "TCP", "udp", "tcp")))
+    sizes: list = _f([512], lambda v: _sizes(v, 1))
+    rate: int = _f(100, _num(int, 1, 1000000, " packets per second"))
+    duration_ms: int = _f(5000, _num(int, 100, 86400000, " ms"))
+    meter: str = _f("rttm", _choice(("rttm", "owdm")))
+    interval_ms: int = _f(1000, _num(int, 1, 3600000, " ms"))
+    log_dir: Optional[str] = _f(None, _log_dir)
+
+
+@dataclass(frozen=True)
+class FirstPacket:
+    count: int = _f(20, _num(int, 2, 100000))
+    interval: float = _f(0.1, _num(float, 0.001, 60, " seconds"))
+
+
+SECTIONS = {"ping": Ping, "tcp": Tcp, "udp": Udp, "ditg": Ditg, "first_packet": FirstPacket}
+
+
+@dataclass(frozen=True)
+class NetParams:
+    """The one definition of a net cell's parameters: each field's type, default and rule (a
+    section, such as ``ping``, is a table of its own). ``check`` fills in and checks a dict of
+    them; ``build`` gives this typed value, which the ``net`` kind's runner checks a cell into."""
+    topo: str = _f(None, _topo)
+    controller: str = _f(DEFAULT_SPEC, _controller, filled=True)
+    link: Optional[str] = _f(None, _link, filled=True)
+    of: str = _f(DEFAULT_OF, parse_of, filled=True)
+    datapath: str = _f("auto", _choice(DATAPATHS), filled=True)
+    switch: str = _f("ovs", _choice(SWITCHES), filled=True)
+    pairs: str = _f("first-last", filled=True)                 # checked against the topology
+    reps: int = _f(1, _num(int, 1, 1000), filled=True)
+    measurements: list = _f(["ping"], _measurements, filled=True)
+    ping: Ping = field(default_factory=Ping)
+    tcp: Tcp = field(default_factory=Tcp)
+    udp: Udp = field(default_factory=Udp)
+    ditg: Ditg = field(default_factory=Ditg)
+    first_packet: FirstPacket = field(default_factory=FirstPacket)
+    tls_ca: Optional[str] = _f(None, _file("CA certificate that signed the controller's"))
+    tls_cert: Optional[str] = _f(None, _file("switch's certificate"))
+    tls_key: Optional[str] = _f(None, _file("switch's private key"))
+    backend: Optional[str] = None           # where the network is (mininet | ssh:INVENTORY): net.backends
+    protocols: str = ""                     # Open vSwitch's spelling of ``of``, derived by ``check``
+    log_dir: Optional[str] = None           # where the controller's log is kept
+
+    @classmethod
+    def of_checked(cls, p: dict) -> "NetParams":
+        """The typed value of params ``check`` returned."""
+        top = {k: v for k, v in p.items() if k in KNOWN and k not in SECTIONS}
+        return cls(**top, **{name: section(**p[name]) for name, section in SECTIONS.items()})
+
+
+def _defaults(table: type) -> dict:
+    return {f.name: f.default_factory() if f.default is MISSING else f.default for f in fields(table)}
+
+
+def _rules(table: type) -> dict:
+    return {f.name: f.metadata["rule"] for f in fields(table) if f.metadata.get("rule")}
+
+
+# the model's tables as check reads them, from the dataclasses above
+SECTION_DEFAULTS = {name: _defaults(section) for name, section in SECTIONS.items()}
+TOP_DEFAULTS = {f.name: v for f, v in zip(fields(NetParams), _defaults(NetParams).values()) if f.metadata.get("filled")}
+KNOWN = tuple(f.name for f in fields(NetParams))
+_TOP = _rules(NetParams)
+_SECTIONS = {name: _rules(section) for name, section in SECTIONS.items()}
+
+
+def build(params: dict, flags: bool = False, legacy: bool = False) -> NetParams:
+    """``params`` checked (``check``: every problem in one ``NetParamsError``), as the typed value."""
+    return NetParams.of_checked(check(params, flags, legacy))
 
 
 def validate_param(name: str, value: Any) -> Optional[str]:

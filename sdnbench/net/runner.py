@@ -44,7 +44,7 @@ from .links import PROFILE_NOTES, parse_link
 from .pairs import select_pairs
 from .topology import parse_topology  # noqa: F401 (imported from here by others)
 
-from .params import MEASUREMENTS, STANDALONE, TLS_KEYS, NetParamsError, check as check_params  # noqa: F401
+from .params import MEASUREMENTS, STANDALONE, TLS_KEYS, NetParams, NetParamsError, check as check_params  # noqa: F401
 
 
 def normalize(params: dict) -> dict:
@@ -85,7 +85,7 @@ def run_net(params: dict, progress: Callable[[str], None] = lambda s: None) -> R
     failed repetition ends the run (the samples taken so far are kept)."""
     with NetRun(params, progress) as run:
         reps = []
-        for rep in range(run.p["reps"]):
+        for rep in range(run.typed.reps):
             reps.append(run.rep(rep))
             if reps[-1].status != "ok":
                 break
@@ -101,7 +101,8 @@ class NetRun:
     def __init__(self, params: dict, progress: Callable[[str], None] = lambda s: None):
         params = dict(params)
         self.backend = open_backend(params.pop("backend", None))   # mininet | ssh:INVENTORY | cluster:SERVERS
-        self.p = normalize(params)
+        self.p = normalize(params)                                  # what runs and what the Result records
+        self.typed = NetParams.of_checked(self.p)                   # the same, typed (net.params.NetParams)
         self.progress = progress
         self._stack = contextlib.ExitStack()
         self._taken: dict = {}                                     # resource metric -> samples handed out

@@ -3,8 +3,9 @@
 Every measuring command stores through the campaigns' executor (``commands/_results.run_plan``
 and ``campaign/store_sink.py``), each cell as it ends, into a run of kind ``single`` in the same
 store campaigns use, so ``sdnbench results``, ``compare`` and the reports see it like any other
-run. Here: the flag (``add_store_flag``), and the rescue file of a result the store could not
-take after all (``rescue``, ``rescued``).
+run. The directory reaches the executor on the command's ``outputs.Outputs`` (``store``), built
+once by ``cli.main``. Here: the flag (``add_store_flag``), and the rescue file of a result the
+store could not take after all (``rescue``, ``rescued``).
 """
 
 from __future__ import annotations

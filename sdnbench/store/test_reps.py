@@ -2,11 +2,11 @@
 `--per rep` has one mean per repetition."""
 
 import json
-from types import SimpleNamespace
 
 from sdnbench.cli import main
 from sdnbench.result import Result
 from sdnbench.commands._results import run_plan
+from sdnbench.outputs import Outputs
 from sdnbench.store import CellSpec, Store
 
 
@@ -33,7 +33,7 @@ def test_net_run_reps_become_repetitions(tmp_path, capsys):
 def test_a_command_s_reps_become_repetitions_of_one_run(tmp_path, capsys):
     # controller bench --switches 1,4 --reps 2: a cell per switch count and repetition, on the
     # one path every measuring command stores by (run_plan: the executor and its store sink)
-    args = SimpleNamespace(store=tmp_path, out=None, json=False)
+    outputs = Outputs(store=tmp_path)
     cells = [CellSpec(f"t{n}.{rep}", "throughput", "controller", {"switches": n}, rep) for n in (1, 4) for rep in (0, 1)]
 
     def measure(p: dict) -> Result:
@@ -42,7 +42,7 @@ def test_a_command_s_reps_become_repetitions_of_one_run(tmp_path, capsys):
         seen.append(r)
         return r.finish()
     seen: list = []
-    results = run_plan(args, cells, measure)
+    results = run_plan(outputs, cells, measure)
     assert len(results) == 4 and "saved as run 1" in capsys.readouterr().err
     with Store(tmp_path) as st:
         [run] = st.runs()
@@ -54,9 +54,9 @@ def test_a_command_s_reps_become_repetitions_of_one_run(tmp_path, capsys):
 
 def test_without_store_nothing_is_stored(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    args = SimpleNamespace(store=None, out=None, json=False)
+    outputs = Outputs()
     cell = CellSpec("k", "throughput", "controller", {"switches": 1}, 0)
-    run_plan(args, [cell], lambda p: Result("controller", "throughput", dict(p)).finish())
+    run_plan(outputs, [cell], lambda p: Result("controller", "throughput", dict(p)).finish())
     assert list(tmp_path.iterdir()) == [] and "saved as run" not in capsys.readouterr().err
 
 

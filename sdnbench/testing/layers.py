@@ -33,7 +33,7 @@ LAYERS: tuple = (
     {"store", "stats", "tls"},
     {"doctor"},
     {"install"},
-    {"result", "counters", "output", "formats", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "machine",
+    {"result", "counters", "output", "outputs", "formats", "fmt", "paramcheck", "paths", "proc", "procreg", "errors", "machine",
      "openflow", "scale_limits", "lifecycle", "yamlload", "jsonload", "redact", "kind"},
 )
 
