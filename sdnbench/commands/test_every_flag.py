@@ -49,6 +49,7 @@ ZERO_MEANS = {
     *((("controller", c, f) for c in ("provisioning", "table-capacity")
        for f in ("--rate", "--announce-ms", "--table-size"))),
     ("switch", "bench", "--probe-pps"), ("switch", "conformance", "--interval"),
+    ("conformance", "--noise-extra"),          # no further Open vSwitch runs: the default
 }
 
 
