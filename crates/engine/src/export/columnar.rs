@@ -131,7 +131,12 @@ mod tests {
             let r: EngineResult = serde_json::from_str(&t).unwrap();
             all.extend(r.switches);
         }
+        // the optional fields set in some records only (no golden has a HELLO fallback)
+        all[0].hello_fallback = true;
+        all[1].tcp_connect_us = Some(12.5);
+        all[1].tls_version = Some("TLSv1_3".into());
         assert!(all.iter().any(|s| s.hello_fallback) && all.iter().any(|s| !s.hello_fallback));
+        assert!(all.iter().any(|s| s.tls_version.is_some()) && all.iter().any(|s| s.tls_version.is_none()));
         assert!(all.iter().any(|s| s.tcp_connect_us.is_some()) && all.iter().any(|s| s.tcp_connect_us.is_none()));
         assert!(all.iter().any(|s| s.of_version.is_none()), "a null that is written stays a null");
         let base = all.len();
