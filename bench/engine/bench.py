@@ -458,12 +458,16 @@ def scale(a) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
-        rj = (Path(d) / "r.json").stat()
         doc = json.loads((Path(d) / "r.json").read_text())
+        # the result's files (the summary, and the per-switch records beside it when the run
+        # wrote them apart: `switches_file`)
+        files = [Path(d) / "r.json", *([Path(d) / doc["switches_file"]["name"]] if doc.get("switches_file") else [])]
+        st = [f.stat() for f in files]
         ctr = kernel_probe.tcp_counters(net)
-        # the result file: its size, and from the run's end (`finished_unix`) to the file's
-        # last write: building and writing the result (wall clock)
-        out["result"] = {"bytes": rj.st_size, "end_to_written_s": rj.st_mtime - doc["finished_unix"]}
+        # the result's size, and from the run's end (`finished_unix`) to its last write:
+        # building and writing the result (wall clock)
+        out["result"] = {"bytes": sum(x.st_size for x in st), "summary_bytes": st[0].st_size,
+                         "end_to_written_s": max(x.st_mtime for x in st) - doc["finished_unix"]}
     sm = out["samples"] or [{"up": 0, "tcp_mem_pages": 0, "slab_kib": base_slab, "engine_rss": 0, "responder_rss": 0, "load1": 0}]
     h = doc["handshake"]
     up = max(h["sessions_up"], 1)

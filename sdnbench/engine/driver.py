@@ -18,6 +18,7 @@ from typing import Optional
 
 from .. import paths, procreg
 from ..errors import Interrupted, UserError
+from . import switches_file
 from .result_types import EngineResult
 
 
@@ -99,10 +100,15 @@ def _kill(proc: subprocess.Popen) -> None:
 
 def read_document(path: Path) -> Optional[dict]:
     """The engine's document in ``path``, checked against its schema (``EngineDocumentError``
-    naming the first field that breaks it); None when there is none (not written, or cut short)."""
+    naming the first field that breaks it); None when there is none (not written, or cut short).
+    Per-switch records written beside it (``switches_file``) are read back into ``switches``."""
     try:
         doc = json.loads(path.read_text())
     except (FileNotFoundError, json.JSONDecodeError):
         return None
     EngineResult.from_json(doc)
+    if isinstance(doc, dict) and "switches_file" in doc:
+        # the records beside it (a run of many switches): back where an embedded result has them
+        doc = switches_file.embed(doc, path.parent)
+        EngineResult.from_json(doc)
     return doc

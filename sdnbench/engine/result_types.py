@@ -35,7 +35,7 @@ from .result_check import (
 
 SCHEMA = 'sdnbench.engine/1'
 
-__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'Percentiles', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SynSpec', 'Throughput', 'Tls', 'Totals', 'TraceLoops', 'Transport', 'TransportDelay']
+__all__ = ['EngineDocumentError', 'SCHEMA', 'EngineResult', 'engine_result', 'AfterLoops', 'Agent', 'AgentFacts', 'Applied', 'AroundEvent', 'Brief', 'Capacity', 'Checked', 'Checked2', 'Coalescing', 'Config', 'Counters', 'Disconnect', 'Disconnect2', 'Discovery', 'Efficiency', 'Engine', 'FailMode', 'Failure', 'Flow', 'Gap', 'Handshake', 'HostCounters', 'Idle', 'KeepaliveCounts', 'KeepaliveLoad', 'LateLatency', 'Latency', 'Learning', 'LinkState', 'Load', 'LoadLoops', 'Loops', 'Mode', 'Network', 'Observation', 'PairReport', 'Percentiles', 'ProcSeries', 'Reconnect', 'ReconnectCounts', 'Resources', 'RobustSpec', 'Role', 'SeenError', 'Summary', 'SwitchReport', 'SwitchesFile', 'SynSpec', 'Throughput', 'Tls', 'Totals', 'TraceLoops', 'Transport', 'TransportDelay']
 
 
 FailMode = Literal['secure', 'standalone']
@@ -1718,6 +1718,29 @@ class SwitchReport:
 
 
 @dataclass(frozen=True)
+class SwitchesFile:
+    """Where a result's per-switch records are when they are not in it."""
+    #: Its schema: `sdnbench.engine.switches/1` (gzip'd JSON, one array per field).
+    format: str
+    #: The file's name, in the directory of the result (`r.json` → `r.switches.json.gz`).
+    name: str
+    #: The records it holds, one per switch, in switch order.
+    rows: int
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "") -> SwitchesFile:
+        o = obj(value, path)
+        return cls(
+            format=req(o, path, 'format', want_str),
+            name=req(o, path, 'name', want_str),
+            rows=req(o, path, 'rows', want_uint),
+        )
+
+    def to_json(self) -> dict:
+        return as_json(self)
+
+
+@dataclass(frozen=True)
 class SynSpec:
     """Where the SYNs come from (set by sdnbench, which creates and removes the namespace)."""
     #: The MAC address of the root namespace's end of the veth.
@@ -1983,8 +2006,12 @@ class EngineResult:
     started_unix: float
     #: `ok`, `partial`, `interrupted` or `failed` (rules in `src/coordinator/status.rs`).
     status: Literal['ok', 'partial', 'interrupted', 'failed']
-    #: Per emulated switch, in switch order.
+    #: Per emulated switch, in switch order; empty when they are in `switches_file`.
     switches: list[SwitchReport]
+    #: The per-switch records are in a columnar file beside this one (`switches` is then empty;
+    #: `export/columnar.rs`): runs of many switches (`--switches-file-from`). Absent when the
+    #: records are in `switches`.
+    switches_file: Optional[SwitchesFile] = field(metadata={"omit_none": True})
     throughput: Throughput
     totals: Totals
     #: TCP or TLS, and what TLS agreed (`params.tls`).
@@ -2019,6 +2046,7 @@ class EngineResult:
             started_unix=req(o, path, 'started_unix', want_number),
             status=req(o, path, 'status', one_of('ok', 'partial', 'interrupted', 'failed')),
             switches=req(o, path, 'switches', list_of(SwitchReport.from_json)),
+            switches_file=opt(o, path, 'switches_file', nullable(SwitchesFile.from_json)),
             throughput=req(o, path, 'throughput', Throughput.from_json),
             totals=req(o, path, 'totals', Totals.from_json),
             transport=req(o, path, 'transport', Transport.from_json),

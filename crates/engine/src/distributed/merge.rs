@@ -86,7 +86,13 @@ fn read(f: &str) -> Result<EngineResult, String> {
     if v["schema"] != SCHEMA {
         return Err(format!("merge: {f}: not an engine result (schema {SCHEMA} expected)"));
     }
-    serde_json::from_value(v).map_err(|e| format!("merge: {f}: not a well-formed engine result: {e}"))
+    let mut r: EngineResult = serde_json::from_value(v).map_err(|e| format!("merge: {f}: not a well-formed engine result: {e}"))?;
+    // the records beside it (`export/columnar.rs`), back in the result
+    if let Some(sf) = r.switches_file.take() {
+        let p = std::path::Path::new(f).with_file_name(&sf.name);
+        r.switches = crate::export::read_switches(&p).map_err(|e| format!("merge: {f}: its per-switch records: {e}"))?;
+    }
+    Ok(r)
 }
 
 /// Merge the named results; errors are one line.

@@ -5,12 +5,14 @@
 //! Written through a `serde_json::Value`, so every object's keys come out sorted, as in every
 //! result the engine has written.
 
+mod columnar;
 mod document;
 mod network;
 mod stream;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use columnar::{read as read_switches, SWITCHES_SCHEMA};
 pub use document::{schema, EngineResult};
 
 use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
@@ -88,6 +90,7 @@ pub fn build(o: Outcome) -> EngineResult {
         capacity,
         network,
         switches: o.reports.into_iter().flat_map(|r| r.switches).collect(),
+        switches_file: None,
         agents,
         warnings,
         params: o.cfg,
@@ -314,13 +317,39 @@ pub fn line(r: &EngineResult) -> String {
     to_value(r).to_string()
 }
 
+/// From how many switches `write` puts the per-switch records in a columnar file beside the
+/// result (`--switches-file-from`): a small run stays one file, as every result was before.
+pub const SWITCHES_FILE_FROM: usize = 10_000;
+
 /// Write atomically: a crash leaves the old file or the new one, never half of one.
 /// The text is streamed to the file (`stream.rs`): the result is not held a second time as a
 /// `Value` or as text. `r` is borrowed mutably only to take its switches aside for a moment.
 pub fn write(path: &Path, r: &mut EngineResult) -> std::io::Result<()> {
+    write_from(path, r, SWITCHES_FILE_FROM)
+}
+
+/// `write`, the records in a columnar file beside `path` when there are at least `from` of them
+/// (0: always). The columnar file is written (atomically) first, then the summary naming it,
+/// with `switches` empty; `r` is given back as it came.
+pub fn write_from(path: &Path, r: &mut EngineResult, from: usize) -> std::io::Result<()> {
+    if r.switches.len() < from || r.switches_file.is_some() {
+        return atomic(path, |w| stream::write_pretty(w, r));
+    }
+    let name = columnar::name_beside(path);
+    atomic(&path.with_file_name(&name), |w| columnar::write(w, &r.switches))?;
+    let switches = std::mem::take(&mut r.switches);
+    r.switches_file = Some(SwitchesFile { name, format: SWITCHES_SCHEMA.into(), rows: switches.len() as u64 });
+    let written = atomic(path, |w| stream::write_pretty(w, r));
+    r.switches = switches;
+    r.switches_file = None;
+    written
+}
+
+/// Write through `f` to a temporary file renamed to `path` when complete.
+fn atomic(path: &Path, f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
     let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-    stream::write_pretty(&mut w, r)?;
+    f(&mut w)?;
     w.flush()?;
     drop(w);
     std::fs::rename(&tmp, path)

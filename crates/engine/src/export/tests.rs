@@ -98,3 +98,29 @@ fn the_streamed_text_is_the_text_of_the_value() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_columnar_result_reads_back_as_the_embedded_one() {
+    // every golden, written with its records beside it (`write_from(.., 0)`) and embedded: the
+    // summary is the embedded document without them and names the file; the file gives them back
+    let dir = std::env::temp_dir().join(format!("sdnbench-columnar-doc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in goldens() {
+        let mut r: EngineResult = serde_json::from_str(&text).unwrap();
+        let (one, two) = (dir.join("one.json"), dir.join("two.json"));
+        write_from(&one, &mut r, usize::MAX).unwrap();
+        write_from(&two, &mut r, 0).unwrap();
+        let embedded: serde_json::Value = serde_json::from_slice(&std::fs::read(&one).unwrap()).unwrap();
+        let mut summary: serde_json::Value = serde_json::from_slice(&std::fs::read(&two).unwrap()).unwrap();
+        assert_eq!(summary["switches"], serde_json::json!([]), "{name}");
+        let sf = summary.as_object_mut().unwrap().remove("switches_file").unwrap();
+        assert_eq!(sf["name"], "two.switches.json.gz", "{name}");
+        assert_eq!(sf["format"], SWITCHES_SCHEMA);
+        assert_eq!(sf["rows"], r.switches.len() as u64, "{name}");
+        let back = read_switches(&dir.join("two.switches.json.gz")).unwrap();
+        summary["switches"] = serde_json::to_value(&back).unwrap();
+        assert!(summary == embedded, "{name}: the columnar result is not the embedded one");
+        assert!(r.switches_file.is_none() && r.switches.len() == back.len(), "{name}: `r` given back");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -175,6 +175,9 @@ struct Flags {
     /// Write the full result (schema sdnbench.engine/1)
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Per-switch records in a columnar file beside --json from this many switches (0: always)
+    #[arg(long, value_parser = whole::<usize>, value_name = "N", default_value_t = crate::export::SWITCHES_FILE_FROM)]
+    switches_file_from: usize,
     /// No live or summary text
     #[arg(long, short)]
     quiet: bool,
@@ -184,6 +187,8 @@ struct Flags {
 pub struct Args {
     pub cfg: Config,
     pub json: Option<PathBuf>,
+    /// `--switches-file-from`: the per-switch records beside `json` from this many switches.
+    pub switches_file_from: usize,
     pub quiet: bool,
 }
 
@@ -247,7 +252,7 @@ pub fn parse(args: Vec<String>) -> Result<Args, String> {
     };
     apply(&mut c, &f, &m)?;
     validate(&c).map_err(|e| as_flag(&e, &m))?;
-    Ok(Args { cfg: c, json: f.json, quiet: f.quiet })
+    Ok(Args { cfg: c, json: f.json, switches_file_from: f.switches_file_from, quiet: f.quiet })
 }
 
 /// A config check's line ("loop_ms: 0 is too small ...") in the words of the command line when

@@ -45,10 +45,10 @@ pub fn bench(args: Vec<String>) -> i32 {
     coordinator::fault::at("end", &stop);
     let mut j = crate::export::build(o);
     if let Some(path) = &a.json {
-        if let Err(e) = crate::export::write(path, &mut j) {
+        if let Err(e) = crate::export::write_from(path, &mut j, a.switches_file_from) {
             // checked before the run, and still refused: the measurement goes to a rescue file
             let rescue = std::env::temp_dir().join(format!("sdnbench-engine-rescue-{}.json", std::process::id()));
-            let kept = match crate::export::write(&rescue, &mut j) {
+            let kept = match crate::export::write_from(&rescue, &mut j, a.switches_file_from) {
                 Ok(()) => format!("; the result is in {}", rescue.display()),
                 Err(_) => String::new(),
             };

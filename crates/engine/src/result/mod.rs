@@ -81,8 +81,13 @@ pub struct EngineResult<P> {
     pub capacity: Option<Capacity>,
     /// The emulated network's figures (`src/network/`); null without `params.network`.
     pub network: Option<Network>,
-    /// Per emulated switch, in switch order.
+    /// Per emulated switch, in switch order; empty when they are in `switches_file`.
     pub switches: Vec<SwitchReport>,
+    /// The per-switch records are in a columnar file beside this one (`switches` is then empty;
+    /// `export/columnar.rs`): runs of many switches (`--switches-file-from`). Absent when the
+    /// records are in `switches`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switches_file: Option<SwitchesFile>,
     /// Per agent (`params.agents`, or the files of a `merge`); empty when the workers were local.
     pub agents: Vec<Agent>,
     /// What a reader must see (the engine busy, failed handshakes, lost sessions, ...).
@@ -93,6 +98,17 @@ pub struct EngineResult<P> {
     /// A pod's own result (`k8s-agent` without a coordinator) only: its index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_index: Option<u32>,
+}
+
+/// Where a result's per-switch records are when they are not in it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SwitchesFile {
+    /// The file's name, in the directory of the result (`r.json` → `r.switches.json.gz`).
+    pub name: String,
+    /// Its schema: `sdnbench.engine.switches/1` (gzip'd JSON, one array per field).
+    pub format: String,
+    /// The records it holds, one per switch, in switch order.
+    pub rows: u64,
 }
 
 /// The JSON Schema of [`EngineResult`] with `params` of type `P` (the engine's: `export::schema`,
