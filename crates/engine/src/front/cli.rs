@@ -175,8 +175,8 @@ struct Flags {
     /// Write the full result (schema sdnbench.engine/1)
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Per-switch records in a columnar file beside --json from this many switches (0: always)
-    #[arg(long, value_parser = whole::<usize>, value_name = "N", default_value_t = crate::export::SWITCHES_FILE_FROM)]
+    /// Per-switch records in a columnar file beside --json from this many switches (0 = always)
+    #[arg(long, value_parser = switch_count, value_name = "N", default_value_t = crate::export::SWITCHES_FILE_FROM)]
     switches_file_from: usize,
     /// No live or summary text
     #[arg(long, short)]
@@ -190,6 +190,16 @@ pub struct Args {
     /// `--switches-file-from`: the per-switch records beside `json` from this many switches.
     pub switches_file_from: usize,
     pub quiet: bool,
+}
+
+/// A number of switches, 0 to the most the engine runs.
+fn switch_count(v: &str) -> Result<usize, String> {
+    let n = whole::<usize>(v)?;
+    let most = super::validate::MAX_SWITCHES as usize;
+    if n > most {
+        return Err(format!("{n} is out of range (0 to {most})"));
+    }
+    Ok(n)
 }
 
 fn version_list(versions: Versions) -> String {

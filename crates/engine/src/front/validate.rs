@@ -11,7 +11,7 @@ fn range<T: PartialOrd + std::fmt::Display>(errs: &mut Vec<String>, field: &str,
 
 /// Upper bounds: past them a run could not start on any machine, or would not end in a day
 /// (a typo, not a benchmark); each is far beyond what a run here uses.
-const MAX_SWITCHES: u32 = 1_000_000;
+pub(crate) const MAX_SWITCHES: u32 = 1_000_000;
 const MAX_LOOPS: u32 = 1_000_000;
 const MAX_WINDOW: u32 = 1_000_000;
 const MAX_WORKERS: u32 = 4096;
