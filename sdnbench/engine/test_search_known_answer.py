@@ -14,6 +14,7 @@ import pytest
 from sdnbench.testing.engine_fixtures import responder, run_doc
 from sdnbench.engine.convert import to_result
 from sdnbench.engine.search import trial_from
+from sdnbench.engine.stored import EngineCounters
 
 pytestmark = pytest.mark.integration
 
@@ -40,7 +41,7 @@ def test_open_loop_above_the_service_rate_is_not_stable_though_nothing_is_lost()
                  warmup=1, timeout_ms=10_000, adaptive_timeout=False)
         doc = run_doc(addr, **p)
     r = to_result(doc, dict(p, controller=f"tcp:{addr}"))
-    t = trial_from(offered, r.counters, r.find("sent_rate")[0].values, r.find("throughput")[0].values)
+    t = trial_from(offered, EngineCounters.of(r), r.find("sent_rate")[0].values, r.find("throughput")[0].values)
     assert abs(t.sent - offered) <= 0.01 * offered, t
     assert abs(t.apr - RATE) <= 0.05 * RATE, t
     assert t.lost == 0, t
