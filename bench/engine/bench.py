@@ -9,6 +9,7 @@
     .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000] [--c-client] [--tls]
+    .venv/bin/python bench/engine/bench.py held       --switches 1000000 --echo-every-ms 60000 --rates 10000,15000,20000
     .venv/bin/python bench/engine/bench.py tls        [--sizes 1000,10000,100000]
     .venv/bin/python bench/engine/bench.py all        [--peer ...]
 
@@ -58,6 +59,10 @@
   (`--tls-versions`, both offered by default), and with --c-client hsclient.c does the same on
   OpenSSL first: the floor of a TLS session, and the engine's rate and CPU per session as ratios
   of it (handshakes only over TLS: no load phase). The certificates are `sdnbench certs`' set.
+- held: `scale --c-client` at each of --rates (lowest first; stops after a rate neither side
+  held), same --switches, --echo-every-ms and --load-loops: the highest load each side held with
+  nothing lost (the engine also with its sender kept up), in round trips/s (requests + echoes),
+  and the engine's over the C client's (held.py says what "held" is).
 - tls: `scale --c-client` over TCP and over TLS at each of --sizes, in one run, the order of the
   two alternating from size to size (ABBA): per size, each side's set-up rate, CPU per session
   of both sides and memory per session, TCP and TLS, and TLS's cost as ratios.
@@ -85,6 +90,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cclient  # noqa: E402  (this directory's cclient.py)
+import held  # noqa: E402  (this directory's held.py)
 import instructions  # noqa: E402  (this directory's instructions.py)
 import swcounts  # noqa: E402  (this directory's swcounts.py)
 import kernel_probe  # noqa: E402
@@ -507,6 +513,23 @@ def scale(a) -> dict:
             "warnings": doc["warnings"]}
 
 
+def held_load(a) -> dict:
+    """`scale --c-client` at each of --rates, lowest first, until a rate neither side held; the
+    highest load each held with nothing lost, and their ratio (held.py)."""
+    if a.load_loops < 3 or not a.echo_every_ms:
+        raise SystemExit("held: --load-loops 3 or more and --echo-every-ms are required (the load is requests plus echoes)")
+    runs = []
+    for rate in sorted(float(x) for x in a.rates.split(",")):
+        r = scale(argparse.Namespace(**{**vars(a), "rate": rate, "c_client": True, "tls": False}))
+        runs.append(r)
+        j = held.judge(runs[-1:], a.switches, a.echo_every_ms)["rates"][0]
+        if not j["engine_held"] and not j["c_client_held"]:
+            break
+    return {"figure": "highest load held with nothing lost, engine and C client, same sessions and echo period",
+            "machine": kernel_probe.cpu_model(), "switches": a.switches, "echo_every_ms": a.echo_every_ms,
+            "load_loops": a.load_loops, **held.judge(runs, a.switches, a.echo_every_ms), "raw": runs}
+
+
 def _hs_percentiles(h: dict) -> dict:
     """The engine's handshake timing split (TCP connect, TLS, OpenFlow), as its result gives it."""
     return {k: v for k, v in h.items() if "_us" in k or "tls" in k}
@@ -569,7 +592,7 @@ def main() -> int:
     # group is stopped and a scale run's namespace deleted by their context managers
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "instructions", "counts", "lowrate", "latency", "scale", "tls", "all"])
+    ap.add_argument("what", choices=["efficiency", "instructions", "counts", "lowrate", "latency", "scale", "held", "tls", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
     ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
@@ -595,6 +618,7 @@ def main() -> int:
     ap.add_argument("--tls", action="store_true", help="scale: the sessions over TLS (the responder, the engine and the C client)")
     ap.add_argument("--tls-versions", default="1.2,1.3", help="scale --tls: TLS versions offered (1.2, 1.3 or 1.2,1.3)")
     ap.add_argument("--sizes", default="1000,10000,100000", help="tls: the switch counts (1000,10000,100000)")
+    ap.add_argument("--rates", default="5000,10000,15000,20000", help="held: the offered request rates to try, lowest first")
     ap.add_argument("--no-netns", dest="netns", action="store_false",
                     help="scale: run in this namespace (default: a namespace of its own whose TCP hash table fits the sessions, scale_netns.py)")
     ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
@@ -612,9 +636,9 @@ def main() -> int:
     for w in (["efficiency", "lowrate", "latency", "scale"] if a.what == "all" else [a.what]):
         a2 = argparse.Namespace(**vars(a))
         if a2.switches is None:
-            a2.switches = 100_000 if w == "scale" else 16
+            a2.switches = 100_000 if w in ("scale", "held") else 16
         out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "counts": counts, "lowrate": lowrate,
-                  "latency": latency, "scale": scale, "tls": tls_cost}[w](a2)
+                  "latency": latency, "scale": scale, "held": held_load, "tls": tls_cost}[w](a2)
         print(json.dumps({w: out[w]}, indent=1))
     return 0
 
