@@ -88,7 +88,7 @@ class Relay(ThreadedPeer):
 
 def _conn_dpid(msgs: list) -> dict:
     out = {}
-    for t, conn, to_ctl, _d, raw in msgs:
+    for _t, conn, to_ctl, _d, raw in msgs:
         if to_ctl and sof.name_of(raw) == "FEATURES_REPLY" and len(raw) >= 16:
             out[conn] = sof.dpid_of(raw)
     return out
@@ -124,7 +124,7 @@ def latencies(msgs: list) -> dict:
             if (sw, data) in po_local:
                 out["local_ms"].append(1000 * (t - po_local.pop((sw, data))))
             elif data in po_link and po_link[data][0] != sw:
-                src, n, t_po = po_link.pop(data)
+                _src, n, t_po = po_link.pop(data)
                 out["link_ms"].append(1000 * (t - t_po))
                 arrived[(sw, n)] = t
     out["race_ms"] = [1000 * (t - reply[k]) for k, t in sorted(arrived.items()) if k in reply]
