@@ -44,10 +44,11 @@ def _floor(c: dict) -> str:
 
 def _pooled(c: dict) -> str:
     """``, 1 pooled over 11 connect phases (connect, frames, link)`` when the pooled connect-phase
-    floor (``pooled.py``) labelled an item, else ''."""
+    floor (``pooled.py``) labelled an item, or judged one and left it unexplained (``0 pooled``),
+    else ''."""
     n = (c.get("labels") or {}).get("pooled", 0)
     p = c.get("pooled") or {}
-    if not n:
+    if not n and not c.get("pooled_seen"):
         return ""
     return f", {n} pooled over {p.get('runs', '?')} connect phases ({', '.join(p.get('stimuli') or [])})"
 

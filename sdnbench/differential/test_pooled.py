@@ -66,6 +66,7 @@ def test_an_item_every_connect_phase_shows_stays_unexplained_however_many_pool()
     assert rec["by_label"]["unexplained"]["only_ovs"]["sent"] == [fm[:harness.ITEM_CHARS]]
     assert ["unexplained", "only_ovs", "sent", fm[:harness.ITEM_CHARS], 5, 5] in rec["pooled_seen"]
     assert rec["labels"] == {"pooled": 1, "unexplained": 1}, "the LLDP race beside it still pools"
+    assert report.verdict(rec).startswith("**unexplained** (1 of 2 items, 1 pooled over 5 connect phases")
     # and one only the engine sent, in its connect phase, that no Open vSwitch run sent
     e = _view(d["engine"])
     extra = fm.replace('"priority": ', '"priority": 1')
@@ -89,6 +90,8 @@ def test_an_item_also_seen_after_the_stimulus_is_never_pooled():
     cl = classify.classify("frames", a, b, e, (), pool)
     assert cl.labels[("only_engine", "received", miss)] == "unexplained"
     assert ("only_engine", "received", miss) not in cl.pool_seen
+    rec = harness.record("osken:topology", "1.0", "frames", a, e, [b], pool)
+    assert "pooled" not in report.verdict(rec), "nothing was judged against the pool"
 
 
 def test_what_never_pools_flows_a_windowed_run_and_a_cell_alone():
