@@ -91,7 +91,8 @@ def test_an_item_also_seen_after_the_stimulus_is_never_pooled():
     assert cl.labels[("only_engine", "received", miss)] == "unexplained"
     assert ("only_engine", "received", miss) not in cl.pool_seen
     rec = harness.record("osken:topology", "1.0", "frames", a, e, [b], pool)
-    assert "pooled" not in report.verdict(rec), "nothing was judged against the pool"
+    assert rec["labels"] == {"pooled": 1, "unexplained": 1}, "A's own probe on s1 (before the stimulus only) pools"
+    assert rec["by_label"]["unexplained"]["only_engine"]["received"] == [miss]
 
 
 def test_what_never_pools_flows_a_windowed_run_and_a_cell_alone():
