@@ -67,7 +67,8 @@ def classify(stimulus: str, a, b, engine, more: tuple = (), pool: tuple = ()) ->
     for cat in noise.CATEGORIES:
         ma, me = (noise.masked(getattr(v, cat), fl) for v in (a, engine))
         mothers = [noise.masked(getattr(v, cat), fl) for v in (b, *more)]
-        mpool = [noise.masked(s.pre[cat], fl) for s in phases] if pool and cat in pooled.PHASED else []
+        mpool = {side: [noise.masked(s.evidence(side)[cat], fl) for s in phases]
+                 for side in ("only_ovs", "only_engine")} if pool and cat in pooled.PHASED else {}
         for side, items, other in (("only_ovs", c.diff.only_ovs, me), ("only_engine", c.diff.only_engine, ma)):
             for x in items[cat]:
                 m = noise.mask(x, fl.fields)
@@ -75,8 +76,8 @@ def classify(stimulus: str, a, b, engine, more: tuple = (), pool: tuple = ()) ->
                 if noise.is_noise(side, [m in mo for mo in mothers], m in other):
                     lab = NOISE
                 elif mpool and pooled.connect_phase_only(a if side == "only_ovs" else engine, cat, x):
-                    c.pool_seen[(side, cat, x)] = sum(m in mp for mp in mpool)
-                    lab = POOLED if noise.is_noise(side, [m in mp for mp in mpool], False) else ""
+                    c.pool_seen[(side, cat, x)] = sum(m in mp for mp in mpool[side])
+                    lab = POOLED if noise.is_noise(side, [m in mp for mp in mpool[side]], False) else ""
                 else:
                     lab = ""
                 c.labels[(side, cat, x)] = lab or evidence.explain(stimulus, side, cat, x, a.received) or UNEXPLAINED

@@ -14,11 +14,14 @@ capture time against the run's own handshake):
   the engine for an item only the engine had) shows *only* before the stimulus: an item also
   seen at or after the stimulus is a difference after it too, which other stimuli's runs did
   not sample, and is never pooled; ``flows`` (read at the end) never pool, nor ``SESSIONS``;
-- it is judged by the floor's own rule (``noise.is_noise``) against the connect phases (the
-  ``pre`` items) of every Open vSwitch run of the cell and of the other cells of the same
-  controller and version (``Sample``): noise when Open vSwitch runs disagree about it there;
-  an item every connect phase shows and the engine lacks, or one only the engine shows, stays
-  unexplained however many runs pool.
+- it is judged by the floor's own rule (``noise.is_noise``) against the Open vSwitch runs of
+  the cell and of the other cells of the same controller and version (``Sample``), each side
+  read so that a run only counts where it is comparable: an item only the engine had (in its
+  connect phase) is noise when some run had it *in its connect phase* (``pre``); an item only
+  A had is noise when some run lacked it *in the whole run* (``whole``: a run of another
+  stimulus that shows it only after its stimulus may have shown the same message late, so it
+  counts as having it). An item every run shows and the engine lacks, or one only the engine
+  shows, stays unexplained however many runs pool.
 
 Only Open vSwitch runs pool (never an engine run), and only runs whose views have the phase
 (``pre`` not None).
@@ -35,16 +38,22 @@ LABEL = "pooled"                 # an item the pooled connect-phase floor makes 
 @dataclass(frozen=True)
 class Sample:
     """The connect phase of one Open vSwitch run: which cell (stimulus) and run it came from,
-    and its items before the stimulus ({category: set})."""
+    its items before the stimulus and all its items ({category: set} each)."""
     stimulus: str
     run: str
     pre: dict
+    whole: dict
+
+    def evidence(self, side: str) -> dict:
+        """The items that count for an item only ``side`` had (module doc)."""
+        return self.pre if side == "only_engine" else self.whole
 
 
 def samples(stimulus: str, runs: dict) -> list:
     """The connect-phase samples of a cell's Open vSwitch runs ({run name: View}; the engine's
     left out), those whose views have the phase."""
-    return [Sample(stimulus, name, {c: frozenset(v.pre[c]) for c in PHASED})
+    return [Sample(stimulus, name, {c: frozenset(v.pre[c]) for c in PHASED},
+                   {c: frozenset(getattr(v, c)) for c in PHASED})
             for name, v in runs.items() if name != "engine" and getattr(v, "pre", None) is not None]
 
 

@@ -109,7 +109,7 @@ def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int, seen:
                 k = (seen or {}).get((what, side, cat, x))
                 runs = f" (in {k[0]} of {k[1]} OVS runs)" if k else ""
                 p = (pool or {}).get((what, side, cat, x))
-                runs += f" (connect phase only: in {p[0]} of {p[1]} pooled OVS connect phases)" if p else ""
+                runs += f" (before the stimulus only; pooled: in {p[0]} of {p[1]} OVS runs)" if p else ""
                 out.append(f"  - {what}, {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`{runs}")
             total = totals_.get(side, {}).get(cat, len(items))
             if total > min(limit, len(items)):

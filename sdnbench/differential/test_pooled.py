@@ -123,3 +123,21 @@ def test_a_matrix_command_judges_its_cells_again_with_every_other_cell_s_connect
     assert cells[0]["verdict"] == "noise" and cells[0]["pooled"]["runs"] == 5
     assert said == ["osken:topology           1.0  connect      noise (1 items; A/B +0/+0, 1 pooled over 5 connect "
                     "phases (connect, frames, link)) (judged again, pooled)"]
+
+
+def test_a_run_that_shows_the_item_only_after_its_stimulus_counts_as_having_it():
+    """An item only A had pools only against runs that lacked it altogether: a run of another
+    stimulus that raised it after its stimulus may have raised the same message late."""
+    d = _cell("connect")
+    a, e, b = _view(d["a"]), _view(d["engine"]), _view(d["b"])
+    miss = MISS.format(2)
+    late = []
+    for s in ("frames", "link"):
+        runs = _runs(_cell(s))
+        for v in (runs["ovs_a"], runs["ovs_b"]):
+            if miss not in v.received:                   # raised late in every run that lacked it before
+                v.received.add(miss)
+                v.post["received"].add(miss)
+        late += pooled.samples(s, {k: v for k, v in runs.items() if k in ("ovs_a", "ovs_b")})
+    rec = harness.record("osken:topology", "1.0", "connect", a, e, [b], tuple(late))
+    assert rec["verdict"] == "unexplained" and rec["pooled_seen"] == [["unexplained", "only_ovs", "received", miss, 5, 5]]
