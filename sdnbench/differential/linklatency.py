@@ -73,7 +73,7 @@ class Relay(ThreadedPeer):
         elif kind == "PACKET_IN":
             pi = of.packet_in(m)
             frame = pi["frame"]
-            if not clock._stream(frame):
+            if not clock.is_stream(frame):
                 return
             if pi["in_port"] == HOST_PORT:
                 with self._lock:
