@@ -9,7 +9,9 @@ Each cell (controller × OpenFlow version × stimulus) runs the controller fresh
 vSwitch (userspace datapath) N times (--noise-runs, 2 by default: A, then the engine, then B, C …)
 and once on the engine's emulated network (topology linear,2), captures what it received and
 sent, reads the flow tables, and compares OVS A with the engine, normalised (docs/conformance.md).
-What the OVS runs differ in is the noise floor. A cell is identical, differs only as noise or as
+What the OVS runs differ in is the noise floor; an item of the connect phase only (before the
+stimulus) is also judged against the OVS runs of the command's other cells of the same controller
+and version (the pooled connect-phase floor). A cell is identical, differs only as noise or as
 docs/conformance.md's evidence explains, or differs unexplained. Each OVS run past the second
 costs a whole run's time per cell; --noise-extra N takes up to N more, one at a time, only while
 a cell is unexplained. Stimuli: connect, frames, link, hosts, restart, echo-silence.
@@ -60,7 +62,8 @@ def register(sub) -> None:
                         "it is not (the noise floor measured where needed; the cell says how many it took) "
                         f"({harness.NOISE_EXTRA})")
     p.add_argument("--views", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
-                                                  "engine, OVS C …) whole, one JSON file per cell, into DIR")
+                                                  "engine, OVS C …) whole, with each run's items before and after the stimulus, one JSON file "
+                                                  "per cell, into DIR")
     p.set_defaults(func=run, _output=CELLS)
 
 

@@ -3,7 +3,9 @@
 property of the test bed (``evidence.py``: its key), or ``unexplained``; and the cell's verdict:
 
 - ``identical``: A and the engine compare equal;
-- ``noise``: every difference is one Open vSwitch shows against itself;
+- ``noise``: every difference is one Open vSwitch shows against itself (in the cell's own runs,
+  or, for an item of the connect phase only, in the connect phases pooled over the cells of
+  the same controller and version: ``pooled.py``, labelled ``pooled``);
 - ``explained``: every difference is noise or has evidence, at least one has evidence;
 - ``unexplained``: at least one difference is neither.
 """
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import evidence, noise
+from . import evidence, noise, pooled
 from .normalise import compare
 
-NOISE, UNEXPLAINED = "noise", "unexplained"
+NOISE, UNEXPLAINED, POOLED = "noise", "unexplained", pooled.LABEL
+NOISE_LABELS = {NOISE, POOLED}
 
 
 @dataclass
@@ -24,6 +27,8 @@ class Classified:
     floor: noise.Floor
     labels: dict = field(default_factory=dict)    # (side, cat, item) -> NOISE | evidence key | UNEXPLAINED
     seen: dict = field(default_factory=dict)      # (side, cat, item) -> how many OVS runs (A too) have it, noisy fields left out
+    pool: dict = field(default_factory=dict)      # the connect-phase samples: runs (the cell's and pooled), cells, their stimuli
+    pool_seen: dict = field(default_factory=dict)  # (side, cat, item) of the connect phase -> in how many of those runs' connect phases
 
     def counts(self) -> dict:
         out: dict = {}
@@ -46,23 +51,34 @@ class Classified:
         labs = set(self.labels.values())
         if UNEXPLAINED in labs:
             return UNEXPLAINED
-        return "explained" if labs - {NOISE} else NOISE
+        return "explained" if labs - NOISE_LABELS else NOISE
 
 
-def classify(stimulus: str, a, b, engine, more: tuple = ()) -> Classified:
-    """OVS run A, OVS run B, the engine, and any further OVS runs C … (``normalise.View`` each)."""
+def classify(stimulus: str, a, b, engine, more: tuple = (), pool: tuple = ()) -> Classified:
+    """OVS run A, OVS run B, the engine, and any further OVS runs C … (``normalise.View`` each);
+    ``pool``: the connect-phase samples (``pooled.Sample``) of the other cells of the same
+    controller and version, for the items of the connect phase only (``pooled.py``)."""
     fl = noise.floor(a, b, *more)
     c = Classified(compare(a, engine), fl)
+    phases = pooled.samples(stimulus, {"ovs_a": a, "ovs_b": b, **{f"ovs_{i}": v for i, v in enumerate(more, 2)}})
+    phases = phases[1:] + list(pool) if phases and phases[0].run == "ovs_a" else []   # A is the side judged
+    if pool:
+        c.pool = {"runs": len(phases), "stimuli": sorted({s.stimulus for s in phases} | {stimulus})}
     for cat in noise.CATEGORIES:
         ma, me = (noise.masked(getattr(v, cat), fl) for v in (a, engine))
         mothers = [noise.masked(getattr(v, cat), fl) for v in (b, *more)]
+        mpool = {side: [noise.masked(s.evidence(side)[cat], fl) for s in phases]
+                 for side in ("only_ovs", "only_engine")} if pool and cat in pooled.PHASED else {}
         for side, items, other in (("only_ovs", c.diff.only_ovs, me), ("only_engine", c.diff.only_engine, ma)):
             for x in items[cat]:
                 m = noise.mask(x, fl.fields)
                 c.seen[(side, cat, x)] = sum(m in mo for mo in [ma, *mothers])
                 if noise.is_noise(side, [m in mo for mo in mothers], m in other):
                     lab = NOISE
+                elif mpool and pooled.connect_phase_only(a if side == "only_ovs" else engine, cat, x):
+                    c.pool_seen[(side, cat, x)] = sum(m in mp for mp in mpool[side])
+                    lab = POOLED if noise.is_noise(side, [m in mp for mp in mpool[side]], False) else ""
                 else:
-                    lab = evidence.explain(stimulus, side, cat, x, a.received) or UNEXPLAINED
-                c.labels[(side, cat, x)] = lab
+                    lab = ""
+                c.labels[(side, cat, x)] = lab or evidence.explain(stimulus, side, cat, x, a.received) or UNEXPLAINED
     return c

@@ -56,7 +56,8 @@ def packet_in_data(raw: bytes) -> bytes:
     return raw[24 + (mlen + 7) // 8 * 8 + 2:]
 
 
-def _stream(frame: bytes) -> bool:
+def is_stream(frame: bytes) -> bool:
+    """Is ``frame`` one of the ``frames`` stimulus' stream frames (UDP to ``UDP_PORT``)?"""
     return len(frame) >= 38 and frame[12:14] == b"\x08\x00" and frame[23] == 17 \
         and struct.unpack("!H", frame[36:38])[0] == UDP_PORT
 
@@ -79,7 +80,7 @@ def port_down(raw: bytes) -> bool:
 def _caused_by(stimulus: str, raw: bytes) -> bool:
     name = of.name_of(raw)
     if stimulus in ("frames", "hosts"):
-        return name == "PACKET_IN" and (_stream if stimulus == "frames" else _arp)(packet_in_data(raw))
+        return name == "PACKET_IN" and (is_stream if stimulus == "frames" else _arp)(packet_in_data(raw))
     return stimulus == "link" and name == "PORT_STATUS" and port_down(raw)
 
 

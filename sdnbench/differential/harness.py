@@ -26,7 +26,7 @@ from ..controllers.spec import display_name, parse_spec, spoken_versions
 from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
-from . import classify, clock, noise, normalise, report, sides
+from . import classify, clock, noise, normalise, pooled, report, sides
 
 TOPO = "linear,2"
 KEEP_ITEMS = 20
@@ -97,7 +97,10 @@ def write_views(path: Path, stimulus: str, vo, vb, ve, more: tuple = ()) -> None
     ``more``, the OVS runs C … when there were more than two): to classify again, or to keep as
     test data."""
     def sets(v):
-        return {c: sorted(getattr(v, c)) for c in CATEGORIES}
+        out = {c: sorted(getattr(v, c)) for c in CATEGORIES}
+        if getattr(v, "pre", None) is not None:              # the connect phase (``pooled.py``)
+            out.update({k: {c: sorted(getattr(v, k)[c]) for c in pooled.PHASED} for k in ("pre", "post")})
+        return out
     data = {"stimulus": stimulus, **{k: sets(v) for k, v in (("a", vo), ("b", vb), ("engine", ve))}}
     if more:
         data["more"] = [sets(v) for v in more]
@@ -115,10 +118,13 @@ def _floor(fl, names: list) -> dict:
 
 
 def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None,
-         noise_runs: int = NOISE_RUNS, noise_extra: int = NOISE_EXTRA) -> dict:
+         noise_runs: int = NOISE_RUNS, noise_extra: int = NOISE_EXTRA, pool: tuple = (),
+         kept: Optional[dict] = None) -> dict:
     """One comparison: the runs (``noise_runs`` on OVS, then up to ``noise_extra`` more while the
     cell is unexplained: ``sample_until_settled``), the views written to ``views`` when given, and
-    the cell's record (``record``)."""
+    the cell's record (``record``), judged with the connect-phase samples ``pool`` of the other
+    cells of the same controller and version (``pooled.py``); its views into ``kept`` (``views``)
+    when given, to judge it again when more cells have run (``rejudge``)."""
     t = time.monotonic()
     secs: dict = {}
     with tempfile.TemporaryDirectory(prefix="sdnbench-conformance-") as d:
@@ -127,7 +133,7 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
 
         def judge() -> dict:
             return record(spec, version, stimulus, vs["ovs_a"], vs["engine"],
-                          [v for k, v in vs.items() if k not in ("ovs_a", "engine")])
+                          [v for k, v in vs.items() if k not in ("ovs_a", "engine")], pool)
 
         def more() -> None:
             name = run_keys(len(recs))[-1]          # the next OVS run: len(recs) OVS runs after it
@@ -140,6 +146,8 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
     vo, ve, (vb, *vmore) = vs["ovs_a"], vs["engine"], [v for k, v in vs.items() if k not in ("ovs_a", "engine")]
     if views is not None:
         write_views(views, stimulus, vo, vb, ve, tuple(vmore))
+    if kept is not None:
+        kept["views"] = vs
     notes = [f"ovs {n}" for n in o.notes] + [f"engine {n}" for n in e.notes] \
         + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
     after = clock.intervals(recs)
@@ -157,12 +165,19 @@ def _seen(cl, n: int) -> list:
     return [[cl.labels[k], *k[:2], k[2][:ITEM_CHARS], cl.seen[k], n] for k in sorted(cl.labels)[:KEEP_ITEMS]]
 
 
-def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict:
+def record(spec: str, version: str, stimulus: str, vo, ve, others: list, pool: tuple = ()) -> dict:
     """Pure: a cell's record from its views (OVS A, the engine, OVS B, C …): the verdict
     (``classify``), what differs A vs the engine (capped), the noise floor over every OVS run,
-    each difference's label counted."""
+    each difference's label counted; ``pool``: the other cells' connect-phase samples
+    (``pooled.Sample``), and when given the record says over how many runs it pooled (``pooled``)
+    and, per connect-phase item, in how many of them it was (``pooled_seen``)."""
     vb, *vmore = others
-    cl = classify.classify(stimulus, vo, vb, ve, tuple(vmore))
+    cl = classify.classify(stimulus, vo, vb, ve, tuple(vmore), tuple(pool))
+    extra = {}
+    if cl.pool:
+        n = cl.pool["runs"]
+        extra = {"pooled": cl.pool, "pooled_seen": [[cl.labels[k], *k[:2], k[2][:ITEM_CHARS], v, n]
+                                                    for k, v in sorted(cl.pool_seen.items())][:KEEP_ITEMS]}
     d = cl.diff
     only_ovs, n_ovs = capped({k: sorted(v) for k, v in d.only_ovs.items()})
     only_engine, n_engine = capped({k: sorted(v) for k, v in d.only_engine.items()})
@@ -179,7 +194,25 @@ def record(spec: str, version: str, stimulus: str, vo, ve, others: list) -> dict
             "noise": [v.noise for v in (vo, ve, *others)], "unnamed": [v.unnamed for v in (vo, ve, *others)],
             "counts": {"ovs": [len(vo.received), len(vo.sent), len(vo.flows)],
                        "engine": [len(ve.received), len(ve.sent), len(ve.flows)],
-                       **{k: [len(v.received), len(v.sent), len(v.flows)] for k, v in zip(keys, others)}}}
+                       **{k: [len(v.received), len(v.sent), len(v.flows)] for k, v in zip(keys, others)}},
+            **extra}
+
+
+def rejudge(cells: list, group: list, say: Callable[[str], None] = print) -> None:
+    """Pure but for ``say``: the cells of one controller and version judged again, each with the
+    connect-phase samples of all the others (``pooled.py``), once all of them have run. ``group``:
+    [(index into ``cells``, stimulus, {run: View})]; a cell whose verdict changes is said."""
+    samples = [pooled.samples(s, vs) for _i, s, vs in group]
+    for j, (i, s, vs) in enumerate(group):
+        pool = tuple(x for k, xs in enumerate(samples) if k != j for x in xs)
+        if not pool:
+            continue
+        old = cells[i]
+        new = record(old["spec"], old["version"], s, vs["ovs_a"], vs["engine"],
+                     [v for k, v in vs.items() if k not in ("ovs_a", "engine")], pool)
+        cells[i] = {**old, **new}
+        if report.verdict(cells[i]) != report.verdict(old):
+            say(f"{old['controller']:24} {old['version']}  {s:12} {report.verdict(cells[i])} (judged again, pooled)")
 
 
 def run(controllers: list, versions: list, stims: list, out: Optional[Path],
@@ -193,17 +226,26 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
             if not speaks(spec, v):
                 say(f"{display_name(spec):24} {v}  skipped: the controller does not speak OpenFlow {v}")
                 continue
+            group: list = []                  # (index, stimulus, views): the connect phases to pool
             for s in stims:
+                kept: dict = {}
+                pool = tuple(x for _i, st, vs in group for x in pooled.samples(st, vs))
                 try:
                     name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
-                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs, noise_extra=noise_extra)
+                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs,
+                             noise_extra=noise_extra, pool=pool, kept=kept)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}
+                if kept:
+                    group.append((len(cells), s, kept["views"]))
                 cells.append(c)
                 say(f"{c['controller']:24} {v}  {s:12} {report.verdict(c)} ({c.get('seconds', '-')} s)")
                 if out:
                     write_json_atomic(out, cells)
+            rejudge(cells, group, say)
+            if out and len(group) > 1:
+                write_json_atomic(out, cells)
     return cells
 
 

@@ -34,9 +34,11 @@ import base64
 import json
 import struct
 from dataclasses import dataclass, field
+from typing import Optional
 
 from .. import openflow as of
 from . import tablefeatures
+from .stimuli import SETTLE_S
 
 NO_BUFFER = of.NO_BUFFER
 LOCAL = {0xFFFE, 0xFFFFFFFE}
@@ -52,6 +54,12 @@ class View:
     flows: set = field(default_factory=set)
     noise: int = 0
     unnamed: int = 0           # messages of connections that never said which switch they are
+    # the connect phase (``pooled.py``): {category: items} of ``received`` and ``sent`` with an
+    # occurrence before the stimulus (``pre``: capture time < handshake + SETTLE_S) and with one
+    # at or after it (``post``); None for a run whose compared window starts later (``restart``,
+    # ``echo-silence``) or that has no handshake time: it tells nothing of its connect phase
+    pre: Optional[dict] = None
+    post: Optional[dict] = None
 
 
 def frame_kind(data: bytes) -> str:
@@ -200,6 +208,10 @@ def view(rec) -> View:
             if t >= t_from and not (rec.t_end and t > rec.t_end):
                 sessions.setdefault(dpid[conn], set()).add(conn)
     window = set().union(*sessions.values()) if sessions else set()
+    t_hs = getattr(rec, "t_handshake", 0.0)
+    phased = bool(t_hs) and not t_from
+    if phased:
+        v.pre, v.post = {"received": set(), "sent": set()}, {"received": set(), "sent": set()}
     for t, conn, to_ctl, d, raw in rec.msgs:
         # a session of the window counts whole: its switch's HELLO may have waited in a stopped
         # controller's backlog from before the SIGCONT (where in the retry cycle: timing)
@@ -214,8 +226,12 @@ def view(rec) -> View:
         if key == "noise":
             v.noise += 1
             continue
+        cat = "received" if to_ctl else "sent"
         for k in ([key] if isinstance(key, str) else key):
-            (v.received if to_ctl else v.sent).add(f"s{dpid.get(conn, '?')} {k}")
+            item = f"s{dpid.get(conn, '?')} {k}"
+            getattr(v, cat).add(item)
+            if phased:
+                (v.pre if t < t_hs + SETTLE_S else v.post)[cat].add(item)
     if t_from:
         v.received |= {f"s{k} SESSIONS={len(c)}" for k, c in sessions.items()}
     for k, parts in rec.flows.items():

@@ -42,6 +42,17 @@ def _floor(c: dict) -> str:
     return head + (f", fields {', '.join(f['fields'])}" if f.get("fields") else "")
 
 
+def _pooled(c: dict) -> str:
+    """``, 1 pooled over 11 connect phases (connect, frames, link)`` when the pooled connect-phase
+    floor (``pooled.py``) labelled an item, or judged one and left it unexplained (``0 pooled``),
+    else ''."""
+    n = (c.get("labels") or {}).get("pooled", 0)
+    p = c.get("pooled") or {}
+    if not n and not c.get("pooled_seen"):
+        return ""
+    return f", {n} pooled over {p.get('runs', '?')} connect phases ({', '.join(p.get('stimuli') or [])})"
+
+
 def kind(c: dict) -> str:
     """identical, noise, explained, unexplained or error."""
     if "error" in c:
@@ -57,13 +68,14 @@ def verdict(c: dict) -> str:
         return summary(c)
     labels = c.get("labels") or {}
     if k == "noise":
-        return f"noise ({labels.get('noise', 0)} items; {_floor(c)})"
+        return f"noise ({labels.get('noise', 0) + labels.get('pooled', 0)} items; {_floor(c)}{_pooled(c)})"
     if k == "explained":
         parts = [f"{lab} {n}" for lab, n in sorted(labels.items())]
-        return f"explained ({', '.join(parts)})"
+        return f"explained ({', '.join(parts)}{_pooled(c)})"
     if "verdict" not in c:
         return f"**unexplained** (no noise floor): {summary(c)}"
-    return f"**unexplained** ({labels.get('unexplained', 0)} of {sum(labels.values())} items): {summary(c)}"
+    return (f"**unexplained** ({labels.get('unexplained', 0)} of {sum(labels.values())} items{_pooled(c)}): "
+            f"{summary(c)}")
 
 
 def table(cells: list) -> str:
@@ -89,12 +101,15 @@ def totals(cells: list) -> str:
             f"evidence, {n['unexplained']} unexplained" + (f", {n['error']} not run" if n["error"] else ""))
 
 
-def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int, seen: dict = None) -> None:
+def _items(out: list, what: str, by_side: dict, totals_: dict, limit: int, seen: dict = None,
+           pool: dict = None) -> None:
     for side in ("only_ovs", "only_engine"):
         for cat, items in (by_side.get(side) or {}).items():
             for x in items[:limit]:
                 k = (seen or {}).get((what, side, cat, x))
                 runs = f" (in {k[0]} of {k[1]} OVS runs)" if k else ""
+                p = (pool or {}).get((what, side, cat, x))
+                runs += f" (before the stimulus only; pooled: in {p[0]} of {p[1]} OVS runs)" if p else ""
                 out.append(f"  - {what}, {side.replace('only_', 'only on ')} {cat}: `{x[:220]}`{runs}")
             total = totals_.get(side, {}).get(cat, len(items))
             if total > min(limit, len(items)):
@@ -112,6 +127,7 @@ def details(cells: list, limit: int = 12) -> str:
             _items(out, "no noise floor", c, {f"only_{k}": v for k, v in (c.get("differing") or {}).items()}, limit)
             continue
         seen = {tuple(s[:4]): s[4:] for s in c.get("seen_in_ovs_runs") or []}
+        pool = {tuple(s[:4]): s[4:] for s in c.get("pooled_seen") or []}
         for lab, by_side in sorted(c["by_label"].items(), key=lambda kv: kv[0] != "unexplained"):
-            _items(out, lab, by_side, (c.get("by_label_n") or {}).get(lab, {}), limit, seen)
+            _items(out, lab, by_side, (c.get("by_label_n") or {}).get(lab, {}), limit, seen, pool)
     return "\n".join(out)

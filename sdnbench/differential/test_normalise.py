@@ -109,3 +109,31 @@ def test_a_window_compares_the_sessions_after_it_and_leaves_out_unnamed_connecti
     w = view(NoWindow)
     assert not any("SESSIONS" in k for k in w.received) and w.unnamed == 0
     assert any(k.startswith("s? OFPHello") for k in w.received), "without a window nothing is left out"
+
+
+def test_the_view_records_which_items_came_before_the_stimulus():
+    """``pre`` / ``post`` (the connect phase, ``pooled.py``): capture time against the run's own
+    handshake + SETTLE_S; an item seen on both sides of the stimulus is in both; a run with a
+    window (restart, echo-silence) or no handshake time records no phase."""
+    lldp = b"\x01\x80\xc2\0\0\x0e" + b"\0" * 6 + b"\x88\xcc" + b"\0" * 46
+    early, late, both = _pi(lldp, reason=0), _pi(stream_frame(2, 1, 0, 0)), _pi(lldp, reason=1)
+
+    class Rec:
+        t_end, t_from, t_handshake, flows = 20.0, 0.0, 1.0, {}
+        msgs = [(1.0, 100, True, *_feat(5)), (2.0, 100, True, early, b"\x04\x0a"),
+                (4.9, 100, True, both, b"\x04\x0a"), (5.0, 100, True, late, b"\x04\x0a"),
+                (6.0, 100, True, both, b"\x04\x0a")]
+    v = view(Rec)
+    lldp0, lldp1 = (f"s5 {received_key(x, b'')}" for x in (early, both))
+    frame = f"s5 {received_key(late, b'')}"
+    assert v.pre["received"] == {"s5 FEATURES_REPLY n_tables=254 n_buffers=0", lldp0, lldp1}
+    assert v.post["received"] == {frame, lldp1}, "the frame 4.0 s after the handshake is the stimulus'"
+    assert v.pre["sent"] == v.post["sent"] == set()
+
+    class Window(Rec):
+        t_from = 4.0
+    assert view(Window).pre is None
+
+    class NoClock(Rec):
+        t_handshake = 0.0
+    assert view(NoClock).pre is None and view(NoClock).received == v.received
