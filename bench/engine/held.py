@@ -7,11 +7,16 @@ load (`--rate` requests/s over all switches for `--load-loops` seconds, an echo 
 switch every `--echo-every-ms`). This module judges each run and finds the highest rate each
 side held; the runs themselves are `bench.scale`'s.
 
-A side **holds** a load when, over the load's loops, nothing it sent was lost (requests and
-echoes) and, for the engine, its sender kept up (it sent what was offered: a sender that falls
-behind offers less than the load, so its zero loss would not be the load's). A late answer
-(after the loss timeout, counted as lost then answered) is a loss. The load is given as round
-trips per second: requests plus echoes, `rate + N * 1000 / echo_every_ms`.
+A side **holds** a load when everything it sent over the load's loops was answered, requests
+and echoes, and, for the engine, its sender kept up (it sent what was offered: a sender that
+falls behind offers less than the load, so nothing lost would not be the load's). Both sides are
+judged alike: the C client counts `lost` as sent − answered when its drain ends, with no
+timeout; the engine's per-loop `lost` counts every request that passed its loss timeout (an
+adaptive one, 10 × the recent latency up to `--timeout-ms`), answered late or not, so the
+engine's unanswered requests are its `lost` less its `late` answers, plus what was still in
+flight when its drain ended. Late answers (after the engine's timeout) are reported beside, not
+counted as lost: the C client would count them answered. The load is given as round trips per
+second: requests plus echoes, `rate + N * 1000 / echo_every_ms`.
 """
 
 
@@ -19,11 +24,20 @@ def round_trips_per_s(rate: float, switches: int, echo_every_ms: int) -> float:
     return rate + (switches * 1000 / echo_every_ms if echo_every_ms else 0)
 
 
+def engine_unanswered(load: dict) -> dict:
+    """The engine's `load` section (`bench.load_summary`): requests and echoes never answered, and
+    the late answers (after the loss timeout) that the first count leaves out."""
+    pl, after, ka = load["per_loop"], load.get("after_loops") or {}, load["keepalive"]
+    late = sum(pl["late"]) + after.get("late", 0)
+    return {"requests": sum(pl["lost"]) + after.get("lost", 0) - late + after.get("in_flight_at_stop", 0),
+            "echoes": ka["lost"] - ka["late"] + ka["in_flight_at_stop"], "late_requests": late,
+            "late_echoes": ka["late"]}
+
+
 def engine_held(load: dict) -> bool:
-    """The engine's `load` section (`bench.load_summary`): 0 lost, 0 late, echoes too, sender kept up."""
-    pl = load["per_loop"]
-    return (load["sender_kept_up"] and sum(pl["lost"]) == 0 and sum(pl["late"]) == 0
-            and sum(pl["echo_lost"]) == 0 and load["keepalive"]["lost"] == 0)
+    """Everything answered (late answers count as answered) and the sender kept up."""
+    u = engine_unanswered(load)
+    return load["sender_kept_up"] and u["requests"] == 0 and u["echoes"] == 0
 
 
 def c_client_held(load: dict) -> bool:
@@ -41,7 +55,11 @@ def judge(runs: list[dict], switches: int, echo_every_ms: int) -> dict:
     judged as a ceiling: the highest rate below which every tried rate held)."""
     rows = sorted(({"rate": r["load"]["offered_per_s"],
                     "round_trips_per_s": round_trips_per_s(r["load"]["offered_per_s"], switches, echo_every_ms),
-                    "engine_held": engine_held(r["load"]), "c_client_held": c_client_held(r["c_client"]["load"])}
+                    "engine_held": engine_held(r["load"]), "c_client_held": c_client_held(r["c_client"]["load"]),
+                    "engine_unanswered": engine_unanswered(r["load"]),
+                    "c_client_unanswered": {k: r["c_client"]["load"][k] for k in ("lost", "echo_lost")},
+                    "p99_us": {"engine_worst_loop": max(r["load"]["per_loop"]["p99_us"]),
+                               "c_client_whole_load": r["c_client"]["load"]["p99_us"]}}
                    for r in runs), key=lambda x: x["rate"])
     top = {}
     for side in ("engine", "c_client"):

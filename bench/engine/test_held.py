@@ -39,11 +39,32 @@ def test_a_sender_that_fell_behind_did_not_hold_even_with_nothing_lost():
     assert not held.engine_held(load)
 
 
-def test_a_late_answer_or_a_lost_echo_is_a_loss():
-    for col in ("late", "echo_lost"):
-        load = copy.deepcopy(HELD["load"])
-        load["per_loop"][col][5] = 1
-        assert not held.engine_held(load), col
+def test_a_late_answer_is_an_answer_as_the_c_client_counts_it():
+    load = copy.deepcopy(HELD["load"])
+    load["per_loop"]["lost"][3] = 5            # timed out in loop 3 …
+    load["per_loop"]["late"][4] = 5            # … and answered in loop 4
+    assert held.engine_held(load)
+    assert held.engine_unanswered(load) == {"requests": 0, "echoes": 0, "late_requests": 5, "late_echoes": 0}
+    load["per_loop"]["late"][4] = 4            # one never answered
+    assert not held.engine_held(load) and held.engine_unanswered(load)["requests"] == 1
+
+
+def test_a_request_or_echo_never_answered_or_still_in_flight_is_unanswered():
+    load = copy.deepcopy(HELD["load"])
+    load["after_loops"]["in_flight_at_stop"] = 2
+    assert held.engine_unanswered(load)["requests"] == 2 and not held.engine_held(load)
+    load = copy.deepcopy(HELD["load"])
+    load["keepalive"]["lost"] = 3
+    load["keepalive"]["late"] = 1
+    assert held.engine_unanswered(load)["echoes"] == 2 and not held.engine_held(load)
+
+
+def test_the_failed_million_left_requests_unanswered_not_just_late():
+    u = held.engine_unanswered(FAILED["load"])
+    # timed out in the loops 249,467 and after them 448; answered late 207,406 + 27,375; in flight at the stop 4,501
+    assert u["late_requests"] == 207_406 + 27_375
+    assert u["requests"] == 249_467 + 448 - (207_406 + 27_375) + 4_501
+    assert u["echoes"] == 68_230 - 65_767 + 17_991
 
 
 def test_highest_held_by_each_and_the_ratio_in_round_trips():
