@@ -108,7 +108,9 @@ impl Session {
 
     /// A flow-mod or packet-out naming request `buffer_id` (or, unbuffered, `marker_seq`): count
     /// it, feed the adaptive timeout, and sample its latency by the request's sequence number.
-    #[inline]
+    /// Always inlined: on the flow-mod fast path `marker_seq` is a constant None, and the tests
+    /// on it fold away (cachegrind: 6 instructions per answer).
+    #[inline(always)]
     fn reply(&mut self, st: &mut SwitchStats, merged: &mut crate::hist::Hist, buffer_id: u32, marker_seq: Option<u32>, now: u64) {
         let late = st.late;
         let answered = st.on_request_reply(&mut self.out, buffer_id, marker_seq, now);
