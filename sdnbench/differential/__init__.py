@@ -18,8 +18,6 @@ controller received and sent and the flow tables after settling, normalised and 
   OVS B), each cell kept small; ``report``: each cell's verdict, the table (pure);
 - ``pooled``: the pooled connect-phase floor, an item of the connect phase only judged against
   the connect phases of every OVS run of the same controller and version (pure);
-- ``linklatency``: a measurement (``python -m``), how fast a packet-out's frame crosses the link
-  on each side (its pure part tested);
 - ``noise``: the noise floor, what OVS A and B differ in (items, fields) (pure); ``evidence``:
   the documented properties of the test bed that explain a difference, each with its test
   (``test_environment.py``) (pure); ``classify``: each difference labelled noise, evidence or

@@ -1,11 +1,16 @@
 """The link-latency measurement's pure part (``linklatency.latencies``), on messages built as the
 switches and the relay send them (``sdnbench.testing.openflow``)."""
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from ..testing import openflow as of
-from . import linklatency as ll
-from .stimuli import stream_frame
+from sdnbench.differential.stimuli import stream_frame
+from sdnbench.testing import openflow as of
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import linklatency as ll  # noqa: E402  (this directory's linklatency.py)
 
 
 def test_the_intervals_pair_each_packet_out_with_its_peer_s_packet_in_and_barrier():

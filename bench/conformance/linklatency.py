@@ -19,7 +19,7 @@ capture (tcpdump on loopback, both sides alike; ``latencies``, pure):
   in place first);
 - ``local_ms``: packet-out to CONTROLLER → its packet-in on the same switch (no link).
 
-    python -m sdnbench.differential.linklatency --pairs 5      # OVS, engine, alternating
+    cd <repository> && .venv/bin/python bench/conformance/linklatency.py --pairs 5      # OVS, engine, alternating
 
 Not in the test suite (a measurement); its pure part is tested in ``test_linklatency.py``.
 """
@@ -34,11 +34,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import openflow as sof
-from ..testing import openflow as of
-from ..testing.peer import ThreadedPeer
-from . import clock, sides
-from .clock import packet_in_data
+from sdnbench import openflow as sof
+from sdnbench.differential import clock, sides
+from sdnbench.differential.clock import packet_in_data
+from sdnbench.testing import openflow as of
+from sdnbench.testing.peer import ThreadedPeer
 
 V13 = of.V13
 HOST_PORT, LINK_PORT, NO_PORT = 1, 2, 99
