@@ -125,11 +125,13 @@ mod tests {
         }
         drop(kept);
         // the budgets of issue 50 (before: `run` 3,576 B and the task 3,920 B, the session in
-        // them twice; the heap 2,090 B in 8 blocks): the session is held once, by its task
+        // them twice; the heap 2,090 B in 8 blocks): the session is held once, by its task; then
+        // (`run` 1,240 B, the task 2,552 B) the serving loop's sleep holds only the wakes every
+        // session has (socket, timer, phase), the rare ones boxed (`session/serve.rs`)
         let run = futures.iter().find(|f| f.0 == "run").unwrap().1;
-        assert!(run < 1400, "run's future holds the session: {run} B");
+        assert!(run < 1100, "run's future holds the session, or the serving loop's sleep all its wakes: {run} B");
         let task = crate::switch::driver::requests::task_size();
-        assert!(task < size_of::<Session>() + 1600, "a switch's task: {task} B");
+        assert!(task < size_of::<Session>() + 1200, "a switch's task: {task} B");
         assert!(heap < 1900.0 && blocks <= 7.0, "heap per session: {heap} B in {blocks} blocks");
     }
 }
