@@ -81,6 +81,7 @@ import resource
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -139,24 +140,44 @@ class Responder:
         self.p.wait(10)
 
 
-def timed(argv: list) -> tuple:
-    """Run argv to completion; (stdout, cpu seconds of it and its children, wall seconds)."""
+def timed_split(argv: list) -> tuple:
+    """Run argv to completion; (stdout, user and system CPU seconds of it and its children, wall
+    seconds)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     cp = subprocess.run(argv, capture_output=True, text=True)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if cp.returncode not in (0, 2):
         raise SystemExit(f"{argv[0]} failed ({cp.returncode}): {cp.stderr.strip()[-300:]}")
-    return cp.stdout, cpu, wall
+    return cp.stdout, after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, wall
+
+
+def timed(argv: list) -> tuple:
+    """Run argv to completion; (stdout, cpu seconds of it and its children, wall seconds)."""
+    out, user, system, wall = timed_split(argv)
+    return out, user + system, wall
+
+
+def _cpu_split(row: dict, user: float, system: float) -> dict:
+    """`row` with its CPU split: user and system seconds and ns of each per answered request."""
+    ans = row["answered"]
+    return {**row, "user_s": user, "sys_s": system, "sys_share": system / (user + system) if user + system else None,
+            "user_ns_per_answered": 1e9 * user / ans if ans else None,
+            "sys_ns_per_answered": 1e9 * system / ans if ans else None}
+
+
+def engine_split(args: list, binary: str = str(BIN / "sdnbench-engine"), wrap=lambda argv: argv) -> tuple:
+    """Run the engine; (its JSON result, user and system CPU seconds, wall seconds)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "r.json"
+        _, user, system, wall = timed_split(wrap([binary, *args, "--json", str(out), "--quiet"]))
+        return json.loads(out.read_text()), user, system, wall
 
 
 def engine(args: list, binary: str = str(BIN / "sdnbench-engine"), wrap=lambda argv: argv) -> tuple:
-    with tempfile.TemporaryDirectory() as d:
-        out = Path(d) / "r.json"
-        _, cpu, wall = timed(wrap([binary, *args, "--json", str(out), "--quiet"]))
-        return json.loads(out.read_text()), cpu, wall
+    doc, user, system, wall = engine_split(args, binary, wrap)
+    return doc, user + system, wall
 
 
 def cbench_total(stdout: str, loop_ms: int) -> float:
@@ -173,14 +194,14 @@ def _throughput_args(a, port: int) -> list:
 
 
 def _engine_row(a, port: int, binary: str, extra: tuple = ()) -> dict:
-    doc, cpu, wall = engine([*_throughput_args(a, port), *extra], binary)
-    ans = doc["totals"]["requests_answered"]
+    doc, user, system, wall = engine_split([*_throughput_args(a, port), *extra], binary)
+    ans, cpu = doc["totals"]["requests_answered"], user + system
     row = {"answered": ans, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": ans / cpu if cpu else 0.0,
            "cpu_us_per_answered": 1e6 * cpu / ans if ans else None, "mean_rps": doc["throughput"]["mean"]}
     eff = doc.get("efficiency") or {}          # the engine's own measured-loops figure (newer engines)
     if eff.get("measured_answered"):
         row["measured_cpu_us_per_answered"] = 1e6 * eff["engine_cpu_s"] / eff["measured_answered"]
-    return row
+    return _cpu_split(row, user, system)
 
 
 def efficiency(a) -> dict:
@@ -208,9 +229,18 @@ def efficiency(a) -> dict:
             s[f"fraction_of_limit_{k}"] = m[k] / m["limit"]
     if m.get("engine-baseline"):
         s["ratio_engine_over_baseline_engine"] = m["engine"] / m["engine-baseline"]
+        s["paired_engine_over_baseline_engine"] = paired(rows["engine"], rows["engine-baseline"])
     if m.get("cbench"):
         s["ratio_engine_over_cbench"] = m["engine"] / m["cbench"]
+        s["paired_engine_over_cbench"] = paired(rows["engine"], rows["cbench"])
+    s["sys_share_mean"] = {k: _mean([x["sys_share"] for x in v]) for k, v in rows.items() if all(x.get("sys_share") is not None for x in v)}
     return s
+
+
+def paired(a: list, b: list, key: str = "per_cpu_s") -> dict:
+    """Per-rep ratios a/b of two rows run in the same reps: their median and range."""
+    r = sorted(x[key] / y[key] for x, y in zip(a, b) if y[key])
+    return {"per_rep": r, "median": statistics.median(r), "min": r[0], "max": r[-1]} if r else {}
 
 
 def _cbench_argv(a, port: int) -> list:
@@ -221,10 +251,10 @@ def _cbench_argv(a, port: int) -> list:
 
 def _cbench_row(a, port: int) -> dict:
     """cbench in throughput mode against the same responder: answered per cbench CPU-second."""
-    out, cpu, wall = timed(_cbench_argv(a, port))
-    total = cbench_total(out, a.loop_ms)
-    return {"answered": total, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": total / cpu if cpu else 0.0,
-            "result": next((line for line in out.splitlines() if line.startswith("RESULT")), "")}
+    out, user, system, wall = timed_split(_cbench_argv(a, port))
+    total, cpu = cbench_total(out, a.loop_ms), user + system
+    return _cpu_split({"answered": total, "cpu_s": cpu, "wall_s": wall, "per_cpu_s": total / cpu if cpu else 0.0,
+                       "result": next((line for line in out.splitlines() if line.startswith("RESULT")), "")}, user, system)
 
 
 def instruction_counts(a) -> dict:
