@@ -91,16 +91,18 @@ def plan(cells: list) -> Plan:
     the files were given (the first file's cell of a key is the one judged)."""
     p = Plan()
     seen_commands: dict = {}
-    usable = []
+    usable, twice = [], {}
     for c in cells:
         if "error" in c.record:
             continue
         cmd = c.command
         if cmd is not None and seen_commands.setdefault(cmd, c.file) != c.file:
-            p.apart.append(f"{c.name()}: set apart: the same command as {seen_commands[cmd]} "
-                           f"(command {cmd}): its runs are not new samples")
+            twice.setdefault((c.file, seen_commands[cmd], cmd), []).append(c)
             continue
         usable.append(c)
+    for (file, first, cmd), cs in twice.items():
+        p.apart.append(f"{file}: set apart ({len(cs)} cell{'s' if len(cs) > 1 else ''}): the same command as "
+                       f"{first} (command {cmd}): its runs are not new samples")
     for c in usable:
         p.judged.setdefault(c.key, c)
     for c in usable:

@@ -82,7 +82,7 @@ def test_a_command_given_twice_and_a_cell_without_provenance_never_pool():
     old = _record("connect", two_runs, "c3")
     del old["provenance"]
     cells, apart = crosspool.judge([one, copy_, Cell("old.json", old, two_runs)])
-    assert apart[0] == ("A-copy.json: osken:topology 1.0 connect: set apart: the same command as A.json "
+    assert apart[0] == ("A-copy.json: set apart (1 cell): the same command as A.json "
                         "(command c1): its runs are not new samples")
     assert apart[1].startswith("old.json: osken:topology 1.0 connect: set apart: no provenance recorded")
     assert cells[0]["verdict"] == "unexplained"
