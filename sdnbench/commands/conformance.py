@@ -4,6 +4,9 @@
     sdnbench conformance --controller ryu:simple_switch_13 --controller faucet:auto --stimuli connect,frames,link
     sdnbench conformance --controller 'cmd:java -jar ctl.jar --port {port};name=myctl;of=1.0,1.3' -o cells.json
     sdnbench conformance --report cells.json          (the table and details of an earlier -o file)
+    sdnbench conformance --pool A.json --views A --pool B.json --views B -o AB.json
+                                                      (no run: the cells judged again with every comparable
+                                                       Open vSwitch run of both commands)
 
 Each cell (controller × OpenFlow version × stimulus) runs the controller fresh on Mininet + Open
 vSwitch (userspace datapath) N times (--noise-runs, 2 by default: A, then the engine, then B, C …)
@@ -33,7 +36,7 @@ from ..errors import UserError
 from ..formats import Output
 from ..paramcheck import once_each
 from ..result import write_json_atomic
-from ..differential import harness, report, stimuli
+from ..differential import crosspool, harness, poolfiles, report, stimuli
 
 
 # -o: the cells, rewritten by harness.run after every cell with this writer
@@ -51,6 +54,11 @@ def register(sub) -> None:
     p.add_argument("--stimuli", default="connect,frames,link",
                    help=f"comma-separated, of {', '.join(stimuli.STIMULI)} (connect,frames,link)")
     p.add_argument("--report", action="append", metavar="FILE", help="no run: the table of earlier -o files")
+    p.add_argument("--pool", action="append", metavar="FILE",
+                   help="no run: judge the cells of earlier -o files again, pooling every comparable Open vSwitch "
+                        "run of them (same controller spec and version, OpenFlow version, switch versions, topology "
+                        "and stimulus; the rest is set apart, one line each); give each file's --views DIR after it; "
+                        "the first file's cells are the ones judged; -o writes a new file, never an input")
     p.add_argument("--json", action="store_true", help="print the cells as JSON on stdout")
     p.add_argument("-o", "--output", metavar="FILE", help=f"write the cells to FILE (after every cell): {CELLS.help()}")
     p.add_argument("--noise-runs", type=int, default=harness.NOISE_RUNS, metavar="N",
@@ -61,9 +69,9 @@ def register(sub) -> None:
                    help="when a cell is unexplained, up to N further Open vSwitch runs, one at a time, until "
                         "it is not (the noise floor measured where needed; the cell says how many it took) "
                         f"({harness.NOISE_EXTRA})")
-    p.add_argument("--views", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
+    p.add_argument("--views", action="append", metavar="DIR", help="also write each cell's normalised views (OVS A, OVS B, "
                                                   "engine, OVS C …) whole, with each run's items before and after the stimulus, one JSON file "
-                                                  "per cell, into DIR")
+                                                  "per cell, into DIR (with --pool: the folder each pooled file's command wrote, once per --pool, in the same order)")
     p.set_defaults(func=run, _output=CELLS)
 
 
@@ -94,13 +102,40 @@ def check(args) -> tuple:
     return controllers, versions, stims
 
 
-def run(args, outputs: Outputs) -> int:
+def _pool(args, outputs: Outputs) -> list:
+    """``--pool``: the cells of the files judged again across commands (``crosspool.py``); what
+    is set apart said on stderr, one line each; the new file written when ``-o`` names one."""
     if args.report:
+        raise UserError("--pool and --report: give one (--pool judges again, --report only shows)")
+    if len(args.views or []) != len(args.pool):
+        raise UserError(f"--pool: give each file's --views DIR after it ({len(args.pool)} --pool, "
+                        f"{len(args.views or [])} --views)")
+    once_each("--pool", [str(Path(f).resolve()) for f in args.pool])
+    out = Path(outputs.path) if outputs.path else None
+    if out:
+        CELLS.format_for(str(out), format_flag=False)
+        if any(out.resolve() == Path(f).resolve() for f in args.pool):
+            raise UserError(f"-o {out}: one of the --pool files; pooling writes a new file, never changes a stored one")
+    cells, apart = crosspool.judge([c for f, d in zip(args.pool, args.views) for c in poolfiles.cells(f, d)])
+    for line in apart:
+        print(line, file=sys.stderr)
+    if out:
+        write_json_atomic(out, cells)
+        print(f"wrote {out}", file=sys.stderr)
+    return cells
+
+
+def run(args, outputs: Outputs) -> int:
+    if args.pool:
+        cells = _pool(args, outputs)
+    elif args.report:
         cells = harness.load(args.report)
     else:
         controllers, versions, stims = check(args)
         out = Path(outputs.path) if outputs.path else None
-        views = Path(args.views) if args.views else None
+        if len(args.views or []) > 1:
+            raise UserError("--views: one folder for a run (several only with --pool)")
+        views = Path(args.views[0]) if args.views else None
         if views:
             try:
                 views.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,9 @@ controller received and sent and the flow tables after settling, normalised and 
   OVS B), each cell kept small; ``report``: each cell's verdict, the table (pure);
 - ``pooled``: the pooled connect-phase floor, an item of the connect phase only judged against
   the connect phases of every OVS run of the same controller and version (pure);
+- ``crosspool``: pooling across commands (``--pool``), each cell judged again with every
+  comparable OVS run of several ``-o`` files, the rest set apart (pure); ``poolfiles``: reads
+  those files and their ``--views``;
 - ``noise``: the noise floor, what OVS A and B differ in (items, fields) (pure); ``evidence``:
   the documented properties of the test bed that explain a difference, each with its test
   (``test_environment.py``) (pure); ``classify``: each difference labelled noise, evidence or

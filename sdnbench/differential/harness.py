@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import tempfile
 import time
+import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -26,7 +28,9 @@ from ..controllers.spec import display_name, parse_spec, spoken_versions
 from .. import jsonload
 from ..errors import UserError
 from ..result import write_json_atomic
-from . import classify, clock, noise, normalise, pooled, report, sides
+from ..engine.driver import version as engine_version
+from ..switchbench.targets import ovs_version
+from . import classify, clock, noise, normalise, pooled, report, sides, stimuli
 
 TOPO = "linear,2"
 KEEP_ITEMS = 20
@@ -117,6 +121,26 @@ def _floor(fl, names: list) -> dict:
     return out
 
 
+def provenance(recs: dict, stimulus: str, topo: str) -> dict:
+    """What a cell's runs are comparable by, with another command's (``crosspool.py``): the
+    controller's name and version as each launch reported them, both switches' versions, the
+    topology and the stimulus's timing."""
+    return {"controller": sorted({r.controller for r in recs.values() if r.controller}),
+            "switches": {"ovs": f"Open vSwitch {ovs_version()} (datapath_type=netdev)",
+                         "engine": f"sdnbench-engine {engine_version()}"},
+            "topology": topo, "settle_s": stimuli.SETTLE_S, "end_s": stimuli.end_s(stimulus)}
+
+
+def views_name(spec: str, version: str, stimulus: str) -> str:
+    """The file a cell's views go to in ``--views DIR``."""
+    return re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{version}-{stimulus}") + ".json"
+
+
+def new_command() -> dict:
+    """What tells one ``sdnbench conformance`` command's cells from another's."""
+    return {"id": uuid.uuid4().hex[:12], "started": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
 def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Optional[Path] = None,
          noise_runs: int = NOISE_RUNS, noise_extra: int = NOISE_EXTRA, pool: tuple = (),
          kept: Optional[dict] = None) -> dict:
@@ -152,7 +176,7 @@ def cell(spec: str, version: str, stimulus: str, topo: str = TOPO, views: Option
         + [f"ovs {noise.run_name(i)} {n}" for i, r in enumerate(others, 1) for n in r.notes]
     after = clock.intervals(recs)
     notes += [n for n in [clock.disagreement(after)] if n]
-    return {**rec, "notes": notes, "noise_extra": extra,
+    return {**rec, "notes": notes, "noise_extra": extra, "provenance": provenance(recs, stimulus, topo),
             "stimulus_after_handshake_s": after,
             "ready_after_handshake_s": {k: r.ready_s for k, r in recs.items()},
             "run_seconds": secs, "seconds": round(time.monotonic() - t, 1)}
@@ -221,6 +245,7 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
     """Every cell, in order; ``out`` rewritten after each (a later failure loses nothing); each
     cell's views into the folder ``views`` when given; ``noise_runs`` OVS runs a cell."""
     cells = []
+    command = new_command()
     for spec in controllers:
         for v in versions:
             if not speaks(spec, v):
@@ -231,12 +256,12 @@ def run(controllers: list, versions: list, stims: list, out: Optional[Path],
                 kept: dict = {}
                 pool = tuple(x for _i, st, vs in group for x in pooled.samples(st, vs))
                 try:
-                    name = re.sub(r"[^\w.-]+", "_", f"{display_name(spec)}-{v}-{s}")
-                    c = cell(spec, v, s, views=views / f"{name}.json" if views else None, noise_runs=noise_runs,
+                    c = cell(spec, v, s, views=views / views_name(spec, v, s) if views else None, noise_runs=noise_runs,
                              noise_extra=noise_extra, pool=pool, kept=kept)
                 except (UserError, RuntimeError, TimeoutError, OSError) as e:
                     c = {"controller": display_name(spec), "spec": spec, "version": v, "stimulus": s,
                          "error": str(e).splitlines()[0][:200] if str(e) else type(e).__name__}
+                c["command"] = command
                 if kept:
                     group.append((len(cells), s, kept["views"]))
                 cells.append(c)

@@ -53,6 +53,16 @@ def _pooled(c: dict) -> str:
     return f", {n} pooled over {p.get('runs', '?')} connect phases ({', '.join(p.get('stimuli') or [])})"
 
 
+def _across(c: dict) -> str:
+    """``; 8 OVS runs from 2 commands`` for a cell judged again across commands (``crosspool.py``), else ''."""
+    x = c.get("pooled_across")
+    if not x:
+        return ""
+    return (f"; {x['runs']} OVS runs from {x['same_stimulus_commands']} command"
+            f"{'s' if x['same_stimulus_commands'] != 1 else ''}"
+            + (f", connect phases from {x['commands']}" if x["commands"] != x["same_stimulus_commands"] else ""))
+
+
 def kind(c: dict) -> str:
     """identical, noise, explained, unexplained or error."""
     if "error" in c:
@@ -68,13 +78,13 @@ def verdict(c: dict) -> str:
         return summary(c)
     labels = c.get("labels") or {}
     if k == "noise":
-        return f"noise ({labels.get('noise', 0) + labels.get('pooled', 0)} items; {_floor(c)}{_pooled(c)})"
+        return f"noise ({labels.get('noise', 0) + labels.get('pooled', 0)} items; {_floor(c)}{_pooled(c)}{_across(c)})"
     if k == "explained":
         parts = [f"{lab} {n}" for lab, n in sorted(labels.items())]
-        return f"explained ({', '.join(parts)}{_pooled(c)})"
+        return f"explained ({', '.join(parts)}{_pooled(c)}{_across(c)})"
     if "verdict" not in c:
         return f"**unexplained** (no noise floor): {summary(c)}"
-    return (f"**unexplained** ({labels.get('unexplained', 0)} of {sum(labels.values())} items{_pooled(c)}): "
+    return (f"**unexplained** ({labels.get('unexplained', 0)} of {sum(labels.values())} items{_pooled(c)}{_across(c)}): "
             f"{summary(c)}")
 
 

@@ -44,6 +44,7 @@ class Record:
     t_handshake: float = 0.0       # capture time of the last switch's handshake: the timeline's 0
     t_stimulus: Optional[float] = None   # when the stimulus began (``clock.py``; None: none seen)
     ready_s: float = 0.0           # the harness ready for the stimulus, seconds after the handshake
+    controller: str = ""           # the controller's name and version as its launch reported them
 
 
 HANDSHAKE_TIMEOUT_S = 30.0
@@ -239,12 +240,19 @@ def channel(ctl):
         yield Channel("127.0.0.1", tap.port, own.switch, tap.plain_port)
 
 
+def _who(m: Managed) -> str:
+    """The controller's name and version (``LaunchPlan.info``): what a run of it is comparable by."""
+    info = getattr(m.ctl, "info", None) or {}
+    return f"{info.get('name') or m.spec} {info.get('version') or 'unknown'}"
+
+
 def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) -> Record:
     topo = parse_topology(topo_spec, 1000, ENGINE_MAX_LINKS)
     v = VERSIONS[version]
     pcap = work / f"ovs-{stimulus}.pcap"
     flows, ofctl = {}, {}
     with Managed(spec, version, topo) as m:
+        who = _who(m)
         ctl = m.ctl
         with channel(ctl) as ch, Capture(ch.capture_port, pcap) as cap:
             net = _Network(topo, cap, controller=(ch.host, ch.port), protocols=PROTOCOLS[version], datapath="user")
@@ -268,7 +276,7 @@ def run_ovs(spec: str, version: str, stimulus: str, topo_spec: str, work: Path) 
                                                    capture_output=True, text=True, timeout=10).stdout
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
-    return Record("ovs", *parse_all(msgs, flows), ofctl=ofctl, t_end=t_end, t_from=t_from,
+    return Record("ovs", *parse_all(msgs, flows), controller=who, ofctl=ofctl, t_end=t_end, t_from=t_from,
                   notes=_capture_notes(cap, gaps), t_handshake=t_hs, ready_s=ready,
                   t_stimulus=_stimulus_at(msgs, stimulus, t_hs, t_end, t_signal))
 
@@ -279,6 +287,7 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
     pcap = work / f"engine-{stimulus}.pcap"
     end = stimuli.end_s(stimulus)
     with Managed(spec, version, topo) as m:
+        who = _who(m)
         ctl = m.ctl
         with channel(ctl) as ch, Capture(ch.capture_port, pcap) as cap, flowdump.Reader(v) as reader, \
                 _reader_channel(ch, reader) as reader_address:
@@ -300,7 +309,7 @@ def run_engine(spec: str, version: str, stimulus: str, topo_spec: str, work: Pat
                 doc = run.stop()
         gaps: list = []
         msgs = messages(pcap.read_bytes(), ch.capture_port, gaps)
-    rec = Record("engine", *parse_all(msgs, flows), t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps),
+    rec = Record("engine", *parse_all(msgs, flows), controller=who, t_end=t_end, t_from=t_from, notes=_capture_notes(cap, gaps),
                  t_handshake=t_hs, ready_s=ready, t_stimulus=_stimulus_at(msgs, stimulus, t_hs, t_end, t_signal))
     status = engine_result(doc).status
     if status not in ("ok", "interrupted"):

@@ -15,7 +15,7 @@ out, and why, is in the module docs of ``normalise``; a difference prints what d
 
 import json
 
-from . import clock, stimuli
+from . import clock, report, stimuli
 from .harness import cell
 from sdnbench.testing.peers.tablemiss import spec as tablemiss
 
@@ -64,3 +64,35 @@ def test_over_tls_both_sides_go_through_the_tap_and_compare_the_same():
     TLS tap that ends TLS twice (``tlstap.py``); its plain middle hop is what is captured."""
     c = cell("osken:learning;tls", "1.3", "connect")
     _check(c, ("identical", "noise"))
+
+
+def test_two_real_commands_pool_across_their_files(tmp_path, capsys):
+    """Two ``sdnbench conformance`` commands (ovs-testcontroller, OpenFlow 1.0, connect) each
+    with its ``-o`` file and ``--views``, then ``--pool`` both: each cell carries what it is
+    comparable by (the controller's version as launched, both switches' versions), the cell is
+    judged with the four Open vSwitch runs of both commands, the inputs stay as they were."""
+    from ..cli import main
+    files = []
+    for name in ("A", "B"):
+        out, views = tmp_path / f"{name}.json", tmp_path / name
+        rc = main(["conformance", "--controller", "ovs-testcontroller", "--of", "1.0", "--stimuli", "connect",
+                   "-o", str(out), "--views", str(views)])
+        assert rc in (0, 2) and (views / "ovs-testcontroller-1.0-connect.json").is_file()
+        files.append((out, views, out.read_text()))
+    (a, _, _), (b, _, _) = files
+    ca, cb = (json.loads(f.read_text())[0] for f in (a, b))
+    assert ca["provenance"] == cb["provenance"] and ca["command"]["id"] != cb["command"]["id"]
+    prov = ca["provenance"]
+    assert prov["controller"] and not any(c.endswith(" unknown") for c in prov["controller"]), prov
+    assert prov["switches"]["ovs"].startswith("Open vSwitch 3.") and prov["switches"]["engine"].startswith("sdnbench-engine ")
+    capsys.readouterr()
+    merged = tmp_path / "AB.json"
+    rc = main(["conformance", "--pool", str(a), "--views", str(tmp_path / "A"), "--pool", str(b),
+               "--views", str(tmp_path / "B"), "-o", str(merged)])
+    out = capsys.readouterr()
+    c = json.loads(merged.read_text())[0]
+    assert c["pooled_across"] == {"runs": 4, "same_stimulus_commands": 2, "commands": 2, "files": [str(a), str(b)]}
+    assert c["noise_floor"]["runs"] == 4, c["noise_floor"]
+    assert c["identical"] or "4 OVS runs from 2 commands" in out.out, out.out
+    assert rc == (0 if report.agrees(c) else 2)
+    assert [f.read_text() for f, _, _ in files] == [t for _, _, t in files], "no stored result changes"
