@@ -33,20 +33,6 @@ impl Session {
         }
     }
 
-    /// Frames from a link or a host wait to be run through this switch. Open vSwitch runs all
-    /// its bridges in one thread: each turn of its main loop (`bridge_run`) polls the userspace
-    /// datapath's ports (`ofproto_type_run` → `dpif_run`), then runs each bridge's connections
-    /// (`ofproto_run` → `connmgr_run`, up to 50 messages a connection). A frame one bridge sends
-    /// (a packet-out) is received at the earliest in the next turn, after every bridge has read
-    /// what its controller had already sent. Here each switch is its own task, woken by its
-    /// socket or its inbox, whichever `select!` picks: so before running frames the session
-    /// reads its socket (non-blocking), or a flow-mod the controller wrote before its
-    /// packet-out to the neighbour could come after the frame (docs/conformance.md, #8).
-    pub(super) fn frames_waiting(&self) -> bool {
-        self.inbox.as_ref().is_some_and(|b| !b.frames.borrow().is_empty())
-            || self.net.as_ref().is_some_and(|(_, b)| !b.frames.borrow().is_empty())
-    }
-
     /// Network runs with several controllers: connect to the others too (one channel each).
     pub(super) async fn connect_channels(&mut self, now: u64) {
         let addrs = &self.sh.cfg.controllers;

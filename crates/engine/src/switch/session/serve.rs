@@ -40,11 +40,6 @@ impl Session {
                 },
             });
             deadline = deadline.min(self.timers(now)?);
-            if !paused && self.frames_waiting() {
-                // as Open vSwitch: the controller's messages already waiting are read before the
-                // frames a link or host delivered (`frames_waiting`)
-                self.read_all(s)?;
-            }
             self.links(now);
             self.network(now);
             if !paused {
