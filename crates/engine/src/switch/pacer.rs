@@ -227,7 +227,7 @@ mod tests {
         let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
         let first = p.fill(0, &mut o, &mut g, &mut w, None, 70_000);
         assert_eq!(first + p.fill(1, &mut o, &mut g, &mut w, None, 70_000), 140_000);
-        assert!(140_000 > MAX_IN_FLIGHT_OPEN_LOOP);
+        const { assert!(140_000 > MAX_IN_FLIGHT_OPEN_LOOP) };
     }
 
     #[test]
