@@ -15,6 +15,17 @@ use serde::{Deserialize, Serialize};
 /// (the pacer enforces it, `switch/pacer.rs`).
 pub const MAX_IN_FLIGHT_OPEN_LOOP: u32 = 65_536;
 
+/// cbench's `-t` (`fill_socket`) bounds its requests in flight by nothing but its 64 KiB output
+/// buffer and the kernel's socket buffers: `fakeswitch_handle_write` refills whenever fewer than
+/// `BUFLEN` bytes are queued, whatever is unanswered (mininet/oflops b6cbd02,
+/// `cbench/fakeswitch.c` lines 486-490; `cbench.h` line 5: `BUFLEN` 65536). So this is not a
+/// pacing limit, only a memory guard above what the buffers can hold: with Linux's largest
+/// autotuned buffers (`tcp_wmem`/`tcp_rmem` max 16 MiB each, as here) about 410,000 82-byte
+/// packet-ins fit between the two sockets, and the ring of send times then takes 4 MB per switch.
+/// Issue 48: `MAX_IN_FLIGHT_OPEN_LOOP` (65,536) here held the engine's queue in front of
+/// Floodlight to 5.0 MB where cbench's grew to 8-9 MB (`docs/engine-figures.md`).
+pub const MAX_IN_FLIGHT_FILL_SOCKET: u32 = 1 << 20;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
@@ -85,7 +96,7 @@ pub struct Config {
     pub window: u32,
     /// Throughput as cbench's `-t` does it: no window; keep `FILL_SOCKET_BYTES` of requests
     /// queued in front of the socket whenever it takes more (in flight is bounded only by the
-    /// socket buffers and `MAX_IN_FLIGHT_OPEN_LOOP` per switch). `controller cbench -t` sets it.
+    /// socket buffers and `MAX_IN_FLIGHT_FILL_SOCKET` per switch). `controller cbench -t` sets it.
     pub fill_socket: bool,
     /// Behave as cbench itself does (`controller cbench` sets it): its `-L` packet-in leaves in
     /// the same write as the features reply, with no learning phase to drain; in latency mode
@@ -379,7 +390,7 @@ impl Config {
             // (`cbench_switch.rs`): a request may stay unanswered while the next one goes
             Mode::Latency if self.cbench_compat => 64,
             Mode::Latency => 1,
-            Mode::Throughput if self.fill_socket => MAX_IN_FLIGHT_OPEN_LOOP,
+            Mode::Throughput if self.fill_socket => MAX_IN_FLIGHT_FILL_SOCKET,
             _ => self.window.max(1),
         }
     }

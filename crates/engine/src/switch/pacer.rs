@@ -219,6 +219,18 @@ mod tests {
     }
 
     #[test]
+    fn socket_filling_keeps_more_in_flight_than_the_open_loop_cap() {
+        // cbench's -t has no cap on unanswered requests (fakeswitch.c, b6cbd02, lines 486-490):
+        // 65,536 (MAX_IN_FLIGHT_OPEN_LOOP) held the engine's queue below cbench's (issue 48)
+        let c = Config { mode: Mode::Throughput, fill_socket: true, ..Config::default() };
+        let mut p = Pacer::for_config(&c, 0, 1);
+        let (mut o, mut g, mut w) = (Outstanding::new(1), gen(), vec![]);
+        let first = p.fill(0, &mut o, &mut g, &mut w, None, 70_000);
+        assert_eq!(first + p.fill(1, &mut o, &mut g, &mut w, None, 70_000), 140_000);
+        const { assert!(140_000 > MAX_IN_FLIGHT_OPEN_LOOP) };
+    }
+
+    #[test]
     fn latency_mode_is_one_in_flight() {
         let c = Config { mode: Mode::Latency, window: 100, ..Config::default() };
         let mut p = Pacer::for_config(&c, 0, 1);
