@@ -49,7 +49,7 @@ const INSIDE: &[(&str, &[&[&str]])] = &[(
         &["shared"],
         &["protocol", "tally"],
         &["accounting", "cbench_switch", "coalesce", "exceptions", "hello_fallback", "learning", "load", "pacer", "reconnect", "stagger"],
-        &["columns", "keepalive", "outstanding", "trace"],
+        &["columns", "keepalive", "outstanding", "rare", "replies", "trace"],
         // what a run's switches send: read by the session and the drivers, it reads only the config
         &["workload"],
     ],

@@ -53,8 +53,8 @@ pub struct SwitchStats {
     /// `tls::conn::Opening`) and its OpenFlow handshake (HELLO sent to up), ns.
     pub opening: Option<crate::tls::conn::Opening>,
     pub of_handshake_ns: Option<u64>,
-    /// That session over TLS: the version and cipher suite agreed.
-    pub tls: Option<crate::tls::conn::Negotiated>,
+    /// That session over TLS: the version and cipher suite agreed (boxed: TCP runs hold 8 B).
+    pub tls: Option<Box<crate::tls::conn::Negotiated>>,
     pub sent: u64,
     pub answered: u64,
     pub lost: u64,
@@ -66,20 +66,13 @@ pub struct SwitchStats {
     /// Requests whose answer came in the pause after a loop and was thrown away uncounted, as
     /// cbench throws it away (`Config::loop_gap_ms`; `controller cbench` only).
     pub discarded: u64,
-    /// Latency of the late answers: sum and max (ns).
-    pub late_ns_sum: u64,
-    pub late_ns_max: u64,
-    pub late_ns_last: u64,
     /// Flow-mods and packet-outs answering the learning phase (not measured).
     pub learning_replies: u64,
-    /// Learning replies that came after the measured phase began (counted nowhere else).
-    pub learning_late: u64,
-    /// LLDP frames this switch sent to a neighbour (packet-outs) and raised from one (packet-ins).
-    pub lldp_out: u64,
-    pub lldp_in: u64,
-    /// Reply messages by wire type code (the version is in `version`).
-    pub replies: [u64; 32],
-    pub errors: BTreeMap<(u16, u16), u64>,
+    /// What most switches never write (late latency, late learning answers, LLDP, errors, a
+    /// capacity probe's echoes): made on first use (`rare.rs`; `rare()`, `rare_mut()`).
+    pub rare: Option<Box<crate::switch::rare::Rare>>,
+    /// Reply messages by wire type code (the version is in `version`; `replies.rs`).
+    pub replies: crate::switch::replies::Replies,
     pub disconnect: Option<Disconnect>,
     /// Counter values at each loop boundary where they changed (filled by the worker's ticker,
     /// `tally.rs`).
@@ -97,7 +90,6 @@ pub struct SwitchStats {
     pub measuring: bool,
     /// Record the latency of one answered request in this many (by sequence number).
     pub sample_every: u32,
-    pub echo_rtt_ns: Vec<u64>,
     /// The periodic keep-alive's counters (`keepalive.rs`).
     pub ka: KeepaliveCounts,
     /// Reconnection (`reconnect.rs`): the counters the switch's report carries.
@@ -132,15 +124,9 @@ impl SwitchStats {
             late: 0,
             in_flight_at_stop: 0,
             discarded: 0,
-            late_ns_sum: 0,
-            late_ns_max: 0,
-            late_ns_last: 0,
             learning_replies: 0,
-            learning_late: 0,
-            lldp_out: 0,
-            lldp_in: 0,
-            replies: [0; 32],
-            errors: BTreeMap::new(),
+            rare: None,
+            replies: Default::default(),
             disconnect: None,
             answered_at: LoopColumn::default(),
             responses: 0,
@@ -151,7 +137,6 @@ impl SwitchStats {
             hist: if hist { Some(Box::new(Hist::new())) } else { None },
             measuring: false,
             sample_every: 1,
-            echo_rtt_ns: Vec::new(),
             ka: Default::default(),
             loop_lat_ns: None,
             reconnect: ReconnectCounts::default(),
@@ -160,12 +145,20 @@ impl SwitchStats {
         }
     }
 
+    /// The rarely written parts (zeros and empties when none was written).
+    pub fn rare(&self) -> &crate::switch::rare::Rare {
+        self.rare.as_deref().unwrap_or(&crate::switch::rare::NONE)
+    }
+
+    /// The rarely written parts, to write: the block is made on first use.
+    pub fn rare_mut(&mut self) -> &mut crate::switch::rare::Rare {
+        self.rare.get_or_insert_with(Default::default)
+    }
+
     /// Count any message from the controller by its type.
     #[inline]
     pub fn count_reply(&mut self, type_code: u8) {
-        if let Some(c) = self.replies.get_mut(type_code as usize) {
-            *c += 1;
-        }
+        self.replies.count(type_code);
     }
 
     /// An answer read in the pause after a loop (cbench's drain): it takes its request off the
@@ -211,9 +204,10 @@ impl SwitchStats {
             Match::Late(rtt) => {
                 self.late += 1;
                 self.lost = self.lost.saturating_sub(1);
-                self.late_ns_sum += rtt;
-                self.late_ns_max = self.late_ns_max.max(rtt);
-                self.late_ns_last = rtt;
+                let r = self.rare_mut();
+                r.late_ns_sum += rtt;
+                r.late_ns_max = r.late_ns_max.max(rtt);
+                r.late_ns_last = rtt;
                 None
             }
             Match::Unknown => {
@@ -225,7 +219,7 @@ impl SwitchStats {
     }
 
     pub fn on_error(&mut self, ty: u16, code: u16) {
-        *self.errors.entry((ty, code)).or_insert(0) += 1;
+        *self.rare_mut().errors.entry((ty, code)).or_insert(0) += 1;
     }
 
     /// The session ended: everything in flight is lost; the first reason wins.
@@ -267,10 +261,8 @@ impl SwitchStats {
     pub fn replies_by_name(&self) -> BTreeMap<String, u64> {
         let v = if self.version == 0 { ofwire::OFP13 } else { self.version };
         let mut m = BTreeMap::new();
-        for (code, &n) in self.replies.iter().enumerate() {
-            if n > 0 {
-                *m.entry(MsgType::from_wire(v, code as u8).name().to_string()).or_insert(0) += n;
-            }
+        for (code, n) in self.replies.nonzero() {
+            *m.entry(MsgType::from_wire(v, code).name().to_string()).or_insert(0) += n;
         }
         m
     }
@@ -278,7 +270,7 @@ impl SwitchStats {
     /// Request-related reply messages (flow-mods and packet-outs).
     #[cfg(test)]
     pub fn request_replies(&self) -> u64 {
-        self.replies[14] + self.replies[13]
+        self.replies.get(14) + self.replies.get(13)
     }
 }
 
@@ -329,7 +321,7 @@ mod tests {
         assert_eq!(s.lost, 1);
         s.on_request_reply(&mut o, a, None, 200);
         assert_eq!((s.late, s.lost), (1, 0), "the answer to a lost request is late, not answered, not lost");
-        assert_eq!((s.late_ns_sum, s.late_ns_max), (200, 200));
+        assert_eq!((s.rare().late_ns_sum, s.rare().late_ns_max), (200, 200));
         s.on_request_reply(&mut o, b, None, 200);
         assert_eq!(s.answered, 1);
         assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
@@ -381,6 +373,19 @@ mod tests {
     }
 
     #[test]
+    fn the_rare_block_is_made_only_by_what_writes_it() {
+        let (mut s, mut o) = stats();
+        let seq = o.push(0);
+        s.sent = 1;
+        s.count_reply(14);
+        s.on_request_reply(&mut o, seq, None, 10);
+        assert!(s.rare.is_none(), "an answer on time writes nothing rare");
+        assert_eq!((s.rare().late_ns_sum, s.rare().errors.len()), (0, 0));
+        s.on_error(1, 2);
+        assert!(s.rare.is_some());
+    }
+
+    #[test]
     fn not_measuring_means_no_latency_samples() {
         let (mut s, mut o) = stats();
         s.measuring = false;
@@ -396,7 +401,7 @@ mod tests {
         s.on_error(1, 2);
         s.on_error(1, 2);
         s.on_error(3, 0);
-        assert_eq!(s.errors.values().sum::<u64>(), 3);
-        assert_eq!(s.errors[&(1, 2)], 2);
+        assert_eq!(s.rare().errors.values().sum::<u64>(), 3);
+        assert_eq!(s.rare().errors[&(1, 2)], 2);
     }
 }

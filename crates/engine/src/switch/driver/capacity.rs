@@ -45,7 +45,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
             loop {
                 {
                     let s = st.borrow(); // released before the await below
-                    if !s.echo_rtt_ns.is_empty() {
+                    if !s.rare().echo_rtt_ns.is_empty() {
                         return Ok(());
                     }
                     if let Some(d) = &s.disconnect {
@@ -77,7 +77,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         .iter()
         .filter(|s| {
             let s = s.borrow();
-            s.state == SessionState::Up && !s.echo_rtt_ns.is_empty()
+            s.state == SessionState::Up && !s.rare().echo_rtt_ns.is_empty()
         })
         .count() as u32;
     let now = sh.now_ns();

@@ -117,7 +117,7 @@ impl Session {
         if st.late != late {
             // a late answer raises the timeout too, so a slow controller is not flooded by
             // requests re-sent into the slots that timed out
-            self.observe(st.late_ns_last);
+            self.observe(st.rare().late_ns_last);
         }
         if let Some(rtt) = answered {
             self.observe(rtt);
@@ -165,7 +165,7 @@ impl Session {
             && matches!(ev, Event::PacketOut { buffer_id: NO_BUFFER, marker: None, lldp_sent: 0, .. })
         {
             // a learning ARP flooded back after the drain: late, never a measured answer
-            st.learning_late += 1;
+            st.rare_mut().learning_late += 1;
             return;
         }
         st.count_reply(msg_type);
@@ -186,7 +186,7 @@ impl Session {
                 }
             }
             Event::EchoReply { rtt_ns: Some(rtt), .. } => {
-                st.echo_rtt_ns.push(rtt);
+                st.rare_mut().echo_rtt_ns.push(rtt);
                 if self.workload.up_after_echo() && !self.echoed {
                     self.echoed = true;
                     self.sh.session_up();

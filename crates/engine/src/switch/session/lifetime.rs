@@ -51,7 +51,7 @@ impl Session {
         match stream {
             Ok(s) => {
                 backoff.opened(self.sh.now_ns());
-                (self.opening, self.negotiated) = (s.opening, s.negotiated());
+                (self.opening, self.negotiated) = (s.opening, s.negotiated().map(Box::new));
                 if self.sh.cfg.cbench_compat {
                     // cbench leaves Nagle's algorithm on (its "nodelay" option sets
                     // TCP_NODELAY to 0)

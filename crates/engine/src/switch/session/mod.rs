@@ -144,7 +144,7 @@ pub struct Session {
     peer_version: Option<u8>,
     /// This connection: how it opened (TCP, TLS) and what TLS agreed; when its HELLO left.
     opening: crate::tls::conn::Opening,
-    negotiated: Option<crate::tls::conn::Negotiated>,
+    negotiated: Option<Box<crate::tls::conn::Negotiated>>,
     opened_at: u64,
 }
 

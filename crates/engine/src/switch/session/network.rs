@@ -16,14 +16,14 @@ impl Session {
             let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             for (port, frame) in frames {
                 self.sw.frame_from_link(now, port, &frame, &mut self.wbuf);
-                st.lldp_in += 1;
+                st.rare_mut().lldp_in += 1;
             }
         }
         if self.sw.link_out.is_empty() {
             return;
         }
         let out = std::mem::take(&mut self.sw.link_out);
-        stats_mut(&self.sh, &self.stats, self.pos).lldp_out += out.len() as u64;
+        stats_mut(&self.sh, &self.stats, self.pos).rare_mut().lldp_out += out.len() as u64;
         let boxes = self.sh.inboxes.borrow();
         for (dpid, port, frame) in out {
             if let Some(b) = boxes.get(&dpid) {
