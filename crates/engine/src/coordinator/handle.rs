@@ -190,12 +190,9 @@ impl Spawned {
     }
 }
 
-/// Forward a child's events; at the end without a report, one `Lost` line saying why. A
-/// report's records are encoded for the result's columnar file here, as it arrives
-/// (`records_of`). Reports are read, parsed and encoded at most [`REPORTS_AT_ONCE`] at a time:
-/// at a million switches each is tens of MB of JSON, and every worker sends its own at the end.
+/// Forward a child's events; at the end without a report, one `Lost` line saying why.
 fn read_events(
-    mut r: impl BufRead,
+    r: impl BufRead,
     w: u32,
     label: &str,
     stderr: Option<std::thread::JoinHandle<String>>,
@@ -203,35 +200,19 @@ fn read_events(
     tx: &mpsc::Sender<(u32, WorkerEvent)>,
 ) {
     let mut done = false;
-    let mut line = Vec::new();
-    loop {
-        let report = r.fill_buf().is_ok_and(|b| b.starts_with(b"{\"done\""));
-        let _turn = report.then(|| REPORT_GATE.enter());
-        line.clear();
-        match r.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => bytes_in.fetch_add(n as u64, Ordering::Relaxed),
-        };
-        let (parsed, whole) = (serde_json::from_slice::<WorkerEvent>(&line), line.last() == Some(&b'\n'));
-        if report {
-            line = Vec::new(); // a report's text is not kept for the next line
-        }
-        match parsed {
+    for line in r.lines() {
+        let Ok(line) = line else { break };
+        bytes_in.fetch_add(line.len() as u64 + 1, Ordering::Relaxed);
+        match serde_json::from_str::<WorkerEvent>(&line) {
             Ok(WorkerEvent::Ready(r)) if r.protocol != PROTOCOL => {
                 let msg =
                     format!("{label} speaks {}, this engine {PROTOCOL}: run the same sdnbench-engine build on every agent", r.protocol);
                 let _ = tx.send((w, WorkerEvent::Fatal(msg)));
             }
-            Ok(WorkerEvent::Done(mut r)) => {
-                done = true;
-                r.records = records_of(&r.switches);
-                let _ = tx.send((w, WorkerEvent::Done(r)));
-            }
             Ok(e) => {
+                done |= matches!(e, WorkerEvent::Done(_));
                 let _ = tx.send((w, e));
             }
-            // a stream cut in the middle of a line: lost, as a stream that ends without a report
-            Err(e) if !whole && e.is_eof() => break,
             Err(e) => {
                 let _ = tx.send((w, WorkerEvent::Fatal(format!("{label} sent a bad line: {e}"))));
             }
@@ -247,52 +228,10 @@ fn read_events(
     }
 }
 
-/// Reports read, parsed and encoded at once (one per core here): what the coordinator holds of
-/// reports in flight, beside the records it keeps.
-const REPORTS_AT_ONCE: usize = 2;
-static REPORT_GATE: Gate = Gate { inside: std::sync::Mutex::new(0), free: std::sync::Condvar::new() };
-
-/// At most [`REPORTS_AT_ONCE`] readers inside at a time.
-struct Gate {
-    inside: std::sync::Mutex<usize>,
-    free: std::sync::Condvar,
-}
-
-struct Turn(&'static Gate);
-
-impl Gate {
-    fn enter(&'static self) -> Turn {
-        let mut n = self.inside.lock().unwrap_or_else(|e| e.into_inner());
-        while *n >= REPORTS_AT_ONCE {
-            n = self.free.wait(n).unwrap_or_else(|e| e.into_inner());
-        }
-        *n += 1;
-        Turn(self)
-    }
-}
-
-impl Drop for Turn {
-    fn drop(&mut self) {
-        *self.0.inside.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-        self.0.free.notify_one();
-    }
-}
-
-/// A report's records encoded for the result's columnar file (`export/columnar.rs`), in this
-/// reader's thread as the report arrives: the run's end then only concatenates them. None when
-/// there is nothing to encode (or it failed: the end encodes them itself).
-fn records_of(switches: &[crate::result::switches::SwitchReport]) -> Option<crate::result::switches::Chunk> {
-    if switches.is_empty() {
-        return None;
-    }
-    crate::export::encode_chunk(switches).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::switches::{Chunk, SwitchReport};
-    use crate::switch::protocol::{Ready, WorkerReport};
+    use crate::switch::protocol::Ready;
 
     fn events(lines: &[String]) -> Vec<WorkerEvent> {
         let (tx, rx) = mpsc::channel();
@@ -312,69 +251,5 @@ mod tests {
         let same = Ready { protocol: PROTOCOL.into(), ..Default::default() };
         let got = events(&[serde_json::to_string(&WorkerEvent::Ready(same)).unwrap()]);
         assert!(matches!(got[0], WorkerEvent::Ready(_)), "{got:?}");
-    }
-
-    fn report(worker: u32, switches: std::ops::Range<u32>) -> WorkerEvent {
-        let switches = switches.map(|i| SwitchReport { index: i, dpid: i as u64 + 1, worker, ..Default::default() }).collect();
-        WorkerEvent::Done(Box::new(WorkerReport { worker, pid: 1, switches, ..Default::default() }))
-    }
-
-    fn decoded(c: &Chunk) -> Vec<serde_json::Value> {
-        let mut text = String::from("{\"schema\":\"sdnbench.engine.switches/1\",\"rows\":0,\"blocks\":[");
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&c.gz[..]), &mut text).unwrap();
-        text.push_str("]}");
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        doc["blocks"].as_array().unwrap().iter().flat_map(|b| b["columns"]["index"].as_array().unwrap().clone()).collect()
-    }
-
-    /// Two workers' streams (fake peers on socket pairs): worker 0 reports, worker 1 has not yet;
-    /// worker 0's records arrive already encoded for the result's file, parsed from the stream.
-    #[test]
-    fn a_report_is_encoded_as_it_arrives_before_the_next_worker_reports() {
-        use std::os::unix::net::UnixStream;
-        let (tx, rx) = mpsc::channel();
-        let mut peers = vec![];
-        for w in 0..2u32 {
-            let (ours, theirs) = UnixStream::pair().unwrap();
-            let tx = tx.clone();
-            std::thread::spawn(move || read_events(BufReader::new(ours), w, "worker", None, &AtomicU64::new(0), &tx));
-            peers.push(theirs);
-        }
-        // worker 0's report, big enough for several blocks, in pieces as a pipe delivers it
-        let line = format!("{}\n", encode(&report(0, 0..9_000)));
-        for piece in line.as_bytes().chunks(4_000) {
-            peers[0].write_all(piece).unwrap();
-        }
-        let (w, ev) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        let WorkerEvent::Done(r) = ev else { panic!("{ev:?}") };
-        assert_eq!(w, 0);
-        let c = r.records.as_ref().expect("encoded as it arrived");
-        assert_eq!((c.rows, r.switches.len()), (9_000, 9_000));
-        let idx = decoded(c);
-        assert_eq!(idx.len(), 9_000);
-        assert!(idx.iter().enumerate().all(|(i, v)| v == &serde_json::json!(i)), "in order");
-        assert!(rx.try_recv().is_err(), "worker 1 has said nothing yet");
-        writeln!(peers[1], "{}", encode(&report(1, 9_000..9_010))).unwrap();
-        let (w, ev) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        let WorkerEvent::Done(r) = ev else { panic!("{ev:?}") };
-        assert_eq!((w, r.records.map(|c| c.rows)), (1, Some(10)));
-    }
-
-    /// A bad line is named and the next line read; a stream that ends in the middle of a report
-    /// is lost.
-    #[test]
-    fn a_bad_line_is_named_and_the_stream_goes_on() {
-        let ready = Ready { protocol: PROTOCOL.into(), ..Default::default() };
-        let got = events(&[
-            serde_json::to_string(&WorkerEvent::Ready(ready)).unwrap(),
-            "Welcome to the machine {".into(),
-            encode(&report(0, 0..3)),
-        ]);
-        assert!(matches!(got[0], WorkerEvent::Ready(_)), "{got:?}");
-        assert!(matches!(&got[1], WorkerEvent::Fatal(m) if m.starts_with("agent a sent a bad line")), "{got:?}");
-        assert!(matches!(&got[2], WorkerEvent::Done(r) if r.switches.len() == 3 && r.records.is_some()), "{got:?}");
-        assert_eq!(got.len(), 3, "{got:?}");
-        let got = events(&[encode(&report(0, 0..0))[..20].to_string()]);
-        assert!(matches!(&got[..], [WorkerEvent::Lost(m)] if m == "agent a exited without a report"), "{got:?}");
     }
 }

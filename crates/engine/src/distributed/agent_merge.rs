@@ -86,7 +86,6 @@ pub fn report(worker: u32, o: &Outcome) -> Result<WorkerReport, String> {
             status: o.status.into(),
             error: o.error.clone(),
         }),
-        records: None,
     })
 }
 

@@ -10,7 +10,6 @@
 //! means "not in this record", and a reader leaves the key out again, so a record reads back
 //! as the same object it was (tested below). Every other column holds each record's value.
 
-pub use crate::result::switches::Chunk;
 use crate::result::switches::SwitchReport;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -28,52 +27,23 @@ pub fn name_beside(path: &Path) -> String {
     format!("{stem}.switches.json.gz")
 }
 
-/// Write `records` as the columnar file to `w`: one chunk of them (`encode_chunk`) behind the
-/// file's head (`assemble`).
+/// Write `records` as the columnar file to `w` (gzip'd, fast level: the columns of numbers
+/// compress well at any level, and a million records must not take a minute).
 pub fn write<W: Write>(w: W, records: &[SwitchReport]) -> std::io::Result<()> {
-    assemble(w, records.len() as u64, &[encode_chunk(records)?])
-}
-
-/// `records` as a chunk: their blocks of [`BLOCK`] rows, gzip'd (fast level: the columns of
-/// numbers compress well at any level, and a million records must not take a minute).
-pub fn encode_chunk(records: &[SwitchReport]) -> std::io::Result<Chunk> {
     // buffered in front of the compressor: a value's few bytes per call to it cost 10× the time
-    let mut z = std::io::BufWriter::with_capacity(1 << 16, flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()));
+    let mut z = std::io::BufWriter::with_capacity(1 << 16, flate2::write::GzEncoder::new(w, flate2::Compression::fast()));
+    write!(z, "{{\"schema\":\"{SWITCHES_SCHEMA}\",\"rows\":{},\"blocks\":[", records.len())?;
     for (i, block) in records.chunks(BLOCK).enumerate() {
         if i > 0 {
             z.write_all(b",\n")?;
         }
         write_block(&mut z, block)?;
     }
-    let gz = z.into_inner().map_err(|e| e.into_error())?.finish()?;
-    Ok(Chunk { rows: records.len() as u64, gz })
+    z.write_all(b"]}\n")?;
+    z.into_inner().map_err(|e| e.into_error())?.finish()?.flush()
 }
 
-/// The columnar file from `chunks` in order (`rows` in all): its head, each chunk, its tail, as
-/// gzip members one after another (a gzip file may hold several; gzip, Python's `gzip` and
-/// [`read`] read them as one stream). Nothing is decoded or held beyond one chunk.
-pub fn assemble<W: Write>(mut w: W, rows: u64, chunks: &[Chunk]) -> std::io::Result<()> {
-    let member = |w: &mut W, text: &[u8]| -> std::io::Result<()> {
-        let mut z = flate2::write::GzEncoder::new(&mut *w, flate2::Compression::fast());
-        z.write_all(text)?;
-        z.finish().map(drop)
-    };
-    member(&mut w, format!("{{\"schema\":\"{SWITCHES_SCHEMA}\",\"rows\":{rows},\"blocks\":[").as_bytes())?;
-    let mut first = true;
-    for c in chunks.iter().filter(|c| c.rows > 0) {
-        if !first {
-            member(&mut w, b",\n")?;
-        }
-        first = false;
-        w.write_all(&c.gz)?;
-    }
-    member(&mut w, b"]}\n")?;
-    w.flush()
-}
-
-/// One block: its records as objects, then each field's column. The objects are turned into
-/// columns in one pass over each record's (sorted) keys: looking every key up in every record
-/// was most of the time a million records took.
+/// One block: its records as objects, then each field's column.
 fn write_block<W: Write>(w: &mut W, block: &[SwitchReport]) -> std::io::Result<()> {
     let rows: Vec<Map<String, Value>> = block
         .iter()
@@ -82,33 +52,22 @@ fn write_block<W: Write>(w: &mut W, block: &[SwitchReport]) -> std::io::Result<(
             _ => unreachable!("a switch's record is an object"),
         })
         .collect();
-    let keys: Vec<&String> = rows.iter().flat_map(|m| m.keys()).collect::<BTreeSet<_>>().into_iter().collect();
-    // columns[c][j]: record j's value of keys[c], None where the record has no such key
-    let mut columns: Vec<Vec<Option<&Value>>> = vec![vec![None; rows.len()]; keys.len()];
-    for (j, m) in rows.iter().enumerate() {
-        let mut c = 0;
-        for (k, v) in m {
-            while keys[c] != k {
-                c += 1;
-            }
-            columns[c][j] = Some(v);
-        }
-    }
-    let absent: Vec<&String> = keys.iter().zip(&columns).filter(|(_, col)| col.iter().any(Option::is_none)).map(|(k, _)| *k).collect();
+    let keys: BTreeSet<&String> = rows.iter().flat_map(|m| m.keys()).collect();
+    let absent: Vec<&String> = keys.iter().copied().filter(|k| rows.iter().any(|m| !m.contains_key(*k))).collect();
     write!(w, "{{\"rows\":{},\"absent\":", rows.len())?;
     serde_json::to_writer(&mut *w, &absent)?;
     w.write_all(b",\"columns\":{")?;
-    for (i, (k, col)) in keys.iter().zip(&columns).enumerate() {
+    for (i, k) in keys.iter().enumerate() {
         if i > 0 {
             w.write_all(b",")?;
         }
         serde_json::to_writer(&mut *w, k)?;
         w.write_all(b":[")?;
-        for (j, v) in col.iter().enumerate() {
+        for (j, m) in rows.iter().enumerate() {
             if j > 0 {
                 w.write_all(b",")?;
             }
-            serde_json::to_writer(&mut *w, v.unwrap_or(&Value::Null))?;
+            serde_json::to_writer(&mut *w, m.get(*k).unwrap_or(&Value::Null))?;
         }
         w.write_all(b"]")?;
     }
@@ -148,7 +107,7 @@ pub fn rows(doc: &Value) -> Result<Vec<Map<String, Value>>, String> {
 pub fn read(path: &Path) -> Result<Vec<SwitchReport>, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut text = Vec::new();
-    flate2::read::MultiGzDecoder::new(std::io::BufReader::new(f))
+    flate2::read::GzDecoder::new(std::io::BufReader::new(f))
         .read_to_end(&mut text)
         .map_err(|e| format!("{}: not gzip: {e}", path.display()))?;
     let doc: Value = serde_json::from_slice(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;

@@ -12,7 +12,7 @@ mod stream;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use columnar::{encode_chunk, read as read_switches, Chunk, SWITCHES_SCHEMA};
+pub use columnar::{read as read_switches, SWITCHES_SCHEMA};
 pub use document::{schema, EngineResult};
 
 use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
@@ -332,43 +332,17 @@ pub fn write(path: &Path, r: &mut EngineResult) -> std::io::Result<()> {
 /// (0: always). The columnar file is written (atomically) first, then the summary naming it,
 /// with `switches` empty; `r` is given back as it came.
 pub fn write_from(path: &Path, r: &mut EngineResult, from: usize) -> std::io::Result<()> {
-    write_with(path, r, from, None)
-}
-
-/// `write_from`, the columnar file made of `chunks` (`take_chunks`: the records as encoded when
-/// their reports arrived) when they hold as many records as `r`, else encoded here.
-pub fn write_with(path: &Path, r: &mut EngineResult, from: usize, chunks: Option<&[Chunk]>) -> std::io::Result<()> {
     if r.switches.len() < from || r.switches_file.is_some() {
         return atomic(path, |w| stream::write_pretty(w, r));
     }
     let name = columnar::name_beside(path);
-    let rows = r.switches.len() as u64;
-    atomic(&path.with_file_name(&name), |w| match chunks {
-        Some(c) if c.iter().map(|c| c.rows).sum::<u64>() == rows => columnar::assemble(w, rows, c),
-        _ => columnar::write(w, &r.switches),
-    })?;
+    atomic(&path.with_file_name(&name), |w| columnar::write(w, &r.switches))?;
     let switches = std::mem::take(&mut r.switches);
-    r.switches_file = Some(SwitchesFile { name, format: SWITCHES_SCHEMA.into(), rows });
+    r.switches_file = Some(SwitchesFile { name, format: SWITCHES_SCHEMA.into(), rows: switches.len() as u64 });
     let written = atomic(path, |w| stream::write_pretty(w, r));
     r.switches = switches;
     r.switches_file = None;
     written
-}
-
-/// The reports' records as encoded when each report arrived (`coordinator/handle.rs`), in the
-/// order `build` puts the records in, taken out of `o`. None unless every report with records
-/// has them (a worker on a thread of this process sends none): `write_with` then encodes them.
-pub fn take_chunks(o: &mut Outcome) -> Option<Vec<Chunk>> {
-    let rows: u64 = o.reports.iter().map(|r| r.switches.len() as u64).sum();
-    let (mut chunks, mut all) = (Vec::new(), true);
-    for r in &mut o.reports {
-        match (r.records.take(), r.switches.is_empty()) {
-            (_, true) => {}
-            (Some(c), false) => chunks.push(c),
-            (None, false) => all = false,
-        }
-    }
-    (all && chunks.iter().map(|c| c.rows).sum::<u64>() == rows).then_some(chunks)
 }
 
 /// Write through `f` to a temporary file renamed to `path` when complete.

@@ -124,32 +124,3 @@ fn a_columnar_result_reads_back_as_the_embedded_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
-
-#[test]
-fn a_result_from_chunks_is_the_result_written_from_memory() {
-    // every golden, its records in per-worker chunks (as the coordinator's readers encode them,
-    // split unevenly, one worker without records) against the records encoded at the end: the
-    // same summary, byte for byte, and the same records read back
-    let dir = std::env::temp_dir().join(format!("sdnbench-columnar-chunks-{}", std::process::id()));
-    let (mem, chunked) = (dir.join("mem"), dir.join("chunked"));
-    std::fs::create_dir_all(&mem).unwrap();
-    std::fs::create_dir_all(&chunked).unwrap();
-    for (name, text) in goldens() {
-        let mut r: EngineResult = serde_json::from_str(&text).unwrap();
-        let n = r.switches.len();
-        let parts = [&r.switches[..n / 3], &r.switches[n / 3..n / 3], &r.switches[n / 3..]];
-        let chunks: Vec<Chunk> = parts.iter().map(|p| encode_chunk(p).unwrap()).collect();
-        write_from(&mem.join("r.json"), &mut r, 0).unwrap();
-        write_with(&chunked.join("r.json"), &mut r, 0, Some(&chunks)).unwrap();
-        let read = |d: &std::path::Path| std::fs::read(d.join("r.json")).unwrap();
-        assert!(read(&mem) == read(&chunked), "{name}: not the same summary");
-        let (a, b) = (read_switches(&mem.join("r.switches.json.gz")).unwrap(), read_switches(&chunked.join("r.switches.json.gz")).unwrap());
-        assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap(), "{name}");
-        assert_eq!(b.len(), n, "{name}");
-        // chunks that do not hold the result's records are not used: the records are encoded here
-        let short = &chunks[..1];
-        write_with(&chunked.join("r.json"), &mut r, 0, Some(short)).unwrap();
-        assert_eq!(read_switches(&chunked.join("r.switches.json.gz")).unwrap().len(), n, "{name}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}

@@ -35,7 +35,7 @@ pub fn bench(args: Vec<String>) -> i32 {
         live.on_loop(l)
     };
     let outcome = crate::distributed::run(a.cfg.clone(), stop.clone(), &mut |r| live.ready(r), on_loop);
-    let mut o = match outcome {
+    let o = match outcome {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine: {e}");
@@ -43,13 +43,12 @@ pub fn bench(args: Vec<String>) -> i32 {
         }
     };
     coordinator::fault::at("end", &stop);
-    let chunks = crate::export::take_chunks(&mut o);
     let mut j = crate::export::build(o);
     if let Some(path) = &a.json {
-        if let Err(e) = crate::export::write_with(path, &mut j, a.switches_file_from, chunks.as_deref()) {
+        if let Err(e) = crate::export::write_from(path, &mut j, a.switches_file_from) {
             // checked before the run, and still refused: the measurement goes to a rescue file
             let rescue = std::env::temp_dir().join(format!("sdnbench-engine-rescue-{}.json", std::process::id()));
-            let kept = match crate::export::write_with(&rescue, &mut j, a.switches_file_from, chunks.as_deref()) {
+            let kept = match crate::export::write_from(&rescue, &mut j, a.switches_file_from) {
                 Ok(()) => format!("; the result is in {}", rescue.display()),
                 Err(_) => String::new(),
             };
@@ -176,12 +175,10 @@ pub fn worker() -> i32 {
         }
         std::process::exit(exit::MEASURED);
     });
-    // each event written as it is serialized, never whole as a string: a report at a million
-    // switches is tens of MB of JSON per worker, all at the run's end
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = std::io::stdout().lock();
     crate::switch::worker::run(config, slice, rx, &mut |e| {
-        let _ =
-            serde_json::to_writer(&mut out, &e).map_err(std::io::Error::from).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush());
+        let _ = writeln!(out, "{}", encode(&e));
+        let _ = out.flush();
     });
     0
 }

@@ -73,15 +73,6 @@ pub struct SwitchReport {
     pub reconnect: ReconnectCounts,
 }
 
-/// Switch records already encoded for the result's columnar file (`export/columnar.rs`): a
-/// gzip member holding their blocks (`rows` records, in order). Never written as such: the
-/// columnar file is a head, chunks and a tail.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Chunk {
-    pub rows: u64,
-    pub gz: Vec<u8>,
-}
-
 // filled by `Hist::summary` (`hist.rs`)
 /// Percentiles in microseconds (what the JSON and the text output show).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

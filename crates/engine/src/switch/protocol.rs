@@ -159,10 +159,6 @@ pub struct WorkerReport {
     /// Agents: what the agent decided and measured on its machine (`agent.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentFacts>,
-    /// `switches` already encoded for the result's columnar file, by the coordinator's reader as
-    /// the report arrived (`coordinator/handle.rs`); never on the wire.
-    #[serde(skip)]
-    pub records: Option<crate::result::switches::Chunk>,
 }
 
 pub fn encode<T: Serialize>(v: &T) -> String {

@@ -171,7 +171,6 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
         network: None,
         coalesce: sh.park.report(),
         agent: None,
-        records: None,
     }
 }
 
