@@ -124,6 +124,13 @@ impl Pacer {
         *sent - before
     }
 
+    /// Whether a request is sent only when an earlier one leaves the window (a window), not on
+    /// a schedule (a fixed rate, capped only by `MAX_IN_FLIGHT_OPEN_LOOP`, whose next send is
+    /// due at `next_due` whatever is in flight).
+    pub fn waits_for_answers(&self) -> bool {
+        matches!(self, Pacer::Window { .. })
+    }
+
     /// When to wake for the next scheduled request (never, for a window).
     pub fn next_due(&self) -> u64 {
         match self {

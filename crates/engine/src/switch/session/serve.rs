@@ -72,9 +72,14 @@ impl Session {
             let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
             if lost > 0 {
                 stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
-                // the slots they held are free: the pacer (which ran before this) sends into
-                // them on the next turn, at once
-                deadline = now;
+                // a window's slots they held are free: its pacer (which ran before this) sends
+                // into them on the next turn, at once. A fixed rate's schedule does not wait for
+                // slots (its next send is already in the deadline): a turn at once would only
+                // find nothing due, one more wake-up per lost request while answers are late,
+                // the metastable cost of issue 50's collapse at 1,000,000 switches
+                if self.pacer.waits_for_answers() {
+                    deadline = now;
+                }
             }
             // the next loss timer: when the oldest request left times out, not a tick every
             // timeout / 4 (a turn each that found nothing due, while a queue stood: issue 50)
