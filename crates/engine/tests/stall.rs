@@ -146,8 +146,8 @@ fn requests_lost_in_a_stall_cost_one_wake_up_each_and_the_queue_drains() {
     // the stall holds three timeouts' worth: most of what it holds is lost, then answered late
     assert!(lost.iter().sum::<u64>() > 250 && late.iter().sum::<u64>() > 250, "no loss in the stall: {l}");
     assert!(l["keepalive"]["lost"].as_u64().unwrap() > 100, "no echo lost in the stall: {l}");
-    for k in 4..lost.len() {
-        assert_eq!(lost[k], 0, "loop {k}: lost after the stall: {l}");
+    for (k, n) in lost.iter().enumerate().skip(4) {
+        assert_eq!(*n, 0, "loop {k}: lost after the stall: {l}");
     }
     assert_drained(&l);
     assert_no_extra_wake_ups(&l);
