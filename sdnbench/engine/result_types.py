@@ -438,7 +438,7 @@ class Config:
     fail_mode: FailMode
     #: Throughput as cbench's `-t` does it: no window; keep `FILL_SOCKET_BYTES` of requests queued
     #: in front of the socket whenever it takes more (in flight is bounded only by the socket
-    #: buffers and `MAX_IN_FLIGHT_OPEN_LOOP` per switch). `controller cbench -t` sets it.
+    #: buffers and `MAX_IN_FLIGHT_FILL_SOCKET` per switch). `controller cbench -t` sets it.
     fill_socket: bool
     #: Datapath id of the first switch (the others follow).
     first_dpid: int
