@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/engine/fidelity.py --peer /path/to/cbench [--modes latency,throughput]
         [--switches 1,4,16] [--reps 3] [--controllers osken:learning,ryu:simple_switch,...]
-        [--no-mix] [--fresh] [--warm-runs N] [-o fidelity.json]
+        [--no-mix] [--fresh] [--warm-runs N] [--pin CTRL:TOOLS] [-o fidelity.json]
 
 For every controller, mode and switch count, cbench and `sdnbench controller cbench` run with
 the same flags against the same controller process, alternating, ``--reps`` times each. The
@@ -33,12 +33,18 @@ every packet-in and answers it with one flow-mod, as a Python learning switch do
 known cost; it counts what it served, so each run also has the controller's own answers/s
 while loaded (``own``: see ``run_counted``) beside the tools' figures — the truth both tools
 should read. ovs-testcontroller takes at most 16 switches; it is run at 8 where 16 is asked.
+
+**CPU.** Each row gives the CPU each tool used over its runs (``tool_cores``): on two cores what
+a tool takes, the controller lacks. ``--pin 1:0`` puts the controller on CPU 1 and both tools on
+CPU 0 (``pinning.py``), so the controller has the same CPU under either tool; a ratio that moves
+towards 1 when pinned was the tools' CPU, not their workload.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import signal
@@ -48,7 +54,7 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,6 +62,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import Responder  # noqa: E402  (this directory's bench.py)
 import replymix  # noqa: E402
+from pinning import PinError, affinity, parse_pin  # noqa: E402
 from sdnbench.controllers.spec import display_name  # noqa: E402
 
 # this checkout's sdnbench with the interpreter running the script (a worktree has no .venv of its own;
@@ -86,9 +93,18 @@ def cpu_s() -> float:
 
 
 @contextmanager
-def controller(spec: str):
-    """(port, served) of a running controller for the block: ``served()`` is the number of
-    requests it has answered by its own count, or None when it does not count."""
+def controller(spec: str, cpus=None):
+    """(port, served) of a running controller for the block, started on ``cpus`` (None: any):
+    ``served()`` is the number of requests it has answered by its own count, or None when it
+    does not count."""
+    with ExitStack() as stack:
+        with affinity(cpus):
+            port, served = stack.enter_context(started(spec))
+        yield port, served
+
+
+@contextmanager
+def started(spec: str):
     if spec.startswith("responder:rate="):
         with Responder("1.0", extra=("--rate", spec.split("=", 1)[1])) as r:
             yield r.port, lambda: None
@@ -209,18 +225,18 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
     if a.fresh:     # a controller process of its own for every run
         for _ in range(a.reps):
             for tool in ("cbench", "sdnbench"):
-                with controller(spec) as (port, served):
+                with controller(spec, a.pin_controller) as (port, served):
                     warm_up((tool,), port)
                     one(tool, port, served)
     else:
-        with controller(spec) as (port, served):
+        with controller(spec, a.pin_controller) as (port, served):
             warm_up(("cbench", "sdnbench"), port)
             for _ in range(a.reps):
                 for tool in ("cbench", "sdnbench"):
                     one(tool, port, served)
     if a.mix:   # each tool on a controller of its own: neither inherits the other's state
         for tool in ("cbench", "sdnbench"):
-            with controller(spec) as (port, _):
+            with controller(spec, a.pin_controller) as (port, _):
                 mixes[tool] = reply_mix(a, tools[tool], port, mode, n)
     means = {k: sum(v) / len(v) for k, v in rows.items()}
     ratio = means["sdnbench"] / means["cbench"] if means["cbench"] else None
@@ -275,8 +291,18 @@ def main() -> int:
                     help="runs of each tool on every new controller process before the measured reps, left "
                          "out of the ratio (raw figures under warm_up_runs): a JVM controller's first runs "
                          "are its warm-up (docs/engine-figures.md, Floodlight)")
+    ap.add_argument("--pin", metavar="CTRL:TOOLS",
+                    help="the controller on CPUs CTRL and both tools on CPUs TOOLS (e.g. 1:0): the controller "
+                         "then has the same CPU under either tool")
     ap.add_argument("-o", "--output", help="write the JSON here too")
     a = ap.parse_args()
+    try:
+        a.pin_controller, tool_cpus = parse_pin(a.pin) if a.pin else (None, None)
+    except PinError as e:
+        print(f"fidelity: {e}", file=sys.stderr)
+        return 1
+    if tool_cpus:
+        os.sched_setaffinity(0, tool_cpus)
     if not Path(a.peer).is_file():
         print(f"fidelity: --peer {a.peer}: no such file", file=sys.stderr)
         return 1
@@ -300,7 +326,7 @@ def main() -> int:
     except KeyboardInterrupt:   # the launcher has stopped the controller; keep the rows so far
         print(f"fidelity: interrupted after {len(out)} rows", file=sys.stderr)
         code = 130
-    doc = {"figure": "responses/s, sdnbench controller cbench over cbench", "band": BAND, "rows": out}
+    doc = {"figure": "responses/s, sdnbench controller cbench over cbench", "band": BAND, "pin": a.pin, "rows": out}
     if a.output:
         Path(a.output).write_text(json.dumps(doc, indent=1))
     print(json.dumps(doc))
