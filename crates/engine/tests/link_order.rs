@@ -94,6 +94,19 @@ fn signal(pid: i32, sig: i32) {
     assert_eq!(unsafe { libc::kill(pid, sig) }, 0, "kill({pid}, {sig})");
 }
 
+/// Until every thread of `pid` is stopped (state `T` in /proc): kill(2) returns before the
+/// signal has stopped a thread running on another CPU, which could still read the packet-out.
+fn wait_stopped(pid: i32) {
+    let stopped = |stat: String| stat.rsplit(") ").next().is_some_and(|rest| rest.starts_with('T'));
+    loop {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+        if tasks.flatten().all(|t| std::fs::read_to_string(t.path().join("stat")).map(stopped).unwrap_or(true)) {
+            return;
+        }
+        std::thread::sleep(Duration::from_micros(100));
+    }
+}
+
 /// The rounds: with the engine stopped, the probe out of s1's port 1 (linked to s2's port 1),
 /// then the flow-mod to s2; then the engine goes on.
 fn drive(c: Ctl, rx: Receiver<Option<u8>>) {
@@ -105,6 +118,7 @@ fn drive(c: Ctl, rx: Receiver<Option<u8>>) {
     let pid = c.pid.lock().unwrap().expect("the engine's pid");
     for _ in 0..ROUNDS {
         signal(pid, libc::SIGSTOP);
+        wait_stopped(pid);
         s1.write_all(&probe_out(1)).unwrap();
         s2.write_all(&flow_mod(0, 100, 4)).unwrap();
         std::thread::sleep(Duration::from_millis(2)); // both on loopback, in the engine's sockets
