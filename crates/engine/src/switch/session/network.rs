@@ -33,6 +33,20 @@ impl Session {
         }
     }
 
+    /// Frames from a link or a host wait to be run through this switch. Open vSwitch runs all
+    /// its bridges in one thread: each turn of its main loop (`bridge_run__`) first polls the
+    /// userspace datapath's ports (`ofproto_type_run` → `dpif_run`), then runs each bridge's
+    /// connections (`ofproto_run` → `connmgr_run`). A frame one bridge sends (a packet-out) is
+    /// received at the earliest in the next turn, after every bridge has read what its
+    /// controller had sent. Here each switch is its own task, woken by its socket or its inbox,
+    /// whichever `select!` picks (at random when both are ready): so before running frames the
+    /// session reads its socket, or a flow-mod waiting there could come after the frame
+    /// (Ryu rest_topology at 1.0: docs/conformance.md, "#8 on Ryu at 1.0").
+    pub(super) fn frames_waiting(&self) -> bool {
+        self.inbox.as_ref().is_some_and(|b| !b.frames.borrow().is_empty())
+            || self.net.as_ref().is_some_and(|(_, b)| !b.frames.borrow().is_empty())
+    }
+
     /// Network runs with several controllers: connect to the others too (one channel each).
     pub(super) async fn connect_channels(&mut self, now: u64) {
         let addrs = &self.sh.cfg.controllers;

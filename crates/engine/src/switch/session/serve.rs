@@ -40,6 +40,11 @@ impl Session {
                 },
             });
             deadline = deadline.min(self.timers(now)?);
+            if !paused && self.frames_waiting() {
+                // as Open vSwitch: what the controller already sent is read before the frames a
+                // link or host delivered (`frames_waiting`)
+                self.read_all(s)?;
+            }
             self.links(now);
             self.network(now);
             if !paused {
