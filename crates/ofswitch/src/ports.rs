@@ -25,7 +25,8 @@ pub struct PortCounters {
 }
 
 impl Zero for PortCounters {
-    const ZERO: &'static PortCounters = &PortCounters { rx_packets: 0, tx_packets: 0, rx_bytes: 0, tx_bytes: 0, rx_dropped: 0, tx_dropped: 0 };
+    const ZERO: &'static PortCounters =
+        &PortCounters { rx_packets: 0, tx_packets: 0, rx_bytes: 0, tx_bytes: 0, rx_dropped: 0, tx_dropped: 0 };
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,9 +59,7 @@ pub struct Ports {
 impl Ports {
     pub fn new(n: u32) -> Ports {
         Ports {
-            list: (1..=n)
-                .map(|no| PortState { no, link_up: true, config: 0, admin_down: false, counters: OnWrite::default() })
-                .collect(),
+            list: (1..=n).map(|no| PortState { no, link_up: true, config: 0, admin_down: false, counters: OnWrite::default() }).collect(),
         }
     }
 
