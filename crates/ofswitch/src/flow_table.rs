@@ -162,7 +162,8 @@ pub struct TableCounters {
 
 pub struct FlowTable {
     /// Tables 0..=highest touched: created when first used, so a switch can offer 254 tables
-    /// (as OVS does) at no cost until a controller uses them.
+    /// (as OVS does) at no cost until a controller uses them (`table_mut`; readers take a
+    /// table not made yet as empty).
     tables: Vec<Table>,
     n_tables: u8,
     slots: Vec<Option<Entry>>,
@@ -176,7 +177,7 @@ pub struct FlowTable {
 impl FlowTable {
     pub fn new(n_tables: u8, max_entries: usize) -> FlowTable {
         FlowTable {
-            tables: vec![Table::default()],
+            tables: Vec::new(), // table 0 too: a switch that keeps no flows never makes one
             n_tables: n_tables.max(1),
             slots: Vec::new(),
             free: Vec::new(),
@@ -551,7 +552,8 @@ mod tests {
     #[test]
     fn tables_are_created_on_first_use() {
         let mut t = FlowTable::new(254, 0);
-        assert_eq!(t.tables.len(), 1);
+        assert_eq!(t.tables.len(), 0);
+        assert_eq!(t.counters(0), TableCounters::default());
         let mut removed = Vec::new();
         let add = |table| FlowModReq { command: 0, table, entry: Entry { table, ..Default::default() }, ..Default::default() };
         assert_eq!(t.apply(add(200), 0, &mut removed), Applied::Added);

@@ -60,6 +60,7 @@ pub mod meter;
 mod mods;
 pub mod mpls;
 mod nicira;
+pub mod on_write;
 pub mod ovs_tables;
 pub mod packet_in;
 pub mod pipeline;

@@ -9,6 +9,7 @@
 //! `tx_dropped` frames the switch wanted to send while it was down (not in `tx_packets`).
 
 use crate::emit;
+use crate::on_write::{OnWrite, Zero};
 use ofwire::port::port_config;
 use ofwire::port::port_state;
 use ofwire::Port;
@@ -23,6 +24,11 @@ pub struct PortCounters {
     pub tx_dropped: u64,
 }
 
+impl Zero for PortCounters {
+    const ZERO: &'static PortCounters =
+        &PortCounters { rx_packets: 0, tx_packets: 0, rx_bytes: 0, tx_bytes: 0, rx_dropped: 0, tx_dropped: 0 };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PortState {
     pub no: u32,
@@ -33,7 +39,9 @@ pub struct PortState {
     /// The interface is administratively down (Mininet's `link down`: `ip link set down`),
     /// reported as config PORT_DOWN, as Open vSwitch reports a netdev without NETDEV_UP.
     pub admin_down: bool,
-    pub counters: PortCounters,
+    /// Made on the port's first frame: a load test's switch, which does not forward, never
+    /// counts one (issue 50: a held session's bytes).
+    pub counters: OnWrite<PortCounters>,
 }
 
 impl PortState {
@@ -51,9 +59,7 @@ pub struct Ports {
 impl Ports {
     pub fn new(n: u32) -> Ports {
         Ports {
-            list: (1..=n)
-                .map(|no| PortState { no, link_up: true, config: 0, admin_down: false, counters: PortCounters::default() })
-                .collect(),
+            list: (1..=n).map(|no| PortState { no, link_up: true, config: 0, admin_down: false, counters: OnWrite::default() }).collect(),
         }
     }
 

@@ -19,6 +19,7 @@ use crate::emit;
 use crate::flow_table::{Applied, FlowTable};
 use crate::group::Groups;
 use crate::meter::Meters;
+use crate::on_write::OnWrite;
 use crate::ports::Ports;
 use ofwire::config::role;
 use ofwire::error_names::{bad_request, error_type, hello_failed};
@@ -228,6 +229,26 @@ pub struct Counters {
     pub fail_open_frames: u64,
 }
 
+impl crate::on_write::Zero for Counters {
+    const ZERO: &'static Counters = &Counters {
+        frames_in: 0,
+        dropped_in: 0,
+        looked_up: 0,
+        missed: 0,
+        dropped_miss: 0,
+        frames_out: 0,
+        dropped_out_down: 0,
+        dropped_out_no_port: 0,
+        dropped_out_unsupported: 0,
+        dropped_out_in_port: 0,
+        packet_ins: 0,
+        flow_removed: 0,
+        port_status: 0,
+        oversize_entries: 0,
+        fail_open_frames: 0,
+    };
+}
+
 pub struct Switch {
     pub cfg: SwitchConfig,
     /// Channel 0's handshake state and version (the engine's single-controller view).
@@ -246,7 +267,9 @@ pub struct Switch {
     pub link_out: Vec<(u64, u32, Vec<u8>)>,
     /// Frames to transmit: (port, frame). The engine drains it.
     pub tx: Vec<(u32, Vec<u8>)>,
-    pub counters: Counters,
+    /// Made on the first count: a load test's switch, which neither forwards nor raises
+    /// packet-ins of its own, never counts (issue 50: a held session's bytes).
+    pub counters: OnWrite<Counters>,
     pub(crate) scratch: Vec<crate::pipeline::Out>,
     /// Set while the switch forwards on its own (`fail_open.rs`).
     pub(crate) fail_open: Option<crate::fail_open::FailOpen>,
@@ -273,7 +296,7 @@ impl Switch {
             generation_id: None,
             link_out: Vec::new(),
             tx: Vec::new(),
-            counters: Counters::default(),
+            counters: OnWrite::default(),
             scratch: Vec::new(),
             fail_open: None,
             xid: 1,

@@ -230,6 +230,31 @@ fn flow_mods_fill_the_table_when_asked() {
     assert_eq!(s.flows.len(), 2);
 }
 
+/// A load test's switch (no flows kept, no forwarding) serves the handshake, flow-mods,
+/// packet-outs and stats without making its counters, its ports' counters or a flow table
+/// (`ofswitch::on_write`, issue 50); what it reports reads as zero, as before; a forwarding
+/// switch makes them on its first frame.
+#[test]
+fn a_load_switch_makes_no_counters() {
+    let mut s = up(OFP13, SwitchConfig::new(4));
+    let mut out = vec![];
+    s.on_message(0, &flow_mod13(command::ADD, 1, 77, 1), &mut out).unwrap();
+    s.on_message(0, &packet_out(OFP13, 42, 1, &frames::udp_frame(1, 10, 1, 2, 1234, 64)), &mut out).unwrap();
+    let r = ask(&mut s, &stats(OFP13, kind::PORT, &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]));
+    assert_eq!(r[0].len(), 16 + 4 * 112, "four ports' stats");
+    assert!(r[0][16..].chunks(112).all(|p| p[8..104].iter().all(|&b| b == 0)), "their counters zero");
+    assert!(!s.counters.is_made(), "the switch's counters");
+    assert!(s.ports.list.iter().all(|p| !p.counters.is_made()), "the ports' counters");
+    assert_eq!(s.flows.counters(0), Default::default());
+
+    let mut cfg = SwitchConfig::new(4);
+    cfg.forward = true;
+    let mut s = up(OFP13, cfg);
+    s.on_message(0, &packet_out(OFP13, NO_BUFFER, 2, &frames::udp_frame(1, 10, 1, 2, 1234, 64)), &mut out).unwrap();
+    assert_eq!((s.counters.frames_out, s.ports.get(2).unwrap().counters.tx_packets), (1, 1));
+    assert!(s.counters.is_made() && !s.ports.get(1).unwrap().counters.is_made());
+}
+
 #[test]
 fn many_flows_split_over_several_replies() {
     let mut cfg = SwitchConfig::new(4);
