@@ -381,7 +381,7 @@ def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: t
         cpu_total = sum(u + sy for u, sy in out["cpu"].values())
         out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
                                "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
-                               "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
+                               "tcp_mem_pages": sk.get("mem", 0), "time_wait": sk.get("tw", 0), "slab_kib": kernel_probe.slab_kib(),
                                "engine_rss": side["engine"], "responder_rss": side["responder"],
                                "engine_cpu_s": cpu_side["engine"], "responder_cpu_s": cpu_side["responder"],
                                "load1": os.getloadavg()[0]})
@@ -517,6 +517,8 @@ def scale(a) -> dict:
             "disconnects": doc["totals"]["disconnects"],
             "sessions_lost": doc["totals"].get("sessions_lost"), "reconnects": doc["totals"].get("reconnects"),
             "handshake_s": h["duration_s"], "handshake_rate_per_s": h["rate_per_s"], "tenths": _milestones(sm, a.switches),
+            # sockets in TIME_WAIT when the engine started (the C client's, closed just before)
+            "time_wait_at_engine_start": sm[0].get("time_wait", 0),
             "workers": doc["engine"]["workers"], "source_addrs": len(doc["engine"]["source_addrs"]),
             "responder_procs": procs, "answered_at_fixed_rate": doc["totals"]["requests_answered"],
             "engine_cpu_user_s": after.ru_utime - before.ru_utime, "engine_cpu_system_s": after.ru_stime - before.ru_stime,

@@ -38,6 +38,8 @@ pub struct Shared {
     pub wscratch: Rc<RefCell<Vec<u8>>>,
     up: Cell<u32>,
     finished: Cell<u32>,
+    /// Session tasks spawned (`driver/requests.rs`): alive = started - finished.
+    started: Cell<u32>,
     changed: Notify,
     /// Inboxes of the switches that have links, by dpid.
     pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
@@ -80,6 +82,7 @@ impl Shared {
             wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
+            started: Cell::new(0),
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
             net: RefCell::new(None),
@@ -171,6 +174,14 @@ impl Shared {
     pub fn session_finished(&self) {
         self.finished.set(self.finished.get() + 1);
         self.changed.notify_waiters();
+    }
+    /// A session's task was spawned (it counts as finished when `Session::run` ends).
+    pub fn session_started(&self) {
+        self.started.set(self.started.get() + 1);
+    }
+    /// Session tasks spawned and not yet finished: what the worker holds per switch.
+    pub fn tasks_alive(&self) -> u32 {
+        self.started.get() - self.finished.get()
     }
     pub fn up_count(&self) -> u32 {
         self.up.get()

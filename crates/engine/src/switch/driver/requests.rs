@@ -101,6 +101,7 @@ fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
         s.loop_lat_ns = sh.cfg.robustness.is_some().then(Vec::new);
         let st = Rc::new(RefCell::new(s));
         stats.push(st.clone());
+        sh.session_started();
         tokio::task::spawn_local(session_task(sh.clone(), st, index, pos as u32, permits.clone(), addr));
     }
     stats
@@ -247,5 +248,53 @@ fn loop_load(sh: &Shared, t: u64, c: &Counted, prev: &Counted, prev_offered: &mu
         hist_b64: crate::switch::load::take(&mut sh.loop_hist.borrow_mut()),
         echo_hist_b64: crate::switch::load::take(&mut sh.echo_hist.borrow_mut()),
         trace: sh.trace.take(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use tokio::net::TcpListener;
+    use tokio::task::{spawn_local, LocalSet};
+
+    /// Against a controller that accepts and never speaks (no handshake ever completes), a
+    /// worker of 200 switches with 4 connect slots holds 4 session tasks, not 200 (issue 50: the
+    /// tasks of the switches still to connect cost memory and the scheduler's time); once
+    /// stopped, the switches never started end without connecting.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_session_task_is_spawned_only_once_a_connect_slot_is_free() {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = l.local_addr().unwrap();
+        let n = 200;
+        let cfg = Config {
+            switches: n,
+            connect_parallel: 4,
+            connect_timeout_ms: 60_000,
+            controllers: vec![addr.to_string()],
+            ..Config::default()
+        };
+        LocalSet::new()
+            .run_until(async move {
+                let accepted = Rc::new(Cell::new(0u32));
+                let counter = accepted.clone();
+                spawn_local(async move {
+                    let mut held = Vec::new(); // kept open, never answered
+                    while let Ok((s, _)) = l.accept().await {
+                        held.push(s);
+                        counter.set(counter.get() + 1);
+                    }
+                });
+                let sh = Rc::new(Shared::new(cfg, n));
+                let _stats = spawn_sessions(&sh, Slice { worker: 0, lo: 0, hi: n }, addr);
+                tokio::time::sleep(Duration::from_millis(300)).await; // loopback: every connect that may happen has
+                assert_eq!(accepted.get(), 4, "connections opened while no handshake completes");
+                assert_eq!(sh.tasks_alive(), 4, "session tasks alive while 4 handshakes wait");
+                sh.stop_all();
+                let done = sh.wait_until(|| sh.finished_count() >= n, Some(Instant::now() + Duration::from_secs(5))).await;
+                assert!(done, "{} of {n} sessions finished after the stop", sh.finished_count());
+                assert_eq!((accepted.get(), sh.tasks_alive()), (4, 0), "no switch connects after the stop");
+            })
+            .await;
     }
 }
