@@ -408,6 +408,15 @@ def _handshake_cpu(samples: list, n: int, key: str = "cpu_total_s"):
     return done[key] - first[key], done["t"] - first["t"]
 
 
+def _per_side_cpu_us(samples: list, n: int) -> dict:
+    """CPU per handshake of the engine and of the responder, over the handshake window."""
+    out = {}
+    for side in ("engine", "responder"):
+        d = _handshake_cpu(samples, n, f"{side}_cpu_s")
+        out[side] = 1e6 * d[0] / n if d else None
+    return out
+
+
 def _load_window_cpu(samples: list, n: int, loops: int) -> dict:
     """Cores each side used in the middle of the load phase (from 2 s after the last session came
     up to 2 s before the loops end; the go follows the handshakes within a second), and the peak RSS
@@ -524,6 +533,9 @@ def scale(a) -> dict:
             "engine_cpu_user_s": after.ru_utime - before.ru_utime, "engine_cpu_system_s": after.ru_stime - before.ru_stime,
             "responder_cpu_user_s": sum(u for u, _ in resp_cpu), "responder_cpu_system_s": sum(s for _, s in resp_cpu),
             "cpu_us_per_handshake_both_sides": 1e6 * hs[0] / a.switches if hs else None,
+            # each side's share of it (the C client's: `c_client.cpu_user_s + cpu_system_s` and
+            # `c_client.responder_cpu_s`), so a difference is placed on one side or the other
+            "cpu_us_per_handshake": _per_side_cpu_us(out["samples"], a.switches),
             "handshake_window_cores_used": hs[0] / hs[1] if hs and hs[1] else None,
             "handshake_window_other_cores": (busy[0] - hs[0]) / hs[1] if hs and busy and hs[1] else None,
             "context_switches_per_handshake_both_sides": ctxt[0] / a.switches if ctxt else None,

@@ -38,8 +38,8 @@ pub struct Shared {
     pub wscratch: Rc<RefCell<Vec<u8>>>,
     up: Cell<u32>,
     finished: Cell<u32>,
-    /// Session tasks spawned (`driver/requests.rs`): alive = started - finished.
-    started: Cell<u32>,
+    /// Session tasks alive (`driver/requests.rs`): spawned, not yet at their end.
+    tasks: Cell<u32>,
     changed: Notify,
     /// Inboxes of the switches that have links, by dpid.
     pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
@@ -82,7 +82,7 @@ impl Shared {
             wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
-            started: Cell::new(0),
+            tasks: Cell::new(0),
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
             net: RefCell::new(None),
@@ -175,13 +175,16 @@ impl Shared {
         self.finished.set(self.finished.get() + 1);
         self.changed.notify_waiters();
     }
-    /// A session's task was spawned (it counts as finished when `Session::run` ends).
-    pub fn session_started(&self) {
-        self.started.set(self.started.get() + 1);
+    /// A session's task was spawned (`task_ended` at its end).
+    pub fn task_spawned(&self) {
+        self.tasks.set(self.tasks.get() + 1);
     }
-    /// Session tasks spawned and not yet finished: what the worker holds per switch.
+    pub fn task_ended(&self) {
+        self.tasks.set(self.tasks.get() - 1);
+    }
+    /// Session tasks alive: what the worker holds for its switches beside their records.
     pub fn tasks_alive(&self) -> u32 {
-        self.started.get() - self.finished.get()
+        self.tasks.get()
     }
     pub fn up_count(&self) -> u32 {
         self.up.get()

@@ -120,7 +120,7 @@ async fn launch(sh: Rc<Shared>, stats: Stats, lo: u32, addr: SocketAddr) {
             sh.session_finished();
             break;
         }
-        sh.session_started();
+        sh.task_spawned();
         let index = lo + pos as u32;
         tokio::task::spawn_local(session_task(sh.clone(), st, index, pos as u32, slots.clone(), addr));
     }
@@ -132,8 +132,9 @@ async fn launch(sh: Rc<Shared>, stats: Stats, lo: u32, addr: SocketAddr) {
 async fn session_task(sh: Rc<Shared>, st: Rc<RefCell<SwitchStats>>, index: u32, pos: u32, slots: Rc<Semaphore>, addr: SocketAddr) {
     // boxed: the connect's state is freed once it is done, not held for the session's life
     let stream = Box::pin(open(&sh, addr, index, sh.cfg.connect_timeout_ms * 1_000_000)).await;
-    let mut session = Session::new(sh, st, index, pos).holding(slots);
+    let mut session = Session::new(sh.clone(), st, index, pos).holding(slots);
     session.run(stream, addr).await;
+    sh.task_ended();
 }
 
 /// The size of a switch's task future (`footprint.rs`).
