@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -448,6 +449,18 @@ def idle_probe_ms(a) -> int:
     return max(a.echo_interval_ms, 2 * a.echo_every_ms) if a.echo_every_ms else a.echo_interval_ms
 
 
+def idle_probe_round_trips(doc: dict, directory: Path) -> int:
+    """The idle probe's round trips over all switches (`echo_rtt_us`), the records in the result
+    or, from 10,000 switches, in the columnar file beside it (`switches_file`; its summary's
+    `switches` is empty, so a sum over it read 0 whatever fired)."""
+    sf = doc.get("switches_file")
+    if not sf:
+        return sum(len(s["echo_rtt_us"]) for s in doc["switches"])
+    with gzip.open(directory / sf["name"], "rt", encoding="utf-8") as f:
+        blocks = json.load(f)["blocks"]
+    return sum(len(v or ()) for b in blocks for v in b["columns"].get("echo_rtt_us", ()))
+
+
 def load_summary(doc: dict) -> dict:
     """The engine's load section, the columns a reader compares (issue 42)."""
     ld = doc.get("load")
@@ -504,6 +517,7 @@ def scale(a) -> dict:
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
         doc = json.loads((Path(d) / "r.json").read_text())
+        out["idle_probes"] = idle_probe_round_trips(doc, Path(d))
         # the result's files (the summary, and the per-switch records beside it when the run
         # wrote them apart: `switches_file`)
         files = [Path(d) / "r.json", *([Path(d) / doc["switches_file"]["name"]] if doc.get("switches_file") else [])]
@@ -549,7 +563,7 @@ def scale(a) -> dict:
             "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": idle_probe_ms(a), "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / idle_probe_ms(a) if idle_probe_ms(a) else 0,
-            "idle_probe_round_trips": sum(len(s["echo_rtt_us"]) for s in doc["switches"]),
+            "idle_probe_round_trips": out["idle_probes"],
             "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
             "transport": doc.get("transport"), "handshake_percentiles_us": _hs_percentiles(h),

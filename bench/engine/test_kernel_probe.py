@@ -1,6 +1,8 @@
 """kernel_probe's parsers and the scale figure's arithmetic on fixed text (run with
 `.venv/bin/python -m pytest -q bench/engine/test_kernel_probe.py`; outside the default testpaths)."""
 
+import gzip
+import json
 import sys
 from pathlib import Path
 
@@ -62,3 +64,15 @@ def test_cpu_per_handshake_of_each_side():
     got = bench._per_side_cpu_us(samples, 1000)
     assert got["engine"] == pytest.approx(300.0) and got["responder"] == pytest.approx(100.0)
     assert bench._per_side_cpu_us(samples[:2], 1000) == {"engine": None, "responder": None}
+
+
+def test_idle_probes_counted_from_the_records_or_the_columnar_file(tmp_path):
+    embedded = {"switches": [{"echo_rtt_us": [1.0, 2.0]}, {"echo_rtt_us": []}]}
+    assert bench.idle_probe_round_trips(embedded, tmp_path) == 2
+    # from 10,000 switches the records are beside the summary, whose `switches` is empty
+    blocks = [{"rows": 2, "columns": {"echo_rtt_us": [[5.0], [6.0, 7.0]]}},
+              {"rows": 2, "columns": {"echo_rtt_us": [None, [8.0]]}, "absent": ["echo_rtt_us"]}]
+    with gzip.open(tmp_path / "r.switches.json.gz", "wt") as f:
+        json.dump({"schema": "sdnbench.engine.switches/1", "rows": 4, "blocks": blocks}, f)
+    summary = {"switches": [], "switches_file": {"name": "r.switches.json.gz", "rows": 4}}
+    assert bench.idle_probe_round_trips(summary, tmp_path) == 4
