@@ -183,6 +183,7 @@ impl Shared {
         self.tasks.set(self.tasks.get() - 1);
     }
     /// Session tasks alive: what the worker holds for its switches beside their records.
+    #[cfg(test)]
     pub fn tasks_alive(&self) -> u32 {
         self.tasks.get()
     }
