@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -381,7 +382,7 @@ def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: t
         cpu_total = sum(u + sy for u, sy in out["cpu"].values())
         out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
                                "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
-                               "tcp_mem_pages": sk.get("mem", 0), "slab_kib": kernel_probe.slab_kib(),
+                               "tcp_mem_pages": sk.get("mem", 0), "time_wait": sk.get("tw", 0), "slab_kib": kernel_probe.slab_kib(),
                                "engine_rss": side["engine"], "responder_rss": side["responder"],
                                "engine_cpu_s": cpu_side["engine"], "responder_cpu_s": cpu_side["responder"],
                                "load1": os.getloadavg()[0]})
@@ -406,6 +407,15 @@ def _handshake_cpu(samples: list, n: int, key: str = "cpu_total_s"):
     if not first or not done:
         return None
     return done[key] - first[key], done["t"] - first["t"]
+
+
+def _per_side_cpu_us(samples: list, n: int) -> dict:
+    """CPU per handshake of the engine and of the responder, over the handshake window."""
+    out = {}
+    for side in ("engine", "responder"):
+        d = _handshake_cpu(samples, n, f"{side}_cpu_s")
+        out[side] = 1e6 * d[0] / n if d else None
+    return out
 
 
 def _load_window_cpu(samples: list, n: int, loops: int) -> dict:
@@ -437,6 +447,18 @@ def idle_probe_ms(a) -> int:
     echo traffic is the periodic one alone, which the load section counts; a probe that did fire
     would add echoes the load section does not count (they are `idle_probe_round_trips`)."""
     return max(a.echo_interval_ms, 2 * a.echo_every_ms) if a.echo_every_ms else a.echo_interval_ms
+
+
+def idle_probe_round_trips(doc: dict, directory: Path) -> int:
+    """The idle probe's round trips over all switches (`echo_rtt_us`), the records in the result
+    or, from 10,000 switches, in the columnar file beside it (`switches_file`; its summary's
+    `switches` is empty, so a sum over it read 0 whatever fired)."""
+    sf = doc.get("switches_file")
+    if not sf:
+        return sum(len(s["echo_rtt_us"]) for s in doc["switches"])
+    with gzip.open(directory / sf["name"], "rt", encoding="utf-8") as f:
+        blocks = json.load(f)["blocks"]
+    return sum(len(v or ()) for b in blocks for v in b["columns"].get("echo_rtt_us", ()))
 
 
 def load_summary(doc: dict) -> dict:
@@ -495,6 +517,7 @@ def scale(a) -> dict:
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
         doc = json.loads((Path(d) / "r.json").read_text())
+        out["idle_probes"] = idle_probe_round_trips(doc, Path(d))
         # the result's files (the summary, and the per-switch records beside it when the run
         # wrote them apart: `switches_file`)
         files = [Path(d) / "r.json", *([Path(d) / doc["switches_file"]["name"]] if doc.get("switches_file") else [])]
@@ -517,11 +540,16 @@ def scale(a) -> dict:
             "disconnects": doc["totals"]["disconnects"],
             "sessions_lost": doc["totals"].get("sessions_lost"), "reconnects": doc["totals"].get("reconnects"),
             "handshake_s": h["duration_s"], "handshake_rate_per_s": h["rate_per_s"], "tenths": _milestones(sm, a.switches),
+            # sockets in TIME_WAIT when the engine started (the C client's, closed just before)
+            "time_wait_at_engine_start": sm[0].get("time_wait", 0),
             "workers": doc["engine"]["workers"], "source_addrs": len(doc["engine"]["source_addrs"]),
             "responder_procs": procs, "answered_at_fixed_rate": doc["totals"]["requests_answered"],
             "engine_cpu_user_s": after.ru_utime - before.ru_utime, "engine_cpu_system_s": after.ru_stime - before.ru_stime,
             "responder_cpu_user_s": sum(u for u, _ in resp_cpu), "responder_cpu_system_s": sum(s for _, s in resp_cpu),
             "cpu_us_per_handshake_both_sides": 1e6 * hs[0] / a.switches if hs else None,
+            # each side's share of it (the C client's: `c_client.cpu_user_s + cpu_system_s` and
+            # `c_client.responder_cpu_s`), so a difference is placed on one side or the other
+            "cpu_us_per_handshake": _per_side_cpu_us(out["samples"], a.switches),
             "handshake_window_cores_used": hs[0] / hs[1] if hs and hs[1] else None,
             "handshake_window_other_cores": (busy[0] - hs[0]) / hs[1] if hs and busy and hs[1] else None,
             "context_switches_per_handshake_both_sides": ctxt[0] / a.switches if ctxt else None,
@@ -535,7 +563,7 @@ def scale(a) -> dict:
             "kernel_slab_bytes_per_session": (peak("slab_kib") - base_slab) * 1024 / up,
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": idle_probe_ms(a), "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / idle_probe_ms(a) if idle_probe_ms(a) else 0,
-            "idle_probe_round_trips": sum(len(s["echo_rtt_us"]) for s in doc["switches"]),
+            "idle_probe_round_trips": out["idle_probes"],
             "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
             "transport": doc.get("transport"), "handshake_percentiles_us": _hs_percentiles(h),

@@ -1,8 +1,12 @@
 """kernel_probe's parsers and the scale figure's arithmetic on fixed text (run with
 `.venv/bin/python -m pytest -q bench/engine/test_kernel_probe.py`; outside the default testpaths)."""
 
+import gzip
+import json
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402
@@ -50,3 +54,25 @@ def test_busy_seconds_leave_out_idle_and_iowait():
 def test_handshake_window_of_another_key():
     samples = [{"t": 0.5, "up": 0, "ctxt_total": 10}, {"t": 2.5, "up": 1000, "ctxt_total": 4010}]
     assert bench._handshake_cpu(samples, 1000, "ctxt_total") == (4000, 2.0)
+
+
+def test_cpu_per_handshake_of_each_side():
+    # 1,000 sessions up between the first sample and the third: the engine 0.3 s, the responder 0.1 s
+    samples = [{"t": 0.5, "up": 0, "engine_cpu_s": 1.0, "responder_cpu_s": 2.0},
+               {"t": 1.0, "up": 500, "engine_cpu_s": 1.1, "responder_cpu_s": 2.05},
+               {"t": 2.0, "up": 1000, "engine_cpu_s": 1.3, "responder_cpu_s": 2.1}]
+    got = bench._per_side_cpu_us(samples, 1000)
+    assert got["engine"] == pytest.approx(300.0) and got["responder"] == pytest.approx(100.0)
+    assert bench._per_side_cpu_us(samples[:2], 1000) == {"engine": None, "responder": None}
+
+
+def test_idle_probes_counted_from_the_records_or_the_columnar_file(tmp_path):
+    embedded = {"switches": [{"echo_rtt_us": [1.0, 2.0]}, {"echo_rtt_us": []}]}
+    assert bench.idle_probe_round_trips(embedded, tmp_path) == 2
+    # from 10,000 switches the records are beside the summary, whose `switches` is empty
+    blocks = [{"rows": 2, "columns": {"echo_rtt_us": [[5.0], [6.0, 7.0]]}},
+              {"rows": 2, "columns": {"echo_rtt_us": [None, [8.0]]}, "absent": ["echo_rtt_us"]}]
+    with gzip.open(tmp_path / "r.switches.json.gz", "wt") as f:
+        json.dump({"schema": "sdnbench.engine.switches/1", "rows": 4, "blocks": blocks}, f)
+    summary = {"switches": [], "switches_file": {"name": "r.switches.json.gz", "rows": 4}}
+    assert bench.idle_probe_round_trips(summary, tmp_path) == 4

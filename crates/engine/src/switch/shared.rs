@@ -38,6 +38,8 @@ pub struct Shared {
     pub wscratch: Rc<RefCell<Vec<u8>>>,
     up: Cell<u32>,
     finished: Cell<u32>,
+    /// Session tasks alive (`driver/requests.rs`): spawned, not yet at their end.
+    tasks: Cell<u32>,
     changed: Notify,
     /// Inboxes of the switches that have links, by dpid.
     pub inboxes: RefCell<std::collections::HashMap<u64, Rc<Inbox>>>,
@@ -80,6 +82,7 @@ impl Shared {
             wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
+            tasks: Cell::new(0),
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
             net: RefCell::new(None),
@@ -171,6 +174,18 @@ impl Shared {
     pub fn session_finished(&self) {
         self.finished.set(self.finished.get() + 1);
         self.changed.notify_waiters();
+    }
+    /// A session's task was spawned (`task_ended` at its end).
+    pub fn task_spawned(&self) {
+        self.tasks.set(self.tasks.get() + 1);
+    }
+    pub fn task_ended(&self) {
+        self.tasks.set(self.tasks.get() - 1);
+    }
+    /// Session tasks alive: what the worker holds for its switches beside their records.
+    #[cfg(test)]
+    pub fn tasks_alive(&self) -> u32 {
+        self.tasks.get()
     }
     pub fn up_count(&self) -> u32 {
         self.up.get()

@@ -89,32 +89,52 @@ async fn learn(sh: &Shared) -> crate::switch::learning::Drain {
     sh.learning.drain(&|| sh.now_ns(), &|| sh.stopped(), sh.cfg.learn_quiet_ms, sh.cfg.learn_deadline_ms).await
 }
 
-/// One session task per switch of the slice, at most `connect_parallel` handshakes (TCP connect
-/// and OpenFlow handshake) at once.
+/// Every switch's record, made here (the loop boundaries and the report read them all), and the
+/// task that starts the sessions (`launch`).
 fn spawn_sessions(sh: &Rc<Shared>, slice: Slice, addr: SocketAddr) -> Stats {
-    let permits = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
     let workload = crate::switch::workload::Workload::of(&sh.cfg);
     let mut stats = Vec::with_capacity((slice.hi - slice.lo) as usize);
-    for (pos, index) in (slice.lo..slice.hi).enumerate() {
+    for index in slice.lo..slice.hi {
         let mut s = SwitchStats::new(index, sh.cfg.first_dpid + index as u64, sh.cfg.per_switch_histograms);
         s.sample_every = workload.latency_sample_every(&sh.cfg);
         s.loop_lat_ns = sh.cfg.robustness.is_some().then(Vec::new);
-        let st = Rc::new(RefCell::new(s));
-        stats.push(st.clone());
-        tokio::task::spawn_local(session_task(sh.clone(), st, index, pos as u32, permits.clone(), addr));
+        stats.push(Rc::new(RefCell::new(s)));
     }
+    tokio::task::spawn_local(launch(sh.clone(), stats.clone(), slice.lo, addr));
     stats
 }
 
-/// One switch's task: a connect slot, the connection, the session to its end. Its future is
-/// what the worker holds per switch (`footprint.rs` prints its size).
-async fn session_task(sh: Rc<Shared>, st: Rc<RefCell<SwitchStats>>, index: u32, pos: u32, permits: Rc<Semaphore>, addr: SocketAddr) {
-    // the slot is given back by the session once its OpenFlow handshake is done
-    permits.acquire().await.expect("semaphore open").forget();
+/// Start the switches' sessions in order, each once one of the worker's `connect_parallel`
+/// slots is free (its session gives the slot back once its first OpenFlow handshake is done or
+/// its first attempt ends: `Session::holding`). So at most `connect_parallel` session tasks are
+/// alive beside those that came up: the switches still to connect hold no task (issue 50: one
+/// task per switch from the start cost each worker ~20,000 futures and a semaphore queue as
+/// long, allocated and polled before the first connect). After a stop, the switches not yet
+/// started end without connecting.
+async fn launch(sh: Rc<Shared>, stats: Stats, lo: u32, addr: SocketAddr) {
+    let slots = Rc::new(Semaphore::new(sh.cfg.connect_parallel.max(1) as usize));
+    let mut rest = stats.into_iter().enumerate();
+    for (pos, st) in rest.by_ref() {
+        slots.acquire().await.expect("semaphore open").forget();
+        if sh.stopped() {
+            sh.session_finished();
+            break;
+        }
+        sh.task_spawned();
+        let index = lo + pos as u32;
+        tokio::task::spawn_local(session_task(sh.clone(), st, index, pos as u32, slots.clone(), addr));
+    }
+    rest.for_each(|_| sh.session_finished());
+}
+
+/// One switch's task, started with a connect slot taken: the connection, the session to its
+/// end. Its future is what the worker holds per switch (`footprint.rs` prints its size).
+async fn session_task(sh: Rc<Shared>, st: Rc<RefCell<SwitchStats>>, index: u32, pos: u32, slots: Rc<Semaphore>, addr: SocketAddr) {
     // boxed: the connect's state is freed once it is done, not held for the session's life
     let stream = Box::pin(open(&sh, addr, index, sh.cfg.connect_timeout_ms * 1_000_000)).await;
-    let mut session = Session::new(sh, st, index, pos).holding(permits);
+    let mut session = Session::new(sh.clone(), st, index, pos).holding(slots);
     session.run(stream, addr).await;
+    sh.task_ended();
 }
 
 /// The size of a switch's task future (`footprint.rs`).
@@ -247,5 +267,53 @@ fn loop_load(sh: &Shared, t: u64, c: &Counted, prev: &Counted, prev_offered: &mu
         hist_b64: crate::switch::load::take(&mut sh.loop_hist.borrow_mut()),
         echo_hist_b64: crate::switch::load::take(&mut sh.echo_hist.borrow_mut()),
         trace: sh.trace.take(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use tokio::net::TcpListener;
+    use tokio::task::{spawn_local, LocalSet};
+
+    /// Against a controller that accepts and never speaks (no handshake ever completes), a
+    /// worker of 200 switches with 4 connect slots holds 4 session tasks, not 200 (issue 50: the
+    /// tasks of the switches still to connect cost memory and the scheduler's time); once
+    /// stopped, the switches never started end without connecting.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_session_task_is_spawned_only_once_a_connect_slot_is_free() {
+        let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = l.local_addr().unwrap();
+        let n = 200;
+        let cfg = Config {
+            switches: n,
+            connect_parallel: 4,
+            connect_timeout_ms: 60_000,
+            controllers: vec![addr.to_string()],
+            ..Config::default()
+        };
+        LocalSet::new()
+            .run_until(async move {
+                let accepted = Rc::new(Cell::new(0u32));
+                let counter = accepted.clone();
+                spawn_local(async move {
+                    let mut held = Vec::new(); // kept open, never answered
+                    while let Ok((s, _)) = l.accept().await {
+                        held.push(s);
+                        counter.set(counter.get() + 1);
+                    }
+                });
+                let sh = Rc::new(Shared::new(cfg, n));
+                let _stats = spawn_sessions(&sh, Slice { worker: 0, lo: 0, hi: n }, addr);
+                tokio::time::sleep(Duration::from_millis(300)).await; // loopback: every connect that may happen has
+                assert_eq!(accepted.get(), 4, "connections opened while no handshake completes");
+                assert_eq!(sh.tasks_alive(), 4, "session tasks alive while 4 handshakes wait");
+                sh.stop_all();
+                let done = sh.wait_until(|| sh.finished_count() >= n, Some(Instant::now() + Duration::from_secs(5))).await;
+                assert!(done, "{} of {n} sessions finished after the stop", sh.finished_count());
+                assert_eq!((accepted.get(), sh.tasks_alive()), (4, 0), "no switch connects after the stop");
+            })
+            .await;
     }
 }
