@@ -29,10 +29,10 @@ pub(crate) mod handle;
 pub(crate) mod load;
 mod local;
 mod outcome;
+pub(crate) mod records;
 pub(crate) mod remote;
 pub(crate) mod resources;
 mod signals;
-pub(crate) mod records;
 pub(crate) mod status;
 
 pub(crate) use drive::judge;

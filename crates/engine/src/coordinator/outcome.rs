@@ -3,8 +3,8 @@
 
 use crate::config::limits::Plan;
 use crate::config::Config;
-use crate::coordinator::resources::Sampler;
 use crate::coordinator::records::Records;
+use crate::coordinator::resources::Sampler;
 use crate::result::SwitchReport;
 use crate::switch::protocol::{Interval, Ready, WorkerReport};
 

@@ -220,10 +220,10 @@ mod tests {
     /// pieces (blocks cut short): the file has every record once, in switch order.
     #[test]
     fn records_encoded_as_they_come_read_back_in_switch_order() {
-        let base: Vec<SwitchReport> = goldens().into_iter().flat_map(|(_, t)| serde_json::from_str::<EngineResult>(&t).unwrap().switches).collect();
-        let all: Vec<SwitchReport> = (0..BLOCK + 500)
-            .map(|i| SwitchReport { index: i as u32, worker: (i / 1000) as u32, ..base[i % base.len()].clone() })
-            .collect();
+        let base: Vec<SwitchReport> =
+            goldens().into_iter().flat_map(|(_, t)| serde_json::from_str::<EngineResult>(&t).unwrap().switches).collect();
+        let all: Vec<SwitchReport> =
+            (0..BLOCK + 500).map(|i| SwitchReport { index: i as u32, worker: (i / 1000) as u32, ..base[i % base.len()].clone() }).collect();
         let by = |w: u32| all.iter().filter(|s| s.worker == w).cloned().collect::<Vec<_>>();
         let mut e = Encoder::default();
         let w2 = by(2);

@@ -15,8 +15,8 @@ pub(crate) mod tests;
 pub use columnar::{read as read_switches, Encoder, SWITCHES_SCHEMA};
 pub use document::{schema, EngineResult};
 
-use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
 use crate::coordinator::digest::Digest;
+use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
 use crate::coordinator::Outcome;
 use crate::result::run::{Coalescing, Failure};
 use crate::result::totals::{LateLatency, ReconnectTotals};

@@ -147,7 +147,14 @@ pub(crate) fn outcome_of(r: &EngineResult, records: &mut dyn crate::coordinator:
             s.tls_handshake_us = Some(300.0 + x as f64 / 3.0);
         }
         if i % 4 == 1 {
-            s.reconnect = ReconnectCounts { sessions_lost: 1, attempts: 2, reconnects: 1, failures: 1, disconnected_ns: 1_500_000 * x, ..Default::default() };
+            s.reconnect = ReconnectCounts {
+                sessions_lost: 1,
+                attempts: 2,
+                reconnects: 1,
+                failures: 1,
+                disconnected_ns: 1_500_000 * x,
+                ..Default::default()
+            };
         }
         if i % 5 == 2 {
             s.reconnect.down_at_stop = true;
@@ -163,9 +170,8 @@ pub(crate) fn outcome_of(r: &EngineResult, records: &mut dyn crate::coordinator:
             s.of_version = None;
         }
     }
-    let mut reports: Vec<crate::switch::protocol::WorkerReport> = (0..3)
-        .map(|w| crate::switch::protocol::WorkerReport { worker: w, pid: 1 + w, ..Default::default() })
-        .collect();
+    let mut reports: Vec<crate::switch::protocol::WorkerReport> =
+        (0..3).map(|w| crate::switch::protocol::WorkerReport { worker: w, pid: 1 + w, ..Default::default() }).collect();
     for s in sw {
         reports[s.worker as usize].switches.push(s);
     }
