@@ -556,6 +556,8 @@ def scale(a) -> dict:
             "result_file_bytes": out["result"]["bytes"], "result_end_to_written_s": out["result"]["end_to_written_s"],
             "wall_s": wall, "load1_peak": peak("load1"), "load1_at_start": sm[0]["load1"],
             "engine_rss_peak_mib": peak("engine_rss") / 2**20, "engine_bytes_per_session": peak("engine_rss") / up,
+            # the engine's RSS (all its processes) every 0.5 s: where the peak is (s, MiB)
+            "engine_rss_series_mib": [[round(x["t"], 1), round(x["engine_rss"] / 2**20)] for x in out["samples"]],
             "responder_rss_peak_mib": peak("responder_rss") / 2**20,
             "responder_bytes_per_session": peak("responder_rss") / up,
             "kernel_tcp_mem_peak_pages": peak("tcp_mem_pages"),

@@ -63,6 +63,19 @@ def test_a_columnar_result_reads_as_the_embedded_one():
     assert rows(_columnar(failed, 2)) == failed and any(s["of_version"] is None for s in failed)
 
 
+def test_a_file_of_several_gzip_members_reads_as_one(tmp_path):
+    # the engine writes each worker's blocks as a gzip member of its own, with the head, the
+    # separators and the tail as members between them (RFC 1952 section 2.2: a series of members)
+    doc = json.loads((GOLDEN / "throughput.json").read_text())
+    text = json.dumps(_columnar(doc["switches"], 1))
+    cut = [text.index('{"rows"', text.index('"blocks"'))]
+    cut.append(text.index('{"rows"', cut[0] + 1))
+    pieces = [text[:cut[0]], text[cut[0]:cut[1]], text[cut[1]:]]
+    summary = _write_columnar(doc, tmp_path)
+    (tmp_path / "r.switches.json.gz").write_bytes(b"".join(gzip.compress(p.encode()) for p in pieces))
+    assert driver.read_document(summary) == driver.read_document(GOLDEN / "throughput.json")
+
+
 def _say(argv: list, capsys, *dirs) -> str:
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -112,10 +125,12 @@ def test_a_missing_or_broken_columnar_file_is_named(tmp_path):
         rows(bad)
 
 
-def test_the_engine_writes_the_records_beside_and_the_driver_reads_them_back(tmp_path):
+@pytest.mark.parametrize("workers", [1, 3])
+def test_the_engine_writes_the_records_beside_and_the_driver_reads_them_back(tmp_path, workers):
+    # one worker (a thread), or three processes whose records come as each reports
     with responder() as address:
         p = params.check({"switches": 5, "loops": 2, "loop_ms": 200, "warmup": 0, "macs": 2})
-        (tmp_path / "c.json").write_text(json.dumps(params.config(p, address)))
+        (tmp_path / "c.json").write_text(json.dumps(dict(params.config(p, address), workers=workers)))
         cp = subprocess.run([str(driver.binary()), "--config", str(tmp_path / "c.json"), "--switches-file-from", "0",
                              "--json", str(tmp_path / "r.json"), "--quiet"], capture_output=True, text=True)
         assert cp.returncode == 0, cp.stderr

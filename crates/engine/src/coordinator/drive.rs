@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::coordinator::clock::unix_now;
 use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::records::Records;
 use crate::coordinator::remote::Remote;
 use crate::coordinator::resources::Sampler;
 use crate::coordinator::{figures, gather, status};
@@ -73,6 +74,7 @@ pub(crate) fn drive(
     rx: mpsc::Receiver<(u32, WorkerEvent)>,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn Records,
 ) -> Outcome {
     crate::coordinator::fault::at("started", &run.stop);
     let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches, stop } = run;
@@ -82,6 +84,8 @@ pub(crate) fn drive(
         ready: vec![],
         loops: vec![],
         reports: vec![],
+        digest: Default::default(),
+        arrived: Default::default(),
         sampler: Sampler::new(vec![], 0.0),
         status: "ok",
         error: None,
@@ -99,7 +103,7 @@ pub(crate) fn drive(
         go.went();
         on_ready(r)
     };
-    let went = gather::collect(&mut handles, &stop, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop);
+    let went = gather::collect(&mut handles, &stop, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop, records);
     go.abandon();
     out.robustness = attacker.and_then(|a| a.join().ok());
     for h in handles {
@@ -109,7 +113,7 @@ pub(crate) fn drive(
     judge(&mut out, went);
     if let Some(r) = &remote {
         r.judge(&mut out.status, &mut out.error);
-        out.agents = r.section(&out.reports);
+        out.agents = r.section(&out.reports, &out.digest);
     }
     out.finished_unix = unix_now();
     out.warnings = figures::warnings(&out);
@@ -119,13 +123,13 @@ pub(crate) fn drive(
 /// Decide the status from the counters (`status.rs`).
 pub(crate) fn judge(out: &mut Outcome, went: bool) {
     let workload = Workload::of(&out.cfg);
-    let sw: Vec<_> = out.reports.iter().flat_map(|r| r.switches.iter()).collect();
-    let up = sw.iter().filter(|s| s.of_version.is_some() && (!workload.up_after_echo() || !s.echo_rtt_us.is_empty())).count() as u32;
+    let d = &out.digest;
+    let up = if workload.up_after_echo() { d.counts.up_echoed } else { d.counts.up };
     // capacity: sessions dropped during the hold are the measurement, not a fault of the run
-    let lost = sw
-        .iter()
-        .filter(|s| s.of_version.is_some() && workload.sends_requests())
-        .filter_map(|s| s.disconnect.as_ref().map(|d| format!("switch {} (dpid {}): {}", s.index, s.dpid, d.reason)))
+    let lost = d
+        .losses()
+        .filter(|l| l.up && workload.sends_requests())
+        .map(|l| format!("switch {} (dpid {}): {}", l.at.index, l.at.dpid, l.at.reason))
         .collect();
     let first_failure = out
         .ready
@@ -133,14 +137,14 @@ pub(crate) fn judge(out: &mut Outcome, went: bool) {
         .flat_map(|r| r.failures.keys())
         .next()
         .cloned()
-        .or_else(|| sw.iter().filter(|s| s.of_version.is_none()).find_map(|s| s.disconnect.as_ref().map(|d| d.reason.clone())))
+        .or_else(|| d.losses().find(|l| !l.up).map(|l| l.at.reason.clone()))
         .map(|r| status::explain(&r, out.cfg.versions));
     let facts = status::Facts {
         switches: if workload.up_after_echo() { up } else { out.part_switches },
         up,
         lost,
-        reconnects: sw.iter().map(|s| s.reconnect.reconnects).sum(),
-        back: sw.iter().filter(|s| s.of_version.is_some() && s.disconnect.is_some() && !s.reconnect.down_at_stop).count() as u32,
+        reconnects: d.sums.reconnects,
+        back: d.counts.back,
         first_failure,
         sends_requests: workload.sends_requests(),
         measured_answered: figures::measured_answered(out),

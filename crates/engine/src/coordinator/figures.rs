@@ -77,7 +77,7 @@ pub fn learning(o: &Outcome) -> crate::switch::learning::Drain {
 
 /// Switches retried with a plain 1.0 HELLO (`switch/hello_fallback.rs`).
 pub fn hello_fallbacks(o: &Outcome) -> u32 {
-    o.reports.iter().flat_map(|r| &r.switches).filter(|s| s.hello_fallback).count() as u32
+    o.digest.counts.hello_fallbacks
 }
 
 pub fn warnings(o: &Outcome) -> Vec<String> {
@@ -109,27 +109,17 @@ pub fn warnings(o: &Outcome) -> Vec<String> {
              they were retried offering OpenFlow 1.0 alone (a plain 1.0 HELLO); --of 1.0 offers only that from the start"
         ));
     }
-    let down: Vec<String> = o
-        .reports
-        .iter()
-        .flat_map(|r| &r.switches)
-        .filter(|s| s.of_version.is_some() && s.disconnect.is_some())
-        .take(5)
-        .map(|s| format!("switch {} (dpid {})", s.index, s.dpid))
-        .collect();
+    let (d, c) = (&o.digest, &o.digest.counts);
+    let down: Vec<String> = d.losses().filter(|l| l.up).take(5).map(|l| format!("switch {} (dpid {})", l.at.index, l.at.dpid)).collect();
     if !down.is_empty() {
         w.push(format!("sessions lost during the run: {}", down.join(", ")));
     }
-    let sw = || o.reports.iter().flat_map(|r| &r.switches);
-    let back = sw().filter(|s| s.reconnect.reconnects > 0).count();
-    if back > 0 {
-        let n: u64 = sw().map(|s| s.reconnect.reconnects).sum();
-        let ms: u64 = sw().map(|s| s.reconnect.disconnected_ns).sum::<u64>() / 1_000_000;
+    if c.reconnected > 0 {
+        let (back, n, ms) = (c.reconnected, d.sums.reconnects, d.sums.disconnected_ns / 1_000_000);
         w.push(format!("{back} switch(es) lost their session and reconnected ({n} reconnects, {ms} ms disconnected in all)"));
     }
-    let waiting = sw().filter(|s| s.reconnect.reconnecting_at_stop).count();
-    if waiting > 0 {
-        w.push(format!("{waiting} switch(es) were waiting out their reconnect backoff at the stop"));
+    if c.reconnecting_at_stop > 0 {
+        w.push(format!("{} switch(es) were waiting out their reconnect backoff at the stop", c.reconnecting_at_stop));
     }
     if o.status == "interrupted" {
         w.push("interrupted: results are partial".into());

@@ -6,6 +6,7 @@
 
 use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::records::Records;
 use crate::coordinator::remote::{Go, Remote};
 use crate::coordinator::resources::Sampler;
 use crate::coordinator::signals::Stop;
@@ -45,8 +46,8 @@ struct Gather {
 }
 
 /// Gather the workers' events until every one is done (or lost), or `stop` is requested (then
-/// every worker is told to stop, and their partial reports still gathered). Returns whether the
-/// go was given.
+/// every worker is told to stop, and their partial reports still gathered). Each report's
+/// records go to `records` as it arrives. Returns whether the go was given.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collect(
     handles: &mut [Handle],
@@ -57,6 +58,7 @@ pub(crate) fn collect(
     mut remote: Option<&mut (dyn Remote + 'static)>,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn Records,
 ) -> bool {
     let n = handles.len();
     let procs = &sampled_processes(&out.cfg, handles, remote.is_some());
@@ -89,10 +91,11 @@ pub(crate) fn collect(
             WorkerEvent::Pong(p) => remote.iter_mut().for_each(|r| r.pong(w, &p)),
             WorkerEvent::Listening(l) => remote.iter_mut().for_each(|r| r.listening(handles, w, l.addr.clone())),
             WorkerEvent::Interval(iv) => merge_interval(&mut g, iv, out, on_loop),
+            WorkerEvent::Switches(s) => out.add_switches(s.worker, s.records, records),
             WorkerEvent::Done(r) => {
                 done += 1;
                 if r.pid != 0 {
-                    out.reports.push(*r);
+                    out.add_report(*r, records);
                 }
             }
             WorkerEvent::Fatal(msg) if remote.is_some() => remote.iter_mut().for_each(|r| r.fatal(w, msg.clone())),

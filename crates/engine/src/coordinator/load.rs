@@ -67,17 +67,17 @@ pub fn section(o: &Outcome) -> Option<Load> {
 /// The switches' totals less the loops' columns (`AfterLoops`).
 fn after_loops(o: &Outcome, ls: &LoadLoops) -> AfterLoops {
     let sum = |c: &[u64]| c.iter().sum::<u64>();
-    let mut t = AfterLoops::default();
-    for s in o.reports.iter().flat_map(|r| r.switches.iter()) {
-        t.sent += s.sent;
-        t.answered += s.answered;
-        t.late += s.late;
-        t.lost += s.lost + s.late; // every request that timed out, answered late or not
-        t.in_flight_at_stop += s.in_flight_at_stop;
-        t.echo_sent += s.keepalive.sent;
-        t.echo_answered += s.keepalive.answered;
-        t.echo_lost += s.keepalive.lost;
-    }
+    let (s, k) = (&o.digest.sums, &o.digest.sums.keepalive);
+    let t = AfterLoops {
+        sent: s.sent,
+        answered: s.answered,
+        late: s.late,
+        lost: s.lost + s.late, // every request that timed out, answered late or not
+        in_flight_at_stop: s.in_flight_at_stop,
+        echo_sent: k.sent,
+        echo_answered: k.answered,
+        echo_lost: k.lost,
+    };
     AfterLoops {
         sent: t.sent.saturating_sub(sum(&ls.sent)),
         answered: t.answered.saturating_sub(sum(&ls.answered)),
@@ -91,14 +91,16 @@ fn after_loops(o: &Outcome, ls: &LoadLoops) -> AfterLoops {
 }
 
 fn keepalive(o: &Outcome, h: &Hist) -> KeepaliveLoad {
-    let mut k = KeepaliveLoad { every_ms: o.cfg.echo_every_ms, ..Default::default() };
-    for s in o.reports.iter().flat_map(|r| r.switches.iter()) {
-        k.sent += s.keepalive.sent;
-        k.answered += s.keepalive.answered;
-        k.lost += s.keepalive.lost;
-        k.late += s.keepalive.late;
-        k.in_flight_at_stop += s.keepalive.in_flight_at_stop;
-    }
+    let s = &o.digest.sums.keepalive;
+    let mut k = KeepaliveLoad {
+        every_ms: o.cfg.echo_every_ms,
+        sent: s.sent,
+        answered: s.answered,
+        lost: s.lost,
+        late: s.late,
+        in_flight_at_stop: s.in_flight_at_stop,
+        ..Default::default()
+    };
     k.loss_ratio = if k.sent == 0 { 0.0 } else { k.lost as f64 / k.sent as f64 };
     let s = h.summary();
     (k.p50_us, k.p99_us, k.p99_9_us) = (s.p50_us, s.p99_us, s.p99_9_us);

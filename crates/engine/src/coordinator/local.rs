@@ -8,19 +8,27 @@ use crate::coordinator::clock::unix_now;
 use crate::coordinator::drive::{drive, prepare, Run};
 use crate::coordinator::handle::{spawn_worker, Handle};
 use crate::coordinator::outcome::{LoopTotal, Outcome};
+use crate::coordinator::records::Records;
 use crate::coordinator::signals::Stop;
 use crate::switch::protocol::Ready;
 use std::sync::mpsc;
 
 /// Run `cfg` on this machine with the workers its plan gives (`config/limits.rs`); a single
-/// worker runs on a thread of this process; `stop` ends it early ("interrupted").
-pub fn run(cfg: Config, stop: Stop, on_ready: &mut dyn FnMut(&[Ready]), on_loop: &mut dyn FnMut(&LoopTotal)) -> Result<Outcome, String> {
+/// worker runs on a thread of this process; `stop` ends it early ("interrupted"). Each worker's
+/// records go to `records` as its report arrives.
+pub fn run(
+    cfg: Config,
+    stop: Stop,
+    on_ready: &mut dyn FnMut(&[Ready]),
+    on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn Records,
+) -> Result<Outcome, String> {
     let started_unix = unix_now();
     let nofile = limits::raise_nofile();
     let plan = limits::plan(&cfg, nofile.1, limits::ephemeral_ports())?;
     let cfg = prepare(cfg, &plan, nofile, true)?;
     let parts = slices(cfg.switches, plan.workers);
-    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop }, &parts, on_ready, on_loop)
+    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop }, &parts, on_ready, on_loop, records)
 }
 
 /// An agent's part of a run (`agent.rs`): the switches `slice` (global indexes) on this machine,
@@ -50,7 +58,9 @@ pub fn run_part(
     } else {
         slices(n, plan.workers).into_iter().map(|s| Slice { worker: s.worker, lo: s.lo + slice.lo, hi: s.hi + slice.lo }).collect()
     };
-    start_workers(Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop }, &parts, on_ready, on_loop)
+    // the agent sends its records on in its report
+    let run = Run { cfg, plan, nofile, started_unix, remote: None, ids: vec![], switches: 0, stop };
+    start_workers(run, &parts, on_ready, on_loop, &mut crate::coordinator::records::Keep)
 }
 
 /// Spawn one worker per slice of `parts` and drive the run (`run`'s worker ids and switch count
@@ -60,6 +70,7 @@ fn start_workers(
     parts: &[Slice],
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn Records,
 ) -> Result<Outcome, String> {
     let (tx, rx) = mpsc::channel();
     let mut handles = Vec::new();
@@ -81,5 +92,5 @@ fn start_workers(
     drop(tx);
     run.ids = parts.iter().map(|p| p.worker).collect();
     run.switches = parts.iter().map(|p| p.hi - p.lo).sum();
-    Ok(drive(run, handles, rx, on_ready, on_loop))
+    Ok(drive(run, handles, rx, on_ready, on_loop, records))
 }

@@ -3,7 +3,9 @@
 
 use crate::config::limits::Plan;
 use crate::config::Config;
+use crate::coordinator::records::Records;
 use crate::coordinator::resources::Sampler;
+use crate::result::SwitchReport;
 use crate::switch::protocol::{Interval, Ready, WorkerReport};
 
 /// Loop totals over all workers.
@@ -38,7 +40,13 @@ pub struct Outcome {
     pub plan: Plan,
     pub ready: Vec<Ready>,
     pub loops: Vec<LoopTotal>,
+    /// The workers' reports, sorted by worker; their `switches` are what the run's `Records`
+    /// kept (none when they went to the columnar file as they came).
     pub reports: Vec<WorkerReport>,
+    /// Every switch's record, folded as it came (`digest.rs`): what the figures read.
+    pub digest: crate::coordinator::digest::Digest,
+    /// Records kept (`Keep`) that came before their worker's report, by worker.
+    pub arrived: std::collections::BTreeMap<u32, Vec<SwitchReport>>,
     pub sampler: Sampler,
     pub status: &'static str,
     pub error: Option<String>,
@@ -52,6 +60,29 @@ pub struct Outcome {
     pub agents: Vec<crate::result::Agent>,
     /// The switches this run is responsible for (an agent: its slice; otherwise all).
     pub part_switches: u32,
+}
+
+impl Outcome {
+    /// Some of `worker`'s records as they arrive: folded into the digest, then handed to
+    /// `records`, which keeps them (until the worker's report) or takes them (to the columnar file).
+    pub(crate) fn add_switches(&mut self, worker: u32, recs: Vec<SwitchReport>, records: &mut dyn Records) {
+        for s in &recs {
+            self.digest.add(&self.cfg, worker, s);
+        }
+        let kept = records.take(worker, recs);
+        if !kept.is_empty() {
+            self.arrived.entry(worker).or_default().extend(kept);
+        }
+    }
+
+    /// A worker's report as it arrives: its records (those sent before it, then its own) as
+    /// `add_switches` takes them.
+    pub(crate) fn add_report(&mut self, mut r: WorkerReport, records: &mut dyn Records) {
+        let recs = std::mem::take(&mut r.switches);
+        self.add_switches(r.worker, recs, records);
+        r.switches = self.arrived.remove(&r.worker).unwrap_or_default();
+        self.reports.push(r);
+    }
 }
 
 impl LoopTotal {

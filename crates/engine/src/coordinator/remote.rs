@@ -3,6 +3,7 @@
 //! get the go as soon as all are READY, and one lost or fatal stops the run. Agents get a clock
 //! check first, and one lost is named while the others go on.
 
+use crate::coordinator::digest::Digest;
 use crate::coordinator::handle::Handle;
 use crate::switch::protocol::{Pong, WorkerReport};
 use std::time::Duration;
@@ -33,6 +34,6 @@ pub(crate) trait Remote {
     fn go(&mut self, handles: &mut [Handle], alive: &[bool], max_skew_ms: f64) -> Go;
     /// Lost agents make the result partial (the line names each).
     fn judge(&self, status: &mut &'static str, error: &mut Option<String>);
-    /// The result's `agents` section, from the agents and their reports.
-    fn section(&self, reports: &[WorkerReport]) -> Vec<crate::result::Agent>;
+    /// The result's `agents` section, from the agents, their reports and their switches folded.
+    fn section(&self, reports: &[WorkerReport], digest: &Digest) -> Vec<crate::result::Agent>;
 }

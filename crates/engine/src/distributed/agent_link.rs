@@ -25,6 +25,7 @@ pub(crate) fn run(
     stop: crate::coordinator::Stop,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn crate::coordinator::Records,
 ) -> Result<Outcome, String> {
     let started_unix = unix_now();
     if crate::distributed::k8s::pods(&cfg).is_some() {
@@ -77,7 +78,7 @@ pub(crate) fn run(
     let ids = (0..n).collect();
     let switches = cfg.switches;
     let remote = Some(Box::new(Agents(agents)) as Box<dyn crate::coordinator::remote::Remote>);
-    Ok(drive(Run { cfg, plan, nofile, started_unix, remote, ids, switches, stop }, handles, rx, on_ready, on_loop))
+    Ok(drive(Run { cfg, plan, nofile, started_unix, remote, ids, switches, stop }, handles, rx, on_ready, on_loop, records))
 }
 
 /// One agent slot: its name, how it is started, and for a pod the address it dials.

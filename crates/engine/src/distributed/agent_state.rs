@@ -6,6 +6,7 @@
 
 use crate::config::Slice;
 use crate::coordinator::clock;
+use crate::coordinator::digest::Digest;
 use crate::coordinator::handle::Handle;
 use crate::coordinator::remote::{Go, Remote};
 use crate::switch::protocol::{Cmd, Pong, WorkerReport};
@@ -112,13 +113,13 @@ pub(crate) fn judge(agents: &[AgentState], status: &mut &'static str, error: &mu
 
 /// The result's `agents` section: each agent's slice, state, clock, protocol traffic and the
 /// facts it reported (local plan, memory).
-pub(crate) fn section(agents: &[AgentState], reports: &[WorkerReport]) -> Vec<crate::result::Agent> {
+pub(crate) fn section(agents: &[AgentState], reports: &[WorkerReport], digest: &Digest) -> Vec<crate::result::Agent> {
     agents
         .iter()
         .map(|a| {
             let rep = reports.iter().find(|r| r.worker == a.slice.worker);
             let facts = rep.and_then(|r| r.agent.as_ref());
-            let up = rep.map_or(0, |r| r.switches.iter().filter(|s| s.of_version.is_some()).count() as u64);
+            let up = rep.map_or(0, |r| digest.up_of(r.worker));
             let rss = facts.map_or(0, |f| f.rss_bytes_peak);
             let state = if a.lost.is_some() {
                 "lost"
@@ -181,7 +182,7 @@ impl Remote for Agents {
     fn judge(&self, status: &mut &'static str, error: &mut Option<String>) {
         judge(&self.0, status, error)
     }
-    fn section(&self, reports: &[WorkerReport]) -> Vec<crate::result::Agent> {
-        section(&self.0, reports)
+    fn section(&self, reports: &[WorkerReport], digest: &Digest) -> Vec<crate::result::Agent> {
+        section(&self.0, reports, digest)
     }
 }

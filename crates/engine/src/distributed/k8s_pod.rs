@@ -83,7 +83,7 @@ fn coordinate(mut cfg: Config, count: u32, bind: std::net::SocketAddr, json_path
         cfg.agents.push(format!("pods:{}@{bind}", count - 1));
     }
     let stop = crate::coordinator::install_signal_handlers();
-    let o = match crate::distributed::run(cfg, stop, &mut |_| {}, &mut |_| {}) {
+    let o = match crate::distributed::run(cfg, stop, &mut |_| {}, &mut |_| {}, &mut crate::coordinator::Keep) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine k8s-agent: {e}");

@@ -113,7 +113,7 @@ pub(crate) fn merge(docs: &[(String, EngineResult)]) -> Result<EngineResult, Str
     o.part_switches = owner.len() as u32;
     let went = !o.loops.is_empty();
     o.reports.sort_by_key(|r| r.worker);
-    o.agents = agent_state::section(&agents, &o.reports);
+    o.agents = agent_state::section(&agents, &o.reports, &o.digest);
     crate::coordinator::judge(&mut o, went);
     let missing = cfg.switches.saturating_sub(owner.len() as u32);
     if missing > 0 {
@@ -166,6 +166,8 @@ fn outcome(cfg: Config, parts: u32) -> Outcome {
         ready: vec![],
         loops: vec![],
         reports: vec![],
+        digest: Default::default(),
+        arrived: Default::default(),
         sampler: crate::coordinator::resources::Sampler::new(vec![], 0.0),
         status: "ok",
         error: None,
@@ -267,7 +269,7 @@ impl Part {
         o.loops.sort_by_key(|l| l.k);
         o.started_unix = if o.started_unix == 0.0 { self.started_unix } else { o.started_unix.min(self.started_unix) };
         o.ready.push(self.ready);
-        o.reports.push(self.report);
+        o.add_report(self.report, &mut crate::coordinator::Keep);
         a
     }
 }

@@ -26,16 +26,18 @@ use crate::coordinator::{LoopTotal, Outcome};
 use crate::switch::protocol::Ready;
 
 /// Run `cfg` to the end (or until `stop`: Ctrl-C), over its agents when it names any. `on_loop` sees each
-/// loop's totals as they complete (the live display); `on_ready` the handshake results.
+/// loop's totals as they complete (the live display); `on_ready` the handshake results;
+/// `records` each worker's (or agent's) per-switch records as its report arrives.
 pub(crate) fn run(
     cfg: Config,
     stop: crate::coordinator::Stop,
     on_ready: &mut dyn FnMut(&[Ready]),
     on_loop: &mut dyn FnMut(&LoopTotal),
+    records: &mut dyn crate::coordinator::Records,
 ) -> Result<Outcome, String> {
     if cfg.agents.is_empty() {
-        crate::coordinator::run(cfg, stop, on_ready, on_loop)
+        crate::coordinator::run(cfg, stop, on_ready, on_loop, records)
     } else {
-        agent_link::run(cfg, stop, on_ready, on_loop)
+        agent_link::run(cfg, stop, on_ready, on_loop, records)
     }
 }

@@ -12,9 +12,10 @@ mod stream;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use columnar::{read as read_switches, SWITCHES_SCHEMA};
+pub use columnar::{read as read_switches, Encoder, SWITCHES_SCHEMA};
 pub use document::{schema, EngineResult};
 
+use crate::coordinator::digest::Digest;
 use crate::coordinator::figures::{engine_cpu_s, learning, mean_sd, measured_answered, measured_rps, merged_hist};
 use crate::coordinator::Outcome;
 use crate::result::run::{Coalescing, Failure};
@@ -28,21 +29,9 @@ use std::path::Path;
 /// attacker's observation move into the result rather than being copied (a run of a million
 /// switches holds them once).
 pub fn build(o: Outcome) -> EngineResult {
-    let sw: Vec<&SwitchReport> = o.reports.iter().flat_map(|r| r.switches.iter()).collect();
-    let disconnects: Vec<Disconnect> = sw
-        .iter()
-        .filter_map(|s| {
-            s.disconnect.as_ref().map(|d| Disconnect {
-                index: s.index,
-                dpid: s.dpid,
-                t_s: d.t_s,
-                kind: d.kind.clone(),
-                reason: d.reason.clone(),
-            })
-        })
-        .collect();
-    let totals = totals(&o, &sw, disconnects.len() as u64);
-    let transport = transport(&o, &sw);
+    let disconnects: Vec<Disconnect> = o.digest.losses().map(|l| l.at.clone()).collect();
+    let totals = totals(&o.digest, disconnects.len() as u64);
+    let transport = transport(&o);
     let net_reports: Vec<_> = o.reports.iter().filter_map(|r| r.network.as_ref()).collect();
     let links = o.cfg.network.as_ref().map_or(0, |n| n.links.len());
     let network = network::build(&net_reports, links);
@@ -110,36 +99,33 @@ fn handshake(o: &Outcome) -> Handshake {
         rate_per_s: if hs > 0.0 { up as f64 / hs } else { 0.0 },
         failures: failures.into_iter().map(|(reason, count)| Failure { reason, count }).collect(),
         hello_fallbacks: crate::coordinator::figures::hello_fallbacks(o),
-        tcp_connect_us: percentiles(o, |s| s.tcp_connect_us),
-        tls_handshake_us: percentiles(o, |s| s.tls_handshake_us),
-        openflow_handshake_us: percentiles(o, |s| s.openflow_handshake_us),
+        tcp_connect_us: percentiles(&o.digest.tcp_connect_us),
+        tls_handshake_us: percentiles(&o.digest.tls_handshake_us),
+        openflow_handshake_us: percentiles(&o.digest.openflow_handshake_us),
     }
 }
 
 /// One per-switch figure over the switches that have it (nearest rank); None: no sample.
-fn percentiles(o: &Outcome, f: impl Fn(&SwitchReport) -> Option<f64>) -> Option<crate::result::Percentiles> {
-    let mut v: Vec<f64> = o.reports.iter().flat_map(|r| &r.switches).filter_map(f).collect();
+fn percentiles(v: &[f64]) -> Option<crate::result::Percentiles> {
     if v.is_empty() {
         return None;
     }
+    let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
     let rank = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
     Some(crate::result::Percentiles { count: v.len() as u64, p50: rank(0.5), p90: rank(0.9), p99: rank(0.99), max: v[v.len() - 1] })
 }
 
 /// TCP or TLS; over TLS the version and cipher suite most sessions agreed.
-fn transport(o: &Outcome, sw: &[&SwitchReport]) -> Transport {
-    let tls: Vec<&SwitchReport> = sw.iter().copied().filter(|s| s.tls_version.is_some()).collect();
-    let most = |f: &dyn Fn(&SwitchReport) -> Option<String>| {
-        let mut n: BTreeMap<String, u32> = BTreeMap::new();
-        tls.iter().filter_map(|s| f(s)).for_each(|k| *n.entry(k).or_insert(0) += 1);
-        n.into_iter().max_by_key(|(_, c)| *c).map(|(k, _)| k)
-    };
+fn transport(o: &Outcome) -> Transport {
+    let d = &o.digest;
+    // the most agreed; of a tie, the last in order (as `max_by_key` gives)
+    let most = |n: &BTreeMap<String, u32>| n.iter().max_by_key(|(_, c)| **c).map(|(k, _)| k.clone());
     Transport {
         protocol: if o.cfg.tls.is_some() { "tls" } else { "tcp" }.into(),
-        tls_version: most(&|s| s.tls_version.clone()),
-        cipher_suite: most(&|s| s.tls_cipher_suite.clone()),
-        sessions_tls: tls.len() as u32,
+        tls_version: most(&d.tls_versions),
+        cipher_suite: most(&d.tls_suites),
+        sessions_tls: d.tls_sessions,
     }
 }
 
@@ -164,58 +150,42 @@ fn throughput(o: &Outcome) -> Throughput {
     Throughput { unit: "answered requests/s".into(), per_loop: rps, mean, stdev, min, max }
 }
 
-/// Every switch's counters summed.
-fn totals(o: &Outcome, sw: &[&SwitchReport], disconnects: u64) -> Totals {
-    let sum = |f: &dyn Fn(&SwitchReport) -> u64| sw.iter().map(|s| f(s)).sum::<u64>();
-    let mut replies: BTreeMap<String, u64> = BTreeMap::new();
-    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
-    for s in sw {
-        for (k, v) in &s.replies_by_type {
-            *replies.entry(k.clone()).or_insert(0) += v;
-        }
-        for (k, v) in &s.errors {
-            *errors.entry(k.clone()).or_insert(0) += v;
-        }
-    }
-    let (answered, late, extra) = (sum(&|s| s.answered), sum(&|s| s.late), sum(&|s| s.extra));
+/// Every switch's counters summed (`coordinator/digest.rs`).
+fn totals(d: &Digest, disconnects: u64) -> Totals {
+    let t = &d.sums;
+    let (answered, late, extra) = (t.answered, t.late, t.extra);
     Totals {
-        requests_sent: sum(&|s| s.sent),
+        requests_sent: t.sent,
         requests_answered: answered,
-        requests_lost: sum(&|s| s.lost),
+        requests_lost: t.lost,
         extra_replies: extra,
         extra_per_answered: if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
-        unmatched_replies: sum(&|s| s.unmatched),
+        unmatched_replies: t.unmatched,
         late_replies: late,
-        requests_in_flight_at_stop: sum(&|s| s.in_flight_at_stop),
-        requests_discarded: sum(&|s| s.discarded),
-        invalid_packet_ins_sent: sw.iter().map(|s| crate::switch::exceptions::invalid_sent(&o.cfg, s.sent)).sum(),
+        requests_in_flight_at_stop: t.in_flight_at_stop,
+        requests_discarded: t.discarded,
+        invalid_packet_ins_sent: t.invalid_sent,
         late_latency_us: LateLatency {
             count: late,
-            mean: if late > 0 { sum(&|s| s.late_ns_sum) as f64 / late as f64 / 1e3 } else { 0.0 },
-            max: sw.iter().map(|s| s.late_ns_max).max().unwrap_or(0) as f64 / 1e3,
+            mean: if late > 0 { t.late_ns_sum as f64 / late as f64 / 1e3 } else { 0.0 },
+            max: t.late_ns_max as f64 / 1e3,
         },
-        learning_replies: sum(&|s| s.learning_replies),
-        learning_late_replies: sum(&|s| s.learning_late_replies),
-        errors: errors.values().sum(),
-        errors_by_code: errors,
-        replies_by_type: replies,
+        learning_replies: t.learning_replies,
+        learning_late_replies: t.learning_late_replies,
+        errors: t.errors.values().sum(),
+        errors_by_code: t.errors.clone(),
+        replies_by_type: t.replies_by_type.clone(),
         disconnects,
-        reconnect: reconnect_totals(sw),
-    }
-}
-
-/// The reconnection totals (`reconnect.rs`; invariants in SCHEMA.md).
-fn reconnect_totals(sw: &[&SwitchReport]) -> ReconnectTotals {
-    let sum = |f: &dyn Fn(&crate::result::switches::ReconnectCounts) -> u64| sw.iter().map(|s| f(&s.reconnect)).sum::<u64>();
-    ReconnectTotals {
-        sessions_lost: sum(&|r| r.sessions_lost),
-        reconnect_attempts: sum(&|r| r.attempts),
-        reconnects: sum(&|r| r.reconnects),
-        reconnect_failures: sum(&|r| r.failures),
-        switches_down_at_stop: sum(&|r| r.down_at_stop as u64),
-        switches_reconnecting_at_stop: sum(&|r| r.reconnecting_at_stop as u64),
-        disconnected_ms: sum(&|r| r.disconnected_ns) as f64 / 1e6,
-        requests_not_sent_disconnected: sum(&|r| r.not_sent_disconnected),
+        reconnect: ReconnectTotals {
+            sessions_lost: t.sessions_lost,
+            reconnect_attempts: t.reconnect_attempts,
+            reconnects: t.reconnects,
+            reconnect_failures: t.reconnect_failures,
+            switches_down_at_stop: d.counts.down_at_stop as u64,
+            switches_reconnecting_at_stop: d.counts.reconnecting_at_stop as u64,
+            disconnected_ms: t.disconnected_ns as f64 / 1e6,
+            requests_not_sent_disconnected: t.not_sent_disconnected,
+        },
     }
 }
 
@@ -329,18 +299,27 @@ pub fn write(path: &Path, r: &mut EngineResult) -> std::io::Result<()> {
 }
 
 /// `write`, the records in a columnar file beside `path` when there are at least `from` of them
-/// (0: always). The columnar file is written (atomically) first, then the summary naming it,
-/// with `switches` empty; `r` is given back as it came.
+/// (0: always). `r` is given back as it came.
 pub fn write_from(path: &Path, r: &mut EngineResult, from: usize) -> std::io::Result<()> {
     if r.switches.len() < from || r.switches_file.is_some() {
         return atomic(path, |w| stream::write_pretty(w, r));
     }
-    let name = columnar::name_beside(path);
-    atomic(&path.with_file_name(&name), |w| columnar::write(w, &r.switches))?;
+    let mut records = Encoder::default();
+    records.add(0, &r.switches)?;
     let switches = std::mem::take(&mut r.switches);
-    r.switches_file = Some(SwitchesFile { name, format: SWITCHES_SCHEMA.into(), rows: switches.len() as u64 });
-    let written = atomic(path, |w| stream::write_pretty(w, r));
+    let written = write_beside(path, r, &records);
     r.switches = switches;
+    written
+}
+
+/// Write `r` (its `switches` empty: they are in `records`, encoded as the run's workers
+/// reported) with its records in the columnar file beside `path`: that file (atomically) first,
+/// then the summary naming it. `r` is given back as it came.
+pub fn write_beside(path: &Path, r: &mut EngineResult, records: &Encoder) -> std::io::Result<()> {
+    let name = columnar::name_beside(path);
+    atomic(&path.with_file_name(&name), |w| records.write_to(w))?;
+    r.switches_file = Some(SwitchesFile { name, format: SWITCHES_SCHEMA.into(), rows: records.rows() });
+    let written = atomic(path, |w| stream::write_pretty(w, r));
     r.switches_file = None;
     written
 }

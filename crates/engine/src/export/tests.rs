@@ -124,3 +124,112 @@ fn a_columnar_result_reads_back_as_the_embedded_one() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run's outcome rebuilt from a golden result: its config, its switches as their workers'
+/// reports (several workers, arriving out of order), each switch given some of the optional
+/// figures (HELLO fallback, TLS, connect times, reconnects, keep-alive, a loss) so every
+/// per-switch sum, count, percentile and list of the summary has samples; judged and warned
+/// as a run is. The reports go through `records` as they arrive.
+pub(crate) fn outcome_of(r: &EngineResult, records: &mut dyn crate::coordinator::Records) -> crate::coordinator::Outcome {
+    use crate::result::switches::{Disconnect as Lost, KeepaliveCounts, ReconnectCounts};
+    let mut sw = r.switches.clone();
+    for (i, s) in sw.iter_mut().enumerate() {
+        let x = i as u64;
+        s.worker = (i % 3) as u32;
+        s.hello_fallback = i % 3 == 1;
+        if i % 2 == 0 {
+            s.tcp_connect_us = Some(100.0 + x as f64 * 7.25);
+            s.openflow_handshake_us = Some(900.5 - x as f64);
+        }
+        if i % 2 == 1 {
+            s.tls_version = Some("TLSv1_3".into());
+            s.tls_cipher_suite = Some(if i % 3 == 0 { "TLS13_AES_128_GCM_SHA256" } else { "TLS13_CHACHA20_POLY1305_SHA256" }.into());
+            s.tls_handshake_us = Some(300.0 + x as f64 / 3.0);
+        }
+        if i % 4 == 1 {
+            s.reconnect = ReconnectCounts {
+                sessions_lost: 1,
+                attempts: 2,
+                reconnects: 1,
+                failures: 1,
+                disconnected_ns: 1_500_000 * x,
+                ..Default::default()
+            };
+        }
+        if i % 5 == 2 {
+            s.reconnect.down_at_stop = true;
+            s.reconnect.reconnecting_at_stop = i % 2 == 0;
+        }
+        s.keepalive = KeepaliveCounts { sent: 3 * x, answered: 2 * x, lost: x, late: x / 2, in_flight_at_stop: x % 2 };
+        s.late_ns_max = 1_000 * x;
+        s.late_ns_sum = 3_000 * x;
+        if i % 6 == 5 {
+            s.disconnect = Some(Lost { t_s: x as f64 * 0.5, kind: "closed".into(), reason: format!("the controller closed it ({i})") });
+        }
+        if i % 12 == 11 {
+            s.of_version = None;
+        }
+    }
+    let mut reports: Vec<crate::switch::protocol::WorkerReport> =
+        (0..3).map(|w| crate::switch::protocol::WorkerReport { worker: w, pid: 1 + w, ..Default::default() }).collect();
+    for s in sw {
+        reports[s.worker as usize].switches.push(s);
+    }
+    reports.reverse();
+    reports[0].capacity = r.capacity.clone();
+    let mut o = crate::coordinator::Outcome {
+        cfg: r.params.clone(),
+        plan: crate::config::limits::Plan { workers: 3, source_addrs: vec![], notes: vec![] },
+        ready: vec![],
+        loops: vec![],
+        reports: vec![],
+        digest: Default::default(),
+        arrived: Default::default(),
+        sampler: crate::coordinator::resources::Sampler::new(vec![], 0.0),
+        status: "ok",
+        error: None,
+        warnings: vec![],
+        started_unix: r.started_unix,
+        finished_unix: r.finished_unix,
+        nofile: (1024, 4096),
+        robustness: r.robustness.clone(),
+        agents: vec![],
+        part_switches: r.switches.len() as u32,
+    };
+    reports.into_iter().for_each(|w| o.add_report(w, records));
+    o.reports.sort_by_key(|r| r.worker);
+    crate::coordinator::judge(&mut o, true);
+    o.warnings = crate::coordinator::figures::warnings(&o);
+    o
+}
+
+/// The summary a run's records make (its switches aside; the pid is this test's), as text.
+fn summary_text(o: crate::coordinator::Outcome) -> String {
+    let mut j = build(o);
+    j.engine.pid = 0;
+    j.switches.clear();
+    serde_json::to_string_pretty(&to_value(&j)).unwrap() + "\n"
+}
+
+/// Every golden's records as a run's outcome give the summary written by the engine at 437257a,
+/// before the records were folded as each worker reported (`tests/golden/summary/`; written by
+/// this test with `SDNBENCH_WRITE_SUMMARIES=1`, at that commit only).
+#[test]
+fn the_summary_of_the_records_is_the_one_written_before() {
+    let dir = golden("summary");
+    for (name, text) in goldens() {
+        let r: EngineResult = serde_json::from_str(&text).unwrap();
+        let got = summary_text(outcome_of(&r, &mut crate::coordinator::Keep));
+        let mut encoded = Encoder::default();
+        let streamed = summary_text(outcome_of(&r, &mut encoded));
+        assert!(streamed == got, "{name}: the records taken as they came give another summary");
+        assert_eq!(encoded.rows(), r.switches.len() as u64, "{name}");
+        let path = dir.join(&name);
+        if std::env::var_os("SDNBENCH_WRITE_SUMMARIES").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &got).unwrap();
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(got == want, "{name}: the summary is not the one written before");
+    }
+}

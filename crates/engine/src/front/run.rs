@@ -34,7 +34,11 @@ pub fn bench(args: Vec<String>) -> i32 {
         coordinator::fault::at("loop", &stop);
         live.on_loop(l)
     };
-    let outcome = crate::distributed::run(a.cfg.clone(), stop.clone(), &mut |r| live.ready(r), on_loop);
+    // a run of many switches: each worker's records go to the columnar file as its report comes
+    let columnar = a.json.is_some() && a.cfg.switches as usize >= a.switches_file_from;
+    let (mut encoder, mut keep) = (crate::export::Encoder::default(), coordinator::Keep);
+    let records: &mut dyn coordinator::Records = if columnar { &mut encoder } else { &mut keep };
+    let outcome = crate::distributed::run(a.cfg.clone(), stop.clone(), &mut |r| live.ready(r), on_loop, records);
     let o = match outcome {
         Ok(o) => o,
         Err(e) => {
@@ -44,11 +48,15 @@ pub fn bench(args: Vec<String>) -> i32 {
     };
     coordinator::fault::at("end", &stop);
     let mut j = crate::export::build(o);
+    let write = |p: &std::path::Path, j: &mut crate::export::EngineResult| match columnar {
+        true => crate::export::write_beside(p, j, &encoder),
+        false => crate::export::write_from(p, j, a.switches_file_from),
+    };
     if let Some(path) = &a.json {
-        if let Err(e) = crate::export::write_from(path, &mut j, a.switches_file_from) {
+        if let Err(e) = write(path, &mut j) {
             // checked before the run, and still refused: the measurement goes to a rescue file
             let rescue = std::env::temp_dir().join(format!("sdnbench-engine-rescue-{}.json", std::process::id()));
-            let kept = match crate::export::write_from(&rescue, &mut j, a.switches_file_from) {
+            let kept = match write(&rescue, &mut j) {
                 Ok(()) => format!("; the result is in {}", rescue.display()),
                 Err(_) => String::new(),
             };
@@ -95,7 +103,7 @@ pub fn cbench(args: Vec<String>) -> i32 {
         let per = if l.per_switch_responses.is_empty() { vec![l.responses] } else { l.per_switch_responses.clone() };
         exit::line(crate::front::cbench::loop_line(&crate::front::cbench::clock_now(), switches, &per, a.cfg.loop_ms));
     };
-    let o = match crate::distributed::run(a.cfg.clone(), stop, &mut |_| {}, &mut on_loop) {
+    let o = match crate::distributed::run(a.cfg.clone(), stop, &mut |_| {}, &mut on_loop, &mut coordinator::Discard) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("sdnbench-engine: {e}");
@@ -177,8 +185,9 @@ pub fn worker() -> i32 {
     });
     let mut out = std::io::stdout().lock();
     crate::switch::worker::run(config, slice, rx, &mut |e| {
-        let _ = writeln!(out, "{}", encode(&e));
-        let _ = out.flush();
+        // written as it is serialized: a block of records is not held a second time as text
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut out);
+        let _ = serde_json::to_writer(&mut w, &e).map_err(std::io::Error::from).and_then(|_| w.write_all(b"\n")).and_then(|_| w.flush());
     });
     0
 }

@@ -16,7 +16,8 @@
 //! worker → coordinator   {"interval": {...}}         one per loop, as it ends
 //! coordinator → worker   "stop"                      optional: end early, in any phase (Ctrl-C, SIGTERM);
 //!                                                    at EOF a worker exits at once, an agent stops
-//! worker → coordinator   {"done": {...}}             full per-switch report + histogram
+//! worker → coordinator   {"switches": {...}}         its switches' records, [`SWITCHES_PER_EVENT`] at a time
+//! worker → coordinator   {"done": {...}}             its report: histogram, the records not sent before
 //! worker → coordinator   {"fatal": "..."}            the worker cannot go on (e.g. --strict)
 //! ```
 //! Times inside are relative to the worker's own go. An agent (`agent.rs`: one machine's part,
@@ -29,7 +30,7 @@ use crate::result::{AgentFacts, Capacity, SwitchReport};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub const PROTOCOL: &str = "sdnbench.engine.worker/2";
+pub const PROTOCOL: &str = "sdnbench.engine.worker/3";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -57,6 +58,9 @@ pub enum Cmd {
 pub enum WorkerEvent {
     Ready(Ready),
     Interval(Interval),
+    /// Some of the worker's records, final, sent before its `Done` so that neither side holds
+    /// all of them (as records or as text) at once (docs/million.md).
+    Switches(Switches),
     Done(Box<WorkerReport>),
     Fatal(String),
     Pong(Pong),
@@ -65,6 +69,16 @@ pub enum WorkerEvent {
     /// Never on the wire: the coordinator's reader saw the stream end without a report.
     #[serde(skip)]
     Lost(String),
+}
+
+/// How many records a `switches` event carries (one columnar block, `export/columnar.rs`).
+pub const SWITCHES_PER_EVENT: usize = 4_096;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Switches {
+    pub worker: u32,
+    /// In switch order, continuing the worker's records sent before.
+    pub records: Vec<SwitchReport>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 
 use crate::config::{Config, Slice};
 use crate::switch::accounting::SwitchStats;
-use crate::switch::protocol::{Cmd, Interval, Ready, WorkerEvent, WorkerReport, PROTOCOL};
+use crate::switch::protocol::{Cmd, Interval, Ready, Switches, WorkerEvent, WorkerReport, PROTOCOL, SWITCHES_PER_EVENT};
 use crate::switch::session::{socket::open, Session};
 use crate::switch::shared::{switch_report, Shared};
 use crate::switch::tally::Counted;
@@ -70,6 +70,7 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
         emit(WorkerEvent::Fatal(msg));
     }
     let mut rep = report(&sh, &stats, slice.worker, stopped_early);
+    send_records(&sh, &stats, slice.worker, emit);
     let net = sh.net.borrow().clone();
     if let Some(node) = net {
         rep.network = Some(crate::network::attach::finish(&node).await);
@@ -183,7 +184,8 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
     WorkerReport {
         worker,
         pid: std::process::id(),
-        switches: stats.iter().map(|s| switch_report(&s.borrow(), worker, sh.tally.loops())).collect(),
+        // sent before, a block at a time (`send_records`)
+        switches: vec![],
         hist_b64: merged.to_base64(),
         hist_clamped: merged.clamped,
         stopped_early,
@@ -191,6 +193,15 @@ fn report(sh: &Shared, stats: &Stats, worker: u32, stopped_early: bool) -> Worke
         network: None,
         coalesce: sh.park.report(),
         agent: None,
+    }
+}
+
+/// The switches' records, [`SWITCHES_PER_EVENT`] at a time, before the report: the worker never
+/// holds them all, nor their text, nor does the coordinator, which takes each block as it comes.
+fn send_records(sh: &Shared, stats: &Stats, worker: u32, emit: &mut dyn FnMut(WorkerEvent)) {
+    for block in stats.chunks(SWITCHES_PER_EVENT) {
+        let records = block.iter().map(|s| switch_report(&s.borrow(), worker, sh.tally.loops())).collect();
+        emit(WorkerEvent::Switches(Switches { worker, records }));
     }
 }
 
