@@ -117,10 +117,9 @@ impl Session {
     /// The answer loop's hot path: the whole flow-mods of our version, long enough to name a
     /// buffer, from `at` on, each matched to its request at once (one header test, the buffer id
     /// read at the version's offset, no per-message lookups); returns where the first other
-    /// message (or a partial one) starts. A function of its own, called once per read, so what
-    /// its loop reads stays in registers (inlined in `process`, they were loaded from the stack
-    /// per message).
-    #[inline(never)]
+    /// message (or a partial one) starts. A loop of its own, so what it reads stays in registers
+    /// (in `process`'s loop they were loaded from the stack per message).
+    #[inline(always)]
     fn fast_flow_mods(&mut self, buf: &[u8], mut at: usize, f: &FastFlowMods, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) -> usize {
         while let &[v, ty, l0, l1, ..] = &buf[at..] {
             let n = u16::from_be_bytes([l0, l1]) as usize;
