@@ -120,7 +120,15 @@ impl Session {
     /// message (or a partial one) starts. A loop of its own, so what it reads stays in registers
     /// (in `process`'s loop they were loaded from the stack per message).
     #[inline(always)]
-    fn fast_flow_mods(&mut self, buf: &[u8], mut at: usize, f: &FastFlowMods, st: &mut SwitchStats, merged: &mut crate::hist::Hist, now: u64) -> usize {
+    fn fast_flow_mods(
+        &mut self,
+        buf: &[u8],
+        mut at: usize,
+        f: &FastFlowMods,
+        st: &mut SwitchStats,
+        merged: &mut crate::hist::Hist,
+        now: u64,
+    ) -> usize {
         while let &[v, ty, l0, l1, ..] = &buf[at..] {
             let n = u16::from_be_bytes([l0, l1]) as usize;
             if v != f.version || ty != f.ty || n < f.end || buf.len() - at < n {
