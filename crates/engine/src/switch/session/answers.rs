@@ -117,8 +117,9 @@ impl Session {
     /// The answer loop's hot path: the whole flow-mods of our version, long enough to name a
     /// buffer, from `at` on, each matched to its request at once (one header test, the buffer id
     /// read at the version's offset, no per-message lookups); returns where the first other
-    /// message (or a partial one) starts. A loop of its own, so what it reads stays in registers
-    /// (in `process`'s loop they were loaded from the stack per message).
+    /// message (or a partial one) starts. A loop of its own: per message one test of version,
+    /// type and length and no `frame_len` (cachegrind: the answer path 121 -> 99 instructions
+    /// per answer, with `Reply` and the refill's cut 260 -> 216 for the whole request path).
     #[inline(always)]
     fn fast_flow_mods(
         &mut self,
