@@ -85,6 +85,46 @@ fn patched(f: &mut [u8]) -> &mut [u8; PATCHED] {
     (&mut f[..PATCHED]).try_into().expect("a frame of at least PATCHED bytes")
 }
 
+/// What the host-pair profiles patch per request besides the sequence number: the hosts' MAC
+/// and IPv4 bytes and the IPv4 checksum (the fixed header words' sum plus the two addresses').
+#[derive(Clone, Copy)]
+struct PairSums {
+    ip_base: u32,
+    fixed_sum: u32,
+}
+
+impl PairSums {
+    /// Host `host`'s IPv4 address (`frames::host_ip_at`) and the sum of its two 16-bit words.
+    #[inline(always)]
+    fn host(self, host: u32) -> ([u8; 4], u32) {
+        let ip = frames::host_ip_at(self.ip_base, host);
+        let w = u32::from_be_bytes(ip);
+        (ip, (w >> 16) + (w & 0xffff))
+    }
+
+    /// Write request `seq`'s varying bytes (hosts `src` -> `dst`, whose `host` values are
+    /// `si` and `di`) into a copy of the frame.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn patch(self, f: &mut [u8; PATCHED], seq: u32, src: u32, dst: u32, si: ([u8; 4], u32), di: ([u8; 4], u32), new_flows: bool) {
+        f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
+        f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
+        f[27..30].copy_from_slice(&si.0[1..]);
+        f[31..34].copy_from_slice(&di.0[1..]);
+        // Sum the addresses from registers, not by reading back the bytes just stored (that
+        // read stalls on store forwarding and was half of this function's time).
+        let mut sum = self.fixed_sum + si.1 + di.1;
+        sum = (sum & 0xffff) + (sum >> 16);
+        sum = (sum & 0xffff) + (sum >> 16);
+        f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+        if new_flows {
+            // the UDP port pair is the request number: a 5-tuple never seen before
+            f[34..38].copy_from_slice(&seq.to_be_bytes());
+        }
+        frames::set_seq(f, seq);
+    }
+}
+
 /// Generates the measured packet-ins of one switch, for one traffic [`Profile`].
 #[derive(Clone, Debug)]
 pub struct PacketInGen {
@@ -256,7 +296,12 @@ impl PacketInGen {
         sized!(96 128 160 192 224 256);
     }
 
-    /// `emit_run` for one padded template size `N`: copy, patch, step to the next host.
+    /// `emit_run` for one padded template size `N`: copy, patch, step to the next host. The
+    /// loop reads only locals: the generator's fields are copied out first (read through `self`
+    /// they were loaded again after every store into `out`), the message is patched as an
+    /// `N`-byte array at offsets checked once before the loop, and the source host's address
+    /// and checksum words are the last request's destination's (the next source host is always
+    /// the last destination), so each request computes one address, not two.
     #[inline(always)]
     fn run<const N: usize>(&mut self, out: &mut Vec<u8>, first: u32, n: u32, buffered: bool) {
         let tpl: [u8; N] = self.tpl.bytes[..].try_into().expect("the padded length");
@@ -265,22 +310,34 @@ impl PacketInGen {
         if n == 0 {
             return;
         }
+        let (data_at, port_at) = (at.data_at, at.in_port_at);
+        assert!(len <= N && port_at + 4 <= data_at && data_at + PATCHED <= len, "a template holds its patch points");
+        let (macs, ports, sums) = (self.macs, self.ports, PairSums { ip_base: self.ip_base, fixed_sum: self.fixed_sum });
+        let new_flows = self.profile == Profile::NewFlows;
         let (mut src, mut in_port) = self.source(first);
-        for seq in first..first + n {
-            if seq != first {
-                // the next host and its port, as `source` steps them
-                (src, in_port) = if src == self.macs { (1, 1) } else { (src + 1, if in_port == self.ports { 1 } else { in_port + 1 }) };
-            }
+        let mut dst = if src == macs { 1 } else { src + 1 };
+        let mut src_ip = sums.host(src);
+        let mut seq = first;
+        loop {
+            let dst_ip = sums.host(dst);
             let start = out.len();
             out.extend_from_slice(&tpl);
-            out.truncate(start + len);
-            let m = &mut out[start..];
+            let m: &mut [u8; N] = (&mut out[start..]).try_into().expect("N bytes appended");
             // 1.0 ports are 16-bit by construction (host_port < ports)
             at.apply(m, seq, buffered.then_some(seq), in_port);
-            let dst = if src == self.macs { 1 } else { src + 1 };
-            self.patch(patched(&mut m[at.data_at..]), seq, src, dst, buffered);
+            let f: &mut [u8; PATCHED] = (&mut m[data_at..data_at + PATCHED]).try_into().expect("checked before the loop");
+            sums.patch(f, seq, src, dst, src_ip, dst_ip, new_flows);
+            out.truncate(start + len);
+            if seq == first + (n - 1) {
+                break;
+            }
+            // the next host and its port, as `source` steps them
+            seq += 1;
+            in_port = if src == macs || in_port == ports { 1 } else { in_port + 1 };
+            (src, src_ip) = (dst, dst_ip);
+            dst = if src == macs { 1 } else { src + 1 };
         }
-        self.last = (first + n - 1, src, in_port);
+        self.last = (seq, src, in_port);
     }
 
     /// Request `seq`'s source host and in_port. cbench: request `seq` is cbench's request with
@@ -325,23 +382,8 @@ impl PacketInGen {
         if self.profile.own_frame() {
             return self.patch_own(f, seq, src, buffered);
         }
-        f[4..6].copy_from_slice(&(dst as u16).to_be_bytes());
-        f[10..12].copy_from_slice(&(src as u16).to_be_bytes());
-        let (si, di) = (frames::host_ip_at(self.ip_base, src), frames::host_ip_at(self.ip_base, dst));
-        f[27..30].copy_from_slice(&si[1..]);
-        f[31..34].copy_from_slice(&di[1..]);
-        // Sum the addresses from registers, not by reading back the bytes just stored (that
-        // read stalls on store forwarding and was half of this function's time).
-        let (s32, d32) = (u32::from_be_bytes(si), u32::from_be_bytes(di));
-        let mut sum = self.fixed_sum + (s32 >> 16) + (s32 & 0xffff) + (d32 >> 16) + (d32 & 0xffff);
-        sum = (sum & 0xffff) + (sum >> 16);
-        sum = (sum & 0xffff) + (sum >> 16);
-        f[24..26].copy_from_slice(&(!(sum as u16)).to_be_bytes());
-        if self.profile == Profile::NewFlows {
-            // the UDP port pair is the request number: a 5-tuple never seen before
-            f[34..38].copy_from_slice(&seq.to_be_bytes());
-        }
-        frames::set_seq(f, seq);
+        let sums = PairSums { ip_base: self.ip_base, fixed_sum: self.fixed_sum };
+        sums.patch(f, seq, src, dst, sums.host(src), sums.host(dst), self.profile == Profile::NewFlows);
     }
 
     /// `patch` for the profiles with a frame of their own.

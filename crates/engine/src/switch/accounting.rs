@@ -39,6 +39,18 @@ pub enum SessionState {
     Down,
 }
 
+/// What a flow-mod or packet-out was to the requests in flight
+/// ([`SwitchStats::on_request_reply`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The first answer to a request in flight: its latency in ns.
+    Answered(u64),
+    /// The first answer to a request already lost: its latency in ns.
+    Late(u64),
+    /// A repeat, or a reply that names no request we know (counted as extra).
+    Other,
+}
+
 #[derive(Debug)]
 pub struct SwitchStats {
     pub index: u32,
@@ -170,16 +182,16 @@ impl SwitchStats {
         }
     }
 
-    /// A flow-mod or packet-out arrived. Returns the latency when it answered a request.
+    /// A flow-mod or packet-out arrived: what it was to the requests in flight ([`Reply`]).
     /// Inlined into the reader's loop (`Session::reply`): as a call it was a sixth of the
     /// instructions per answered request (cachegrind, `bench.py instructions`).
     #[inline(always)]
-    pub fn on_request_reply(&mut self, out: &mut Outstanding, buffer_id: u32, marker_seq: Option<u32>, now_ns: u64) -> Option<u64> {
+    pub fn on_request_reply(&mut self, out: &mut Outstanding, buffer_id: u32, marker_seq: Option<u32>, now_ns: u64) -> Reply {
         let seq = if buffer_id != NO_BUFFER { Some(buffer_id) } else { marker_seq };
         let Some(seq) = seq else {
             self.unmatched += 1;
             self.extra += 1;
-            return None;
+            return Reply::Other;
         };
         match out.answer(seq, now_ns) {
             Match::Answered(rtt) => {
@@ -187,19 +199,19 @@ impl SwitchStats {
                 if let Some(v) = self.loop_lat_ns.as_mut() {
                     v.push(rtt);
                 }
-                if self.measuring {
+                // the sampling rule first: it is false for all but one answer in
+                // `sample_every`, so the other two tests are made only for those (a power of
+                // two, `Workload::latency_sample_every`: a mask, not a division)
+                if seq & (self.sample_every.max(1) - 1) == 0 && self.measuring {
                     if let Some(h) = self.hist.as_mut() {
-                        // a power of two (`Workload::latency_sample_every`): a mask, not a division
-                        if seq & (self.sample_every.max(1) - 1) == 0 {
-                            h.record_ns(rtt);
-                        }
+                        h.record_ns(rtt);
                     }
                 }
-                Some(rtt)
+                Reply::Answered(rtt)
             }
             Match::Again => {
                 self.extra += 1;
-                None
+                Reply::Other
             }
             Match::Late(rtt) => {
                 self.late += 1;
@@ -208,12 +220,12 @@ impl SwitchStats {
                 r.late_ns_sum += rtt;
                 r.late_ns_max = r.late_ns_max.max(rtt);
                 r.late_ns_last = rtt;
-                None
+                Reply::Late(rtt)
             }
             Match::Unknown => {
                 self.unmatched += 1;
                 self.extra += 1;
-                None
+                Reply::Other
             }
         }
     }
@@ -292,9 +304,9 @@ mod tests {
             s.sent += 1;
             // os-ken OF1.0 simple switch: flow-mod without buffer id, then packet-out with it
             s.count_reply(14);
-            assert_eq!(s.on_request_reply(&mut o, NO_BUFFER, None, 10), None);
+            assert_eq!(s.on_request_reply(&mut o, NO_BUFFER, None, 10), Reply::Other);
             s.count_reply(13);
-            assert_eq!(s.on_request_reply(&mut o, seq, None, 10), Some(10));
+            assert_eq!(s.on_request_reply(&mut o, seq, None, 10), Reply::Answered(10));
         }
         assert_eq!((s.answered, s.extra, s.unmatched), (3, 3, 3));
         assert_eq!(s.request_replies(), 6);
@@ -306,8 +318,8 @@ mod tests {
     fn two_replies_naming_the_same_request() {
         let (mut s, mut o) = stats();
         let seq = o.push(0);
-        assert!(s.on_request_reply(&mut o, seq, None, 5).is_some());
-        assert!(s.on_request_reply(&mut o, NO_BUFFER, Some(seq), 6).is_none());
+        assert!(matches!(s.on_request_reply(&mut o, seq, None, 5), Reply::Answered(_)));
+        assert!(!matches!(s.on_request_reply(&mut o, NO_BUFFER, Some(seq), 6), Reply::Answered(_)));
         assert_eq!((s.answered, s.extra, s.unmatched), (1, 1, 0));
     }
 
@@ -319,10 +331,10 @@ mod tests {
         s.sent = 2;
         s.lost += o.expire(50, 0) as u64;
         assert_eq!(s.lost, 1);
-        s.on_request_reply(&mut o, a, None, 200);
+        assert_eq!(s.on_request_reply(&mut o, a, None, 200), Reply::Late(200), "the late answer's latency");
         assert_eq!((s.late, s.lost), (1, 0), "the answer to a lost request is late, not answered, not lost");
-        assert_eq!((s.rare().late_ns_sum, s.rare().late_ns_max), (200, 200));
-        s.on_request_reply(&mut o, b, None, 200);
+        assert_eq!((s.rare().late_ns_sum, s.rare().late_ns_max, s.rare().late_ns_last), (200, 200, 200));
+        assert_eq!(s.on_request_reply(&mut o, b, None, 200), Reply::Answered(100));
         assert_eq!(s.answered, 1);
         assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
     }

@@ -5,10 +5,19 @@
 
 use super::stats_mut;
 use super::{End, Session};
-use crate::switch::accounting::SwitchStats;
+use crate::switch::accounting::{Reply, SwitchStats};
 use ofswitch::{frame_len, Event};
 use ofwire::packet_in::NO_BUFFER;
 use ofwire::{flow_mod, Header, MsgType};
+
+/// What the flow-mod hot path tests per message, read once per call of `process`: our version,
+/// the flow-mod's type code, where its buffer id is and how long its fixed part is.
+struct FastFlowMods {
+    version: u8,
+    ty: u8,
+    id_at: usize,
+    end: usize,
+}
 
 impl Session {
     /// The loss timeout: `timeout_ms` when fixed; adaptive: 10 × the recent latency high-water
@@ -54,8 +63,13 @@ impl Session {
         // buffer, read at the version's offset (one header test, no per-message lookups), when
         // nothing else wants to see every message (cbench's response count, its probe)
         let flow_mods_only = fast_flow_mods && !count_responses && self.probe.is_none();
-        let (buffer_id_at, flow_mod_end) = flow_mod::buffer_id_at(wire_version);
-        while let Some(n) = frame_len(&buf[at..]) {
+        let (id_at, end) = flow_mod::buffer_id_at(wire_version);
+        let fast = FastFlowMods { version, ty: flow_mod_type, id_at, end };
+        loop {
+            if flow_mods_only {
+                at = self.fast_flow_mods(buf, at, &fast, &mut st, &mut merged, now);
+            }
+            let Some(n) = frame_len(&buf[at..]) else { break };
             let n = n.map_err(|e| End::new("malformed", e.to_string()))?;
             if buf.len() - at < n {
                 if n > self.sh.scratch_len() / 2 {
@@ -65,12 +79,6 @@ impl Session {
             }
             let msg = &buf[at..at + n];
             at += n;
-            if flow_mods_only && msg[0] == version && msg[1] == flow_mod_type && n >= flow_mod_end {
-                let id = &msg[buffer_id_at..buffer_id_at + 4];
-                st.count_reply(flow_mod_type);
-                self.reply(&mut st, &mut merged, u32::from_be_bytes([id[0], id[1], id[2], id[3]]), None, now);
-                continue;
-            }
             let h = Header::new_unchecked(msg);
             if count_responses && crate::switch::cbench_switch::counts_as_response(msg) {
                 st.responses += 1;
@@ -106,35 +114,63 @@ impl Session {
         Ok(at)
     }
 
+    /// The answer loop's hot path: the whole flow-mods of our version, long enough to name a
+    /// buffer, from `at` on, each matched to its request at once (one header test, the buffer id
+    /// read at the version's offset, no per-message lookups); returns where the first other
+    /// message (or a partial one) starts. A loop of its own: per message one test of version,
+    /// type and length and no `frame_len` (cachegrind: the answer path 121 -> 99 instructions
+    /// per answer, with `Reply` and the refill's cut 260 -> 216 for the whole request path).
+    #[inline(always)]
+    fn fast_flow_mods(
+        &mut self,
+        buf: &[u8],
+        mut at: usize,
+        f: &FastFlowMods,
+        st: &mut SwitchStats,
+        merged: &mut crate::hist::Hist,
+        now: u64,
+    ) -> usize {
+        while let &[v, ty, l0, l1, ..] = &buf[at..] {
+            let n = u16::from_be_bytes([l0, l1]) as usize;
+            if v != f.version || ty != f.ty || n < f.end || buf.len() - at < n {
+                break;
+            }
+            let id = &buf[at..at + n][f.id_at..f.id_at + 4];
+            let id = u32::from_be_bytes([id[0], id[1], id[2], id[3]]);
+            at += n;
+            st.count_reply(f.ty);
+            self.reply(st, merged, id, None, now);
+        }
+        at
+    }
+
     /// A flow-mod or packet-out naming request `buffer_id` (or, unbuffered, `marker_seq`): count
     /// it, feed the adaptive timeout, and sample its latency by the request's sequence number.
     /// Always inlined: on the flow-mod fast path `marker_seq` is a constant None, and the tests
     /// on it fold away (cachegrind: 6 instructions per answer).
     #[inline(always)]
     fn reply(&mut self, st: &mut SwitchStats, merged: &mut crate::hist::Hist, buffer_id: u32, marker_seq: Option<u32>, now: u64) {
-        let late = st.late;
-        let answered = st.on_request_reply(&mut self.out, buffer_id, marker_seq, now);
-        if st.late != late {
+        let rtt = match st.on_request_reply(&mut self.out, buffer_id, marker_seq, now) {
+            Reply::Answered(rtt) => rtt,
             // a late answer raises the timeout too, so a slow controller is not flooded by
             // requests re-sent into the slots that timed out
-            self.observe(st.rare().late_ns_last);
-        }
-        if let Some(rtt) = answered {
-            self.observe(rtt);
-            let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
-            if self.sample(seq) {
-                if st.measuring && st.hist.is_none() {
-                    merged.record_ns(rtt);
-                }
-                if self.sh.load_account {
-                    self.sh.loop_hist.borrow_mut().record_ns(rtt);
-                }
-                // the coalescing floor from the same samples as the histogram (1 in 16 in
-                // throughput mode): its cost stays off the per-answer path
-                if self.sh.coalescing {
-                    let q = self.sh.floor.borrow_mut().observe(now, rtt);
-                    self.sh.park.set(q);
-                }
+            Reply::Late(rtt) => return self.observe(rtt),
+            Reply::Other => return,
+        };
+        self.observe(rtt);
+        let seq = if buffer_id == NO_BUFFER { marker_seq.unwrap_or(buffer_id) } else { buffer_id };
+        if self.sample(seq) {
+            if st.measuring && st.hist.is_none() {
+                merged.record_ns(rtt);
+            }
+            if self.sh.load_account {
+                self.sh.loop_hist.borrow_mut().record_ns(rtt);
+            }
+            // the coalescing floor from the same samples as the histogram (1 in 16 in
+            // throughput mode): its cost stays off the per-answer path
+            if self.sh.coalescing {
+                let q = self.sh.floor.borrow_mut().observe(now, rtt);
+                self.sh.park.set(q);
             }
         }
     }
