@@ -33,11 +33,15 @@ def test_a_delay_under_the_timeout_is_held_by_both_with_nothing_late():
     j, table = held_run(700_000)
     assert j["rule"] == {"timeout_ms": 1000, "drain_ms": 1000}
     row = j["rates"][0]
+    # the C client sends exactly 3 s x 200/s; the engine what its staggered schedule has due in
+    # the 3 s (599 in the first run: a switch's send falls just past the end)
+    sent = {"c_client": 3 * RATE, "engine": j["raw"][0]["load"]["sent"] + j["raw"][0]["load"]["after_loops"]["sent"]}
+    assert 3 * RATE - 3 <= sent["engine"] <= 3 * RATE
     for side in ("engine", "c_client"):
         s = row[side]
         assert s["verdict"] == "held", (side, s)
-        assert s["requests"] == {"answered": 3 * RATE, "late": 0, "lost": 0, "unsettled": 0}, (side, s)
-        assert s["echoes"]["answered"] == 600 and s["echoes"]["lost"] == 0, (side, s)
+        assert s["requests"] == {"answered": sent[side], "late": 0, "lost": 0, "unsettled": 0}, (side, s)
+        assert 3 * 200 - 3 <= s["echoes"]["answered"] <= 600 and s["echoes"]["lost"] == 0, (side, s)
     assert 700_000 <= row["p99_us"]["c_client_whole_load"] and 650_000 <= j["raw"][0]["c_client"]["load"]["p50_us"] <= 760_000
     assert j["highest_held_round_trips_per_s"] == {"engine": RATE + 200, "c_client": RATE + 200}
     assert j["engine_over_c_client"] == 1.0
@@ -51,7 +55,7 @@ def test_a_delay_over_the_timeout_is_late_everywhere_and_the_last_fifth_of_a_sec
         s, q = row[side], row[side]["requests"]
         assert s["verdict"] == "lost", (side, s)
         assert 35 <= q["lost"] + q["unsettled"] <= 45 and q["lost"] >= 30, (side, q)
-        assert q["late"] == q["answered"] == 3 * RATE - q["lost"] - q["unsettled"], (side, q)
+        assert q["late"] == q["answered"] and 3 * RATE - 3 <= q["answered"] + q["lost"] + q["unsettled"] <= 3 * RATE, (side, q)
         assert s["echoes"]["lost"] == s["echoes"]["unsettled"] == 0, (side, s)
     assert j["highest_held_round_trips_per_s"] == {"engine": None, "c_client": None}
     assert j["engine_over_c_client"] is None
