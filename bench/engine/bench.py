@@ -60,9 +60,11 @@
   OpenSSL first: the floor of a TLS session, and the engine's rate and CPU per session as ratios
   of it (handshakes only over TLS: no load phase). The certificates are `sdnbench certs`' set.
 - held: `scale --c-client` at each of --rates (lowest first; stops after a rate neither side
-  held), same --switches, --echo-every-ms and --load-loops: the highest load each side held with
-  nothing lost (the engine also with its sender kept up), in round trips/s (requests + echoes),
-  and the engine's over the C client's (held.py says what "held" is).
+  held), same --switches, --echo-every-ms, --load-loops and --timeout-ms: per rate each side's
+  verdict (held, unsettled, lost) with its lost, late and unsettled counts (printed as a table on
+  stderr), the highest load each side held in round trips/s (requests + echoes), and the
+  engine's over the C client's. Both drain min(--timeout-ms, 10 s) after the load (held.py says
+  what "held" is). --responder-delay-us delays every answer (a known answer's responder).
 - tls: `scale --c-client` over TCP and over TLS at each of --sizes, in one run, the order of the
   two alternating from size to size (ABBA): per size, each side's set-up rate, CPU per session
   of both sides and memory per session, TCP and TLS, and TLS's cost as ratios.
@@ -486,12 +488,14 @@ def scale(a) -> dict:
     with contextlib.ExitStack() as stack:
         ns = stack.enter_context(ScaleNetns(a.switches)) if a.netns else None
         prefix = tuple(ns.prefix) if ns else ()
-        r = stack.enter_context(Responder("1.3", procs=procs, extra=r_tls, prefix=prefix))
+        r_delay = ("--delay-us", str(a.responder_delay_us)) if a.responder_delay_us else ()
+        r = stack.enter_context(Responder("1.3", procs=procs, extra=r_tls + r_delay, prefix=prefix))
         d = stack.enter_context(tempfile.TemporaryDirectory())
         net = f"/proc/{r.p.pid}/net" if ns else "/proc/net"
         base_ctr = kernel_probe.tcp_counters(net)
         time.sleep(0.5)
-        load = (a.rate, a.load_loops, a.echo_every_ms) if a.load_loops >= 3 and not a.tls else ()
+        # the C client drains as the engine does and sorts what is unanswered by the same timeout (held.py)
+        load = (a.rate, a.load_loops, a.echo_every_ms, a.timeout_ms, held.drain_ms(a.timeout_ms)) if a.load_loops >= 3 and not a.tls else ()
         hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net,
                            (*c_tls, a.tls_versions) if a.tls else ()) if a.c_client else None
         base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
@@ -583,8 +587,9 @@ def held_load(a) -> dict:
         r = scale(argparse.Namespace(**{**vars(a), "rate": rate, "c_client": True, "tls": False}))
         runs.append(r)
         j = held.judge(runs[-1:], a.switches, a.echo_every_ms)["rates"][0]
-        if not j["engine_held"] and not j["c_client_held"]:
+        if not j["engine"]["held"] and not j["c_client"]["held"]:
             break
+    print(held.table(held.judge(runs, a.switches, a.echo_every_ms), a.switches, a.echo_every_ms), file=sys.stderr)
     return {"figure": "highest load held with nothing lost, engine and C client, same sessions and echo period",
             "machine": kernel_probe.cpu_model(), "switches": a.switches, "echo_every_ms": a.echo_every_ms,
             "load_loops": a.load_loops, **held.judge(runs, a.switches, a.echo_every_ms), "raw": runs}
@@ -674,6 +679,8 @@ def main() -> int:
     ap.add_argument("--load-loops", type=int, default=2, help="scale: loops of 1 s at --rate after the handshakes")
     ap.add_argument("--echo-every-ms", type=int, default=0, help="scale: a periodic keep-alive echo from every switch under load (0 = off)")
     ap.add_argument("--timeout-ms", type=int, default=2000, help="scale: the engine's loss timeout (requests and echoes)")
+    ap.add_argument("--responder-delay-us", type=int, default=0,
+                    help="scale, held: the responder answers every packet-in this long after it came (a known answer's delay)")
     ap.add_argument("--c-client", action="store_true", help="scale: first the same N sessions (and load) from hsclient.c (the kernel's floor)")
     ap.add_argument("--tls", action="store_true", help="scale: the sessions over TLS (the responder, the engine and the C client)")
     ap.add_argument("--tls-versions", default="1.2,1.3", help="scale --tls: TLS versions offered (1.2, 1.3 or 1.2,1.3)")

@@ -53,7 +53,9 @@ def _load_window(p: subprocess.Popen, responder_pid: int, go: float, seconds: fl
 def run(port: int, n: int, procs: int, responder_pid: int, load: tuple = (), prefix: tuple = (),
         net: str = "/proc/net", tls: tuple = ()) -> dict:
     """N sessions from the C client against the responder on `port`, then, with
-    load = (rate, seconds, echo_every_ms), that load; the client's sessions are closed (and the
+    load = (rate, seconds, echo_every_ms, timeout_ms, drain_ms), that load and a drain of at most
+    drain_ms, what is unanswered then sorted by timeout_ms into lost and unsettled (held.py's
+    rule, the engine's drain); the client's sessions are closed (and the
     responder has seen them close) before this returns. `prefix` runs the client in the
     responder's namespace (`ip netns exec NAME`), `net` is that namespace's /proc/PID/net.
     `tls` = (ca, cert, key, versions): the sessions over TLS (handshakes only, no load)."""

@@ -7,7 +7,8 @@
  * else: no per-session state beyond the fd, one epoll per process, no allocation per session.
  * The sessions stay open until all of this process's are up, then the process exits.
  *
- *   hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]
+ *   hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX
+ *            [RATE SECONDS ECHO_EVERY_MS TIMEOUT_MS DRAIN_MS]
  *
  * With --tls (issue 51), the least a switch can do over TLS, on OpenSSL: once connected, a TLS
  * client handshake (VERSIONS: 1.2, 1.3 or 1.2,1.3 offered), the controller's certificate checked
@@ -20,9 +21,16 @@
  * the engine's fixed-rate load at scale): for SECONDS, RATE packet-ins/s over all sessions
  * (each process RATE/PROCS, round robin over its sessions, the engine's 1.3 packet-in with a
  * 128-byte frame), and an echo request from every session every ECHO_EVERY_MS (0: none), each
- * sent when due at a 1 ms tick, latency counted from its scheduled time; then 2 s to drain.
- * Prints "go" when the load starts and "end" when it ends (so the caller can read the
- * responder's CPU over exactly that window), then the JSON line with a "load" object.
+ * sent when due at a 1 ms tick; then a drain of at most DRAIN_MS, which ends early once every
+ * request and echo of the process is answered. Each request's xid is its number in the
+ * process's schedule (each echo's too), and the controller's answer carries it back, so every
+ * answer's latency is counted from its own scheduled time (go + xid / rate), and at the drain's
+ * end every request is one of: answered (within TIMEOUT_MS, or after it: `late`, still
+ * answered), `lost` (no answer, and TIMEOUT_MS passed since it was due), `unsettled` (no
+ * answer, and its TIMEOUT_MS had not passed: the drain ended first). The same for the echoes.
+ * The engine's account under the same drain and timeout (bench/engine/held.py says how the two
+ * are judged alike). Prints "go" when the load starts (so the caller can read the responder's
+ * CPU over exactly that window), then the JSON line with a "load" object.
  *
  * N sessions over PROCS processes (each under its open-file limit), at most PARALLEL
  * handshakes in progress per process; process i connects from SRC_PREFIX.i.1 .. .250 (e.g.
@@ -218,18 +226,45 @@ static int handshakes(const char *host, int port, int n, int par, const char *pr
     return failed;
 }
 
+static int bucket(double us) {
+    int b = us < 1 ? 0 : (int)(16 * log2(us));
+    return b < NB ? b : NB - 1;
+}
+
 /* The load phase's figures of one process. */
 struct load {
-    long sent, answered, timed, echo_sent, echo_answered, partial; /* partial: a short read or write */
+    long sent, answered, echo_sent, echo_answered, partial; /* partial: a short read or write */
+    long late, lost, unsettled, echo_late, echo_lost, echo_unsettled;
     double cpu_user, cpu_sys;
     long hist[NB];
 };
 
-static double pi_sched[MAXFD]; /* scheduled time of the packet-in sent last, 0 when answered */
+/* The load's schedule (one process's): the go, the rates, the timeout; and which request and
+ * echo numbers were answered (one bit each). */
+static struct {
+    double go, rate, echo_rate, timeout;
+    unsigned char *req, *echo;
+    long nreq, necho;
+} sched;
 
-static int bucket(double us) {
-    int b = us < 1 ? 0 : (int)(16 * log2(us));
-    return b < NB ? b : NB - 1;
+/* Answer to number `seq` of a schedule (`bits`, rate `r`) at time t: counted once, its latency
+ * from its scheduled time; 1 when it was late (after the timeout), 0 on time, -1 not counted. */
+static int settle(unsigned char *bits, long n, long seq, double r, double t, long *hist) {
+    if (seq < 0 || seq >= n || (bits[seq >> 3] & (1 << (seq & 7)))) return -1;
+    bits[seq >> 3] |= (unsigned char)(1 << (seq & 7));
+    double lat = t - (sched.go + seq / r);
+    if (hist) hist[bucket(1e6 * lat)]++;
+    return lat > sched.timeout;
+}
+
+/* At the drain's end (t): each unanswered number of a schedule is lost (its timeout passed)
+ * or unsettled. */
+static void unanswered(const unsigned char *bits, long sent, double r, double t, long *lost, long *unsettled) {
+    for (long seq = 0; seq < sent; seq++)
+        if (!(bits[seq >> 3] & (1 << (seq & 7)))) {
+            if (t - (sched.go + seq / r) >= sched.timeout) (*lost)++;
+            else (*unsettled)++;
+        }
 }
 
 /* The engine's 1.3 packet-in: buffer id, 128-byte frame, OXM match in_port=1 (ofwire's layout). */
@@ -253,12 +288,13 @@ static void read_replies(int fd, struct load *L, double t) {
         for (; at + 8 <= n;) {
             unsigned len = (buf[at + 2] << 8) | buf[at + 3];
             if (len < 8 || at + len > (unsigned)n) break;
-            /* every answer counts; its latency only when it answers the one sent last */
-            if (buf[at + 1] == 14) {
-                L->answered++;
-                if (pi_sched[fd] > 0) L->hist[bucket(1e6 * (t - pi_sched[fd]))]++, L->timed++, pi_sched[fd] = 0;
-            } else if (buf[at + 1] == 3) {
-                L->echo_answered++;
+            /* the answer's xid is its request's number (an echo reply's, its echo's) */
+            long xid = ((long)buf[at + 4] << 24) | (buf[at + 5] << 16) | (buf[at + 6] << 8) | buf[at + 7];
+            int r = -1;
+            if (buf[at + 1] == 14 && (r = settle(sched.req, sched.nreq, xid, sched.rate, t, L->hist)) >= 0) {
+                L->answered++, L->late += r;
+            } else if (buf[at + 1] == 3 && (r = settle(sched.echo, sched.necho, xid, sched.echo_rate, t, NULL)) >= 0) {
+                L->echo_answered++, L->echo_late += r;
             }
             at += len;
         }
@@ -274,42 +310,53 @@ static double cpu_of(int who, int user) {
     return v.tv_sec + v.tv_usec / 1e6;
 }
 
-/* Send what is due at a 1 ms tick until go + secs, read every reply, drain 2 s. */
-static void load(int *fds, int n, double rate, double secs, double echo_ms, double go, struct load *L) {
+/* Send what is due at a 1 ms tick until go + secs, read every reply, drain until every one is
+ * answered or drain seconds have passed; then sort what is unanswered into lost and unsettled. */
+static void load(int *fds, int n, double rate, double secs, double echo_ms, double timeout, double drain, double go,
+                 struct load *L) {
     int ep = epoll_create1(EPOLL_CLOEXEC);
     for (int i = 0; i < n; i++) {
         struct epoll_event ev = {.events = EPOLLIN, .data.fd = fds[i]};
         epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev);
     }
     double echo_rate = echo_ms > 0 ? n * 1000.0 / echo_ms : 0;
+    sched.go = go, sched.rate = rate, sched.echo_rate = echo_rate, sched.timeout = timeout;
+    sched.nreq = (long)(secs * rate) + 1, sched.necho = (long)(secs * echo_rate) + 1;
+    sched.req = calloc(sched.nreq / 8 + 1, 1), sched.echo = calloc(sched.necho / 8 + 1, 1);
     unsigned char m[170], echo[8] = {4, 2, 0, 8};
     struct epoll_event evs[1024];
     double u0 = cpu_of(RUSAGE_SELF, 1), s0 = cpu_of(RUSAGE_SELF, 0);
     for (;;) {
         double t = now_s(), el = t - go;
-        if (el > secs + 2) break;
+        /* settled: everything due sent, and all of it answered */
+        int settled = L->sent == sched.nreq - 1 && L->echo_sent == sched.necho - 1 && L->answered == L->sent &&
+                      L->echo_answered == L->echo_sent;
+        if (el > secs + drain || (el >= secs && settled)) break;
         long due = el < secs ? (long)(el * rate) : (long)(secs * rate);
         for (; L->sent < due; L->sent++) {
             int fd = fds[L->sent % n];
             packet_in(m, (uint32_t)L->sent);
-            pi_sched[fd] = go + L->sent / rate;
-            if (write(fd, m, 170) != 170) pi_sched[fd] = 0;
+            if (write(fd, m, 170) != 170) L->partial++;
         }
         long edue = el < secs ? (long)(el * echo_rate) : (long)(secs * echo_rate);
         for (; L->echo_sent < edue; L->echo_sent++) {
             int fd = fds[L->echo_sent % n];
+            echo[4] = L->echo_sent >> 24, echo[5] = L->echo_sent >> 16, echo[6] = L->echo_sent >> 8, echo[7] = L->echo_sent;
             if (write(fd, echo, 8) != 8) L->partial++;
         }
         int k = epoll_wait(ep, evs, 1024, 1);
         double tr = now_s();
         for (int i = 0; i < k; i++) read_replies(evs[i].data.fd, L, tr);
     }
+    double t_end = now_s();
+    unanswered(sched.req, L->sent, rate, t_end, &L->lost, &L->unsettled);
+    unanswered(sched.echo, L->echo_sent, echo_rate, t_end, &L->echo_lost, &L->echo_unsettled);
     L->cpu_user = cpu_of(RUSAGE_SELF, 1) - u0, L->cpu_sys = cpu_of(RUSAGE_SELF, 0) - s0;
     close(ep);
 }
 
 static int run(const char *host, int port, int n, int par, const char *prefix, int proc, int out, int go_fd,
-               double rate, double secs, double echo_ms) {
+               double rate, double secs, double echo_ms, double timeout, double drain) {
     static int ups[MAXFD];
     int up;
     double t0, t1;
@@ -322,10 +369,11 @@ static int run(const char *host, int port, int n, int par, const char *prefix, i
     double go;
     if (read(go_fd, &go, sizeof go) != sizeof go) return 1;
     static struct load L;
-    load(ups, up, rate, secs, echo_ms, go, &L);
-    char big[NB * 12 + 200];
-    m = snprintf(big, sizeof big, "%ld %ld %ld %ld %ld %.6f %.6f", L.sent, L.answered, L.echo_sent, L.echo_answered,
-                 L.partial, L.cpu_user, L.cpu_sys);  /* the histogram follows: latency of L.timed answers */
+    load(ups, up, rate, secs, echo_ms, timeout, drain, go, &L);
+    char big[NB * 12 + 400];
+    m = snprintf(big, sizeof big, "%ld %ld %ld %ld %ld %.6f %.6f %ld %ld %ld %ld %ld %ld", L.sent, L.answered,
+                 L.echo_sent, L.echo_answered, L.partial, L.cpu_user, L.cpu_sys, L.late, L.lost, L.unsettled,
+                 L.echo_late, L.echo_lost, L.echo_unsettled);  /* the histogram follows: every answer's latency */
     for (int b = 0; b < NB; b++) m += snprintf(big + m, sizeof big - m, " %ld", L.hist[b]);
     big[m++] = '\n';
     return write(out, big, m) == m ? 0 : 1;
@@ -341,14 +389,16 @@ static double percentile(const long *h, long total, double q) {
     return 0;
 }
 
-static void print_load(FILE *in, int procs, double rate, double secs, double echo_ms) {
-    long s = 0, a = 0, es = 0, ea = 0, part = 0, h[NB] = {0};
+static void print_load(FILE *in, int procs, double rate, double secs, double echo_ms, double timeout, double drain) {
+    long s = 0, a = 0, es = 0, ea = 0, part = 0, h[NB] = {0}, k[6] = {0};
     double cu = 0, cs = 0;
     for (int p = 0; p < procs; p++) {
-        long v[5];
+        long v[5], w[6];
         double u, y;
-        if (fscanf(in, "%ld %ld %ld %ld %ld %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &u, &y) != 7) break;
+        if (fscanf(in, "%ld %ld %ld %ld %ld %lf %lf %ld %ld %ld %ld %ld %ld", &v[0], &v[1], &v[2], &v[3], &v[4], &u, &y,
+                   &w[0], &w[1], &w[2], &w[3], &w[4], &w[5]) != 13) break;
         s += v[0], a += v[1], es += v[2], ea += v[3], part += v[4], cu += u, cs += y;
+        for (int i = 0; i < 6; i++) k[i] += w[i];
         for (int b = 0; b < NB; b++) {
             long c;
             if (fscanf(in, "%ld", &c) == 1) h[b] += c;
@@ -356,11 +406,13 @@ static void print_load(FILE *in, int procs, double rate, double secs, double ech
     }
     long timed = 0;
     for (int b = 0; b < NB; b++) timed += h[b];
-    printf(", \"load\": {\"offered_per_s\": %.1f, \"seconds\": %.1f, \"echo_every_ms\": %.0f, \"sent\": %ld, \"answered\": %ld, "
-           "\"lost\": %ld, \"echo_sent\": %ld, \"echo_answered\": %ld, \"echo_lost\": %ld, \"partial_io\": %ld, "
-           "\"p50_us\": %.0f, \"p99_us\": %.0f, \"p99_9_us\": %.0f, \"cpu_user_s\": %.3f, \"cpu_system_s\": %.3f}",
-           rate, secs, echo_ms, s, a, s - a, es, ea, es - ea, part, percentile(h, timed, 0.5), percentile(h, timed, 0.99),
-           percentile(h, timed, 0.999), cu, cs);
+    printf(", \"load\": {\"offered_per_s\": %.1f, \"seconds\": %.1f, \"echo_every_ms\": %.0f, \"timeout_ms\": %.0f, "
+           "\"drain_ms\": %.0f, \"sent\": %ld, \"answered\": %ld, \"late\": %ld, \"lost\": %ld, \"unsettled\": %ld, "
+           "\"echo_sent\": %ld, \"echo_answered\": %ld, \"echo_late\": %ld, \"echo_lost\": %ld, \"echo_unsettled\": %ld, "
+           "\"partial_io\": %ld, \"p50_us\": %.0f, \"p99_us\": %.0f, \"p99_9_us\": %.0f, \"cpu_user_s\": %.3f, "
+           "\"cpu_system_s\": %.3f}",
+           rate, secs, echo_ms, 1e3 * timeout, 1e3 * drain, s, a, k[0], k[1], k[2], es, ea, k[3], k[4], k[5], part,
+           percentile(h, timed, 0.5), percentile(h, timed, 0.99), percentile(h, timed, 0.999), cu, cs);
 }
 
 /* The client side of --tls: CA checks the controller, CERT and KEY are this switch's; VERSIONS
@@ -392,17 +444,22 @@ int main(int argc, char **argv) {
         }
         argv += 5, argc -= 5;
     }
-    if (argc != 7 && argc != 10) {
-        fprintf(stderr, "usage: hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX [RATE SECONDS ECHO_EVERY_MS]\n");
+    if (argc != 7 && argc != 12) {
+        fprintf(stderr, "usage: hsclient [--tls CA CERT KEY VERSIONS] HOST PORT N PROCS PARALLEL SRC_PREFIX "
+                        "[RATE SECONDS ECHO_EVERY_MS TIMEOUT_MS DRAIN_MS]\n");
         return 1;
     }
-    if (ctx && argc == 10) { fprintf(stderr, "hsclient: no load phase over --tls (handshakes only)\n"); return 1; }
+    if (ctx && argc == 12) { fprintf(stderr, "hsclient: no load phase over --tls (handshakes only)\n"); return 1; }
     peer_host = argv[1];
     int n = atoi(argv[3]), procs = atoi(argv[4]), par = atoi(argv[5]);
-    double rate = argc == 10 ? atof(argv[7]) : 0, secs = argc == 10 ? atof(argv[8]) : 0;
-    double echo_ms = argc == 10 ? atof(argv[9]) : 0;
+    double rate = argc == 12 ? atof(argv[7]) : 0, secs = argc == 12 ? atof(argv[8]) : 0;
+    double echo_ms = argc == 12 ? atof(argv[9]) : 0;
+    double timeout = argc == 12 ? atof(argv[10]) / 1e3 : 0, drain = argc == 12 ? atof(argv[11]) / 1e3 : 0;
     if (n < 1 || procs < 1 || par < 1) { fprintf(stderr, "hsclient: N, PROCS, PARALLEL: numbers >= 1\n"); return 1; }
-    if (argc == 10 && (rate <= 0 || secs <= 0 || echo_ms < 0)) { fprintf(stderr, "hsclient: RATE, SECONDS > 0, ECHO_EVERY_MS >= 0\n"); return 1; }
+    if (argc == 12 && (rate <= 0 || secs <= 0 || echo_ms < 0 || timeout <= 0 || drain < 0)) {
+        fprintf(stderr, "hsclient: RATE, SECONDS, TIMEOUT_MS > 0; ECHO_EVERY_MS, DRAIN_MS >= 0\n");
+        return 1;
+    }
     struct rlimit rl;
     getrlimit(RLIMIT_NOFILE, &rl);
     rl.rlim_cur = rl.rlim_max;
@@ -413,7 +470,7 @@ int main(int argc, char **argv) {
         int share = n / procs + (p < n % procs);
         if (fork() == 0) {
             close(fds[0]), close(go[1]);
-            _exit(run(argv[1], atoi(argv[2]), share, par, argv[6], p, fds[1], go[0], rate / procs, secs, echo_ms));
+            _exit(run(argv[1], atoi(argv[2]), share, par, argv[6], p, fds[1], go[0], rate / procs, secs, echo_ms, timeout, drain));
         }
     }
     close(fds[1]), close(go[0]);
@@ -436,7 +493,7 @@ int main(int argc, char **argv) {
     }
     printf("{\"sessions_up\": %d, \"failed\": %d, \"seconds\": %.3f, \"rate_per_s\": %.1f, \"cpu_user_s\": %.3f, "
            "\"cpu_system_s\": %.3f", up, failed, secs_hs, secs_hs > 0 ? up / secs_hs : 0.0, hs_user, hs_sys);
-    if (rate > 0) print_load(in, procs, rate, secs, echo_ms);
+    if (rate > 0) print_load(in, procs, rate, secs, echo_ms, timeout, drain);
     if (ctx) {
         char *cut = strchr(tls_neg, '/');
         if (cut) *cut++ = 0;
