@@ -56,28 +56,9 @@ fn delaying() -> u16 {
 #[test]
 fn a_request_of_the_last_loop_has_its_whole_timeout_in_the_drain() {
     let port = delaying();
-    let args = [
-        "--controller",
-        &format!("127.0.0.1:{port}"),
-        "--of",
-        "1.3",
-        "--mode",
-        "fixed-rate",
-        "--no-learn",
-        "--switches",
-        "4",
-        "--rate",
-        "100",
-        "--fixed-timeout",
-        "--timeout-ms",
-        "1500",
-        "--loops",
-        "3",
-        "--loop-ms",
-        "500",
-        "--warmup",
-        "0",
-    ];
+    let controller = format!("127.0.0.1:{port}");
+    let mut args = vec!["--controller", &controller, "--of", "1.3", "--mode", "fixed-rate", "--no-learn"];
+    args.extend("--switches 4 --rate 100 --fixed-timeout --timeout-ms 1500 --loops 3 --loop-ms 500 --warmup 0".split(' '));
     let r = run_engine("drain", &args);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let (l, a, t) = (&r.json["load"], &r.json["load"]["after_loops"], &r.json["totals"]);
