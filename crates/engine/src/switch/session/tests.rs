@@ -285,7 +285,8 @@ async fn the_keepalive_echoes_on_its_period_and_times_the_round_trip() {
 #[tokio::test(start_paused = true)]
 async fn a_silent_controller_leaves_requests_lost_or_in_flight_as_the_timeout_says() {
     local(async {
-        let rig = Rig::start(fixed_rate(100.0, 1000, 10455)).await;
+        // Open vSwitch's inactivity probe would end a session silent for 10 s: off here.
+        let rig = Rig::start(Config { echo_interval_ms: 0, ..fixed_rate(100.0, 1000, 10455) }).await;
         let mut ctl = rig.accept().await;
         ctl.greet(hello13(), Duration::ZERO).await;
         let controller: JoinHandle<u64> = spawn_local(async move {
