@@ -75,7 +75,7 @@ def test_hsclient_refuses_a_load_over_tls_and_bad_files_in_one_line(tmp_path):
     with tempfile.TemporaryDirectory() as d:
         exe = cclient._build(d)
         base = [str(exe), "--tls", str(cs.switch.ca), str(cs.switch.cert), str(cs.switch.key)]
-        cases = [(base + ["1.3", "127.0.0.1", "1", "1", "1", "1", "127.77", "10", "1", "0"], "no load phase"),
+        cases = [(base + ["1.3", "127.0.0.1", "1", "1", "1", "1", "127.77", "10", "1", "0", "2000", "2000"], "no load phase"),
                  (base + ["1.4", "127.0.0.1", "1", "1", "1", "1", "127.77"], "VERSIONS"),
                  ([str(exe), "--tls", "/nonexistent", str(cs.switch.cert), str(cs.switch.key), "1.3",
                    "127.0.0.1", "1", "1", "1", "1", "127.77"], "/nonexistent"),
