@@ -5,7 +5,7 @@
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
     .venv/bin/python bench/engine/bench.py instructions [--peer /path/to/cbench] [--loops 2]
                                                       [--baseline-engine /path/to/old/sdnbench-engine]
-    .venv/bin/python bench/engine/bench.py counts --baseline-engine OLD [--counts-switches 10000] [--rate 10000]
+    .venv/bin/python bench/engine/bench.py counts [--baseline-engine OLD] [--peer CBENCH] [--counts-switches 10000] [--rate 10000]
     .venv/bin/python bench/engine/bench.py lowrate    [--answer-rate 10000]
     .venv/bin/python bench/engine/bench.py latency    [--peer /path/to/cbench] [--seconds 3]
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000] [--c-client] [--tls]
@@ -27,9 +27,11 @@
   --baseline-engine), the efficiency workload under valgrind's cachegrind (see instructions.py:
   kernel work is not counted; this VM's CPU counters, hence cycles, cannot be read).
 - counts: the kernel's software counters per answered request (swcounts.py: context switches,
-  system calls, epoll_waits, CPU), the engine against --baseline-engine (required), A B B A over
-  --reps, on the efficiency workload and on a fixed-rate one (--counts-switches at --rate): the
-  wake-ups per unit of work, in counts that do not depend on this VM's missing CPU counters.
+  system calls, and of them epoll_wait, poll, read, write, recvfrom, sendto, futex; CPU), the engine
+  against --baseline-engine and cbench (--peer; one of the two at least), alternating over
+  --reps, on the efficiency workload, and against the baseline on a fixed-rate one
+  (--counts-switches at --rate): the wake-ups and kernel entries per unit of work, in counts
+  that do not depend on this VM's missing CPU counters.
 - lowrate: engine CPU per answered request (us) against the responder throttled to
   --answer-rate answers/s (`--rate`, G1b: <= 5 us), beside the same engine's CPU per answered
   request against the unthrottled responder in the same run (the ratio says what idling costs);
@@ -290,26 +292,42 @@ def _counted_row(argv: list, binary: str) -> dict:
         return swcounts.row(swcounts.parse(Path(csv_path).read_text()), doc["totals"]["requests_answered"])
 
 
+def _cbench_counted_row(a, port: int) -> dict:
+    """One cbench run (the efficiency workload) under `perf stat`: its counts per answered
+    request, the answered being its per-loop totals over all loops (warm-up included), as the
+    engine's `requests_answered` counts every loop."""
+    with tempfile.TemporaryDirectory() as d:
+        csv_path = str(Path(d) / "stat.csv")
+        out, _, _ = timed(swcounts.wrap(_cbench_argv(a, port), csv_path))
+        return swcounts.row(swcounts.parse(Path(csv_path).read_text()), cbench_total(out, a.loop_ms))
+
+
 def counts(a) -> dict:
-    """Context switches, system calls, epoll_waits and CPU per answered request (the kernel's
-    software counters, swcounts.py): the engine against --baseline-engine, A B B A, on the
-    efficiency workload (throughput) and on a fixed-rate one (--counts-switches at --rate, 5 loops)."""
-    if not a.baseline_engine:
-        raise SystemExit("counts: --baseline-engine is required (the engine to count against)")
+    """Context switches, system calls (all; epoll_wait, read, write, poll) and CPU per answered
+    request (the kernel's software counters, swcounts.py): the engine against --baseline-engine
+    and cbench (--peer), alternating, on the efficiency workload (throughput), and against the
+    baseline on a fixed-rate one (--counts-switches at --rate, 5 loops; cbench has no fixed rate)."""
+    if not (a.baseline_engine or a.peer):
+        raise SystemExit("counts: --baseline-engine or --peer is required (what to count the engine against)")
     if not shutil.which("perf"):
         raise SystemExit("counts: perf is not installed (apt-get install linux-perf)")
     fixed = ["--of", "1.0", "--mode", "fixed-rate", "--rate", f"{a.rate:g}", "--switches", str(a.counts_switches),
              "--loops", "5", "--loop-ms", "1000", "--warmup", "1", "--echo-interval-ms", "60000"]
     out = {}
     with Responder("1.0", procs=max(1, -(-a.counts_switches // 19_000))) as r:
-        for workload, args in (("efficiency", _throughput_args(a, r.port)),
-                               ("fixed_rate", ["--controller", f"127.0.0.1:{r.port}", *fixed])):
+        base = [("engine-baseline", lambda args: _counted_row(args, a.baseline_engine))] if a.baseline_engine else []
+        peer = [("cbench", lambda _args: _cbench_counted_row(a, r.port))] if a.peer else []
+        for workload, args, others in (("efficiency", _throughput_args(a, r.port), base + peer),
+                                       ("fixed_rate", ["--controller", f"127.0.0.1:{r.port}", *fixed], base)):
+            if not others:
+                continue
             rows = {}
+            runs = [("engine", lambda args: _counted_row(args, str(BIN / "sdnbench-engine"))), *others]
             for rep in range(a.reps):
-                pair = [("engine", str(BIN / "sdnbench-engine")), ("engine-baseline", a.baseline_engine)]
-                for name, binary in (pair if rep % 2 == 0 else pair[::-1]):
-                    rows.setdefault(name, []).append(_counted_row(args, binary))
-            out[workload] = {"runs": rows, "per_answered": swcounts.ratios(rows)}
+                for name, run in (runs if rep % 2 == 0 else runs[::-1]):
+                    rows.setdefault(name, []).append(run(args))
+            out[workload] = {"runs": rows, **{f"per_answered_vs_{name}": swcounts.ratios(rows, name)
+                                                for name, _ in others}}
     out["loadavg_at_end"] = os.getloadavg()
     return out
 
