@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/engine/fidelity.py --peer /path/to/cbench [--modes latency,throughput]
         [--switches 1,4,16] [--reps 3] [--controllers osken:learning,ryu:simple_switch,...]
-        [--no-mix] [--fresh] [--warm-runs N] [--pin CTRL:TOOLS] [-o fidelity.json]
+        [--no-mix] [--fresh] [--warm-runs N] [--pin CTRL:TOOLS] [--own-count KIND] [-o fidelity.json]
 
 For every controller, mode and switch count, cbench and `sdnbench controller cbench` run with
 the same flags against the same controller process, alternating, ``--reps`` times each. The
@@ -32,7 +32,9 @@ controller of our own (``sdnbench/testing/peers/scripted_controller.py``) that s
 every packet-in and answers it with one flow-mod, as a Python learning switch does, but with a
 known cost; it counts what it served, so each run also has the controller's own answers/s
 while loaded (``own``: see ``run_counted``) beside the tools' figures — the truth both tools
-should read. ovs-testcontroller takes at most 16 switches; it is run at 8 where 16 is asked.
+should read. ``--own-count floodlight`` reads the same from a real controller, Floodlight's debug
+counters of the packet-outs and flow-mods it wrote (``owncount.py``; the spec needs ``http=``).
+ovs-testcontroller takes at most 16 switches; it is run at 8 where 16 is asked.
 
 **CPU.** Each row gives the CPU each tool used over its runs (``tool_cores``): on two cores what
 a tool takes, the controller lacks. ``--pin 1:0`` puts the controller on CPU 1 and both tools on
@@ -61,6 +63,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import Responder  # noqa: E402  (this directory's bench.py)
+import owncount  # noqa: E402
 import replymix  # noqa: E402
 from pinning import PinError, affinity, parse_pin  # noqa: E402
 from sdnbench.controllers.spec import display_name  # noqa: E402
@@ -93,18 +96,18 @@ def cpu_s() -> float:
 
 
 @contextmanager
-def controller(spec: str, cpus=None):
+def controller(spec: str, cpus=None, own_count=None):
     """(port, served) of a running controller for the block, started on ``cpus`` (None: any):
     ``served()`` is the number of requests it has answered by its own count, or None when it
-    does not count."""
+    does not count (``own_count``: the kind of API to read it from, ``owncount.py``)."""
     with ExitStack() as stack:
         with affinity(cpus):
-            port, served = stack.enter_context(started(spec))
+            port, served = stack.enter_context(started(spec, own_count))
         yield port, served
 
 
 @contextmanager
-def started(spec: str):
+def started(spec: str, own_count=None):
     if spec.startswith("responder:rate="):
         with Responder("1.0", extra=("--rate", spec.split("=", 1)[1])) as r:
             yield r.port, lambda: None
@@ -116,7 +119,7 @@ def started(spec: str):
         return
     from sdnbench.controllers.lifecycle import launch
     with launch(spec, of_version="1.0") as ctl:
-        yield ctl.port, lambda: None
+        yield ctl.port, (owncount.reader(own_count, ctl.api_url) if own_count else lambda: None)
 
 
 def run_counted(argv: list, timeout: float, served) -> tuple:
@@ -131,7 +134,9 @@ def run_counted(argv: list, timeout: float, served) -> tuple:
 
     def sample():
         while not stop.is_set():
-            samples.append((time.monotonic(), served()))
+            n = served()
+            if n is not None:       # a read of an API can fail; the next one is 0.1 s later
+                samples.append((time.monotonic(), n))
             time.sleep(0.1)
 
     t = threading.Thread(target=sample, daemon=True)
@@ -225,11 +230,11 @@ def measure(a, spec: str, mode: str, n: int) -> dict:
     if a.fresh:     # a controller process of its own for every run
         for _ in range(a.reps):
             for tool in ("cbench", "sdnbench"):
-                with controller(spec, a.pin_controller) as (port, served):
+                with controller(spec, a.pin_controller, a.own_count) as (port, served):
                     warm_up((tool,), port)
                     one(tool, port, served)
     else:
-        with controller(spec, a.pin_controller) as (port, served):
+        with controller(spec, a.pin_controller, a.own_count) as (port, served):
             warm_up(("cbench", "sdnbench"), port)
             for _ in range(a.reps):
                 for tool in ("cbench", "sdnbench"):
@@ -294,6 +299,9 @@ def main() -> int:
     ap.add_argument("--pin", metavar="CTRL:TOOLS",
                     help="the controller on CPUs CTRL and both tools on CPUs TOOLS (e.g. 1:0): the controller "
                          "then has the same CPU under either tool")
+    ap.add_argument("--own-count", choices=owncount.KINDS,
+                    help="read the controller's own count of answers written from its API during every run "
+                         "(owncount.py; the spec needs http=): the referee beside both tools' figures")
     ap.add_argument("-o", "--output", help="write the JSON here too")
     a = ap.parse_args()
     try:
