@@ -11,7 +11,7 @@
 //! made before (`the_summary_of_the_records_is_the_one_written_before`).
 
 use crate::config::Config;
-use crate::result::switches::SwitchReport;
+use crate::result::switches::{RequestCounts, SwitchReport};
 use crate::result::totals::Disconnect;
 use std::collections::BTreeMap;
 
@@ -26,14 +26,7 @@ pub struct Loss {
 /// The per-switch counters summed over every switch.
 #[derive(Clone, Debug, Default)]
 pub struct Sums {
-    pub sent: u64,
-    pub answered: u64,
-    pub lost: u64,
-    pub extra: u64,
-    pub unmatched: u64,
-    pub late: u64,
-    pub in_flight_at_stop: u64,
-    pub discarded: u64,
+    pub requests: RequestCounts,
     pub late_ns_sum: u64,
     /// The largest, not the sum.
     pub late_ns_max: u64,
@@ -121,19 +114,12 @@ impl Digest {
 
     fn add_sums(&mut self, cfg: &Config, s: &SwitchReport) {
         let t = &mut self.sums;
-        t.sent += s.sent;
-        t.answered += s.answered;
-        t.lost += s.lost;
-        t.extra += s.extra;
-        t.unmatched += s.unmatched;
-        t.late += s.late;
-        t.in_flight_at_stop += s.in_flight_at_stop;
-        t.discarded += s.discarded;
+        t.requests.add(&s.requests);
         t.late_ns_sum += s.late_ns_sum;
         t.late_ns_max = t.late_ns_max.max(s.late_ns_max);
         t.learning_replies += s.learning_replies;
         t.learning_late_replies += s.learning_late_replies;
-        t.invalid_sent += crate::switch::exceptions::invalid_sent(cfg, s.sent);
+        t.invalid_sent += crate::switch::exceptions::invalid_sent(cfg, s.requests.sent);
         for (k, v) in &s.errors {
             *t.errors.entry(k.clone()).or_insert(0) += v;
         }
@@ -173,7 +159,7 @@ mod tests {
             index,
             dpid: index as u64 + 1,
             of_version: up.then(|| "1.3".into()),
-            sent: 10 + index as u64,
+            requests: RequestCounts { sent: 10 + index as u64, ..Default::default() },
             late_ns_max: index as u64,
             disconnect: lost.then(|| Lost { t_s: 1.0, kind: "closed".into(), reason: format!("r{index}") }),
             ..Default::default()
@@ -192,6 +178,6 @@ mod tests {
         assert_eq!(order, vec![1, 3, 4]);
         assert_eq!(d.losses().filter(|l| !l.up).count(), 1);
         assert_eq!((d.records, d.counts.up, d.counts.back, d.up_of(0), d.up_of(1), d.up_of(2)), (4, 3, 2, 2, 1, 0));
-        assert_eq!((d.sums.sent, d.sums.late_ns_max), (13 + 14 + 10 + 11, 4));
+        assert_eq!((d.sums.requests.sent, d.sums.late_ns_max), (13 + 14 + 10 + 11, 4));
     }
 }

@@ -9,7 +9,6 @@ use crate::coordinator::handle::Handle;
 use crate::coordinator::outcome::{LoopTotal, Outcome};
 use crate::coordinator::records::Records;
 use crate::coordinator::remote::Remote;
-use crate::coordinator::resources::Sampler;
 use crate::coordinator::{figures, gather, status};
 use crate::switch::protocol::{Ready, WorkerEvent};
 use crate::switch::workload::Workload;
@@ -78,25 +77,7 @@ pub(crate) fn drive(
 ) -> Outcome {
     crate::coordinator::fault::at("started", &run.stop);
     let Run { cfg, plan, nofile, started_unix, mut remote, ids, switches: ids_switches, stop } = run;
-    let mut out = Outcome {
-        cfg: cfg.clone(),
-        plan,
-        ready: vec![],
-        loops: vec![],
-        reports: vec![],
-        digest: Default::default(),
-        arrived: Default::default(),
-        sampler: Sampler::new(vec![], 0.0),
-        status: "ok",
-        error: None,
-        warnings: vec![],
-        started_unix,
-        finished_unix: 0.0,
-        nofile,
-        robustness: None,
-        agents: vec![],
-        part_switches: ids_switches,
-    };
+    let mut out = Outcome::new(cfg.clone(), plan, started_unix, nofile, ids_switches);
     let go = crate::robust::attacker::Go::new();
     let attacker = crate::robust::attacker::spawn(&cfg, go.clone());
     let mut on_ready = |r: &[Ready]| {

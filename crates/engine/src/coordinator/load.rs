@@ -69,11 +69,11 @@ fn after_loops(o: &Outcome, ls: &LoadLoops) -> AfterLoops {
     let sum = |c: &[u64]| c.iter().sum::<u64>();
     let (s, k) = (&o.digest.sums, &o.digest.sums.keepalive);
     let t = AfterLoops {
-        sent: s.sent,
-        answered: s.answered,
-        late: s.late,
-        lost: s.lost + s.late, // every request that timed out, answered late or not
-        in_flight_at_stop: s.in_flight_at_stop,
+        sent: s.requests.sent,
+        answered: s.requests.answered,
+        late: s.requests.late,
+        lost: s.requests.lost + s.requests.late, // every request that timed out, answered late or not
+        in_flight_at_stop: s.requests.in_flight_at_stop,
         echo_sent: k.sent,
         echo_answered: k.answered,
         echo_lost: k.lost,

@@ -63,6 +63,29 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// A run as it starts: nothing reported, nothing judged (status `ok` until `judge`).
+    pub(crate) fn new(cfg: Config, plan: Plan, started_unix: f64, nofile: (u64, u64), part_switches: u32) -> Outcome {
+        Outcome {
+            cfg,
+            plan,
+            ready: vec![],
+            loops: vec![],
+            reports: vec![],
+            digest: Default::default(),
+            arrived: Default::default(),
+            sampler: Sampler::new(vec![], 0.0),
+            status: "ok",
+            error: None,
+            warnings: vec![],
+            started_unix,
+            finished_unix: 0.0,
+            nofile,
+            robustness: None,
+            agents: vec![],
+            part_switches,
+        }
+    }
+
     /// Some of `worker`'s records as they arrive: folded into the digest, then handed to
     /// `records`, which keeps them (until the worker's report) or takes them (to the columnar file).
     pub(crate) fn add_switches(&mut self, worker: u32, recs: Vec<SwitchReport>, records: &mut dyn Records) {

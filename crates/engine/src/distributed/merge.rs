@@ -161,25 +161,7 @@ fn same_run(docs: &[(String, EngineResult)]) -> Result<Config, String> {
 }
 
 fn outcome(cfg: Config, parts: u32) -> Outcome {
-    Outcome {
-        plan: crate::config::limits::Plan { workers: parts, source_addrs: vec![], notes: vec![] },
-        ready: vec![],
-        loops: vec![],
-        reports: vec![],
-        digest: Default::default(),
-        arrived: Default::default(),
-        sampler: crate::coordinator::resources::Sampler::new(vec![], 0.0),
-        status: "ok",
-        error: None,
-        warnings: vec![],
-        started_unix: 0.0,
-        finished_unix: 0.0,
-        nofile: (0, 0),
-        robustness: None,
-        agents: vec![],
-        part_switches: 0,
-        cfg,
-    }
+    Outcome::new(cfg, crate::config::limits::Plan { workers: parts, source_addrs: vec![], notes: vec![] }, 0.0, (0, 0), 0)
 }
 
 /// One file as its agent would have reported it.

@@ -152,18 +152,18 @@ fn throughput(o: &Outcome) -> Throughput {
 
 /// Every switch's counters summed (`coordinator/digest.rs`).
 fn totals(d: &Digest, disconnects: u64) -> Totals {
-    let t = &d.sums;
-    let (answered, late, extra) = (t.answered, t.late, t.extra);
+    let (t, r) = (&d.sums, &d.sums.requests);
+    let (answered, late, extra) = (r.answered, r.late, r.extra);
     Totals {
-        requests_sent: t.sent,
+        requests_sent: r.sent,
         requests_answered: answered,
-        requests_lost: t.lost,
+        requests_lost: r.lost,
         extra_replies: extra,
         extra_per_answered: if answered > 0 { extra as f64 / answered as f64 } else { 0.0 },
-        unmatched_replies: t.unmatched,
+        unmatched_replies: r.unmatched,
         late_replies: late,
-        requests_in_flight_at_stop: t.in_flight_at_stop,
-        requests_discarded: t.discarded,
+        requests_in_flight_at_stop: r.in_flight_at_stop,
+        requests_discarded: r.discarded,
         invalid_packet_ins_sent: t.invalid_sent,
         late_latency_us: LateLatency {
             count: late,

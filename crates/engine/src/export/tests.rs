@@ -177,24 +177,11 @@ pub(crate) fn outcome_of(r: &EngineResult, records: &mut dyn crate::coordinator:
     }
     reports.reverse();
     reports[0].capacity = r.capacity.clone();
+    let plan = crate::config::limits::Plan { workers: 3, source_addrs: vec![], notes: vec![] };
     let mut o = crate::coordinator::Outcome {
-        cfg: r.params.clone(),
-        plan: crate::config::limits::Plan { workers: 3, source_addrs: vec![], notes: vec![] },
-        ready: vec![],
-        loops: vec![],
-        reports: vec![],
-        digest: Default::default(),
-        arrived: Default::default(),
-        sampler: crate::coordinator::resources::Sampler::new(vec![], 0.0),
-        status: "ok",
-        error: None,
-        warnings: vec![],
-        started_unix: r.started_unix,
         finished_unix: r.finished_unix,
-        nofile: (1024, 4096),
         robustness: r.robustness.clone(),
-        agents: vec![],
-        part_switches: r.switches.len() as u32,
+        ..crate::coordinator::Outcome::new(r.params.clone(), plan, r.started_unix, (1024, 4096), r.switches.len() as u32)
     };
     reports.into_iter().for_each(|w| o.add_report(w, records));
     o.reports.sort_by_key(|r| r.worker);

@@ -35,16 +35,9 @@ pub struct SwitchReport {
     pub tls_version: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls_cipher_suite: Option<String>,
-    pub sent: u64,
-    pub answered: u64,
-    pub lost: u64,
-    pub extra: u64,
-    pub unmatched: u64,
-    pub late: u64,
-    #[serde(default)]
-    pub in_flight_at_stop: u64,
-    #[serde(default)]
-    pub discarded: u64,
+    // flattened: the record's keys are the counters' own, in their order (no key of its own)
+    #[serde(flatten)]
+    pub requests: RequestCounts,
     /// Latency of the late answers (ns): sum and max.
     #[serde(default)]
     pub late_ns_sum: u64,
@@ -71,6 +64,41 @@ pub struct SwitchReport {
     /// Reconnection (`reconnect.rs`, `accounting.rs`).
     #[serde(default)]
     pub reconnect: ReconnectCounts,
+}
+
+// One switch's requests and the replies that named them (or named none), in a switch's record;
+// the same counters are what a switch counts (`SwitchStats`) and what the run sums
+// (`coordinator/digest.rs`). The rules of each are `switch/accounting.rs`'s. Invariant: `sent =
+// answered + late + lost + discarded + in_flight_at_stop`.
+// Plain comments, not doc comments: flattened into `SwitchReport`, a doc comment here or on a
+// field would be a description in the schema (`SwitchReport`'s own), which has none for these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RequestCounts {
+    pub sent: u64,
+    pub answered: u64,
+    pub lost: u64,
+    pub extra: u64,
+    pub unmatched: u64,
+    pub late: u64,
+    #[serde(default)]
+    pub in_flight_at_stop: u64,
+    #[serde(default)]
+    pub discarded: u64,
+}
+
+impl RequestCounts {
+    /// Add `o`'s counts to these (a sum over switches).
+    pub fn add(&mut self, o: &RequestCounts) {
+        let RequestCounts { sent, answered, lost, extra, unmatched, late, in_flight_at_stop, discarded } = *o;
+        self.sent += sent;
+        self.answered += answered;
+        self.lost += lost;
+        self.extra += extra;
+        self.unmatched += unmatched;
+        self.late += late;
+        self.in_flight_at_stop += in_flight_at_stop;
+        self.discarded += discarded;
+    }
 }
 
 // filled by `Hist::summary` (`hist.rs`)

@@ -24,7 +24,7 @@
 //!   when nothing was lost.
 
 use crate::hist::Hist;
-use crate::result::switches::{Disconnect, KeepaliveCounts, ReconnectCounts};
+use crate::result::switches::{Disconnect, KeepaliveCounts, ReconnectCounts, RequestCounts};
 use crate::switch::columns::{Counted, LoopColumn};
 use crate::switch::outstanding::{Match, Outstanding};
 use ofwire::{packet_in::NO_BUFFER, MsgType};
@@ -67,17 +67,11 @@ pub struct SwitchStats {
     pub of_handshake_ns: Option<u64>,
     /// That session over TLS: the version and cipher suite agreed (boxed: TCP runs hold 8 B).
     pub tls: Option<Box<crate::tls::conn::Negotiated>>,
-    pub sent: u64,
-    pub answered: u64,
-    pub lost: u64,
-    pub extra: u64,
-    pub unmatched: u64,
-    pub late: u64,
-    /// Requests neither answered nor timed out when the run's drain ended.
-    pub in_flight_at_stop: u64,
-    /// Requests whose answer came in the pause after a loop and was thrown away uncounted, as
-    /// cbench throws it away (`Config::loop_gap_ms`; `controller cbench` only).
-    pub discarded: u64,
+    /// Sent, answered, lost, extra, unmatched, late, in flight at stop (neither answered nor
+    /// timed out when the run's drain ended), discarded (the answer came in the pause after a
+    /// loop and was thrown away uncounted, as cbench throws it away: `Config::loop_gap_ms`,
+    /// `controller cbench` only); the rules above.
+    pub requests: RequestCounts,
     /// Flow-mods and packet-outs answering the learning phase (not measured).
     pub learning_replies: u64,
     /// What most switches never write (late latency, late learning answers, LLDP, errors, a
@@ -128,14 +122,7 @@ impl SwitchStats {
             opening: None,
             of_handshake_ns: None,
             tls: None,
-            sent: 0,
-            answered: 0,
-            lost: 0,
-            extra: 0,
-            unmatched: 0,
-            late: 0,
-            in_flight_at_stop: 0,
-            discarded: 0,
+            requests: RequestCounts::default(),
             learning_replies: 0,
             rare: None,
             replies: Default::default(),
@@ -178,7 +165,7 @@ impl SwitchStats {
     /// what it is), and counts nowhere else.
     pub fn on_discarded_reply(&mut self, out: &mut Outstanding, seq: u32, now_ns: u64) {
         if let Match::Answered(_) = out.answer(seq, now_ns) {
-            self.discarded += 1;
+            self.requests.discarded += 1;
         }
     }
 
@@ -189,13 +176,13 @@ impl SwitchStats {
     pub fn on_request_reply(&mut self, out: &mut Outstanding, buffer_id: u32, marker_seq: Option<u32>, now_ns: u64) -> Reply {
         let seq = if buffer_id != NO_BUFFER { Some(buffer_id) } else { marker_seq };
         let Some(seq) = seq else {
-            self.unmatched += 1;
-            self.extra += 1;
+            self.requests.unmatched += 1;
+            self.requests.extra += 1;
             return Reply::Other;
         };
         match out.answer(seq, now_ns) {
             Match::Answered(rtt) => {
-                self.answered += 1;
+                self.requests.answered += 1;
                 if let Some(v) = self.loop_lat_ns.as_mut() {
                     v.push(rtt);
                 }
@@ -210,12 +197,12 @@ impl SwitchStats {
                 Reply::Answered(rtt)
             }
             Match::Again => {
-                self.extra += 1;
+                self.requests.extra += 1;
                 Reply::Other
             }
             Match::Late(rtt) => {
-                self.late += 1;
-                self.lost = self.lost.saturating_sub(1);
+                self.requests.late += 1;
+                self.requests.lost = self.requests.lost.saturating_sub(1);
                 let r = self.rare_mut();
                 r.late_ns_sum += rtt;
                 r.late_ns_max = r.late_ns_max.max(rtt);
@@ -223,8 +210,8 @@ impl SwitchStats {
                 Reply::Late(rtt)
             }
             Match::Unknown => {
-                self.unmatched += 1;
-                self.extra += 1;
+                self.requests.unmatched += 1;
+                self.requests.extra += 1;
                 Reply::Other
             }
         }
@@ -236,7 +223,7 @@ impl SwitchStats {
 
     /// The session ended: everything in flight is lost; the first reason wins.
     pub fn end(&mut self, out: &mut Outstanding, t_s: f64, kind: &str, reason: String) {
-        self.lost += out.abandon() as u64;
+        self.requests.lost += out.abandon() as u64;
         self.state = SessionState::Down;
         if self.disconnect.is_none() {
             self.disconnect = Some(Disconnect { t_s, kind: kind.into(), reason });
@@ -301,14 +288,14 @@ mod tests {
         let (mut s, mut o) = stats();
         for _ in 0..3 {
             let seq = o.push(0);
-            s.sent += 1;
+            s.requests.sent += 1;
             // os-ken OF1.0 simple switch: flow-mod without buffer id, then packet-out with it
             s.count_reply(14);
             assert_eq!(s.on_request_reply(&mut o, NO_BUFFER, None, 10), Reply::Other);
             s.count_reply(13);
             assert_eq!(s.on_request_reply(&mut o, seq, None, 10), Reply::Answered(10));
         }
-        assert_eq!((s.answered, s.extra, s.unmatched), (3, 3, 3));
+        assert_eq!((s.requests.answered, s.requests.extra, s.requests.unmatched), (3, 3, 3));
         assert_eq!(s.request_replies(), 6);
         assert_eq!(s.replies_by_name()["flow_mod"], 3);
         assert_eq!(s.hist.as_ref().unwrap().count(), 3);
@@ -320,7 +307,7 @@ mod tests {
         let seq = o.push(0);
         assert!(matches!(s.on_request_reply(&mut o, seq, None, 5), Reply::Answered(_)));
         assert!(!matches!(s.on_request_reply(&mut o, NO_BUFFER, Some(seq), 6), Reply::Answered(_)));
-        assert_eq!((s.answered, s.extra, s.unmatched), (1, 1, 0));
+        assert_eq!((s.requests.answered, s.requests.extra, s.requests.unmatched), (1, 1, 0));
     }
 
     #[test]
@@ -328,29 +315,35 @@ mod tests {
         let (mut s, mut o) = stats();
         let a = o.push(0);
         let b = o.push(100);
-        s.sent = 2;
-        s.lost += o.expire(50, 0) as u64;
-        assert_eq!(s.lost, 1);
+        s.requests.sent = 2;
+        s.requests.lost += o.expire(50, 0) as u64;
+        assert_eq!(s.requests.lost, 1);
         assert_eq!(s.on_request_reply(&mut o, a, None, 200), Reply::Late(200), "the late answer's latency");
-        assert_eq!((s.late, s.lost), (1, 0), "the answer to a lost request is late, not answered, not lost");
+        assert_eq!((s.requests.late, s.requests.lost), (1, 0), "the answer to a lost request is late, not answered, not lost");
         assert_eq!((s.rare().late_ns_sum, s.rare().late_ns_max, s.rare().late_ns_last), (200, 200, 200));
         assert_eq!(s.on_request_reply(&mut o, b, None, 200), Reply::Answered(100));
-        assert_eq!(s.answered, 1);
-        assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
+        assert_eq!(s.requests.answered, 1);
+        assert_eq!(
+            s.requests.sent,
+            s.requests.answered + s.requests.late + s.requests.lost + s.requests.discarded + s.requests.in_flight_at_stop
+        );
     }
 
     #[test]
     fn an_answer_thrown_away_in_the_pause_discards_its_request_once() {
         let (mut s, mut o) = stats();
         let (a, b) = (o.push(0), o.push(0));
-        s.sent = 2;
+        s.requests.sent = 2;
         s.on_discarded_reply(&mut o, a, 10);
         s.on_discarded_reply(&mut o, a, 11);
-        assert_eq!((s.discarded, s.answered, s.extra), (1, 0, 0), "a second reply to it changes nothing");
+        assert_eq!((s.requests.discarded, s.requests.answered, s.requests.extra), (1, 0, 0), "a second reply to it changes nothing");
         s.on_request_reply(&mut o, a, None, 12);
-        assert_eq!(s.answered, 0, "a discarded request is never answered afterwards");
+        assert_eq!(s.requests.answered, 0, "a discarded request is never answered afterwards");
         s.on_request_reply(&mut o, b, None, 12);
-        assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop);
+        assert_eq!(
+            s.requests.sent,
+            s.requests.answered + s.requests.late + s.requests.lost + s.requests.discarded + s.requests.in_flight_at_stop
+        );
     }
 
     #[test]
@@ -361,7 +354,7 @@ mod tests {
         }
         s.end(&mut o, 1.5, "closed", "controller closed the connection".into());
         s.end(&mut o, 2.0, "reset", "later".into());
-        assert_eq!(s.lost, 5);
+        assert_eq!(s.requests.lost, 5);
         assert_eq!(s.state, SessionState::Down);
         let d = s.disconnect.unwrap();
         assert_eq!((d.kind.as_str(), d.t_s), ("closed", 1.5));
@@ -388,7 +381,7 @@ mod tests {
     fn the_rare_block_is_made_only_by_what_writes_it() {
         let (mut s, mut o) = stats();
         let seq = o.push(0);
-        s.sent = 1;
+        s.requests.sent = 1;
         s.count_reply(14);
         s.on_request_reply(&mut o, seq, None, 10);
         assert!(s.rare.is_none(), "an answer on time writes nothing rare");
@@ -403,7 +396,7 @@ mod tests {
         s.measuring = false;
         let seq = o.push(0);
         s.on_request_reply(&mut o, seq, None, 10);
-        assert_eq!(s.answered, 1);
+        assert_eq!(s.requests.answered, 1);
         assert_eq!(s.hist.as_ref().unwrap().count(), 0);
     }
 

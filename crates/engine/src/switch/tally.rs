@@ -19,11 +19,11 @@ use std::cell::{Cell, RefCell};
 /// A switch's counters as a boundary sums them.
 pub fn counted(s: &SwitchStats) -> Counted {
     Counted {
-        answered: s.answered,
-        sent: s.sent,
+        answered: s.requests.answered,
+        sent: s.requests.sent,
         responses: s.responses,
-        lost: s.lost,
-        late: s.late,
+        lost: s.requests.lost,
+        late: s.requests.late,
         not_sent_disconnected: s.reconnect.not_sent_disconnected,
         echo_sent: s.ka.sent,
         echo_answered: s.ka.answered,
@@ -122,12 +122,12 @@ mod tests {
                 let mut s = st[pos as usize].borrow_mut();
                 t.touch(&mut s, pos);
                 match rng % 5 {
-                    0 => s.sent += 3,
-                    1 => s.answered += 1,
-                    2 => s.lost += 2,
-                    3 if s.lost > 0 => {
-                        s.lost -= 1;
-                        s.late += 1
+                    0 => s.requests.sent += 3,
+                    1 => s.requests.answered += 1,
+                    2 => s.requests.lost += 2,
+                    3 if s.requests.lost > 0 => {
+                        s.requests.lost -= 1;
+                        s.requests.late += 1
                     }
                     _ => s.state = if s.state == SessionState::Up { SessionState::Connecting } else { SessionState::Up },
                 }
@@ -136,14 +136,14 @@ mod tests {
             let totals = t.boundary(k, &st, |_| {});
             assert_eq!(totals, sum(&st), "loop {k}");
             for (i, s) in st.iter().enumerate() {
-                dense[i].push(s.borrow().answered);
+                dense[i].push(s.borrow().requests.answered);
             }
         }
         assert_eq!(t.loops(), 40);
         for (i, s) in st.iter().enumerate() {
             let want: Vec<u64> = dense[i].iter().scan(0, |p, &v| Some(v - std::mem::replace(p, v))).collect();
             assert_eq!(s.borrow().answered_at.per_loop(40), want, "switch {i}");
-            assert_eq!(s.borrow().answered_at.at(40), s.borrow().answered);
+            assert_eq!(s.borrow().answered_at.at(40), s.borrow().requests.answered);
         }
     }
 
@@ -154,7 +154,7 @@ mod tests {
         for _ in 0..3 {
             let mut s = st[2].borrow_mut();
             t.touch(&mut s, 2);
-            s.sent += 1;
+            s.requests.sent += 1;
         }
         let mut seen = Vec::new();
         t.boundary(1, &st, |s| seen.push(s.index));

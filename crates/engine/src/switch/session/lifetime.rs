@@ -89,7 +89,7 @@ impl Session {
         }
         let end = match result {
             Ok(()) => {
-                stats_mut(&self.sh, &self.stats, self.pos).in_flight_at_stop += self.out.abandon() as u64;
+                stats_mut(&self.sh, &self.stats, self.pos).requests.in_flight_at_stop += self.out.abandon() as u64;
                 return None;
             }
             Err(end) => end,

@@ -110,8 +110,8 @@ impl Session {
         }
         let sent = {
             let mut st = stats_mut(&self.sh, &self.stats, self.pos);
-            st.sent += n as u64;
-            st.sent
+            st.requests.sent += n as u64;
+            st.requests.sent
         };
         crate::switch::exceptions::inject(&self.sh.cfg, sent - n as u64, sent, buf);
         if !shared {

@@ -76,7 +76,7 @@ impl Session {
             let horizon = (10 * self.sh.timeout_ns()).max(10_000_000_000);
             let lost = self.out.expire(now.saturating_sub(timeout), now.saturating_sub(horizon));
             if lost > 0 {
-                stats_mut(&self.sh, &self.stats, self.pos).lost += lost as u64;
+                stats_mut(&self.sh, &self.stats, self.pos).requests.lost += lost as u64;
                 // a window's slots they held are free: its pacer (which ran before this) sends
                 // into them on the next turn, at once. A fixed rate's schedule does not wait for
                 // slots (its next send is already in the deadline): a turn at once would only

@@ -143,7 +143,11 @@ impl Rig {
     /// `accounting.rs`'s request invariant.
     fn check_request_invariant(&self) {
         let s = self.stats.borrow();
-        assert_eq!(s.sent, s.answered + s.late + s.lost + s.discarded + s.in_flight_at_stop, "request invariant: {s:?}");
+        assert_eq!(
+            s.requests.sent,
+            s.requests.answered + s.requests.late + s.requests.lost + s.requests.discarded + s.requests.in_flight_at_stop,
+            "request invariant: {s:?}"
+        );
     }
 }
 
@@ -227,7 +231,10 @@ async fn a_fixed_rate_sends_exactly_its_schedule_in_virtual_time() {
         }
         assert!(on_tick_after(end - go, 1000 * MS), "ends with the measured phase: {:?}", end - go);
         let s = rig.stats.borrow();
-        assert_eq!((s.sent, s.answered, s.lost, s.late, s.in_flight_at_stop), (1000, 1000, 0, 0, 0));
+        assert_eq!(
+            (s.requests.sent, s.requests.answered, s.requests.lost, s.requests.late, s.requests.in_flight_at_stop),
+            (1000, 1000, 0, 0, 0)
+        );
         drop(s);
         rig.check_request_invariant();
     })
@@ -307,7 +314,10 @@ async fn a_silent_controller_leaves_requests_lost_or_in_flight_as_the_timeout_sa
         assert_eq!(controller.await.unwrap(), 100);
         assert!(on_tick_after(end - go, 11_000 * MS), "the drain ends 10 s after the measured phase: {:?}", end - go);
         let s = rig.stats.borrow();
-        assert_eq!((s.sent, s.answered, s.lost, s.late, s.in_flight_at_stop), (100, 50, 5, 0, 45));
+        assert_eq!(
+            (s.requests.sent, s.requests.answered, s.requests.lost, s.requests.late, s.requests.in_flight_at_stop),
+            (100, 50, 5, 0, 45)
+        );
         assert!(s.disconnect.is_none(), "silence alone does not drop the session");
         drop(s);
         rig.check_request_invariant();
@@ -360,8 +370,8 @@ async fn a_closed_session_reconnects_after_the_backoff() {
         assert_eq!(r.sessions_lost, r.reconnects + r.down_at_stop as u64, "sessions invariant");
         assert_eq!(r.attempts, r.reconnects + r.failures, "attempts invariant");
         assert!(on_tick_after(Duration::from_nanos(r.disconnected_ns), 1000 * MS), "down from the loss to the re-establishment");
-        assert_eq!(s.sent + r.not_sent_disconnected, 200, "the schedule: rate × duration, sent or not sent");
-        assert_eq!((s.lost, s.answered, s.in_flight_at_stop), (1, s.sent - 1, 0));
+        assert_eq!(s.requests.sent + r.not_sent_disconnected, 200, "the schedule: rate × duration, sent or not sent");
+        assert_eq!((s.requests.lost, s.requests.answered, s.requests.in_flight_at_stop), (1, s.requests.sent - 1, 0));
         assert_eq!(s.disconnect.as_ref().map(|d| d.kind.as_str()), Some("closed"));
         drop(s);
         rig.check_request_invariant();
