@@ -14,6 +14,23 @@ use tokio::time::{sleep_until, Duration, Instant};
 
 const SCRATCH: usize = 256 * 1024;
 
+/// A read into the scratch buffer starts on this boundary (`read_at`).
+const LINE: usize = 64;
+
+/// Where a session puts its `keep` bytes of a partial message and its next read in the worker's
+/// scratch `buf`: (start, at), `at - start == keep`, the read landing at `buf[at..]` on a 64-byte
+/// boundary of memory. The buffer's allocation starts 16 bytes into a page, and the kernel copies
+/// a read into user space at about a third of the speed per byte when the destination sits 8 to
+/// 32 bytes past the socket data's offset in its page (at 0 for the controller's large writes):
+/// a false dependency of each line's load on the previous line's store (`_copy_to_iter` was 36%
+/// of the engine's CPU, 15% of cbench's; `bench.py copy`: 0.54–0.73 ns per byte at 8 and 16,
+/// 0.20–0.26 at 0, 64 and 2,064, `AMD EPYC`; docs/engine-figures.md, "The kernel's copy, aligned").
+pub fn read_at(buf: &[u8], keep: usize) -> (usize, usize) {
+    let base = buf.as_ptr() as usize;
+    let at = (base + keep).next_multiple_of(LINE) - base;
+    (at - keep, at)
+}
+
 /// The longest drain after the last loop, however long the loss timeout (`drain_end_ns`); the
 /// C client of `bench.py held` drains as long (`bench/engine/held.py`, `DRAIN_MAX_MS`).
 pub const DRAIN_MAX_MS: u64 = 10_000;
@@ -82,7 +99,7 @@ impl Shared {
             phase_rx,
             phase_tx,
             merged: RefCell::new(Hist::with_sigfig(3)),
-            scratch: Rc::new(RefCell::new(vec![0; SCRATCH])),
+            scratch: Rc::new(RefCell::new(vec![0; SCRATCH + LINE])),
             wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
@@ -312,5 +329,23 @@ mod tests {
         assert_eq!(drain_ms(2000), 2000);
         assert_eq!(drain_ms(DRAIN_MAX_MS), DRAIN_MAX_MS);
         assert_eq!(drain_ms(60_000), DRAIN_MAX_MS);
+    }
+
+    /// Whatever a partial message's length and wherever the buffer starts, the read lands on a
+    /// cache line, right after the partial bytes, and leaves the read at least SCRATCH - keep.
+    #[test]
+    fn a_read_lands_on_a_cache_line_right_after_the_partial_message() {
+        let sh = Shared::new(Config::default(), 1);
+        let whole = sh.scratch.borrow();
+        for skew in [0, 1, 16, 63] {
+            let buf = &whole[skew..];
+            for keep in [0, 1, 15, 16, 63, 64, 65, 80 * 1024 + 7, SCRATCH / 2] {
+                let (start, at) = read_at(buf, keep);
+                assert_eq!(at - start, keep, "skew {skew}, keep {keep}");
+                assert_eq!((buf.as_ptr() as usize + at) % LINE, 0, "skew {skew}, keep {keep}");
+                assert!(start < LINE, "skew {skew}, keep {keep}: the partial starts within a line of the buffer's start");
+                assert!(buf.len() - at >= SCRATCH - keep - skew, "skew {skew}, keep {keep}");
+            }
+        }
     }
 }

@@ -63,15 +63,15 @@ impl Session {
         let mut scratch = scratch_rc.borrow_mut();
         let wire = ofwire::Version::layout(self.sw.version);
         loop {
-            let keep = self.partial.len();
-            scratch[..keep].copy_from_slice(&self.partial);
-            let n = match s.read(&mut scratch[keep..]).map(|r| r.0) {
+            let (start, at) = crate::switch::shared::read_at(&scratch, self.partial.len());
+            scratch[start..at].copy_from_slice(&self.partial);
+            let n = match s.read(&mut scratch[at..]).map(|r| r.0) {
                 Ok(0) => return Err(End::new("closed", "the controller closed the connection")),
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
                 Err(e) => return Err(End::io(e)),
             };
-            let (buf, now) = (&scratch[..keep + n], self.sh.now_ns());
+            let (buf, now) = (&scratch[start..at + n], self.sh.now_ns());
             let mut at = 0;
             let mut st = stats_mut(&self.sh, &self.stats, self.pos);
             while let Some(Ok(len)) = frame_len(&buf[at..]) {

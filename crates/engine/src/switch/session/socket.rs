@@ -1,7 +1,9 @@
-//! The connection (`crate::tls::Conn`: TCP or TLS): connect, read (whatever is there, into the worker's scratch buffer), write (what
+//! The connection (`crate::tls::Conn`: TCP or TLS): connect, read (whatever is there, into the worker's scratch buffer, on a
+//! cache line: `shared::read_at`), write (what
 //! the socket takes, the rest kept by an offset).
 
 use super::{End, Session};
+use crate::switch::shared::read_at;
 use crate::tls::Conn;
 use std::io;
 use std::net::SocketAddr;
@@ -60,18 +62,19 @@ impl Session {
         let scratch_rc = self.sh.scratch.clone();
         let mut scratch = scratch_rc.borrow_mut();
         for _ in 0..16 {
-            let keep = self.partial.len();
-            scratch[..keep].copy_from_slice(&self.partial);
-            let n = match s.read(&mut scratch[keep..]) {
+            let (start, at) = read_at(&scratch, self.partial.len());
+            scratch[start..at].copy_from_slice(&self.partial);
+            let n = match s.read(&mut scratch[at..]) {
                 Ok((0, _)) => return Err(End::new("closed", "the controller closed the connection")),
                 Ok(x) => x,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
                 Err(e) => return Err(End::io(e)),
             };
-            self.peer_version.get_or_insert(scratch[0]);
-            let used = self.process(&scratch[..keep + n.0])?;
+            let end = at + n.0;
+            self.peer_version.get_or_insert(scratch[start]);
+            let used = self.process(&scratch[start..end])?;
             self.partial.clear();
-            self.partial.extend_from_slice(&scratch[used..keep + n.0]);
+            self.partial.extend_from_slice(&scratch[start + used..end]);
             if n.1 {
                 return Ok(());
             }
