@@ -11,6 +11,7 @@
     .venv/bin/python bench/engine/bench.py scale      [--switches 100000] [--c-client] [--tls]
     .venv/bin/python bench/engine/bench.py held       --switches 1000000 --echo-every-ms 60000 --rates 10000,15000,20000
     .venv/bin/python bench/engine/bench.py tls        [--sizes 1000,10000,100000]
+    .venv/bin/python bench/engine/bench.py copy       [--reps 3]
     .venv/bin/python bench/engine/bench.py all        [--peer ...]
 
 - efficiency: answered requests per second of engine CPU against the minimal responder
@@ -45,7 +46,7 @@
   memory (/proc/net/sockstat) and slab per session, the kernel's TCP drop/retransmit counters,
   at a modest fixed rate so the machine is not saturated by traffic. Keep-alive: one echo per
   switch every --echo-interval-ms (60,000 here; see SCALE_ECHO_MS), at least twice --echo-every-ms
-  (idle_probe_ms). --bin-dir runs an older build.
+  (idle_probe_ms); off with --c-client unless given, as the C client has none. --bin-dir runs an older build.
   Load at scale (issue 42): --rate R --load-loops L gives L loops of 1 s at R requests/s over all
   switches after the handshakes, --echo-every-ms E a periodic keep-alive echo from every switch
   under that load; the engine's `load` section is printed per loop (offered, sent, answered, late,
@@ -67,9 +68,17 @@
   stderr), the highest load each side held in round trips/s (requests + echoes), and the
   engine's over the C client's. Both drain min(--timeout-ms, 10 s) after the load (held.py says
   what "held" is). --responder-delay-us delays every answer (a known answer's responder).
+- copy: this machine's kernel cost per byte received into a buffer at 0, 8, 16, 32, 64, 2,048 and
+  2,064 bytes into a page, the data at 0 of its (copycost.py): why the engine's reads land on a
+  64-byte line, and whether a CPU cares.
 - tls: `scale --c-client` over TCP and over TLS at each of --sizes, in one run, the order of the
   two alternating from size to size (ABBA): per size, each side's set-up rate, CPU per session
   of both sides and memory per session, TCP and TLS, and TLS's cost as ratios.
+
+--pin PEER:TOOLS (say 1:0) puts the responder on the CPUs PEER and every tool (the engine and its
+baseline, cbench, the C client, limit's transfer) on TOOLS (pinning.py), for every figure: each
+tool's CPU per answer without the scheduler moving it or waking it across cores. The output
+names the pin (`pin`).
 
 Without cbench the figures are the engine's own. Nothing here asserts a time: it prints.
 """
@@ -96,16 +105,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cclient  # noqa: E402  (this directory's cclient.py)
+import copycost  # noqa: E402  (this directory's copycost.py)
 import held  # noqa: E402  (this directory's held.py)
 import instructions  # noqa: E402  (this directory's instructions.py)
 import swcounts  # noqa: E402  (this directory's swcounts.py)
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
 from scale_netns import ScaleNetns  # noqa: E402
+from pinning import PinError, affinity, parse_pin  # noqa: E402
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / "target" / "release"
+RESPONDER_CPUS = None   # --pin's first set: the responder runs there, everything else on the second
 
 
 def tls_files() -> tuple:
@@ -122,8 +134,9 @@ def tls_files() -> tuple:
 class Responder:
     def __init__(self, of: str = "1.0", procs: int = 1, extra: tuple = (), prefix: tuple = ()):
         self.port = free_port()
-        self.p = subprocess.Popen([*prefix, str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
-                                   "--of", of, "--procs", str(procs), *extra], start_new_session=True)
+        with affinity(RESPONDER_CPUS):
+            self.p = subprocess.Popen([*prefix, str(BIN / "sdnbench-responder"), "--listen", f"127.0.0.1:{self.port}",
+                                       "--of", of, "--procs", str(procs), *extra], start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._listening(prefix):
@@ -462,11 +475,15 @@ SESSIONS_PER_RESPONDER = 19_000  # under the 20,000-file hard limit per process,
 
 
 def idle_probe_ms(a) -> int:
-    """The switches' idle probe (OVS's inactivity probe, `--echo-interval-ms`). Under a periodic
-    keep-alive every E ms no session is idle longer than E, so a probe at 2 E never fires and the
-    echo traffic is the periodic one alone, which the load section counts; a probe that did fire
-    would add echoes the load section does not count (they are `idle_probe_round_trips`)."""
-    return max(a.echo_interval_ms, 2 * a.echo_every_ms) if a.echo_every_ms else a.echo_interval_ms
+    """The switches' idle probe (OVS's inactivity probe, `--echo-interval-ms`; 0 = off). Under a
+    periodic keep-alive every E ms no session is idle longer than E, so a probe at 2 E never fires
+    and the echo traffic is the periodic one alone, which the load section counts; a probe that did
+    fire would add echoes the load section does not count (they are `idle_probe_round_trips`).
+    Against the C client it is off unless given: hsclient.c never probes, and a probe at 120 s fired
+    498,952 times in the engine's 178 s of handshakes at 1,000,000 sessions (docs/million.md), work
+    the floor did not do."""
+    probe = a.echo_interval_ms if a.echo_interval_ms is not None else (0 if getattr(a, "c_client", False) else SCALE_ECHO_MS)
+    return max(probe, 2 * a.echo_every_ms) if probe and a.echo_every_ms else probe
 
 
 def idle_probe_round_trips(doc: dict, directory: Path) -> int:
@@ -675,7 +692,7 @@ def main() -> int:
     # group is stopped and a scale run's namespace deleted by their context managers
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["efficiency", "instructions", "counts", "lowrate", "latency", "scale", "held", "tls", "all"])
+    ap.add_argument("what", choices=["efficiency", "instructions", "counts", "lowrate", "latency", "scale", "held", "tls", "copy", "all"])
     ap.add_argument("--baseline-engine", help="a second sdnbench-engine binary for efficiency (old vs new)")
     ap.add_argument("--answer-rate", type=float, default=10000, help="lowrate: the responder's answers/s")
     ap.add_argument("--peer", help="a cbench binary to compare with (optional)")
@@ -691,9 +708,9 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=20000)
     ap.add_argument("--responder-procs", type=int, default=None, help="scale: responder processes (N/19,000)")
     ap.add_argument("--engine-workers", type=int, default=None, help="scale: engine worker processes (the engine's own: as the file limit requires)")
-    ap.add_argument("--echo-interval-ms", type=int, default=SCALE_ECHO_MS,
-                    help="scale: the engine's keep-alive probe (default %(default)s; the engine's own default is "
-                         "Open vSwitch's 5000: see docs/engine-figures.md, Scale)")
+    ap.add_argument("--echo-interval-ms", type=int, default=None,
+                    help=f"scale: the engine's keep-alive probe (default {SCALE_ECHO_MS}, and 0 = off with --c-client, "
+                         "which never probes; the engine's own default is Open vSwitch's 5000: see docs/engine-figures.md, Scale)")
     ap.add_argument("--load-loops", type=int, default=2, help="scale: loops of 1 s at --rate after the handshakes")
     ap.add_argument("--echo-every-ms", type=int, default=0, help="scale: a periodic keep-alive echo from every switch under load (0 = off)")
     ap.add_argument("--timeout-ms", type=int, default=2000, help="scale: the engine's loss timeout (requests and echoes)")
@@ -706,8 +723,19 @@ def main() -> int:
     ap.add_argument("--rates", default="5000,10000,15000,20000", help="held: the offered request rates to try, lowest first")
     ap.add_argument("--no-netns", dest="netns", action="store_false",
                     help="scale: run in this namespace (default: a namespace of its own whose TCP hash table fits the sessions, scale_netns.py)")
+    ap.add_argument("--pin", metavar="PEER:TOOLS",
+                    help="the responder on the CPUs PEER, the engine, cbench and the C client on TOOLS (e.g. 1:0): "
+                         "each tool's CPU per answer without the scheduler moving it between cores")
     ap.add_argument("--bin-dir", help="take sdnbench-engine and sdnbench-responder from this directory (e.g. an older build)")
     a = ap.parse_args()
+    if a.pin:
+        global RESPONDER_CPUS
+        try:
+            RESPONDER_CPUS, tools = parse_pin(a.pin)
+        except PinError as e:
+            print(e, file=sys.stderr)
+            return 1
+        os.sched_setaffinity(0, tools)   # inherited by every tool started from here
     if a.bin_dir:
         global BIN
         BIN = Path(a.bin_dir)
@@ -723,7 +751,9 @@ def main() -> int:
         if a2.switches is None:
             a2.switches = 100_000 if w in ("scale", "held") else 16
         out[w] = {"efficiency": efficiency, "instructions": instruction_counts, "counts": counts, "lowrate": lowrate,
-                  "latency": latency, "scale": scale, "held": held_load, "tls": tls_cost}[w](a2)
+                  "latency": latency, "scale": scale, "held": held_load, "tls": tls_cost,
+                  "copy": lambda a: copycost.run(reps=a.reps)}[w](a2)
+        out[w]["pin"] = a.pin
         print(json.dumps({w: out[w]}, indent=1))
     return 0
 

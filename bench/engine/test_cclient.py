@@ -67,7 +67,13 @@ def test_a_namespace_of_its_own_with_the_table_sized_and_nothing_left():
 def test_ehash_entries_and_the_idle_probe_above_the_keep_alive():
     assert [scale_netns.ehash_entries(n) for n in (1, 512, 513, 1_000_000, 10**8)] == \
         [1024, 1024, 2048, 2_097_152, 1 << 24]
-    a = lambda probe, every: type("A", (), {"echo_interval_ms": probe, "echo_every_ms": every})
+    a = lambda probe, every, c=False: type("A", (), {"echo_interval_ms": probe, "echo_every_ms": every, "c_client": c})
     assert bench.idle_probe_ms(a(60_000, 0)) == 60_000
     assert bench.idle_probe_ms(a(60_000, 120_000)) == 240_000
     assert bench.idle_probe_ms(a(60_000, 10_000)) == 60_000
+    # not given: 60 s alone, off beside the C client (it never probes), given: as given
+    assert bench.idle_probe_ms(a(None, 0)) == bench.SCALE_ECHO_MS
+    assert bench.idle_probe_ms(a(None, 60_000)) == 120_000
+    assert bench.idle_probe_ms(a(None, 60_000, c=True)) == 0
+    assert bench.idle_probe_ms(a(0, 60_000)) == 0
+    assert bench.idle_probe_ms(a(90_000, 60_000, c=True)) == 120_000

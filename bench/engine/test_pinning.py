@@ -60,3 +60,16 @@ def test_a_child_and_a_thread_started_inside_keep_the_set_and_the_caller_gets_it
         t.join()
         child.kill()
         child.wait()
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_bench_pin_puts_the_responder_on_its_cpus_and_leaves_the_caller_on_its_own(monkeypatch):
+    import bench
+    if not (bench.BIN / "sdnbench-responder").exists():
+        pytest.skip(f"{bench.BIN / 'sdnbench-responder'} not built (make build)")
+    peer, tools = sorted(os.sched_getaffinity(0))[:2]
+    before = os.sched_getaffinity(0)
+    monkeypatch.setattr(bench, "RESPONDER_CPUS", {peer})
+    with bench.Responder("1.0") as r:
+        assert allowed_of(r.p.pid) == str(peer)
+        assert os.sched_getaffinity(0) == before
