@@ -395,10 +395,11 @@ def latency(a) -> dict:
     return s
 
 
-def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict, net: str):
+def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict, net: str,
+                   t0: float):
     """Every 0.5 s until `stop`: sessions up (from sockstat: 2 sockets per loopback session),
-    kernel TCP memory, slab, each side's RSS (sum over its processes) and each process's CPU."""
-    t0 = time.monotonic()
+    kernel TCP memory, slab, each side's RSS (sum over its processes) and each process's CPU;
+    `t` in seconds since `t0` (the engine's start)."""
     while not stop.wait(0.5):
         sk = kernel_probe.sockstat(net)
         side = {}
@@ -451,18 +452,32 @@ def _per_side_cpu_us(samples: list, n: int) -> dict:
     return out
 
 
-def _load_window_cpu(samples: list, n: int, loops: int) -> dict:
-    """Cores each side used in the middle of the load phase (from 2 s after the last session came
-    up to 2 s before the loops end; the go follows the handshakes within a second), and the peak RSS
-    there: the steady state under load, without the handshakes or the teardown."""
+def engine_go_t(lines: list, loop_s: float = 1.0):
+    """When the engine's load began, in the seconds of its timed stderr lines ((t, line), t since
+    its start): its first loop's line less a loop (the line comes once every worker has reported
+    the loop, so the estimate errs late), not before its handshake line. None without a loop line."""
+    hs = next((t for t, line in lines if line.startswith("handshake:")), None)
+    first = next((t for t, line in lines if line.startswith("loop ") and line.split()[1].startswith("1/")), None)
+    if first is None:
+        return None
+    return max(first - loop_s, hs) if hs is not None else first - loop_s
+
+
+def _load_window_cpu(samples: list, n: int, loops: int, go_t=None) -> dict:
+    """Cores each side used in the middle of the load phase (from 2 s after the go to 2 s before
+    the loops end), and the peak RSS there: the steady state under load, without the handshakes
+    or the teardown. The go is the engine's (`engine_go_t`); without it, 99.5% of the sessions up,
+    which the go can follow by tens of seconds at 1,000,000 (`from`: which)."""
     done = next((x for x in samples if x["up"] >= 0.995 * n), None)
-    if not done or loops < 5:
+    start = go_t if go_t is not None else (done["t"] if done else None)
+    if start is None or loops < 5:
         return {}
-    w = [x for x in samples if done["t"] + 2 <= x["t"] <= done["t"] + loops - 2]
+    w = [x for x in samples if start + 2 <= x["t"] <= start + loops - 2]
     if len(w) < 2:
         return {}
     dt = w[-1]["t"] - w[0]["t"]
-    return {"seconds": dt, **{f"{k}_cores": (w[-1][f"{k}_cpu_s"] - w[0][f"{k}_cpu_s"]) / dt for k in ("engine", "responder")},
+    return {"from": "go" if go_t is not None else "sessions up", "go_t_s": go_t, "seconds": dt,
+            **{f"{k}_cores": (w[-1][f"{k}_cpu_s"] - w[0][f"{k}_cpu_s"]) / dt for k in ("engine", "responder")},
             "machine_busy_cores": (w[-1]["machine_busy_s"] - w[0]["machine_busy_s"]) / dt,
             "engine_rss_mib": max(x["engine_rss"] for x in w) / 2**20, "responder_rss_mib": max(x["responder_rss"] for x in w) / 2**20}
 
@@ -540,15 +555,18 @@ def scale(a) -> dict:
                 "--controller", f"127.0.0.1:{r.port}", "--mode", "fixed-rate",
                 "--rate", str(a.rate), "--switches", str(a.switches), "--loops", str(a.load_loops), "--loop-ms", "1000",
                 "--warmup", "0", "--macs", "1", "--no-learn", "--connect-timeout-ms", "60000", *extra,
-                "--json", str(Path(d) / "r.json"), "--quiet"]
+                "--json", str(Path(d) / "r.json")]
         before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
         p = stack.enter_context(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
         stack.callback(lambda: p.poll() is None and p.terminate())  # runs first on the way out
         stop = threading.Event()
-        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out, net), daemon=True)
+        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out, net, t0), daemon=True)
         th.start()
         stack.callback(lambda: (stop.set(), th.join()))
-        err = p.communicate()[1]
+        lines = [(time.monotonic() - t0, line) for line in p.stderr]   # its progress, timed: the go (engine_go_t)
+        p.wait()
+        err = "".join(line for _, line in lines)
+        out["go_t"] = engine_go_t(lines)
         wall = time.monotonic() - t0
         stop.set()
         th.join()
@@ -605,7 +623,7 @@ def scale(a) -> dict:
             "tcp_counters_delta": {k: ctr[k] - base_ctr[k] for k in ctr},
             "echo_interval_ms": idle_probe_ms(a), "echo_round_trips_per_s_at_full_scale": a.switches * 1000 / idle_probe_ms(a) if idle_probe_ms(a) else 0,
             "idle_probe_round_trips": out["idle_probes"],
-            "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
+            "load": load_summary(doc), "load_window": _load_window_cpu(out["samples"], a.switches, a.load_loops, out["go_t"]), "c_client": hs_c, "engine_argv": " ".join(argv[1:]),
             "netns": {"name": ns.name, "tcp_ehash_entries": ns.entries} if ns else None,
             "transport": doc.get("transport"), "handshake_percentiles_us": _hs_percentiles(h),
             "engine_over_c_client": _over_c(h, hs, a.switches, hs_c),
