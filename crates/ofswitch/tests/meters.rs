@@ -84,9 +84,11 @@ fn drop_meter_in_kilobits_per_second_passes_its_rate() {
 }
 
 /// A DSCP-remark band (os-ken's `02_DSCP_REMARK_01_PKTPS_00_100`: 100 packets/s, prec_level 1)
-/// on IPv4 frames of DSCP 18 (AF21) at 200/s for 10 s: every frame passes; the 100 + 100 × 10
-/// within the rate keep DSCP 18, the 900 beyond it leave with DSCP 20 (AF22), their IPv4
-/// checksum right; the band counts the 900 and the config reads back as installed.
+/// on IPv4 frames of DSCP 18 (AF21) at 200/s for 10 s from the meter's creation: every frame
+/// passes. As CPqD, the band starts empty and fills at each new second: the first second's 200
+/// leave remarked, then 100 a second keep DSCP 18 (9 × 100) and the rest leave with DSCP 20
+/// (AF22, 1,100), their IPv4 checksum right; the band counts the 1,100 and the config reads
+/// back as installed.
 #[test]
 fn dscp_remark_band_raises_the_drop_precedence_beyond_its_rate() {
     let (mut s, mut outs) = switch(V13, 1, 4, |_| {});
@@ -103,7 +105,11 @@ fn dscp_remark_band_raises_the_drop_precedence_beyond_its_rate() {
     let dscps: Vec<u8> = s.tx.iter().map(|(_, f)| f[15] >> 2).collect();
     assert_eq!(dscps.len(), 2000);
     let remarked = dscps.iter().filter(|d| **d == 20).count();
-    assert!((899..=901).contains(&remarked) && dscps.iter().all(|d| *d == 18 || *d == 20), "remarked {remarked}");
+    assert!(remarked == 1100 && dscps.iter().all(|d| *d == 18 || *d == 20), "remarked {remarked}");
+    assert!(dscps[..200].iter().all(|d| *d == 20), "the first second, before the first fill, is all remarked");
+    assert!(dscps[200..300].iter().all(|d| *d == 18) && dscps[300..400].iter().all(|d| *d == 20), "each second: 100 kept, then remarked");
+    let st = parse_list(&multipart(&mut s, 10_000 * MS, MP_METER, M_ALL.to_be_bytes().to_vec()), MeterStats::parse).unwrap();
+    assert_eq!(st[0].bands[0].0, 1100, "the band counts what it remarked");
     let out = s.tx.iter().map(|(_, f)| f.clone()).find(|f| f[15] >> 2 == 20).unwrap();
     let mut fixed = out.clone();
     ofswitch::checksum::fix(&mut fixed);
