@@ -5,6 +5,7 @@
     sdnbench switch conformance --target emulated --only 'action/*,match/03_*' --of 1.3
     sdnbench switch conformance --target remote:6653,eth1,eth2,eth3 --target-dpid 00000000000000aa
     sdnbench switch conformance --target ovs,cpqd,emulated --of 1.0,1.3   (two references, one subject)
+    sdnbench switch conformance --target ovs,cpqd,emulated --repeat 3   (the findings' noise floor)
     sdnbench switch conformance --compare ovs.json emulated.json    (two earlier -o files)
     sdnbench switch conformance --list --of 1.0
 
@@ -12,7 +13,11 @@ The tool is os-ken's (``os_ken/tests/switch/tester.py`` and its JSON patterns, a
 ``make setup``); the target switch and a tester switch are joined by three links (target ports
 1, 2, 3 to tester ports 1, 2, 3). Per test OK or ERROR with the tool's reason, a summary by
 category and version, and with several targets the last one against the others (its
-references): a table per category and the tests a reference passes and the last does not. Exit
+references): a table per category and the tests a reference passes and the last does not.
+With ``--repeat N`` the pattern files holding such a test run N-1 more times on every target,
+target after target each time (the same load for each): a test stays a finding when a reference
+passed it every time and the subject never, is noise when the subject passed it too and every
+reference that passed it also failed it, and is unsettled otherwise, with the counts. Exit
 0 when every run finished (ERRORs are findings about the switch), 2 when a run did not finish
 (the reason is printed: also a switch that died, with its signal and the test it died in), 1 for
 bad input. docs/switch-conformance.md.
@@ -51,6 +56,9 @@ def register(s) -> None:
                         "crashes a switch: 'action/25_SET_FIELD/10_IP_PROTO*'")
     c.add_argument("--interval", type=int, default=0, metavar="S",
                    help="seconds the tool waits between tests (its --test-switch-interval; 0, its default)")
+    c.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="the noise floor: run every pattern file holding a finding N-1 more times on every "
+                        "target, interleaved, and count each finding's passes per target (%(default)s: no rerun)")
     c.add_argument("--list", action="store_true", help="list the selected patterns and their tests, run nothing")
     c.add_argument("--target-dpid", metavar="HEX", help="remote: the switch's datapath id")
     c.add_argument("--compare", action="extend", nargs="+", metavar="FILE",
@@ -69,7 +77,12 @@ def run_conformance(args, outputs: Outputs) -> int:
         return 0
     if not 0 <= args.interval <= 60:
         raise UserError(f"--interval: want 0 to 60 seconds, got {args.interval}")
+    if not 1 <= args.repeat <= 10:
+        raise UserError(f"--repeat: want 1 to 10 runs of each finding, got {args.repeat}")
     targets = params.targets(args.target, args.target_dpid)
+    if args.repeat > 1 and len(targets) < 2:
+        raise UserError("--repeat: a finding needs a reference and a subject: name two targets or more "
+                        "(--target ovs,emulated)")
     versions = params.versions(args.of)
     switch = patterns.switch_dir(patterns.osken_package())
     selected = {v: patterns.select(patterns.discover(switch, v), args.only, args.skip) for v in versions}
@@ -115,19 +128,51 @@ def _runs(args, outputs: Outputs, targets: list, versions: list, selected: dict,
         raise UserError(f"--of {args.of}: no target named speaks it ("
                         + "; ".join(params.SPEAKS_WHY[t["kind"]] for t in targets if t["kind"] in params.SPEAKS_WHY) + ")")
 
+    done: list = []
+    rerun: dict = {}                          # version -> the patterns holding findings
+
     def ended(r) -> None:
+        done.append(r)
+        label = f"{r.params['target']} {r.params['of_version']}" + (f" rerun {r.params['rep']}" if "rep" in r.params else "")
         if not r.counters:                    # a run that failed before the tool started
-            say(f"{r.params['target']} {r.params['of_version']}: did not run: {r.error}")
+            say(f"{label}: did not run: {r.error}")
             return
         c = SwitchTestCounters.of(r)
-        say(f"{r.params['target']} {r.params['of_version']}: {c.ok} OK, {c.error} ERROR "
+        say(f"{label}: {c.ok} OK, {c.error} ERROR "
             f"of {c.tests} in {c.seconds:.0f} s" + (f"; did not finish: {r.error}" if r.error else ""))
         for n in r.notes:
             say(f"  note: {n}")
 
-    return run_trials(outputs, cells, lambda c: runner.run(by_spec[c.params["target"]], c.params["of_version"],
-                                                          selected[c.params["of_version"]], say, args.interval),
-                      on_result=ended, quiet=lambda r: True)
+    def plan():
+        yield from cells
+        yield from _reruns(args, targets, selected, done, rerun, say)
+
+    def one(c):
+        v, rep = c.params["of_version"], c.repetition
+        return runner.run(by_spec[c.params["target"]], v, rerun[v] if rep else selected[v], say, args.interval, rep)
+
+    return run_trials(outputs, plan(), one, on_result=ended, quiet=lambda r: True, kind="switch")
+
+
+def _reruns(args, targets: list, selected: dict, done: list, rerun: dict, say):
+    """Once every first run ended: per version, the pattern files holding a finding (into
+    ``rerun``), then ``--repeat`` - 1 rounds, each running them on every target that ran the
+    version, target after target."""
+    if args.repeat < 2:
+        return
+    ran = {(r.params["target"], r.params["of_version"]) for r in done}
+    for v, refs, subject in report.groups_by_version(done):
+        files = {f for f, *_ in report.findings(refs, subject)}
+        rerun[v] = [p for p in selected[v] if p.description in files]
+        say(f"{v}: {len(files)} pattern files hold a finding" + (f"; each runs {args.repeat - 1} more times on "
+                                                                  "every target" if files else ""))
+    for rep in range(1, args.repeat):
+        for t in targets:
+            for v, pats in rerun.items():
+                if pats and (t["spec"], v) in ran:
+                    p = {"target": t["spec"], "of_version": v, "interval_s": args.interval,
+                         "only": ",".join(x.name for x in pats), "rep": rep}
+                    yield CellSpec(cell_key(runner.BENCHMARK, p, rep), runner.BENCHMARK, "switch", p, rep)
 
 
 def _read(path: Path) -> list:
@@ -138,12 +183,13 @@ def _read(path: Path) -> list:
 
 
 def _print(results: list) -> None:
-    for r in results:
+    firsts = report.first_runs(results)
+    for r in firsts:
         for f, t, res, why in report.tests(r):
             if res != "OK":
                 print(f"{r.params['target']} {r.params['of_version']}  ERROR  {f} / {t}: {why}")
     print()
-    print(output.table(report.SUMMARY_HEADERS, report.summary_rows(results)))
+    print(output.table(report.SUMMARY_HEADERS, report.summary_rows(firsts)))
     for v, refs, subject in report.groups_by_version(results):
         s = subject.params["target"]
         names = ", ".join(r.params["target"] for r in refs)
@@ -155,3 +201,17 @@ def _print(results: list) -> None:
                  if found else ""))
         for f, t, by, res, why in found:
             print(f"  {f} / {t}: {res}" + (f" ({why})" if why else "") + (f"  [OK on {by}]" if len(refs) > 1 else ""))
+    _print_noise(results)
+
+
+def _print_noise(results: list) -> None:
+    for v, subject, targets, rows in report.noise_floor(results):
+        n = max((c[1] for *_, counts, _ in rows for c in counts.values()), default=0)
+        print(f"\nOpenFlow {v}, the noise floor: each finding's pattern file run up to {n} times on every target, "
+              "interleaved (runs OK / runs)")
+        table = [[f"{f} / {t}", *(f"{counts[x][0]}/{counts[x][1]}" if x in counts else "-" for x in targets), verdict]
+                 for f, t, counts, verdict in rows]
+        print(output.table(["test", *targets, "verdict"], table))
+        tally = {k: sum(1 for *_, verdict in rows if verdict == k) for k in (report.FINDING, report.NOISE, report.UNSETTLED)}
+        print(f"{tally[report.FINDING]} findings (a reference OK every run, {subject} none), {tally[report.NOISE]} noise "
+              f"({subject} OK too, each reference that passed also failed), {tally[report.UNSETTLED]} unsettled")

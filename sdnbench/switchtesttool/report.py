@@ -5,7 +5,10 @@ the others its references: what any reference passes is the subject's target, an
 reference passes and the subject fails is a finding (``union_rows``, ``findings``).
 
 A run here is a ``Result`` of ``runner.run`` (or one read back from ``-o`` or the store): its
-``params`` (target, of_version), ``topology["tests"]`` ([file, test, OK|ERROR, reason]).
+``params`` (target, of_version; ``rep`` on a rerun), ``topology["tests"]`` ([file, test,
+OK|ERROR, reason]). The tables are of each target's first run; the reruns of the files holding
+findings (``--repeat``) give the noise floor (``noise_floor``): a finding stands only when a
+reference passed it every time and the subject never.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ OK = "OK"
 def category(file_desc: str) -> str:
     """A pattern file's category from its description ("action: 00_OUTPUT" -> "action")."""
     return file_desc.split(":", 1)[0].strip() or "?"
+
+
+def rep(result) -> int:
+    """0 for a first run, k for the k-th rerun of the files holding findings."""
+    return int(result.params.get("rep", 0))
+
+
+def first_runs(results: list) -> list:
+    return [r for r in results if rep(r) == 0]
 
 
 def tests(result) -> list:
@@ -103,6 +115,7 @@ def groups_by_version(results: list) -> list:
     """(version, the references' runs, the subject's run) for every version the subject and at
     least one reference ran: the last target named is the subject (``--target ovs,cpqd,emulated``:
     the emulated switch), every earlier one a reference."""
+    results = first_runs(results)
     targets = list(dict.fromkeys(r.params["target"] for r in results))
     if len(targets) < 2:
         return []
@@ -161,4 +174,46 @@ def findings(refs: list, subject) -> list:
             res, why = got.get(k, ("not run", ""))
             if res != OK:
                 out.append((k[0], k[1], ",".join(passed[k]), res, why))
+    return out
+
+
+# a finding's verdict once its file ran more than once on every target (``noise_floor``)
+FINDING = "finding"          # a reference passed it every run, the subject in none
+NOISE = "noise"              # the subject passed it too, and every reference that passed it also failed it
+UNSETTLED = "unsettled"      # anything else: the counts say how far apart
+
+
+def verdict(counts: dict, subject: str) -> str:
+    """``counts``: target -> (runs OK, runs with an outcome) for one test."""
+    ok_s, _ = counts.get(subject, (0, 0))
+    refs = [(ok, n) for t, (ok, n) in counts.items() if t != subject and ok]
+    if ok_s == 0 and any(ok == n and n > 1 for ok, n in refs):
+        return FINDING
+    if ok_s > 0 and all(ok < n for ok, n in refs):
+        return NOISE
+    return UNSETTLED
+
+
+def noise_floor(results: list) -> list:
+    """[(version, subject, targets, [(file, test, {target: (ok, runs)}, verdict)])] for every
+    version whose findings (first runs) were run again (``rep`` > 0): each test counted over
+    every run of every target that gave it an outcome."""
+    reruns = [r for r in results if rep(r) > 0]
+    out = []
+    for v, refs, subject in groups_by_version(results):
+        mine = [r for r in reruns if r.params["of_version"] == v]
+        if not mine:
+            continue
+        s = subject.params["target"]
+        targets = [r.params["target"] for r in refs] + [s]
+        every = [(run.params["target"], {(a, b): x for a, b, x, _ in tests(run)}) for run in [*refs, subject, *mine]]
+        rows = []
+        for f, t, *_ in findings(refs, subject):
+            counts: dict = {}
+            for target, got in every:
+                if (f, t) in got:
+                    ok, n = counts.get(target, (0, 0))
+                    counts[target] = (ok + (got[(f, t)] == OK), n + 1)
+            rows.append((f, t, counts, verdict(counts, s)))
+        out.append((v, s, targets, rows))
     return out

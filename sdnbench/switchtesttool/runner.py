@@ -163,13 +163,17 @@ def _env() -> dict:
     return env
 
 
-def run(target: dict, version: str, selected: list, progress: Callable[[str], None], interval: int = 0) -> Result:
-    """One run of ``selected`` (patterns of ``version``) against ``target`` (from ``params``).
+def run(target: dict, version: str, selected: list, progress: Callable[[str], None], interval: int = 0,
+        rep: int = 0) -> Result:
+    """One run of ``selected`` (patterns of ``version``) against ``target`` (from ``params``);
+    ``rep`` > 0: a rerun of the files holding findings (``params["rep"]``, ``report.noise_floor``).
     Ctrl-C/SIGTERM stops it as any failure does, then ``Interrupted`` propagates carrying the
     outcomes read so far as a failed ``result``."""
-    label = f"{target['spec']} {version}"
-    result = Result(kind="switch", benchmark=BENCHMARK, params={"target": target["spec"], "of_version": version, "interval_s": interval},
-                    versions={"os-ken": envs.require("osken").get("version")})
+    label = f"{target['spec']} {version}" + (f" rerun {rep}" if rep else "")
+    p = {"target": target["spec"], "of_version": version, "interval_s": interval}
+    if rep:
+        p.update(rep=rep, only=",".join(x.name for x in selected))
+    result = Result(kind="switch", benchmark=BENCHMARK, params=p, versions={"os-ken": envs.require("osken").get("version")})
     t0 = time.monotonic()
     error: Optional[str] = None
     stopped: Optional[Interrupted] = None

@@ -89,6 +89,25 @@ def test_the_command_side_by_side_and_sigterm_cleans_up(tmp_path):
     assert _leftovers(prefix) == [] and _owned_by(p.pid) == []
 
 
+def test_the_noise_floor_runs_a_finding_again_on_both_switches(tmp_path):
+    """--repeat with a finding known to hold: Open vSwitch refuses POP_PBB's flows (BAD_ACTION
+    type, every run), the emulated switch runs them; with the emulated switch as the reference
+    the 3 tests are findings on OVS, run once more on each switch, and stay findings."""
+    out = tmp_path / "noise.json"
+    cp = subprocess.run([sys.executable, "-m", "sdnbench", "switch", "conformance", "--target", "emulated,ovs",
+                         "--of", "1.3", "--only", "action/27_POP_PBB", "--repeat", "2", "-o", str(out)],
+                        capture_output=True, text=True, timeout=300)
+    assert cp.returncode == 0, cp.stderr
+    runs = json.loads(out.read_text())
+    assert [(r["params"]["target"], r["params"].get("rep", 0)) for r in runs] == [
+        ("emulated", 0), ("ovs", 0), ("emulated", 1), ("ovs", 1)]
+    assert runs[2]["params"]["only"] == "action/27_POP_PBB"
+    assert "OpenFlow 1.3, the noise floor: each finding's pattern file run up to 2 times" in cp.stdout
+    rows = [line.split() for line in cp.stdout.splitlines() if line.startswith("action: 27_POP_PBB /")]
+    assert len(rows) == 3 and all(r[-3:] == ["2/2", "0/2", "finding"] for r in rows), cp.stdout
+    assert "3 findings (a reference OK every run, ovs none), 0 noise" in cp.stdout
+
+
 def test_remote_with_an_ovs_bridge_as_the_hardware():
     """A switch sdnbench does not build: an OVS bridge (dpid 0xaa) told the tool's address
     beforehand, its ports 1, 2, 3 cabled to three interfaces here that the tester bridge takes."""

@@ -61,3 +61,39 @@ def test_the_last_target_against_the_union_of_the_others():
     # two targets: the first is the reference, as before
     [(_, [ra], rb)] = groups_by_version([A, B])
     assert [f[:2] for f in findings([ra], rb)] == [t[:2] for t in regressions(A, B)]
+
+
+def _rerun(target_name: str, rep: int, tests: list) -> Result:
+    r = _run(target_name, tests)
+    r.params["rep"] = rep
+    return r
+
+
+def test_a_finding_stands_only_when_a_reference_always_passes_and_the_subject_never():
+    from .report import FINDING, NOISE, UNSETTLED, verdict
+    assert verdict({"ovs": (3, 3), "emulated": (0, 3)}, "emulated") == FINDING
+    assert verdict({"ovs": (1, 3), "cpqd": (3, 3), "emulated": (0, 3)}, "emulated") == FINDING
+    assert verdict({"ovs": (2, 3), "emulated": (1, 3)}, "emulated") == NOISE
+    assert verdict({"ovs": (2, 3), "cpqd": (0, 3), "emulated": (2, 3)}, "emulated") == NOISE
+    assert verdict({"ovs": (3, 3), "emulated": (1, 3)}, "emulated") == UNSETTLED      # passes less often
+    assert verdict({"ovs": (2, 3), "emulated": (0, 3)}, "emulated") == UNSETTLED      # the reference moves, the subject never passed
+    assert verdict({"ovs": (1, 1), "emulated": (0, 1)}, "emulated") == UNSETTLED      # one run decides nothing
+
+
+def test_the_noise_floor_counts_each_finding_over_the_first_run_and_the_reruns():
+    from .report import first_runs, groups_by_version, noise_floor
+    t = [("meter: 02_DSCP", "ipv4", "OK", ""), ("group: 01_SELECT", "arp", "OK", "")]
+    ovs = _run("ovs", t)
+    emu = _run("emulated", [("meter: 02_DSCP", "ipv4", "ERROR", "862 kbps"), ("group: 01_SELECT", "arp", "ERROR", "0 kbps")])
+    reruns = [_rerun("ovs", 1, [t[0], ("group: 01_SELECT", "arp", "ERROR", "1.8 Mbps on one")]),
+              _rerun("emulated", 1, [("meter: 02_DSCP", "ipv4", "ERROR", "870"), ("group: 01_SELECT", "arp", "OK", "")]),
+              _rerun("ovs", 2, t), _rerun("emulated", 2, [("meter: 02_DSCP", "ipv4", "ERROR", "865"), ("group: 01_SELECT", "arp", "OK", "")])]
+    every = [ovs, emu, *reruns]
+    assert first_runs(every) == [ovs, emu]
+    [(v, refs, subject)] = groups_by_version(every)            # the tables are of the first runs
+    assert (refs, subject) == ([ovs], emu)
+    [(v, s, targets, rows)] = noise_floor(every)
+    assert (v, s, targets) == ("1.3", "emulated", ["ovs", "emulated"])
+    assert rows == [("meter: 02_DSCP", "ipv4", {"ovs": (3, 3), "emulated": (0, 3)}, "finding"),
+                    ("group: 01_SELECT", "arp", {"ovs": (2, 3), "emulated": (2, 3)}, "noise")]
+    assert noise_floor([ovs, emu]) == []                        # no rerun: no noise floor
