@@ -19,6 +19,7 @@
 //! | `config`       | what one run does (`Config`), and the machine's limits                     |
 //! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |
 //! | `children`     | the processes this one starts die with it, however it ends                |
+//! | `trim`         | freed memory given back to the system when a phase ends                   |
 //! | `result`       | the result's records (schema `sdnbench.engine/1`, generated): a leaf, it names no other module |
 
 pub mod children;
@@ -34,3 +35,4 @@ pub(crate) mod result;
 pub mod robust;
 pub(crate) mod switch;
 pub mod tls;
+pub(crate) mod trim;

@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "config",
     "exit",
     "children",
+    "trim",
     "result",
 ];
 

@@ -126,9 +126,7 @@ impl Digest {
         for (k, v) in &s.replies_by_type {
             *t.replies_by_type.entry(k.clone()).or_insert(0) += v;
         }
-        let (k, ka) = (&mut t.keepalive, &s.keepalive);
-        (k.sent, k.answered, k.lost, k.late) = (k.sent + ka.sent, k.answered + ka.answered, k.lost + ka.lost, k.late + ka.late);
-        k.in_flight_at_stop += ka.in_flight_at_stop;
+        t.keepalive.add(&s.keepalive);
         let r = &s.reconnect;
         t.sessions_lost += r.sessions_lost;
         t.reconnect_attempts += r.attempts;

@@ -87,6 +87,11 @@ pub(crate) fn drive(
     let went = gather::collect(&mut handles, &stop, &ids, &rx, &mut out, remote.as_deref_mut(), &mut on_ready, on_loop, records);
     go.abandon();
     out.robustness = attacker.and_then(|a| a.join().ok());
+    // a reader (or a worker thread) still sending waits on the bounded queue: closed, it goes on
+    // (a child's reader then reads its pipe to the end), so every worker can end
+    drop(rx);
+    // what the readers parsed and the coordinator encoded is freed: back to the system
+    crate::trim::give_back();
     for h in handles {
         h.finish();
     }

@@ -12,6 +12,21 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Events read and parsed but not yet taken by the coordinator, at most. Past it a reader waits,
+/// its worker's pipe fills, and the worker waits to write: what is queued is bounded by this plus
+/// one event per reader, each event at most [`crate::switch::protocol::SWITCHES_PER_EVENT`]
+/// records. Unbounded, the readers parsed a million switches' records faster than the coordinator
+/// encoded them, and the queue held them (docs/million.md, "The coordinator's queue").
+pub(crate) const EVENTS_QUEUED: usize = 4;
+
+/// Where every reader sends its events, tagged with its handle's index.
+pub(crate) type EventTx = mpsc::SyncSender<(u32, WorkerEvent)>;
+
+/// The coordinator's queue of events (bounded: [`EVENTS_QUEUED`]).
+pub(crate) fn events() -> (EventTx, mpsc::Receiver<(u32, WorkerEvent)>) {
+    mpsc::sync_channel(EVENTS_QUEUED)
+}
+
 /// A worker or an agent, as the coordinator sends to it.
 pub(crate) enum Handle {
     Thread(tokio::sync::mpsc::UnboundedSender<Cmd>, std::thread::JoinHandle<()>),
@@ -84,7 +99,7 @@ pub(crate) fn spawn_worker(
     slice: Slice,
     w: u32,
     in_thread: bool,
-    tx: mpsc::Sender<(u32, WorkerEvent)>,
+    tx: EventTx,
 ) -> Result<Handle, String> {
     if in_thread {
         let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
@@ -119,7 +134,7 @@ impl Spawned {
         w: u32,
         label: &str,
         keep_stderr: bool,
-        tx: mpsc::Sender<(u32, WorkerEvent)>,
+        tx: EventTx,
     ) -> std::io::Result<Spawned> {
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         cmd.stderr(if keep_stderr { Stdio::piped() } else { Stdio::inherit() });
@@ -145,7 +160,7 @@ impl Spawned {
 
     /// The threads that read the child's stdout (its events) and, when piped, its stderr;
     /// returns the count of bytes read from it. A thread the system refuses is an error.
-    fn readers(child: &mut Child, w: u32, label: &str, tx: mpsc::Sender<(u32, WorkerEvent)>) -> std::io::Result<Arc<AtomicU64>> {
+    fn readers(child: &mut Child, w: u32, label: &str, tx: EventTx) -> std::io::Result<Arc<AtomicU64>> {
         let stdout = child.stdout.take().expect("piped");
         let stderr = match child.stderr.take() {
             None => None,
@@ -179,7 +194,7 @@ impl Spawned {
         reader: BufReader<std::net::TcpStream>,
         w: u32,
         label: &str,
-        tx: mpsc::Sender<(u32, WorkerEvent)>,
+        tx: EventTx,
     ) -> Spawned {
         let bytes_in = Arc::new(AtomicU64::new(0));
         let counted = bytes_in.clone();
@@ -197,7 +212,7 @@ fn read_events(
     label: &str,
     stderr: Option<std::thread::JoinHandle<String>>,
     bytes_in: &AtomicU64,
-    tx: &mpsc::Sender<(u32, WorkerEvent)>,
+    tx: &EventTx,
 ) {
     let mut done = false;
     for line in r.lines() {
@@ -234,10 +249,32 @@ mod tests {
     use crate::switch::protocol::Ready;
 
     fn events(lines: &[String]) -> Vec<WorkerEvent> {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(lines.len() + 1);
         read_events(lines.join("\n").as_bytes(), 0, "agent a", None, &AtomicU64::new(0), &tx);
         drop(tx);
         rx.into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// A reader past the queue's bound waits (its worker's pipe then fills); once the coordinator
+    /// drops its end (`drive`, before it lets the workers end), the reader goes on to its end.
+    #[test]
+    fn a_reader_waits_at_the_queues_bound_and_goes_on_once_it_is_closed() {
+        let (tx, rx) = super::events();
+        let lines: Vec<String> = (0..EVENTS_QUEUED + 3).map(|_| serde_json::to_string(&WorkerEvent::Fatal("x".into())).unwrap()).collect();
+        let reader = std::thread::spawn(move || {
+            read_events(lines.join("\n").as_bytes(), 0, "worker 0", None, &AtomicU64::new(0), &tx);
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!reader.is_finished(), "the reader waits: {} events, a bound of {EVENTS_QUEUED}", EVENTS_QUEUED + 4);
+        assert!(rx.recv().is_ok());
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!reader.is_finished(), "one taken, one more queued: it still waits");
+        drop(rx);
+        let t0 = Instant::now();
+        while !reader.is_finished() && t0.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(reader.is_finished(), "the queue closed, the reader ends");
     }
 
     #[test]

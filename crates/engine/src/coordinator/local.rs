@@ -11,7 +11,6 @@ use crate::coordinator::outcome::{LoopTotal, Outcome};
 use crate::coordinator::records::Records;
 use crate::coordinator::signals::Stop;
 use crate::switch::protocol::Ready;
-use std::sync::mpsc;
 
 /// Run `cfg` on this machine with the workers its plan gives (`config/limits.rs`); a single
 /// worker runs on a thread of this process; `stop` ends it early ("interrupted"). Each worker's
@@ -72,7 +71,7 @@ fn start_workers(
     on_loop: &mut dyn FnMut(&LoopTotal),
     records: &mut dyn Records,
 ) -> Result<Outcome, String> {
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = crate::coordinator::handle::events();
     let mut handles = Vec::new();
     for (i, s) in parts.iter().enumerate() {
         match spawn_worker(&run.cfg, *s, i as u32, parts.len() == 1, tx.clone()) {

@@ -17,7 +17,7 @@ use crate::distributed::agent_state::{AgentState, Agents};
 use crate::distributed::agents::Spec;
 use crate::switch::protocol::{Cmd, Ready};
 use std::net::SocketAddr;
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 
 /// Run `cfg` over its agents (the run loop is the coordinator's, `coordinator/drive.rs`).
 pub(crate) fn run(
@@ -43,7 +43,7 @@ pub(crate) fn run(
     // what every agent gets: the run, less the agent list (an agent runs its slice locally)
     let sent = Config { agents: vec![], ..cfg.clone() };
     let parts = slices(cfg.switches, n);
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = crate::coordinator::handle::events();
     let mut handles: Vec<Option<Handle>> = (0..n).map(|_| None).collect();
     let mut agents: Vec<AgentState> = slots.iter().zip(&parts).map(|(s, p)| AgentState::new(s.name.clone(), *p)).collect();
     // each agent gets its start as soon as it is there: it makes its sessions meanwhile and
@@ -105,7 +105,7 @@ fn slots(names: &[String], specs: &[Spec]) -> Vec<Slot> {
 }
 
 /// Start an agent by its command (local, netns, ssh).
-fn start(spec: &Spec, name: &str, i: u32, tx: mpsc::Sender<(u32, crate::switch::protocol::WorkerEvent)>) -> Result<Spawned, String> {
+fn start(spec: &Spec, name: &str, i: u32, tx: crate::coordinator::handle::EventTx) -> Result<Spawned, String> {
     let mut cmd = crate::distributed::agents::command(spec)?;
     // a terminal's Ctrl-C reaches the coordinator only (it stops the agents itself); an ssh
     // client in the terminal's process group would die of it and lose its agent's report

@@ -168,4 +168,14 @@ impl KeepaliveCounts {
     pub fn is_zero(&self) -> bool {
         *self == KeepaliveCounts::default()
     }
+
+    /// Add `o`'s counts to these (a sum over switches; destructured, so a new field must be summed).
+    pub fn add(&mut self, o: &KeepaliveCounts) {
+        let KeepaliveCounts { sent, answered, lost, late, in_flight_at_stop } = *o;
+        self.sent += sent;
+        self.answered += answered;
+        self.lost += lost;
+        self.late += late;
+        self.in_flight_at_stop += in_flight_at_stop;
+    }
 }
