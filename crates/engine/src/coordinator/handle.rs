@@ -94,13 +94,7 @@ impl Handle {
 }
 
 /// Start the worker of `slice`; its events are tagged with `w`, its handle's index.
-pub(crate) fn spawn_worker(
-    cfg: &Config,
-    slice: Slice,
-    w: u32,
-    in_thread: bool,
-    tx: EventTx,
-) -> Result<Handle, String> {
+pub(crate) fn spawn_worker(cfg: &Config, slice: Slice, w: u32, in_thread: bool, tx: EventTx) -> Result<Handle, String> {
     if in_thread {
         let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
         let cfg = cfg.clone();
@@ -129,13 +123,7 @@ pub(crate) struct Spawned {
 }
 
 impl Spawned {
-    pub(crate) fn spawn(
-        mut cmd: Command,
-        w: u32,
-        label: &str,
-        keep_stderr: bool,
-        tx: EventTx,
-    ) -> std::io::Result<Spawned> {
+    pub(crate) fn spawn(mut cmd: Command, w: u32, label: &str, keep_stderr: bool, tx: EventTx) -> std::io::Result<Spawned> {
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
         cmd.stderr(if keep_stderr { Stdio::piped() } else { Stdio::inherit() });
         crate::children::die_with_us(&mut cmd);
@@ -189,13 +177,7 @@ impl Spawned {
 impl Spawned {
     /// An agent that dialled in (`distributed/pod_link.rs`): `reader` (past its hello line) carries its
     /// events, `stream` takes the commands.
-    pub(crate) fn socket(
-        stream: std::net::TcpStream,
-        reader: BufReader<std::net::TcpStream>,
-        w: u32,
-        label: &str,
-        tx: EventTx,
-    ) -> Spawned {
+    pub(crate) fn socket(stream: std::net::TcpStream, reader: BufReader<std::net::TcpStream>, w: u32, label: &str, tx: EventTx) -> Spawned {
         let bytes_in = Arc::new(AtomicU64::new(0));
         let counted = bytes_in.clone();
         let label = label.to_string();
@@ -206,14 +188,7 @@ impl Spawned {
 }
 
 /// Forward a child's events; at the end without a report, one `Lost` line saying why.
-fn read_events(
-    r: impl BufRead,
-    w: u32,
-    label: &str,
-    stderr: Option<std::thread::JoinHandle<String>>,
-    bytes_in: &AtomicU64,
-    tx: &EventTx,
-) {
+fn read_events(r: impl BufRead, w: u32, label: &str, stderr: Option<std::thread::JoinHandle<String>>, bytes_in: &AtomicU64, tx: &EventTx) {
     let mut done = false;
     for line in r.lines() {
         let Ok(line) = line else { break };
