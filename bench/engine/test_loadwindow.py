@@ -47,3 +47,12 @@ def test_the_window_follows_the_go_and_says_so():
     old = bench._load_window_cpu(s, 1000, 20)
     assert old["from"] == "sessions up"
     assert old["engine_cores"] == pytest.approx(0.2) and old["engine_rss_mib"] == 4 * 1024
+
+
+def test_a_window_the_sampler_missed_says_why():
+    """At 1,000,000 the sampler read every ~5 s (the machine saturated), so a 10-loop run's 6 s
+    window held one sample (2026-11-29 14:35, docs/million.md): it says so, not an empty {}."""
+    s = [x for x in _samples(up_at=175.0, go_at=190.0, end=220.0) if x["t"] % 5 == 0]
+    w = bench._load_window_cpu(s, 1000, 10, go_t=190.0)
+    assert w["from"] == "go" and "engine_cores" not in w
+    assert w["none"].startswith("1 samples from 192.0 to 198.0 s")
