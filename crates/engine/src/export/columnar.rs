@@ -3,9 +3,10 @@
 //! inside its result; most of that is each record's keys and indentation, repeated per switch.
 //!
 //! The file: `{"schema", "rows", "blocks": [{"rows", "absent", "columns": {FIELD: [v, ...]}}]}`.
-//! Records are written in blocks of at most [`BLOCK`] rows (each worker's records start a block
-//! of their own), in switch order, each block through its own `Value`s (sorted keys) one block at
-//! a time, so the writer never holds more than one block as JSON. The gzip'd text is a series of
+//! Records are written in blocks of at most [`BLOCK`] rows (each batch of a worker's records,
+//! `SWITCHES_PER_EVENT`, starts a block of its own), in switch order, each block through its own
+//! `Value`s (sorted keys) one block at a time, so the writer never holds more than one block as
+//! JSON. The gzip'd text is a series of
 //! members (the head, each worker's blocks, the separators, the tail: `Encoder`); any gzip reader
 //! reads them as one text (`zcat`, Python's `gzip`, `MultiGzDecoder` here). A worker's blocks are
 //! encoded as its report arrives, and held compressed (4.8 MB for 200,000 switches) until the
