@@ -1,4 +1,5 @@
-"""`bench.py scale`'s sampler: its thread ahead of the run's processes, and what it cost.
+"""`bench.py scale`'s sampler: its thread ahead of the run's processes once the sessions are
+up, and what it cost.
 
 At 1,000,000 sessions its thread, at nice 0 among ~100 busy processes on 2 cores, read every
 ~5 s and missed the load window (docs/million.md)."""
@@ -31,6 +32,10 @@ def test_the_sampler_thread_alone_runs_at_its_nice():
 
 
 def test_the_sampler_says_how_often_it_read_and_what_it_cost():
-    samples = [{"t": t} for t in (0.5, 1.0, 1.5, 6.5, 7.0)]
-    assert bench.sampler_figures(samples, -10, 0.4321) == {"nice": -10, "cpu_s": 0.432, "samples": 5, "longest_gap_s": 5.0}
-    assert bench.sampler_figures([], None, 0.0)["longest_gap_s"] is None
+    samples = [{"t": t} for t in (0.5, 1.0, 6.0, 7.0, 7.5, 9.5, 10.0)]
+    assert bench.sampler_figures(samples, -10, 7.0, 0.4321) == {
+        "nice": -10, "nice_from_t_s": 7.0, "cpu_s": 0.432, "samples": 7,
+        "longest_gap_s": 5.0, "longest_gap_from_nice_s": 2.0}
+    never = bench.sampler_figures(samples, None, None, 0.1)
+    assert (never["longest_gap_s"], never["longest_gap_from_nice_s"]) == (5.0, None)
+    assert bench.sampler_figures([], None, None, 0.0)["longest_gap_s"] is None
