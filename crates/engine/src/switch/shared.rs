@@ -59,6 +59,9 @@ pub struct Shared {
     pub wscratch: Rc<RefCell<Vec<u8>>>,
     up: Cell<u32>,
     finished: Cell<u32>,
+    /// Sessions waiting in the drain with nothing left in flight (`drain.rs`): they keep their
+    /// connection until the worker's drain is over, as a C client's process does.
+    settled: Cell<u32>,
     /// Session tasks alive (`driver/requests.rs`): spawned, not yet at their end.
     tasks: Cell<u32>,
     changed: Notify,
@@ -103,6 +106,7 @@ impl Shared {
             wscratch: Rc::new(RefCell::new(Vec::with_capacity(SCRATCH))),
             up: Cell::new(0),
             finished: Cell::new(0),
+            settled: Cell::new(0),
             tasks: Cell::new(0),
             changed: Notify::new(),
             inboxes: RefCell::new(Default::default()),
@@ -200,6 +204,15 @@ impl Shared {
     pub fn session_finished(&self) {
         self.finished.set(self.finished.get() + 1);
         self.changed.notify_waiters();
+    }
+    /// A session has nothing left in flight in the drain (`settled` false: it no longer waits).
+    pub fn session_settled(&self, settled: bool) {
+        self.settled.set(if settled { self.settled.get() + 1 } else { self.settled.get() - 1 });
+        self.changed.notify_waiters();
+    }
+    /// The drain is over for every session: each has ended or has nothing left in flight.
+    pub fn all_settled(&self, n: u32) -> bool {
+        self.finished.get() + self.settled.get() >= n
     }
     /// A session's task was spawned (`task_ended` at its end).
     pub fn task_spawned(&self) {

@@ -59,9 +59,11 @@ pub async fn run(cfg: Config, slice: Slice, mut cmds: UnboundedReceiver<Cmd>, em
     if !stopped_early {
         stopped_early = tick(&sh, &stats, slice.worker, &mut cmds, emit).await;
     }
-    // Let sessions drain (they end by themselves at drain end), or stop now.
+    // Let sessions drain: once each has ended or has nothing left in flight (`drain.rs`), or
+    // the drain is over, stop them all.
     let finish_by = sh.instant_of(sh.drain_end_ns()) + Duration::from_millis(500);
-    if !sh.wait_until(|| sh.finished_count() >= n, Some(finish_by)).await {
+    sh.wait_until(|| sh.all_settled(n), Some(finish_by)).await;
+    if sh.finished_count() < n {
         sh.stop_all();
     }
     // Stopped sessions record their end on their next turn: wait for all of them

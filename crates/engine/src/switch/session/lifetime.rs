@@ -70,6 +70,7 @@ impl Session {
     /// session down from `now`; None: this switch is done.
     fn closed(&mut self, result: Result<(), End>, came_up: bool, attempt: bool, backoff: &mut Backoff) -> Option<u64> {
         self.release_slot();
+        self.unsettle();
         {
             // echoes still out: unanswered at the stop, or lost with the connection
             let mut st = stats_mut(&self.sh, &self.stats, self.pos);

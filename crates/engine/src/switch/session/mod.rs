@@ -109,6 +109,8 @@ pub struct Session {
     /// The periodic keep-alive under load (`keepalive.rs`; off unless `echo_every_ms`).
     ka: crate::switch::keepalive::Keepalive,
     echoed: bool,
+    /// Counted among the worker's settled sessions (`drain.rs`).
+    settled: bool,
     /// The learning ARPs were sent (or this session had none to send).
     learned: bool,
     inbox: Option<Rc<crate::switch::shared::Inbox>>,
@@ -187,6 +189,7 @@ impl Session {
             pos: pos_in_worker,
             ka: crate::switch::keepalive::Keepalive::new(c.echo_every_ms * 1_000_000, pos_in_worker, sh.n_local),
             echoed: false,
+            settled: false,
             learned: false,
             inbox,
             net,

@@ -133,11 +133,24 @@ impl Rig {
         Instant::now()
     }
 
-    /// Wait until the session ended by itself; the instant it did.
-    async fn finished(&self) -> Instant {
+    /// Wait until the session's drain is over as its worker sees it: it ended, or it is settled
+    /// (nothing left in flight: it keeps its connection, `drain.rs`); the instant it was.
+    async fn settled(&self) -> Instant {
         let sh = &self.sh;
-        sh.wait_until(|| sh.finished_count() == 1, None).await;
+        sh.wait_until(|| sh.all_settled(1), None).await;
         Instant::now()
+    }
+
+    /// `settled`, then the worker's stop (as the driver does) and the session's end; the
+    /// instant its drain was over.
+    async fn finished(&self) -> Instant {
+        let at = self.settled().await;
+        let sh = &self.sh;
+        if sh.finished_count() < 1 {
+            sh.stop_all();
+            sh.wait_until(|| sh.finished_count() == 1, None).await;
+        }
+        at
     }
 
     /// `accounting.rs`'s request invariant.
@@ -204,7 +217,8 @@ async fn handshake_negotiates_the_version_and_times_the_controllers_delay() {
 
 /// The steady load: 1,000 requests/s for 1 s, answered at once. Exactly 1,000 packet-ins reach
 /// the controller, 1 ms apart, the first at the go and the last 999 ms after it; every one is
-/// answered; the session ends when the measured phase does (nothing in flight to drain).
+/// answered; the session's drain is over when the measured phase ends (nothing in flight), and
+/// it keeps its connection until its worker stops it.
 #[tokio::test(start_paused = true)]
 async fn a_fixed_rate_sends_exactly_its_schedule_in_virtual_time() {
     local(async {
@@ -223,7 +237,9 @@ async fn a_fixed_rate_sends_exactly_its_schedule_in_virtual_time() {
         });
         rig.up().await;
         let go = rig.go().await;
-        let end = rig.finished().await;
+        let end = rig.settled().await;
+        assert!(!controller.is_finished(), "settled, the session keeps its connection until the worker stops it");
+        rig.finished().await;
         let seen = controller.await.unwrap();
         assert_eq!(seen.len(), 1000, "rate × duration");
         for (k, t) in seen.iter().enumerate() {
