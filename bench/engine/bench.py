@@ -58,8 +58,9 @@
   seconds as loops) over its sessions, and both sides' cores and CPU per round trip are read over
   the middle of it (cclient.py): the floor for the engine's load at scale. The figures over time
   come from a sampler thread reading /proc every 0.5 s, at nice -10 once the sessions are up
-  (SAMPLER_NICE, as root), so it keeps its pace in the load among the run's busy processes;
-  `sampler` gives its nice and from when, its CPU seconds, samples and longest gaps.
+  (sampler.py, as root), so it keeps its pace in the load among the run's busy processes;
+  `sampler` gives its nice and from when, its CPU seconds, samples and longest gaps. The C client
+  runs under the same sampler (`c_client.sampler`), so its cost falls on both sides alike.
   --tls (issue 51): the sessions over TLS. The responder speaks TLS (rustls, its controller
   certificate, client certificates required), the engine presents the switch certificate
   (`--tls-versions`, both offered by default), and with --c-client hsclient.c does the same on
@@ -102,7 +103,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -114,6 +114,7 @@ import instructions  # noqa: E402  (this directory's instructions.py)
 import swcounts  # noqa: E402  (this directory's swcounts.py)
 import kernel_probe  # noqa: E402
 import limit  # noqa: E402  (this directory's limit.py)
+import sampler  # noqa: E402  (this directory's sampler.py)
 from scale_netns import ScaleNetns  # noqa: E402
 from pinning import PinError, affinity, parse_pin  # noqa: E402
 from sdnbench.controllers.ofhello import free_port  # noqa: E402
@@ -398,79 +399,6 @@ def latency(a) -> dict:
     return s
 
 
-# Once the sessions are up, the sampler's thread runs ahead of the run's ~100 busy processes: at
-# nice 0 it read every ~5 s at 1,000,000 sessions (its share of 2 cores among them) and missed the
-# load window (issue 50). Not before: in the handshakes its CPU (0.058 of a core at nice -10, 41
-# ms a sample at 1,000,000) would be taken from the engine's side only (the C client runs without
-# it), and the handshake rates are compared.
-SAMPLER_NICE = -10
-
-
-def sampler_priority(nice: int = SAMPLER_NICE):
-    """Give the calling thread `nice`; what it has then (None: not allowed, left as it was)."""
-    tid = threading.get_native_id()
-    try:
-        os.setpriority(os.PRIO_PROCESS, tid, nice)
-    except OSError:
-        return None
-    return os.getpriority(os.PRIO_PROCESS, tid)
-
-
-def sampler_figures(samples: list, nice, nice_from_t, cpu_s: float) -> dict:
-    """What the sampler cost and how often it read: its thread's nice from `nice_from_t` (s; None:
-    never raised), its CPU seconds, its samples and the longest gap between two (0.5 s asked),
-    before and from then."""
-    def longest(ts):
-        gaps = [b - a for a, b in zip(ts, ts[1:])]
-        return round(max(gaps), 2) if gaps else None
-    ts = [x["t"] for x in samples]
-    after = [t for t in ts if nice_from_t is not None and t >= nice_from_t]
-    return {"nice": nice, "nice_from_t_s": nice_from_t, "cpu_s": round(cpu_s, 3), "samples": len(ts),
-            "longest_gap_s": longest(ts[:len(ts) - len(after)]), "longest_gap_from_nice_s": longest(after)}
-
-
-def _scale_sampler(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict, net: str,
-                   t0: float, n: int):
-    """Every 0.5 s until `stop`: sessions up (from sockstat: 2 sockets per loopback session),
-    kernel TCP memory, slab, each side's RSS (sum over its processes) and each process's CPU;
-    `t` in seconds since `t0` (the engine's start). At nice SAMPLER_NICE once 99.5% of the `n`
-    sessions are up. Its own cost and pace: `out["sampler"]`."""
-    raised = {"nice": None, "t": None}
-
-    def on_sample(x: dict):
-        if raised["t"] is None and x["up"] >= 0.995 * n:
-            raised.update(nice=sampler_priority(), t=round(x["t"], 1))
-    try:
-        _sample_until(engine_pid, responder_pid, base_inuse, stop, out, net, t0, on_sample)
-    finally:
-        out["sampler"] = sampler_figures(out["samples"], raised["nice"], raised["t"], time.thread_time())
-
-
-def _sample_until(engine_pid: int, responder_pid: int, base_inuse: int, stop: threading.Event, out: dict, net: str,
-                  t0: float, on_sample):
-    while not stop.wait(0.5):
-        sk = kernel_probe.sockstat(net)
-        side = {}
-        for label, root in (("engine", engine_pid), ("responder", responder_pid)):
-            rss = 0
-            for pid in kernel_probe.tree(root):
-                u = kernel_probe.proc_usage(pid)
-                if u:
-                    rss += u[0]
-                    out["cpu"][(label, pid)] = u[1:]
-                    out["ctxt"][pid] = kernel_probe.ctx_switches(pid) or out["ctxt"].get(pid, 0)
-            side[label] = rss
-        cpu_side = {lb: sum(u + sy for (lab, _), (u, sy) in out["cpu"].items() if lab == lb) for lb in ("engine", "responder")}
-        cpu_total = sum(u + sy for u, sy in out["cpu"].values())
-        out["samples"].append({"t": time.monotonic() - t0, "cpu_total_s": cpu_total, "up": max(0, sk.get("inuse", 0) - base_inuse) // 2,
-                               "machine_busy_s": kernel_probe.machine_busy_s(), "ctxt_total": sum(out["ctxt"].values()),
-                               "tcp_mem_pages": sk.get("mem", 0), "time_wait": sk.get("tw", 0), "slab_kib": kernel_probe.slab_kib(),
-                               "engine_rss": side["engine"], "responder_rss": side["responder"],
-                               "engine_cpu_s": cpu_side["engine"], "responder_cpu_s": cpu_side["responder"],
-                               "load1": os.getloadavg()[0]})
-        on_sample(out["samples"][-1])
-
-
 def _milestones(samples: list, n: int) -> list:
     """Time at which each tenth of the sessions was up, and the rate within each tenth."""
     rows, prev_t, k = [], 0.0, 1
@@ -584,7 +512,6 @@ def scale(a) -> dict:
     procs = a.responder_procs or max(1, -(-a.switches // SESSIONS_PER_RESPONDER))
     base_sk, base_slab = kernel_probe.sockstat(), kernel_probe.slab_kib()
     r_tls, e_tls, c_tls = tls_files() if a.tls else ((), {}, ())
-    out = {"samples": [], "cpu": {}, "ctxt": {}}
     extra = ("--echo-interval-ms", str(idle_probe_ms(a))) + (("--workers", str(a.engine_workers)) if a.engine_workers else ())
     extra += ("--echo-every-ms", str(a.echo_every_ms), "--timeout-ms", str(a.timeout_ms)) if a.echo_every_ms else ("--timeout-ms", str(a.timeout_ms))
     with contextlib.ExitStack() as stack:
@@ -611,17 +538,14 @@ def scale(a) -> dict:
         before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
         p = stack.enter_context(subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
         stack.callback(lambda: p.poll() is None and p.terminate())  # runs first on the way out
-        stop = threading.Event()
-        th = threading.Thread(target=_scale_sampler, args=(p.pid, r.p.pid, base_inuse, stop, out, net, t0, a.switches), daemon=True)
-        th.start()
-        stack.callback(lambda: (stop.set(), th.join()))
+        out, stop_sampler = sampler.started({"engine": p.pid, "responder": r.p.pid}, base_inuse, net, t0, a.switches)
+        stack.callback(stop_sampler)
         lines = [(time.monotonic() - t0, line) for line in p.stderr]   # its progress, timed: the go (engine_go_t)
         p.wait()
         err = "".join(line for _, line in lines)
         out["go_t"] = engine_go_t(lines)
         wall = time.monotonic() - t0
-        stop.set()
-        th.join()
+        stop_sampler()
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode not in (0, 2):
             raise SystemExit(f"sdnbench-engine failed ({p.returncode}): {err.strip()[-300:]}")
@@ -667,6 +591,9 @@ def scale(a) -> dict:
             "engine_rss_peak_mib": peak("engine_rss") / 2**20, "engine_bytes_per_session": peak("engine_rss") / up,
             # the engine's RSS (all its processes) every 0.5 s: where the peak is (s, MiB)
             "engine_rss_series_mib": [[round(x["t"], 1), round(x["engine_rss"] / 2**20)] for x in out["samples"]],
+            # sessions up every 0.5 s (s, sessions): when they closed, against the load's end
+            # (`load_window.go_t_s` + loops) and the C client's (`c_client.sessions_up_series`)
+            "sessions_up_series": [[round(x["t"], 1), x["up"]] for x in out["samples"]],
             "responder_rss_peak_mib": peak("responder_rss") / 2**20,
             "responder_bytes_per_session": peak("responder_rss") / up,
             "kernel_tcp_mem_peak_pages": peak("tcp_mem_pages"),

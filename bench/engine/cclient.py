@@ -5,7 +5,11 @@ Built with the machine's C compiler at run time (linked with OpenSSL: `--tls`, i
 floor of a TLS session), never committed as a binary. Its handshake
 figures are its own (each process's CPU once its sessions are up); under load, both sides' cores
 are read from /proc over the middle of the load (1 s after the go to 1 s before its end), as
-`bench.py scale` reads the engine's, so the two stand side by side.
+`bench.py scale` reads the engine's, so the two stand side by side. The client runs under the
+engine's sampler (`sampler.py`: every 0.5 s, nice -10 once the sessions are up), so the sampler's
+CPU is taken from both sides alike; its figures in `sampler`, the client's peak RSS in
+`rss_peak_mib`, its sessions up every 0.5 s in `sessions_up_series` (s from its start; the go at
+`load.go_t_s`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import time
 from pathlib import Path
 
 import kernel_probe
+import sampler
 
 PARALLEL = 256          # handshakes in flight per process, as the engine's connect_parallel
 SOURCE_PREFIX = "127.77"
@@ -65,18 +70,29 @@ def run(port: int, n: int, procs: int, responder_pid: int, load: tuple = (), pre
         r_before = _cpu(responder_pid)
         argv = [*prefix, str(exe), *(["--tls", *map(str, tls)] if tls else []), "127.0.0.1", str(port), str(n), str(procs), str(PARALLEL), SOURCE_PREFIX, *map(str, load)]
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        window, r_hs, out = {}, None, None
-        for line in p.stdout:
-            if line.startswith("go "):
-                r_hs = _cpu(responder_pid) - r_before
-                window = _load_window(p, responder_pid, float(line.split()[1]), float(load[1]))
-            elif line.startswith("{"):
-                out = json.loads(line)
-        err = p.stderr.read()
-        p.wait()
+        # the engine's sampler, on the client's processes: its cost falls on both sides alike
+        t0 = time.monotonic()
+        sampled, stop_sampler = sampler.started({"client": p.pid, "responder": responder_pid}, base_inuse, net, t0, n)
+        try:
+            window, r_hs, out, go = {}, None, None, None
+            for line in p.stdout:
+                if line.startswith("go "):
+                    r_hs, go = _cpu(responder_pid) - r_before, float(line.split()[1])
+                    window = _load_window(p, responder_pid, go, float(load[1]))
+                elif line.startswith("{"):
+                    out = json.loads(line)
+            err = p.stderr.read()
+            p.wait()
+        finally:
+            stop_sampler()
     if p.returncode not in (0, 2) or out is None:
         raise SystemExit(f"hsclient failed ({p.returncode}): {err.strip()[-300:]}")
     out["responder_cpu_s"] = r_hs if r_hs is not None else _cpu(responder_pid) - r_before
+    out["sampler"] = sampled["sampler"]
+    out["rss_peak_mib"] = max((x["client_rss"] for x in sampled["samples"]), default=0) / 2**20
+    out["sessions_up_series"] = [[round(x["t"], 1), x["up"]] for x in sampled["samples"]]
+    if "load" in out:
+        out["load"]["go_t_s"] = round(go - t0, 3) if go is not None else None
     both = out["cpu_user_s"] + out["cpu_system_s"] + out["responder_cpu_s"]
     out["cpu_us_per_handshake_both_sides"] = 1e6 * both / max(out["sessions_up"], 1)
     if "load" in out:

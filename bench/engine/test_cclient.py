@@ -9,6 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench  # noqa: E402
 import cclient  # noqa: E402
+import sampler  # noqa: E402
 import scale_netns  # noqa: E402
 
 
@@ -27,6 +28,13 @@ def test_every_tenth_echo_dropped_is_a_tenth_lost_and_every_request_answered():
     assert ld["echo_sent"] == 1200                                            # 200 sessions, every 0.5 s, 3 s
     assert ld["echo_lost"] == 120 and ld["echo_answered"] == 1080
     assert ld["partial_io"] == 0 and 0 < ld["p50_us"] <= ld["p99_us"]
+    # the client ran under the engine's sampler, raised once its sessions were up (sampler.py)
+    sm = out["sampler"]
+    assert sm["samples"] >= 6 and sm["cpu_s"] > 0 and out["rss_peak_mib"] > 0   # 3 s of load, 0.5 s apart
+    assert sm["nice"] == sampler.SAMPLER_NICE and sm["nice_from_t_s"] is not None
+    up = dict(out["sessions_up_series"])
+    during = [n for t, n in up.items() if ld["go_t_s"] + 0.5 <= t <= ld["go_t_s"] + 2.5]
+    assert during and all(n == 200 for n in during), (ld["go_t_s"], up)   # all 200 up under the load
 
 
 def test_every_tenth_packet_in_dropped_is_a_tenth_of_the_requests_lost():
