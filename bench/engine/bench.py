@@ -60,7 +60,9 @@
   come from a sampler thread reading /proc every 0.5 s, at nice -10 once the sessions are up
   (sampler.py, as root), so it keeps its pace in the load among the run's busy processes;
   `sampler` gives its nice and from when, its CPU seconds, samples and longest gaps. The C client
-  runs under the same sampler (`c_client.sampler`), so its cost falls on both sides alike.
+  runs under the same sampler (`c_client.sampler`), so its cost falls on both sides alike. Each
+  side starts once the sockets another run left in TIME_WAIT are under 1% of N (at most 75 s:
+  `time_wait_waits`; --time-wait keep starts at once, the engine then beside the C client's N).
   --tls (issue 51): the sessions over TLS. The responder speaks TLS (rustls, its controller
   certificate, client certificates required), the engine presents the switch certificate
   (`--tls-versions`, both offered by default), and with --c-client hsclient.c does the same on
@@ -525,8 +527,15 @@ def scale(a) -> dict:
         time.sleep(0.5)
         # the C client drains as the engine does and sorts what is unanswered by the same timeout (held.py)
         load = (a.rate, a.load_loops, a.echo_every_ms, a.timeout_ms, held.drain_ms(a.timeout_ms)) if a.load_loops >= 3 and not a.tls else ()
+        # each side starts with no other run's sockets in TIME_WAIT (the C client's N closes, or
+        # the last rate's engine in `held`): they lengthen the connection table's chains and expire
+        # in the middle of the next side's handshakes (docs/million.md)
+        tw_below = max(1000, a.switches // 100)
+        tw = {"c_client": kernel_probe.wait_time_wait(net, tw_below)} if a.c_client and a.time_wait == "wait" else {}
         hs_c = cclient.run(r.port, a.switches, procs, r.p.pid, load, prefix, net,
                            (*c_tls, a.tls_versions) if a.tls else ()) if a.c_client else None
+        if a.time_wait == "wait":
+            tw["engine"] = kernel_probe.wait_time_wait(net, tw_below)
         base_inuse = kernel_probe.sockstat(net).get("inuse", 0)
         if a.tls:   # the engine's config field (flags override the rest of a --config)
             (Path(d) / "tls.json").write_text(json.dumps({"tls": {**e_tls, "versions": a.tls_versions.split(",")}}))
@@ -575,6 +584,8 @@ def scale(a) -> dict:
             "handshake_s": h["duration_s"], "handshake_rate_per_s": h["rate_per_s"], "tenths": _milestones(sm, a.switches),
             # sockets in TIME_WAIT when the engine started (the C client's, closed just before)
             "time_wait_at_engine_start": sm[0].get("time_wait", 0),
+            # what each side's start waited for (--time-wait wait): TIME_WAIT before, after, seconds
+            "time_wait_waits": tw,
             "workers": doc["engine"]["workers"], "source_addrs": len(doc["engine"]["source_addrs"]),
             "responder_procs": procs, "answered_at_fixed_rate": doc["totals"]["requests_answered"],
             "engine_cpu_user_s": after.ru_utime - before.ru_utime, "engine_cpu_system_s": after.ru_stime - before.ru_stime,
@@ -717,6 +728,9 @@ def main() -> int:
     ap.add_argument("--tls", action="store_true", help="scale: the sessions over TLS (the responder, the engine and the C client)")
     ap.add_argument("--tls-versions", default="1.2,1.3", help="scale --tls: TLS versions offered (1.2, 1.3 or 1.2,1.3)")
     ap.add_argument("--sizes", default="1000,10000,100000", help="tls: the switch counts (1000,10000,100000)")
+    ap.add_argument("--time-wait", choices=("wait", "keep"), default="wait",
+                    help="scale: before each side starts, wait (at most 75 s) until the sockets another run left in TIME_WAIT "
+                         "are under 1%% of N (wait), or start at once (keep: the engine then starts with the C client's N)")
     ap.add_argument("--rates", default="5000,10000,15000,20000", help="held: the offered request rates to try, lowest first")
     ap.add_argument("--no-netns", dest="netns", action="store_false",
                     help="scale: run in this namespace (default: a namespace of its own whose TCP hash table fits the sessions, scale_netns.py)")

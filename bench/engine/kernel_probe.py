@@ -18,6 +18,7 @@ Pure parsers (`parse_*`) are separate from the reads so they can be tested on fi
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -76,6 +77,20 @@ def sockstat(net: str = "/proc/net") -> dict:
     """`net`: a namespace's view, /proc/PID/net of a process in it (`inuse` is per namespace;
     `mem` is the machine's)."""
     return parse_sockstat(Path(f"{net}/sockstat").read_text())
+
+
+def wait_time_wait(net: str = "/proc/net", below: int = 1000, limit_s: float = 75.0) -> dict:
+    """Wait until fewer than `below` sockets of the namespace are in TIME_WAIT (a previous run's
+    closes; the kernel keeps each 60 s), at most `limit_s`: so a side starts with the
+    established-connection table and the timers as the other side had them. What it waited and
+    what was left."""
+    t0 = time.monotonic()
+    before = sockstat(net).get("tw", 0)
+    now = before
+    while now >= below and time.monotonic() - t0 < limit_s:
+        time.sleep(0.5)
+        now = sockstat(net).get("tw", 0)
+    return {"before": before, "after": now, "waited_s": round(time.monotonic() - t0, 1)}
 
 
 def slab_kib() -> int:

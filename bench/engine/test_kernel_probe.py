@@ -76,3 +76,21 @@ def test_idle_probes_counted_from_the_records_or_the_columnar_file(tmp_path):
         json.dump({"schema": "sdnbench.engine.switches/1", "rows": 4, "blocks": blocks}, f)
     summary = {"switches": [], "switches_file": {"name": "r.switches.json.gz", "rows": 4}}
     assert bench.idle_probe_round_trips(summary, tmp_path) == 4
+
+
+def test_the_wait_for_time_wait_counts_what_a_run_left_and_gives_up_at_its_limit():
+    import socket
+    import time
+    srv = socket.create_server(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+    for _ in range(50):   # the client closes first: its end of each stays in TIME_WAIT for 60 s
+        c = socket.create_connection(("127.0.0.1", port))
+        a, _ = srv.accept()
+        c.close()
+        time.sleep(0.001)
+        a.close()
+    srv.close()
+    t0 = time.monotonic()
+    w = kp.wait_time_wait(below=10, limit_s=1.0)
+    assert w["before"] >= 50 and w["after"] >= 50 and 1.0 <= w["waited_s"] < 2.0 and time.monotonic() - t0 < 2.0
+    assert kp.wait_time_wait(below=10**9)["waited_s"] == 0.0   # under the bound: no wait
