@@ -20,8 +20,10 @@
 //! | `exit`         | exit codes, stdout written without a panic, a panic as exit 3             |
 //! | `children`     | the processes this one starts die with it, however it ends                |
 //! | `trim`         | freed memory given back to the system when a phase ends                   |
+//! | `arena`        | one malloc arena for the process: a worker thread's heap grows in steps   |
 //! | `result`       | the result's records (schema `sdnbench.engine/1`, generated): a leaf, it names no other module |
 
+pub mod arena;
 pub mod children;
 pub(crate) mod config;
 pub(crate) mod coordinator;

@@ -7,6 +7,7 @@ use sdnbench_engine::front::{commands, run};
 const PROGRAM: &str = "sdnbench-engine";
 
 fn main() {
+    sdnbench_engine::arena::one_arena();
     exit::panic_is_a_bug(PROGRAM);
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let argv0 = std::env::args().next().unwrap_or_default();
