@@ -26,6 +26,7 @@ const LAYERS: &[&str] = &[
     "exit",
     "children",
     "trim",
+    "arena",
     "result",
 ];
 
